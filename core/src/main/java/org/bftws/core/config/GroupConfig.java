@@ -1,0 +1,140 @@
+package org.bftws.core.config;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Everything a replica group agrees on, as typed keys with defaults and validation, declared here and
+ * nowhere else. Times are in ticks: the embedding decides how long a tick is (the Axis2 module uses
+ * {@code bftws.tickMillis}); the simulator uses virtual ticks.
+ */
+public final class GroupConfig {
+  /** f: the number of Byzantine replicas tolerated; the group has n = 3f+1 (Castro-Liskov §2). */
+  public static final ConfigKey<Integer> F = ConfigKey.integer("bftws.f", 1, 1, 32);
+  /**
+   * K: a checkpoint every K executed batches (§4.3). 16 keeps the log short in the simulator and the
+   * checkpoint cost (a get_state call) amortised in the module.
+   */
+  public static final ConfigKey<Integer> CHECKPOINT_INTERVAL =
+      ConfigKey.integer("bftws.checkpointInterval", 16, 1, 1 << 20);
+  /**
+   * L: sequence numbers accepted above the stable checkpoint (high watermark H = h + L, §4.3). Twice K,
+   * so that ordering goes on while the next checkpoint becomes stable.
+   */
+  public static final ConfigKey<Integer> LOG_WINDOW = ConfigKey.integer("bftws.logWindow", 32, 2, 1 << 21);
+  /** Requests per pre-prepare at most (§5.1 batching). */
+  public static final ConfigKey<Integer> MAX_BATCH_SIZE = ConfigKey.integer("bftws.maxBatchSize", 64, 1, 4096);
+  /**
+   * Batches in flight at the primary (BFT-WS §2.2: "often set to 1"); 2 lets the next batch form while
+   * one commits, which keeps batches full under load without waiting on a timer.
+   */
+  public static final ConfigKey<Integer> MAX_OUTSTANDING_BATCHES =
+      ConfigKey.integer("bftws.maxOutstandingBatches", 2, 1, 1024);
+  /** Ticks a backup waits for a pending request to execute before it starts a view change (§4.4). */
+  public static final ConfigKey<Integer> VIEW_CHANGE_TIMEOUT =
+      ConfigKey.integer("bftws.viewChangeTimeoutTicks", 200, 2, Integer.MAX_VALUE / 4);
+  /** Cap of the doubling view-change timeout, so a long outage does not leave minutes of waiting. */
+  public static final ConfigKey<Integer> VIEW_CHANGE_TIMEOUT_MAX =
+      ConfigKey.integer("bftws.viewChangeTimeoutMaxTicks", 3200, 2, Integer.MAX_VALUE / 2);
+  /**
+   * Ticks between retransmissions of a replica's own protocol messages that may not have arrived
+   * (pre-prepare, prepare, commit, checkpoint, view-change, state fetch). Half the view-change timeout,
+   * so a lost message is resent before the group gives up on the primary.
+   */
+  public static final ConfigKey<Integer> RETRANSMIT_INTERVAL =
+      ConfigKey.integer("bftws.retransmitTicks", 50, 1, Integer.MAX_VALUE / 4);
+  /** Ticks a client waits for f+1 matching replies before it sends the request again to all. */
+  public static final ConfigKey<Integer> CLIENT_RETRANSMIT =
+      ConfigKey.integer("bftws.clientRetransmitTicks", 100, 1, Integer.MAX_VALUE / 4);
+  /** Largest client operation accepted (bytes); bigger requests are refused before ordering. */
+  public static final ConfigKey<Integer> MAX_REQUEST_BYTES =
+      ConfigKey.integer("bftws.maxRequestBytes", 1 << 20, 16, 64 << 20);
+
+  public static final List<ConfigKey<Integer>> KEYS = List.of(F, CHECKPOINT_INTERVAL, LOG_WINDOW,
+      MAX_BATCH_SIZE, MAX_OUTSTANDING_BATCHES, VIEW_CHANGE_TIMEOUT, VIEW_CHANGE_TIMEOUT_MAX,
+      RETRANSMIT_INTERVAL, CLIENT_RETRANSMIT, MAX_REQUEST_BYTES);
+
+  private final Map<String, Integer> values;
+
+  private GroupConfig(Map<String, Integer> values) {
+    this.values = values;
+  }
+
+  public static GroupConfig defaults() {
+    return new Builder().build();
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Reads every known key from textual properties (unknown keys are the caller's concern). */
+  public static GroupConfig fromProperties(Map<String, String> props) {
+    Builder b = new Builder();
+    for (ConfigKey<Integer> k : KEYS) {
+      String text = props.get(k.name());
+      if (text != null) {
+        b.values.put(k.name(), k.parse(text));
+      }
+    }
+    return b.build();
+  }
+
+  public int get(ConfigKey<Integer> key) {
+    return values.get(key.name());
+  }
+
+  public int f() {
+    return get(F);
+  }
+
+  public int n() {
+    return 3 * f() + 1;
+  }
+
+  /** 2f+1: prepared/committed/stable certificates (§4.2). */
+  public int quorum() {
+    return 2 * f() + 1;
+  }
+
+  public int checkpointInterval() {
+    return get(CHECKPOINT_INTERVAL);
+  }
+
+  public int logWindow() {
+    return get(LOG_WINDOW);
+  }
+
+  public int primaryOf(long view) {
+    return (int) Math.floorMod(view, (long) n());
+  }
+
+  public static final class Builder {
+    private final Map<String, Integer> values = new HashMap<>();
+
+    public Builder set(ConfigKey<Integer> key, int value) {
+      key.check(value);
+      values.put(key.name(), value);
+      return this;
+    }
+
+    public GroupConfig build() {
+      Map<String, Integer> all = new HashMap<>();
+      for (ConfigKey<Integer> k : KEYS) {
+        all.put(k.name(), values.getOrDefault(k.name(), k.defaultValue()));
+      }
+      int kInterval = all.get(CHECKPOINT_INTERVAL.name());
+      int window = all.get(LOG_WINDOW.name());
+      if (window < 2 * kInterval) {
+        throw new ConfigException(LOG_WINDOW.name(), String.valueOf(window),
+            "at least twice " + CHECKPOINT_INTERVAL.name() + " (" + 2 * kInterval + ")");
+      }
+      if (all.get(VIEW_CHANGE_TIMEOUT_MAX.name()) < all.get(VIEW_CHANGE_TIMEOUT.name())) {
+        throw new ConfigException(VIEW_CHANGE_TIMEOUT_MAX.name(), String.valueOf(all.get(VIEW_CHANGE_TIMEOUT_MAX.name())),
+            "at least " + VIEW_CHANGE_TIMEOUT.name());
+      }
+      return new GroupConfig(Map.copyOf(all));
+    }
+  }
+}

@@ -1,0 +1,81 @@
+package org.bftws.core.pbft;
+
+import java.util.Map;
+import java.util.TreeMap;
+import org.bftws.core.codec.ByteReader;
+import org.bftws.core.codec.ByteWriter;
+import org.bftws.core.message.RequestId;
+
+/**
+ * Per WS-RM sequence: the last message number ordered for execution and its reply, the "last reply
+ * sent to each client" of Castro-Liskov §4.1. It makes execution exactly-once and answers retransmitted
+ * requests from the cache; it is part of every checkpoint, so state transfer carries it.
+ */
+final class ClientTable {
+  static final class Entry {
+    long messageNumber;
+    byte[] result;
+    byte[] random;
+    int client;
+  }
+
+  private final TreeMap<String, Entry> entries = new TreeMap<>();
+
+  /** True when (sequence, message number) is newer than anything ordered for that sequence. */
+  boolean isNew(RequestId id) {
+    Entry e = entries.get(id.sequenceId());
+    return e == null || id.messageNumber() > e.messageNumber;
+  }
+
+  Entry get(String sequenceId) {
+    return entries.get(sequenceId);
+  }
+
+  void ordered(RequestId id, int client) {
+    Entry e = entries.computeIfAbsent(id.sequenceId(), k -> new Entry());
+    e.messageNumber = id.messageNumber();
+    e.client = client;
+    e.result = null;
+    e.random = null;
+  }
+
+  void result(RequestId id, byte[] result, byte[] random) {
+    Entry e = entries.get(id.sequenceId());
+    if (e != null && e.messageNumber == id.messageNumber()) {
+      e.result = result;
+      e.random = random;
+    }
+  }
+
+  void copyFrom(ClientTable other) {
+    entries.clear();
+    entries.putAll(other.entries);
+  }
+
+  void write(ByteWriter w) {
+    w.i32(entries.size());
+    for (Map.Entry<String, Entry> me : entries.entrySet()) {
+      Entry e = me.getValue();
+      w.str(me.getKey()).i64(e.messageNumber).i32(e.client).bool(e.result != null);
+      if (e.result != null) {
+        w.bytes(e.result).bytes(e.random);
+      }
+    }
+  }
+
+  void readFrom(ByteReader r) {
+    entries.clear();
+    int n = r.count(1 << 24);
+    for (int i = 0; i < n; i++) {
+      String seq = r.str();
+      Entry e = new Entry();
+      e.messageNumber = r.i64();
+      e.client = r.i32();
+      if (r.bool()) {
+        e.result = r.bytes();
+        e.random = r.bytes();
+      }
+      entries.put(seq, e);
+    }
+  }
+}

@@ -1,0 +1,32 @@
+package org.bftws.core.pbft;
+
+import org.bftws.core.message.RequestId;
+
+/** Observations of what the replica (or client) did, for logs and the simulator's checker. */
+public sealed interface Event {
+  /** A pre-prepare for (view, seq, digest) was accepted (sent, at the primary). */
+  record PrePrepared(long view, long seq, byte[] digest) implements Event {}
+
+  /** The batch (view, seq, digest) committed locally: 2f+1 matching commits (§4.2). */
+  record Committed(long view, long seq, byte[] digest, java.util.List<org.bftws.core.message.Signed> batch)
+      implements Event {}
+
+  /** This replica's own checkpoint after seq has this digest. */
+  record CheckpointTaken(long seq, byte[] digest) implements Event {}
+
+  /** A checkpoint became stable: 2f+1 matching checkpoint messages (§4.3). */
+  record CheckpointStable(long seq, byte[] digest) implements Event {}
+
+  /** State transfer installed the proven checkpoint at seq. */
+  record StateInstalled(long seq, byte[] digest) implements Event {}
+
+  record ViewChangeStarted(long view) implements Event {}
+
+  record ViewEntered(long view) implements Event {}
+
+  /** Something a peer sent that a correct peer would not have: recorded, never fatal. */
+  record Evidence(int node, String what) implements Event {}
+
+  /** Client side: f+1 matching authentic replies were collected for this request (the Voter). */
+  record Delivered(RequestId request, byte[] result, byte[] random) implements Event {}
+}

@@ -1,0 +1,47 @@
+package org.bftws.core.pbft;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * What one step of the state machine asks of its embedding, in the manner of etcd raft's {@code Ready}.
+ * Obligations: perform {@link #effects} in list order, feeding each execution's results back through
+ * {@link Replica#executed} and each captured state through {@link Replica#stateCaptured} before the next
+ * effect; send {@link #messages} (in any order, unreliably: the protocol retransmits). {@link #events}
+ * are observations for logs, metrics and the simulator's checker; nothing depends on them being read.
+ */
+public final class Ready {
+  /** Destination meaning "every replica but the sender". */
+  public static final int ALL_REPLICAS = -1;
+
+  /** One encoded {@code Signed} envelope to one node, or to all other replicas. */
+  public record Outbound(int to, byte[] bytes) {}
+
+  public final List<Outbound> messages;
+  public final List<Effect> effects;
+  public final List<Event> events;
+
+  Ready() {
+    this(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+  }
+
+  private Ready(List<Outbound> messages, List<Effect> effects, List<Event> events) {
+    this.messages = messages;
+    this.effects = effects;
+    this.events = events;
+  }
+
+  /** A fresh, mutable Ready for the client state machine. */
+  public static Ready forClient() {
+    return new Ready();
+  }
+
+  public static Ready empty() {
+    return new Ready(Collections.emptyList(), Collections.emptyList(), Collections.emptyList());
+  }
+
+  public boolean isEmpty() {
+    return messages.isEmpty() && effects.isEmpty() && events.isEmpty();
+  }
+}

@@ -1,0 +1,599 @@
+package org.bftws.core.pbft;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.bftws.core.codec.DecodeException;
+import org.bftws.core.config.GroupConfig;
+import org.bftws.core.crypto.Signer;
+import org.bftws.core.crypto.Verifier;
+import org.bftws.core.message.Kind;
+import org.bftws.core.message.PrePrepare;
+import org.bftws.core.message.Reply;
+import org.bftws.core.message.Request;
+import org.bftws.core.message.RequestId;
+import org.bftws.core.message.Signed;
+import org.bftws.core.message.Vote;
+
+/**
+ * One PBFT replica (Castro-Liskov, OSDI'99 §4, with signatures) as a pure state machine: it is stepped
+ * with messages ({@link #receive}), ticks ({@link #tick}), execution results ({@link #executed}) and
+ * captured state ({@link #stateCaptured}), and each step returns a {@link Ready}. No threads, clocks,
+ * sockets or randomness: the same inputs give the same outputs. This class holds the normal case and
+ * execution; {@link ViewChanges} and {@link Checkpoints} hold §4.4 and §4.3 (with state transfer).
+ */
+public final class Replica {
+  final GroupConfig cfg;
+  final int id;
+  final int n;
+  final int f;
+  final Signer signer;
+  final Verifier verifier;
+  final Role role;
+
+  long view;
+  /** False between sending VIEW-CHANGE for {@link #view} and accepting its NEW-VIEW. */
+  boolean active = true;
+  long now;
+  /** Primary only: the next sequence number to assign. */
+  long nextSeq = 1;
+  /** The last sequence number handed to execution (or installed by state transfer). */
+  long lastExecuted;
+  final TreeMap<Long, Slot> log = new TreeMap<>();
+  final ClientTable clients = new ClientTable();
+  /** Authentic requests waiting to execute, in arrival order; the view-change timer watches them. */
+  final LinkedHashMap<RequestId, Signed> pending = new LinkedHashMap<>();
+  /** Primary only: requests already placed in a pre-prepare of this view. */
+  final Set<RequestId> proposed = new HashSet<>();
+  private final ArrayDeque<Effect.Execute> awaitingResults = new ArrayDeque<>();
+  /** Sequence number whose state capture is awaited; execution pauses meanwhile (-1: none). */
+  long pendingCapture = -1;
+  long timerStart = -1;
+  private long lastRetransmit;
+  private long executedAtLastRetransmit = -1;
+
+  final Checkpoints checkpoints;
+  final ViewChanges viewChanges;
+  Ready out = new Ready();
+
+  public Replica(GroupConfig cfg, int id, Signer signer, Verifier verifier) {
+    this(cfg, id, signer, verifier, Role.BOTH);
+  }
+
+  public Replica(GroupConfig cfg, int id, Signer signer, Verifier verifier, Role role) {
+    this.cfg = cfg;
+    this.n = cfg.n();
+    this.f = cfg.f();
+    if (id < 0 || id >= n) {
+      throw new IllegalArgumentException("replica id " + id + " outside 0.." + (n - 1));
+    }
+    this.id = id;
+    this.signer = signer;
+    this.verifier = verifier;
+    if (role == Role.EXECUTION) {
+      throw new IllegalArgumentException("an execution-only node is not a PBFT replica: it executes batches "
+          + "ordered by the agreement replicas (configuration III), which this release does not build yet");
+    }
+    this.role = role;
+    this.checkpoints = new Checkpoints(this);
+    this.viewChanges = new ViewChanges(this);
+  }
+
+  // ---------------------------------------------------------------- inputs
+
+  /** A message from a peer or client, as received (not yet authenticated: this method checks). */
+  public Ready receive(byte[] bytes) {
+    Signed s;
+    try {
+      s = Signed.decode(bytes);
+    } catch (DecodeException e) {
+      evidence(-1, "malformed envelope: " + e.getMessage());
+      return flush();
+    }
+    if (s.kind().fromClient() ? s.sender() < n : (s.sender() < 0 || s.sender() >= n || s.sender() == id)) {
+      evidence(s.sender(), "sender not allowed to send " + s.kind());
+      return flush();
+    }
+    try {
+      if (!isDuplicate(s)) {
+        if (!s.verify(verifier)) {
+          evidence(s.sender(), "bad signature on " + s.kind());
+        } else {
+          dispatch(s);
+        }
+      }
+    } catch (DecodeException e) {
+      evidence(s.sender(), "malformed " + s.kind() + ": " + e.getMessage());
+    }
+    return flush();
+  }
+
+  /** One unit of logical time: drives the view-change timer and retransmissions. */
+  public Ready tick() {
+    now++;
+    viewChanges.onTick();
+    if (now - lastRetransmit >= cfg.get(GroupConfig.RETRANSMIT_INTERVAL)) {
+      lastRetransmit = now;
+      retransmit();
+    }
+    return flush();
+  }
+
+  /** The results of the {@link Effect.Execute} for seq, in request order. */
+  public Ready executed(long seq, List<byte[]> results) {
+    Effect.Execute head = awaitingResults.peek();
+    if (head == null || head.seq() != seq) {
+      if (seq <= lastExecuted && head == null) {
+        return flush(); // superseded by a state transfer meanwhile
+      }
+      throw new IllegalStateException("executed(" + seq + ") but awaiting " + (head == null ? "none" : head.seq()));
+    }
+    if (results.size() != head.requests().size()) {
+      throw new IllegalStateException("executed(" + seq + "): " + results.size() + " results for "
+          + head.requests().size() + " requests");
+    }
+    awaitingResults.poll();
+    for (int i = 0; i < results.size(); i++) {
+      Request q = head.requests().get(i);
+      byte[] random = head.randoms().get(i);
+      clients.result(q.id(), results.get(i), random);
+      sendReply(q, results.get(i), random);
+    }
+    return flush();
+  }
+
+  /** The application state captured for the checkpoint at seq ({@code get_state}). */
+  public Ready stateCaptured(long seq, byte[] appState) {
+    if (seq != pendingCapture) {
+      if (seq < lastExecuted || pendingCapture < 0) {
+        return flush(); // superseded by a state transfer meanwhile
+      }
+      throw new IllegalStateException("stateCaptured(" + seq + ") but awaiting " + pendingCapture);
+    }
+    if (!awaitingResults.isEmpty()) {
+      throw new IllegalStateException("stateCaptured(" + seq + ") before the results of " + awaitingResults.peek().seq());
+    }
+    pendingCapture = -1;
+    checkpoints.own(seq, appState);
+    executeCommitted();
+    return flush();
+  }
+
+  // ---------------------------------------------------------------- dispatch
+
+  private void dispatch(Signed s) {
+    switch (s.kind()) {
+      case REQUEST -> onRequest(s, Request.decode(s.body()));
+      case PRE_PREPARE -> onPrePrepare(s, PrePrepare.decode(s.body()));
+      case PREPARE -> onPrepare(s, Vote.decode(s.body()));
+      case COMMIT -> onCommit(s, Vote.decode(s.body()));
+      case CHECKPOINT -> checkpoints.onCheckpoint(s);
+      case VIEW_CHANGE -> viewChanges.onViewChange(s);
+      case NEW_VIEW -> viewChanges.onNewView(s);
+      case FETCH_STATE -> checkpoints.onFetchState(s);
+      case STATE -> checkpoints.onStateTransfer(s);
+      case REPLY -> evidence(s.sender(), "a reply sent to a replica");
+    }
+  }
+
+  /**
+   * A byte-identical copy of a prepare or commit we already hold (retransmissions) needs no second
+   * signature check: signatures are the dominant cost of a step.
+   */
+  private boolean isDuplicate(Signed s) {
+    if (s.kind() != Kind.PREPARE && s.kind() != Kind.COMMIT) {
+      return false;
+    }
+    Vote v = Vote.decode(s.body());
+    Slot slot = log.get(v.seq());
+    if (slot == null || slot.view != v.view()) {
+      return false;
+    }
+    Signed held = (s.kind() == Kind.PREPARE ? slot.prepares : slot.commits).get(s.sender());
+    return held != null && Arrays.equals(held.signature(), s.signature());
+  }
+
+  // ---------------------------------------------------------------- normal case (§4.2)
+
+  boolean isPrimary() {
+    return cfg.primaryOf(view) == id;
+  }
+
+  boolean inWindow(long seq) {
+    long h = checkpoints.stableSeq;
+    return seq > h && seq <= h + cfg.logWindow();
+  }
+
+  Slot slot(long seq) {
+    return log.computeIfAbsent(seq, s -> new Slot(s, view));
+  }
+
+  private void onRequest(Signed s, Request q) {
+    if (q.client() != s.sender()) {
+      evidence(s.sender(), "request signed by another client");
+      return;
+    }
+    if (q.operation().length > cfg.get(GroupConfig.MAX_REQUEST_BYTES)) {
+      evidence(s.sender(), "request larger than " + GroupConfig.MAX_REQUEST_BYTES.name());
+      return;
+    }
+    if (!clients.isNew(q.id())) {
+      ClientTable.Entry e = clients.get(q.sequenceId());
+      if (e.messageNumber == q.messageNumber() && e.result != null) {
+        sendReply(q, e.result, e.random); // the client missed our reply: answer from the cache
+      }
+      return;
+    }
+    pending.putIfAbsent(q.id(), s);
+    if (timerStart < 0 && !isPrimary()) {
+      timerStart = now;
+    }
+    propose();
+  }
+
+  /** Primary: assign sequence numbers to batches of pending requests while the window allows (§5.1). */
+  void propose() {
+    if (!active || !isPrimary()) {
+      return;
+    }
+    int maxBatch = cfg.get(GroupConfig.MAX_BATCH_SIZE);
+    while (nextSeq - 1 - lastExecuted < cfg.get(GroupConfig.MAX_OUTSTANDING_BATCHES) && inWindow(nextSeq)) {
+      List<Signed> batch = new ArrayList<>();
+      for (Map.Entry<RequestId, Signed> e : pending.entrySet()) {
+        if (batch.size() >= maxBatch) {
+          break;
+        }
+        if (!proposed.contains(e.getKey()) && clients.isNew(e.getKey())) {
+          batch.add(e.getValue());
+        }
+      }
+      if (batch.isEmpty()) {
+        return;
+      }
+      PrePrepare pp = PrePrepare.of(view, nextSeq++, batch);
+      for (Signed q : batch) {
+        proposed.add(Request.decode(q.body()).id());
+      }
+      Signed msg = sign(Kind.PRE_PREPARE, pp.encode());
+      multicast(msg);
+      acceptPrePrepare(msg, pp);
+    }
+  }
+
+  private void onPrePrepare(Signed s, PrePrepare pp) {
+    if (pp.view() != view || !active) {
+      viewChanges.noteView(s.sender(), pp.view());
+      return;
+    }
+    if (s.sender() != cfg.primaryOf(view)) {
+      evidence(s.sender(), "pre-prepare from a backup");
+      return;
+    }
+    if (!inWindow(pp.seq())) {
+      return; // outside the watermarks (§4.2): drop; a lagging replica catches up by state transfer
+    }
+    Slot slot = slot(pp.seq());
+    if (slot.prePrepare != null) {
+      if (!Arrays.equals(slot.prePrepare.digest(), pp.digest())) {
+        evidence(s.sender(), "equivocation: two pre-prepares for view " + view + " seq " + pp.seq());
+      }
+      return;
+    }
+    if (!validBatch(s.sender(), pp.requests())) {
+      return;
+    }
+    acceptPrePrepare(s, pp);
+  }
+
+  /** Every request in a batch must be an authentic, well-formed client request (§4.2: "verifies"). */
+  boolean validBatch(int primary, List<Signed> requests) {
+    for (Signed q : requests) {
+      Request r;
+      try {
+        r = Request.decode(q.body());
+      } catch (DecodeException e) {
+        evidence(primary, "batch with a malformed request");
+        return false;
+      }
+      Signed known = pending.get(r.id());
+      boolean alreadyVerified = known != null && Arrays.equals(known.signature(), q.signature());
+      if (q.sender() < n || r.client() != q.sender() || (!alreadyVerified && !q.verify(verifier))) {
+        evidence(primary, "batch with a request the client did not sign");
+        return false;
+      }
+      if (r.operation().length > cfg.get(GroupConfig.MAX_REQUEST_BYTES)) {
+        evidence(primary, "batch with an oversized request");
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Record an accepted (or, at the primary, sent) pre-prepare and send our prepare. */
+  void acceptPrePrepare(Signed msg, PrePrepare pp) {
+    Slot slot = slot(pp.seq());
+    slot.prePrepareMessage = msg;
+    slot.prePrepare = pp;
+    out.events.add(new Event.PrePrepared(view, pp.seq(), pp.digest()));
+    if (!isPrimary()) {
+      Signed prepare = sign(Kind.PREPARE, new Vote(view, pp.seq(), pp.digest()).encode());
+      slot.ownPrepare = prepare;
+      slot.prepares.put(id, prepare);
+      slot.prepareDigests.put(id, pp.digest());
+      multicast(prepare);
+    }
+    checkPrepared(slot);
+  }
+
+  private void onPrepare(Signed s, Vote v) {
+    if (v.view() != view || !active) {
+      viewChanges.noteView(s.sender(), v.view());
+      return;
+    }
+    if (s.sender() == cfg.primaryOf(view)) {
+      evidence(s.sender(), "prepare from the primary");
+      return;
+    }
+    if (!inWindow(v.seq())) {
+      return;
+    }
+    Slot slot = slot(v.seq());
+    if (!record(slot.prepares, slot.prepareDigests, s, v, "prepare")) {
+      return;
+    }
+    checkPrepared(slot);
+  }
+
+  private void onCommit(Signed s, Vote v) {
+    if (v.view() != view || !active) {
+      viewChanges.noteView(s.sender(), v.view());
+      return;
+    }
+    if (!inWindow(v.seq())) {
+      return;
+    }
+    Slot slot = slot(v.seq());
+    if (!record(slot.commits, slot.commitDigests, s, v, "commit")) {
+      return;
+    }
+    checkCommitted(slot);
+  }
+
+  private boolean record(Map<Integer, Signed> msgs, Map<Integer, byte[]> digests, Signed s, Vote v, String what) {
+    byte[] before = digests.get(s.sender());
+    if (before != null) {
+      if (!Arrays.equals(before, v.digest())) {
+        evidence(s.sender(), "double " + what + " for view " + v.view() + " seq " + v.seq());
+      }
+      return false;
+    }
+    msgs.put(s.sender(), s);
+    digests.put(s.sender(), v.digest());
+    return true;
+  }
+
+  /** prepared(m, v, n, i): the pre-prepare and 2f matching prepares from distinct backups (§4.2). */
+  private void checkPrepared(Slot slot) {
+    if (slot.prePrepare == null || slot.ownCommit != null) {
+      return;
+    }
+    byte[] d = slot.prePrepare.digest();
+    if (slot.matching(slot.prepareDigests, d) < 2 * f) {
+      return;
+    }
+    List<Signed> proof = new ArrayList<>();
+    for (Map.Entry<Integer, Signed> e : slot.prepares.entrySet()) {
+      if (Arrays.equals(slot.prepareDigests.get(e.getKey()), d)) {
+        proof.add(e.getValue());
+      }
+    }
+    proof.sort((a, b) -> Integer.compare(a.sender(), b.sender()));
+    slot.prepared = new org.bftws.core.message.PreparedCertificate(slot.prePrepareMessage, List.copyOf(proof));
+    slot.preparedView = view;
+    Signed commit = sign(Kind.COMMIT, new Vote(view, slot.seq, d).encode());
+    slot.ownCommit = commit;
+    slot.commits.put(id, commit);
+    slot.commitDigests.put(id, d);
+    multicast(commit);
+    checkCommitted(slot);
+  }
+
+  /** committed-local(m, v, n, i): prepared and 2f+1 matching commits (§4.2). */
+  private void checkCommitted(Slot slot) {
+    if (slot.ownCommit == null || slot.committedInView) {
+      return;
+    }
+    byte[] d = slot.prePrepare.digest();
+    if (slot.matching(slot.commitDigests, d) < 2 * f + 1) {
+      return;
+    }
+    slot.committedInView = true;
+    if (slot.committedBatch == null) {
+      slot.committedBatch = slot.prePrepare.requests();
+      slot.committedDigest = d;
+    }
+    out.events.add(new Event.Committed(view, slot.seq, d, slot.prePrepare.requests()));
+    executeCommitted();
+  }
+
+  // ---------------------------------------------------------------- execution
+
+  /**
+   * Hand committed batches to execution in sequence order; pause after a checkpoint boundary until its
+   * state is captured (the get_state injected at the head of the queue, BFT-WS §3.3.1.8).
+   */
+  void executeCommitted() {
+    boolean progressed = false;
+    while (pendingCapture < 0 && lastExecuted >= checkpoints.stableSeq) {
+      Slot slot = log.get(lastExecuted + 1);
+      if (slot == null || !slot.committed()) {
+        break;
+      }
+      lastExecuted = slot.seq;
+      List<Request> run = new ArrayList<>();
+      List<byte[]> randoms = new ArrayList<>();
+      for (Signed q : slot.committedBatch) {
+        Request r = Request.decode(q.body());
+        pending.remove(r.id());
+        proposed.remove(r.id());
+        if (clients.isNew(r.id())) {
+          clients.ordered(r.id(), r.client());
+          run.add(r);
+          randoms.add(new byte[0]);
+        }
+      }
+      if (!run.isEmpty()) {
+        progressed = true;
+      }
+      if (!run.isEmpty() && role == Role.AGREEMENT) {
+        out.effects.add(new Effect.Execute(slot.seq, view, slot.committedDigest, List.copyOf(run), List.copyOf(randoms)));
+      } else if (!run.isEmpty()) {
+        Effect.Execute ex = new Effect.Execute(slot.seq, view, slot.committedDigest, List.copyOf(run), List.copyOf(randoms));
+        awaitingResults.add(ex);
+        out.effects.add(ex);
+      }
+      if (slot.seq % cfg.checkpointInterval() == 0 && role == Role.AGREEMENT) {
+        checkpoints.own(slot.seq, new byte[0]);
+      } else if (slot.seq % cfg.checkpointInterval() == 0) {
+        pendingCapture = slot.seq;
+        out.effects.add(new Effect.CaptureState(slot.seq));
+      }
+    }
+    if (progressed) {
+      viewChanges.onProgress();
+    }
+    propose();
+  }
+
+  private void sendReply(Request q, byte[] result, byte[] random) {
+    Signed reply = sign(Kind.REPLY, new Reply(view, q.sequenceId(), q.messageNumber(), result, random).encode());
+    out.messages.add(new Ready.Outbound(q.client(), reply.encode()));
+  }
+
+  /** Replace execution state by a proven checkpoint (state transfer); see {@link Checkpoints}. */
+  void installed(long seq) {
+    lastExecuted = seq;
+    awaitingResults.clear();
+    pendingCapture = -1;
+    nextSeq = Math.max(nextSeq, seq + 1);
+    for (Iterator<RequestId> it = pending.keySet().iterator(); it.hasNext(); ) {
+      RequestId r = it.next();
+      if (!clients.isNew(r)) {
+        it.remove();
+        proposed.remove(r);
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- retransmission
+
+  /**
+   * Resend our own messages that peers may have lost, but only when this replica made no progress
+   * since the last round: in the normal case nothing extra is sent.
+   */
+  private void retransmit() {
+    boolean stalled = lastExecuted == executedAtLastRetransmit;
+    executedAtLastRetransmit = lastExecuted;
+    if (!active) {
+      viewChanges.retransmit();
+      return;
+    }
+    checkpoints.retransmit();
+    if (!stalled) {
+      return;
+    }
+    // Every slot above the stable checkpoint, executed here or not: a peer may still lack our commit.
+    for (Slot slot : log.values()) {
+      if (slot.view != view) {
+        continue;
+      }
+      if (isPrimary() && slot.prePrepareMessage != null) {
+        multicast(slot.prePrepareMessage);
+      }
+      if (slot.ownPrepare != null) {
+        multicast(slot.ownPrepare);
+      }
+      if (slot.ownCommit != null) {
+        multicast(slot.ownCommit);
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  Signed sign(Kind kind, byte[] body) {
+    return Signed.sign(kind, id, body, signer);
+  }
+
+  void multicast(Signed msg) {
+    out.messages.add(new Ready.Outbound(Ready.ALL_REPLICAS, msg.encode()));
+  }
+
+  void send(int to, Signed msg) {
+    out.messages.add(new Ready.Outbound(to, msg.encode()));
+  }
+
+  void evidence(int node, String what) {
+    out.events.add(new Event.Evidence(node, what));
+  }
+
+  private Ready flush() {
+    Ready r = out;
+    out = new Ready();
+    return r;
+  }
+
+  // ---------------------------------------------------------------- observers
+
+  /** One line of state for logs and traces. */
+  public String describe() {
+    StringBuilder sb = new StringBuilder();
+    sb.append("view=").append(view).append(active ? "" : "(changing)").append(" executed=").append(lastExecuted)
+        .append(" stable=").append(checkpoints.stableSeq).append(" nextSeq=").append(nextSeq)
+        .append(" pending=").append(pending.size()).append(" capture=").append(pendingCapture).append(" log=[");
+    for (Slot s : log.values()) {
+      sb.append(s.seq).append(s.prePrepare != null ? "p" : "").append(s.ownCommit != null ? "c" : "")
+          .append(s.committed() ? "C" : "").append(' ');
+    }
+    return sb.append(']').toString();
+  }
+
+  public int id() {
+    return id;
+  }
+
+  public long view() {
+    return view;
+  }
+
+  public boolean isActive() {
+    return active;
+  }
+
+  public long lastExecuted() {
+    return lastExecuted;
+  }
+
+  public long stableCheckpoint() {
+    return checkpoints.stableSeq;
+  }
+
+  public int logSize() {
+    return log.size();
+  }
+
+  public int pendingRequests() {
+    return pending.size();
+  }
+
+  public Role role() {
+    return role;
+  }
+}

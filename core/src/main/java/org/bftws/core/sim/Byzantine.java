@@ -1,0 +1,25 @@
+package org.bftws.core.sim;
+
+/** The nemesis a run uses on top of the benign fault mix (TESTING.md). */
+public enum Byzantine {
+  /** No Byzantine node; crashes may lose state (amnesia counts against f). */
+  NONE,
+  /** Twins: two copies of one replica with the same keys, each hearing part of the group. */
+  TWINS,
+  /** Small-scope mutations of one replica's messages (ByzzFuzz-style), re-signed with its key. */
+  MUTATE,
+  /** One replica sends nothing. */
+  SILENT,
+  /** One client sends different requests with the same identity to different replicas. */
+  CLIENT,
+  /** Negative control N1: f+1 Byzantine replicas split the group; the checker must see violations. */
+  OVER_THRESHOLD;
+
+  public static Byzantine parse(String s) {
+    return valueOf(s.trim().toUpperCase().replace('-', '_'));
+  }
+
+  public String label() {
+    return name().toLowerCase().replace('_', '-');
+  }
+}

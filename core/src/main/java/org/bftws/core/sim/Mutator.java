@@ -1,0 +1,128 @@
+package org.bftws.core.sim;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.bftws.core.codec.DecodeException;
+import org.bftws.core.crypto.Signer;
+import org.bftws.core.message.Checkpoint;
+import org.bftws.core.message.Kind;
+import org.bftws.core.message.NewView;
+import org.bftws.core.message.PrePrepare;
+import org.bftws.core.message.Reply;
+import org.bftws.core.message.Signed;
+import org.bftws.core.message.StateTransfer;
+import org.bftws.core.message.ViewChange;
+import org.bftws.core.message.Vote;
+
+/**
+ * Small-scope mutations of one Byzantine replica's outgoing messages (ByzzFuzz, OOPSLA 2023): view or
+ * sequence number ±1, wrong digests, omission, replay of an old message — checkpoints included, which
+ * ByzzFuzz never mutated. Mutated messages are re-signed with the replica's own key, as a Byzantine
+ * replica would: only content, never signatures, is what the protocol must doubt.
+ */
+final class Mutator {
+  private final Random rng;
+  private final Signer signer;
+  private final double rate;
+  private final List<byte[]> history = new ArrayList<>();
+
+  Mutator(Random rng, Signer signer, double rate) {
+    this.rng = rng;
+    this.signer = signer;
+    this.rate = rate;
+  }
+
+  /** Zero, one or two messages to send instead of the given one. */
+  List<byte[]> apply(byte[] bytes) {
+    if (history.size() < 256) {
+      history.add(bytes);
+    } else {
+      history.set(rng.nextInt(history.size()), bytes);
+    }
+    if (rng.nextDouble() >= rate) {
+      return List.of(bytes);
+    }
+    int choice = rng.nextInt(10);
+    if (choice == 0) {
+      return List.of(); // omission
+    }
+    if (choice == 1) {
+      return List.of(bytes, history.get(rng.nextInt(history.size()))); // replay an old message
+    }
+    try {
+      Signed s = Signed.decode(bytes);
+      byte[] body = mutate(s.kind(), s.body());
+      return List.of(Signed.sign(s.kind(), s.sender(), body, signer).encode());
+    } catch (DecodeException e) {
+      return List.of(bytes);
+    }
+  }
+
+  private long nudge(long v) {
+    return v + (rng.nextBoolean() ? 1 : -1);
+  }
+
+  private byte[] randomDigest() {
+    byte[] d = new byte[32];
+    rng.nextBytes(d);
+    return d;
+  }
+
+  private byte[] mutate(Kind kind, byte[] body) {
+    switch (kind) {
+      case PRE_PREPARE -> {
+        PrePrepare p = PrePrepare.decode(body);
+        return switch (rng.nextInt(3)) {
+          case 0 -> PrePrepare.of(nudge(p.view()), p.seq(), p.requests()).encode();
+          case 1 -> PrePrepare.of(p.view(), nudge(p.seq()), p.requests()).encode();
+          default -> PrePrepare.of(p.view(), p.seq(), p.requests().isEmpty() ? p.requests()
+              : p.requests().subList(0, rng.nextInt(p.requests().size()))).encode();
+        };
+      }
+      case PREPARE, COMMIT -> {
+        Vote v = Vote.decode(body);
+        return switch (rng.nextInt(3)) {
+          case 0 -> new Vote(nudge(v.view()), v.seq(), v.digest()).encode();
+          case 1 -> new Vote(v.view(), nudge(v.seq()), v.digest()).encode();
+          default -> new Vote(v.view(), v.seq(), randomDigest()).encode();
+        };
+      }
+      case CHECKPOINT -> {
+        Checkpoint c = Checkpoint.decode(body);
+        return rng.nextBoolean() ? new Checkpoint(nudge(c.seq()), c.stateDigest()).encode()
+            : new Checkpoint(c.seq(), randomDigest()).encode();
+      }
+      case VIEW_CHANGE -> {
+        ViewChange v = ViewChange.decode(body);
+        return switch (rng.nextInt(3)) {
+          case 0 -> new ViewChange(nudge(v.newView()), v.stableSeq(), v.stableDigest(), v.checkpointProof(), v.prepared()).encode();
+          case 1 -> new ViewChange(v.newView(), v.stableSeq(), v.stableDigest(), v.checkpointProof(), List.of()).encode();
+          default -> new ViewChange(v.newView(), v.stableSeq(), randomDigest(), v.checkpointProof(), v.prepared()).encode();
+        };
+      }
+      case NEW_VIEW -> {
+        NewView nv = NewView.decode(body);
+        return rng.nextBoolean() || nv.prePrepares().isEmpty()
+            ? new NewView(nudge(nv.view()), nv.viewChanges(), nv.prePrepares()).encode()
+            : new NewView(nv.view(), nv.viewChanges(), nv.prePrepares().subList(1, nv.prePrepares().size())).encode();
+      }
+      case REPLY -> {
+        Reply r = Reply.decode(body);
+        return new Reply(r.view(), r.sequenceId(), r.messageNumber(), randomDigest(), r.random()).encode();
+      }
+      case STATE -> {
+        StateTransfer st = StateTransfer.decode(body);
+        byte[] c = st.checkpoint().clone();
+        if (c.length > 0) {
+          c[rng.nextInt(c.length)] ^= 1;
+        }
+        return new StateTransfer(st.seq(), c, st.proof()).encode();
+      }
+      case FETCH_STATE, REQUEST -> {
+        return body;
+      }
+    }
+    return body;
+  }
+}

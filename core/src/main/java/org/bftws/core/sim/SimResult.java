@@ -1,0 +1,18 @@
+package org.bftws.core.sim;
+
+import java.util.List;
+
+/** What one run found: its fault configuration, the invariant violations, and how much it did. */
+public record SimResult(SimOptions options, String faults, List<String> violations, long requestsCommitted,
+    long requestsDelivered, long viewChanges, long stateTransfers, long evidence, long endTime) {
+  public boolean ok() {
+    return violations.isEmpty();
+  }
+
+  public String describe() {
+    return "seed=" + options.seed() + " byzantine=" + options.byzantine().label() + " faults={" + faults + "}"
+        + " committed=" + requestsCommitted + " delivered=" + requestsDelivered + " viewChanges=" + viewChanges
+        + " stateTransfers=" + stateTransfers + " evidence=" + evidence + " time=" + endTime
+        + (ok() ? "" : " violations=" + violations);
+  }
+}
