@@ -136,7 +136,9 @@ public class PlainWsRmThroughBftwsTest {
                 + envelope("<e:echo xmlns:e=\"" + NS + "\"><e:item>&boom;</e:item></e:echo>");
         HttpResponse<String> bad = post(http, doctype);
         assertEquals(500, bad.statusCode());
-        assertTrue(bad.body(), bad.body().contains("Fault"));
+        assertTrue(bad.body(), bad.body().contains("Fault>"));
+        // Axiom's SOAP parser configuration refuses any DTD before an entity could be declared or expanded
+        assertTrue(bad.body(), bad.body().contains("DOCTYPE is not allowed"));
         assertFalse("entity must not be expanded", bad.body().contains("expanded-entity"));
 
         HttpResponse<String> good = post(http, envelope("<e:echo xmlns:e=\"" + NS + "\"><e:item>still here</e:item></e:echo>"));
