@@ -24,9 +24,11 @@ public class EchoService {
         OMFactory factory = OMAbstractFactory.getOMFactory();
         OMNamespace ns = factory.createOMNamespace(NAMESPACE, "e");
         OMElement reply = factory.createOMElement("echoResponse", ns);
-        Iterator<OMElement> children = request.getChildElements();
+        // Axiom 1.2.21 declares a raw Iterator; its elements are OMElements.
+        Iterator<?> children = request.getChildElements();
         while (children.hasNext()) {
-            reply.addChild(children.next().cloneOMElement());
+            OMElement child = (OMElement) children.next();
+            reply.addChild(child.cloneOMElement());
         }
         return reply;
     }
