@@ -256,19 +256,7 @@ public final class BftwsParameters {
         }
 
         long longInteger(String key, long dflt, long min, long max) {
-            if (!isSet(key)) {
-                return dflt;
-            }
-            String v = params.get(key).trim();
-            try {
-                long value = Long.parseLong(v);
-                if (value < min || value > max) {
-                    throw outOfRange(key, v, min, max);
-                }
-                return value;
-            } catch (NumberFormatException e) {
-                throw new BftwsConfigException(key, "must be an integer, got '" + v + "'");
-            }
+            return isSet(key) ? parseLong(key, params.get(key), min, max) : dflt;
         }
 
         <E extends Enum<E>> E choice(String key, Class<E> type, E dflt) {
@@ -307,16 +295,21 @@ public final class BftwsParameters {
         }
 
         static int parseInt(String key, String text, int min, int max) {
+            return (int) parseLong(key, text, min, max);
+        }
+
+        static long parseLong(String key, String text, long min, long max) {
             String v = text.trim();
+            long value;
             try {
-                int value = Integer.parseInt(v);
-                if (value < min || value > max) {
-                    throw outOfRange(key, v, min, max);
-                }
-                return value;
+                value = Long.parseLong(v);
             } catch (NumberFormatException e) {
                 throw new BftwsConfigException(key, "must be an integer, got '" + v + "'");
             }
+            if (value < min || value > max) {
+                throw new BftwsConfigException(key, "must be between " + min + " and " + max + ", got " + v);
+            }
+            return value;
         }
 
         static URI toHttpUri(String key, String text) {
@@ -333,10 +326,6 @@ public final class BftwsParameters {
             } catch (URISyntaxException e) {
                 throw new BftwsConfigException(key, "is not a URL: '" + v + "'");
             }
-        }
-
-        private static BftwsConfigException outOfRange(String key, String v, long min, long max) {
-            return new BftwsConfigException(key, "must be between " + min + " and " + max + ", got " + v);
         }
     }
 }
