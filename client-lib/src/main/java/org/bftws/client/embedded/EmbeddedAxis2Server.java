@@ -1,0 +1,72 @@
+package org.bftws.client.embedded;
+
+import java.net.URI;
+
+import org.apache.axis2.AxisFault;
+import org.apache.axis2.addressing.EndpointReference;
+import org.apache.axis2.context.ConfigurationContext;
+import org.apache.axis2.transport.http.SimpleHTTPServer;
+
+/**
+ * An Axis2 server in this JVM: the repository's services behind Axis2's {@link SimpleHTTPServer}, on a port
+ * the operating system picks, reached at {@code http://127.0.0.1:PORT/axis2/services/NAME}.
+ *
+ * <p>Port 0 and no probing: {@code SimpleHttpServer.start()} waits until its listener socket is open and
+ * then knows the real port, so {@link #start} returns only once requests can be accepted and two servers
+ * never race for a port. SimpleHTTPServer listens on all interfaces (it has no bind-address setting);
+ * everything this class hands out addresses 127.0.0.1, so test traffic stays on loopback.
+ */
+public final class EmbeddedAxis2Server implements AutoCloseable {
+    /** The address every URL of this class names. */
+    public static final String LOOPBACK = "127.0.0.1";
+
+    private final ConfigurationContext context;
+    private final SimpleHTTPServer http;
+    private final int port;
+
+    private EmbeddedAxis2Server(ConfigurationContext context, SimpleHTTPServer http, int port) {
+        this.context = context;
+        this.http = http;
+        this.port = port;
+    }
+
+    /** Deploys {@code repository} and starts serving it; fails if deployment or binding fails. */
+    public static EmbeddedAxis2Server start(Axis2Repository repository) throws AxisFault {
+        ConfigurationContext context = repository.createConfigurationContext();
+        SimpleHTTPServer http = null;
+        try {
+            http = new SimpleHTTPServer(context, 0);
+            http.start();
+            EndpointReference epr = http.getEPRForService("probe", LOOPBACK);
+            int port = URI.create(epr.getAddress()).getPort();
+            return new EmbeddedAxis2Server(context, http, port);
+        } catch (AxisFault | RuntimeException e) {
+            if (http != null) {
+                http.stop();
+            }
+            context.terminate();
+            throw e;
+        }
+    }
+
+    public int port() {
+        return port;
+    }
+
+    /** {@code http://127.0.0.1:PORT/axis2/services/NAME}. */
+    public String serviceUrl(String serviceName) {
+        return "http://" + LOOPBACK + ":" + port + "/axis2/services/" + serviceName;
+    }
+
+    /** The server's Axis2 context, e.g. to inspect deployed services or add a test handler. */
+    public ConfigurationContext context() {
+        return context;
+    }
+
+    /** Stops listening, then shuts down modules (Sandesha2 stops its worker threads). */
+    @Override
+    public void close() throws AxisFault {
+        http.stop();
+        context.terminate();
+    }
+}

@@ -1,0 +1,64 @@
+package org.bftws.client.embedded;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Repositories for the end-to-end tests, assembled from what the Maven build copied into
+ * {@code target/axis2-artifacts} (bftws.mar, addressing.mar, echo.aar) and from {@code conf/}.
+ */
+final class TestRepositories {
+    private TestRepositories() {
+    }
+
+    static Path artifacts() {
+        return Path.of(required("bftws.test.artifacts"));
+    }
+
+    static Path conf() {
+        return Path.of(required("bftws.conf"));
+    }
+
+    /** A replica: conf/axis2-replica.xml (bftws engaged globally), both modules, the echo service. */
+    static Axis2Repository replica(Path dir) throws IOException {
+        return replica(dir, conf().resolve("axis2-replica.xml"));
+    }
+
+    /** A replica with the given axis2.xml. */
+    static Axis2Repository replica(Path dir, Path axis2Xml) throws IOException {
+        return Axis2Repository.at(dir)
+                .axis2Xml(axis2Xml)
+                .module(artifacts().resolve("modules/bftws.mar"))
+                .module(artifacts().resolve("modules/addressing.mar"))
+                .service(artifacts().resolve("services/echo.aar"))
+                .build();
+    }
+
+    /** A client: conf/axis2-client.xml and both modules (bftws is engaged per ServiceClient). */
+    static Axis2Repository client(Path dir) throws IOException {
+        return Axis2Repository.at(dir)
+                .axis2Xml(conf().resolve("axis2-client.xml"))
+                .module(artifacts().resolve("modules/bftws.mar"))
+                .module(artifacts().resolve("modules/addressing.mar"))
+                .build();
+    }
+
+    /** conf/axis2-replica.xml with {@code extra} inserted before the first phaseOrder. */
+    static Path replicaXmlWith(Path dir, String extra) throws IOException {
+        String xml = Files.readString(conf().resolve("axis2-replica.xml"));
+        int at = xml.indexOf("<phaseOrder");
+        Path out = dir.resolve("axis2-custom.xml");
+        Files.createDirectories(dir);
+        Files.writeString(out, xml.substring(0, at) + extra + "\n    " + xml.substring(at));
+        return out;
+    }
+
+    private static String required(String property) {
+        String v = System.getProperty(property);
+        if (v == null) {
+            throw new IllegalStateException("system property " + property + " is not set (run through Maven)");
+        }
+        return v;
+    }
+}

@@ -1,0 +1,52 @@
+package org.bftws.module.config;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The validated BFT-WS settings of one Axis2 instance, as read from axis2.xml by
+ * {@link BftwsParameters#parse}. Immutable; one instance per ConfigurationContext.
+ *
+ * @param replicated          false: bftws.mar behaves exactly like Sandesha2 (plain WS-RM, paper §3.3.1)
+ * @param replicaId           this instance's id in {@code replicas}, or -1 on a client
+ * @param thresholdSharePath  null unless a replica uses the CT coin
+ */
+public record BftwsConfig(
+        boolean replicated,
+        Role role,
+        int f,
+        URI groupEndpoint,
+        List<ReplicaEndpoint> replicas,
+        int replicaId,
+        Path privateKeyPath,
+        Path publicKeysPath,
+        Path thresholdSharePath,
+        int batchSize,
+        int outstandingBatches,
+        int checkpointInterval,
+        int logWindow,
+        long viewChangeTimeoutMillis,
+        long clientRetransmissionMillis,
+        RandomnessAlgorithm randomness,
+        ThresholdScheme thresholdScheme) {
+
+    public BftwsConfig {
+        replicas = List.copyOf(replicas);
+    }
+
+    /** Number of replicas, n = 3f + 1 in configuration I; 0 when not replicated. */
+    public int n() {
+        return replicated ? 3 * f + 1 : 0;
+    }
+
+    /** True on a replica of a configured group: the only case where ordering handlers act. */
+    public boolean isReplica() {
+        return replicated && role == Role.REPLICA;
+    }
+
+    /** True on a client of a configured group: the only case where the voter acts. */
+    public boolean isGroupClient() {
+        return replicated && role == Role.CLIENT;
+    }
+}

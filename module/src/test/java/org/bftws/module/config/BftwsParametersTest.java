@@ -1,0 +1,190 @@
+package org.bftws.module.config;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.URI;
+import java.util.HashMap;
+import java.util.Map;
+
+import org.junit.Before;
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
+
+public class BftwsParametersTest {
+    @Rule
+    public TemporaryFolder tmp = new TemporaryFolder();
+
+    private Map<String, String> replica;
+
+    /** A valid replica 2 of a 4-replica group; each test breaks one thing. */
+    @Before
+    public void validReplica() throws IOException {
+        File priv = tmp.newFile("replica2.key");
+        File pub = tmp.newFile("group.pub");
+        File share = tmp.newFile("replica2.share");
+        replica = new HashMap<>();
+        replica.put("bftws.replicated", "true");
+        replica.put("bftws.role", "replica");
+        replica.put("bftws.f", "1");
+        replica.put("bftws.group.endpoint", "http://group.example/axis2/services/Echo");
+        replica.put("bftws.replicas", " 0=http://127.0.0.1:9000/a, 1=http://127.0.0.1:9001/a\n"
+                + " 3=http://127.0.0.1:9003/a 2=http://127.0.0.1:9002/a ");
+        replica.put("bftws.replica.id", "2");
+        replica.put("bftws.keys.private", priv.getPath());
+        replica.put("bftws.keys.public", pub.getPath());
+        replica.put("bftws.keys.threshold.share", share.getPath());
+        replica.put("bftws.randomness.algorithm", "CT");
+        replica.put("bftws.randomness.scheme", "bls");
+        replica.put("unrelated.axis2.parameter", "anything");
+    }
+
+    @Test
+    public void emptyConfigurationGivesPlainWsRmWithDocumentedDefaults() {
+        BftwsConfig c = BftwsParameters.parse(Map.of());
+        assertFalse(c.replicated());
+        assertFalse(c.isReplica());
+        assertFalse(c.isGroupClient());
+        assertEquals(0, c.n());
+        assertEquals(Role.CLIENT, c.role());
+        assertEquals(BftwsParameters.BATCH_SIZE_DEFAULT, c.batchSize());
+        assertEquals(BftwsParameters.OUTSTANDING_BATCHES_DEFAULT, c.outstandingBatches());
+        assertEquals(128, c.checkpointInterval());
+        assertEquals(256, c.logWindow());
+        assertEquals(4_000, c.viewChangeTimeoutMillis());
+        assertEquals(1_000, c.clientRetransmissionMillis());
+        assertEquals(RandomnessAlgorithm.NONE, c.randomness());
+        assertEquals(ThresholdScheme.CKS, c.thresholdScheme());
+        assertTrue(c.replicas().isEmpty());
+    }
+
+    @Test
+    public void validReplicaIsParsedWithReplicasOrderedById() {
+        BftwsConfig c = BftwsParameters.parse(replica);
+        assertTrue(c.isReplica());
+        assertEquals(4, c.n());
+        assertEquals(2, c.replicaId());
+        assertEquals(URI.create("http://127.0.0.1:9003/a"), c.replicas().get(3).endpoint());
+        assertEquals(3, c.replicas().get(3).id());
+        assertEquals(RandomnessAlgorithm.CT, c.randomness());
+        assertEquals(ThresholdScheme.BLS, c.thresholdScheme());
+        assertEquals("replica2.share", c.thresholdSharePath().getFileName().toString());
+    }
+
+    @Test
+    public void clientNeedsNoReplicaIdNorShare() {
+        replica.put("bftws.role", "client");
+        replica.remove("bftws.replica.id");
+        replica.remove("bftws.keys.threshold.share");
+        BftwsConfig c = BftwsParameters.parse(replica);
+        assertTrue(c.isGroupClient());
+        assertEquals(-1, c.replicaId());
+        assertNull(c.thresholdSharePath());
+    }
+
+    @Test
+    public void groupKeysAreNotRequiredWhileReplicationIsOff() {
+        Map<String, String> p = Map.of("bftws.replicated", "false", "bftws.f", "2");
+        BftwsConfig c = BftwsParameters.parse(p);
+        assertFalse(c.replicated());
+        assertNull(c.groupEndpoint());
+    }
+
+    @Test
+    public void valuesAreTypeCheckedEvenWhileReplicationIsOff() {
+        expectFault(Map.of("bftws.batch.size", "0"), "bftws.batch.size");
+    }
+
+    @Test
+    public void eachWrongValueNamesItsKey() {
+        assertRejected("bftws.replicated", "yes", "true or false");
+        assertRejected("bftws.role", "primary", "client|replica");
+        assertRejected("bftws.f", "0", "between 1");
+        assertRejected("bftws.f", "one", "integer");
+        assertRejected("bftws.group.endpoint", "mailto:x@y", "http");
+        assertRejected("bftws.group.endpoint", "http://bad host/", "URL");
+        assertRejected("bftws.replica.id", "4", "between 0 and 3");
+        assertRejected("bftws.keys.private", "/nonexistent/key", "no readable file");
+        assertRejected("bftws.keys.public", "", "required");
+        assertRejected("bftws.keys.threshold.share", "/nonexistent", "no readable file");
+        assertRejected("bftws.batch.size", "-3", "between 1");
+        assertRejected("bftws.batch.outstanding", "1000", "between 1 and 256");
+        assertRejected("bftws.checkpoint.interval", "x", "integer");
+        assertRejected("bftws.log.window", "128", "at least twice");
+        assertRejected("bftws.log.window", "300", "multiple");
+        assertRejected("bftws.timeout.viewchange.ms", "0", "between 1");
+        assertRejected("bftws.timeout.client.retransmission.ms", "99999999999", "between 1");
+        assertRejected("bftws.randomness.algorithm", "coin", "none|ba|ct");
+        assertRejected("bftws.randomness.scheme", "ecdsa", "cks|bls|rsa");
+    }
+
+    @Test
+    public void replicaListMustMatchThreeFPlusOne() {
+        replica.put("bftws.f", "2");
+        expectFault(replica, "bftws.replicas");
+    }
+
+    @Test
+    public void replicaListRejectsDuplicatesGapsAndGarbage() {
+        assertRejected("bftws.replicas", "0=http://h/a 1=http://h/b 2=http://h/c 2=http://h/d", "twice");
+        assertRejected("bftws.replicas", "0=http://h/a 1=http://h/b 2=http://h/c 3=http://h/a", "twice");
+        assertRejected("bftws.replicas", "0=http://h/a 1=http://h/b 2=http://h/c", "3f+1 = 4");
+        assertRejected("bftws.replicas", "0=http://h/a 1=http://h/b 2=http://h/c http://h/d", "id=endpoint");
+        assertRejected("bftws.replicas",
+                "0=http://h/a 1=http://h/b 2=http://h/c 3=http://group.example/axis2/services/Echo",
+                "group endpoint");
+    }
+
+    @Test
+    public void replicaIdIsRequiredOnReplicasAndForbiddenOnClients() {
+        replica.remove("bftws.replica.id");
+        expectFault(replica, "bftws.replica.id");
+        replica.put("bftws.replica.id", "1");
+        replica.put("bftws.role", "client");
+        expectFault(replica, "bftws.replica.id");
+    }
+
+    @Test
+    public void misspeltKeyStopsStartUp() {
+        expectFault(Map.of("bftws.checkpoint.intervall", "64"), "bftws.checkpoint.intervall");
+    }
+
+    @Test
+    public void everyDeclaredKeyCarriesThePrefix() {
+        for (String key : BftwsParameters.KEYS) {
+            assertTrue(key, key.startsWith(BftwsParameters.PREFIX));
+        }
+    }
+
+    /** Sets one key of the valid replica to a bad value and expects a fault naming that key. */
+    private void assertRejected(String key, String value, String messagePart) {
+        Map<String, String> p = new HashMap<>(replica);
+        p.put(key, value);
+        BftwsConfigException e = expectFaultOf(p);
+        assertEquals(key, e.key());
+        assertTrue(e.getMessage(), e.getMessage().contains("'" + key + "'"));
+        if (messagePart != null) {
+            assertTrue(e.getMessage(), e.getMessage().contains(messagePart));
+        }
+    }
+
+    private static void expectFault(Map<String, String> params, String key) {
+        assertEquals(key, expectFaultOf(params).key());
+    }
+
+    private static BftwsConfigException expectFaultOf(Map<String, String> params) {
+        try {
+            BftwsParameters.parse(params);
+        } catch (BftwsConfigException e) {
+            return e;
+        }
+        fail("accepted " + params);
+        return null;
+    }
+}
