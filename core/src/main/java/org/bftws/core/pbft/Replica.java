@@ -232,7 +232,9 @@ public final class Replica {
       return;
     }
     pending.putIfAbsent(q.id(), s);
-    if (timerStart < 0 && !isPrimary()) {
+    // The primary watches its own pending requests too: if it cannot get them committed (its backups
+    // left the view, or its messages do not arrive) it asks for a new view like any backup would.
+    if (timerStart < 0) {
       timerStart = now;
     }
     propose();

@@ -52,7 +52,7 @@ final class ViewChanges {
 
   void onTick() {
     if (r.active) {
-      if (r.timerStart >= 0 && !r.isPrimary() && r.now - r.timerStart >= timeout()) {
+      if (r.timerStart >= 0 && r.now - r.timerStart >= timeout()) {
         start(r.view + 1);
       }
     } else if (quorumSince >= 0 && r.now - quorumSince >= timeout()) {
@@ -63,7 +63,7 @@ final class ViewChanges {
   /** A request executed: the timer restarts if others still wait, and the timeout is reset. */
   void onProgress() {
     consecutive = 0;
-    r.timerStart = r.pending.isEmpty() || r.isPrimary() ? -1 : r.now;
+    r.timerStart = r.pending.isEmpty() ? -1 : r.now;
   }
 
   /** Move to view w: stop accepting messages of the old view and multicast VIEW-CHANGE. */
@@ -322,7 +322,7 @@ final class ViewChanges {
       }
     }
     r.nextSeq = maxS + 1;
-    r.timerStart = r.pending.isEmpty() || r.isPrimary() ? -1 : r.now;
+    r.timerStart = r.pending.isEmpty() ? -1 : r.now;
     r.out.events.add(new Event.ViewEntered(w));
     r.propose();
   }

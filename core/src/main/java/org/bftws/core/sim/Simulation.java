@@ -72,6 +72,9 @@ public final class Simulation {
     int quota;
     int issued;
     long issuedAt;
+    /** Think time: the next request is issued no earlier, so requests spread over the fault phase. */
+    long nextAt;
+    int delivered;
 
     ClientNode(ClientCore core, boolean byzantine) {
       this.core = core;
@@ -261,7 +264,7 @@ public final class Simulation {
 
   private void issueRequests() {
     for (ClientNode c : clients) {
-      if (c.core.outstanding() == 0 && c.issued < c.quota) {
+      if (c.core.outstanding() == 0 && c.issued < c.quota && time >= c.nextAt) {
         byte[] op = new byte[8 + rng.nextInt(24)];
         rng.nextBytes(op);
         c.issued++;
@@ -319,8 +322,12 @@ public final class Simulation {
       }
     }
     for (Event e : r.events) {
-      if (e instanceof Event.Delivered d && !c.byzantine) {
-        checker.delivered(d.request(), d.result());
+      if (e instanceof Event.Delivered d) {
+        c.delivered++;
+        c.nextAt = time + rng.nextInt((int) (2 * faults.healAt / Math.max(1, c.quota)) + 1);
+        if (!c.byzantine) {
+          checker.delivered(d.request(), d.result());
+        }
       }
     }
   }
