@@ -136,18 +136,21 @@ public final class CksCoin extends AbstractThresholdScheme {
   @Override
   GroupValue interpolate(GroupKey group, byte[] message, List<SignatureShare> used) {
     int[] set = indices(used);
-    ECPoint acc = CURVE.getInfinity();
+    ECPoint[] points = new ECPoint[used.size()];
+    BigInteger[] lambdas = new BigInteger[used.size()];
     Codec.Writer evidence = new Codec.Writer().u16(used.size());
-    for (SignatureShare s : used) {
-      ECPoint gti;
+    for (int j = 0; j < points.length; j++) {
+      SignatureShare s = used.get(j);
       try {
-        gti = decodePoint(s.value(), "share");
+        points[j] = decodePoint(s.value(), "share");
       } catch (IllegalArgumentException e) {
         return null;
       }
-      acc = acc.add(gti.multiply(Lagrange.atZeroModPrime(set, s.index(), Q)));
+      lambdas[j] = Lagrange.atZeroModPrime(set, s.index(), Q);
       evidence.bytes(s.encode());
     }
+    // g̃_0 = Π g̃_i^{λ_i} as one multi-scalar multiplication.
+    ECPoint acc = ECAlgorithms.sumOfMultiplies(points, lambdas).normalize();
     if (acc.isInfinity()) {
       return null;
     }

@@ -49,6 +49,7 @@ public interface ThresholdScheme {
    * @throws DuplicateIndexException two shares carry one index
    * @throws InsufficientSharesException fewer than k shares
    * @throws InvalidSharesException some shares are bad; {@code badIndices()} names every bad share given
+   *     (shares of another scheme or with an index outside 1..n are reported at once, before any check)
    */
   GroupValue combine(GroupKey group, byte[] message, Collection<SignatureShare> shares)
       throws ThresholdException;
