@@ -86,6 +86,12 @@ abstract class AbstractThresholdScheme implements ThresholdScheme {
     return set;
   }
 
+  static void requireCount(ThresholdParams params, List<byte[]> verificationKeys) {
+    if (verificationKeys.size() != params.n()) {
+      throw new IllegalArgumentException("need " + params.n() + " verification keys");
+    }
+  }
+
   void requireScheme(SchemeId other) {
     if (other != id()) {
       throw new IllegalArgumentException("expected " + id().label() + " material, got " + other.label());

@@ -43,10 +43,7 @@ public final class BlsThreshold extends AbstractThresholdScheme {
 
   @Override
   public Dealt deal(ThresholdParams params, SecureRandom random) {
-    BigInteger[] poly = new BigInteger[params.k()];
-    for (int j = 0; j < poly.length; j++) {
-      poly[j] = randomScalar(random);
-    }
+    BigInteger[] poly = Lagrange.randomPolynomial(params.k(), R, random);
     List<byte[]> vks = new ArrayList<>();
     List<KeyShare> shares = new ArrayList<>();
     for (int i = 1; i <= params.n(); i++) {
@@ -59,9 +56,7 @@ public final class BlsThreshold extends AbstractThresholdScheme {
 
   @Override
   public GroupKey groupKey(ThresholdParams params, byte[] common, List<byte[]> verificationKeys) {
-    if (verificationKeys.size() != params.n()) {
-      throw new IllegalArgumentException("need " + params.n() + " verification keys");
-    }
+    requireCount(params, verificationKeys);
     P2_Affine pk = decodeG2(common, "group public key");
     P2_Affine[] vk = new P2_Affine[params.n() + 1];
     for (int i = 1; i <= params.n(); i++) {
@@ -162,14 +157,6 @@ public final class BlsThreshold extends AbstractThresholdScheme {
       throw new IllegalArgumentException(what + ": not in the G2 subgroup or infinity");
     }
     return p;
-  }
-
-  private static BigInteger randomScalar(SecureRandom random) {
-    BigInteger v;
-    do {
-      v = new BigInteger(R.bitLength(), random);
-    } while (v.signum() == 0 || v.compareTo(R) >= 0);
-    return v;
   }
 
   private static final class Group extends GroupKey {

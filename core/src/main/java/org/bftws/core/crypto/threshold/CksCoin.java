@@ -53,10 +53,7 @@ public final class CksCoin extends AbstractThresholdScheme {
 
   @Override
   public Dealt deal(ThresholdParams params, SecureRandom random) {
-    BigInteger[] poly = new BigInteger[params.k()];
-    for (int j = 0; j < poly.length; j++) {
-      poly[j] = randomScalar(random);
-    }
+    BigInteger[] poly = Lagrange.randomPolynomial(params.k(), Q, random);
     List<byte[]> vks = new ArrayList<>();
     List<KeyShare> shares = new ArrayList<>();
     for (int i = 1; i <= params.n(); i++) {
@@ -69,9 +66,7 @@ public final class CksCoin extends AbstractThresholdScheme {
 
   @Override
   public GroupKey groupKey(ThresholdParams params, byte[] common, List<byte[]> verificationKeys) {
-    if (verificationKeys.size() != params.n()) {
-      throw new IllegalArgumentException("need " + params.n() + " verification keys");
-    }
+    requireCount(params, verificationKeys);
     ECPoint y = decodePoint(common, "group public key");
     ECPoint[] vk = new ECPoint[params.n() + 1];
     for (int i = 1; i <= params.n(); i++) {
@@ -204,14 +199,6 @@ public final class CksCoin extends AbstractThresholdScheme {
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 unavailable", e);
     }
-  }
-
-  private static BigInteger randomScalar(SecureRandom random) {
-    BigInteger v;
-    do {
-      v = new BigInteger(Q.bitLength(), random);
-    } while (v.signum() == 0 || v.compareTo(Q) >= 0);
-    return v;
   }
 
   private static byte[] encodePoint(ECPoint p) {

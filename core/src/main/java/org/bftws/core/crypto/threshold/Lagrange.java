@@ -1,6 +1,7 @@
 package org.bftws.core.crypto.threshold;
 
 import java.math.BigInteger;
+import java.security.SecureRandom;
 
 /**
  * Lagrange coefficients for interpolation at 0 over the indices actually used (CRYPTO.md pitfall 8): for the
@@ -40,6 +41,27 @@ final class Lagrange {
       throw new IllegalStateException("Δ·λ not integral: indices must lie in 1..n");
     }
     return qr[0];
+  }
+
+  /**
+   * The dealer's random polynomial of degree k−1 over Z_q — k coefficients, never k−1 (CRYPTO.md pitfall 1:
+   * ThreshSig's degree k−2 let one share less produce the group value). a[0] is the secret, never zero.
+   */
+  static BigInteger[] randomPolynomial(int k, BigInteger q, SecureRandom random) {
+    BigInteger[] a = new BigInteger[k];
+    for (int j = 0; j < k; j++) {
+      a[j] = randomNonZero(q, random);
+    }
+    return a;
+  }
+
+  /** Uniform in [1, q) by rejection sampling. */
+  static BigInteger randomNonZero(BigInteger q, SecureRandom random) {
+    BigInteger v;
+    do {
+      v = new BigInteger(q.bitLength(), random);
+    } while (v.signum() == 0 || v.compareTo(q) >= 0);
+    return v;
   }
 
   /** Evaluates the polynomial with coefficients {@code a} (a[0] is the secret) at x, modulo m. */

@@ -96,9 +96,7 @@ public final class ShoupRsa extends AbstractThresholdScheme {
 
   @Override
   public GroupKey groupKey(ThresholdParams params, byte[] common, List<byte[]> verificationKeys) {
-    if (verificationKeys.size() != params.n()) {
-      throw new IllegalArgumentException("need " + params.n() + " verification keys");
-    }
+    requireCount(params, verificationKeys);
     if (params.n() >= E.intValue()) {
       throw new IllegalArgumentException("Shoup's scheme needs the public exponent above n");
     }

@@ -20,8 +20,8 @@ import org.junit.Test;
  * per class (RSA safe primes are slow) for (n, k, t) = (4, 2, 1) and (4, 3, 1).
  */
 public abstract class ThresholdSchemeContract {
-  static final byte[] MSG = "group=g1;n=42;d=00ff".getBytes(StandardCharsets.US_ASCII);
-  static final byte[] OTHER = "group=g1;n=43;d=00ff".getBytes(StandardCharsets.US_ASCII);
+  static final byte[] MSG = CoinMessage.encode("g1".getBytes(StandardCharsets.US_ASCII), 42, new byte[] {0, -1});
+  static final byte[] OTHER = CoinMessage.encode("g1".getBytes(StandardCharsets.US_ASCII), 43, new byte[] {0, -1});
 
   abstract ThresholdScheme scheme();
 
@@ -133,6 +133,7 @@ public abstract class ThresholdSchemeContract {
     scheme().combine(d.group(), MSG, List.of(s, s, scheme().share(d.group(), d.share(2), MSG)));
   }
 
+  // Integrity paper §6, C2 and CRYPTO.md: the group value verifies against the group key for (n, d) only.
   @Test
   public void combinedValueVerifiesForItsMessageOnly() throws Exception {
     Dealt d = dealt(2);
@@ -154,7 +155,7 @@ public abstract class ThresholdSchemeContract {
     assertArrayEquals(coin, scheme().coinValue(scheme().combine(d.group(), MSG, shares(d, MSG, 3, 4))));
   }
 
-  // STYLE.md: canonical binary encodings, strict decoding.
+  // STYLE.md ("canonical binary encoding ... never Java serialization"): encodings round trip, strictly.
   @Test
   public void encodingsRoundTrip() throws Exception {
     Dealt d = dealt(3);
@@ -180,6 +181,7 @@ public abstract class ThresholdSchemeContract {
     }
   }
 
+  // Integrity paper §5: a replica with 2f+1 commits combines k of the shares they carry.
   @Test
   public void moreThanKSharesUseTheFirstK() throws Exception {
     Dealt d = dealt(2);
