@@ -6,7 +6,10 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.bouncycastle.asn1.x9.X9ECParameters;
 import org.bouncycastle.crypto.ec.CustomNamedCurves;
 import org.bouncycastle.crypto.hash2curve.HashToCurveProfile;
@@ -166,7 +169,7 @@ public final class CksCoin extends AbstractThresholdScheme {
         return false;
       }
       List<SignatureShare> used = new ArrayList<>();
-      java.util.Set<Integer> seen = new java.util.HashSet<>();
+      Set<Integer> seen = new HashSet<>();
       for (int j = 0; j < count; j++) {
         SignatureShare s = SignatureShare.decode(r.bytes());
         if (!seen.add(s.index()) || !verifyShare(group, message, s)) {
@@ -176,7 +179,7 @@ public final class CksCoin extends AbstractThresholdScheme {
       }
       r.end();
       GroupValue recomputed = interpolate(group, message, used);
-      return recomputed != null && java.util.Arrays.equals(recomputed.unique(), value.unique());
+      return recomputed != null && Arrays.equals(recomputed.unique(), value.unique());
     } catch (IllegalArgumentException e) {
       return false;
     }
@@ -216,7 +219,7 @@ public final class CksCoin extends AbstractThresholdScheme {
     } catch (RuntimeException e) {
       throw new IllegalArgumentException(what + ": not a P-256 point");
     }
-    if (p.isInfinity() || !p.isValid() || !java.util.Arrays.equals(p.getEncoded(true), b)) {
+    if (p.isInfinity() || !p.isValid() || !Arrays.equals(p.getEncoded(true), b)) {
       throw new IllegalArgumentException(what + ": invalid P-256 point");
     }
     return p.normalize();

@@ -1,6 +1,7 @@
 package org.bftws.core.crypto.threshold;
 
 import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -22,7 +23,7 @@ final class Nonces {
       mac.init(new SecretKeySpec(secret.length == 0 ? new byte[1] : secret, "HmacSHA256"));
       int len = (bits + 7) / 8;
       byte[] out = new byte[len];
-      byte[] dom = domain.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+      byte[] dom = domain.getBytes(StandardCharsets.US_ASCII);
       for (int off = 0, ctr = 0; off < len; ctr++) {
         mac.update(new byte[] {(byte) (ctr >>> 24), (byte) (ctr >>> 16), (byte) (ctr >>> 8), (byte) ctr});
         mac.update(dom);

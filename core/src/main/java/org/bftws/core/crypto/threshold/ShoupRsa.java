@@ -6,6 +6,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.bouncycastle.crypto.digests.SHA256Digest;
 import org.bouncycastle.crypto.generators.MGF1BytesGenerator;
@@ -237,7 +238,7 @@ public final class ShoupRsa extends AbstractThresholdScheme {
       }
       // L1 = 128-bit truncated, non-negative challenge (Shoup §3; CRYPTO.md pitfall 4).
       byte[] h = md.digest();
-      return new BigInteger(1, java.util.Arrays.copyOf(h, L1 / 8));
+      return new BigInteger(1, Arrays.copyOf(h, L1 / 8));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 unavailable", e);
     }
