@@ -17,6 +17,7 @@ import org.bouncycastle.crypto.hash2curve.HashToEllipticCurve;
 import org.bouncycastle.math.ec.ECAlgorithms;
 import org.bouncycastle.math.ec.ECCurve;
 import org.bouncycastle.math.ec.ECPoint;
+import org.bouncycastle.math.ec.FixedPointCombMultiplier;
 
 /**
  * The Cachin-Kursawe-Shoup threshold coin ("Random oracles in Constantinople", 2000; SINTRA §2.1 and §3.1)
@@ -41,6 +42,8 @@ public final class CksCoin extends AbstractThresholdScheme {
   private static final ECPoint G = P256.getG();
   private static final BigInteger Q = P256.getN();
   private static final int SCALAR_BYTES = 32;
+  /** Fixed-base comb for g: faster than the generic multiplier and regular in the scalar's bits. */
+  private static final FixedPointCombMultiplier COMB = new FixedPointCombMultiplier();
   private static final ThreadLocal<HashToEllipticCurve> H2C = ThreadLocal.withInitial(
       () -> HashToEllipticCurve.getInstance(HashToCurveProfile.P256_XMD_SHA_256, HASH_TO_CURVE_DST));
 
@@ -62,9 +65,9 @@ public final class CksCoin extends AbstractThresholdScheme {
     for (int i = 1; i <= params.n(); i++) {
       BigInteger xi = Lagrange.evaluate(poly, i, Q);
       shares.add(new Share(params, i, xi));
-      vks.add(encodePoint(G.multiply(xi)));
+      vks.add(encodePoint(COMB.multiply(G, xi)));
     }
-    return new Dealt(groupKey(params, encodePoint(G.multiply(poly[0])), vks), shares);
+    return new Dealt(groupKey(params, encodePoint(COMB.multiply(G, poly[0])), vks), shares);
   }
 
   @Override
@@ -87,7 +90,7 @@ public final class CksCoin extends AbstractThresholdScheme {
   public boolean keyShareMatches(GroupKey group, KeyShare share) {
     requireScheme(group.scheme());
     requireScheme(share.scheme());
-    return G.multiply(((Share) share).x).equals(((Group) group).vk[share.index()]);
+    return COMB.multiply(G, ((Share) share).x).equals(((Group) group).vk[share.index()]);
   }
 
   @Override
@@ -100,7 +103,7 @@ public final class CksCoin extends AbstractThresholdScheme {
     ECPoint gi = ((Group) group).vk[s.index()];
     // Chaum-Pedersen: commit with nonce r, challenge c = H(...) >= 0, response z = r + c·x_i mod q.
     BigInteger r = Nonces.derive(NONCE_DOMAIN, s.secretEncoding(), message, 384).mod(Q);
-    ECPoint h = G.multiply(r);
+    ECPoint h = COMB.multiply(G, r);
     ECPoint ht = gt.multiply(r);
     BigInteger c = challenge(gi, h, gt, gti, ht);
     BigInteger z = r.add(c.multiply(s.x)).mod(Q);
