@@ -92,6 +92,20 @@ abstract class AbstractThresholdScheme implements ThresholdScheme {
     }
   }
 
+  /** Whether {@code key} was dealt for a group of this scheme with the same (n, k, t) as {@code group}. */
+  boolean sameKey(GroupKey group, KeyShare key) {
+    return group.scheme() == id() && key.scheme() == id() && group.params().equals(key.params());
+  }
+
+  /** A key share is only used with the group key it was dealt with (same scheme and (n, k, t)). */
+  void requireSameKey(GroupKey group, KeyShare key) {
+    requireScheme(group.scheme());
+    requireScheme(key.scheme());
+    if (!group.params().equals(key.params())) {
+      throw new IllegalArgumentException("key share for " + key.params() + " used with a group of " + group.params());
+    }
+  }
+
   void requireScheme(SchemeId other) {
     if (other != id()) {
       throw new IllegalArgumentException("expected " + id().label() + " material, got " + other.label());

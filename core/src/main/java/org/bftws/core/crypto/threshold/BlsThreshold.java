@@ -79,16 +79,16 @@ public final class BlsThreshold extends AbstractThresholdScheme {
 
   @Override
   public boolean keyShareMatches(GroupKey group, KeyShare share) {
-    requireScheme(group.scheme());
-    requireScheme(share.scheme());
+    if (!sameKey(group, share)) {
+      return false;
+    }
     P2_Affine expected = ((Group) group).vk[share.index()];
     return new P2_Affine(P2.generator().mult(((Share) share).x)).is_equal(expected);
   }
 
   @Override
   public SignatureShare share(GroupKey group, KeyShare key, byte[] message) {
-    requireScheme(group.scheme());
-    requireScheme(key.scheme());
+    requireSameKey(group, key);
     Share s = (Share) key;
     byte[] sigma = new P1().hash_to(message, DST).mult(s.x).compress();
     return new SignatureShare(SchemeId.BLS, s.index(), sigma, new byte[0]);

@@ -88,15 +88,15 @@ public final class CksCoin extends AbstractThresholdScheme {
 
   @Override
   public boolean keyShareMatches(GroupKey group, KeyShare share) {
-    requireScheme(group.scheme());
-    requireScheme(share.scheme());
+    if (!sameKey(group, share)) {
+      return false;
+    }
     return COMB.multiply(G, ((Share) share).x).equals(((Group) group).vk[share.index()]);
   }
 
   @Override
   public SignatureShare share(GroupKey group, KeyShare key, byte[] message) {
-    requireScheme(group.scheme());
-    requireScheme(key.scheme());
+    requireSameKey(group, key);
     Share s = (Share) key;
     ECPoint gt = hashToCurve(message);
     ECPoint gti = gt.multiply(s.x).normalize();

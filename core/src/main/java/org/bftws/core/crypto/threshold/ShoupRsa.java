@@ -105,6 +105,10 @@ public final class ShoupRsa extends AbstractThresholdScheme {
     BigInteger[] vk = new BigInteger[params.n() + 1];
     for (int i = 1; i <= params.n(); i++) {
       vk[i] = pub.element(verificationKeys.get(i - 1), "verification key " + i);
+      // v_i = v^{s_i} is a square, so its Jacobi symbol is 1: a cheap sanity check at load time.
+      if (SafePrimes.jacobi(vk[i], pub.n) != 1) {
+        throw new IllegalArgumentException("verification key " + i + ": Jacobi symbol is not 1");
+      }
     }
     return new Group(params, pub, vk);
   }
@@ -119,16 +123,16 @@ public final class ShoupRsa extends AbstractThresholdScheme {
 
   @Override
   public boolean keyShareMatches(GroupKey group, KeyShare share) {
-    requireScheme(group.scheme());
-    requireScheme(share.scheme());
+    if (!sameKey(group, share)) {
+      return false;
+    }
     Group g = (Group) group;
     return g.pub.v.modPow(((Share) share).s, g.pub.n).equals(g.vk[share.index()]);
   }
 
   @Override
   public SignatureShare share(GroupKey group, KeyShare key, byte[] message) {
-    requireScheme(group.scheme());
-    requireScheme(key.scheme());
+    requireSameKey(group, key);
     Group g = (Group) group;
     Share sh = (Share) key;
     BigInteger n = g.pub.n;
@@ -286,6 +290,9 @@ public final class ShoupRsa extends AbstractThresholdScheme {
       BigInteger v = probe.element(r.bytes(), "RSA verification base v");
       BigInteger u = probe.element(r.bytes(), "RSA Jacobi element u");
       r.end();
+      if (SafePrimes.jacobi(v, n) != 1) {
+        throw new IllegalArgumentException("RSA verification base v: must be a square (Jacobi symbol 1)");
+      }
       if (SafePrimes.jacobi(u, n) != -1) {
         throw new IllegalArgumentException("RSA Jacobi element u: (u|N) must be -1");
       }

@@ -29,7 +29,10 @@ public interface ThresholdScheme {
   /** Rebuilds a key share from its secret encoding, validating it. */
   KeyShare keyShare(ThresholdParams params, int index, byte[] secret);
 
-  /** Whether {@code share} is the share that matches verification key {@code share.index()} of the group. */
+  /**
+   * Whether {@code share} matches verification key {@code share.index()} of the group (false also for a
+   * share of another scheme or (n, k, t)).
+   */
   boolean keyShareMatches(GroupKey group, KeyShare share);
 
   /** This replica's share of the group value on {@code message}, with its proof. */

@@ -166,6 +166,7 @@ public abstract class ThresholdSchemeContract {
     assertArrayEquals(d.share(2).encode(), k2.encode());
     assertTrue(scheme().keyShareMatches(g, k2));
     assertFalse(scheme().keyShareMatches(g, KeyShare.decode(dealt(2).share(2).encode())));
+    assertFalse(scheme().keyShareMatches(g, scheme().keyShare(g.params(), 2, d.share(3).secretEncoding())));
     SignatureShare s = scheme().share(g, k2, MSG);
     assertEquals(s, SignatureShare.decode(s.encode()));
     assertTrue(scheme().verifyShare(d.group(), MSG, SignatureShare.decode(s.encode())));
