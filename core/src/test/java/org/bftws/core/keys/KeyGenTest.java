@@ -116,6 +116,16 @@ public class KeyGenTest {
     assertEquals(1, o.clients());
   }
 
+  // Integrity paper §5: k may be set anywhere from f+1 up to 2f+1 = n−f.
+  @Test
+  public void thresholdMayRangeFromFPlusOneToTwoFPlusOne() {
+    for (int k = 3; k <= 5; k++) {
+      assertEquals(k, KeyGen.parse(new String[] {"--out", "x", "--replicas", "7", "--k", "" + k}).k());
+    }
+    assertEquals(2, keygen(1, "--out", tmp.getRoot().toString(), "--replicas", "7", "--k", "6"));
+    assertEquals(2, keygen(1, "--out", tmp.getRoot().toString(), "--replicas", "7", "--k", "2"));
+  }
+
   static void expectError(KeyFilesCall call, String file, String field) {
     try {
       call.run();

@@ -190,6 +190,14 @@ public abstract class ThresholdSchemeContract {
     assertArrayEquals(scheme().combine(d.group(), MSG, shares(d, MSG, 1, 2)).unique(), v.unique());
   }
 
+  // TESTING.md (one seed reproduces a run): shares, proofs included, are a function of key and message.
+  @Test
+  public void sharesAreDeterministic() {
+    Dealt d = dealt(2);
+    assertEquals(scheme().share(d.group(), d.share(3), MSG), scheme().share(d.group(), d.share(3), MSG));
+    assertNotEquals(scheme().share(d.group(), d.share(3), MSG), scheme().share(d.group(), d.share(3), OTHER));
+  }
+
   static byte[] flipLastBit(byte[] b) {
     byte[] c = b.clone();
     if (c.length > 0) {
