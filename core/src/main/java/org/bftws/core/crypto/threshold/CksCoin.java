@@ -188,10 +188,28 @@ public final class CksCoin extends AbstractThresholdScheme {
     }
   }
 
-  /** g̃ = H(C): RFC 9380 hash_to_curve, so log_g g̃ is unknown (CRYPTO.md pitfall 2). */
+  /**
+   * g̃ = H(C): RFC 9380 hash_to_curve, so log_g g̃ is unknown (CRYPTO.md pitfall 2). A replica hashes one
+   * coin name for its own share and for each of the k shares it checks, so the last result is kept per
+   * thread (keyed by a copy of the whole name: a pure function, nothing shared between threads).
+   */
   static ECPoint hashToCurve(byte[] message) {
-    return CURVE.importPoint(H2C.get().hashToCurve(message)).normalize();
+    LastHash last = LAST_HASH.get();
+    if (last.message != null && Arrays.equals(last.message, message)) {
+      return last.point;
+    }
+    ECPoint p = CURVE.importPoint(H2C.get().hashToCurve(message)).normalize();
+    last.message = message.clone();
+    last.point = p;
+    return p;
   }
+
+  private static final class LastHash {
+    byte[] message;
+    ECPoint point;
+  }
+
+  private static final ThreadLocal<LastHash> LAST_HASH = ThreadLocal.withInitial(LastHash::new);
 
   private static BigInteger challenge(ECPoint gi, ECPoint h, ECPoint gt, ECPoint gti, ECPoint ht) {
     try {
