@@ -1,0 +1,200 @@
+package org.bftws.core.keys;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.bftws.core.crypto.threshold.GroupKey;
+import org.bftws.core.crypto.threshold.KeyShare;
+import org.bftws.core.crypto.threshold.SchemeId;
+import org.bftws.core.crypto.threshold.ThresholdParams;
+import org.bftws.core.crypto.threshold.Thresholds;
+import org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters;
+import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
+import org.bouncycastle.math.ec.rfc8032.Ed25519;
+
+/**
+ * Reads and writes the key files of {@link KeyGen} (format in the package documentation). Reading checks
+ * everything a replica relies on — counts, indices, that the threshold share matches its published
+ * verification key, that the Ed25519 private key matches the published public key — and every failure is a
+ * {@link KeyFileException} naming the file and the field.
+ */
+public final class KeyFiles {
+  public static final String GROUP_FILE = "group.pub";
+  static final String GROUP_FORMAT = "bftws-group-1";
+  static final String REPLICA_FORMAT = "bftws-replica-1";
+  static final String CLIENT_FORMAT = "bftws-client-1";
+  private static final int MAX_CLIENTS = 1 << 16;
+
+  private KeyFiles() {}
+
+  public static String replicaFileName(int index) {
+    return "replica-" + index + ".key";
+  }
+
+  public static String clientFileName(int index) {
+    return "client-" + index + ".key";
+  }
+
+  /** Reads and validates {@code group.pub}. */
+  public static GroupKeys readGroup(Path file) throws KeyFileException {
+    KeyFileFormat.Fields in = KeyFileFormat.read(file);
+    in.expect("format", GROUP_FORMAT);
+    SchemeId scheme = scheme(in);
+    int n = in.integer("n", 1, ThresholdParams.MAX_N);
+    int f = in.integer("f", 0, n);
+    int k = in.integer("k", 1, n);
+    ThresholdParams params;
+    try {
+      params = new ThresholdParams(n, k, f);
+    } catch (IllegalArgumentException e) {
+      throw in.error("k", e.getMessage());
+    }
+    byte[] common = in.base64("threshold.group");
+    List<byte[]> vks = new ArrayList<>();
+    for (int i = 1; i <= n; i++) {
+      vks.add(in.base64("threshold.vk." + i));
+    }
+    GroupKey group = groupKey(in, scheme, params, common, vks);
+    List<Ed25519PublicKeyParameters> replicas = new ArrayList<>();
+    for (int i = 1; i <= n; i++) {
+      replicas.add(publicKey(in, "replica." + i + ".ed25519"));
+    }
+    int clients = in.integer("clients", 0, MAX_CLIENTS);
+    List<Ed25519PublicKeyParameters> clientKeys = new ArrayList<>();
+    for (int j = 1; j <= clients; j++) {
+      clientKeys.add(publicKey(in, "client." + j + ".ed25519"));
+    }
+    in.noOthers();
+    return new GroupKeys(n, f, k, group, replicas, clientKeys);
+  }
+
+  /** Reads {@code replica-I.key} and checks it against the group's public material. */
+  public static ReplicaKeys readReplica(Path file, GroupKeys group) throws KeyFileException {
+    KeyFileFormat.Fields in = KeyFileFormat.read(file);
+    in.expect("format", REPLICA_FORMAT);
+    if (scheme(in) != group.scheme()) {
+      throw in.error("scheme", "does not match the group's scheme " + group.scheme().label());
+    }
+    int index = in.integer("replica", 1, group.n());
+    KeyShare share;
+    try {
+      share = KeyShare.decode(in.base64("threshold.share"));
+    } catch (IllegalArgumentException e) {
+      throw in.error("threshold.share", "malformed: " + e.getMessage());
+    }
+    if (share.index() != index || !share.params().equals(group.threshold().params())
+        || share.scheme() != group.scheme()) {
+      throw in.error("threshold.share", "is not a share of replica " + index + " for this group's (n, k, t)");
+    }
+    if (!group.thresholdScheme().keyShareMatches(group.threshold(), share)) {
+      throw in.error("threshold.share", "does not match the group's threshold.vk." + index);
+    }
+    Ed25519PrivateKeyParameters key = privateKey(in);
+    if (!Arrays.equals(key.generatePublicKey().getEncoded(), group.replicaKey(index).getEncoded())) {
+      throw in.error("ed25519.private", "does not match the group's replica." + index + ".ed25519");
+    }
+    in.noOthers();
+    return new ReplicaKeys(index, share, key);
+  }
+
+  /** Reads {@code client-J.key} and checks it against the group's published client key. */
+  public static ClientKeys readClient(Path file, GroupKeys group) throws KeyFileException {
+    KeyFileFormat.Fields in = KeyFileFormat.read(file);
+    in.expect("format", CLIENT_FORMAT);
+    int index = in.integer("client", 1, Math.max(1, group.clientKeys().size()));
+    if (index > group.clientKeys().size()) {
+      throw in.error("client", "the group publishes no client keys");
+    }
+    Ed25519PrivateKeyParameters key = privateKey(in);
+    if (!Arrays.equals(key.generatePublicKey().getEncoded(), group.clientKey(index).getEncoded())) {
+      throw in.error("ed25519.private", "does not match the group's client." + index + ".ed25519");
+    }
+    in.noOthers();
+    return new ClientKeys(index, key);
+  }
+
+  /** Reads the group file and the file of replica {@code index} from {@code dir}. */
+  public static ReplicaKeys readReplica(Path dir, int index) throws KeyFileException {
+    GroupKeys group = readGroup(dir.resolve(GROUP_FILE));
+    return readReplica(dir.resolve(replicaFileName(index)), group);
+  }
+
+  static void writeGroup(Path file, GroupKeys g) throws IOException {
+    KeyFileFormat.Builder b = new KeyFileFormat.Builder()
+        .comment("BFT-WS replica group: public keys only (see org.bftws.core.keys for the format).")
+        .field("format", GROUP_FORMAT).field("scheme", g.scheme().label())
+        .field("n", g.n()).field("f", g.f()).field("k", g.k())
+        .base64("threshold.group", g.threshold().commonEncoding());
+    for (int i = 1; i <= g.n(); i++) {
+      b.base64("threshold.vk." + i, g.threshold().verificationKeyEncoding(i));
+    }
+    for (int i = 1; i <= g.n(); i++) {
+      b.base64("replica." + i + ".ed25519", g.replicaKey(i).getEncoded());
+    }
+    b.field("clients", g.clientKeys().size());
+    for (int j = 1; j <= g.clientKeys().size(); j++) {
+      b.base64("client." + j + ".ed25519", g.clientKey(j).getEncoded());
+    }
+    KeyFileFormat.create(file, b.text(), false);
+  }
+
+  static void writeReplica(Path file, ReplicaKeys r) throws IOException {
+    String text = new KeyFileFormat.Builder()
+        .comment("BFT-WS replica " + r.index() + ": PRIVATE keys. Keep this file on that replica only, mode 0600.")
+        .field("format", REPLICA_FORMAT).field("scheme", r.share().scheme().label()).field("replica", r.index())
+        .base64("threshold.share", r.share().encode()).base64("ed25519.private", r.signingKey().getEncoded())
+        .text();
+    KeyFileFormat.create(file, text, true);
+  }
+
+  static void writeClient(Path file, ClientKeys c) throws IOException {
+    String text = new KeyFileFormat.Builder()
+        .comment("BFT-WS client " + c.index() + ": PRIVATE signing key, mode 0600.")
+        .field("format", CLIENT_FORMAT).field("client", c.index())
+        .base64("ed25519.private", c.signingKey().getEncoded()).text();
+    KeyFileFormat.create(file, text, true);
+  }
+
+  private static SchemeId scheme(KeyFileFormat.Fields in) throws KeyFileException {
+    try {
+      return SchemeId.fromLabel(in.string("scheme"));
+    } catch (IllegalArgumentException e) {
+      throw in.error("scheme", e.getMessage());
+    }
+  }
+
+  /** Validates each part; a bad verification key is reported as its own field, anything else as the common part. */
+  private static GroupKey groupKey(KeyFileFormat.Fields in, SchemeId scheme, ThresholdParams params,
+      byte[] common, List<byte[]> vks) throws KeyFileException {
+    try {
+      return Thresholds.scheme(scheme).groupKey(params, common, vks);
+    } catch (IllegalArgumentException e) {
+      String msg = String.valueOf(e.getMessage());
+      for (int i = 1; i <= params.n(); i++) {
+        if (msg.startsWith("verification key " + i + ":")) {
+          throw in.error("threshold.vk." + i, msg);
+        }
+      }
+      throw in.error("threshold.group", msg);
+    }
+  }
+
+  private static Ed25519PublicKeyParameters publicKey(KeyFileFormat.Fields in, String name)
+      throws KeyFileException {
+    byte[] b = in.base64(name);
+    if (b.length != Ed25519PublicKeyParameters.KEY_SIZE || !Ed25519.validatePublicKeyFull(b, 0)) {
+      throw in.error(name, "not a valid Ed25519 public key");
+    }
+    return new Ed25519PublicKeyParameters(b);
+  }
+
+  private static Ed25519PrivateKeyParameters privateKey(KeyFileFormat.Fields in) throws KeyFileException {
+    byte[] b = in.base64("ed25519.private");
+    if (b.length != Ed25519PrivateKeyParameters.KEY_SIZE) {
+      throw in.error("ed25519.private", "expected " + Ed25519PrivateKeyParameters.KEY_SIZE + " bytes");
+    }
+    return new Ed25519PrivateKeyParameters(b);
+  }
+}

@@ -1,0 +1,20 @@
+/**
+ * Key files of a replica group and the command that deals them ({@link org.bftws.core.keys.KeyGen},
+ * {@code scripts/keygen}); {@link org.bftws.core.keys.KeyFiles} reads them back and checks everything.
+ *
+ * <p>Format (all three kinds): UTF-8 text, one {@code name = value} a line, {@code #} starts a comment line,
+ * names unique, binary values in base64 (RFC 4648 §4, no line breaks). The first field is {@code format}.
+ * <pre>
+ * group.pub       format = bftws-group-1
+ *                 scheme = cks|bls|rsa, n, f, k, clients
+ *                 threshold.group = the scheme's common public part (GroupKey.commonEncoding)
+ *                 threshold.vk.I  = verification key of replica I (1..n)
+ *                 replica.I.ed25519 = Ed25519 public key of replica I (32 bytes, RFC 8032)
+ *                 client.J.ed25519  = Ed25519 public key of client J (1..clients)
+ * replica-I.key   format = bftws-replica-1   (POSIX mode 0600)
+ *                 scheme, replica = I, threshold.share = KeyShare.encode(), ed25519.private = 32-byte seed
+ * client-J.key    format = bftws-client-1    (POSIX mode 0600)
+ *                 client = J, ed25519.private = 32-byte seed
+ * </pre>
+ */
+package org.bftws.core.keys;
