@@ -194,8 +194,12 @@ final class Checkpoints {
     r.send(to, r.sign(Kind.FETCH_STATE, new FetchState(stableSeq).encode()));
   }
 
-  void retransmit() {
-    if (lastOwn != null && lastOwnSeq > stableSeq) {
+  /**
+   * Our latest checkpoint vote until it is stable; when stalled, our vote for the stable one too, so a
+   * replica that restarted empty learns what is stable (and fetches it) even when no request flows.
+   */
+  void retransmit(boolean stalled) {
+    if (lastOwn != null && (lastOwnSeq > stableSeq || stalled && lastOwnSeq == stableSeq)) {
       r.multicast(lastOwn);
     }
     if (r.lastExecuted < stableSeq) {

@@ -56,6 +56,8 @@ public final class Replica {
   /** Sequence number whose state capture is awaited; execution pauses meanwhile (-1: none). */
   long pendingCapture = -1;
   long timerStart = -1;
+  /** The highest checkpoint installed by state transfer: results and states at or below it are moot. */
+  private long installedUpTo;
   private long lastRetransmit;
   private long executedAtLastRetransmit = -1;
 
@@ -130,8 +132,8 @@ public final class Replica {
   public Ready executed(long seq, List<byte[]> results) {
     Effect.Execute head = awaitingResults.peek();
     if (head == null || head.seq() != seq) {
-      if (seq <= lastExecuted && head == null) {
-        return flush(); // superseded by a state transfer meanwhile
+      if (seq <= installedUpTo) {
+        return flush(); // an execution that a state transfer superseded meanwhile: its result is moot
       }
       throw new IllegalStateException("executed(" + seq + ") but awaiting " + (head == null ? "none" : head.seq()));
     }
@@ -152,7 +154,7 @@ public final class Replica {
   /** The application state captured for the checkpoint at seq ({@code get_state}). */
   public Ready stateCaptured(long seq, byte[] appState) {
     if (seq != pendingCapture) {
-      if (seq < lastExecuted || pendingCapture < 0) {
+      if (seq <= installedUpTo) {
         return flush(); // superseded by a state transfer meanwhile
       }
       throw new IllegalStateException("stateCaptured(" + seq + ") but awaiting " + pendingCapture);
@@ -481,6 +483,7 @@ public final class Replica {
 
   /** Replace execution state by a proven checkpoint (state transfer); see {@link Checkpoints}. */
   void installed(long seq) {
+    installedUpTo = Math.max(installedUpTo, Math.max(seq, lastExecuted));
     lastExecuted = seq;
     awaitingResults.clear();
     pendingCapture = -1;
@@ -507,7 +510,7 @@ public final class Replica {
       viewChanges.retransmit();
       return;
     }
-    checkpoints.retransmit();
+    checkpoints.retransmit(stalled);
     if (!stalled) {
       return;
     }

@@ -372,6 +372,11 @@ final class ViewChanges {
     return senders.size() >= 2 * r.f;
   }
 
+  /** The NEW-VIEW that installed the current view, if any (for tests and diagnostics). */
+  Signed currentNewView() {
+    return newView;
+  }
+
   void retransmit() {
     if (own != null) {
       r.multicast(own);
