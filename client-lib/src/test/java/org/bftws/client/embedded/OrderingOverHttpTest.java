@@ -15,6 +15,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
@@ -83,7 +84,7 @@ public class OrderingOverHttpTest {
 
     @Test
     public void fourReplicasOrderOverHttpAndThreeGoOnWhenABackupStops() throws Exception {
-        startGroup();
+        startGroup(Map.of());
 
         List<Long> micros = new ArrayList<>();
         for (int i = 1; i <= 20; i++) {
@@ -97,14 +98,14 @@ public class OrderingOverHttpTest {
                     services[r].executed());
         }
         assertEquals(20, services[0].executed().size());
+        // get_state ran at seq 16 (bftws.checkpointInterval) and 2f+1 replicas agreed on it (§3.3.1.8)
+        for (int r = 0; r < N; r++) {
+            int id = r;
+            await("replica " + r + " has a stable checkpoint", () -> replicas[id].manager().stableCheckpoint() >= 16);
+        }
 
-        // Stop a backup (the primary of view 0 is replica 0) as a crash: its server stops listening first,
-        // so peers' sends fail at once, then its ordering threads stop.
-        int stopped = N - 1;
-        servers[stopped].close();
-        servers[stopped] = null;
-        replicas[stopped].close();
-        replicas[stopped] = null;
+        int stopped = N - 1; // a backup: the primary of view 0 is replica 0
+        crash(stopped);
 
         for (int i = 21; i <= 30; i++) {
             micros.add(call(i));
@@ -118,6 +119,50 @@ public class OrderingOverHttpTest {
         assertEquals(30, services[0].executed().size());
         assertEquals(services[0].executed().subList(0, 20), services[stopped].executed());
         logLatency(micros);
+    }
+
+    /**
+     * The primary stops: the backups' view-change timers expire on the client's pending request, they move
+     * to view 1 (Castro-Liskov §4.4) and its primary, replica 1, orders the rest. Short timeouts, in ticks
+     * of 20 ms, keep the test quick.
+     */
+    @Test
+    public void whenThePrimaryStopsTheOthersChangeViewAndGoOn() throws Exception {
+        startGroup(Map.of("bftws.viewChangeTimeoutTicks", "25", "bftws.clientRetransmitTicks", "10",
+                "bftws.retransmitTicks", "10"));
+        for (int i = 1; i <= 5; i++) {
+            call(i);
+        }
+        crash(0);
+        for (int i = 6; i <= 10; i++) {
+            call(i);
+        }
+        for (int r = 1; r < N; r++) {
+            assertTrue("replica " + r + " executed all 10", services[r].awaitExecuted(10, WAIT_MS));
+            assertEquals(services[1].executed(), services[r].executed());
+            assertNull("replica " + r + " failed", replicas[r].manager().failure());
+            int id = r;
+            await("replica " + r + " in view 1", () -> replicas[id].manager().view() == 1
+                    && replicas[id].manager().isActive());
+        }
+        assertEquals(services[1].executed().subList(0, 5), services[0].executed());
+    }
+
+    /** A crash: the server stops listening first, so peers' sends fail at once, then ordering stops. */
+    private void crash(int r) throws Exception {
+        servers[r].close();
+        servers[r] = null;
+        replicas[r].close();
+        replicas[r] = null;
+    }
+
+    /** Waits for a condition the replicas' threads establish; fails after {@link #WAIT_MS}. */
+    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + WAIT_MS * 1_000_000;
+        while (!condition.getAsBoolean()) {
+            assertTrue("timed out waiting until " + what, System.nanoTime() < deadline);
+            Thread.sleep(5); // polling interval of the condition, not a guess at how long something takes
+        }
     }
 
     /** Invokes "add i" and checks the voted result and the f+1 matching authentic replies behind it. */
@@ -137,7 +182,7 @@ public class OrderingOverHttpTest {
         return micros;
     }
 
-    private void startGroup() throws Exception {
+    private void startGroup(Map<String, String> extra) throws Exception {
         SecureRandom random = new SecureRandom();
         Map<Integer, Ed25519PublicKeyParameters> publicKeys = new HashMap<>();
         Signer[] signers = new Signer[N + 1];
@@ -174,6 +219,7 @@ public class OrderingOverHttpTest {
             p.put("bftws.replica.id", String.valueOf(r));
             p.put("bftws.keys.private", keys.resolve("node" + r + ".key").toString());
             p.put("bftws.keys.public", keys.resolve("public-keys").toString());
+            p.putAll(extra);
             config = BftwsParameters.parse(p);
             services[r] = new CounterService();
             replicas[r] = BftwsReplica.start(servers[r].context(), config, signers[r], verifier, services[r]);

@@ -91,6 +91,7 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
     private long generation;
     private volatile long lastExecuted;
     private volatile long view;
+    private volatile long stableCheckpoint;
     private volatile boolean active = true;
     private volatile Throwable failure;
     private volatile boolean stopping;
@@ -165,6 +166,7 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
                 }
                 lastExecuted = replica.lastExecuted();
                 view = replica.view();
+                stableCheckpoint = replica.stableCheckpoint();
                 active = replica.isActive();
             }
         } catch (InterruptedException e) {
@@ -306,6 +308,11 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
 
     public long view() {
         return view;
+    }
+
+    /** The sequence number of the last stable checkpoint (low watermark h, Castro-Liskov §4.3). */
+    public long stableCheckpoint() {
+        return stableCheckpoint;
     }
 
     public boolean isActive() {
