@@ -57,6 +57,9 @@ public class OrderingOverHttpTest {
     private final EmbeddedAxis2Server[] servers = new EmbeddedAxis2Server[N];
     private final BftwsReplica[] replicas = new BftwsReplica[N];
     private final CounterService[] services = new CounterService[N];
+    private final BftwsConfig[] configs = new BftwsConfig[N];
+    private final Signer[] signers = new Signer[N + 1];
+    private Verifier verifier;
     private EmbeddedAxis2Server clientServer;
     private GroupTestClient client;
     private long expected;
@@ -148,6 +151,40 @@ public class OrderingOverHttpTest {
         assertEquals(services[1].executed().subList(0, 5), services[0].executed());
     }
 
+    /**
+     * A backup restarts with an empty service after the group moved two checkpoints on: what it missed is
+     * below the others' low watermark, so it fetches the stable checkpoint with its 2f+1 proof and installs
+     * it with set_state (paper §3.3.1.8, Castro-Liskov §4.3), then executes new requests with the group.
+     */
+    @Test
+    public void aReplicaRestartedEmptyCatchesUpByStateTransfer() throws Exception {
+        startGroup(Map.of("bftws.checkpointInterval", "4", "bftws.logWindow", "8", "bftws.retransmitTicks", "5"));
+        for (int i = 1; i <= 3; i++) {
+            call(i);
+        }
+        int lagging = N - 1;
+        int port = servers[lagging].port();
+        crash(lagging);
+        for (int i = 4; i <= 20; i++) {
+            call(i);
+        }
+        // Same endpoint, empty state: as after a crash that lost the disk.
+        servers[lagging] = EmbeddedAxis2Server.start(TestRepositories.replica(tmp.newFolder("restarted").toPath()),
+                port);
+        services[lagging] = new CounterService();
+        replicas[lagging] = BftwsReplica.start(servers[lagging].context(), configs[lagging], signers[lagging],
+                verifier, services[lagging]);
+        for (int i = 21; i <= 24; i++) {
+            call(i);
+        }
+        await("the restarted replica installs a checkpoint", () -> replicas[lagging].manager().stableCheckpoint() >= 20);
+        await("the restarted replica reaches the others' state", () -> replicas[lagging].manager().lastExecuted()
+                == replicas[0].manager().lastExecuted());
+        assertEquals(CounterService.value(services[0].getState()), CounterService.value(services[lagging].getState()));
+        assertEquals(expected, CounterService.value(services[lagging].getState()));
+        assertNull(replicas[lagging].manager().failure());
+    }
+
     /** A crash: the server stops listening first, so peers' sends fail at once, then ordering stops. */
     private void crash(int r) throws Exception {
         servers[r].close();
@@ -185,7 +222,6 @@ public class OrderingOverHttpTest {
     private void startGroup(Map<String, String> extra) throws Exception {
         SecureRandom random = new SecureRandom();
         Map<Integer, Ed25519PublicKeyParameters> publicKeys = new HashMap<>();
-        Signer[] signers = new Signer[N + 1];
         StringBuilder publicText = new StringBuilder();
         Path keys = tmp.newFolder("keys").toPath();
         for (int node = 0; node <= N; node++) {
@@ -199,7 +235,7 @@ public class OrderingOverHttpTest {
         // The module does not load key files yet (the keygen format is pending): the files only satisfy
         // the configuration's checks; the keys themselves are passed in.
         Files.writeString(keys.resolve("public-keys"), publicText);
-        Verifier verifier = Ed25519.verifier(publicKeys);
+        verifier = Ed25519.verifier(publicKeys);
 
         // Ports are chosen at start-up, so the servers start before the group's endpoint list is known.
         StringBuilder endpoints = new StringBuilder();
@@ -221,6 +257,7 @@ public class OrderingOverHttpTest {
             p.put("bftws.keys.public", keys.resolve("public-keys").toString());
             p.putAll(extra);
             config = BftwsParameters.parse(p);
+            configs[r] = config;
             services[r] = new CounterService();
             replicas[r] = BftwsReplica.start(servers[r].context(), config, signers[r], verifier, services[r]);
             control.add(ControlPort.controlUri(URI.create(servers[r].serviceUrl("Echo"))));
