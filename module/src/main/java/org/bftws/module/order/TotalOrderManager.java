@@ -47,7 +47,7 @@ import org.bftws.module.transport.MulticastSender;
 public final class TotalOrderManager implements ControlSink, AutoCloseable {
     private static final Logger LOG = LogManager.getLogger(TotalOrderManager.class);
 
-    private sealed interface Input permits Received, Tick, Executed, Captured, Stop {}
+    private sealed interface Input permits Received, Tick, Executed, Captured, Failed, Stop {}
 
     private record Received(ControlMessage message) implements Input {}
 
@@ -57,6 +57,9 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
     private record Executed(long generation, long seq, List<byte[]> results) implements Input {}
 
     private record Captured(long generation, long seq, byte[] state) implements Input {}
+
+    /** The application failed in get_state or set_state: this replica cannot go on. */
+    private record Failed(RuntimeException cause) implements Input {}
 
     private record Stop() implements Input {}
 
@@ -191,6 +194,8 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
             return ex.generation() == generation ? replica.executed(ex.seq(), ex.results()) : null;
         } else if (in instanceof Captured c) {
             return c.generation() == generation ? replica.stateCaptured(c.seq(), c.state()) : null;
+        } else if (in instanceof Failed fl) {
+            throw new IllegalStateException("the replicated service failed to capture or install state", fl.cause());
         }
         throw new IllegalStateException("unexpected input " + in);
     }
@@ -252,13 +257,27 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
     private void dispatch(Effect e) {
         long gen = generation;
         if (e instanceof Effect.Execute ex) {
-            execution.execute(() -> inbox.add(new Executed(gen, ex.seq(), executeBatch(ex))));
+            execution.execute(guarded(() -> inbox.add(new Executed(gen, ex.seq(), executeBatch(ex)))));
         } else if (e instanceof Effect.CaptureState cs) {
-            execution.execute(() -> inbox.add(new Captured(gen, cs.seq(), service.getState())));
+            execution.execute(guarded(() -> inbox.add(new Captured(gen, cs.seq(), service.getState()))));
         } else if (e instanceof Effect.InstallState is) {
             generation++;
-            execution.execute(() -> service.setState(is.appState()));
+            execution.execute(guarded(() -> service.setState(is.appState())));
         }
+    }
+
+    /**
+     * Without get_state's answer core would wait forever, and after a failed set_state the state is
+     * unknown: either stops this replica (fail-stop, which the group tolerates) instead of leaving it hung.
+     */
+    private Runnable guarded(Runnable task) {
+        return () -> {
+            try {
+                task.run();
+            } catch (RuntimeException err) {
+                inbox.add(new Failed(err));
+            }
+        };
     }
 
     private List<byte[]> executeBatch(Effect.Execute ex) {
