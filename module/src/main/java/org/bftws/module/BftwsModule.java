@@ -24,11 +24,13 @@ public class BftwsModule extends SandeshaModule {
         // Parse first: a wrong value must stop start-up before Sandesha2 starts its worker threads.
         BftwsConfig config = BftwsParameters.parse(AxisParameters.asMap(configContext.getAxisConfiguration()));
         if (config.replicated()) {
-            // Fail closed: until the PBFT core is wired in (issue 4), a replicated setting would silently
-            // give plain WS-RM, i.e. no Byzantine fault tolerance at all.
+            // Fail closed: the ordering machinery exists (org.bftws.module.order.BftwsReplica), but application
+            // requests do not reach it yet (no Total Order Invoker, paper §3.3.1.7) and keys are not loaded
+            // from bftws.keys.* (keygen format pending), so a replicated setting would give plain WS-RM,
+            // i.e. no Byzantine fault tolerance at all.
             throw new BftwsConfigException(BftwsParameters.REPLICATED_KEY,
-                    "is true, but this build of bftws.mar has no total-order engine yet; remove it to run"
-                            + " plain WS-RM");
+                    "is true, but this build of bftws.mar does not yet route application requests through"
+                            + " total ordering; remove it to run plain WS-RM");
         }
         super.init(configContext, module);
         BftwsRuntime.publish(configContext, config);

@@ -32,14 +32,21 @@ public final class EmbeddedAxis2Server implements AutoCloseable {
 
     /** Deploys {@code repository} and starts serving it; fails if deployment or binding fails. */
     public static EmbeddedAxis2Server start(Axis2Repository repository) throws AxisFault {
+        return start(repository, 0);
+    }
+
+    /**
+     * As {@link #start(Axis2Repository)}, on a given port: to restart a replica at the endpoint its group
+     * lists. 0 lets the operating system pick.
+     */
+    public static EmbeddedAxis2Server start(Axis2Repository repository, int port) throws AxisFault {
         ConfigurationContext context = repository.createConfigurationContext();
         SimpleHTTPServer http = null;
         try {
-            http = new SimpleHTTPServer(context, 0);
+            http = new SimpleHTTPServer(context, port);
             http.start();
             EndpointReference epr = http.getEPRForService("probe", LOOPBACK);
-            int port = URI.create(epr.getAddress()).getPort();
-            return new EmbeddedAxis2Server(context, http, port);
+            return new EmbeddedAxis2Server(context, http, URI.create(epr.getAddress()).getPort());
         } catch (AxisFault | RuntimeException e) {
             if (http != null) {
                 http.stop();

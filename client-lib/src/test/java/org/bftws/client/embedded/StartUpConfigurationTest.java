@@ -26,7 +26,7 @@ public class StartUpConfigurationTest {
 
     @Test
     public void badValueStopsStartUpNamingTheKey() throws Exception {
-        assertStartUpFails("<parameter name=\"bftws.batch.size\">zero</parameter>", "bftws.batch.size");
+        assertStartUpFails("<parameter name=\"bftws.maxBatchSize\">zero</parameter>", "bftws.maxBatchSize");
     }
 
     @Test

@@ -4,30 +4,32 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.util.List;
 
+import org.bftws.core.config.GroupConfig;
+
 /**
  * The validated BFT-WS settings of one Axis2 instance, as read from axis2.xml by
  * {@link BftwsParameters#parse}. Immutable; one instance per ConfigurationContext.
  *
  * @param replicated          false: bftws.mar behaves exactly like Sandesha2 (plain WS-RM, paper §3.3.1)
+ * @param group               the protocol settings the whole group agrees on (f, K, L, batching, timeouts
+ *                            in ticks), declared once in core's {@link GroupConfig}
  * @param replicaId           this instance's id in {@code replicas}, or -1 on a client
  * @param thresholdSharePath  null unless a replica uses the CT coin
+ * @param tickMillis          wall-clock length of one core tick
+ * @param controlMaxBytes     largest BFT-WS control message accepted or sent (decoded bytes)
  */
 public record BftwsConfig(
         boolean replicated,
         Role role,
-        int f,
+        GroupConfig group,
         URI groupEndpoint,
         List<ReplicaEndpoint> replicas,
         int replicaId,
         Path privateKeyPath,
         Path publicKeysPath,
         Path thresholdSharePath,
-        int batchSize,
-        int outstandingBatches,
-        int checkpointInterval,
-        int logWindow,
-        long viewChangeTimeoutMillis,
-        long clientRetransmissionMillis,
+        int tickMillis,
+        int controlMaxBytes,
         RandomnessAlgorithm randomness,
         ThresholdScheme thresholdScheme) {
 
@@ -35,9 +37,14 @@ public record BftwsConfig(
         replicas = List.copyOf(replicas);
     }
 
+    /** Faults tolerated (core's {@code bftws.f}). */
+    public int f() {
+        return group.f();
+    }
+
     /** Number of replicas, n = 3f + 1 in configuration I; 0 when not replicated. */
     public int n() {
-        return replicated ? 3 * f + 1 : 0;
+        return replicated ? group.n() : 0;
     }
 
     /** True on a replica of a configured group: the only case where ordering handlers act. */

@@ -6,18 +6,25 @@ import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
+import org.bftws.core.config.ConfigException;
+import org.bftws.core.config.ConfigKey;
+import org.bftws.core.config.GroupConfig;
+
 /**
- * Every axis2.xml {@code <parameter>} that BFT-WS reads, declared once with its default and the reason
- * for that default (STYLE.md: "one class lists every key, its default and its validation", after Ratis).
+ * The axis2.xml {@code <parameter>}s of the Axis2 module, declared once with their default and the reason
+ * for that default (STYLE.md, after Ratis). The protocol keys the whole group agrees on ({@code bftws.f},
+ * {@code bftws.checkpointInterval}, ..., all in ticks) are declared in core's {@link GroupConfig} and only
+ * parsed here, through {@link GroupConfig#fromProperties}: one declaration per key.
  *
- * <p>Any parameter whose name starts with {@value #PREFIX} and is not declared here is rejected, so a
- * misspelt key stops start-up instead of silently falling back to a default. Without
+ * <p>Any parameter whose name starts with {@value #PREFIX} and is declared neither here nor in core is
+ * rejected, so a misspelt key stops start-up instead of silently falling back to a default. Without
  * {@code bftws.replicated=true} the other keys are still type-checked, but the group keys are not
  * required: the module then serves plain WS-RM (backward compatibility, paper §3.3.1).
  */
@@ -32,13 +39,6 @@ public final class BftwsParameters {
     public static final String ROLE_KEY = "bftws.role";
     /** Clients far outnumber replicas, and a client needs the fewest other keys. */
     public static final Role ROLE_DEFAULT = Role.CLIENT;
-
-    /** Faults tolerated; n = 3f+1 replicas (configuration I, paper §3.3.1). */
-    public static final String F_KEY = "bftws.f";
-    /** The smallest group that tolerates any fault (4 replicas). */
-    public static final int F_DEFAULT = 1;
-    /** n = 3f+1 = 31 replicas; all-to-all PBFT traffic beyond that is impractical over SOAP. */
-    public static final int F_MAX = 10;
 
     /** The group endpoint applications address (paper §3.3.1.2); the Multicast Sender maps it. */
     public static final String GROUP_ENDPOINT_KEY = "bftws.group.endpoint";
@@ -57,54 +57,25 @@ public final class BftwsParameters {
     /** This replica's threshold key share; needed only by replicas using the CT coin. */
     public static final String THRESHOLD_SHARE_KEY = "bftws.keys.threshold.share";
 
-    /** Requests per PBFT batch (pre-prepare). */
-    public static final String BATCH_SIZE_KEY = "bftws.batch.size";
     /**
-     * Amortises the three agreement phases over several requests; 10 covers the 8 concurrent clients
-     * measured in DEPENDENCIES.md. The primary never waits to fill a batch, so one client sees no delay.
+     * Wall-clock milliseconds per core tick. Every protocol timeout is a core key counted in ticks
+     * ({@link GroupConfig}); this key alone turns ticks into time. 20 ms makes core's defaults read: view
+     * change after 200 ticks = 4 s (above the ≈1.8 s of the first signed call in a cold JVM,
+     * DEPENDENCIES.md, so a replica that just started does not depose a correct primary), retransmission
+     * every 50 ticks = 1 s, client retransmission after 100 ticks = 2 s, view-change timeout capped at
+     * 3200 ticks ≈ 64 s. Finer ticks would only wake the ordering thread more often: no protocol step
+     * waits for a tick in the normal case.
      */
-    public static final int BATCH_SIZE_DEFAULT = 10;
-    public static final int BATCH_SIZE_MAX = 10_000;
+    public static final String TICK_MILLIS_KEY = "bftws.tickMillis";
+    public static final int TICK_MILLIS_DEFAULT = 20;
 
-    /** Batches the primary may have in agreement at once (sliding window, Castro-Liskov §5.1). */
-    public static final String OUTSTANDING_BATCHES_KEY = "bftws.batch.outstanding";
     /**
-     * Overlaps agreement on the next batches with the round trip of the current one, while keeping
-     * what a view change must re-propose small.
+     * Largest BFT-WS control message (decoded {@code Signed} bytes) a replica accepts or sends. 16 MiB
+     * holds a pre-prepare of 16 requests of core's 1 MiB maximum; bigger batches of big requests need it
+     * raised (or smaller {@code bftws.maxBatchSize}). Bounds the memory one HTTP request can claim.
      */
-    public static final int OUTSTANDING_BATCHES_DEFAULT = 4;
-
-    /** K: a checkpoint every K sequence numbers (paper §3.3.1.8, get_state). */
-    public static final String CHECKPOINT_INTERVAL_KEY = "bftws.checkpoint.interval";
-    /** Castro and Liskov's value for BFS; get_state of the samples is cheap, so it is not critical. */
-    public static final int CHECKPOINT_INTERVAL_DEFAULT = 128;
-
-    /** L: high water mark = low water mark + L. */
-    public static final String LOG_WINDOW_KEY = "bftws.log.window";
-    /**
-     * 2K, as Castro and Liskov suggest: with L below 2K the primary stalls each time it waits for the
-     * next checkpoint to become stable. Must be a multiple of K so water marks fall on checkpoints.
-     */
-    public static final int LOG_WINDOW_DEFAULT = 2 * CHECKPOINT_INTERVAL_DEFAULT;
-
-    /** Initial view-change timeout in ms; it doubles with each view (ARCHITECTURE.md, step 7). */
-    public static final String VIEW_CHANGE_TIMEOUT_KEY = "bftws.timeout.viewchange.ms";
-    /**
-     * Above the ≈1.8 s of the first signed call in a cold JVM (DEPENDENCIES.md) with margin, so a
-     * replica that just started does not depose a correct primary; a signed WS-RM call is ≈7.5 ms.
-     */
-    public static final long VIEW_CHANGE_TIMEOUT_DEFAULT = 4_000;
-
-    /** How long a client waits for f+1 matching replies before re-sending to all replicas. */
-    public static final String CLIENT_RETRANSMISSION_KEY = "bftws.timeout.client.retransmission.ms";
-    /**
-     * Far above a signed WS-RM round trip (≈7.5 ms) and well below the view-change timeout, so a request
-     * a backup missed reaches it again before backups suspect the primary.
-     */
-    public static final long CLIENT_RETRANSMISSION_DEFAULT = 1_000;
-
-    /** Upper bound for every timeout: beyond an hour a "timeout" is a misconfiguration. */
-    public static final long TIMEOUT_MAX = 3_600_000;
+    public static final String CONTROL_MAX_BYTES_KEY = "bftws.control.maxMessageBytes";
+    public static final int CONTROL_MAX_BYTES_DEFAULT = 16 << 20;
 
     /** none | ba | ct: how collective random numbers are produced (paper §4). */
     public static final String RANDOMNESS_KEY = "bftws.randomness.algorithm";
@@ -116,12 +87,14 @@ public final class BftwsParameters {
     /** Pure Java (no JNI), 128-bit, fastest to sign of the three (shared/design/CRYPTO.md). */
     public static final ThresholdScheme THRESHOLD_SCHEME_DEFAULT = ThresholdScheme.CKS;
 
-    /** Every declared key, for the unknown-key check and for documentation. */
-    public static final List<String> KEYS = List.of(
-            REPLICATED_KEY, ROLE_KEY, F_KEY, GROUP_ENDPOINT_KEY, REPLICAS_KEY, REPLICA_ID_KEY,
-            PRIVATE_KEY_KEY, PUBLIC_KEYS_KEY, THRESHOLD_SHARE_KEY, BATCH_SIZE_KEY,
-            OUTSTANDING_BATCHES_KEY, CHECKPOINT_INTERVAL_KEY, LOG_WINDOW_KEY, VIEW_CHANGE_TIMEOUT_KEY,
-            CLIENT_RETRANSMISSION_KEY, RANDOMNESS_KEY, THRESHOLD_SCHEME_KEY);
+    /** The module's own keys; the protocol keys are {@link GroupConfig#KEYS}, declared in core. */
+    public static final List<String> MODULE_KEYS = List.of(
+            REPLICATED_KEY, ROLE_KEY, GROUP_ENDPOINT_KEY, REPLICAS_KEY, REPLICA_ID_KEY,
+            PRIVATE_KEY_KEY, PUBLIC_KEYS_KEY, THRESHOLD_SHARE_KEY, TICK_MILLIS_KEY, CONTROL_MAX_BYTES_KEY,
+            RANDOMNESS_KEY, THRESHOLD_SCHEME_KEY);
+
+    /** Every key axis2.xml may set: the module's and core's, for the unknown-key check. */
+    public static final List<String> KEYS = allKeys();
 
     private BftwsParameters() {
     }
@@ -137,28 +110,24 @@ public final class BftwsParameters {
         ParameterReader in = new ParameterReader(params);
         boolean replicated = in.bool(REPLICATED_KEY, REPLICATED_DEFAULT);
         Role role = in.choice(ROLE_KEY, Role.class, ROLE_DEFAULT);
-        int f = in.integer(F_KEY, F_DEFAULT, 1, F_MAX);
-        int batchSize = in.integer(BATCH_SIZE_KEY, BATCH_SIZE_DEFAULT, 1, BATCH_SIZE_MAX);
-        int checkpoint = in.integer(CHECKPOINT_INTERVAL_KEY, CHECKPOINT_INTERVAL_DEFAULT, 1, 1 << 20);
-        int window = in.integer(LOG_WINDOW_KEY, LOG_WINDOW_DEFAULT, 2, 1 << 22);
-        int outstanding = in.integer(OUTSTANDING_BATCHES_KEY, OUTSTANDING_BATCHES_DEFAULT, 1, window);
-        long viewChange = in.longInteger(VIEW_CHANGE_TIMEOUT_KEY, VIEW_CHANGE_TIMEOUT_DEFAULT, 1, TIMEOUT_MAX);
-        long retransmit = in.longInteger(CLIENT_RETRANSMISSION_KEY, CLIENT_RETRANSMISSION_DEFAULT, 1,
-                TIMEOUT_MAX);
+        GroupConfig groupConfig = groupConfig(params);
+        int tickMillis = in.integer(TICK_MILLIS_KEY, TICK_MILLIS_DEFAULT, 1, 60_000);
+        int controlMax = in.integer(CONTROL_MAX_BYTES_KEY, CONTROL_MAX_BYTES_DEFAULT, 4096, 1 << 30);
+        if (controlMax <= groupConfig.get(GroupConfig.MAX_REQUEST_BYTES)) {
+            throw new BftwsConfigException(CONTROL_MAX_BYTES_KEY, "must exceed "
+                    + GroupConfig.MAX_REQUEST_BYTES.name() + " (" + groupConfig.get(GroupConfig.MAX_REQUEST_BYTES)
+                    + "): a request travels inside a signed control message, got " + controlMax);
+        }
         RandomnessAlgorithm randomness = in.choice(RANDOMNESS_KEY, RandomnessAlgorithm.class,
                 RANDOMNESS_DEFAULT);
         ThresholdScheme scheme = in.choice(THRESHOLD_SCHEME_KEY, ThresholdScheme.class,
                 THRESHOLD_SCHEME_DEFAULT);
-        if (window < 2 * checkpoint || window % checkpoint != 0) {
-            throw new BftwsConfigException(LOG_WINDOW_KEY, "must be a multiple of " + CHECKPOINT_INTERVAL_KEY
-                    + " (" + checkpoint + ") and at least twice it, got " + window);
-        }
         if (!replicated) {
-            return new BftwsConfig(false, role, f, null, List.of(), REPLICA_ID_NONE, null, null, null,
-                    batchSize, outstanding, checkpoint, window, viewChange, retransmit, randomness, scheme);
+            return new BftwsConfig(false, role, groupConfig, null, List.of(), REPLICA_ID_NONE, null, null, null,
+                    tickMillis, controlMax, randomness, scheme);
         }
         URI group = in.httpUri(GROUP_ENDPOINT_KEY);
-        List<ReplicaEndpoint> replicas = parseReplicas(in.required(REPLICAS_KEY), 3 * f + 1, group);
+        List<ReplicaEndpoint> replicas = parseReplicas(in.required(REPLICAS_KEY), groupConfig.n(), group);
         int replicaId = replicaId(in, role, replicas.size());
         Path privateKey = in.readableFile(PRIVATE_KEY_KEY);
         Path publicKeys = in.readableFile(PUBLIC_KEYS_KEY);
@@ -166,8 +135,31 @@ public final class BftwsParameters {
         if (role == Role.REPLICA && randomness == RandomnessAlgorithm.CT) {
             share = in.readableFile(THRESHOLD_SHARE_KEY);
         }
-        return new BftwsConfig(true, role, f, group, replicas, replicaId, privateKey, publicKeys, share,
-                batchSize, outstanding, checkpoint, window, viewChange, retransmit, randomness, scheme);
+        return new BftwsConfig(true, role, groupConfig, group, replicas, replicaId, privateKey, publicKeys,
+                share, tickMillis, controlMax, randomness, scheme);
+    }
+
+    /** Core parses its own keys; its error becomes ours, still naming the key. */
+    private static GroupConfig groupConfig(Map<String, String> params) {
+        Map<String, String> present = new HashMap<>();
+        for (Map.Entry<String, String> e : params.entrySet()) {
+            if (e.getValue() != null && !e.getValue().isBlank()) {
+                present.put(e.getKey(), e.getValue());
+            }
+        }
+        try {
+            return GroupConfig.fromProperties(present);
+        } catch (ConfigException e) {
+            throw new BftwsConfigException(e.key(), "is invalid: " + e.getMessage());
+        }
+    }
+
+    private static List<String> allKeys() {
+        List<String> all = new ArrayList<>(MODULE_KEYS);
+        for (ConfigKey<Integer> k : GroupConfig.KEYS) {
+            all.add(k.name());
+        }
+        return List.copyOf(all);
     }
 
     private static void rejectUnknownKeys(Map<String, String> params) {
@@ -214,8 +206,8 @@ public final class BftwsParameters {
             count++;
         }
         if (count != n) {
-            throw new BftwsConfigException(REPLICAS_KEY, "must list 3f+1 = " + n + " replicas (" + F_KEY
-                    + "), got " + count);
+            throw new BftwsConfigException(REPLICAS_KEY, "must list 3f+1 = " + n + " replicas ("
+                    + GroupConfig.F.name() + "), got " + count);
         }
         return List.of(byId);
     }
@@ -253,10 +245,6 @@ public final class BftwsParameters {
 
         int integer(String key, int dflt, int min, int max) {
             return isSet(key) ? parseInt(key, params.get(key), min, max) : dflt;
-        }
-
-        long longInteger(String key, long dflt, long min, long max) {
-            return isSet(key) ? parseLong(key, params.get(key), min, max) : dflt;
         }
 
         <E extends Enum<E>> E choice(String key, Class<E> type, E dflt) {

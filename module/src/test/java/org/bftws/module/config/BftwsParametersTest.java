@@ -12,6 +12,8 @@ import java.net.URI;
 import java.util.HashMap;
 import java.util.Map;
 
+import org.bftws.core.config.ConfigKey;
+import org.bftws.core.config.GroupConfig;
 import org.junit.Before;
 import org.junit.Rule;
 import org.junit.Test;
@@ -53,12 +55,12 @@ public class BftwsParametersTest {
         assertFalse(c.isGroupClient());
         assertEquals(0, c.n());
         assertEquals(Role.CLIENT, c.role());
-        assertEquals(BftwsParameters.BATCH_SIZE_DEFAULT, c.batchSize());
-        assertEquals(BftwsParameters.OUTSTANDING_BATCHES_DEFAULT, c.outstandingBatches());
-        assertEquals(128, c.checkpointInterval());
-        assertEquals(256, c.logWindow());
-        assertEquals(4_000, c.viewChangeTimeoutMillis());
-        assertEquals(1_000, c.clientRetransmissionMillis());
+        // The protocol keys come from core, with core's defaults: no second declaration here.
+        assertEquals(1, c.f());
+        assertEquals(GroupConfig.CHECKPOINT_INTERVAL.defaultValue().intValue(), c.group().checkpointInterval());
+        assertEquals(GroupConfig.MAX_BATCH_SIZE.defaultValue(), (Integer) c.group().get(GroupConfig.MAX_BATCH_SIZE));
+        assertEquals(20, c.tickMillis());
+        assertEquals(16 << 20, c.controlMaxBytes());
         assertEquals(RandomnessAlgorithm.NONE, c.randomness());
         assertEquals(ThresholdScheme.CKS, c.thresholdScheme());
         assertTrue(c.replicas().isEmpty());
@@ -75,6 +77,31 @@ public class BftwsParametersTest {
         assertEquals(RandomnessAlgorithm.CT, c.randomness());
         assertEquals(ThresholdScheme.BLS, c.thresholdScheme());
         assertEquals("replica2.share", c.thresholdSharePath().getFileName().toString());
+    }
+
+    @Test
+    public void protocolKeysAreParsedByCore() {
+        replica.put("bftws.f", "2");
+        replica.put("bftws.replicas", "0=http://h/a 1=http://h/b 2=http://h/c 3=http://h/d 4=http://h/e"
+                + " 5=http://h/f 6=http://h/g");
+        replica.put("bftws.checkpointInterval", "8");
+        replica.put("bftws.logWindow", "16");
+        replica.put("bftws.viewChangeTimeoutTicks", "300");
+        replica.put("bftws.tickMillis", "5");
+        BftwsConfig c = BftwsParameters.parse(replica);
+        assertEquals(7, c.n());
+        assertEquals(8, c.group().checkpointInterval());
+        assertEquals(16, c.group().logWindow());
+        assertEquals(300, c.group().get(GroupConfig.VIEW_CHANGE_TIMEOUT));
+        assertEquals(5, c.tickMillis());
+    }
+
+    @Test
+    public void everyCoreKeyIsAcceptedAndNoneIsRedeclared() {
+        for (ConfigKey<Integer> k : GroupConfig.KEYS) {
+            assertTrue(k.name(), BftwsParameters.KEYS.contains(k.name()));
+            assertFalse(k.name(), BftwsParameters.MODULE_KEYS.contains(k.name()));
+        }
     }
 
     @Test
@@ -98,14 +125,14 @@ public class BftwsParametersTest {
 
     @Test
     public void valuesAreTypeCheckedEvenWhileReplicationIsOff() {
-        expectFault(Map.of("bftws.batch.size", "0"), "bftws.batch.size");
+        expectFault(Map.of("bftws.maxBatchSize", "0"), "bftws.maxBatchSize");
     }
 
     @Test
     public void eachWrongValueNamesItsKey() {
         assertRejected("bftws.replicated", "yes", "true or false");
         assertRejected("bftws.role", "primary", "client|replica");
-        assertRejected("bftws.f", "0", "between 1");
+        assertRejected("bftws.f", "0", "from 1");
         assertRejected("bftws.f", "one", "integer");
         assertRejected("bftws.group.endpoint", "mailto:x@y", "http");
         assertRejected("bftws.group.endpoint", "http://bad host/", "URL");
@@ -113,13 +140,15 @@ public class BftwsParametersTest {
         assertRejected("bftws.keys.private", "/nonexistent/key", "no readable file");
         assertRejected("bftws.keys.public", "", "required");
         assertRejected("bftws.keys.threshold.share", "/nonexistent", "no readable file");
-        assertRejected("bftws.batch.size", "-3", "between 1");
-        assertRejected("bftws.batch.outstanding", "1000", "between 1 and 256");
-        assertRejected("bftws.checkpoint.interval", "x", "integer");
-        assertRejected("bftws.log.window", "128", "at least twice");
-        assertRejected("bftws.log.window", "300", "multiple");
-        assertRejected("bftws.timeout.viewchange.ms", "0", "between 1");
-        assertRejected("bftws.timeout.client.retransmission.ms", "99999999999", "between 1");
+        assertRejected("bftws.f", "33", "from 1 to 32");
+        assertRejected("bftws.maxBatchSize", "-3", "from 1");
+        assertRejected("bftws.maxOutstandingBatches", "many", "integer");
+        assertRejected("bftws.checkpointInterval", "x", "integer");
+        assertRejected("bftws.logWindow", "31", "at least twice");
+        assertRejected("bftws.viewChangeTimeoutTicks", "0", "from 2");
+        assertRejected("bftws.clientRetransmitTicks", "99999999999", "integer");
+        assertRejected("bftws.tickMillis", "0", "between 1");
+        assertRejected("bftws.control.maxMessageBytes", "1048576", "must exceed bftws.maxRequestBytes");
         assertRejected("bftws.randomness.algorithm", "coin", "none|ba|ct");
         assertRejected("bftws.randomness.scheme", "ecdsa", "cks|bls|rsa");
     }
@@ -152,7 +181,9 @@ public class BftwsParametersTest {
 
     @Test
     public void misspeltKeyStopsStartUp() {
-        expectFault(Map.of("bftws.checkpoint.intervall", "64"), "bftws.checkpoint.intervall");
+        expectFault(Map.of("bftws.checkpointIntervall", "64"), "bftws.checkpointIntervall");
+        // the keys of the previous release, now declared in core under other names
+        expectFault(Map.of("bftws.batch.size", "10"), "bftws.batch.size");
     }
 
     @Test

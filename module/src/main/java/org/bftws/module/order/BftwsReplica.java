@@ -1,0 +1,91 @@
+package org.bftws.module.order;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.apache.axis2.AxisFault;
+import org.apache.axis2.context.ConfigurationContext;
+import org.bftws.core.crypto.Signer;
+import org.bftws.core.crypto.Verifier;
+import org.bftws.module.config.BftwsConfig;
+import org.bftws.module.config.ReplicaEndpoint;
+import org.bftws.module.transport.ControlPort;
+import org.bftws.module.transport.MulticastSender;
+
+/**
+ * One replica's ordering machinery inside an Axis2 instance: the {@link MulticastSender}, the
+ * {@link TotalOrderManager} and the {@link ControlPort} that feeds it, wired from a validated
+ * {@link BftwsConfig}. Keys are passed in: loading them from {@code bftws.keys.*} waits for the keygen
+ * tool's file format. Closing stops them in the reverse order.
+ */
+public final class BftwsReplica implements AutoCloseable {
+    /**
+     * Received control messages queued before more are dropped: a few log windows' worth of a group's
+     * messages, far more than the normal case holds, small enough to bound memory under a flood.
+     */
+    public static final int INBOUND_CAPACITY = 4096;
+    /** Per-destination send queue; a full one drops its oldest (the protocol retransmits). */
+    public static final int SEND_QUEUE_CAPACITY = 1024;
+    /** One POST's connect and request timeout: far above a loopback or LAN round trip. */
+    public static final Duration SEND_TIMEOUT = Duration.ofSeconds(2);
+
+    private final MulticastSender sender;
+    private final TotalOrderManager manager;
+    private final ControlPort port;
+
+    private BftwsReplica(MulticastSender sender, TotalOrderManager manager, ControlPort port) {
+        this.sender = sender;
+        this.manager = manager;
+        this.port = port;
+    }
+
+    public static BftwsReplica start(ConfigurationContext context, BftwsConfig config, Signer signer,
+            Verifier verifier, ReplicatedService service) throws AxisFault {
+        if (!config.isReplica()) {
+            throw new IllegalArgumentException("not a replica configuration");
+        }
+        int id = config.replicaId();
+        List<URI> control = new ArrayList<>();
+        for (ReplicaEndpoint r : config.replicas()) {
+            control.add(ControlPort.controlUri(r.endpoint()));
+        }
+        // One thread per peer, so a dead peer's timeouts delay nobody else's messages, plus one for replies.
+        MulticastSender sender = new MulticastSender("bftws-send-r" + id, config.n(), SEND_QUEUE_CAPACITY,
+                SEND_TIMEOUT);
+        TotalOrderManager manager = new TotalOrderManager(config.group(), id, signer, verifier, control, service,
+                sender, config.tickMillis(), INBOUND_CAPACITY, config.controlMaxBytes());
+        ControlPort port;
+        try {
+            port = ControlPort.deploy(context, manager, config.controlMaxBytes());
+        } catch (AxisFault | RuntimeException e) {
+            sender.close();
+            throw e;
+        }
+        manager.start();
+        return new BftwsReplica(sender, manager, port);
+    }
+
+    public TotalOrderManager manager() {
+        return manager;
+    }
+
+    public MulticastSender sender() {
+        return sender;
+    }
+
+    public ControlPort port() {
+        return port;
+    }
+
+    @Override
+    public void close() throws AxisFault {
+        try {
+            port.undeploy();
+        } finally {
+            manager.close();
+            sender.close();
+        }
+    }
+}

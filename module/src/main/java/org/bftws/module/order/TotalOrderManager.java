@@ -1,0 +1,375 @@
+package org.bftws.module.order;
+
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+import org.bftws.core.codec.DecodeException;
+import org.bftws.core.config.GroupConfig;
+import org.bftws.core.crypto.Signer;
+import org.bftws.core.crypto.Verifier;
+import org.bftws.core.message.Kind;
+import org.bftws.core.message.Signed;
+import org.bftws.core.pbft.Effect;
+import org.bftws.core.pbft.Event;
+import org.bftws.core.pbft.Ready;
+import org.bftws.core.pbft.Replica;
+import org.bftws.module.transport.ControlMessage;
+import org.bftws.module.transport.ControlSink;
+import org.bftws.module.transport.MulticastSender;
+
+/**
+ * The Total Order Manager (paper §3.3.1.8): the one thread that owns this replica's PBFT state machine
+ * (core's {@link Replica}). Everything that can change that state arrives on one queue — control messages
+ * from the control port, ticks every {@code bftws.tickMillis}, execution results and captured states — and
+ * is applied in arrival order, so the replica needs no locks and behaves as in the simulator.
+ *
+ * <p>Each step's {@link Ready} is performed as its contract says: messages go to the {@link MulticastSender}
+ * (which never blocks this thread); effects go, in list order, to one execution thread that calls the
+ * {@link ReplicatedService} and posts results and captured states back onto the queue, in the same order.
+ * The ordering thread therefore keeps processing agreement messages while the application executes,
+ * which is what the paper's split between Total Order Manager and Total Order Invoker is for (§3.3.1.7).
+ * Checkpoints need no extra care: core pauses execution until {@code get_state} returns (§3.3.1.8).
+ */
+public final class TotalOrderManager implements ControlSink, AutoCloseable {
+    private static final Logger LOG = LogManager.getLogger(TotalOrderManager.class);
+
+    private sealed interface Input permits Received, Tick, Executed, Captured, Failed, Stop {}
+
+    private record Received(ControlMessage message) implements Input {}
+
+    private record Tick() implements Input {}
+
+    /** Results of an Execute effect dispatched in install generation {@code generation}. */
+    private record Executed(long generation, long seq, List<byte[]> results) implements Input {}
+
+    private record Captured(long generation, long seq, byte[] state) implements Input {}
+
+    /** The application failed in get_state or set_state: this replica cannot go on. */
+    private record Failed(RuntimeException cause) implements Input {}
+
+    private record Stop() implements Input {}
+
+    private static final Tick TICK = new Tick();
+
+    private final int id;
+    private final int n;
+    private final Replica replica;
+    private final Verifier verifier;
+    private final List<URI> replicaControl;
+    private final List<URI> peers;
+    private final ReplicatedService service;
+    private final MulticastSender sender;
+    private final int tickMillis;
+    private final int inboundCapacity;
+    private final int maxMessageBytes;
+
+    private final LinkedBlockingQueue<Input> inbox = new LinkedBlockingQueue<>();
+    private final AtomicInteger inboundQueued = new AtomicInteger();
+    private final AtomicBoolean tickQueued = new AtomicBoolean();
+    private final AtomicLong inboundDropped = new AtomicLong();
+    /** Client id → where its replies go, learned from its authentic requests. Ordering thread only. */
+    private final Map<Integer, URI> clientReplyTo = new ConcurrentHashMap<>();
+    private final Thread orderingThread;
+    private final ExecutorService execution;
+    private final ScheduledExecutorService ticker;
+
+    /**
+     * Bumped (ordering thread only) whenever state is installed: results of executions dispatched before
+     * a set_state describe a state core has already replaced, and core must not see them.
+     */
+    private long generation;
+    private volatile long lastExecuted;
+    private volatile long view;
+    private volatile long stableCheckpoint;
+    private volatile boolean active = true;
+    private volatile Throwable failure;
+    private volatile boolean stopping;
+
+    /**
+     * @param replicaControl  control-port URL of every replica, indexed by replica id (0..n-1)
+     * @param inboundCapacity received messages queued before further ones are dropped (retransmitted later)
+     * @param maxMessageBytes largest control message sent; peers refuse bigger ones anyway
+     */
+    public TotalOrderManager(GroupConfig cfg, int id, Signer signer, Verifier verifier, List<URI> replicaControl,
+            ReplicatedService service, MulticastSender sender, int tickMillis, int inboundCapacity,
+            int maxMessageBytes) {
+        if (replicaControl.size() != cfg.n()) {
+            throw new IllegalArgumentException(cfg.n() + " replica endpoints needed, got " + replicaControl.size());
+        }
+        this.id = id;
+        this.n = cfg.n();
+        this.replica = new Replica(cfg, id, signer, verifier);
+        this.verifier = verifier;
+        this.replicaControl = List.copyOf(replicaControl);
+        List<URI> others = new ArrayList<>(replicaControl);
+        others.remove(id);
+        this.peers = List.copyOf(others);
+        this.service = service;
+        this.sender = sender;
+        this.tickMillis = tickMillis;
+        this.inboundCapacity = inboundCapacity;
+        this.maxMessageBytes = maxMessageBytes;
+        this.orderingThread = daemon(this::run, "bftws-order-r" + id);
+        this.execution = Executors.newSingleThreadExecutor(r -> daemon(r, "bftws-exec-r" + id));
+        this.ticker = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "bftws-tick-r" + id));
+    }
+
+    public void start() {
+        orderingThread.start();
+        ticker.scheduleAtFixedRate(this::tick, tickMillis, tickMillis, TimeUnit.MILLISECONDS);
+        LOG.info("replica {} of {}: total order manager started, tick {} ms", id, n, tickMillis);
+    }
+
+    /** From the control port (an HTTP worker thread): enqueue, or drop if too much is queued. */
+    @Override
+    public void deliver(ControlMessage message) {
+        if (stopping) {
+            return;
+        }
+        if (inboundQueued.incrementAndGet() > inboundCapacity) {
+            inboundQueued.decrementAndGet();
+            inboundDropped.incrementAndGet();
+            return;
+        }
+        inbox.add(new Received(message));
+    }
+
+    /**
+     * Ticks are coalesced: while one is queued the next is skipped, so an overloaded replica's logical time
+     * slows down instead of its queue growing, and it does not suspect the primary for its own backlog.
+     */
+    private void tick() {
+        if (tickQueued.compareAndSet(false, true)) {
+            inbox.add(TICK);
+        }
+    }
+
+    // ---------------------------------------------------------------- the ordering thread
+
+    private void run() {
+        try {
+            for (Input in = inbox.take(); !stopping; in = inbox.take()) {
+                Ready r = step(in);
+                if (r != null) {
+                    perform(r);
+                }
+                lastExecuted = replica.lastExecuted();
+                view = replica.view();
+                stableCheckpoint = replica.stableCheckpoint();
+                active = replica.isActive();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException | Error e) {
+            // Only our own broken state gets here (core turns peers' lies into evidence): stop, as a crashed
+            // replica, which the group tolerates, rather than go on from a state we cannot trust.
+            failure = e;
+            LOG.error("replica {}: ordering stopped on an internal error in state {}", id, replica.describe(), e);
+        }
+    }
+
+    private Ready step(Input in) {
+        if (in instanceof Received rc) {
+            inboundQueued.decrementAndGet();
+            learnReplyTo(rc.message());
+            return replica.receive(rc.message().signedBytes());
+        } else if (in instanceof Tick) {
+            tickQueued.set(false);
+            return replica.tick();
+        } else if (in instanceof Executed ex) {
+            return ex.generation() == generation ? replica.executed(ex.seq(), ex.results()) : null;
+        } else if (in instanceof Captured c) {
+            return c.generation() == generation ? replica.stateCaptured(c.seq(), c.state()) : null;
+        } else if (in instanceof Failed fl) {
+            throw new IllegalStateException("the replicated service failed to capture or install state", fl.cause());
+        }
+        throw new IllegalStateException("unexpected input " + in);
+    }
+
+    /**
+     * A client request names where replies go, outside the signed bytes; believe it only with a valid
+     * client signature, else anyone could divert a client's replies. Checked once per new address.
+     */
+    private void learnReplyTo(ControlMessage m) {
+        URI to = m.replyTo();
+        if (to == null) {
+            return;
+        }
+        try {
+            Signed s = Signed.decode(m.signedBytes());
+            if (s.kind() == Kind.REQUEST && s.sender() >= n && !to.equals(clientReplyTo.get(s.sender()))
+                    && s.verify(verifier)) {
+                clientReplyTo.put(s.sender(), to);
+            }
+        } catch (DecodeException e) {
+            // core records the malformed envelope as evidence
+        }
+    }
+
+    private void perform(Ready r) {
+        for (Ready.Outbound o : r.messages) {
+            route(o);
+        }
+        for (Event e : r.events) {
+            log(e);
+        }
+        for (Effect e : r.effects) {
+            dispatch(e);
+        }
+    }
+
+    private void route(Ready.Outbound o) {
+        if (o.bytes().length > maxMessageBytes) {
+            LOG.warn("replica {}: not sending a {}-byte message, above bftws.control.maxMessageBytes", id,
+                    o.bytes().length);
+            return;
+        }
+        ControlMessage m = new ControlMessage(o.bytes(), null);
+        if (o.to() == Ready.ALL_REPLICAS) {
+            sender.send(peers, m);
+        } else if (o.to() >= 0 && o.to() < n) {
+            sender.send(replicaControl.get(o.to()), m);
+        } else {
+            URI client = clientReplyTo.get(o.to());
+            if (client != null) {
+                sender.send(client, m);
+            } else {
+                LOG.debug("replica {}: no reply endpoint known for client {}", id, o.to());
+            }
+        }
+    }
+
+    /** Effects run in list order on the execution thread; results come back through the queue. */
+    private void dispatch(Effect e) {
+        long gen = generation;
+        if (e instanceof Effect.Execute ex) {
+            execution.execute(guarded(() -> inbox.add(new Executed(gen, ex.seq(), executeBatch(ex)))));
+        } else if (e instanceof Effect.CaptureState cs) {
+            execution.execute(guarded(() -> inbox.add(new Captured(gen, cs.seq(), service.getState()))));
+        } else if (e instanceof Effect.InstallState is) {
+            generation++;
+            execution.execute(guarded(() -> service.setState(is.appState())));
+        }
+    }
+
+    /**
+     * Without get_state's answer core would wait forever, and after a failed set_state the state is
+     * unknown: either stops this replica (fail-stop, which the group tolerates) instead of leaving it hung.
+     */
+    private Runnable guarded(Runnable task) {
+        return () -> {
+            try {
+                task.run();
+            } catch (RuntimeException err) {
+                inbox.add(new Failed(err));
+            }
+        };
+    }
+
+    private List<byte[]> executeBatch(Effect.Execute ex) {
+        List<byte[]> results = new ArrayList<>(ex.requests().size());
+        for (int i = 0; i < ex.requests().size(); i++) {
+            try {
+                results.add(service.execute(ex.requests().get(i), ex.randoms().get(i)));
+            } catch (RuntimeException err) {
+                // Deterministic code fails alike on every correct replica: the failure is the result (the
+                // Total Order Invoker will turn it into a SOAP fault). The class name, not the message,
+                // which may carry addresses or hash codes that differ between replicas.
+                LOG.warn("replica {}: seq {} request {} failed: {}", id, ex.seq(), ex.requests().get(i).id(),
+                        err.getClass().getName());
+                results.add(("fault:" + err.getClass().getName()).getBytes(StandardCharsets.UTF_8));
+            }
+        }
+        return results;
+    }
+
+    /** Evidence at WARN, view changes and state transfer at INFO; never whole messages or keys. */
+    private void log(Event e) {
+        if (e instanceof Event.Evidence ev) {
+            LOG.warn("replica {}: evidence against node {}: {}", id, ev.node(), ev.what());
+        } else if (e instanceof Event.ViewChangeStarted vc) {
+            LOG.info("replica {}: view change to view {} started", id, vc.view());
+        } else if (e instanceof Event.ViewEntered ve) {
+            LOG.info("replica {}: entered view {} (primary {})", id, ve.view(), ve.view() % n);
+        } else if (e instanceof Event.StateInstalled si) {
+            LOG.info("replica {}: installed the stable checkpoint at seq {} by state transfer", id, si.seq());
+        } else if (e instanceof Event.CheckpointStable cs) {
+            LOG.debug("replica {}: checkpoint at seq {} is stable", id, cs.seq());
+        } else if (e instanceof Event.Committed c) {
+            LOG.trace("replica {}: committed seq {} in view {} ({} requests)", id, c.seq(), c.view(),
+                    c.batch().size());
+        }
+    }
+
+    // ---------------------------------------------------------------- observers and shutdown
+
+    public int id() {
+        return id;
+    }
+
+    public long lastExecuted() {
+        return lastExecuted;
+    }
+
+    public long view() {
+        return view;
+    }
+
+    /** The sequence number of the last stable checkpoint (low watermark h, Castro-Liskov §4.3). */
+    public long stableCheckpoint() {
+        return stableCheckpoint;
+    }
+
+    public boolean isActive() {
+        return active;
+    }
+
+    /** The internal error that stopped ordering, or null. */
+    public Throwable failure() {
+        return failure;
+    }
+
+    public long inboundDropped() {
+        return inboundDropped.get();
+    }
+
+    /** Stops ticking, lets the ordering thread finish its current step, then stops execution. */
+    @Override
+    public void close() {
+        ticker.shutdownNow();
+        stopping = true;
+        inbox.add(new Stop()); // wakes the thread; whatever is still queued is abandoned
+        try {
+            orderingThread.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        execution.shutdownNow();
+        try {
+            execution.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        LOG.info("replica {}: total order manager stopped at seq {}", id, lastExecuted);
+    }
+
+    private static Thread daemon(Runnable r, String name) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        return t;
+    }
+}
