@@ -62,11 +62,17 @@ public final class EngineBench {
 
   private final List<Ready> produced = new ArrayList<>();
 
+  private static final java.lang.management.ThreadMXBean THREADS = java.lang.management.ManagementFactory.getThreadMXBean();
+  /** CPU time of this thread inside the replica: robust to other load on a shared machine. */
+  private long cpuNanos;
+
   private void step(byte[] bytes) {
+    long c0 = THREADS.getCurrentThreadCpuTime();
     long t0 = System.nanoTime();
     Ready r = replica.receive(bytes);
     perform(r);
     nanos += System.nanoTime() - t0;
+    cpuNanos += THREADS.getCurrentThreadCpuTime() - c0;
   }
 
   private void perform(Ready r) {
@@ -143,7 +149,7 @@ public final class EngineBench {
     Path out = Path.of(System.getProperty("bench.out", "perf/results/engine.csv"));
     Files.createDirectories(out.getParent());
     try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(out))) {
-      w.println("batch_size,requests,seconds,requests_per_second,heap_mb_start,heap_mb_end,log_size_end,java,cores");
+      w.println("batch_size,requests,wall_seconds,requests_per_second_wall,cpu_seconds,requests_per_cpu_second,heap_mb_start,heap_mb_end,log_size_end,java,cores");
       for (int b : batches) {
         run(b, Math.min(requests, 20_000), null); // warm-up
         String row = run(b, requests, w);
@@ -162,8 +168,9 @@ public final class EngineBench {
     }
     long heapEnd = heapMb();
     double s = bench.nanos / 1e9;
-    String row = String.format("%d,%d,%.3f,%.0f,%d,%d,%d,%s,%d", batch, bench.executed, s, bench.executed / s,
-        heapStart, heapEnd, bench.replica.logSize(), System.getProperty("java.version"),
+    double cpu = bench.cpuNanos / 1e9;
+    String row = String.format("%d,%d,%.3f,%.0f,%.3f,%.0f,%d,%d,%d,%s,%d", batch, bench.executed, s, bench.executed / s,
+        cpu, bench.executed / cpu, heapStart, heapEnd, bench.replica.logSize(), System.getProperty("java.version"),
         Runtime.getRuntime().availableProcessors());
     if (w != null) {
       w.println(row);
