@@ -4,7 +4,7 @@ import java.util.List;
 
 /** What one run found: its fault configuration, the invariant violations, and how much it did. */
 public record SimResult(SimOptions options, String faults, List<String> violations, long requestsCommitted,
-    long requestsDelivered, long viewChanges, long stateTransfers, long evidence, long endTime) {
+    long requestsDelivered, long viewChanges, long stateTransfers, long evidence, long randomsChecked, long endTime) {
   public boolean ok() {
     return violations.isEmpty();
   }
@@ -12,7 +12,7 @@ public record SimResult(SimOptions options, String faults, List<String> violatio
   public String describe() {
     return "seed=" + options.seed() + " byzantine=" + options.byzantine().label() + " faults={" + faults + "}"
         + " committed=" + requestsCommitted + " delivered=" + requestsDelivered + " viewChanges=" + viewChanges
-        + " stateTransfers=" + stateTransfers + " evidence=" + evidence + " time=" + endTime
+        + " stateTransfers=" + stateTransfers + " evidence=" + evidence + " randoms=" + randomsChecked + " time=" + endTime
         + (ok() ? "" : " violations=" + violations);
   }
 }
