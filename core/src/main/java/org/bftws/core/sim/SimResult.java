@@ -10,7 +10,9 @@ public record SimResult(SimOptions options, String faults, List<String> violatio
   }
 
   public String describe() {
-    return "seed=" + options.seed() + " byzantine=" + options.byzantine().label() + " faults={" + faults + "}"
+    return "seed=" + options.seed() + " byzantine=" + options.byzantine().label()
+        + (options.random() == SimOptions.Randomness.NONE ? "" : " random=ct/" + options.scheme().label()
+            + (options.coinPerBatch() ? "/per-batch" : "")) + " faults={" + faults + "}"
         + " committed=" + requestsCommitted + " delivered=" + requestsDelivered + " viewChanges=" + viewChanges
         + " stateTransfers=" + stateTransfers + " evidence=" + evidence + " randoms=" + randomsChecked + " time=" + endTime
         + (ok() ? "" : " violations=" + violations);
