@@ -333,6 +333,11 @@ final class Coins {
     tosses.headMap(seq, true).clear();
   }
 
+  /** For tests and traces: sequence numbers with coin state (bounded by the log window). */
+  int size() {
+    return tosses.size();
+  }
+
   /** For tests and traces: coins still missing at seq (-1 if nothing is tossed there). */
   int missing(long seq) {
     Toss t = tosses.get(seq);

@@ -261,6 +261,72 @@ public class CoinsTest {
     assertArrayEquals(g.expectedCoin(1, body), g.executed.get(1).get(0).randoms().get(0));
   }
 
+  // Reference: integrity paper §5 (the share signs d||n, no view) and CRYPTO.md pitfall 6: a batch that
+  // committed keeps its coin across a view change — the shares resent in the new view are the same bytes,
+  // and those sent in the old view still count.
+  @Test
+  public void sharesSurviveAViewChange() throws Exception {
+    Group g = new Group(ThresholdParams.forF(1), false);
+    g.hold = CoinsTest::isCoinShare;
+    byte[] body = g.request(true);
+    for (int t = 0; t < 2000 && !allInView(g, 1); t++) {
+      for (int i = 0; i < 4; i++) {
+        g.handle(i, g.replicas[i].tick());
+      }
+      g.run();
+    }
+    assertTrue("no view change happened", allInView(g, 1));
+    for (int i = 0; i < 4; i++) {
+      assertEquals(0, g.executed.get(i).size());
+    }
+    List<byte[]> from2 = new ArrayList<>();
+    for (Object[] m : g.held) {
+      if ((Integer) m[0] == 2 && isCoinShare(m)) {
+        from2.add(Signed.decode((byte[]) m[2]).body());
+      }
+    }
+    assertTrue("replica 2 sent its shares again after the view change", from2.size() >= 2);
+    for (byte[] b : from2) {
+      assertArrayEquals(from2.get(0), b);
+    }
+    g.hold = m -> false;
+    g.release(m -> true);
+    byte[] coin = g.expectedCoin(1, body);
+    for (int i = 0; i < 4; i++) {
+      assertEquals(1, g.executed.get(i).size());
+      assertArrayEquals(coin, g.executed.get(i).get(0).randoms().get(0));
+    }
+  }
+
+  private static boolean allInView(Group g, long view) {
+    for (Replica r : g.replicas) {
+      if (r.view() < view || !r.isActive()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // Reference: Castro-Liskov §4.3 watermarks applied to the coin state: shares for sequence numbers at or
+  // below the stable checkpoint or above the window are dropped, one early message per sender is kept.
+  @Test
+  public void coinStateIsBoundedByTheLogWindow() {
+    Group g = new Group(ThresholdParams.forF(1), false);
+    Replica r = g.replicas[1];
+    int window = GroupConfig.defaults().logWindow();
+    for (long seq : new long[] {0, window + 1, 1L << 40}) {
+      CoinShare cs = new CoinShare(seq, new byte[32], List.of(new CoinShare.Entry(0, new byte[] {1})));
+      g.handle(1, r.receive(Signed.sign(Kind.COIN_SHARE, 3, cs.encode(), g.signers.get(3)).encode()));
+    }
+    assertEquals(0, r.coins.size());
+    for (int i = 0; i < 5; i++) {
+      CoinShare cs = new CoinShare(window, new byte[32], List.of(new CoinShare.Entry(i, new byte[] {1})));
+      g.handle(1, r.receive(Signed.sign(Kind.COIN_SHARE, 3, cs.encode(), g.signers.get(3)).encode()));
+    }
+    assertEquals(1, r.coins.size());
+    assertEquals(-1, r.coins.missing(window)); // buffered until that batch commits here
+  }
+
   // Reference: integrity paper §5 (replica i's share T(d||n, i)); SignatureShare: "the PBFT layer must
   // also check that the index is the authenticated sender's" — replaying another replica's share is evidence.
   @Test
