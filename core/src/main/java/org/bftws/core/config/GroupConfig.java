@@ -163,6 +163,7 @@ public final class GroupConfig {
     }
 
     public Builder set(ConfigKey<Boolean> key, boolean value) {
+      key.check(value);
       flags.put(key.name(), value);
       return this;
     }
