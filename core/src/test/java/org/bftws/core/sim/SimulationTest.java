@@ -139,6 +139,18 @@ public class SimulationTest {
     assertEquals(String.join("\n", failures), 0, failures.size());
   }
 
+  // Reference: integrity paper §5 ("l = 3f+1 ... k = t+1"): f = 2, n = 7, k = 3 shares per coin.
+  @Test
+  public void ctWithSevenReplicas() throws Exception {
+    List<SimOptions> runs = new ArrayList<>();
+    for (long seed = 1; seed <= 4; seed++) {
+      runs.add(new SimOptions(seed, 2, 3, 40, seed % 2 == 0 ? Byzantine.TWINS : Byzantine.MUTATE)
+          .withRandom(SimOptions.Randomness.CT, SchemeId.CKS, false));
+    }
+    List<String> failures = failures(runAll(runs));
+    assertEquals(String.join("\n", failures), 0, failures.size());
+  }
+
   // Reference: TESTING.md N1 applied to S8: the checker must see a random number that is not the coin of
   // (group, n, d) — here the coin of another message, as a wrong coin encoding (e.g. one naming the view,
   // CRYPTO.md pitfall 6) would give — a missing one, and correct replicas that differ.
