@@ -2,9 +2,14 @@ package org.bftws.core.message;
 
 import org.bftws.core.codec.DecodeException;
 
-/** The protocol's message types (Castro-Liskov §4; BFT-WS §3.3.1.8 for fetch-state). */
+/**
+ * The protocol's message types (Castro-Liskov §4; BFT-WS §3.3.1.8 for fetch-state; integrity paper §5 for
+ * the coin shares). The wire code is the position: new kinds go at the end, so existing codes never change.
+ */
 public enum Kind {
-  REQUEST, PRE_PREPARE, PREPARE, COMMIT, REPLY, CHECKPOINT, VIEW_CHANGE, NEW_VIEW, FETCH_STATE, STATE;
+  REQUEST, PRE_PREPARE, PREPARE, COMMIT, REPLY, CHECKPOINT, VIEW_CHANGE, NEW_VIEW, FETCH_STATE, STATE,
+  /** A replica's threshold-coin shares for a committed batch (CT algorithm, integrity paper §5). */
+  COIN_SHARE;
 
   private static final Kind[] ALL = values();
 

@@ -140,6 +140,7 @@ final class Checkpoints {
       r.evidence(r.id, "own checkpoint at " + seq + " differs from the stable one");
     }
     r.log.headMap(seq, true).clear();
+    r.coins.discardUpTo(seq);
     ownBytes.headMap(seq, false).clear();
     ownDigests.headMap(seq, false).clear();
     for (int sender : votes.keySet()) {

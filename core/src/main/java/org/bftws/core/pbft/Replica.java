@@ -27,7 +27,8 @@ import org.bftws.core.message.Vote;
  * with messages ({@link #receive}), ticks ({@link #tick}), execution results ({@link #executed}) and
  * captured state ({@link #stateCaptured}), and each step returns a {@link Ready}. No threads, clocks,
  * sockets or randomness: the same inputs give the same outputs. This class holds the normal case and
- * execution; {@link ViewChanges} and {@link Checkpoints} hold §4.4 and §4.3 (with state transfer).
+ * execution; {@link ViewChanges} and {@link Checkpoints} hold §4.4 and §4.3 (with state transfer), and
+ * {@link Coins} the threshold coin-tossing of the CT algorithm (integrity paper §5).
  */
 public final class Replica {
   final GroupConfig cfg;
@@ -63,6 +64,7 @@ public final class Replica {
 
   final Checkpoints checkpoints;
   final ViewChanges viewChanges;
+  final Coins coins;
   Ready out = new Ready();
 
   public Replica(GroupConfig cfg, int id, Signer signer, Verifier verifier) {
@@ -70,6 +72,14 @@ public final class Replica {
   }
 
   public Replica(GroupConfig cfg, int id, Signer signer, Verifier verifier, Role role) {
+    this(cfg, id, signer, verifier, role, null);
+  }
+
+  /**
+   * A replica that tosses threshold coins for randomized requests (CT algorithm, integrity paper §5) with
+   * {@code coins}; {@code null} gives randomized requests empty random numbers.
+   */
+  public Replica(GroupConfig cfg, int id, Signer signer, Verifier verifier, Role role, CoinConfig coins) {
     this.cfg = cfg;
     this.n = cfg.n();
     this.f = cfg.f();
@@ -86,6 +96,7 @@ public final class Replica {
     this.role = role;
     this.checkpoints = new Checkpoints(this);
     this.viewChanges = new ViewChanges(this);
+    this.coins = new Coins(this, coins);
   }
 
   // ---------------------------------------------------------------- inputs
@@ -181,6 +192,7 @@ public final class Replica {
       case NEW_VIEW -> viewChanges.onNewView(s);
       case FETCH_STATE -> checkpoints.onFetchState(s);
       case STATE -> checkpoints.onStateTransfer(s);
+      case COIN_SHARE -> coins.onShare(s);
       case REPLY -> evidence(s.sender(), "a reply sent to a replica");
     }
   }
@@ -430,6 +442,7 @@ public final class Replica {
       slot.committedDigest = d;
     }
     out.events.add(new Event.Committed(view, slot.seq, d, slot.prePrepare.requests()));
+    coins.committed(slot);
     executeCommitted();
   }
 
@@ -437,26 +450,27 @@ public final class Replica {
 
   /**
    * Hand committed batches to execution in sequence order; pause after a checkpoint boundary until its
-   * state is captured (the get_state injected at the head of the queue, BFT-WS §3.3.1.8).
+   * state is captured (the get_state injected at the head of the queue, BFT-WS §3.3.1.8), and before a
+   * batch until the coins of its randomized requests are known (CT algorithm).
    */
   void executeCommitted() {
     boolean progressed = false;
     while (pendingCapture < 0 && lastExecuted >= checkpoints.stableSeq) {
       Slot slot = log.get(lastExecuted + 1);
-      if (slot == null || !slot.committed()) {
+      if (slot == null || !slot.committed() || !coins.ready(slot)) {
         break;
       }
       lastExecuted = slot.seq;
       List<Request> run = new ArrayList<>();
       List<byte[]> randoms = new ArrayList<>();
-      for (Signed q : slot.committedBatch) {
-        Request r = Request.decode(q.body());
+      for (int i = 0; i < slot.committedBatch.size(); i++) {
+        Request r = Request.decode(slot.committedBatch.get(i).body());
         pending.remove(r.id());
         proposed.remove(r.id());
         if (clients.isNew(r.id())) {
           clients.ordered(r.id(), r.client());
           run.add(r);
-          randoms.add(new byte[0]);
+          randoms.add(coins.random(slot, i));
         }
       }
       if (!run.isEmpty()) {
@@ -535,6 +549,7 @@ public final class Replica {
         multicast(slot.ownCommit);
       }
     }
+    coins.retransmit();
   }
 
   // ---------------------------------------------------------------- helpers

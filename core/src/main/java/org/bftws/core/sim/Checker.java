@@ -10,9 +10,14 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import org.bftws.core.crypto.Digests;
+import org.bftws.core.crypto.threshold.Dealt;
+import org.bftws.core.crypto.threshold.SignatureShare;
+import org.bftws.core.crypto.threshold.ThresholdException;
+import org.bftws.core.crypto.threshold.ThresholdScheme;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.RequestId;
 import org.bftws.core.message.Signed;
+import org.bftws.core.pbft.CoinConfig;
 import org.bftws.core.pbft.Effect;
 import org.bftws.core.pbft.Event;
 
@@ -20,9 +25,28 @@ import org.bftws.core.pbft.Event;
  * The invariants of TESTING.md, checked on what correct replicas and clients report: one canonical
  * history that every commit must match (S1, S4), exactly-once execution (S2), only client-issued
  * requests (S3), agreeing checkpoints and state transfers (S5), view changes that keep what committed
- * (S6), and client-accepted replies equal to a replay of the agreed history on a model (S7).
+ * (S6), client-accepted replies equal to a replay of the agreed history on a model (S7), and random numbers
+ * that are the threshold coin of their (group, n, request) — the same at every correct replica and client,
+ * and recomputed here from k of the dealt key shares (S8, integrity paper §6 C1).
  */
 final class Checker {
+  /**
+   * S8's reference: the dealt keys, with which the checker computes every coin itself (k shares of the
+   * dealer's key shares, combined), as an auditor holding the group key would.
+   */
+  record CoinOracle(ThresholdScheme scheme, Dealt dealt, byte[] groupId, boolean perBatch) {}
+
+  private final CoinOracle oracle;
+  private final Map<String, byte[]> coinCache = new HashMap<>();
+  /** S8: the random number each (seq, request) was executed with, first seen. */
+  private final Map<String, byte[]> executedRandoms = new HashMap<>();
+  private final Map<RequestId, byte[]> deliveredRandoms = new HashMap<>();
+  long randomsChecked;
+
+  Checker(CoinOracle oracle) {
+    this.oracle = oracle;
+  }
+
   private final Set<String> violations = new LinkedHashSet<>();
   /** Canonical history: seq → digest, and the batch behind each digest. */
   private final TreeMap<Long, byte[]> canonical = new TreeMap<>();
@@ -108,6 +132,7 @@ final class Checker {
     if (d == null || !Arrays.equals(d, ex.batchDigest())) {
       violation("S4 history: replica " + replica + " executed seq " + ex.seq() + " outside the canonical history");
     }
+    checkRandoms(replica, ex);
     Set<RequestId> ids = executedIds.computeIfAbsent(replica, k -> new HashSet<>());
     for (Request q : ex.requests()) {
       if (!ids.add(q.id())) {
@@ -119,8 +144,79 @@ final class Checker {
     }
   }
 
-  void delivered(RequestId id, byte[] result) {
+  /**
+   * S8: each executed request's random number equals the coin recomputed from the dealt keys (empty for a
+   * request that is not randomized, or without coins) and what other correct replicas executed it with.
+   */
+  private void checkRandoms(int replica, Effect.Execute ex) {
+    if (ex.randoms().size() != ex.requests().size()) {
+      violation("S8 randomness: replica " + replica + " executed seq " + ex.seq() + " with "
+          + ex.randoms().size() + " random numbers for " + ex.requests().size() + " requests");
+      return;
+    }
+    List<Signed> batch = batches.get(ex.seq());
+    for (int i = 0; i < ex.requests().size(); i++) {
+      Request q = ex.requests().get(i);
+      byte[] got = ex.randoms().get(i);
+      byte[] body = batch == null ? null : bodyOf(batch, q.id());
+      if (body == null) {
+        continue; // outside the canonical history: S4 reports it
+      }
+      byte[] want = expectedRandom(ex.seq(), ex.batchDigest(), body);
+      if (!Arrays.equals(got, want)) {
+        violation("S8 randomness: replica " + replica + " executed " + q.id() + " at seq " + ex.seq()
+            + " with a random number that is not the coin of (group, n, d)" + (got.length == 0 ? " (none)" : ""));
+      }
+      byte[] before = executedRandoms.putIfAbsent(ex.seq() + "|" + q.id(), got);
+      if (before != null && !Arrays.equals(before, got)) {
+        violation("S8 randomness: correct replicas executed " + q.id() + " at seq " + ex.seq() + " with different random numbers");
+      }
+      if (got.length > 0) {
+        randomsChecked++;
+      }
+    }
+  }
+
+  /** The body of the request of the batch with this id that executes: its first occurrence. */
+  private static byte[] bodyOf(List<Signed> batch, RequestId id) {
+    for (Signed s : batch) {
+      if (Request.decode(s.body()).id().equals(id)) {
+        return s.body();
+      }
+    }
+    return null;
+  }
+
+  /** The random number a request with this body must get at seq in the batch with this digest. */
+  private byte[] expectedRandom(long seq, byte[] batchDigest, byte[] requestBody) {
+    if (oracle == null || !Request.decode(requestBody).randomized()) {
+      return new byte[0];
+    }
+    if (oracle.perBatch()) {
+      return CoinConfig.perBatchRandom(coin(CoinConfig.batchCoinMessage(oracle.groupId(), seq, batchDigest)), requestBody);
+    }
+    return coin(CoinConfig.requestCoinMessage(oracle.groupId(), seq, requestBody));
+  }
+
+  /** The coin on a message, from the dealer's key shares 1..k (any k give the same unique value). */
+  private byte[] coin(byte[] message) {
+    return coinCache.computeIfAbsent(Digests.hex(Digests.sha256(message), 64), h -> {
+      List<SignatureShare> shares = new ArrayList<>();
+      int k = oracle.dealt().group().params().k();
+      for (int i = 1; i <= k; i++) {
+        shares.add(oracle.scheme().share(oracle.dealt().group(), oracle.dealt().share(i), message));
+      }
+      try {
+        return oracle.scheme().coinValue(oracle.scheme().combine(oracle.dealt().group(), message, shares));
+      } catch (ThresholdException e) {
+        throw new IllegalStateException("the checker's own coin failed", e);
+      }
+    });
+  }
+
+  void delivered(RequestId id, byte[] result, byte[] random) {
     delivered.put(id, result);
+    deliveredRandoms.put(id, random);
   }
 
   /** End of run: S6 (what committed stays), S7 (replies equal a replay of the canonical history). */
@@ -142,8 +238,14 @@ final class Checker {
       } else if (want != null && !Arrays.equals(want, e.getValue())) {
         violation("S7 clients: the accepted reply for " + e.getKey() + " differs from the replayed history");
       }
+      byte[] wantRandom = replayedRandoms.get(e.getKey());
+      if (wantRandom != null && !Arrays.equals(wantRandom, deliveredRandoms.get(e.getKey()))) {
+        violation("S8 randomness: the client accepted a random number for " + e.getKey() + " other than the coin");
+      }
     }
   }
+
+  private final Map<RequestId, byte[]> replayedRandoms = new HashMap<>();
 
   private boolean complete;
 
@@ -163,7 +265,9 @@ final class Checker {
         Request q = Request.decode(s.body());
         if (q.messageNumber() > last.getOrDefault(q.sequenceId(), 0L)) {
           last.put(q.sequenceId(), q.messageNumber());
-          results.put(q.id(), model.execute(q, new byte[0]));
+          byte[] random = expectedRandom(e.getKey(), e.getValue(), s.body());
+          replayedRandoms.put(q.id(), random);
+          results.put(q.id(), model.execute(q, random));
         }
       }
     }

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.bftws.core.crypto.threshold.SchemeId;
 
 /**
  * {@code scripts/simulate}: runs a range of seeds and prints one line per failing seed (with the command
@@ -23,6 +24,9 @@ public final class Main {
     int requests = 200;
     int threads = Math.max(1, Runtime.getRuntime().availableProcessors());
     boolean verbose = false;
+    SimOptions.Randomness random = SimOptions.Randomness.NONE;
+    SchemeId scheme = SchemeId.CKS;
+    boolean coinPerBatch = false;
     List<Byzantine> modes = new ArrayList<>(List.of(Byzantine.NONE));
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
@@ -45,6 +49,9 @@ public final class Main {
             modes = new ArrayList<>(List.of(Byzantine.NONE, Byzantine.TWINS, Byzantine.MUTATE, Byzantine.SILENT, Byzantine.CLIENT));
           }
         }
+        case "--random" -> random = SimOptions.Randomness.parse(args[++i]);
+        case "--scheme" -> scheme = SchemeId.fromLabel(args[++i]);
+        case "--coin-per-batch" -> coinPerBatch = true;
         case "--verbose", "-v" -> verbose = true;
         default -> usage("unknown argument " + a);
       }
@@ -53,24 +60,33 @@ public final class Main {
       usage("--replicas must be 3f+1 with f >= 1 (4, 7, 10, ...)");
     }
     int f = (replicas - 1) / 3;
-    System.exit(run(from, to, f, clients, requests, modes, threads, verbose));
+    SimOptions template = new SimOptions(from, f, clients, requests, Byzantine.NONE, random, scheme, coinPerBatch);
+    System.exit(run(from, to, template, modes, threads, verbose));
   }
 
   private static void usage(String why) {
     System.err.println("simulate: " + why);
     System.err.println("usage: scripts/simulate --seeds A..B [--replicas N] [--clients C] [--requests N]"
-        + " [--byzantine none|twins|mutate|silent|client|over-threshold|all[,...]] [--threads T] [--verbose]");
+        + " [--byzantine none|twins|mutate|silent|client|over-threshold|all[,...]] [--random none|ct]"
+        + " [--scheme cks|bls|rsa] [--coin-per-batch] [--threads T] [--verbose]");
     System.exit(2);
   }
 
   static int run(long from, long to, int f, int clients, int requests, List<Byzantine> modes, int threads,
       boolean verbose) throws Exception {
+    return run(from, to, new SimOptions(from, f, clients, requests, Byzantine.NONE), modes, threads, verbose);
+  }
+
+  /** Runs seeds from..to with the options of {@code template} (its seed and nemesis are replaced). */
+  static int run(long from, long to, SimOptions template, List<Byzantine> modes, int threads, boolean verbose)
+      throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     List<Future<SimResult>> futures = new ArrayList<>();
     for (long seed = from; seed <= to; seed++) {
       // Several nemeses: each seed runs under one, in turn, so a range covers them all.
       Byzantine mode = modes.get((int) Math.floorMod(seed, (long) modes.size()));
-      SimOptions opt = new SimOptions(seed, f, clients, requests, mode);
+      SimOptions opt = new SimOptions(seed, template.f(), template.clients(), template.requests(), mode,
+          template.random(), template.scheme(), template.coinPerBatch());
       futures.add(pool.submit(() -> Simulation.run(opt)));
     }
     long ok = 0;

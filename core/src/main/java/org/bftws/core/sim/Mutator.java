@@ -5,7 +5,9 @@ import java.util.List;
 import java.util.Random;
 import org.bftws.core.codec.DecodeException;
 import org.bftws.core.crypto.Signer;
+import org.bftws.core.crypto.threshold.SignatureShare;
 import org.bftws.core.message.Checkpoint;
+import org.bftws.core.message.CoinShare;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.NewView;
 import org.bftws.core.message.PrePrepare;
@@ -119,10 +121,46 @@ final class Mutator {
         }
         return new StateTransfer(st.seq(), c, st.proof()).encode();
       }
+      case COIN_SHARE -> {
+        return mutateCoinShare(CoinShare.decode(body));
+      }
       case FETCH_STATE, REQUEST -> {
         return body;
       }
     }
     return body;
+  }
+
+  /**
+   * Bad coin shares (integrity paper §5 with a Byzantine replica): a flipped bit in a share's value or
+   * proof, another replica's key index, a share for another request, or another sequence number.
+   */
+  private byte[] mutateCoinShare(CoinShare cs) {
+    List<CoinShare.Entry> entries = new ArrayList<>(cs.shares());
+    if (entries.isEmpty()) {
+      return cs.encode();
+    }
+    int j = rng.nextInt(entries.size());
+    CoinShare.Entry e = entries.get(j);
+    SignatureShare s = SignatureShare.decode(e.share());
+    switch (rng.nextInt(5)) {
+      case 0, 1 -> {
+        byte[] v = s.value();
+        byte[] p = s.proof();
+        if (rng.nextBoolean() && p.length > 0) {
+          p[rng.nextInt(p.length)] ^= (byte) (1 << rng.nextInt(8));
+        } else {
+          v[rng.nextInt(v.length)] ^= (byte) (1 << rng.nextInt(8));
+        }
+        entries.set(j, new CoinShare.Entry(e.request(), new SignatureShare(s.scheme(), s.index(), v, p).encode()));
+      }
+      case 2 -> entries.set(j, new CoinShare.Entry(e.request(),
+          new SignatureShare(s.scheme(), s.index() % 4 + 1, s.value(), s.proof()).encode()));
+      case 3 -> entries.set(j, new CoinShare.Entry(e.request() + 1, e.share()));
+      default -> {
+        return new CoinShare(nudge(cs.seq()), cs.digest(), entries).encode();
+      }
+    }
+    return new CoinShare(cs.seq(), cs.digest(), entries).encode();
   }
 }

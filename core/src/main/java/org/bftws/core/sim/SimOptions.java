@@ -1,14 +1,41 @@
 package org.bftws.core.sim;
 
+import org.bftws.core.crypto.threshold.SchemeId;
+
 /**
  * One simulation run: the seed drives everything else (keys, fault rates, schedules, Byzantine choices).
  * Replaying a seed with the same options replays the run exactly.
+ *
+ * <p>{@code random}: whether the group tosses threshold coins for randomized requests (CT algorithm,
+ * integrity paper §5) with {@code scheme}, one coin per randomized request or, with {@code coinPerBatch},
+ * per batch. The dealer's keys are drawn from the seed too.
  */
-public record SimOptions(long seed, int f, int clients, int requests, Byzantine byzantine) {
+public record SimOptions(long seed, int f, int clients, int requests, Byzantine byzantine, Randomness random,
+    SchemeId scheme, boolean coinPerBatch) {
+  /** How the group gets the random numbers of randomized requests. */
+  public enum Randomness {
+    /** None: no request is randomized, random numbers are empty. */
+    NONE,
+    /** The CT algorithm: threshold coin-tossing after commit (integrity paper §5). */
+    CT;
+
+    public static Randomness parse(String s) {
+      return valueOf(s.trim().toUpperCase());
+    }
+
+    public String label() {
+      return name().toLowerCase();
+    }
+  }
+
   public SimOptions {
     if (f < 1 || clients < 1 || requests < 0) {
       throw new IllegalArgumentException("f >= 1, clients >= 1, requests >= 0");
     }
+  }
+
+  public SimOptions(long seed, int f, int clients, int requests, Byzantine byzantine) {
+    this(seed, f, clients, requests, byzantine, Randomness.NONE, SchemeId.CKS, false);
   }
 
   public static SimOptions of(long seed, Byzantine b) {
@@ -16,7 +43,11 @@ public record SimOptions(long seed, int f, int clients, int requests, Byzantine 
   }
 
   public SimOptions withSeed(long s) {
-    return new SimOptions(s, f, clients, requests, byzantine);
+    return new SimOptions(s, f, clients, requests, byzantine, random, scheme, coinPerBatch);
+  }
+
+  public SimOptions withRandom(Randomness r, SchemeId s, boolean perBatch) {
+    return new SimOptions(seed, f, clients, requests, byzantine, r, s, perBatch);
   }
 
   public int n() {
@@ -26,6 +57,8 @@ public record SimOptions(long seed, int f, int clients, int requests, Byzantine 
   /** The command line that replays this run. */
   public String replay() {
     return "scripts/simulate --seeds " + seed + " --replicas " + n() + " --clients " + clients
-        + " --requests " + requests + " --byzantine " + byzantine.label();
+        + " --requests " + requests + " --byzantine " + byzantine.label()
+        + (random == Randomness.NONE ? "" : " --random " + random.label() + " --scheme " + scheme.label()
+            + (coinPerBatch ? " --coin-per-batch" : ""));
   }
 }

@@ -1,5 +1,8 @@
 package org.bftws.core.sim;
 
+import java.nio.charset.StandardCharsets;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -12,13 +15,21 @@ import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.Ed25519;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.Verifier;
+import org.bftws.core.crypto.threshold.Dealt;
+import org.bftws.core.crypto.threshold.SchemeId;
+import org.bftws.core.crypto.threshold.ShoupRsa;
+import org.bftws.core.crypto.threshold.ThresholdParams;
+import org.bftws.core.crypto.threshold.ThresholdScheme;
+import org.bftws.core.crypto.threshold.Thresholds;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.Signed;
+import org.bftws.core.pbft.CoinConfig;
 import org.bftws.core.pbft.Effect;
 import org.bftws.core.pbft.Event;
 import org.bftws.core.pbft.Ready;
 import org.bftws.core.pbft.Replica;
+import org.bftws.core.pbft.Role;
 import org.bftws.core.voter.ClientCore;
 import org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters;
 import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
@@ -88,7 +99,9 @@ public final class Simulation {
   private final GroupConfig cfg;
   private final Random rng;
   private final Faults faults;
-  private final Checker checker = new Checker();
+  private final Checker checker;
+  /** CT algorithm: each replica's coin material (index i: replica i), or null without randomness. */
+  private final CoinConfig[] coinConfigs;
   private final PriorityQueue<Delivery> queue = new PriorityQueue<>(
       (a, b) -> a.time != b.time ? Long.compare(a.time, b.time) : Long.compare(a.order, b.order));
   private final Map<Integer, Signer> signers = new HashMap<>();
@@ -107,8 +120,17 @@ public final class Simulation {
     this.o = o;
     this.rng = new Random(o.seed());
     this.cfg = GroupConfig.builder().set(GroupConfig.F, o.f()).set(GroupConfig.CHECKPOINT_INTERVAL, 8)
-        .set(GroupConfig.LOG_WINDOW, 16).set(GroupConfig.MAX_BATCH_SIZE, 16).build();
+        .set(GroupConfig.LOG_WINDOW, 16).set(GroupConfig.MAX_BATCH_SIZE, 16)
+        .set(GroupConfig.COIN_PER_BATCH, o.coinPerBatch()).build();
     int n = o.n();
+    Checker.CoinOracle oracle = null;
+    if (o.random() == SimOptions.Randomness.CT) {
+      coinConfigs = new CoinConfig[n];
+      oracle = dealCoins(coinConfigs);
+    } else {
+      coinConfigs = null;
+    }
+    checker = new Checker(oracle);
     Map<Integer, Ed25519PublicKeyParameters> keys = new HashMap<>();
     for (int node = 0; node < n + o.clients(); node++) {
       byte[] seed = new byte[32];
@@ -157,8 +179,33 @@ public final class Simulation {
   }
 
   private Replica newReplica(int id) {
-    return new Replica(cfg, id, signers.get(id), verifier);
+    return new Replica(cfg, id, signers.get(id), verifier, Role.BOTH, coinConfigs == null ? null : coinConfigs[id]);
   }
+
+  /**
+   * The trusted dealer of the CT algorithm, deterministic per seed: a DRBG seeded from the seed alone (not
+   * from {@link #rng}, so runs without randomness keep their schedules). RSA uses 512-bit moduli (two
+   * 256-bit safe primes), insecure but fast enough to deal per seed; CKS and BLS use their real curves.
+   */
+  private Checker.CoinOracle dealCoins(CoinConfig[] out) {
+    ThresholdScheme scheme = o.scheme() == SchemeId.RSA ? new ShoupRsa(SIM_RSA_BITS) : Thresholds.scheme(o.scheme());
+    SecureRandom dealerRandom;
+    try {
+      dealerRandom = SecureRandom.getInstance("SHA1PRNG");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+    dealerRandom.setSeed(("bftws-sim-dealer-" + o.seed()).getBytes(StandardCharsets.US_ASCII));
+    Dealt dealt = scheme.deal(ThresholdParams.forF(o.f()), dealerRandom);
+    byte[] groupId = ("urn:bftws:sim-group-" + o.seed()).getBytes(StandardCharsets.US_ASCII);
+    for (int i = 0; i < out.length; i++) {
+      out[i] = new CoinConfig(scheme, dealt.group(), dealt.share(i + 1), groupId);
+    }
+    return new Checker.CoinOracle(scheme, dealt, groupId, o.coinPerBatch());
+  }
+
+  /** RSA modulus size in the simulator: small for speed (dealing safe primes per seed), never for real keys. */
+  static final int SIM_RSA_BITS = 512;
 
   public static SimResult run(SimOptions o) {
     return new Simulation(o).run();
@@ -197,7 +244,7 @@ public final class Simulation {
       delivered += c.issued - c.core.outstanding();
     }
     return new SimResult(o, faults.describe(), checker.violations(), checker.committedRequests, delivered,
-        checker.viewChanges, checker.stateTransfers, checker.evidence, time);
+        checker.viewChanges, checker.stateTransfers, checker.evidence, checker.randomsChecked, time);
   }
 
   private boolean allDone() {
@@ -282,8 +329,10 @@ public final class Simulation {
         rng.nextBytes(op);
         c.issued++;
         c.issuedAt = time;
-        checker.issued(new Request(c.core.id(), c.core.sequenceId(), c.issued, false, op));
-        handleClient(c, c.core.invoke(op, false));
+        // With coins, about half the requests are randomized (drawn only then: other runs keep their schedule).
+        boolean randomized = coinConfigs != null && rng.nextBoolean();
+        checker.issued(new Request(c.core.id(), c.core.sequenceId(), c.issued, randomized, op));
+        handleClient(c, c.core.invoke(op, randomized));
       }
     }
   }
@@ -339,7 +388,7 @@ public final class Simulation {
         c.delivered++;
         c.nextAt = time + rng.nextInt((int) (2 * faults.healAt / Math.max(1, c.quota)) + 1);
         if (!c.byzantine) {
-          checker.delivered(d.request(), d.result());
+          checker.delivered(d.request(), d.result(), d.random());
         }
       }
     }

@@ -36,4 +36,14 @@ public class GroupConfigTest {
     assertEquals(8, c.checkpointInterval());
     assertEquals((int) GroupConfig.LOG_WINDOW.defaultValue(), c.logWindow());
   }
+
+  // Integrity paper §5: one coin per randomized request unless bftws.coinPerBatch says otherwise.
+  @Test
+  public void coinPerBatchIsOffByDefaultAndParsed() {
+    assertEquals(false, GroupConfig.defaults().flag(GroupConfig.COIN_PER_BATCH));
+    assertEquals(true, GroupConfig.fromProperties(Map.of("bftws.coinPerBatch", "true")).flag(GroupConfig.COIN_PER_BATCH));
+    ConfigException e = assertThrows(ConfigException.class,
+        () -> GroupConfig.fromProperties(Map.of("bftws.coinPerBatch", "yes")));
+    assertEquals("bftws.coinPerBatch", e.key());
+  }
 }

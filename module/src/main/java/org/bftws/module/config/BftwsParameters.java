@@ -159,6 +159,9 @@ public final class BftwsParameters {
         for (ConfigKey<Integer> k : GroupConfig.KEYS) {
             all.add(k.name());
         }
+        for (ConfigKey<Boolean> k : GroupConfig.FLAGS) {
+            all.add(k.name());
+        }
         return List.copyOf(all);
     }
 

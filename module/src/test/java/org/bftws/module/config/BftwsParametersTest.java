@@ -102,6 +102,17 @@ public class BftwsParametersTest {
             assertTrue(k.name(), BftwsParameters.KEYS.contains(k.name()));
             assertFalse(k.name(), BftwsParameters.MODULE_KEYS.contains(k.name()));
         }
+        for (ConfigKey<Boolean> k : GroupConfig.FLAGS) {
+            assertTrue(k.name(), BftwsParameters.KEYS.contains(k.name()));
+            assertFalse(k.name(), BftwsParameters.MODULE_KEYS.contains(k.name()));
+        }
+    }
+
+    @Test
+    public void coinPerBatchIsACoreFlag() {
+        assertFalse(BftwsParameters.parse(replica).group().flag(GroupConfig.COIN_PER_BATCH));
+        replica.put("bftws.coinPerBatch", "true");
+        assertTrue(BftwsParameters.parse(replica).group().flag(GroupConfig.COIN_PER_BATCH));
     }
 
     @Test

@@ -1,0 +1,346 @@
+package org.bftws.core.pbft;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.bftws.core.config.GroupConfig;
+import org.bftws.core.crypto.threshold.GroupValue;
+import org.bftws.core.crypto.threshold.InvalidSharesException;
+import org.bftws.core.crypto.threshold.SignatureShare;
+import org.bftws.core.crypto.threshold.ThresholdException;
+import org.bftws.core.message.CoinShare;
+import org.bftws.core.message.Kind;
+import org.bftws.core.message.Request;
+import org.bftws.core.message.Signed;
+
+/**
+ * Threshold coin-tossing of the CT algorithm (integrity paper §5): the share-generation and
+ * shares-combination steps, and execution's wait for the coins.
+ *
+ * <p>When a batch with randomized requests commits locally, this replica signs, for each of them, the
+ * canonical (group, n, D(request)) — one (group, n, d) for the whole batch with {@code bftws.coinPerBatch}
+ * — with its key share, and multicasts the shares in one {@link Kind#COIN_SHARE}. With k shares from
+ * distinct replicas for a coin it combines them optimistically (CRYPTO.md pitfall 9); a failed combination
+ * names the bad shares, whose senders are recorded as evidence and dropped. The random number is
+ * {@code coinValue} of the unique group value; execution of the batch waits until all its coins are known.
+ *
+ * <p>Shares are released only after the batch committed here, never at prepare time: once (n, d) committed
+ * at a correct replica no later view can order anything else at n, so no coin is revealed for a request
+ * that might then be ordered elsewhere for a second draw. The coin names no view (CRYPTO.md pitfall 6), so
+ * the state here is kept per sequence number, outside the per-view {@link Slot} fields, and survives view
+ * changes. Memory is bounded by the log window: one entry per sequence number above the stable checkpoint,
+ * per entry at most one buffered message per replica; entries at or below the stable checkpoint are
+ * discarded (state transfer to a checkpoint needs no coins below it).
+ */
+final class Coins {
+  private final Replica r;
+  /** Null: this group tosses no coins, randomized requests get empty random numbers. */
+  private final CoinConfig c;
+  private final boolean perBatch;
+  private final TreeMap<Long, Toss> tosses = new TreeMap<>();
+
+  /** The coins of one sequence number. */
+  private static final class Toss {
+    /** The committed batch's digest; null until the batch committed here. */
+    byte[] digest;
+    List<Signed> batch;
+    /** For each coin: the request index it is for ({@link CoinShare#BATCH} for the batch's coin). */
+    int[] requests;
+    byte[][] messages;
+    /** Per coin: the candidate shares by sender, ours first; null once the coin is known. */
+    List<Map<Integer, SignatureShare>> candidates;
+    byte[][] coins;
+    int missing;
+    Signed own;
+    /** COIN-SHARE messages that arrived before the batch committed here: the first per sender. */
+    final Map<Integer, Signed> early = new HashMap<>();
+    /** Senders whose shares for this seq were taken, or found bad. */
+    final Set<Integer> heard = new HashSet<>();
+    final Set<Integer> bad = new HashSet<>();
+    /** When we last answered a sender's retransmission with our shares (a stalled peer asks this way). */
+    final Map<Integer, Long> answered = new HashMap<>();
+  }
+
+  Coins(Replica r, CoinConfig c) {
+    this.r = r;
+    this.c = c;
+    this.perBatch = r.cfg.flag(GroupConfig.COIN_PER_BATCH);
+    if (c != null) {
+      if (c.group().params().n() != r.n || c.group().params().t() != r.f) {
+        throw new IllegalArgumentException("coin key dealt for (n, t) = (" + c.group().params().n() + ", "
+            + c.group().params().t() + "), the group has (" + r.n + ", " + r.f + ")");
+      }
+      if (c.share().index() != r.id + 1) {
+        throw new IllegalArgumentException("replica " + r.id + " needs key share " + (r.id + 1) + ", got "
+            + c.share().index());
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- share generation
+
+  /** The batch committed locally (again, after a view change): release our shares. */
+  void committed(Slot slot) {
+    if (c == null) {
+      return;
+    }
+    Toss t = tosses.get(slot.seq);
+    if (t != null && t.digest != null) {
+      if (t.own != null) {
+        r.multicast(t.own); // committed again in a new view: peers that lost our shares get them now
+      }
+      return;
+    }
+    int[] randomized = randomizedIndices(slot.committedBatch);
+    if (randomized.length == 0) {
+      if (t != null) {
+        for (int sender : t.early.keySet()) {
+          r.evidence(sender, "coin shares for seq " + slot.seq + ", whose batch has no randomized request");
+        }
+        tosses.remove(slot.seq);
+      }
+      return;
+    }
+    if (t == null) {
+      t = new Toss();
+      tosses.put(slot.seq, t);
+    }
+    start(t, slot.seq, slot.committedDigest, slot.committedBatch, randomized);
+    for (Map.Entry<Integer, Signed> e : t.early.entrySet()) {
+      take(t, slot.seq, e.getKey(), CoinShare.decode(e.getValue().body()));
+    }
+    t.early.clear();
+    combine(t, slot.seq);
+  }
+
+  private void start(Toss t, long seq, byte[] digest, List<Signed> batch, int[] randomized) {
+    t.digest = digest;
+    t.batch = batch;
+    t.requests = perBatch ? new int[] {CoinShare.BATCH} : randomized;
+    int coins = t.requests.length;
+    t.messages = new byte[coins][];
+    t.coins = new byte[coins][];
+    t.candidates = new ArrayList<>(coins);
+    t.missing = coins;
+    List<CoinShare.Entry> entries = new ArrayList<>(coins);
+    for (int j = 0; j < coins; j++) {
+      t.messages[j] = perBatch ? CoinConfig.batchCoinMessage(c.groupId(), seq, digest)
+          : CoinConfig.requestCoinMessage(c.groupId(), seq, batch.get(t.requests[j]).body());
+      SignatureShare mine = c.scheme().share(c.group(), c.share(), t.messages[j]);
+      Map<Integer, SignatureShare> cand = new LinkedHashMap<>();
+      cand.put(r.id, mine);
+      t.candidates.add(cand);
+      entries.add(new CoinShare.Entry(t.requests[j], mine.encode()));
+    }
+    t.heard.add(r.id);
+    t.own = r.sign(Kind.COIN_SHARE, new CoinShare(seq, digest, entries).encode());
+    r.multicast(t.own);
+  }
+
+  private static int[] randomizedIndices(List<Signed> batch) {
+    int[] out = new int[batch.size()];
+    int count = 0;
+    for (int i = 0; i < batch.size(); i++) {
+      if (Request.decode(batch.get(i).body()).randomized()) {
+        out[count++] = i;
+      }
+    }
+    return Arrays.copyOf(out, count);
+  }
+
+  // ---------------------------------------------------------------- shares from peers
+
+  void onShare(Signed s) {
+    CoinShare cs = CoinShare.decode(s.body());
+    if (c == null) {
+      r.evidence(s.sender(), "coin shares, but this group tosses no coins");
+      return;
+    }
+    long stable = r.checkpoints.stableSeq;
+    if (cs.seq() <= stable || cs.seq() > stable + r.cfg.logWindow()) {
+      return; // below: coins no longer needed; above: outside the window, sent again when we get there
+    }
+    if (cs.shares().size() > r.cfg.get(GroupConfig.MAX_BATCH_SIZE)) {
+      r.evidence(s.sender(), "more coin shares than requests in a batch");
+      return;
+    }
+    Toss t = tosses.computeIfAbsent(cs.seq(), k -> new Toss());
+    if (t.digest == null) {
+      t.early.putIfAbsent(s.sender(), s);
+      return;
+    }
+    if (t.heard.contains(s.sender()) || t.bad.contains(s.sender())) {
+      answer(t, s.sender());
+      return;
+    }
+    take(t, cs.seq(), s.sender(), cs);
+    if (combine(t, cs.seq())) {
+      r.executeCommitted();
+    }
+  }
+
+  /**
+   * A peer sends its shares again only when it made no progress (the stalled path of {@link
+   * Replica#tick}): it may be waiting for this coin, so send it ours, at most once per retransmission interval.
+   */
+  private void answer(Toss t, int peer) {
+    if (t.own == null || t.bad.contains(peer)) {
+      return;
+    }
+    Long last = t.answered.get(peer);
+    if (last == null || r.now - last >= r.cfg.get(GroupConfig.RETRANSMIT_INTERVAL)) {
+      t.answered.put(peer, r.now);
+      r.send(peer, t.own);
+    }
+  }
+
+  /** Check one sender's shares for a committed batch and add them to the candidates (not yet verified). */
+  private void take(Toss t, long seq, int sender, CoinShare cs) {
+    if (t.heard.contains(sender) || t.bad.contains(sender)) {
+      return;
+    }
+    String problem = null;
+    List<SignatureShare> shares = new ArrayList<>(cs.shares().size());
+    if (!Arrays.equals(cs.digest(), t.digest)) {
+      problem = "coin shares for seq " + seq + " on a batch that did not commit there";
+    } else if (cs.shares().size() != t.requests.length) {
+      problem = "coin shares for seq " + seq + " do not cover its randomized requests";
+    } else {
+      for (int j = 0; j < t.requests.length && problem == null; j++) {
+        CoinShare.Entry e = cs.shares().get(j);
+        if (e.request() != t.requests[j]) {
+          problem = "coin share for seq " + seq + " request " + e.request() + ", which needs none";
+          break;
+        }
+        try {
+          SignatureShare share = SignatureShare.decode(e.share());
+          if (share.scheme() != c.scheme().id() || share.index() != sender + 1) {
+            problem = "coin share for seq " + seq + " with key index " + share.index() + " of " + share.scheme().label();
+          }
+          shares.add(share);
+        } catch (IllegalArgumentException ex) {
+          problem = "malformed coin share for seq " + seq + ": " + ex.getMessage();
+        }
+      }
+    }
+    if (problem != null) {
+      r.evidence(sender, problem);
+      t.bad.add(sender);
+      return;
+    }
+    t.heard.add(sender);
+    for (int j = 0; j < t.requests.length; j++) {
+      if (t.candidates.get(j) != null) {
+        t.candidates.get(j).put(sender, shares.get(j));
+      }
+    }
+  }
+
+  /**
+   * Shares-combination step for every coin of the toss with k candidates; on a failed combination the bad
+   * shares' senders are named in evidence and dropped from all coins of this seq, and it is tried again.
+   *
+   * @return whether the last missing coin of the toss became known
+   */
+  private boolean combine(Toss t, long seq) {
+    if (t.missing == 0) {
+      return false;
+    }
+    int k = c.group().params().k();
+    for (int j = 0; j < t.requests.length; j++) {
+      Map<Integer, SignatureShare> cand = t.candidates.get(j);
+      while (cand != null && cand.size() >= k) {
+        try {
+          GroupValue v = c.scheme().combine(c.group(), t.messages[j], cand.values());
+          t.coins[j] = c.scheme().coinValue(v);
+          t.candidates.set(j, null);
+          cand = null;
+          t.missing--;
+        } catch (InvalidSharesException e) {
+          if (e.badIndices().isEmpty()) {
+            throw new IllegalStateException("combination failed without a bad share", e);
+          }
+          for (int index : e.badIndices()) {
+            int sender = index - 1;
+            r.evidence(sender, "invalid coin share for seq " + seq + (t.requests[j] == CoinShare.BATCH ? ""
+                : " request " + t.requests[j]));
+            t.bad.add(sender);
+            for (Map<Integer, SignatureShare> other : t.candidates) {
+              if (other != null) {
+                other.remove(sender);
+              }
+            }
+          }
+        } catch (ThresholdException e) {
+          // Candidates are keyed by sender with index = sender + 1 checked: duplicates and too few cannot be.
+          throw new IllegalStateException("coin bookkeeping broken at seq " + seq, e);
+        }
+      }
+    }
+    return t.missing == 0;
+  }
+
+  // ---------------------------------------------------------------- execution
+
+  /** Whether every randomized request of this committed batch has its random number. */
+  boolean ready(Slot slot) {
+    if (c == null) {
+      return true;
+    }
+    Toss t = tosses.get(slot.seq);
+    if (t == null || t.digest == null) {
+      return randomizedIndices(slot.committedBatch).length == 0;
+    }
+    return t.missing == 0;
+  }
+
+  /** The random number of request {@code index} of the committed batch at seq (empty if not randomized). */
+  byte[] random(Slot slot, int index) {
+    Toss t = c == null ? null : tosses.get(slot.seq);
+    if (t == null || t.digest == null) {
+      return new byte[0];
+    }
+    if (perBatch) {
+      return Request.decode(t.batch.get(index).body()).randomized()
+          ? CoinConfig.perBatchRandom(t.coins[0], t.batch.get(index).body()) : new byte[0];
+    }
+    int j = Arrays.binarySearch(t.requests, index);
+    return j >= 0 ? t.coins[j].clone() : new byte[0];
+  }
+
+  // ---------------------------------------------------------------- retransmission and memory
+
+  /**
+   * Stalled path of {@link Replica#tick}: resend our shares for committed batches we have not executed —
+   * we may be waiting for their coins, and peers that hold theirs answer with them ({@link #answer}).
+   */
+  void retransmit() {
+    for (Map.Entry<Long, Toss> e : tosses.tailMap(r.lastExecuted, false).entrySet()) {
+      if (e.getValue().own != null) {
+        r.multicast(e.getValue().own);
+      }
+    }
+  }
+
+  /** The checkpoint at seq became stable: nothing at or below it needs a coin any more. */
+  void discardUpTo(long seq) {
+    tosses.headMap(seq, true).clear();
+  }
+
+  /** For tests and traces: sequence numbers with coin state (bounded by the log window). */
+  int size() {
+    return tosses.size();
+  }
+
+  /** For tests and traces: coins still missing at seq (-1 if nothing is tossed there). */
+  int missing(long seq) {
+    Toss t = tosses.get(seq);
+    return t == null || t.digest == null ? -1 : t.missing;
+  }
+}
