@@ -22,8 +22,6 @@ import org.bftws.module.transport.ControlPort;
  * <p>On a client, the voted response the Out Handler built passes through unchanged.
  */
 public class BftwsInHandler extends BftwsHandler {
-    private static final String RM_OPERATION_PREFIX = "Sandesha2Operation";
-
     @Override
     protected InvocationResponse invokeReplicated(MessageContext msgContext, BftwsConfig config)
             throws AxisFault {
@@ -35,7 +33,7 @@ public class BftwsInHandler extends BftwsHandler {
             return InvocationResponse.CONTINUE;
         }
         AxisOperation op = msgContext.getAxisOperation();
-        if (op != null && op.getName() != null && op.getName().getLocalPart().startsWith(RM_OPERATION_PREFIX)) {
+        if (op != null && op.isControlOperation()) {
             return InvocationResponse.CONTINUE;
         }
         throw new AxisFault("BFT-WS: service " + service.getName() + " is replicated; send requests to its"

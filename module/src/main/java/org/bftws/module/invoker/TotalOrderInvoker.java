@@ -145,6 +145,11 @@ public final class TotalOrderInvoker implements ReplicatedService {
         if (op == null) {
             throw new AxisFault("BFT-WS: service " + serviceName + " has no operation for action " + action);
         }
+        if (op.isControlOperation()) {
+            // Operations a module added (Sandesha2's WS-RM protocol operations): not the application's, and
+            // not deterministic (Sandesha2 draws UUIDs); a client must not reach them through ordering.
+            throw new AxisFault("BFT-WS: action " + action + " is not an operation of service " + serviceName);
+        }
         return op;
     }
 
