@@ -183,6 +183,31 @@ public class BftEchoGroupTest {
         assertTrue("median " + median + " us", median < 1_000_000);
     }
 
+    /**
+     * A second ServiceClient (its own sequence) calls an action the service does not have: every correct
+     * replica executes the request to the same fault, and the voted fault reaches the caller as an AxisFault.
+     */
+    @Test
+    public void cc_aVotedFaultReachesTheCallerAsAnAxisFault() throws Exception {
+        ServiceClient other = new ServiceClient(clientServer.context(), null);
+        try {
+            other.engageModule("bftws");
+            other.getOptions().setTo(new EndpointReference(GROUP));
+            other.getOptions().setAction("urn:bftws:samples:echo:noSuchOperation");
+            other.getOptions().setTimeOutInMilliSeconds(WAIT_MS);
+            OMFactory f = OMAbstractFactory.getOMFactory();
+            try {
+                other.sendReceive(f.createOMElement("echo", f.createOMNamespace(NS, "e")));
+                fail("a call of an unknown action returned normally");
+            } catch (AxisFault e) {
+                assertTrue(e.getMessage(), e.getMessage().contains("has no operation for action"));
+            }
+        } finally {
+            other.cleanup();
+        }
+        echo(1); // the first client's sequence is unaffected
+    }
+
     /** A request sent straight to one replica's service, bypassing ordering, is refused with a SOAP fault. */
     @Test
     public void d_aRequestToOneReplicaAloneIsRefused() throws Exception {

@@ -20,8 +20,11 @@ final class GroupSequence {
     private final ClientCore core;
     private final GroupClientRuntime runtime;
     private final Object callLock = new Object();
-    /** The one outstanding call; guarded by {@code this}. */
+    /** The one outstanding call and its message number; guarded by {@code this}. */
     private CompletableFuture<byte[]> pending;
+    private long pendingNumber;
+    /** ClientCore numbers a sequence's requests 1, 2, ... in invoke order. */
+    private long issued;
 
     GroupSequence(ClientCore core, GroupClientRuntime runtime) {
         this.core = core;
@@ -38,6 +41,7 @@ final class GroupSequence {
             CompletableFuture<byte[]> f = new CompletableFuture<>();
             synchronized (this) {
                 pending = f;
+                pendingNumber = ++issued;
                 runtime.send(core.invoke(operation, false));
             }
             runtime.active(this, true);
@@ -72,7 +76,8 @@ final class GroupSequence {
     private void handle(Ready r) {
         runtime.send(r);
         for (Event e : r.events) {
-            if (e instanceof Event.Delivered d && pending != null) {
+            // A late vote on an earlier call that timed out must not answer the current one.
+            if (e instanceof Event.Delivered d && pending != null && d.request().messageNumber() == pendingNumber) {
                 pending.complete(d.result());
             }
         }
