@@ -55,7 +55,14 @@ final class Cluster {
   final List<Msg> sent = new ArrayList<>();
 
   Cluster(GroupConfig cfg, int clientCount) {
+    this(cfg, clientCount, Role.BOTH);
+  }
+
+  final Role role;
+
+  Cluster(GroupConfig cfg, int clientCount, Role role) {
     this.cfg = cfg;
+    this.role = role;
     this.n = cfg.n();
     Map<Integer, Ed25519PublicKeyParameters> pub = new HashMap<>();
     for (int node = 0; node < n + clientCount; node++) {
@@ -86,7 +93,7 @@ final class Cluster {
 
   /** Replace replica i by a fresh one with the same keys and an empty service (amnesia). */
   void restart(int i) {
-    replicas[i] = new Replica(cfg, i, signers.get(i), verifier);
+    replicas[i] = new Replica(cfg, i, signers.get(i), verifier, role);
     apps[i] = new App();
   }
 
@@ -109,7 +116,9 @@ final class Cluster {
         for (Request q : ex.requests()) {
           results.add(apps[i].execute(q));
         }
-        handle(i, replicas[i].executed(ex.seq(), results));
+        if (role != Role.AGREEMENT) { // agreement replicas only hand batches on (configuration III)
+          handle(i, replicas[i].executed(ex.seq(), results));
+        }
       } else if (e instanceof Effect.CaptureState cs) {
         handle(i, replicas[i].stateCaptured(cs.seq(), apps[i].state.clone()));
       } else if (e instanceof Effect.InstallState is) {
