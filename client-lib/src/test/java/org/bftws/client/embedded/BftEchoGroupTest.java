@@ -74,6 +74,8 @@ public class BftEchoGroupTest {
     private static EmbeddedAxis2Server clientServer;
     private static ServiceClient client;
     private static int call;
+    /** Echo requests voted so far, from all clients: each was executed once by every correct replica. */
+    private static final java.util.concurrent.atomic.AtomicInteger voted = new java.util.concurrent.atomic.AtomicInteger();
 
     @BeforeClass
     public static void startGroupAndClient() throws Exception {
@@ -134,10 +136,10 @@ public class BftEchoGroupTest {
         for (int i = 0; i < 10; i++) {
             echo(3);
         }
-        awaitExecutedEverywhere(call, N);
+        awaitExecutedEverywhere(voted.get(), N);
         List<String> order = probes[0].executed();
-        assertEquals(call, order.size());
-        assertEquals("distinct request ids", call, order.stream().distinct().count());
+        assertEquals(voted.get(), order.size());
+        assertEquals("distinct request ids", voted.get(), order.stream().distinct().count());
         for (int r = 1; r < N; r++) {
             assertEquals("replica " + r + " executed the order of replica 0", order, probes[r].executed());
         }
@@ -157,7 +159,7 @@ public class BftEchoGroupTest {
             for (int i = 0; i < 10; i++) {
                 echo(2);
             }
-            awaitExecutedEverywhere(call, N);
+            awaitExecutedEverywhere(voted.get(), N);
             assertTrue("the Byzantine replica tampered with its replies", probes[3].tampered() >= 10);
         } finally {
             probes[3].tamper(false);
@@ -208,6 +210,49 @@ public class BftEchoGroupTest {
         echo(1); // the first client's sequence is unaffected
     }
 
+    /**
+     * Four ServiceClients (four sequences) call at once: the primary may batch their requests; every reply
+     * is still correct and every replica executed the same order.
+     */
+    @Test
+    public void cd_concurrentClientsEachGetTheirOwnVotedReplies() throws Exception {
+        int clients = 4;
+        int calls = 5;
+        int before = voted.get();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(clients);
+        try {
+            List<java.util.concurrent.Future<Void>> done = new ArrayList<>();
+            for (int c = 0; c < clients; c++) {
+                String tag = "client" + c;
+                done.add(pool.submit(() -> {
+                    ServiceClient sc = new ServiceClient(clientServer.context(), null);
+                    try {
+                        sc.engageModule("bftws");
+                        sc.getOptions().setTo(new EndpointReference(GROUP));
+                        sc.getOptions().setAction(ACTION);
+                        sc.getOptions().setTimeOutInMilliSeconds(WAIT_MS);
+                        for (int i = 0; i < calls; i++) {
+                            echoWith(sc, List.of(tag + "-call" + i + "-a", tag + "-call" + i + "-b"));
+                        }
+                    } finally {
+                        sc.cleanup();
+                    }
+                    return null;
+                }));
+            }
+            for (java.util.concurrent.Future<Void> f : done) {
+                f.get(WAIT_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        awaitExecutedEverywhere(before + clients * calls, N);
+        for (int r = 1; r < N; r++) {
+            assertEquals("replica " + r + " executed the order of replica 0", probes[0].executed(),
+                    probes[r].executed());
+        }
+    }
+
     /** A request sent straight to one replica's service, bypassing ordering, is refused with a SOAP fault. */
     @Test
     public void d_aRequestToOneReplicaAloneIsRefused() throws Exception {
@@ -230,14 +275,14 @@ public class BftEchoGroupTest {
     @Test
     public void e_oneBackupDownTheServiceContinues() throws Exception {
         int stopped = N - 1; // the primary of view 0 is replica 0
-        int before = call;
-        awaitExecutedEverywhere(call, N);
+        int before = voted.get();
+        awaitExecutedEverywhere(before, N);
         servers[stopped].close();
         servers[stopped] = null;
         for (int i = 0; i < 10; i++) {
             echo(2);
         }
-        awaitExecutedEverywhere(call, N - 1);
+        awaitExecutedEverywhere(voted.get(), N - 1);
         for (int r = 1; r < N - 1; r++) {
             assertEquals(probes[0].executed(), probes[r].executed());
         }
@@ -248,26 +293,32 @@ public class BftEchoGroupTest {
     /** One echo call of {@code items} elements through the group; checks the voted reply element by element. */
     private static void echo(int items) throws AxisFault {
         int c = ++call;
+        List<String> texts = new ArrayList<>();
+        for (int k = 0; k < items; k++) {
+            texts.add("call" + c + "-item" + k);
+        }
+        echoWith(client, texts);
+    }
+
+    private static void echoWith(ServiceClient sc, List<String> texts) throws AxisFault {
         OMFactory f = OMAbstractFactory.getOMFactory();
         OMNamespace ns = f.createOMNamespace(NS, "e");
         OMElement request = f.createOMElement("echo", ns);
-        List<String> expected = new ArrayList<>();
-        for (int k = 0; k < items; k++) {
+        for (String text : texts) {
             OMElement item = f.createOMElement("item", ns);
-            String text = "call" + c + "-item" + k;
             item.setText(text);
             request.addChild(item);
-            expected.add(text);
         }
-        OMElement reply = client.sendReceive(request);
+        OMElement reply = sc.sendReceive(request);
         assertEquals("echoResponse", reply.getLocalName());
         assertEquals(NS, reply.getNamespace().getNamespaceURI());
-        List<String> texts = new ArrayList<>();
+        List<String> got = new ArrayList<>();
         Iterator<OMElement> it = reply.getChildElements();
         while (it.hasNext()) {
-            texts.add(it.next().getText());
+            got.add(it.next().getText());
         }
-        assertEquals("voted reply of call " + c, expected, texts);
+        assertEquals("voted reply", texts, got);
+        voted.incrementAndGet();
     }
 
     /** Replicas that are not needed for the f+1 replies may still be executing: wait for them. */

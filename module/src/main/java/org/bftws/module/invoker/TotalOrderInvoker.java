@@ -123,8 +123,17 @@ public final class TotalOrderInvoker implements ReplicatedService {
         if (receiver == null) {
             return ApplicationResult.fault("BFT-WS: operation " + op.getName().getLocalPart() + " has no message receiver");
         }
-        receiver.receive(in);
-        MessageContext out = oc.getMessageContext(OUT);
+        try {
+            receiver.receive(in);
+            return result(oc.getMessageContext(OUT));
+        } finally {
+            // Nothing else will complete this exchange (no transport is waiting for it): release it.
+            context.unregisterOperationContext(in.getMessageID());
+            oc.cleanup();
+        }
+    }
+
+    private static ApplicationResult result(MessageContext out) throws AxisFault {
         if (out == null || out.getEnvelope() == null) {
             return ApplicationResult.empty();
         }
