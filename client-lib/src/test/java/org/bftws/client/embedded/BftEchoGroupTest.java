@@ -17,8 +17,10 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.function.BooleanSupplier;
 
 import org.apache.axiom.om.OMAbstractFactory;
@@ -31,10 +33,17 @@ import org.apache.axis2.client.Options;
 import org.apache.axis2.client.ServiceClient;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
+import org.bftws.core.config.GroupConfig;
+import org.bftws.core.crypto.Ed25519;
+import org.bftws.core.keys.ClientKeys;
+import org.bftws.core.keys.GroupKeys;
 import org.bftws.core.keys.KeyFiles;
 import org.bftws.core.keys.KeyGen;
 import org.bftws.module.BftwsRuntime;
+import org.bftws.module.api.ApplicationRequest;
+import org.bftws.module.api.ApplicationResult;
 import org.bftws.module.order.BftwsReplica;
+import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
 import org.junit.ClassRule;
@@ -74,12 +83,14 @@ public class BftEchoGroupTest {
     private static EmbeddedAxis2Server clientServer;
     private static ServiceClient client;
     private static int call;
+    private static Path keys;
+    private static int[] replicaPorts;
     /** Echo requests voted so far, from all clients: each was executed once by every correct replica. */
     private static final java.util.concurrent.atomic.AtomicInteger voted = new java.util.concurrent.atomic.AtomicInteger();
 
     @BeforeClass
     public static void startGroupAndClient() throws Exception {
-        Path keys = TMP.newFolder("keys").toPath();
+        keys = TMP.newFolder("keys").toPath();
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         int status = KeyGen.run(new String[] {"--out", keys.toString(), "--replicas", "4", "--clients", "1"},
                 new SecureRandom(), new PrintStream(log), new PrintStream(log));
@@ -87,6 +98,7 @@ public class BftEchoGroupTest {
 
         // bftws.replicas must name every endpoint before any replica starts: take free ports first.
         int[] ports = freePorts(N);
+        replicaPorts = ports;
         StringBuilder replicas = new StringBuilder();
         for (int r = 0; r < N; r++) {
             replicas.append(r).append("=http://127.0.0.1:").append(ports[r]).append("/axis2/services/Echo ");
@@ -251,6 +263,43 @@ public class BftEchoGroupTest {
             assertEquals("replica " + r + " executed the order of replica 0", probes[0].executed(),
                     probes[r].executed());
         }
+    }
+
+    /**
+     * Bad input inside validly signed bytes: a payload with a DTD (entity declaration) and operation bytes
+     * that are no application request. Sent by a client built on core's ClientCore (a ServiceClient cannot
+     * produce them), with the group's client key. Every replica refuses both alike, so the voted result is a
+     * fault, and the service executes nothing.
+     */
+    @Test
+    public void ce_signedBadInputIsRefusedAlikeByEveryReplica() throws Exception {
+        int before = voted.get();
+        GroupKeys group = KeyFiles.readGroup(keys.resolve(KeyFiles.GROUP_FILE));
+        ClientKeys mine = KeyFiles.readClient(keys.resolve(KeyFiles.clientFileName(1)), group);
+        Map<Integer, Ed25519PublicKeyParameters> publicKeys = new HashMap<>();
+        List<URI> control = new ArrayList<>();
+        for (int r = 0; r < N; r++) {
+            publicKeys.put(r, group.replicaKey(r + 1));
+            control.add(URI.create("http://127.0.0.1:" + replicaPorts[r] + "/axis2/services/BftwsControl"));
+        }
+        try (EmbeddedAxis2Server own = EmbeddedAxis2Server.start(
+                TestRepositories.listeningClient(TMP.newFolder("raw-client").toPath()));
+                GroupTestClient raw = new GroupTestClient(own, GroupConfig.defaults(), N, Ed25519.signer(mine.signingKey()),
+                        Ed25519.verifier(publicKeys), control, 20)) {
+            String dtd = "<!DOCTYPE e:echo [<!ENTITY boom \"expanded\">]>"
+                    + "<e:echo xmlns:e=\"" + NS + "\"><e:item>&boom;</e:item></e:echo>";
+            ApplicationResult r1 = ApplicationResult.decode(raw.invoke(new ApplicationRequest(ACTION, false,
+                    dtd.getBytes(StandardCharsets.UTF_8)).encode()).get(WAIT_MS, java.util.concurrent.TimeUnit.MILLISECONDS));
+            assertEquals(ApplicationResult.Kind.FAULT, r1.kind());
+            assertTrue(r1.faultReason(), r1.faultReason().contains("DTD"));
+            ApplicationResult r2 = ApplicationResult.decode(raw.invoke("not an application request"
+                    .getBytes(StandardCharsets.UTF_8)).get(WAIT_MS, java.util.concurrent.TimeUnit.MILLISECONDS));
+            assertEquals(ApplicationResult.Kind.FAULT, r2.kind());
+        }
+        for (int r = 0; r < N; r++) {
+            assertEquals("replica " + r + " executed no bad request", before, probes[r].executed().size());
+        }
+        echo(1); // and the group still serves
     }
 
     /** A request sent straight to one replica's service, bypassing ordering, is refused with a SOAP fault. */
