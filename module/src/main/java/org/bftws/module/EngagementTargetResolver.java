@@ -45,7 +45,7 @@ final class EngagementTargetResolver implements TargetResolver {
         ConfigurationContext cc = msgContext.getConfigurationContext();
         Object config = cc == null ? null : cc.getProperty(BftwsRuntime.CONFIG_PROPERTY);
         return config instanceof BftwsConfig c && c.isGroupClient() && msgContext.getTo() != null
-                && c.groupEndpoint().toString().equals(msgContext.getTo().getAddress());
+                && c.isGroupEndpoint(msgContext.getTo().getAddress());
     }
 
     private boolean engaged(MessageContext msgContext) {

@@ -1,5 +1,6 @@
 package org.bftws.module.client;
 
+import java.lang.ref.WeakReference;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -21,7 +22,6 @@ import org.apache.axis2.context.ConfigurationContext;
 import org.apache.axis2.context.ServiceContext;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
-import org.bftws.core.codec.DecodeException;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.Reply;
 import org.bftws.core.message.Signed;
@@ -68,7 +68,11 @@ public final class GroupClientRuntime implements AutoCloseable {
     private final MulticastSender sender;
     private final ControlPort port;
     private final ScheduledExecutorService ticker;
-    private final Map<String, GroupSequence> sequences = new ConcurrentHashMap<>();
+    /**
+     * Sequence id → sequence, for routing replies. Weak: a sequence lives as long as its ServiceClient's
+     * ServiceContext holds it; entries of collected ones are pruned when a new sequence starts.
+     */
+    private final Map<String, WeakReference<GroupSequence>> sequences = new ConcurrentHashMap<>();
     private final Set<GroupSequence> active = ConcurrentHashMap.newKeySet();
 
     private GroupClientRuntime(ConfigurationContext context, BftwsConfig config, GroupKeyMaterial keys, URI replyTo)
@@ -121,7 +125,8 @@ public final class GroupClientRuntime implements AutoCloseable {
         String id = sequenceId(UUID.randomUUID(), config.groupEndpoint());
         GroupSequence s = new GroupSequence(new ClientCore(config.group(), keys.nodeId(), id, keys.signer(),
                 keys.verifier()), this);
-        sequences.put(id, s);
+        sequences.values().removeIf(ref -> ref.get() == null);
+        sequences.put(id, new WeakReference<>(s));
         return s;
     }
 
@@ -186,12 +191,14 @@ public final class GroupClientRuntime implements AutoCloseable {
             if (s.kind() != Kind.REPLY) {
                 return;
             }
-            GroupSequence seq = sequences.get(Reply.decode(s.body()).sequenceId());
+            WeakReference<GroupSequence> ref = sequences.get(Reply.decode(s.body()).sequenceId());
+            GroupSequence seq = ref == null ? null : ref.get();
             if (seq != null) {
                 seq.receive(m.signedBytes());
             }
-        } catch (DecodeException e) {
-            LOG.debug("bftws client: malformed control message dropped: {}", e.getMessage());
+        } catch (RuntimeException e) {
+            // Unauthenticated bytes so far (the sequence authenticates replies): drop whatever does not decode.
+            LOG.debug("bftws client: malformed control message dropped: {}", e.toString());
         }
     }
 

@@ -55,6 +55,11 @@ public record BftwsConfig(
         return replicated && role == Role.REPLICA;
     }
 
+    /** True if {@code address} (a message's wsa:To) is this configuration's group endpoint. */
+    public boolean isGroupEndpoint(String address) {
+        return groupEndpoint != null && address != null && groupEndpoint.toString().equals(address.trim());
+    }
+
     /** True on a client of a configured group: the only case where the voter acts. */
     public boolean isGroupClient() {
         return replicated && role == Role.CLIENT;

@@ -68,8 +68,7 @@ public class BftwsOutHandler extends BftwsHandler {
 
     private static boolean toGroup(MessageContext msgContext, BftwsConfig config) {
         EndpointReference to = msgContext.getTo();
-        return to != null && to.getAddress() != null
-                && config.groupEndpoint().toString().equals(to.getAddress().trim());
+        return to != null && config.isGroupEndpoint(to.getAddress());
     }
 
     /**
