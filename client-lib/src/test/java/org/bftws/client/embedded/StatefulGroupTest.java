@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.util.List;
 import java.util.function.BooleanSupplier;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
@@ -35,16 +36,34 @@ import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
 import org.junit.rules.Timeout;
+import org.junit.runner.RunWith;
+import org.junit.runners.Parameterized;
+import org.junit.runners.Parameterized.Parameter;
+import org.junit.runners.Parameterized.Parameters;
 
 /**
- * A stateful service ({@link StatefulCounter}, implementing {@code StatefulService}) replicated by four
+ * A stateful service (a counter whose state is reached through {@code StatefulService}, or through its own
+ * {@code get_state}/{@code set_state} operations: one run each) replicated by four
  * embedded Axis2 replicas with {@code bftws.replicated=true}, called by a plain ServiceClient with bftws
  * engaged. Checkpoints every 4 batches run get_state through the Total Order Invoker and become stable only
  * if the states agree (paper §3.3.1.8); a backup restarted empty gets the stable checkpoint by state transfer
  * and installs it with set_state; then the primary stops, the others change view, and the restarted replica
  * is needed for every quorum from then on.
  */
+@RunWith(Parameterized.class)
 public class StatefulGroupTest {
+    @Parameters(name = "{0}")
+    public static List<Object[]> services() {
+        return List.of(new Object[] {"StatefulService", StatefulCounter.class},
+                new Object[] {"get_state/set_state operations", OperationStateCounter.class});
+    }
+
+    @Parameter(0)
+    public String how;
+
+    @Parameter(1)
+    public Class<? extends CounterBase> serviceClass;
+
     private static final String GROUP = "http://counter.group.example/axis2/services/Counter";
     private static final int N = 4;
     private static final long WAIT_MS = 20_000;
@@ -89,7 +108,23 @@ public class StatefulGroupTest {
             int id = r;
             // get_state at seq 4 and 8; stable only if 2f+1 replicas captured the same state
             await("replica " + r + " has a stable checkpoint at 8", () -> manager(id).stableCheckpoint() >= 8);
-            await("replica " + r + " executed all 10", () -> StatefulCounter.of(servers[id].context()).total() == expected);
+            await("replica " + r + " executed all 10", () -> CounterBase.of(servers[id].context()).total() == expected);
+        }
+
+        if (serviceClass == OperationStateCounter.class) {
+            // The state operations are the Total Order Manager's: a client cannot overwrite the state.
+            client.getOptions().setAction("urn:bftws:test:counter:set_state");
+            try {
+                OMFactory f = OMAbstractFactory.getOMFactory();
+                OMElement forged = f.createOMElement("state", f.createOMNamespace(CounterBase.NAMESPACE, "c"));
+                forged.setText("1000000");
+                client.sendReceive(forged);
+                fail("a client called set_state through the group");
+            } catch (org.apache.axis2.AxisFault e) {
+                assertTrue(e.getMessage(), e.getMessage().contains("reserved"));
+            } finally {
+                client.getOptions().setAction(CounterBase.ACTION);
+            }
         }
 
         int lagging = N - 1;
@@ -107,7 +142,7 @@ public class StatefulGroupTest {
         await("the restarted replica installs a checkpoint and catches up", () -> manager(lagging).lastExecuted()
                 == manager(0).lastExecuted());
         await("the restarted replica's service holds the group's total",
-                () -> StatefulCounter.of(servers[lagging].context()).total() == expected);
+                () -> CounterBase.of(servers[lagging].context()).total() == expected);
         assertNull(manager(lagging).failure());
 
         // The primary of view 0 stops: replicas 1, 2 and the restarted 3 must form every quorum now.
@@ -119,7 +154,7 @@ public class StatefulGroupTest {
         for (int r = 1; r < N; r++) {
             int id = r;
             await("replica " + r + " executed everything in view 1", () -> manager(id).view() >= 1
-                    && StatefulCounter.of(servers[id].context()).total() == expected);
+                    && CounterBase.of(servers[id].context()).total() == expected);
             assertNull(manager(r).failure());
         }
     }
@@ -127,7 +162,7 @@ public class StatefulGroupTest {
     /** Adds {@code amount} through the group and checks the voted running total. */
     private void add(long amount) throws Exception {
         OMFactory f = OMAbstractFactory.getOMFactory();
-        OMElement request = f.createOMElement("add", f.createOMNamespace(StatefulCounter.NAMESPACE, "c"));
+        OMElement request = f.createOMElement("add", f.createOMNamespace(CounterBase.NAMESPACE, "c"));
         request.setText(Long.toString(amount));
         OMElement reply = client.sendReceive(request);
         expected += amount;
@@ -145,7 +180,7 @@ public class StatefulGroupTest {
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         assertEquals(0, KeyGen.run(new String[] {"--out", keys.toString(), "--replicas", "4", "--clients", "1"},
                 new SecureRandom(), new PrintStream(log), new PrintStream(log)));
-        aar = counterAar(tmp.newFolder("aar").toPath());
+        aar = counterAar(tmp.newFolder("aar").toPath(), serviceClass);
         ServerSocket[] sockets = new ServerSocket[N];
         StringBuilder replicas = new StringBuilder();
         try {
@@ -179,7 +214,7 @@ public class StatefulGroupTest {
         client.engageModule("bftws");
         Options options = client.getOptions();
         options.setTo(new EndpointReference(GROUP));
-        options.setAction(StatefulCounter.ACTION);
+        options.setAction(CounterBase.ACTION);
         options.setTimeOutInMilliSeconds(WAIT_MS);
     }
 
@@ -200,18 +235,21 @@ public class StatefulGroupTest {
      * class loader delegates to its parent). Deployed with the repository, so it exists before the replica
      * can receive anything.
      */
-    private static Path counterAar(Path dir) throws IOException {
-        String xml = "<service name=\"Counter\">\n"
-                + "  <parameter name=\"ServiceClass\">" + StatefulCounter.class.getName() + "</parameter>\n"
-                + "  <operation name=\"add\">\n"
-                + "    <messageReceiver class=\"org.apache.axis2.receivers.RawXMLINOutMessageReceiver\"/>\n"
-                + "    <actionMapping>" + StatefulCounter.ACTION + "</actionMapping>\n"
-                + "  </operation>\n"
-                + "</service>\n";
+    private static Path counterAar(Path dir, Class<?> serviceClass) throws IOException {
+        StringBuilder xml = new StringBuilder("<service name=\"Counter\">\n"
+                + "  <parameter name=\"ServiceClass\">" + serviceClass.getName() + "</parameter>\n");
+        for (String op : serviceClass == OperationStateCounter.class ? List.of("add", "get_state", "set_state")
+                : List.of("add")) {
+            xml.append("  <operation name=\"").append(op).append("\">\n")
+                    .append("    <messageReceiver class=\"org.apache.axis2.receivers.RawXMLINOutMessageReceiver\"/>\n")
+                    .append("    <actionMapping>urn:bftws:test:counter:").append(op).append("</actionMapping>\n")
+                    .append("  </operation>\n");
+        }
+        xml.append("</service>\n");
         Path aar = dir.resolve("counter.aar");
         try (OutputStream out = Files.newOutputStream(aar); ZipOutputStream zip = new ZipOutputStream(out)) {
             zip.putNextEntry(new ZipEntry("META-INF/services.xml"));
-            zip.write(xml.getBytes(StandardCharsets.UTF_8));
+            zip.write(xml.toString().getBytes(StandardCharsets.UTF_8));
             zip.closeEntry();
         }
         return aar;

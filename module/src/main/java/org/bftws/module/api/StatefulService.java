@@ -8,7 +8,10 @@ package org.bftws.module.api;
  *
  * <p>Both must be deterministic: every correct replica that executed the same requests must return the same
  * bytes from {@link #getState()}, or checkpoints never become stable. A service that does not implement this
- * interface is checkpointed with an empty state: it must then be stateless.
+ * interface may instead have operations named {@code get_state} (request {@code <bftws:get_state
+ * xmlns:bftws="urn:bftws:state"/>}; its response payload element is the state) and {@code set_state} (its
+ * request payload is that element); with neither, it is checkpointed with an empty state and must be
+ * stateless.
  */
 public interface StatefulService {
     /** The service state after every request executed so far. */

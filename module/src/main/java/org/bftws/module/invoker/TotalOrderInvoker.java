@@ -2,6 +2,7 @@ package org.bftws.module.invoker;
 
 
 import org.apache.axiom.om.OMElement;
+import org.apache.axiom.om.OMFactory;
 import org.apache.axiom.soap.SOAPBody;
 import org.apache.axiom.soap.SOAPEnvelope;
 import org.apache.axiom.soap.SOAPFactory;
@@ -45,14 +46,20 @@ import org.bftws.module.xml.Payloads;
  * ({@link CapturingTransportSender}).
  *
  * <p>One {@link ServiceContext} serves every ordered request, so the service object is created once per
- * replica whatever the service's scope: a replica's state lives in that object. If its class implements
- * {@link StatefulService}, checkpoints ({@code get_state}) and state transfer ({@code set_state}) use it;
- * otherwise the checkpointed state is empty and the service must be stateless.
+ * replica whatever the service's scope: a replica's state lives in that object. Checkpoints ({@code get_state})
+ * and state transfer ({@code set_state}) use {@link StatefulService} if its class implements it, else the
+ * service's own operations named {@value #GET_STATE} and {@value #SET_STATE} (reserved: clients cannot call
+ * them through ordering); with neither, the checkpointed state is empty and the service must be stateless.
  */
 public final class TotalOrderInvoker implements ReplicatedService {
     private static final Logger LOG = LogManager.getLogger(TotalOrderInvoker.class);
     /** The label Axis2 gives the response message context in an in-out operation context. */
     private static final String OUT = WSDLConstants.MESSAGE_LABEL_OUT_VALUE;
+    /** Operation names of the state pair (paper §3.3.1.8), for services that do not implement StatefulService. */
+    public static final String GET_STATE = "get_state";
+    public static final String SET_STATE = "set_state";
+    /** Namespace of the {@code <bftws:get_state/>} request element and of the state operations' action. */
+    public static final String STATE_NAMESPACE = "urn:bftws:state";
 
     private final ConfigurationContext context;
     private final String serviceName;
@@ -62,6 +69,8 @@ public final class TotalOrderInvoker implements ReplicatedService {
     private AxisService service;
     private ServiceGroupContext serviceGroupContext;
     private ServiceContext serviceContext;
+    private AxisOperation getStateOperation;
+    private AxisOperation setStateOperation;
     private boolean warnedStateless;
 
     public TotalOrderInvoker(ConfigurationContext context, String serviceName) {
@@ -94,9 +103,25 @@ public final class TotalOrderInvoker implements ReplicatedService {
     private ApplicationResult invoke(Request request, ApplicationRequest q) throws AxisFault {
         bind();
         AxisOperation op = operation(q.action());
-        SOAPFactory factory = q.soap12() ? OMAbstractFactory.getSOAP12Factory() : OMAbstractFactory.getSOAP11Factory();
+        if (op == getStateOperation || op == setStateOperation) {
+            // Reserved for checkpoints and state transfer: a client must not read or replace the state itself.
+            throw new AxisFault("BFT-WS: operation " + op.getName().getLocalPart() + " is reserved for the"
+                    + " Total Order Manager");
+        }
+        // Deterministic, so anything the service derives from it is alike on every replica.
+        return run(op, q.action(), q.soap12(), Payloads.parse(q.payload()),
+                "urn:bftws:request:" + request.sequenceId() + "#" + request.messageNumber());
+    }
+
+    /**
+     * Runs one request through {@code op}'s own message receiver, in-process and without the in-flow; the
+     * response passes the operation's out-flow and ends at {@link CapturingTransportSender}.
+     */
+    private ApplicationResult run(AxisOperation op, String action, boolean soap12, OMElement payload,
+            String messageId) throws AxisFault {
+        SOAPFactory factory = soap12 ? OMAbstractFactory.getSOAP12Factory() : OMAbstractFactory.getSOAP11Factory();
         SOAPEnvelope envelope = factory.getDefaultEnvelope();
-        envelope.getBody().addChild(Payloads.parse(q.payload()));
+        envelope.getBody().addChild(payload);
 
         MessageContext in = context.createMessageContext();
         in.setServerSide(true);
@@ -111,10 +136,9 @@ public final class TotalOrderInvoker implements ReplicatedService {
         oc.addMessageContext(in);
         in.setOperationContext(oc);
         in.setEnvelope(envelope);
-        in.setSoapAction(q.action());
-        in.setWSAAction(q.action());
-        // Deterministic, so anything the service derives from it is alike on every replica.
-        in.setMessageID("urn:bftws:request:" + request.sequenceId() + "#" + request.messageNumber());
+        in.setSoapAction(action);
+        in.setWSAAction(action);
+        in.setMessageID(messageId);
         in.setTransportIn(context.getAxisConfiguration().getTransportIn("http"));
         in.setIncomingTransportName("http");
         in.setTransportOut(capture);
@@ -173,36 +197,93 @@ public final class TotalOrderInvoker implements ReplicatedService {
 
     // ---------------------------------------------------------------- get_state / set_state
 
+    /**
+     * {@code get_state}: {@link StatefulService#getState()} if the service object implements it, else the
+     * response payload of the service's {@value #GET_STATE} operation (sent {@code <bftws:get_state/>}), else
+     * empty. A failure stops this replica (the Total Order Manager fails stop), as the group tolerates.
+     */
     @Override
     public byte[] getState() {
+        bindForState();
         StatefulService s = stateful();
-        return s == null ? new byte[0] : s.getState();
+        if (s != null) {
+            return s.getState();
+        }
+        if (getStateOperation == null) {
+            warnStateless();
+            return new byte[0];
+        }
+        ApplicationResult r = runStateOperation(getStateOperation, stateElement(GET_STATE));
+        if (r.kind() == ApplicationResult.Kind.FAULT) {
+            throw new IllegalStateException("BFT-WS: " + GET_STATE + " of service " + serviceName + " failed: "
+                    + r.faultReason());
+        }
+        return r.payload();
     }
 
+    /**
+     * {@code set_state}: {@link StatefulService#setState} if implemented, else the service's
+     * {@value #SET_STATE} operation, whose request payload is the element its {@value #GET_STATE} returned on
+     * the replicas that took the checkpoint.
+     */
     @Override
     public void setState(byte[] state) {
+        bindForState();
         StatefulService s = stateful();
         if (s != null) {
             s.setState(state);
+            return;
+        }
+        if (setStateOperation == null || state.length == 0) {
+            warnStateless();
+            return;
+        }
+        OMElement payload;
+        try {
+            payload = Payloads.parse(state);
+        } catch (AxisFault e) {
+            throw new IllegalStateException("BFT-WS: a checkpoint of service " + serviceName + " is not XML", e);
+        }
+        ApplicationResult r = runStateOperation(setStateOperation, payload);
+        if (r.kind() == ApplicationResult.Kind.FAULT) {
+            throw new IllegalStateException("BFT-WS: " + SET_STATE + " of service " + serviceName + " failed: "
+                    + r.faultReason());
         }
     }
 
-    private StatefulService stateful() {
+    private ApplicationResult runStateOperation(AxisOperation op, OMElement payload) {
+        String name = op.getName().getLocalPart();
+        try {
+            return run(op, STATE_NAMESPACE + ":" + name, false, payload, "urn:bftws:" + name);
+        } catch (AxisFault e) {
+            return ApplicationResult.fault(reason(e));
+        }
+    }
+
+    private static OMElement stateElement(String name) {
+        OMFactory f = OMAbstractFactory.getOMFactory();
+        return f.createOMElement(name, f.createOMNamespace(STATE_NAMESPACE, "bftws"));
+    }
+
+    private void bindForState() {
         try {
             bind();
         } catch (AxisFault e) {
             throw new IllegalStateException("BFT-WS: cannot reach service " + serviceName + " for its state", e);
         }
+    }
+
+    private StatefulService stateful() {
         Object impl = serviceContext.getProperty(ServiceContext.SERVICE_OBJECT);
-        if (impl instanceof StatefulService s) {
-            return s;
-        }
+        return impl instanceof StatefulService s ? s : null;
+    }
+
+    private void warnStateless() {
         if (!warnedStateless) {
             warnedStateless = true;
-            LOG.info("service {} does not implement {}: checkpoints carry an empty state (stateless service)",
-                    serviceName, StatefulService.class.getName());
+            LOG.info("service {} neither implements {} nor has {}/{} operations: checkpoints carry an empty"
+                    + " state (stateless service)", serviceName, StatefulService.class.getName(), GET_STATE, SET_STATE);
         }
-        return null;
     }
 
     // ---------------------------------------------------------------- the service and its one object
@@ -224,7 +305,19 @@ public final class TotalOrderInvoker implements ReplicatedService {
         service = s;
         serviceGroupContext = sgc;
         serviceContext = sc;
+        getStateOperation = operationNamed(s, GET_STATE);
+        setStateOperation = operationNamed(s, SET_STATE);
         LOG.info("total order invoker bound to service {}", serviceName);
+    }
+
+    private static AxisOperation operationNamed(AxisService s, String name) {
+        for (java.util.Iterator<AxisOperation> it = s.getOperations(); it.hasNext(); ) {
+            AxisOperation op = it.next();
+            if (!op.isControlOperation() && op.getName() != null && name.equals(op.getName().getLocalPart())) {
+                return op;
+            }
+        }
+        return null;
     }
 
     /**
