@@ -51,9 +51,19 @@ public final class GroupConfig {
   public static final ConfigKey<Integer> MAX_REQUEST_BYTES =
       ConfigKey.integer("bftws.maxRequestBytes", 1 << 20, 16, 64 << 20);
 
+  /**
+   * How far ahead of its last executed message number a sequence may send: requests beyond it are
+   * dropped unseen, so one client cannot fill a replica's memory with pending requests (WS-RM clients
+   * pipeline a few messages, not thousands).
+   */
+  public static final ConfigKey<Integer> MAX_REQUESTS_AHEAD =
+      ConfigKey.integer("bftws.maxRequestsAhead", 64, 1, 1 << 20);
+  /** Pending requests a replica holds at most, over all clients; beyond it new ones are dropped. */
+  public static final ConfigKey<Integer> MAX_PENDING = ConfigKey.integer("bftws.maxPendingRequests", 1 << 16, 1, 1 << 24);
+
   public static final List<ConfigKey<Integer>> KEYS = List.of(F, CHECKPOINT_INTERVAL, LOG_WINDOW,
       MAX_BATCH_SIZE, MAX_OUTSTANDING_BATCHES, VIEW_CHANGE_TIMEOUT, VIEW_CHANGE_TIMEOUT_MAX,
-      RETRANSMIT_INTERVAL, CLIENT_RETRANSMIT, MAX_REQUEST_BYTES);
+      RETRANSMIT_INTERVAL, CLIENT_RETRANSMIT, MAX_REQUEST_BYTES, MAX_REQUESTS_AHEAD, MAX_PENDING);
 
   private final Map<String, Integer> values;
 

@@ -233,6 +233,12 @@ public final class Replica {
       }
       return;
     }
+    ClientTable.Entry last = clients.get(q.sequenceId());
+    long executedUpTo = last == null ? 0 : last.messageNumber;
+    if (q.messageNumber() > executedUpTo + cfg.get(GroupConfig.MAX_REQUESTS_AHEAD)
+        || pending.size() >= cfg.get(GroupConfig.MAX_PENDING)) {
+      return; // bounded memory: the client retransmits once earlier requests have executed
+    }
     pending.putIfAbsent(q.id(), s);
     // The primary watches its own pending requests too: if it cannot get them committed (its backups
     // left the view, or its messages do not arrive) it asks for a new view like any backup would.

@@ -100,6 +100,8 @@ public final class Simulation {
   private final Map<Long, int[]> twinRoutes = new HashMap<>();
   private long order;
   private long time;
+  /** Twins only: when one copy restarts empty (-1: never in this seed). */
+  private final long twinAmnesiaAt;
 
   public Simulation(SimOptions o) {
     this.o = o;
@@ -130,6 +132,7 @@ public final class Simulation {
         replicas[i].mutator = new Mutator(new Random(rng.nextLong()), signers.get(i), 0.1 + rng.nextDouble() * 0.5);
       }
     }
+    twinAmnesiaAt = o.byzantine() == Byzantine.TWINS && rng.nextBoolean() ? rng.nextInt((int) faults.healAt) : -1;
     clients = new ClientNode[o.clients()];
     for (int c = 0; c < o.clients(); c++) {
       int id = n + c;
@@ -241,6 +244,16 @@ public final class Simulation {
     if (time == faults.healAt) {
       for (ReplicaNode node : replicas) {
         node.crashed = false;
+      }
+    }
+    if (time == twinAmnesiaAt) {
+      // Twins' amnesia: one copy of the Byzantine replica forgets everything it sent and starts again.
+      for (ReplicaNode node : replicas) {
+        if (node.instances.size() > 1) {
+          Instance in = node.instances.get(1);
+          in.replica = newReplica(node.id);
+          in.app = new HashChainApp();
+        }
       }
     }
   }

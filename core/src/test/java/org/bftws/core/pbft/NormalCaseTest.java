@@ -155,4 +155,15 @@ public class NormalCaseTest {
     }
     throw new AssertionError("no request was sent");
   }
+
+  // Reference: §4.1 with bounded memory — a client running far ahead of execution cannot fill a replica.
+  @Test
+  public void requestsFarAheadOfExecutionAreDroppedUnseen() {
+    Cluster c = new Cluster(1);
+    c.drop = m -> true;
+    for (long k = 1; k <= 200; k++) {
+      c.handle(1, c.replicas[1].receive(signedRequest(c, k, "r" + k).encode()));
+    }
+    assertEquals(64, c.replicas[1].pendingRequests());
+  }
 }
