@@ -39,7 +39,12 @@ import org.bftws.core.keys.ClientKeys;
 import org.bftws.core.keys.GroupKeys;
 import org.bftws.core.keys.KeyFiles;
 import org.bftws.core.keys.KeyGen;
+import org.bftws.core.message.Kind;
+import org.bftws.core.message.Request;
+import org.bftws.core.message.Signed;
 import org.bftws.module.BftwsRuntime;
+import org.bftws.module.transport.ControlMessage;
+import org.bftws.module.transport.MulticastSender;
 import org.bftws.module.api.ApplicationRequest;
 import org.bftws.module.api.ApplicationResult;
 import org.bftws.module.order.BftwsReplica;
@@ -300,6 +305,44 @@ public class BftEchoGroupTest {
             assertEquals("replica " + r + " executed no bad request", before, probes[r].executed().size());
         }
         echo(1); // and the group still serves
+    }
+
+    /**
+     * An equivocating client signs two different requests with the same (sequence, message number) and sends
+     * one to replicas 0 and 1, the other to replicas 2 and 3. Each replica executes what the agreed
+     * pre-prepare carries, never the copy it happened to receive: all four execute the same one, once.
+     */
+    @Test
+    public void cf_anEquivocatingClientCannotSplitTheReplicas() throws Exception {
+        int before = voted.get();
+        awaitExecutedEverywhere(before, N);
+        GroupKeys group = KeyFiles.readGroup(keys.resolve(KeyFiles.GROUP_FILE));
+        ClientKeys mine = KeyFiles.readClient(keys.resolve(KeyFiles.clientFileName(1)), group);
+        org.bftws.core.crypto.Signer signer = Ed25519.signer(mine.signingKey());
+        String sequence = "urn:bftws:sequence:equivocation-" + java.util.UUID.randomUUID();
+        List<URI> control = new ArrayList<>();
+        for (int r = 0; r < N; r++) {
+            control.add(URI.create("http://127.0.0.1:" + replicaPorts[r] + "/axis2/services/BftwsControl"));
+        }
+        try (MulticastSender sender = new MulticastSender("test-equivocator", N, 16, Duration.ofSeconds(2))) {
+            for (int half = 0; half < 2; half++) {
+                String item = half == 0 ? "version-A" : "version-B";
+                String xml = "<e:echo xmlns:e=\"" + NS + "\"><e:item>" + item + "</e:item></e:echo>";
+                Request q = new Request(N, sequence, 1, false,
+                        new ApplicationRequest(ACTION, false, xml.getBytes(StandardCharsets.UTF_8)).encode());
+                ControlMessage m = new ControlMessage(Signed.sign(Kind.REQUEST, N, q.encode(), signer).encode(), null);
+                sender.send(control.subList(2 * half, 2 * half + 2), m);
+            }
+            awaitExecutedEverywhere(before + 1, N);
+        }
+        String agreed = probes[0].firstItems().get(before);
+        assertTrue(agreed, agreed.equals("version-A") || agreed.equals("version-B"));
+        for (int r = 0; r < N; r++) {
+            assertEquals("replica " + r + " executed the agreed version", agreed, probes[r].firstItems().get(before));
+            assertEquals("replica " + r + " executed it once", before + 1, probes[r].executed().size());
+        }
+        voted.incrementAndGet(); // executed everywhere, like a voted call
+        echo(1);
     }
 
     /** A request sent straight to one replica's service, bypassing ordering, is refused with a SOAP fault. */

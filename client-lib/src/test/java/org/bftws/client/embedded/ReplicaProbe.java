@@ -26,6 +26,8 @@ final class ReplicaProbe extends AbstractHandler {
     static final String TAMPERED = "tampered by a Byzantine replica";
 
     private final List<String> executed = new CopyOnWriteArrayList<>();
+    /** The text of each executed request payload's first child element ("" if none), in execution order. */
+    private final List<String> firstItems = new CopyOnWriteArrayList<>();
     private final AtomicInteger tampered = new AtomicInteger();
     private volatile boolean tamper;
 
@@ -59,6 +61,10 @@ final class ReplicaProbe extends AbstractHandler {
         return List.copyOf(executed);
     }
 
+    List<String> firstItems() {
+        return List.copyOf(firstItems);
+    }
+
     int tampered() {
         return tampered.get();
     }
@@ -68,6 +74,9 @@ final class ReplicaProbe extends AbstractHandler {
         MessageContext request = msgContext.getOperationContext() == null ? null
                 : msgContext.getOperationContext().getMessageContext(WSDLConstants.MESSAGE_LABEL_IN_VALUE);
         if (request != null) {
+            OMElement payload = request.getEnvelope().getBody().getFirstElement();
+            OMElement first = payload == null ? null : payload.getFirstElement();
+            firstItems.add(first == null ? "" : first.getText());
             executed.add(request.getMessageID());
         }
         if (tamper && msgContext.getEnvelope() != null) {
