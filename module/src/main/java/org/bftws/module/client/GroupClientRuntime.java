@@ -22,9 +22,7 @@ import org.apache.axis2.context.ConfigurationContext;
 import org.apache.axis2.context.ServiceContext;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
-import org.bftws.core.message.Kind;
-import org.bftws.core.message.Reply;
-import org.bftws.core.message.Signed;
+import org.bftws.core.message.ReplyBundle;
 import org.bftws.core.pbft.Ready;
 import org.bftws.core.voter.ClientCore;
 import org.bftws.module.config.BftwsConfig;
@@ -187,11 +185,7 @@ public final class GroupClientRuntime implements AutoCloseable {
     /** From the control port: a replica's reply goes to the sequence it names; the core authenticates it. */
     private void onControlMessage(ControlMessage m) {
         try {
-            Signed s = Signed.decode(m.signedBytes());
-            if (s.kind() != Kind.REPLY) {
-                return;
-            }
-            WeakReference<GroupSequence> ref = sequences.get(Reply.decode(s.body()).sequenceId());
+            WeakReference<GroupSequence> ref = sequences.get(ReplyBundle.decode(m.signedBytes()).sequenceId());
             GroupSequence seq = ref == null ? null : ref.get();
             if (seq != null) {
                 seq.receive(m.signedBytes());
