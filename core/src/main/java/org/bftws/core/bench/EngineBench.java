@@ -163,8 +163,19 @@ public final class EngineBench {
     EngineBench bench = new EngineBench(batch);
     byte[] op = new byte[1024];
     long heapStart = heapMb();
+    long sampleEvery = Math.max(requests / 10, 1);
+    long nextSample = sampleEvery;
+    StringBuilder samples = new StringBuilder();
     while (bench.executed < requests) {
       bench.batch(batch, op);
+      if (w != null && bench.executed >= nextSample) {
+        samples.append(' ').append(bench.executed / 1000).append("k:").append(heapMb()).append("MB/log")
+            .append(bench.replica.logSize());
+        nextSample += sampleEvery;
+      }
+    }
+    if (w != null) {
+      System.out.println("heap after GC (batch " + batch + "):" + samples);
     }
     long heapEnd = heapMb();
     double s = bench.nanos / 1e9;
