@@ -262,17 +262,21 @@ public final class Report {
         // plot: p50 of each operation, one series per scheme at the lowest k, log scale
         List<String> ops = new ArrayList<>(List.of("share", "verify_share", "combine", "verify_combined"));
         Map<String, List<Double>> series = new LinkedHashMap<>();
-        for (String scheme : distinct(rows, "scheme")) {
+        Set<String> schemes = new LinkedHashSet<>();
+        for (Csv.Row r : rows) {
+            schemes.add(r.get("scheme") + "|" + r.get("key_bits"));
+        }
+        for (String sk : schemes) {
+            String scheme = sk.substring(0, sk.indexOf('|'));
+            String bits = sk.substring(sk.indexOf('|') + 1);
             List<Double> ys = new ArrayList<>();
             for (String op : ops) {
-                ys.add(rows.stream().filter(r -> r.get("scheme").equals(scheme) && r.get("op").equals(op)
-                        && (r.get("k").isEmpty() || r.get("k").equals("2"))).mapToDouble(r -> r.number("p50_us"))
+                ys.add(rows.stream().filter(r -> r.get("scheme").equals(scheme) && r.get("key_bits").equals(bits)
+                        && r.get("op").equals(op) && r.get("k").equals("2")).mapToDouble(r -> r.number("p50_us"))
                         .findFirst().orElse(Double.NaN));
             }
             if (ys.stream().noneMatch(d -> d.isNaN())) {
-                series.put(scheme + (rows.stream().anyMatch(r -> r.get("scheme").equals(scheme)
-                        && !r.get("key_bits").isEmpty()) ? "-" + rows.stream().filter(r -> r.get("scheme").equals(scheme))
-                        .findFirst().get().get("key_bits") : ""), ys);
+                series.put(scheme + "-" + bits, ys);
             }
         }
         if (!series.isEmpty()) {
