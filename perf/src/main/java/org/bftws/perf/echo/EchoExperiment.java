@@ -1,0 +1,300 @@
+package org.bftws.perf.echo;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.bftws.perf.Csv;
+import org.bftws.perf.Machine;
+import org.bftws.perf.Stats;
+
+/**
+ * Experiment 1 of issue 5 (BFT-WS paper §4.1.1): clients call echo in a loop with no think time; the
+ * latency of every call is taken at the client, throughput is calls completed per second of the
+ * measurement window. Modes x payloads x client counts x repetitions.
+ *
+ * <p>Order: for each repetition, for each mode, the mode's servers start, every (payload, clients)
+ * configuration is warmed up and measured, and the servers stop before the next mode starts. Modes thus
+ * alternate in time (drift in the machine's load hits them alike) and never run beside each other.
+ */
+public final class EchoExperiment {
+    /** The CSV's columns: one row per mode, payload, client count and repetition. */
+    public static final List<String> HEADER = List.of("experiment", "time_utc", "commit", "jvm", "machine", "nproc",
+            "load1_start", "load1_end", "load5", "mode", "payload", "elements", "request_bytes", "clients", "rep",
+            "warmup_s", "measure_s", "calls", "errors", "mean_ms", "p50_ms", "p99_ms", "throughput_cps", "status",
+            "note");
+
+    /** What to run. */
+    public record Config(List<EchoMode> modes, List<EchoPayload> payloads, List<Integer> clients, int repetitions,
+            long warmupMillis, long measureMillis) {
+        /** Calls one client makes right after a mode starts, before any configuration: class loading, JIT. */
+        public int startupWarmupCalls() {
+            return warmupMillis >= 1_000 ? 300 : 30;
+        }
+
+        /** The issue's axes (sizes 1-1000 elements and 1 KB, 1-8 clients), 3 repetitions. */
+        public static Config full() {
+            return new Config(EchoModes.all(),
+                    List.of(EchoPayload.elements(1), EchoPayload.elements(10), EchoPayload.elements(100),
+                            EchoPayload.elements(1000), EchoPayload.bytes(1024)),
+                    List.of(1, 2, 4, 8), 3, 3_000, 5_000);
+        }
+
+        /** Seconds: the smallest of each axis, one repetition; proves the harness, measures nothing. */
+        public static Config smoke() {
+            return new Config(EchoModes.all(), List.of(EchoPayload.elements(1), EchoPayload.bytes(1024)),
+                    List.of(1, 2), 1, 150, 300);
+        }
+    }
+
+    private final Config config;
+    private final EchoSetup setup;
+    private final Path work;
+    private final Path root;
+    private final PrintStream progress;
+    /** What is running now, for the shutdown hook: Ctrl-C or a kill stops the servers too. */
+    private final AtomicReference<EchoMode.Deployment> running = new AtomicReference<>();
+
+    public EchoExperiment(Config config, EchoSetup setup, Path work, Path root, PrintStream progress) {
+        this.config = config;
+        this.setup = setup;
+        this.work = work;
+        this.root = root;
+        this.progress = progress;
+    }
+
+    /** Runs everything and writes {@code csv}; returns the rows written. */
+    public List<List<String>> run(Path csv) throws Exception {
+        Thread hook = new Thread(this::stopRunning, "perf-echo-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        List<List<String>> rows = new ArrayList<>();
+        String commit = Machine.commit(root);
+        int total = config.repetitions() * config.modes().size() * config.payloads().size() * config.clients().size();
+        int done = 0;
+        try {
+            for (int rep = 1; rep <= config.repetitions(); rep++) {
+                for (EchoMode mode : config.modes()) {
+                    if (mode.unavailableReason() != null) {
+                        for (EchoPayload p : config.payloads()) {
+                            for (int c : config.clients()) {
+                                rows.add(row(commit, mode, p, c, rep, null, 0, 0, "not available",
+                                        mode.unavailableReason()));
+                                done++;
+                            }
+                        }
+                        progress.printf(Locale.ROOT, "perf echo [%d/%d] rep %d %s: not available%n", done, total, rep,
+                                mode.name());
+                        continue;
+                    }
+                    done = runMode(mode, rep, commit, rows, done, total);
+                    Csv.write(csv, HEADER, rows); // partial results survive a later failure
+                }
+            }
+        } finally {
+            stopRunning();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook is running or has run
+            }
+        }
+        Csv.write(csv, HEADER, rows);
+        return rows;
+    }
+
+    private int runMode(EchoMode mode, int rep, String commit, List<List<String>> rows, int done, int total)
+            throws Exception {
+        Path dir = Files.createDirectories(work.resolve(mode.name() + "-rep" + rep));
+        EchoMode.Deployment deployment;
+        try {
+            deployment = mode.start(setup, dir);
+        } catch (Exception e) {
+            for (EchoPayload p : config.payloads()) {
+                for (int c : config.clients()) {
+                    rows.add(row(commit, mode, p, c, rep, null, 0, 0, "failed", "start: " + e));
+                }
+            }
+            progress.printf(Locale.ROOT, "perf echo rep %d %s: failed to start: %s%n", rep, mode.name(), e);
+            return done + config.payloads().size() * config.clients().size();
+        }
+        running.set(deployment);
+        try {
+            try (EchoMode.Caller caller = deployment.newCaller()) {
+                for (int i = 0; i < config.startupWarmupCalls(); i++) {
+                    caller.echo(config.payloads().get(i % config.payloads().size()));
+                }
+            } catch (Exception e) {
+                progress.printf(Locale.ROOT, "perf echo rep %d %s: warm-up call failed: %s%n", rep, mode.name(), e);
+            }
+            for (EchoPayload p : config.payloads()) {
+                for (int c : config.clients()) {
+                    double load1Start = Machine.loadAverage()[0];
+                    Measured m = measure(deployment, p, c);
+                    String status = m.latency.count() == 0 ? "failed" : m.errors > 0 ? "errors" : "ok";
+                    String note = m.failure != null ? m.failure : "";
+                    rows.add(row(commit, mode, p, c, rep, m.latency, m.errors, m.throughput, status, note, load1Start));
+                    done++;
+                    progress.printf(Locale.ROOT,
+                            "perf echo [%d/%d] rep %d %-6s %-6s clients=%d: p50 %.2f ms, p99 %.2f ms, %.0f calls/s, "
+                                    + "%d errors (load %.2f)%n",
+                            done, total, rep, mode.name(), p.label(), c, m.latency.p50Ms(), m.latency.p99Ms(),
+                            m.throughput, m.errors, Machine.loadAverage()[0]);
+                }
+            }
+        } finally {
+            stopRunning();
+        }
+        return done;
+    }
+
+    private void stopRunning() {
+        EchoMode.Deployment d = running.getAndSet(null);
+        if (d != null) {
+            try {
+                d.close();
+            } catch (Exception e) {
+                progress.println("perf echo: stopping a deployment failed: " + e);
+            }
+        }
+    }
+
+    /** Result of one configuration; {@code failure} is the first error seen (warm-up included), or null. */
+    private record Measured(Stats.Latency latency, int errors, double throughput, String failure) {
+    }
+
+    /**
+     * {@code clients} callers on their own threads loop with no think time. Calls started in the warm-up or
+     * not finished within the measurement window are not counted.
+     */
+    private Measured measure(EchoMode.Deployment deployment, EchoPayload payload, int clients) throws Exception {
+        List<EchoMode.Caller> callers = new ArrayList<>();
+        ExecutorService pool = Executors.newFixedThreadPool(clients, r -> {
+            Thread t = new Thread(r, "perf-echo-client");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            for (int i = 0; i < clients; i++) {
+                callers.add(deployment.newCaller());
+            }
+            long start = System.nanoTime();
+            long measureFrom = start + TimeUnit.MILLISECONDS.toNanos(config.warmupMillis());
+            long measureTo = measureFrom + TimeUnit.MILLISECONDS.toNanos(config.measureMillis());
+            List<Future<Samples>> futures = new ArrayList<>();
+            for (EchoMode.Caller caller : callers) {
+                futures.add(pool.submit(() -> loop(caller, payload, measureFrom, measureTo)));
+            }
+            long[] all = new long[0];
+            int count = 0;
+            int errors = 0;
+            String failure = null;
+            for (Future<Samples> f : futures) {
+                Samples s = f.get(config.warmupMillis() + config.measureMillis() + 2 * ServiceClientCaller.TIMEOUT_MS,
+                        TimeUnit.MILLISECONDS);
+                if (all.length < count + s.count) {
+                    all = java.util.Arrays.copyOf(all, count + s.count);
+                }
+                System.arraycopy(s.nanos, 0, all, count, s.count);
+                count += s.count;
+                errors += s.errors;
+                if (failure == null) {
+                    failure = s.firstError;
+                }
+            }
+            double seconds = config.measureMillis() / 1000.0;
+            if (count == 0 && failure == null) {
+                failure = "no call completed in the measurement window";
+            }
+            return new Measured(Stats.latency(all, count), errors, count / seconds, failure);
+        } finally {
+            pool.shutdownNow();
+            pool.awaitTermination(ServiceClientCaller.TIMEOUT_MS, TimeUnit.MILLISECONDS);
+            for (EchoMode.Caller c : callers) {
+                try {
+                    c.close();
+                } catch (Exception e) {
+                    progress.println("perf echo: closing a client failed: " + e);
+                }
+            }
+        }
+    }
+
+    /** Latencies of one caller's counted calls. */
+    private static final class Samples {
+        long[] nanos = new long[1024];
+        int count;
+        int errors;
+        String firstError;
+
+        void add(long n) {
+            if (count == nanos.length) {
+                nanos = java.util.Arrays.copyOf(nanos, count * 2);
+            }
+            nanos[count++] = n;
+        }
+    }
+
+    private static Samples loop(EchoMode.Caller caller, EchoPayload payload, long measureFrom, long measureTo) {
+        Samples s = new Samples();
+        while (!Thread.currentThread().isInterrupted()) {
+            long t0 = System.nanoTime();
+            if (t0 >= measureTo) {
+                break;
+            }
+            try {
+                caller.echo(payload);
+                long t1 = System.nanoTime();
+                if (t0 >= measureFrom && t1 <= measureTo) {
+                    s.add(t1 - t0);
+                }
+            } catch (Exception e) {
+                if (t0 >= measureFrom) {
+                    s.errors++;
+                }
+                if (s.firstError == null) {
+                    s.firstError = e.toString();
+                }
+            }
+        }
+        return s;
+    }
+
+    private List<String> row(String commit, EchoMode mode, EchoPayload p, int clients, int rep, Stats.Latency latency,
+            int errors, double throughput, String status, String note) {
+        return row(commit, mode, p, clients, rep, latency, errors, throughput, status, note, Machine.loadAverage()[0]);
+    }
+
+    private List<String> row(String commit, EchoMode mode, EchoPayload p, int clients, int rep, Stats.Latency latency,
+            int errors, double throughput, String status, String note, double load1Start) {
+        double[] load = Machine.loadAverage();
+        boolean measured = latency != null;
+        return List.of("echo", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), commit, Machine.jvm(),
+                Machine.description(), String.valueOf(Machine.nproc()), fmt(load1Start), fmt(load[0]), fmt(load[1]),
+                mode.name(), p.label(), String.valueOf(p.elements()), String.valueOf(p.requestBytes()),
+                String.valueOf(clients), String.valueOf(rep), fmt(config.warmupMillis() / 1000.0),
+                fmt(config.measureMillis() / 1000.0), measured ? String.valueOf(latency.count()) : "",
+                measured ? String.valueOf(errors) : "", measured ? fmt(latency.meanMs()) : "",
+                measured ? fmt(latency.p50Ms()) : "", measured ? fmt(latency.p99Ms()) : "",
+                measured ? fmt(throughput) : "", status, note);
+    }
+
+    private static String fmt(double v) {
+        return String.format(Locale.ROOT, "%.3f", v);
+    }
+
+    /** Default working directory for repositories and keys: a fresh temporary directory. */
+    public static Path tempWork() throws IOException {
+        return Files.createTempDirectory("bftws-perf-echo");
+    }
+}

@@ -1,0 +1,82 @@
+package org.bftws.perf.echo;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.bftws.client.embedded.Axis2Repository;
+
+/**
+ * Where the modes find what the build produced: {@code bftws.mar}, {@code addressing.mar} and
+ * {@code echo.aar} (perf/target/axis2-artifacts, copied by perf/pom.xml) and the project's {@code conf/}
+ * axis2.xml files. Repositories are assembled from them the way the README's installation section says.
+ */
+public final class EchoSetup {
+    private final Path artifacts;
+    private final Path conf;
+
+    public EchoSetup(Path artifacts, Path conf) {
+        this.artifacts = artifacts;
+        this.conf = conf;
+    }
+
+    /** From the system properties {@code bftws.perf.artifacts} and {@code bftws.conf} (scripts/perf sets them). */
+    public static EchoSetup fromSystemProperties() {
+        return new EchoSetup(Path.of(required("bftws.perf.artifacts")), Path.of(required("bftws.conf")));
+    }
+
+    public Path conf() {
+        return conf;
+    }
+
+    /** A server repository: the given axis2.xml, both modules, the echo service. */
+    public Axis2Repository server(Path dir, Path axis2Xml) throws IOException {
+        return Axis2Repository.at(dir)
+                .axis2Xml(axis2Xml)
+                .module(artifacts.resolve("modules/bftws.mar"))
+                .module(artifacts.resolve("modules/addressing.mar"))
+                .service(artifacts.resolve("services/echo.aar"))
+                .build();
+    }
+
+    /** A client repository: the given axis2.xml and both modules (bftws is engaged per ServiceClient). */
+    public Axis2Repository client(Path dir, Path axis2Xml) throws IOException {
+        return Axis2Repository.at(dir)
+                .axis2Xml(axis2Xml)
+                .module(artifacts.resolve("modules/bftws.mar"))
+                .module(artifacts.resolve("modules/addressing.mar"))
+                .build();
+    }
+
+    /**
+     * {@code conf/NAME} rewritten into {@code dir}: {@code extra} inserted before the first phaseOrder, and
+     * each of {@code remove} deleted (e.g. {@code <module ref="bftws"/>} for a server without the module).
+     */
+    public Path axis2Xml(Path dir, String name, String extra, String... remove) throws IOException {
+        String xml = Files.readString(conf.resolve(name));
+        for (String r : remove) {
+            if (!xml.contains(r)) {
+                throw new IOException(conf.resolve(name) + " no longer contains " + r);
+            }
+            xml = xml.replace(r, "");
+        }
+        int at = xml.indexOf("<phaseOrder");
+        Files.createDirectories(dir);
+        Path out = dir.resolve(name);
+        Files.writeString(out, xml.substring(0, at) + extra + "\n    " + xml.substring(at));
+        return out;
+    }
+
+    /** One axis2.xml parameter element. */
+    public static String param(String name, String value) {
+        return "<parameter name=\"" + name + "\">" + value + "</parameter>\n    ";
+    }
+
+    private static String required(String property) {
+        String v = System.getProperty(property);
+        if (v == null) {
+            throw new IllegalStateException("system property " + property + " is not set (use scripts/perf)");
+        }
+        return v;
+    }
+}

@@ -1,0 +1,51 @@
+package org.bftws.perf.echo;
+
+import java.nio.file.Path;
+
+import org.apache.axis2.context.ConfigurationContext;
+import org.bftws.client.embedded.EmbeddedAxis2Server;
+
+/**
+ * Baseline: plain Axis2 SOAP/HTTP. The server is conf/axis2-replica.xml without {@code bftws} engaged (so
+ * no Sandesha2 handlers run), the client conf/axis2-client.xml with no module engaged.
+ */
+final class PlainMode implements EchoMode {
+    @Override
+    public String name() {
+        return "plain";
+    }
+
+    @Override
+    public String description() {
+        return "plain Axis2 1.7.9 SOAP/HTTP: one embedded server without bftws engaged, ServiceClients with no module";
+    }
+
+    @Override
+    public Deployment start(EchoSetup setup, Path work) throws Exception {
+        Closer closer = new Closer();
+        try {
+            Path serverXml = setup.axis2Xml(work.resolve("server-conf"), "axis2-replica.xml", "",
+                    "<module ref=\"bftws\"/>");
+            EmbeddedAxis2Server server = closer.register(
+                    EmbeddedAxis2Server.start(setup.server(work.resolve("server"), serverXml)));
+            ConfigurationContext client = setup.client(work.resolve("client"),
+                    setup.conf().resolve("axis2-client.xml")).createConfigurationContext();
+            closer.register(client::terminate);
+            String url = server.serviceUrl("Echo");
+            return new Deployment() {
+                @Override
+                public Caller newCaller() throws Exception {
+                    return new ServiceClientCaller(client, url, true);
+                }
+
+                @Override
+                public void close() throws Exception {
+                    closer.close();
+                }
+            };
+        } catch (Exception | Error e) {
+            closer.close();
+            throw e;
+        }
+    }
+}
