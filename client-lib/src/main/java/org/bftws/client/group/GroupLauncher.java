@@ -1,0 +1,188 @@
+package org.bftws.client.group;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+
+import org.bftws.client.embedded.Axis2Repository;
+import org.bftws.client.embedded.EmbeddedAxis2Server;
+import org.bftws.core.keys.KeyFiles;
+
+/**
+ * Starts ONE replica of an echo group on 127.0.0.1: an embedded Axis2 server whose repository holds
+ * {@code bftws.mar}, {@code addressing.mar} and the echo service, with {@code conf/axis2-replica.xml} plus
+ * the group's {@code bftws.*} parameters for replica {@code id} and the keys of {@code scripts/keygen}.
+ *
+ * <pre>
+ *   GroupLauncher ports N                     # prints N free loopback ports, one a line
+ *   GroupLauncher replica --id I --group FILE --keys DIR --dir DIR --artifacts DIR --conf DIR
+ * </pre>
+ * The group file has one line per replica, {@code ID PORT} (ids 0..n-1). The replica runs until the JVM
+ * is terminated (SIGTERM closes it cleanly).
+ */
+public final class GroupLauncher {
+    /** The group endpoint every client addresses; the Multicast Sender maps it to the replicas. */
+    public static final String GROUP_ENDPOINT = "http://echo.group.example/axis2/services/Echo";
+    public static final String ECHO_NS = "urn:bftws:samples:echo";
+    public static final String ECHO_ACTION = "urn:bftws:samples:echo:echo";
+
+    private GroupLauncher() {
+    }
+
+    /** Where a group's pieces come from: bftws.mar/addressing.mar/echo.aar, conf/, and the keygen output. */
+    public record Layout(Path artifacts, Path conf, Path keys) {
+        Path replicaXml() {
+            return conf.resolve("axis2-replica.xml");
+        }
+    }
+
+    /** Reads a group file ({@code ID PORT} per line) into ports indexed by replica id. */
+    public static int[] readGroup(Path file) throws IOException {
+        Map<Integer, Integer> byId = new HashMap<>();
+        for (String line : Files.readAllLines(file)) {
+            String t = line.trim();
+            if (t.isEmpty() || t.startsWith("#")) {
+                continue;
+            }
+            String[] f = t.split("\\s+");
+            byId.put(Integer.parseInt(f[0]), Integer.parseInt(f[1]));
+        }
+        int[] ports = new int[byId.size()];
+        for (int i = 0; i < ports.length; i++) {
+            Integer p = byId.get(i);
+            if (p == null) {
+                throw new IllegalArgumentException(file + ": no line for replica " + i);
+            }
+            ports[i] = p;
+        }
+        return ports;
+    }
+
+    /** The bftws.* parameters shared by every member and client of the group. */
+    public static String groupParameters(int[] ports, Path keys) {
+        StringBuilder replicas = new StringBuilder();
+        for (int r = 0; r < ports.length; r++) {
+            replicas.append(r).append('=').append(serviceUrl(ports[r], "Echo")).append(' ');
+        }
+        return param("bftws.replicated", "true") + param("bftws.group.endpoint", GROUP_ENDPOINT)
+                + param("bftws.replicas", replicas.toString().trim())
+                + param("bftws.keys.public", keys.resolve(KeyFiles.GROUP_FILE).toString());
+    }
+
+    /** Assembles replica {@code id}'s repository under {@code dir} and starts it on its group-file port. */
+    public static EmbeddedAxis2Server start(int id, int[] ports, Layout layout, Path dir) throws IOException {
+        if (id < 0 || id >= ports.length) {
+            throw new IllegalArgumentException("replica id " + id + " is not in 0.." + (ports.length - 1));
+        }
+        Path xml = withParameters(layout.replicaXml(), dir.resolve("conf/axis2.xml"),
+                groupParameters(ports, layout.keys()) + param("bftws.replica.id", String.valueOf(id))
+                        + param("bftws.keys.private",
+                                layout.keys().resolve(KeyFiles.replicaFileName(id + 1)).toString()));
+        Axis2Repository repo = Axis2Repository.at(dir.resolve("repository"))
+                .axis2Xml(xml)
+                .module(layout.artifacts().resolve("modules/bftws.mar"))
+                .module(layout.artifacts().resolve("modules/addressing.mar"))
+                .service(layout.artifacts().resolve("services/echo.aar"))
+                .build();
+        return EmbeddedAxis2Server.start(repo, ports[id]);
+    }
+
+    /** Copies {@code source} to {@code out} with {@code extra} inserted before the first phaseOrder. */
+    static Path withParameters(Path source, Path out, String extra) throws IOException {
+        String xml = Files.readString(source);
+        int at = xml.indexOf("<phaseOrder");
+        if (at < 0) {
+            throw new IllegalArgumentException(source + " has no <phaseOrder>");
+        }
+        Files.createDirectories(out.getParent());
+        Files.writeString(out, xml.substring(0, at) + extra + "\n    " + xml.substring(at));
+        return out;
+    }
+
+    static String param(String name, String value) {
+        return "<parameter name=\"" + name + "\">" + value + "</parameter>\n    ";
+    }
+
+    /** {@code http://127.0.0.1:PORT/axis2/services/NAME}. */
+    public static String serviceUrl(int port, String service) {
+        return "http://" + EmbeddedAxis2Server.LOOPBACK + ":" + port + "/axis2/services/" + service;
+    }
+
+    /** {@code count} distinct ports free on the loopback interface at the time of the call. */
+    public static int[] freePorts(int count) throws IOException {
+        List<ServerSocket> sockets = new ArrayList<>();
+        int[] ports = new int[count];
+        try {
+            for (int i = 0; i < count; i++) {
+                ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+                sockets.add(s);
+                ports[i] = s.getLocalPort();
+            }
+        } finally {
+            for (ServerSocket s : sockets) {
+                s.close();
+            }
+        }
+        return ports;
+    }
+
+    static Map<String, String> options(String[] args, int from) {
+        Map<String, String> o = new HashMap<>();
+        for (int i = from; i < args.length; i += 2) {
+            if (!args[i].startsWith("--") || i + 1 >= args.length) {
+                throw new IllegalArgumentException("expected --name value, got " + args[i]);
+            }
+            o.put(args[i].substring(2), args[i + 1]);
+        }
+        return o;
+    }
+
+    static String required(Map<String, String> o, String name) {
+        String v = o.get(name);
+        if (v == null) {
+            throw new IllegalArgumentException("missing --" + name);
+        }
+        return v;
+    }
+
+    static Layout layout(Map<String, String> o) {
+        return new Layout(Path.of(required(o, "artifacts")), Path.of(required(o, "conf")),
+                Path.of(required(o, "keys")));
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length == 2 && args[0].equals("ports")) {
+            for (int p : freePorts(Integer.parseInt(args[1]))) {
+                System.out.println(p);
+            }
+            return;
+        }
+        if (args.length < 1 || !args[0].equals("replica")) {
+            System.err.println("usage: GroupLauncher ports N | replica --id I --group FILE --keys DIR --dir DIR"
+                    + " --artifacts DIR --conf DIR");
+            System.exit(2);
+        }
+        Map<String, String> o = options(args, 1);
+        int id = Integer.parseInt(required(o, "id"));
+        int[] ports = readGroup(Path.of(required(o, "group")));
+        EmbeddedAxis2Server server = start(id, ports, layout(o), Path.of(required(o, "dir")));
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                server.close();
+            } catch (Exception e) {
+                System.err.println("replica " + id + ": " + e);
+            }
+            stopped.countDown();
+        }, "replica-shutdown"));
+        System.out.println("replica " + id + " serving " + server.serviceUrl("Echo"));
+        stopped.await();
+    }
+}
