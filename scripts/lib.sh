@@ -32,3 +32,46 @@ build_core() {
 core_classpath() {
   echo "$ROOT/core/target/classes:$(cat "$ROOT/core/target/classpath.txt")"
 }
+
+# Builds core, the module, the sample services and client-lib (jars, target/axis2-artifacts and
+# client-lib/target/classpath.txt) unless they are up to date with their sources.
+build_group() {
+  local stamp="$ROOT/client-lib/target/classpath.txt"
+  if [ ! -f "$stamp" ] || [ ! -d "$ROOT/client-lib/target/axis2-artifacts" ] || [ -n "$(find "$ROOT/pom.xml" \
+      "$ROOT"/{core,module,sample-services,client-lib}/pom.xml "$ROOT"/{core,module,sample-services,client-lib}/src/main \
+      -newer "$stamp" -print -quit)" ]; then
+    echo "build: mvn -DskipTests package -pl client-lib -am" >&2
+    (cd "$ROOT" && mvn -B -q -DskipTests package -pl client-lib -am) >&2
+    touch "$stamp"
+  fi
+}
+
+group_classpath() {
+  echo "$ROOT/client-lib/target/classes:$(cat "$ROOT/client-lib/target/classpath.txt")"
+}
+
+# The JVM options of the group's replicas and clients: small heaps, the project's log4j2 configuration.
+group_java() {
+  java -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Dlog4j2.configurationFile="$ROOT/conf/log4j2.xml" \
+    -Dorg.apache.axis2.transport.http.server.fastShutdown=true -cp "$(group_classpath)" "$@"
+}
+
+# The HTTP status of GET http://127.0.0.1:PORT/PATH, or 000 when nothing answers within 5 s.
+http_status() {
+  local port="$1" path="$2" line=""
+  if { exec 3<>"/dev/tcp/127.0.0.1/$port"; } 2>/dev/null; then
+    printf 'GET %s HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n' "$path" >&3
+    read -r -t 5 line <&3 || true
+    exec 3<&- 3>&-
+  fi
+  local code
+  code=$(printf '%s' "$line" | awk '{print $2}')
+  echo "${code:-000}"
+}
+
+# Absolute group directory from --dir (default run/group under the project root).
+group_dir() {
+  local d="${1:-$ROOT/run/group}"
+  case "$d" in /*) ;; *) d="$PWD/$d" ;; esac
+  echo "$d"
+}

@@ -139,7 +139,7 @@ public final class DemoClient implements AutoCloseable {
         boolean ok;
         try (DemoClient client = connect(ports, GroupLauncher.layout(o), dir)) {
             System.out.println("client: group endpoint " + GroupLauncher.GROUP_ENDPOINT + ", " + ports.length
-                    + " replicas, replies to " + client.listener.serviceUrl("..."));
+                    + " replicas; replies arrive at " + client.listener.serviceUrl("BftwsControl"));
             ok = client.run(o.getOrDefault("label", "demo"), calls, items, System.out).stream()
                     .allMatch(Call::correct);
         } catch (AxisFault e) {
