@@ -50,10 +50,17 @@ group_classpath() {
   echo "$ROOT/client-lib/target/classes:$(cat "$ROOT/client-lib/target/classpath.txt")"
 }
 
-# The JVM options of the group's replicas and clients: small heaps, the project's log4j2 configuration.
+# The command line of the group's replica and client JVMs (small heaps, the project's log4j2 configuration)
+# into the array GROUP_JAVA; group_java runs it.
+group_java_command() {
+  GROUP_JAVA=(java -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1
+    -Dlog4j2.configurationFile="$ROOT/conf/log4j2.xml"
+    -Dorg.apache.axis2.transport.http.server.fastShutdown=true -cp "$(group_classpath)")
+}
+
 group_java() {
-  java -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Dlog4j2.configurationFile="$ROOT/conf/log4j2.xml" \
-    -Dorg.apache.axis2.transport.http.server.fastShutdown=true -cp "$(group_classpath)" "$@"
+  group_java_command
+  "${GROUP_JAVA[@]}" "$@"
 }
 
 # The HTTP status of GET http://127.0.0.1:PORT/PATH, or 000 when nothing answers within 5 s.
