@@ -34,6 +34,15 @@ public abstract class CounterBase {
         return INSTANCES.get(context);
     }
 
+    /**
+     * The total of the service instance in {@code context}, or {@link Long#MIN_VALUE} while Axis2 has not
+     * created it yet (a restarted replica creates it on its first execution or state installation).
+     */
+    static long totalOf(ConfigurationContext context) {
+        CounterBase c = of(context);
+        return c == null ? Long.MIN_VALUE : c.total();
+    }
+
     public OMElement add(OMElement request) {
         long amount = Long.parseLong(request.getText().trim());
         long now;

@@ -108,7 +108,7 @@ public class StatefulGroupTest {
             int id = r;
             // get_state at seq 4 and 8; stable only if 2f+1 replicas captured the same state
             await("replica " + r + " has a stable checkpoint at 8", () -> manager(id).stableCheckpoint() >= 8);
-            await("replica " + r + " executed all 10", () -> CounterBase.of(servers[id].context()).total() == expected);
+            await("replica " + r + " executed all 10", () -> CounterBase.totalOf(servers[id].context()) == expected);
         }
 
         if (serviceClass == OperationStateCounter.class) {
@@ -142,7 +142,7 @@ public class StatefulGroupTest {
         await("the restarted replica installs a checkpoint and catches up", () -> manager(lagging).lastExecuted()
                 == manager(0).lastExecuted());
         await("the restarted replica's service holds the group's total",
-                () -> CounterBase.of(servers[lagging].context()).total() == expected);
+                () -> CounterBase.totalOf(servers[lagging].context()) == expected);
         assertNull(manager(lagging).failure());
 
         // The primary of view 0 stops: replicas 1, 2 and the restarted 3 must form every quorum now.
@@ -154,7 +154,7 @@ public class StatefulGroupTest {
         for (int r = 1; r < N; r++) {
             int id = r;
             await("replica " + r + " executed everything in view 1", () -> manager(id).view() >= 1
-                    && CounterBase.of(servers[id].context()).total() == expected);
+                    && CounterBase.totalOf(servers[id].context()) == expected);
             assertNull(manager(r).failure());
         }
     }
