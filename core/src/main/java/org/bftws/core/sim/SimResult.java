@@ -11,8 +11,9 @@ public record SimResult(SimOptions options, String faults, List<String> violatio
 
   public String describe() {
     return "seed=" + options.seed() + " byzantine=" + options.byzantine().label()
-        + (options.random() == SimOptions.Randomness.NONE ? "" : " random=ct/" + options.scheme().label()
-            + (options.coinPerBatch() ? "/per-batch" : "")) + " faults={" + faults + "}"
+        + (options.random() == SimOptions.Randomness.NONE ? ""
+            : options.random() != SimOptions.Randomness.CT ? " random=" + options.random().label()
+            : " random=ct/" + options.scheme().label() + (options.coinPerBatch() ? "/per-batch" : "")) + " faults={" + faults + "}"
         + " committed=" + requestsCommitted + " delivered=" + requestsDelivered + " viewChanges=" + viewChanges
         + " stateTransfers=" + stateTransfers + " evidence=" + evidence + " randoms=" + randomsChecked + " time=" + endTime
         + (ok() ? "" : " violations=" + violations);
