@@ -206,6 +206,12 @@ public final class Simulation {
   }
 
   private long incarnations;
+  private long messagesSent;
+  private long ppUpdatesSent;
+  private long latencySum;
+  private long latencyCount;
+  private long healedSum;
+  private long healedCount;
 
   /**
    * The trusted dealer of the CT algorithm, deterministic per seed: a DRBG seeded from the seed alone (not
@@ -269,7 +275,9 @@ public final class Simulation {
       delivered += c.issued - c.core.outstanding();
     }
     return new SimResult(o, faults.describe(), checker.violations(), checker.committedRequests, delivered,
-        checker.viewChanges, checker.stateTransfers, checker.evidence, checker.randomsChecked, time);
+        checker.viewChanges, checker.stateTransfers, checker.evidence, checker.randomsChecked, time,
+        new SimResult.Traffic(messagesSent, ppUpdatesSent, latencyCount == 0 ? 0 : (double) latencySum / latencyCount,
+            healedCount == 0 ? 0 : (double) healedSum / healedCount));
   }
 
   private boolean allDone() {
@@ -411,6 +419,12 @@ public final class Simulation {
     for (Event e : r.events) {
       if (e instanceof Event.Delivered d) {
         c.delivered++;
+        latencySum += time - c.issuedAt;
+        latencyCount++;
+        if (c.issuedAt >= faults.healAt) {
+          healedSum += time - c.issuedAt;
+          healedCount++;
+        }
         c.nextAt = time + rng.nextInt((int) (2 * faults.healAt / Math.max(1, c.quota)) + 1);
         if (!c.byzantine) {
           checker.delivered(d.request(), d.result(), d.random());
@@ -442,6 +456,11 @@ public final class Simulation {
     }
     List<byte[]> out = node.mutator == null ? List.of(m.bytes()) : node.mutator.apply(m.bytes());
     for (byte[] b : out) {
+      long copies = m.to() == Ready.ALL_REPLICAS ? o.n() - 1 : m.to() < o.n() ? 1 : 0;
+      messagesSent += copies;
+      if (b.length > 0 && b[0] == Kind.PP_UPDATE.code()) {
+        ppUpdatesSent += copies;
+      }
       if (m.to() == Ready.ALL_REPLICAS) {
         for (int to = 0; to < o.n(); to++) {
           if (to != node.id) {

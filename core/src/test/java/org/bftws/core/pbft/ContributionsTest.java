@@ -191,6 +191,23 @@ public class ContributionsTest {
     }
   }
 
+  // Reference: integrity paper §4 (Figure 1) — the cost of BA in messages, no faults, n = 4: the 3f
+  // backups' pp-updates and the primary's set, multicast (3f+1)(n-1) = 12; hardened adds the 2f+1 reveals,
+  // multicast: 12 + 9 = 21. A request that is not randomized costs no pp-update.
+  @Test
+  public void ppUpdatesPerRandomizedRequest() {
+    for (boolean hardened : new boolean[] {false, true}) {
+      Group g = new Group(hardened);
+      g.request(false);
+      assertEquals(0, g.sent.stream().filter(m -> kind(m, Kind.PP_UPDATE)).count());
+      g.request(true);
+      assertEquals(hardened ? 21 : 12, g.sent.stream().filter(m -> kind(m, Kind.PP_UPDATE)).count());
+      for (int i = 0; i < 4; i++) {
+        assertEquals(2, g.executed.get(i).size());
+      }
+    }
+  }
+
   // Reference: integrity paper §4, "checks if the request will indeed trigger a randomized operation, to
   // prevent a faulty primary from putting unnecessary loads on correct replicas": refused, no work done.
   @Test
