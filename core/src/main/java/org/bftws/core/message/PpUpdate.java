@@ -17,7 +17,7 @@ import org.bftws.core.codec.DecodeException;
  *   <li>{@link Type#SET}: the primary's S_R: {@code set} holds 2f+1 contributors' own signed
  *       CONTRIBUTION (hardened: COMMITMENT) envelopes, so every backup checks each ⟨R_i, i⟩ against its
  *       contributor's signature; hardened certificates also carry the 2f+1 REVEALs in {@code reveals}.
- *   <li>{@link Type#COMMITMENT}: hardened, H(i, n, d, j, R_ij, nonce_i) per randomized request j.
+ *   <li>{@link Type#COMMITMENT}: hardened, H(i, n, j, d, R_ij, nonce_i) per randomized request j.
  *   <li>{@link Type#REVEAL}: hardened, R_i and {@code nonce}, sent once the commitment set is fixed.
  * </ul>
  * The view is where the message was sent; contributions and reveals are bound to (n, d), not to the view,

@@ -52,7 +52,7 @@ public final class BaRandomness {
     return Digests.sha256(MIX, new ByteWriter(4).i32(contributor).toBytes(), value);
   }
 
-  /** The hardened variant's commitment to R_ij: H(i, n, d, j, R_ij, nonce_i). */
+  /** The hardened variant's commitment to R_ij: H(i, n, j, d, R_ij, nonce_i). */
   public static byte[] commitment(int contributor, long seq, byte[] d, int j, byte[] value, byte[] nonce) {
     return Digests.sha256(COMMIT, new ByteWriter(16).i32(contributor).i64(seq).i32(j).toBytes(), d, value, nonce);
   }

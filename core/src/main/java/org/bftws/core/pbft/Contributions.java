@@ -29,7 +29,7 @@ import org.bftws.core.message.Signed;
  * ({@link BaRandomness#combine}) and prepares and commits on d' = D(d || R) instead of d.
  *
  * <p><b>Hardened BA</b> (removes CRYPTO.md's two weaknesses). Contributions are replaced by commitments
- * H(i, n, d, j, R_ij, nonce_i) (the primary's in its pre-prepare); the primary's set fixes 2f+1
+ * H(i, n, j, d, R_ij, nonce_i) (the primary's in its pre-prepare); the primary's set fixes 2f+1
  * commitments; only then does each contributor in the set reveal (R_i, nonce_i), and every replica checks
  * each reveal against its commitment and combines the 2f+1 revealed values once it holds all of them. A
  * Byzantine backup sees no honest value before its own is fixed (no last revealer), and the primary fixes
@@ -238,7 +238,10 @@ final class Contributions {
     Map<String, Signed> buffered = early.remove(pp.seq());
     if (buffered != null) {
       for (Signed s : buffered.values()) {
-        onPpUpdate(s, PpUpdate.decode(s.body()), slot);
+        PpUpdate bu = PpUpdate.decode(s.body());
+        if (bu.view() == r.view) {
+          onPpUpdate(s, bu, slot);
+        }
       }
     }
     if (r.isPrimary()) {
@@ -254,16 +257,16 @@ final class Contributions {
       return;
     }
     PpUpdate u = PpUpdate.decode(s.body());
-    if (!r.inWindow(u.seq())) {
+    if (!r.inWindow(u.seq()) || u.view() != r.view) {
+      // A pp-update counts only in the view it was sent in: a delayed one of an earlier round would
+      // otherwise look like a second contribution, or a reveal opening nothing, of a correct replica.
       return;
     }
     Round rd = rounds.get(u.seq());
     Slot slot = r.log.get(u.seq());
     if (rd == null || rd.view != r.view || !r.active || slot == null || slot.prePrepare == null
         || !Arrays.equals(rd.d, u.digest())) {
-      if (u.view() == r.view) {
-        early.computeIfAbsent(u.seq(), k -> new HashMap<>()).put(s.sender() + "/" + u.type(), s);
-      }
+      early.computeIfAbsent(u.seq(), k -> new HashMap<>()).put(s.sender() + "/" + u.type(), s);
       return;
     }
     onPpUpdate(s, u, slot);
@@ -471,7 +474,9 @@ final class Contributions {
       r.send(peer, rd.set);
     }
     for (Signed rv : rd.reveals.values()) {
-      r.send(peer, rv);
+      if (rv.sender() != peer) {
+        r.send(peer, rv); // reveals are signed by their contributors: relayed as they are
+      }
     }
   }
 

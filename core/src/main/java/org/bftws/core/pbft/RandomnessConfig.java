@@ -15,7 +15,7 @@ public record RandomnessConfig(Algorithm algorithm, CoinConfig coins, Entropy en
     /** The paper's BA algorithm (§4): contributions in the pre-prepare and pp-updates; see {@link Contributions}. */
     BA,
     /**
-     * BA with commit-before-reveal: contributors first send H(i, n, d, j, R_ij, nonce), the primary fixes
+     * BA with commit-before-reveal: contributors first send H(i, n, j, d, R_ij, nonce_i), the primary fixes
      * 2f+1 commitments, only then are the values revealed (removes CRYPTO.md's last-revealer and
      * subset-choice weaknesses; see {@link Contributions}).
      */

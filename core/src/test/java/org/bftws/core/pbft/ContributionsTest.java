@@ -208,6 +208,34 @@ public class ContributionsTest {
     }
   }
 
+  // Reference: integrity paper §4 (the pp-update and the pre-prepare carrying R_p) with the canonical
+  // encoding rule: every new message round-trips to the same bytes, and a pre-prepare without randomness
+  // keeps the bytes it had before BA existed.
+  @Test
+  public void ppUpdatesAndRandomnessRoundTrip() {
+    Group g = new Group(true);
+    Signed q = g.signedRequest(true);
+    PrePrepare plain = PrePrepare.of(0, 1, List.of(q));
+    Signed c = g.contribution(0, 1, plain.digest(), List.of(value(1)));
+    PpUpdate reveal = PpUpdate.values(PpUpdate.Type.REVEAL, 0, 1, plain.digest(), List.of(value(2)), value(3));
+    PpUpdate set = PpUpdate.set(0, 1, plain.digest(), List.of(c, c), List.of(c));
+    for (PpUpdate u : List.of(PpUpdate.decode(c.body()), reveal, set)) {
+      assertArrayEquals(u.encode(), PpUpdate.decode(u.encode()).encode());
+    }
+    PrePrepare withR = plain.withRandomness(c);
+    assertArrayEquals(withR.encode(), PrePrepare.decode(withR.encode()).encode());
+    assertEquals(null, PrePrepare.decode(plain.encode()).randomness());
+    assertArrayEquals(c.encode(), PrePrepare.decode(withR.encode()).randomness().encode());
+    Signed pps = Signed.sign(Kind.PRE_PREPARE, 0, withR.encode(), g.signers.get(0));
+    org.bftws.core.message.ViewChange vc = new org.bftws.core.message.ViewChange(1, 0, new byte[32], List.of(),
+        List.of(new org.bftws.core.message.PreparedCertificate(pps, List.of(), c),
+            new org.bftws.core.message.PreparedCertificate(pps, List.of())));
+    org.bftws.core.message.ViewChange back = org.bftws.core.message.ViewChange.decode(vc.encode());
+    assertArrayEquals(vc.encode(), back.encode());
+    assertArrayEquals(c.encode(), back.prepared().get(0).randomness().encode());
+    assertEquals(null, back.prepared().get(1).randomness());
+  }
+
   // Reference: integrity paper §4, "checks if the request will indeed trigger a randomized operation, to
   // prevent a faulty primary from putting unnecessary loads on correct replicas": refused, no work done.
   @Test
