@@ -1,5 +1,7 @@
 package org.bftws.module;
 
+import java.net.URI;
+
 import org.apache.axis2.AxisFault;
 import org.apache.axis2.context.ConfigurationContext;
 import org.apache.axis2.description.AxisModule;
@@ -9,34 +11,61 @@ import org.apache.sandesha2.SandeshaModule;
 import org.bftws.module.config.BftwsConfig;
 import org.bftws.module.config.BftwsConfigException;
 import org.bftws.module.config.BftwsParameters;
+import org.bftws.module.invoker.TotalOrderInvoker;
+import org.bftws.module.keys.GroupKeyMaterial;
+import org.bftws.module.order.BftwsReplica;
 
 /**
  * The module class of bftws.mar. bftws.mar is a superset of Sandesha2 (paper §3.3.1: "backward
- * compatible with Sandesha2"), so this class is Sandesha2's module with three additions: it reads and
- * validates the BFT-WS parameters of axis2.xml before anything starts, it publishes them to the handlers,
- * and it repairs Sandesha2's engagement check, which only recognises modules named {@code sandesha2*}.
+ * compatible with Sandesha2"), so this class is Sandesha2's module with these additions: it reads and
+ * validates the BFT-WS parameters of axis2.xml and loads the keys before anything starts, publishes both to
+ * the handlers, starts a replica's ordering machinery (control port, Multicast Sender, Total Order Manager,
+ * Total Order Invoker), and repairs Sandesha2's engagement check, which only recognises modules named
+ * {@code sandesha2*}.
  */
 public class BftwsModule extends SandeshaModule {
     private static final Logger LOG = LogManager.getLogger(BftwsModule.class);
 
     @Override
     public void init(ConfigurationContext configContext, AxisModule module) throws AxisFault {
-        // Parse first: a wrong value must stop start-up before Sandesha2 starts its worker threads.
+        // Parse and load keys first: a wrong value must stop start-up before Sandesha2 starts its threads.
         BftwsConfig config = BftwsParameters.parse(AxisParameters.asMap(configContext.getAxisConfiguration()));
-        if (config.replicated()) {
-            // Fail closed: the ordering machinery exists (org.bftws.module.order.BftwsReplica), but application
-            // requests do not reach it yet (no Total Order Invoker, paper §3.3.1.7) and keys are not loaded
-            // from bftws.keys.* (keygen format pending), so a replicated setting would give plain WS-RM,
-            // i.e. no Byzantine fault tolerance at all.
-            throw new BftwsConfigException(BftwsParameters.REPLICATED_KEY,
-                    "is true, but this build of bftws.mar does not yet route application requests through"
-                            + " total ordering; remove it to run plain WS-RM");
-        }
+        GroupKeyMaterial keys = config.replicated() ? GroupKeyMaterial.load(config) : null;
         super.init(configContext, module);
         BftwsRuntime.publish(configContext, config);
+        if (keys != null) {
+            BftwsRuntime.publishKeys(configContext, keys);
+        }
+        if (config.isReplica()) {
+            String service = serviceName(config.replicas().get(config.replicaId()).endpoint());
+            BftwsReplica replica = BftwsReplica.start(configContext, config, keys.signer(), keys.verifier(),
+                    new TotalOrderInvoker(configContext, service));
+            configContext.setProperty(BftwsRuntime.REPLICA_PROPERTY, replica);
+            LOG.info("bftws replica {} of {} orders requests for service {}", config.replicaId(), config.n(), service);
+        }
         // Added after Sandesha2's own resolver, so it runs after it and can undo its verdict.
         configContext.getAxisConfiguration().addTargetResolver(new EngagementTargetResolver(module.getName()));
         LOG.info("bftws module {} initialised: replicated={}, role={}", module.getName(), config.replicated(),
                 config.role().configValue());
+    }
+
+    @Override
+    public void shutdown(ConfigurationContext configurationContext) throws AxisFault {
+        BftwsRuntime.stop(configurationContext);
+        super.shutdown(configurationContext);
+    }
+
+    /**
+     * The replicated service is the one this replica's endpoint in {@code bftws.replicas} names: the last path
+     * segment, as in Axis2's {@code .../axis2/services/NAME}.
+     */
+    static String serviceName(URI endpoint) {
+        String path = endpoint.getPath();
+        String name = path == null ? "" : path.substring(path.lastIndexOf('/') + 1);
+        if (name.isEmpty()) {
+            throw new BftwsConfigException(BftwsParameters.REPLICAS_KEY, "endpoint " + endpoint
+                    + " names no service (expected .../services/NAME)");
+        }
+        return name;
     }
 }

@@ -3,12 +3,14 @@ package org.bftws.module;
 import java.util.Collection;
 
 import org.apache.axis2.Constants;
+import org.apache.axis2.context.ConfigurationContext;
 import org.apache.axis2.context.MessageContext;
 import org.apache.axis2.description.AxisModule;
 import org.apache.axis2.description.AxisOperation;
 import org.apache.axis2.description.AxisService;
 import org.apache.axis2.util.TargetResolver;
 import org.apache.sandesha2.util.SandeshaUtil;
+import org.bftws.module.config.BftwsConfig;
 
 /**
  * Sandesha2 1.6.2's target resolver (SandeshaModule.init) treats a message as unreliable unless a module
@@ -28,11 +30,22 @@ final class EngagementTargetResolver implements TargetResolver {
 
     @Override
     public void resolveTarget(MessageContext msgContext) {
-        if (!engaged(msgContext) || SandeshaUtil.isMessageUnreliable(msgContext)) {
+        if (!engaged(msgContext) || SandeshaUtil.isMessageUnreliable(msgContext) || toReplicaGroup(msgContext)) {
             return;
         }
         msgContext.removeProperty(Constants.Configuration.USE_ASYNC_OPERATIONS);
         msgContext.removeProperty(Constants.Configuration.DISABLE_RESPONSE_ACK);
+    }
+
+    /**
+     * A group client's request to the group endpoint stays synchronous: the BFT-WS Out Handler answers it in
+     * the caller's thread with the voted reply, and WS-RM never sees it.
+     */
+    private static boolean toReplicaGroup(MessageContext msgContext) {
+        ConfigurationContext cc = msgContext.getConfigurationContext();
+        Object config = cc == null ? null : cc.getProperty(BftwsRuntime.CONFIG_PROPERTY);
+        return config instanceof BftwsConfig c && c.isGroupClient() && msgContext.getTo() != null
+                && c.isGroupEndpoint(msgContext.getTo().getAddress());
     }
 
     private boolean engaged(MessageContext msgContext) {

@@ -6,6 +6,7 @@ import org.apache.axis2.AxisFault;
 import org.apache.axis2.addressing.EndpointReference;
 import org.apache.axis2.context.ConfigurationContext;
 import org.apache.axis2.transport.http.SimpleHTTPServer;
+import org.bftws.module.client.GroupClientRuntime;
 
 /**
  * An Axis2 server in this JVM: the repository's services behind Axis2's {@link SimpleHTTPServer}, on a port
@@ -46,7 +47,11 @@ public final class EmbeddedAxis2Server implements AutoCloseable {
             http = new SimpleHTTPServer(context, port);
             http.start();
             EndpointReference epr = http.getEPRForService("probe", LOOPBACK);
-            return new EmbeddedAxis2Server(context, http, URI.create(epr.getAddress()).getPort());
+            int bound = URI.create(epr.getAddress()).getPort();
+            // Where this instance serves services: a BFT-WS client tells the replicas to reply there.
+            context.setProperty(GroupClientRuntime.LISTENER_BASE_PROPERTY,
+                    "http://" + LOOPBACK + ":" + bound + "/axis2/services/");
+            return new EmbeddedAxis2Server(context, http, bound);
         } catch (AxisFault | RuntimeException e) {
             if (http != null) {
                 http.stop();

@@ -14,9 +14,7 @@ import java.util.concurrent.TimeUnit;
 import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.Verifier;
-import org.bftws.core.message.Kind;
-import org.bftws.core.message.Reply;
-import org.bftws.core.message.Signed;
+import org.bftws.core.message.ReplyBundle;
 import org.bftws.core.pbft.Event;
 import org.bftws.core.pbft.Ready;
 import org.bftws.core.voter.ClientCore;
@@ -84,10 +82,9 @@ final class GroupTestClient implements AutoCloseable {
 
     private synchronized void onMessage(ControlMessage m) {
         try {
-            Signed s = Signed.decode(m.signedBytes());
-            if (s.kind() == Kind.REPLY && s.verify(verifier)) {
-                Reply r = Reply.decode(s.body());
-                replies.computeIfAbsent(r.messageNumber(), k -> new HashMap<>()).put(s.sender(), r.result());
+            ReplyBundle r = ReplyBundle.decode(m.signedBytes());
+            if (r.verify(verifier)) {
+                replies.computeIfAbsent(r.messageNumber(), k -> new HashMap<>()).put(r.sender(), r.result());
             }
         } catch (RuntimeException e) {
             // ClientCore records it as evidence

@@ -41,10 +41,11 @@ public class StartUpConfigurationTest {
         assertStartUpFails("<parameter name=\"bftws.replicated\">true</parameter>", "bftws.group.endpoint");
     }
 
+    /** The key files are read at start-up (core's KeyFiles checks them): an unusable one stops it. */
     @Test
-    public void completeGroupIsRefusedUntilTheOrderingEngineIsWiredIn() throws Exception {
-        Path key = tmp.newFile("replica0.key").toPath();
-        Path pub = tmp.newFile("public-keys").toPath();
+    public void groupWithUnusableKeyFilesStopsStartUpNamingTheKey() throws Exception {
+        Path key = tmp.newFile("replica-1.key").toPath();
+        Path pub = tmp.newFile("group.pub").toPath();
         String group = "<parameter name=\"bftws.replicated\">true</parameter>\n"
                 + "<parameter name=\"bftws.group.endpoint\">http://group.example/axis2/services/Echo</parameter>\n"
                 + "<parameter name=\"bftws.replicas\">0=http://127.0.0.1:1/a 1=http://127.0.0.1:2/a"
@@ -52,7 +53,7 @@ public class StartUpConfigurationTest {
                 + "<parameter name=\"bftws.replica.id\">0</parameter>\n"
                 + "<parameter name=\"bftws.keys.private\">" + key + "</parameter>\n"
                 + "<parameter name=\"bftws.keys.public\">" + pub + "</parameter>\n";
-        assertStartUpFails(group, "bftws.replicated");
+        assertStartUpFails(group, "bftws.keys.public");
     }
 
     private void assertStartUpFails(String parameter, String key) throws Exception {

@@ -62,6 +62,24 @@ final class TestRepositories {
                 .build();
     }
 
+    /**
+     * A client that listens (see {@link #listeningClient}) with {@code extra} parameters (e.g. a replica
+     * group) inserted before the first phaseOrder.
+     */
+    static Axis2Repository listeningClient(Path dir, String extra) throws IOException {
+        String xml = Files.readString(conf().resolve("axis2-client.xml"));
+        int at = xml.indexOf("<phaseOrder");
+        Path conf = dir.resolve("conf/axis2-client-listening.xml");
+        Files.createDirectories(conf.getParent());
+        Files.writeString(conf, xml.substring(0, at) + extra + "\n    <transportReceiver name=\"http\""
+                + " class=\"org.apache.axis2.transport.http.SimpleHTTPServer\"/>\n    " + xml.substring(at));
+        return Axis2Repository.at(dir.resolve("repository"))
+                .axis2Xml(conf)
+                .module(artifacts().resolve("modules/bftws.mar"))
+                .module(artifacts().resolve("modules/addressing.mar"))
+                .build();
+    }
+
     /** conf/axis2-replica.xml with {@code extra} inserted before the first phaseOrder. */
     static Path replicaXmlWith(Path dir, String extra) throws IOException {
         String xml = Files.readString(conf().resolve("axis2-replica.xml"));

@@ -16,7 +16,8 @@ import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.Verifier;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.PrePrepare;
-import org.bftws.core.message.Reply;
+import org.bftws.core.message.ReplyBundle;
+import org.bftws.core.message.ReplyCertificate;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.RequestId;
 import org.bftws.core.message.Signed;
@@ -163,11 +164,9 @@ public final class Replica {
     }
     awaitingResults.poll();
     for (int i = 0; i < results.size(); i++) {
-      Request q = head.requests().get(i);
-      byte[] random = head.randoms().get(i);
-      clients.result(q.id(), results.get(i), random);
-      sendReply(q, results.get(i), random);
+      clients.result(head.requests().get(i).id(), results.get(i), head.randoms().get(i));
     }
+    sendReplies(head.requests(), results, head.randoms());
     return flush();
   }
 
@@ -251,7 +250,8 @@ public final class Replica {
     if (!clients.isNew(q.id())) {
       ClientTable.Entry e = clients.get(q.sequenceId());
       if (e.messageNumber == q.messageNumber() && e.result != null) {
-        sendReply(q, e.result, e.random); // the client missed our reply: answer from the cache
+        // The client missed our reply: answer from the cache.
+        sendReplies(List.of(q), List.of(e.result), List.of(e.random));
       }
       return;
     }
@@ -531,9 +531,19 @@ public final class Replica {
     propose();
   }
 
-  private void sendReply(Request q, byte[] result, byte[] random) {
-    Signed reply = sign(Kind.REPLY, new Reply(view, q.sequenceId(), q.messageNumber(), result, random).encode());
-    out.messages.add(new Ready.Outbound(q.client(), reply.encode()));
+  /** One signed certificate for the whole batch, and to each client its entry with its result (§4.1). */
+  private void sendReplies(List<Request> requests, List<byte[]> results, List<byte[]> randoms) {
+    List<ReplyCertificate.Entry> entries = new ArrayList<>(requests.size());
+    for (int i = 0; i < requests.size(); i++) {
+      Request q = requests.get(i);
+      entries.add(new ReplyCertificate.Entry(q.sequenceId(), q.messageNumber(),
+          ReplyCertificate.resultDigest(results.get(i), randoms.get(i))));
+    }
+    Signed certificate = sign(Kind.REPLY, new ReplyCertificate(view, entries).encode());
+    for (int i = 0; i < requests.size(); i++) {
+      byte[] bundle = ReplyBundle.of(certificate, i, results.get(i), randoms.get(i)).encode();
+      out.messages.add(new Ready.Outbound(requests.get(i).client(), bundle));
+    }
   }
 
   /** Replace execution state by a proven checkpoint (state transfer); see {@link Checkpoints}. */

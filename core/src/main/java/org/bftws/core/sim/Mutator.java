@@ -12,7 +12,8 @@ import org.bftws.core.message.Kind;
 import org.bftws.core.message.NewView;
 import org.bftws.core.message.PpUpdate;
 import org.bftws.core.message.PrePrepare;
-import org.bftws.core.message.Reply;
+import org.bftws.core.message.ReplyBundle;
+import org.bftws.core.message.ReplyCertificate;
 import org.bftws.core.message.Signed;
 import org.bftws.core.message.StateTransfer;
 import org.bftws.core.message.ViewChange;
@@ -54,12 +55,34 @@ final class Mutator {
       return List.of(bytes, history.get(rng.nextInt(history.size()))); // replay an old message
     }
     try {
+      return List.of(wrongReply(ReplyBundle.decode(bytes)).encode());
+    } catch (DecodeException notAReply) {
+      // a protocol message: mutate it below
+    }
+    try {
       Signed s = Signed.decode(bytes);
       byte[] body = mutate(s.kind(), s.body());
       return List.of(Signed.sign(s.kind(), s.sender(), body, signer).encode());
     } catch (DecodeException e) {
       return List.of(bytes);
     }
+  }
+
+  /** A wrong result under a certificate the Byzantine replica signs for it: only the Voter can stop it. */
+  private ReplyBundle wrongReply(ReplyBundle b) {
+    ReplyCertificate c = ReplyCertificate.decode(b.certificate().body());
+    byte[] result = randomDigest();
+    List<ReplyCertificate.Entry> entries = new ArrayList<>(c.entries());
+    for (int i = 0; i < entries.size(); i++) {
+      ReplyCertificate.Entry e = entries.get(i);
+      if (e.sequenceId().equals(b.sequenceId()) && e.messageNumber() == b.messageNumber()) {
+        entries.set(i, new ReplyCertificate.Entry(e.sequenceId(), e.messageNumber(),
+            ReplyCertificate.resultDigest(result, b.random())));
+        Signed cert = Signed.sign(Kind.REPLY, b.sender(), new ReplyCertificate(c.view(), entries).encode(), signer);
+        return ReplyBundle.of(cert, i, result, b.random());
+      }
+    }
+    return b;
   }
 
   private long nudge(long v) {
@@ -111,8 +134,8 @@ final class Mutator {
             : new NewView(nv.view(), nv.viewChanges(), nv.prePrepares().subList(1, nv.prePrepares().size())).encode();
       }
       case REPLY -> {
-        Reply r = Reply.decode(body);
-        return new Reply(r.view(), r.sequenceId(), r.messageNumber(), randomDigest(), r.random()).encode();
+        ReplyCertificate c = ReplyCertificate.decode(body);
+        return new ReplyCertificate(nudge(c.view()), c.entries()).encode();
       }
       case STATE -> {
         StateTransfer st = StateTransfer.decode(body);

@@ -6,7 +6,7 @@ import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.Verifier;
 import org.bftws.core.message.Kind;
-import org.bftws.core.message.Reply;
+import org.bftws.core.message.ReplyBundle;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.RequestId;
 import org.bftws.core.message.Signed;
@@ -77,14 +77,13 @@ public final class ClientCore {
   /** A reply from a replica (authenticated here). */
   public Ready receive(byte[] bytes) {
     try {
-      Signed s = Signed.decode(bytes);
-      if (s.kind() != Kind.REPLY || s.sender() < 0 || s.sender() >= cfg.n() || !s.verify(verifier)) {
-        out.events.add(new Event.Evidence(s.sender(), "not an authentic reply"));
+      ReplyBundle r = ReplyBundle.decode(bytes);
+      if (r.sender() < 0 || r.sender() >= cfg.n() || !r.verify(verifier)) {
+        out.events.add(new Event.Evidence(r.sender(), "not an authentic reply"));
         return flush();
       }
-      Reply r = Reply.decode(s.body());
       Outstanding o = outstanding.get(r.messageNumber());
-      if (o != null && r.sequenceId().equals(sequenceId) && o.voter.add(s.sender(), r.result(), r.random())) {
+      if (o != null && r.sequenceId().equals(sequenceId) && o.voter.add(r.sender(), r.result(), r.random())) {
         outstanding.remove(r.messageNumber());
         out.events.add(new Event.Delivered(new RequestId(sequenceId, r.messageNumber()), o.voter.result(), o.voter.random()));
       }

@@ -29,8 +29,12 @@ public class MessageCodecTest {
     assertArrayEquals(pp.encode(), PrePrepare.decode(pp.encode()).encode());
     Vote v = new Vote(2, 9, d);
     assertArrayEquals(v.encode(), Vote.decode(v.encode()).encode());
-    Reply r = new Reply(1, "s", 3, new byte[] {1}, new byte[0]);
-    assertArrayEquals(r.encode(), Reply.decode(r.encode()).encode());
+    ReplyCertificate rc = new ReplyCertificate(1, List.of(new ReplyCertificate.Entry("s", 3,
+        ReplyCertificate.resultDigest(new byte[] {1}, new byte[0]))));
+    assertArrayEquals(rc.encode(), ReplyCertificate.decode(rc.encode()).encode());
+    ReplyBundle rb = ReplyBundle.of(Signed.sign(Kind.REPLY, 1, rc.encode(), signer), 0, new byte[] {1}, new byte[0]);
+    assertArrayEquals(rb.encode(), ReplyBundle.decode(rb.encode()).encode());
+    assertEquals("s", ReplyBundle.decode(rb.encode()).sequenceId());
     Checkpoint cp = new Checkpoint(16, d);
     assertArrayEquals(cp.encode(), Checkpoint.decode(cp.encode()).encode());
     Signed ppSigned = Signed.sign(Kind.PRE_PREPARE, 2, pp.encode(), signer);
@@ -58,5 +62,18 @@ public class MessageCodecTest {
     byte[] huge = new byte[] {1, 0, 0, 0, 4, 0x7f, 0, 0, 0};
     assertThrows(DecodeException.class, () -> Signed.decode(huge));
     assertThrows(DecodeException.class, () -> Kind.of(99));
+  }
+
+  // Reference: Castro-Liskov §4.1 — a reply is authentic only if the signed certificate covers its result.
+  @Test
+  public void replyBundleWithAResultItsCertificateDoesNotCoverFailsVerification() {
+    org.bftws.core.crypto.Verifier v = org.bftws.core.crypto.Ed25519.verifier(java.util.Map.of(1,
+        new Ed25519PrivateKeyParameters(new byte[32], 0).generatePublicKey()));
+    ReplyCertificate rc = new ReplyCertificate(0, List.of(new ReplyCertificate.Entry("s", 1,
+        ReplyCertificate.resultDigest(new byte[] {1}, new byte[0]))));
+    Signed cert = Signed.sign(Kind.REPLY, 1, rc.encode(), signer);
+    org.junit.Assert.assertTrue(ReplyBundle.of(cert, 0, new byte[] {1}, new byte[0]).verify(v));
+    org.junit.Assert.assertFalse(ReplyBundle.of(cert, 0, new byte[] {2}, new byte[0]).verify(v));
+    assertThrows(DecodeException.class, () -> ReplyBundle.of(cert, 1, new byte[] {1}, new byte[0]));
   }
 }

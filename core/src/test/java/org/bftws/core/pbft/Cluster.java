@@ -150,6 +150,19 @@ final class Cluster {
     }
   }
 
+  /** The kind of a protocol message; null for what goes to clients (reply bundles, not envelopes). */
+  static org.bftws.core.message.Kind kind(Msg m) {
+    return kindOrNull(m.bytes());
+  }
+
+  private static org.bftws.core.message.Kind kindOrNull(byte[] bytes) {
+    try {
+      return org.bftws.core.message.Signed.decode(bytes).kind();
+    } catch (org.bftws.core.codec.DecodeException e) {
+      return null;
+    }
+  }
+
   /** Inject raw bytes as if from a node (for Byzantine messages built by a test). */
   void inject(int from, int to, byte[] bytes) {
     net.add(new Msg(from, to, bytes));

@@ -148,9 +148,8 @@ public class NormalCaseTest {
 
   private static Signed firstRequest(Cluster c) {
     for (Cluster.Msg m : c.sent) {
-      Signed s = Signed.decode(m.bytes());
-      if (s.kind() == Kind.REQUEST) {
-        return s;
+      if (Cluster.kind(m) == Kind.REQUEST) {
+        return Signed.decode(m.bytes());
       }
     }
     throw new AssertionError("no request was sent");

@@ -49,9 +49,9 @@ public class StateTransferTest {
     }
     c.restart(3);
     c.heal(3);
-    c.drop = m -> m.to() == 3 && Signed.decode(m.bytes()).kind() == Kind.STATE;
+    c.drop = m -> m.to() == 3 && Cluster.kind(m) == Kind.STATE;
     c.tick(120);
-    Cluster.Msg honest = c.sent.stream().filter(m -> m.to() == 3).filter(m -> Signed.decode(m.bytes()).kind() == Kind.STATE)
+    Cluster.Msg honest = c.sent.stream().filter(m -> m.to() == 3).filter(m -> Cluster.kind(m) == Kind.STATE)
         .findFirst().orElse(null);
     // The drop filter hides state replies from `sent`; ask replica 1 directly for what it would send.
     Signed reply = honest != null ? Signed.decode(honest.bytes()) : stateFrom(c, 1);

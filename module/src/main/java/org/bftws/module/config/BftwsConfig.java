@@ -17,6 +17,8 @@ import org.bftws.core.config.GroupConfig;
  * @param thresholdSharePath  null unless a replica uses the CT coin
  * @param tickMillis          wall-clock length of one core tick
  * @param controlMaxBytes     largest BFT-WS control message accepted or sent (decoded bytes)
+ * @param clientReplyEndpoint a client's control port as the replicas reach it, or null (see
+ *                            {@link BftwsParameters#CLIENT_REPLY_ENDPOINT_KEY})
  */
 public record BftwsConfig(
         boolean replicated,
@@ -30,6 +32,7 @@ public record BftwsConfig(
         Path thresholdSharePath,
         int tickMillis,
         int controlMaxBytes,
+        URI clientReplyEndpoint,
         RandomnessAlgorithm randomness,
         ThresholdScheme thresholdScheme) {
 
@@ -50,6 +53,11 @@ public record BftwsConfig(
     /** True on a replica of a configured group: the only case where ordering handlers act. */
     public boolean isReplica() {
         return replicated && role == Role.REPLICA;
+    }
+
+    /** True if {@code address} (a message's wsa:To) is this configuration's group endpoint. */
+    public boolean isGroupEndpoint(String address) {
+        return groupEndpoint != null && address != null && groupEndpoint.toString().equals(address.trim());
     }
 
     /** True on a client of a configured group: the only case where the voter acts. */

@@ -77,6 +77,14 @@ public final class BftwsParameters {
     public static final String CONTROL_MAX_BYTES_KEY = "bftws.control.maxMessageBytes";
     public static final int CONTROL_MAX_BYTES_DEFAULT = 16 << 20;
 
+    /**
+     * Clients only: the URL of this instance's BFT-WS control port as the replicas reach it
+     * ({@code http://HOST:PORT/axis2/services/BftwsControl}), where their replies arrive. Optional: an
+     * embedding that starts the HTTP listener itself can publish the listener's base URL instead
+     * (client-lib's EmbeddedAxis2Server does). No default: a guessed host name would send replies astray.
+     */
+    public static final String CLIENT_REPLY_ENDPOINT_KEY = "bftws.client.replyEndpoint";
+
     /** none | ba | ct: how collective random numbers are produced (paper §4). */
     public static final String RANDOMNESS_KEY = "bftws.randomness.algorithm";
     /** Only services with randomized operations need it, and it costs agreement messages or crypto. */
@@ -91,7 +99,7 @@ public final class BftwsParameters {
     public static final List<String> MODULE_KEYS = List.of(
             REPLICATED_KEY, ROLE_KEY, GROUP_ENDPOINT_KEY, REPLICAS_KEY, REPLICA_ID_KEY,
             PRIVATE_KEY_KEY, PUBLIC_KEYS_KEY, THRESHOLD_SHARE_KEY, TICK_MILLIS_KEY, CONTROL_MAX_BYTES_KEY,
-            RANDOMNESS_KEY, THRESHOLD_SCHEME_KEY);
+            CLIENT_REPLY_ENDPOINT_KEY, RANDOMNESS_KEY, THRESHOLD_SCHEME_KEY);
 
     /** Every key axis2.xml may set: the module's and core's, for the unknown-key check. */
     public static final List<String> KEYS = allKeys();
@@ -124,7 +132,7 @@ public final class BftwsParameters {
                 THRESHOLD_SCHEME_DEFAULT);
         if (!replicated) {
             return new BftwsConfig(false, role, groupConfig, null, List.of(), REPLICA_ID_NONE, null, null, null,
-                    tickMillis, controlMax, randomness, scheme);
+                    tickMillis, controlMax, null, randomness, scheme);
         }
         URI group = in.httpUri(GROUP_ENDPOINT_KEY);
         List<ReplicaEndpoint> replicas = parseReplicas(in.required(REPLICAS_KEY), groupConfig.n(), group);
@@ -135,8 +143,15 @@ public final class BftwsParameters {
         if (role == Role.REPLICA && randomness == RandomnessAlgorithm.CT) {
             share = in.readableFile(THRESHOLD_SHARE_KEY);
         }
+        URI replyEndpoint = null;
+        if (in.isSet(CLIENT_REPLY_ENDPOINT_KEY)) {
+            if (role != Role.CLIENT) {
+                throw new BftwsConfigException(CLIENT_REPLY_ENDPOINT_KEY, "is set, but " + ROLE_KEY + " is replica");
+            }
+            replyEndpoint = in.httpUri(CLIENT_REPLY_ENDPOINT_KEY);
+        }
         return new BftwsConfig(true, role, groupConfig, group, replicas, replicaId, privateKey, publicKeys,
-                share, tickMillis, controlMax, randomness, scheme);
+                share, tickMillis, controlMax, replyEndpoint, randomness, scheme);
     }
 
     /** Core parses its own keys; its error becomes ours, still naming the key. */

@@ -24,12 +24,4 @@ abstract class BftwsHandler extends AbstractHandler {
     /** Processing with a configured replica group; subclasses delegate to the protocol components. */
     protected abstract InvocationResponse invokeReplicated(MessageContext msgContext, BftwsConfig config)
             throws AxisFault;
-
-    /**
-     * Fails the message: reached only if a replicated configuration got past BftwsModule's start-up check,
-     * and passing the message on would give WS-RM without any Byzantine fault tolerance.
-     */
-    static AxisFault notYetReplicated(String component) {
-        return new AxisFault("BFT-WS " + component + ": replica groups are not supported by this build");
-    }
 }

@@ -1,19 +1,124 @@
 package org.bftws.module.handlers;
 
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+
+import org.apache.axiom.om.OMAbstractFactory;
+import org.apache.axiom.om.OMElement;
+import org.apache.axiom.om.OMXMLBuilderFactory;
+import org.apache.axiom.soap.SOAP11Constants;
+import org.apache.axiom.soap.SOAP12Constants;
+import org.apache.axiom.soap.SOAPEnvelope;
+import org.apache.axiom.soap.SOAPFactory;
 import org.apache.axis2.AxisFault;
+import org.apache.axis2.addressing.EndpointReference;
 import org.apache.axis2.context.MessageContext;
+import org.apache.axis2.context.OperationContext;
+import org.apache.axis2.wsdl.WSDLConstants;
+import org.bftws.core.codec.DecodeException;
+import org.bftws.module.BftwsRuntime;
+import org.bftws.module.api.ApplicationRequest;
+import org.bftws.module.api.ApplicationResult;
 import org.bftws.module.config.BftwsConfig;
+import org.bftws.module.xml.Payloads;
 
 /**
  * BFT-WS Out Handler (paper §3.3.1.1). Runs in BFTWSPhase, just before SandeshaOutHandler in RMPhase and
- * before Rampart signs in the Security phase, so what it adds to a CreateSequence (the client UUID in the
- * extensibility element) is signed with the rest. Sandesha2 out-flow handlers run several times per
- * logical message (DEPENDENCIES.md): whatever this handler adds must be idempotent.
+ * before Rampart signs in the Security phase.
+ *
+ * <p>On a group client ({@code bftws.replicated=true}, {@code bftws.role=client}), a message addressed to
+ * the group endpoint is an application request for the replica group: this handler wraps its action and
+ * body payload in a core request signed with the client's key, has the client runtime multicast it to every
+ * replica (§3.3.1.2) and waits for the Voter's f+1 matching authentic replies (§3.3.1.5), then rebuilds the
+ * response envelope from the voted result bytes as the ServiceClient's response and stops the out-flow:
+ * nothing goes to the group endpoint itself, which names no host.
+ *
+ * <p>Deviation from the paper, to revisit: the request travels on the BFT-WS control port as a core request
+ * numbered within a client-generated virtual sequence, not as a WS-RM message of a Sandesha2 sequence whose
+ * id the replicas derive from a UUID in CreateSequence. Stopping the flow here keeps Sandesha2 from ever
+ * seeing group requests. Everything else passes unchanged (plain WS-RM to other endpoints).
  */
 public class BftwsOutHandler extends BftwsHandler {
+    /** Message property marking a request this handler has taken over (out-flow handlers may run again). */
+    static final String HANDLED = "org.bftws.client.handled";
+
     @Override
     protected InvocationResponse invokeReplicated(MessageContext msgContext, BftwsConfig config)
             throws AxisFault {
-        throw notYetReplicated("Out Handler");
+        if (!config.isGroupClient() || !toGroup(msgContext, config) || msgContext.getProperty(HANDLED) != null) {
+            return InvocationResponse.CONTINUE;
+        }
+        msgContext.setProperty(HANDLED, Boolean.TRUE);
+        OMElement payload = msgContext.getEnvelope().getBody().getFirstElement();
+        if (payload == null) {
+            throw new AxisFault("BFT-WS: a request to the replica group needs a body payload element");
+        }
+        String action = msgContext.getWSAAction() != null ? msgContext.getWSAAction() : msgContext.getSoapAction();
+        if (action == null || action.isEmpty()) {
+            throw new AxisFault("BFT-WS: a request to the replica group needs an action (Options.setAction)");
+        }
+        ApplicationRequest request = new ApplicationRequest(action, !msgContext.isSOAP11(),
+                Payloads.serialize(payload));
+        long timeout = msgContext.getOptions().getTimeOutInMilliSeconds();
+        byte[] result = BftwsRuntime.client(msgContext).call(msgContext.getServiceContext(), request.encode(),
+                timeout);
+        deliver(msgContext, result);
+        return InvocationResponse.ABORT;
+    }
+
+    private static boolean toGroup(MessageContext msgContext, BftwsConfig config) {
+        EndpointReference to = msgContext.getTo();
+        return to != null && config.isGroupEndpoint(to.getAddress());
+    }
+
+    /**
+     * Puts the voted response where Axis2's OutInAxisOperationClient looks for it: the operation context's
+     * "In" message context, which it then passes through the in-flow to the caller. A voted fault becomes a
+     * SOAP fault there, so the caller gets an AxisFault as from a plain service. One-way operations have no
+     * "In" message: the call returns once f+1 replicas confirmed execution.
+     */
+    private static void deliver(MessageContext request, byte[] voted) throws AxisFault {
+        ApplicationResult result;
+        try {
+            result = ApplicationResult.decode(voted);
+        } catch (DecodeException e) {
+            result = ApplicationResult.fault("BFT-WS: the replicas agreed on a result this client cannot read");
+        }
+        OperationContext oc = request.getOperationContext();
+        MessageContext response = oc == null ? null : oc.getMessageContext(WSDLConstants.MESSAGE_LABEL_IN_VALUE);
+        if (response == null) {
+            if (result.kind() == ApplicationResult.Kind.FAULT) {
+                throw new AxisFault(result.faultReason());
+            }
+            return;
+        }
+        boolean soap11 = request.isSOAP11();
+        SOAPEnvelope envelope;
+        if (result.kind() == ApplicationResult.Kind.FAULT) {
+            envelope = faultEnvelope(soap11, result.faultReason());
+        } else {
+            SOAPFactory factory = soap11 ? OMAbstractFactory.getSOAP11Factory() : OMAbstractFactory.getSOAP12Factory();
+            envelope = factory.getDefaultEnvelope();
+            if (result.kind() == ApplicationResult.Kind.PAYLOAD) {
+                envelope.getBody().addChild(Payloads.parse(result.payload()));
+            }
+        }
+        response.setEnvelope(envelope);
+        response.setProperty(HANDLED, Boolean.TRUE);
+    }
+
+    private static SOAPEnvelope faultEnvelope(boolean soap11, String reason) {
+        String text = Payloads.escape(reason);
+        String xml = soap11
+                ? "<s:Envelope xmlns:s=\"" + SOAP11Constants.SOAP_ENVELOPE_NAMESPACE_URI + "\"><s:Body><s:Fault>"
+                        + "<faultcode>s:Server</faultcode><faultstring>" + text + "</faultstring>"
+                        + "</s:Fault></s:Body></s:Envelope>"
+                : "<s:Envelope xmlns:s=\"" + SOAP12Constants.SOAP_ENVELOPE_NAMESPACE_URI + "\"><s:Body><s:Fault>"
+                        + "<s:Code><s:Value>s:Receiver</s:Value></s:Code><s:Reason><s:Text xml:lang=\"en\">" + text
+                        + "</s:Text></s:Reason></s:Fault></s:Body></s:Envelope>";
+        SOAPEnvelope env = OMXMLBuilderFactory.createSOAPModelBuilder(
+                new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)), "UTF-8").getSOAPEnvelope();
+        env.build();
+        return env;
     }
 }

@@ -205,6 +205,22 @@ public class BftwsParametersTest {
     }
 
     /** Sets one key of the valid replica to a bad value and expects a fault naming that key. */
+    @Test
+    public void clientReplyEndpointIsAClientKeyAndAnHttpUrl() {
+        assertRejected("bftws.client.replyEndpoint", "http://127.0.0.1:9100/axis2/services/BftwsControl",
+                "role is replica");
+        Map<String, String> client = new HashMap<>(replica);
+        client.remove("bftws.replica.id");
+        client.put("bftws.role", "client");
+        client.put("bftws.client.replyEndpoint", "ftp://127.0.0.1/x");
+        expectFault(client, "bftws.client.replyEndpoint");
+        client.put("bftws.client.replyEndpoint", "http://127.0.0.1:9100/axis2/services/BftwsControl");
+        BftwsConfig c = BftwsParameters.parse(client);
+        assertTrue(c.isGroupClient());
+        assertEquals(URI.create("http://127.0.0.1:9100/axis2/services/BftwsControl"), c.clientReplyEndpoint());
+        assertNull(BftwsParameters.parse(replica).clientReplyEndpoint());
+    }
+
     private void assertRejected(String key, String value, String messagePart) {
         Map<String, String> p = new HashMap<>(replica);
         p.put(key, value);

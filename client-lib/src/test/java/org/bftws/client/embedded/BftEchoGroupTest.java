@@ -1,0 +1,455 @@
+package org.bftws.client.embedded;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+
+import org.apache.axiom.om.OMAbstractFactory;
+import org.apache.axiom.om.OMElement;
+import org.apache.axiom.om.OMFactory;
+import org.apache.axiom.om.OMNamespace;
+import org.apache.axis2.AxisFault;
+import org.apache.axis2.addressing.EndpointReference;
+import org.apache.axis2.client.Options;
+import org.apache.axis2.client.ServiceClient;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+import org.bftws.core.config.GroupConfig;
+import org.bftws.core.crypto.Ed25519;
+import org.bftws.core.keys.ClientKeys;
+import org.bftws.core.keys.GroupKeys;
+import org.bftws.core.keys.KeyFiles;
+import org.bftws.core.keys.KeyGen;
+import org.bftws.core.message.Kind;
+import org.bftws.core.message.Request;
+import org.bftws.core.message.Signed;
+import org.bftws.module.BftwsRuntime;
+import org.bftws.module.transport.ControlMessage;
+import org.bftws.module.transport.MulticastSender;
+import org.bftws.module.api.ApplicationRequest;
+import org.bftws.module.api.ApplicationResult;
+import org.bftws.module.order.BftwsReplica;
+import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
+import org.junit.AfterClass;
+import org.junit.BeforeClass;
+import org.junit.ClassRule;
+import org.junit.FixMethodOrder;
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
+import org.junit.rules.Timeout;
+import org.junit.runners.MethodSorters;
+
+/**
+ * The product path end to end (paper §3.3.1): four replicas, each an embedded Axis2 server with bftws
+ * engaged globally, {@code bftws.replicated=true} and the echo service; keys from {@code keygen} files; a
+ * plain Axis2 {@link ServiceClient} with bftws engaged, aimed at the group endpoint, calls echo and gets the
+ * voted reply. Real HTTP on 127.0.0.1.
+ *
+ * <p>One group serves the whole class, in this order (method names sort so): normal operation, a Byzantine
+ * replica out-voted, latency, a direct request to one replica refused, and last a backup stopped.
+ */
+@FixMethodOrder(MethodSorters.NAME_ASCENDING)
+public class BftEchoGroupTest {
+    private static final Logger LOG = LogManager.getLogger(BftEchoGroupTest.class);
+    private static final String NS = "urn:bftws:samples:echo";
+    private static final String ACTION = "urn:bftws:samples:echo:echo";
+    private static final String GROUP = "http://echo.group.example/axis2/services/Echo";
+    private static final int N = 4;
+    private static final long WAIT_MS = 15_000;
+
+    @ClassRule
+    public static final TemporaryFolder TMP = new TemporaryFolder();
+
+    @Rule
+    public final Timeout timeout = Timeout.seconds(60);
+
+    private static final EmbeddedAxis2Server[] servers = new EmbeddedAxis2Server[N];
+    private static final ReplicaProbe[] probes = new ReplicaProbe[N];
+    private static EmbeddedAxis2Server clientServer;
+    private static ServiceClient client;
+    private static int call;
+    private static Path keys;
+    private static int[] replicaPorts;
+    /** Echo requests voted so far, from all clients: each was executed once by every correct replica. */
+    private static final java.util.concurrent.atomic.AtomicInteger voted = new java.util.concurrent.atomic.AtomicInteger();
+
+    @BeforeClass
+    public static void startGroupAndClient() throws Exception {
+        keys = TMP.newFolder("keys").toPath();
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        int status = KeyGen.run(new String[] {"--out", keys.toString(), "--replicas", "4", "--clients", "1"},
+                new SecureRandom(), new PrintStream(log), new PrintStream(log));
+        assertEquals(log.toString(), 0, status);
+
+        // bftws.replicas must name every endpoint before any replica starts: take free ports first.
+        int[] ports = freePorts(N);
+        replicaPorts = ports;
+        StringBuilder replicas = new StringBuilder();
+        for (int r = 0; r < N; r++) {
+            replicas.append(r).append("=http://127.0.0.1:").append(ports[r]).append("/axis2/services/Echo ");
+        }
+        String group = param("bftws.replicated", "true") + param("bftws.group.endpoint", GROUP)
+                + param("bftws.replicas", replicas.toString().trim())
+                + param("bftws.keys.public", keys.resolve(KeyFiles.GROUP_FILE).toString());
+        for (int r = 0; r < N; r++) {
+            Path dir = TMP.newFolder("replica" + r).toPath();
+            Path xml = TestRepositories.replicaXmlWith(dir.resolve("conf"), group
+                    + param("bftws.replica.id", String.valueOf(r))
+                    + param("bftws.keys.private", keys.resolve(KeyFiles.replicaFileName(r + 1)).toString()));
+            servers[r] = EmbeddedAxis2Server.start(TestRepositories.replica(dir.resolve("repository"), xml), ports[r]);
+            probes[r] = new ReplicaProbe().installOn(servers[r].context().getAxisConfiguration()
+                    .getService("Echo").getOperation(ReplicaProbe.echo()));
+        }
+        clientServer = EmbeddedAxis2Server.start(TestRepositories.listeningClient(TMP.newFolder("client").toPath(),
+                group + param("bftws.role", "client")
+                        + param("bftws.keys.private", keys.resolve(KeyFiles.clientFileName(1)).toString())));
+
+        client = new ServiceClient(clientServer.context(), null);
+        client.engageModule("bftws");
+        Options options = client.getOptions();
+        options.setTo(new EndpointReference(GROUP));
+        options.setAction(ACTION);
+        options.setTimeOutInMilliSeconds(WAIT_MS);
+    }
+
+    @AfterClass
+    public static void stop() throws Exception {
+        if (client != null) {
+            client.cleanup();
+        }
+        if (clientServer != null) {
+            clientServer.close();
+        }
+        for (EmbeddedAxis2Server s : servers) {
+            if (s != null) {
+                s.close();
+            }
+        }
+    }
+
+    /** (a) Ten echo calls: every reply correct; all four replicas executed the same requests in one order. */
+    @Test
+    public void a_tenEchoCallsThroughTheGroupAreVotedAndIdenticallyOrdered() throws Exception {
+        for (int i = 0; i < 10; i++) {
+            echo(3);
+        }
+        awaitExecutedEverywhere(voted.get(), N);
+        List<String> order = probes[0].executed();
+        assertEquals(voted.get(), order.size());
+        assertEquals("distinct request ids", voted.get(), order.stream().distinct().count());
+        for (int r = 1; r < N; r++) {
+            assertEquals("replica " + r + " executed the order of replica 0", order, probes[r].executed());
+        }
+        for (int r = 0; r < N; r++) {
+            BftwsReplica replica = BftwsRuntime.replica(servers[r].context());
+            assertNotNull("replica " + r + " runs the ordering machinery", replica);
+            assertTrue("replica " + r + " executed ordered batches", replica.manager().lastExecuted() >= 1);
+            assertEquals(null, replica.manager().failure());
+        }
+    }
+
+    /** (b) Replica 3 answers wrongly; the Voter's f+1 matching replies out-vote it. */
+    @Test
+    public void b_aReplicaAnsweringWronglyIsOutVoted() throws Exception {
+        probes[3].tamper(true);
+        try {
+            for (int i = 0; i < 10; i++) {
+                echo(2);
+            }
+            awaitExecutedEverywhere(voted.get(), N);
+            assertTrue("the Byzantine replica tampered with its replies", probes[3].tampered() >= 10);
+        } finally {
+            probes[3].tamper(false);
+        }
+    }
+
+    /** The median latency of one voted echo call over 100 warm calls (logged; bounded loosely). */
+    @Test
+    public void c_latencyOfAVotedEchoCall() throws Exception {
+        for (int i = 0; i < 20; i++) {
+            echo(3);
+        }
+        List<Long> micros = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            long start = System.nanoTime();
+            echo(3);
+            micros.add((System.nanoTime() - start) / 1_000);
+        }
+        micros.sort(null);
+        long median = micros.get(micros.size() / 2);
+        LOG.info("voted echo call over {} loopback replicas, 100 warm calls: median {} us, p90 {} us, max {} us", N,
+                median, micros.get(90), micros.get(99));
+        assertTrue("median " + median + " us", median < 1_000_000);
+    }
+
+    /**
+     * A second ServiceClient (its own sequence) calls an action the service does not have: every correct
+     * replica executes the request to the same fault, and the voted fault reaches the caller as an AxisFault.
+     */
+    @Test
+    public void cc_aVotedFaultReachesTheCallerAsAnAxisFault() throws Exception {
+        ServiceClient other = new ServiceClient(clientServer.context(), null);
+        try {
+            other.engageModule("bftws");
+            other.getOptions().setTo(new EndpointReference(GROUP));
+            other.getOptions().setAction("urn:bftws:samples:echo:noSuchOperation");
+            other.getOptions().setTimeOutInMilliSeconds(WAIT_MS);
+            OMFactory f = OMAbstractFactory.getOMFactory();
+            try {
+                other.sendReceive(f.createOMElement("echo", f.createOMNamespace(NS, "e")));
+                fail("a call of an unknown action returned normally");
+            } catch (AxisFault e) {
+                assertTrue(e.getMessage(), e.getMessage().contains("has no operation for action"));
+            }
+        } finally {
+            other.cleanup();
+        }
+        echo(1); // the first client's sequence is unaffected
+    }
+
+    /**
+     * Four ServiceClients (four sequences) call at once: the primary may batch their requests; every reply
+     * is still correct and every replica executed the same order.
+     */
+    @Test
+    public void cd_concurrentClientsEachGetTheirOwnVotedReplies() throws Exception {
+        int clients = 4;
+        int calls = 5;
+        int before = voted.get();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(clients);
+        try {
+            List<java.util.concurrent.Future<Void>> done = new ArrayList<>();
+            for (int c = 0; c < clients; c++) {
+                String tag = "client" + c;
+                done.add(pool.submit(() -> {
+                    ServiceClient sc = new ServiceClient(clientServer.context(), null);
+                    try {
+                        sc.engageModule("bftws");
+                        sc.getOptions().setTo(new EndpointReference(GROUP));
+                        sc.getOptions().setAction(ACTION);
+                        sc.getOptions().setTimeOutInMilliSeconds(WAIT_MS);
+                        for (int i = 0; i < calls; i++) {
+                            echoWith(sc, List.of(tag + "-call" + i + "-a", tag + "-call" + i + "-b"));
+                        }
+                    } finally {
+                        sc.cleanup();
+                    }
+                    return null;
+                }));
+            }
+            for (java.util.concurrent.Future<Void> f : done) {
+                f.get(WAIT_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        awaitExecutedEverywhere(before + clients * calls, N);
+        for (int r = 1; r < N; r++) {
+            assertEquals("replica " + r + " executed the order of replica 0", probes[0].executed(),
+                    probes[r].executed());
+        }
+    }
+
+    /**
+     * Bad input inside validly signed bytes: a payload with a DTD (entity declaration) and operation bytes
+     * that are no application request. Sent by a client built on core's ClientCore (a ServiceClient cannot
+     * produce them), with the group's client key. Every replica refuses both alike, so the voted result is a
+     * fault, and the service executes nothing.
+     */
+    @Test
+    public void ce_signedBadInputIsRefusedAlikeByEveryReplica() throws Exception {
+        int before = voted.get();
+        GroupKeys group = KeyFiles.readGroup(keys.resolve(KeyFiles.GROUP_FILE));
+        ClientKeys mine = KeyFiles.readClient(keys.resolve(KeyFiles.clientFileName(1)), group);
+        Map<Integer, Ed25519PublicKeyParameters> publicKeys = new HashMap<>();
+        List<URI> control = new ArrayList<>();
+        for (int r = 0; r < N; r++) {
+            publicKeys.put(r, group.replicaKey(r + 1));
+            control.add(URI.create("http://127.0.0.1:" + replicaPorts[r] + "/axis2/services/BftwsControl"));
+        }
+        try (EmbeddedAxis2Server own = EmbeddedAxis2Server.start(
+                TestRepositories.listeningClient(TMP.newFolder("raw-client").toPath()));
+                GroupTestClient raw = new GroupTestClient(own, GroupConfig.defaults(), N, Ed25519.signer(mine.signingKey()),
+                        Ed25519.verifier(publicKeys), control, 20)) {
+            String dtd = "<!DOCTYPE e:echo [<!ENTITY boom \"expanded\">]>"
+                    + "<e:echo xmlns:e=\"" + NS + "\"><e:item>&boom;</e:item></e:echo>";
+            ApplicationResult r1 = ApplicationResult.decode(raw.invoke(new ApplicationRequest(ACTION, false,
+                    dtd.getBytes(StandardCharsets.UTF_8)).encode()).get(WAIT_MS, java.util.concurrent.TimeUnit.MILLISECONDS));
+            assertEquals(ApplicationResult.Kind.FAULT, r1.kind());
+            assertTrue(r1.faultReason(), r1.faultReason().contains("DTD"));
+            ApplicationResult r2 = ApplicationResult.decode(raw.invoke("not an application request"
+                    .getBytes(StandardCharsets.UTF_8)).get(WAIT_MS, java.util.concurrent.TimeUnit.MILLISECONDS));
+            assertEquals(ApplicationResult.Kind.FAULT, r2.kind());
+        }
+        for (int r = 0; r < N; r++) {
+            assertEquals("replica " + r + " executed no bad request", before, probes[r].executed().size());
+        }
+        echo(1); // and the group still serves
+    }
+
+    /**
+     * An equivocating client signs two different requests with the same (sequence, message number) and sends
+     * one to replicas 0 and 1, the other to replicas 2 and 3. Each replica executes what the agreed
+     * pre-prepare carries, never the copy it happened to receive: all four execute the same one, once.
+     */
+    @Test
+    public void cf_anEquivocatingClientCannotSplitTheReplicas() throws Exception {
+        int before = voted.get();
+        awaitExecutedEverywhere(before, N);
+        GroupKeys group = KeyFiles.readGroup(keys.resolve(KeyFiles.GROUP_FILE));
+        ClientKeys mine = KeyFiles.readClient(keys.resolve(KeyFiles.clientFileName(1)), group);
+        org.bftws.core.crypto.Signer signer = Ed25519.signer(mine.signingKey());
+        String sequence = "urn:bftws:sequence:equivocation-" + java.util.UUID.randomUUID();
+        List<URI> control = new ArrayList<>();
+        for (int r = 0; r < N; r++) {
+            control.add(URI.create("http://127.0.0.1:" + replicaPorts[r] + "/axis2/services/BftwsControl"));
+        }
+        try (MulticastSender sender = new MulticastSender("test-equivocator", N, 16, Duration.ofSeconds(2))) {
+            for (int half = 0; half < 2; half++) {
+                String item = half == 0 ? "version-A" : "version-B";
+                String xml = "<e:echo xmlns:e=\"" + NS + "\"><e:item>" + item + "</e:item></e:echo>";
+                Request q = new Request(N, sequence, 1, false,
+                        new ApplicationRequest(ACTION, false, xml.getBytes(StandardCharsets.UTF_8)).encode());
+                ControlMessage m = new ControlMessage(Signed.sign(Kind.REQUEST, N, q.encode(), signer).encode(), null);
+                sender.send(control.subList(2 * half, 2 * half + 2), m);
+            }
+            awaitExecutedEverywhere(before + 1, N);
+        }
+        String agreed = probes[0].firstItems().get(before);
+        assertTrue(agreed, agreed.equals("version-A") || agreed.equals("version-B"));
+        for (int r = 0; r < N; r++) {
+            assertEquals("replica " + r + " executed the agreed version", agreed, probes[r].firstItems().get(before));
+            assertEquals("replica " + r + " executed it once", before + 1, probes[r].executed().size());
+        }
+        voted.incrementAndGet(); // executed everywhere, like a voted call
+        echo(1);
+    }
+
+    /** A request sent straight to one replica's service, bypassing ordering, is refused with a SOAP fault. */
+    @Test
+    public void d_aRequestToOneReplicaAloneIsRefused() throws Exception {
+        int before = probes[0].executed().size();
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+        String body = "<soapenv:Envelope xmlns:soapenv=\"http://schemas.xmlsoap.org/soap/envelope/\"><soapenv:Body>"
+                + "<e:echo xmlns:e=\"" + NS + "\"><e:item>direct</e:item></e:echo></soapenv:Body></soapenv:Envelope>";
+        HttpResponse<String> rsp = http.send(HttpRequest.newBuilder(URI.create(servers[0].serviceUrl("Echo")))
+                .timeout(Duration.ofSeconds(20)).header("Content-Type", "text/xml; charset=UTF-8")
+                .header("SOAPAction", "\"" + ACTION + "\"")
+                .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8)).build(),
+                HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        assertEquals(rsp.body(), 500, rsp.statusCode());
+        assertTrue(rsp.body(), rsp.body().contains("is replicated"));
+        assertEquals("nothing executed", before, probes[0].executed().size());
+        echo(1); // and the group still serves
+    }
+
+    /** (c) A backup stops: the other three go on, and the voted replies stay correct. */
+    @Test
+    public void e_oneBackupDownTheServiceContinues() throws Exception {
+        int stopped = N - 1; // the primary of view 0 is replica 0
+        int before = voted.get();
+        awaitExecutedEverywhere(before, N);
+        servers[stopped].close();
+        servers[stopped] = null;
+        for (int i = 0; i < 10; i++) {
+            echo(2);
+        }
+        awaitExecutedEverywhere(voted.get(), N - 1);
+        for (int r = 1; r < N - 1; r++) {
+            assertEquals(probes[0].executed(), probes[r].executed());
+        }
+        assertEquals(before, probes[stopped].executed().size());
+        assertEquals(probes[0].executed().subList(0, before), probes[stopped].executed());
+    }
+
+    /** One echo call of {@code items} elements through the group; checks the voted reply element by element. */
+    private static void echo(int items) throws AxisFault {
+        int c = ++call;
+        List<String> texts = new ArrayList<>();
+        for (int k = 0; k < items; k++) {
+            texts.add("call" + c + "-item" + k);
+        }
+        echoWith(client, texts);
+    }
+
+    private static void echoWith(ServiceClient sc, List<String> texts) throws AxisFault {
+        OMFactory f = OMAbstractFactory.getOMFactory();
+        OMNamespace ns = f.createOMNamespace(NS, "e");
+        OMElement request = f.createOMElement("echo", ns);
+        for (String text : texts) {
+            OMElement item = f.createOMElement("item", ns);
+            item.setText(text);
+            request.addChild(item);
+        }
+        OMElement reply = sc.sendReceive(request);
+        assertEquals("echoResponse", reply.getLocalName());
+        assertEquals(NS, reply.getNamespace().getNamespaceURI());
+        List<String> got = new ArrayList<>();
+        Iterator<OMElement> it = reply.getChildElements();
+        while (it.hasNext()) {
+            got.add(it.next().getText());
+        }
+        assertEquals("voted reply", texts, got);
+        voted.incrementAndGet();
+    }
+
+    /** Replicas that are not needed for the f+1 replies may still be executing: wait for them. */
+    private static void awaitExecutedEverywhere(int count, int replicas) throws InterruptedException {
+        for (int r = 0; r < replicas; r++) {
+            int id = r;
+            await("replica " + r + " executed " + count, () -> probes[id].executed().size() >= count);
+        }
+    }
+
+    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + WAIT_MS * 1_000_000;
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                fail("timed out waiting until " + what);
+            }
+            Thread.sleep(5); // polling interval of the condition, not a guess at how long something takes
+        }
+    }
+
+    private static String param(String name, String value) {
+        return "<parameter name=\"" + name + "\">" + value + "</parameter>\n    ";
+    }
+
+    private static int[] freePorts(int count) throws Exception {
+        ServerSocket[] sockets = new ServerSocket[count];
+        int[] ports = new int[count];
+        try {
+            for (int i = 0; i < count; i++) {
+                sockets[i] = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress());
+                ports[i] = sockets[i].getLocalPort();
+            }
+        } finally {
+            for (ServerSocket s : sockets) {
+                if (s != null) {
+                    s.close();
+                }
+            }
+        }
+        return ports;
+    }
+}

@@ -1,0 +1,213 @@
+package org.bftws.module.client;
+
+import java.lang.ref.WeakReference;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.axis2.AxisFault;
+import org.apache.axis2.context.ConfigurationContext;
+import org.apache.axis2.context.ServiceContext;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+import org.bftws.core.message.ReplyBundle;
+import org.bftws.core.pbft.Ready;
+import org.bftws.core.voter.ClientCore;
+import org.bftws.module.config.BftwsConfig;
+import org.bftws.module.config.ReplicaEndpoint;
+import org.bftws.module.keys.GroupKeyMaterial;
+import org.bftws.module.transport.ControlMessage;
+import org.bftws.module.transport.ControlPort;
+import org.bftws.module.transport.MulticastSender;
+
+/**
+ * The client side of BFT-WS in one Axis2 instance ({@code bftws.role=client}): the Multicast Sender that
+ * sends each signed request to every replica's control port (paper §3.3.1.2), this instance's own control
+ * port where the replicas' replies arrive, one {@link GroupSequence} (with its Voter, §3.3.1.5) per
+ * ServiceClient, and the ticker that drives the sequences' retransmissions.
+ *
+ * <p>Replies come back as one-way messages to {@link #replyTo}, not on the request's HTTP response: a replica
+ * replies only after ordering and execution, maybe after a view change, and may answer a retransmission it
+ * never saw the first copy of. The client therefore needs an HTTP listener: {@code bftws.client.replyEndpoint}
+ * names it, or the embedding sets {@link #LISTENER_BASE_PROPERTY}.
+ */
+public final class GroupClientRuntime implements AutoCloseable {
+    private static final Logger LOG = LogManager.getLogger(GroupClientRuntime.class);
+
+    /**
+     * ConfigurationContext property: the base URL (ending in {@code /}) under which this Axis2 instance's HTTP
+     * listener serves services, e.g. {@code http://127.0.0.1:PORT/axis2/services/}. Set by an embedding that
+     * starts the listener itself (client-lib's EmbeddedAxis2Server); used when
+     * {@code bftws.client.replyEndpoint} is not configured.
+     */
+    public static final String LISTENER_BASE_PROPERTY = "org.bftws.listener.base";
+    /** ServiceContext property holding the ServiceClient's {@link GroupSequence}. */
+    private static final String SEQUENCE_PROPERTY = "org.bftws.client.sequence";
+    /** Send queue per replica; the client retransmits, so dropping the oldest is harmless. */
+    private static final int SEND_QUEUE_CAPACITY = 256;
+    private static final Duration SEND_TIMEOUT = Duration.ofSeconds(2);
+
+    private final BftwsConfig config;
+    private final GroupKeyMaterial keys;
+    private final List<URI> replicas;
+    private final URI replyTo;
+    private final MulticastSender sender;
+    private final ControlPort port;
+    private final ScheduledExecutorService ticker;
+    /**
+     * Sequence id → sequence, for routing replies. Weak: a sequence lives as long as its ServiceClient's
+     * ServiceContext holds it; entries of collected ones are pruned when a new sequence starts.
+     */
+    private final Map<String, WeakReference<GroupSequence>> sequences = new ConcurrentHashMap<>();
+    private final Set<GroupSequence> active = ConcurrentHashMap.newKeySet();
+
+    private GroupClientRuntime(ConfigurationContext context, BftwsConfig config, GroupKeyMaterial keys, URI replyTo)
+            throws AxisFault {
+        this.config = config;
+        this.keys = keys;
+        List<URI> control = new ArrayList<>();
+        for (ReplicaEndpoint r : config.replicas()) {
+            control.add(ControlPort.controlUri(r.endpoint()));
+        }
+        this.replicas = List.copyOf(control);
+        this.replyTo = replyTo;
+        this.sender = new MulticastSender("bftws-client-send", config.n(), SEND_QUEUE_CAPACITY, SEND_TIMEOUT);
+        try {
+            this.port = ControlPort.deploy(context, this::onControlMessage, config.controlMaxBytes());
+        } catch (AxisFault | RuntimeException e) {
+            sender.close();
+            throw e;
+        }
+        this.ticker = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "bftws-client-tick");
+            t.setDaemon(true);
+            return t;
+        });
+        ticker.scheduleAtFixedRate(this::tick, config.tickMillis(), config.tickMillis(), TimeUnit.MILLISECONDS);
+        LOG.info("bftws client (node {}) for group {}: {} replicas, replies at {}", keys.nodeId(),
+                config.groupEndpoint(), config.n(), replyTo);
+    }
+
+    /** Starts the client side; {@code replyTo} is this instance's control port URL. */
+    public static GroupClientRuntime start(ConfigurationContext context, BftwsConfig config, GroupKeyMaterial keys,
+            URI replyTo) throws AxisFault {
+        return new GroupClientRuntime(context, config, keys, replyTo);
+    }
+
+    /** Where this instance's control port is reachable, or null if neither configuration nor embedding says. */
+    public static URI replyEndpoint(ConfigurationContext context, BftwsConfig config) {
+        if (config.clientReplyEndpoint() != null) {
+            return config.clientReplyEndpoint();
+        }
+        Object base = context.getProperty(LISTENER_BASE_PROPERTY);
+        return base == null ? null : URI.create(base.toString()).resolve(ControlPort.SERVICE_NAME);
+    }
+
+    /**
+     * A new virtual sequence. Its id is derived from a fresh client UUID and the group endpoint (paper
+     * §3.3.1.1), so it is unique per client and group and every replica names it alike.
+     */
+    GroupSequence newSequence() {
+        String id = sequenceId(UUID.randomUUID(), config.groupEndpoint());
+        GroupSequence s = new GroupSequence(new ClientCore(config.group(), keys.nodeId(), id, keys.signer(),
+                keys.verifier()), this);
+        sequences.values().removeIf(ref -> ref.get() == null);
+        sequences.put(id, new WeakReference<>(s));
+        return s;
+    }
+
+    /** {@code urn:bftws:sequence:} + the first 128 bits of SHA-256(group endpoint, LF, client UUID), in hex. */
+    public static String sequenceId(UUID clientUuid, URI groupEndpoint) {
+        try {
+            MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            sha.update(groupEndpoint.toString().getBytes(StandardCharsets.UTF_8));
+            sha.update((byte) '\n');
+            sha.update(clientUuid.toString().getBytes(StandardCharsets.US_ASCII));
+            return "urn:bftws:sequence:" + HexFormat.of().formatHex(sha.digest(), 0, 16);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 missing from the JDK", e);
+        }
+    }
+
+    /**
+     * Invokes one application request on the group and returns the voted result (see
+     * {@link GroupSequence#call}). {@code owner} is the ServiceClient's ServiceContext: each ServiceClient
+     * gets its own sequence, created on its first call and kept as a property of that context.
+     */
+    public byte[] call(ServiceContext owner, byte[] operation, long timeoutMillis) throws AxisFault {
+        GroupSequence s;
+        synchronized (owner) {
+            s = (GroupSequence) owner.getProperty(SEQUENCE_PROPERTY);
+            if (s == null) {
+                s = newSequence();
+                owner.setProperty(SEQUENCE_PROPERTY, s);
+            }
+        }
+        return s.call(operation, timeoutMillis);
+    }
+
+    void send(Ready r) {
+        for (Ready.Outbound o : r.messages) {
+            sender.send(replicas, new ControlMessage(o.bytes(), replyTo));
+        }
+    }
+
+    void active(GroupSequence s, boolean on) {
+        if (on) {
+            active.add(s);
+        } else {
+            active.remove(s);
+        }
+    }
+
+    private void tick() {
+        try {
+            for (GroupSequence s : active) {
+                s.tick();
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("bftws client: tick failed", e);
+        }
+    }
+
+    /** From the control port: a replica's reply goes to the sequence it names; the core authenticates it. */
+    private void onControlMessage(ControlMessage m) {
+        try {
+            WeakReference<GroupSequence> ref = sequences.get(ReplyBundle.decode(m.signedBytes()).sequenceId());
+            GroupSequence seq = ref == null ? null : ref.get();
+            if (seq != null) {
+                seq.receive(m.signedBytes());
+            }
+        } catch (RuntimeException e) {
+            // Unauthenticated bytes so far (the sequence authenticates replies): drop whatever does not decode.
+            LOG.debug("bftws client: malformed control message dropped: {}", e.toString());
+        }
+    }
+
+    public URI replyTo() {
+        return replyTo;
+    }
+
+    public BftwsConfig config() {
+        return config;
+    }
+
+    @Override
+    public void close() throws AxisFault {
+        ticker.shutdownNow();
+        sender.close();
+        port.undeploy();
+    }
+}

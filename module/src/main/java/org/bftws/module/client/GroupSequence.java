@@ -1,0 +1,85 @@
+package org.bftws.module.client;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import org.apache.axis2.AxisFault;
+import org.bftws.core.pbft.Event;
+import org.bftws.core.pbft.Ready;
+import org.bftws.core.voter.ClientCore;
+
+/**
+ * One client's virtual sequence to the replica group (paper §3.3.1.2): core's {@link ClientCore} (signed
+ * requests numbered 1, 2, ... within the sequence, retransmission, the {@link org.bftws.core.voter.Voter}).
+ * One request at a time: the replicas execute a sequence's requests in message-number order and drop a
+ * number below one already ordered, so a second caller waits until the first has its voted reply.
+ */
+final class GroupSequence {
+    private final ClientCore core;
+    private final GroupClientRuntime runtime;
+    private final Object callLock = new Object();
+    /** The one outstanding call and its message number; guarded by {@code this}. */
+    private CompletableFuture<byte[]> pending;
+    private long pendingNumber;
+    /** ClientCore numbers a sequence's requests 1, 2, ... in invoke order. */
+    private long issued;
+
+    GroupSequence(ClientCore core, GroupClientRuntime runtime) {
+        this.core = core;
+        this.runtime = runtime;
+    }
+
+    String id() {
+        return core.sequenceId();
+    }
+
+    /** Sends {@code operation} to every replica and waits for f+1 matching authentic replies. */
+    byte[] call(byte[] operation, long timeoutMillis) throws AxisFault {
+        synchronized (callLock) {
+            CompletableFuture<byte[]> f = new CompletableFuture<>();
+            synchronized (this) {
+                pending = f;
+                pendingNumber = ++issued;
+                runtime.send(core.invoke(operation, false));
+            }
+            runtime.active(this, true);
+            try {
+                return f.get(timeoutMillis, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                throw new AxisFault("BFT-WS: no f+1 matching replies from the replica group within "
+                        + timeoutMillis + " ms (sequence " + id() + ")");
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AxisFault("BFT-WS: interrupted while waiting for the replicas' replies");
+            } catch (ExecutionException e) {
+                throw new AxisFault("BFT-WS: " + e.getCause().getMessage(), e.getCause());
+            } finally {
+                runtime.active(this, false);
+                synchronized (this) {
+                    pending = null;
+                }
+            }
+        }
+    }
+
+    /** A reply from a replica's control message (authenticated by core). */
+    synchronized void receive(byte[] signedReply) {
+        handle(core.receive(signedReply));
+    }
+
+    synchronized void tick() {
+        handle(core.tick());
+    }
+
+    private void handle(Ready r) {
+        runtime.send(r);
+        for (Event e : r.events) {
+            // A late vote on an earlier call that timed out must not answer the current one.
+            if (e instanceof Event.Delivered d && pending != null && d.request().messageNumber() == pendingNumber) {
+                pending.complete(d.result());
+            }
+        }
+    }
+}

@@ -1,0 +1,343 @@
+package org.bftws.module.invoker;
+
+
+import org.apache.axiom.om.OMElement;
+import org.apache.axiom.om.OMFactory;
+import org.apache.axiom.soap.SOAPBody;
+import org.apache.axiom.soap.SOAPEnvelope;
+import org.apache.axiom.soap.SOAPFactory;
+import org.apache.axiom.soap.SOAPFault;
+import org.apache.axiom.om.OMAbstractFactory;
+import org.apache.axis2.AxisFault;
+import org.apache.axis2.context.ConfigurationContext;
+import org.apache.axis2.context.MessageContext;
+import org.apache.axis2.context.OperationContext;
+import org.apache.axis2.context.ServiceContext;
+import org.apache.axis2.context.ServiceGroupContext;
+import org.apache.axis2.description.AxisOperation;
+import org.apache.axis2.description.AxisService;
+import org.apache.axis2.description.Parameter;
+import org.apache.axis2.description.TransportOutDescription;
+import org.apache.axis2.engine.DependencyManager;
+import org.apache.axis2.engine.MessageReceiver;
+import org.apache.axis2.wsdl.WSDLConstants;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+import org.apache.sandesha2.client.SandeshaClientConstants;
+import org.bftws.core.codec.DecodeException;
+import org.bftws.core.message.Request;
+import org.bftws.module.api.ApplicationRequest;
+import org.bftws.module.api.ApplicationResult;
+import org.bftws.module.api.StatefulService;
+import org.bftws.module.order.ReplicatedService;
+import org.bftws.module.xml.Payloads;
+
+/**
+ * The Total Order Invoker (paper §3.3.1.7): delivers each committed request, in the total order the Total
+ * Order Manager hands it over (on its execution thread), to the replicated Web service through the service
+ * operation's normal Axis2 message receiver, and returns the response payload as the result the replica
+ * signs.
+ *
+ * <p>The request is rebuilt from the <em>signed</em> operation bytes ({@link ApplicationRequest}): action and
+ * payload as the client signed them, parsed with Axiom's SOAP parser configuration (no DTDs). The target
+ * service is this replica's own (from {@code bftws.replicas}), never one the client names. The message
+ * receiver runs in-process without the in-flow (the request was already admitted and ordered); its response
+ * goes through the out-flow as usual and ends at a transport that sends nothing
+ * ({@link CapturingTransportSender}).
+ *
+ * <p>One {@link ServiceContext} serves every ordered request, so the service object is created once per
+ * replica whatever the service's scope: a replica's state lives in that object. Checkpoints ({@code get_state})
+ * and state transfer ({@code set_state}) use {@link StatefulService} if its class implements it, else the
+ * service's own operations named {@value #GET_STATE} and {@value #SET_STATE} (reserved: clients cannot call
+ * them through ordering); with neither, the checkpointed state is empty and the service must be stateless.
+ */
+public final class TotalOrderInvoker implements ReplicatedService {
+    private static final Logger LOG = LogManager.getLogger(TotalOrderInvoker.class);
+    /** The label Axis2 gives the response message context in an in-out operation context. */
+    private static final String OUT = WSDLConstants.MESSAGE_LABEL_OUT_VALUE;
+    /** Operation names of the state pair (paper §3.3.1.8), for services that do not implement StatefulService. */
+    public static final String GET_STATE = "get_state";
+    public static final String SET_STATE = "set_state";
+    /** Namespace of the {@code <bftws:get_state/>} request element and of the state operations' action. */
+    public static final String STATE_NAMESPACE = "urn:bftws:state";
+
+    private final ConfigurationContext context;
+    private final String serviceName;
+    private final TransportOutDescription capture = CapturingTransportSender.description();
+
+    /** Created on first use: services may deploy after the module initialises. Execution thread only. */
+    private AxisService service;
+    private ServiceGroupContext serviceGroupContext;
+    private ServiceContext serviceContext;
+    private AxisOperation getStateOperation;
+    private AxisOperation setStateOperation;
+    private boolean warnedStateless;
+
+    public TotalOrderInvoker(ConfigurationContext context, String serviceName) {
+        this.context = context;
+        this.serviceName = serviceName;
+    }
+
+    public String serviceName() {
+        return serviceName;
+    }
+
+    @Override
+    public byte[] execute(Request request, byte[] random) {
+        ApplicationRequest q;
+        try {
+            q = ApplicationRequest.decode(request.operation());
+        } catch (DecodeException e) {
+            return ApplicationResult.fault("BFT-WS: not an application request").encode();
+        }
+        try {
+            return invoke(request, q).encode();
+        } catch (AxisFault e) {
+            return ApplicationResult.fault(reason(e)).encode();
+        } catch (RuntimeException e) {
+            // The class name only: messages may hold addresses or hash codes that differ between replicas.
+            return ApplicationResult.fault("BFT-WS: the service failed: " + e.getClass().getName()).encode();
+        }
+    }
+
+    private ApplicationResult invoke(Request request, ApplicationRequest q) throws AxisFault {
+        bind();
+        AxisOperation op = operation(q.action());
+        if (op == getStateOperation || op == setStateOperation) {
+            // Reserved for checkpoints and state transfer: a client must not read or replace the state itself.
+            throw new AxisFault("BFT-WS: operation " + op.getName().getLocalPart() + " is reserved for the"
+                    + " Total Order Manager");
+        }
+        // Deterministic, so anything the service derives from it is alike on every replica.
+        return run(op, q.action(), q.soap12(), Payloads.parse(q.payload()),
+                "urn:bftws:request:" + request.sequenceId() + "#" + request.messageNumber());
+    }
+
+    /**
+     * Runs one request through {@code op}'s own message receiver, in-process and without the in-flow; the
+     * response passes the operation's out-flow and ends at {@link CapturingTransportSender}.
+     */
+    private ApplicationResult run(AxisOperation op, String action, boolean soap12, OMElement payload,
+            String messageId) throws AxisFault {
+        SOAPFactory factory = soap12 ? OMAbstractFactory.getSOAP12Factory() : OMAbstractFactory.getSOAP11Factory();
+        SOAPEnvelope envelope = factory.getDefaultEnvelope();
+        envelope.getBody().addChild(payload);
+
+        MessageContext in = context.createMessageContext();
+        in.setServerSide(true);
+        in.setAxisService(service);
+        in.setServiceGroupContext(serviceGroupContext);
+        in.setServiceContext(serviceContext);
+        in.setAxisOperation(op);
+        in.setAxisMessage(op.getMessage(WSDLConstants.MESSAGE_LABEL_IN_VALUE));
+        OperationContext oc = serviceContext.createOperationContext(op);
+        // Sandesha2's out handler must not try to make the captured response part of some WS-RM sequence.
+        oc.setProperty(SandeshaClientConstants.UNRELIABLE_MESSAGE, "true");
+        oc.addMessageContext(in);
+        in.setOperationContext(oc);
+        in.setEnvelope(envelope);
+        in.setSoapAction(action);
+        in.setWSAAction(action);
+        in.setMessageID(messageId);
+        in.setTransportIn(context.getAxisConfiguration().getTransportIn("http"));
+        in.setIncomingTransportName("http");
+        in.setTransportOut(capture);
+
+        MessageReceiver receiver = op.getMessageReceiver();
+        if (receiver == null) {
+            return ApplicationResult.fault("BFT-WS: operation " + op.getName().getLocalPart() + " has no message receiver");
+        }
+        try {
+            receiver.receive(in);
+            return result(oc.getMessageContext(OUT));
+        } finally {
+            // Nothing else will complete this exchange (no transport is waiting for it): release it.
+            context.unregisterOperationContext(in.getMessageID());
+            oc.cleanup();
+        }
+    }
+
+    private static ApplicationResult result(MessageContext out) throws AxisFault {
+        if (out == null || out.getEnvelope() == null) {
+            return ApplicationResult.empty();
+        }
+        SOAPBody body = out.getEnvelope().getBody();
+        if (body.hasFault()) {
+            return ApplicationResult.fault(faultReason(body.getFault()));
+        }
+        OMElement payload = body.getFirstElement();
+        return payload == null ? ApplicationResult.empty() : ApplicationResult.payload(Payloads.serialize(payload));
+    }
+
+    /** Looks the operation up as Axis2's dispatchers would: by WS-Addressing action, then by SOAPAction. */
+    private AxisOperation operation(String action) throws AxisFault {
+        AxisOperation op = service.getOperationByAction(action);
+        if (op == null) {
+            op = service.getOperationBySOAPAction(action);
+        }
+        if (op == null) {
+            throw new AxisFault("BFT-WS: service " + serviceName + " has no operation for action " + action);
+        }
+        if (op.isControlOperation()) {
+            // Operations a module added (Sandesha2's WS-RM protocol operations): not the application's, and
+            // not deterministic (Sandesha2 draws UUIDs); a client must not reach them through ordering.
+            throw new AxisFault("BFT-WS: action " + action + " is not an operation of service " + serviceName);
+        }
+        return op;
+    }
+
+    private static String faultReason(SOAPFault fault) {
+        return fault.getReason() == null ? "" : fault.getReason().getText();
+    }
+
+    private static String reason(AxisFault e) {
+        String r = e.getReason();
+        return r == null ? String.valueOf(e.getMessage()) : r;
+    }
+
+    // ---------------------------------------------------------------- get_state / set_state
+
+    /**
+     * {@code get_state}: {@link StatefulService#getState()} if the service object implements it, else the
+     * response payload of the service's {@value #GET_STATE} operation (sent {@code <bftws:get_state/>}), else
+     * empty. A failure stops this replica (the Total Order Manager fails stop), as the group tolerates.
+     */
+    @Override
+    public byte[] getState() {
+        bindForState();
+        StatefulService s = stateful();
+        if (s != null) {
+            return s.getState();
+        }
+        if (getStateOperation == null) {
+            warnStateless();
+            return new byte[0];
+        }
+        ApplicationResult r = runStateOperation(getStateOperation, stateElement(GET_STATE));
+        if (r.kind() == ApplicationResult.Kind.FAULT) {
+            throw new IllegalStateException("BFT-WS: " + GET_STATE + " of service " + serviceName + " failed: "
+                    + r.faultReason());
+        }
+        return r.payload();
+    }
+
+    /**
+     * {@code set_state}: {@link StatefulService#setState} if implemented, else the service's
+     * {@value #SET_STATE} operation, whose request payload is the element its {@value #GET_STATE} returned on
+     * the replicas that took the checkpoint.
+     */
+    @Override
+    public void setState(byte[] state) {
+        bindForState();
+        StatefulService s = stateful();
+        if (s != null) {
+            s.setState(state);
+            return;
+        }
+        if (setStateOperation == null || state.length == 0) {
+            warnStateless();
+            return;
+        }
+        OMElement payload;
+        try {
+            payload = Payloads.parse(state);
+        } catch (AxisFault e) {
+            throw new IllegalStateException("BFT-WS: a checkpoint of service " + serviceName + " is not XML", e);
+        }
+        ApplicationResult r = runStateOperation(setStateOperation, payload);
+        if (r.kind() == ApplicationResult.Kind.FAULT) {
+            throw new IllegalStateException("BFT-WS: " + SET_STATE + " of service " + serviceName + " failed: "
+                    + r.faultReason());
+        }
+    }
+
+    private ApplicationResult runStateOperation(AxisOperation op, OMElement payload) {
+        String name = op.getName().getLocalPart();
+        try {
+            return run(op, STATE_NAMESPACE + ":" + name, false, payload, "urn:bftws:" + name);
+        } catch (AxisFault e) {
+            return ApplicationResult.fault(reason(e));
+        }
+    }
+
+    private static OMElement stateElement(String name) {
+        OMFactory f = OMAbstractFactory.getOMFactory();
+        return f.createOMElement(name, f.createOMNamespace(STATE_NAMESPACE, "bftws"));
+    }
+
+    private void bindForState() {
+        try {
+            bind();
+        } catch (AxisFault e) {
+            throw new IllegalStateException("BFT-WS: cannot reach service " + serviceName + " for its state", e);
+        }
+    }
+
+    private StatefulService stateful() {
+        Object impl = serviceContext.getProperty(ServiceContext.SERVICE_OBJECT);
+        return impl instanceof StatefulService s ? s : null;
+    }
+
+    private void warnStateless() {
+        if (!warnedStateless) {
+            warnedStateless = true;
+            LOG.info("service {} neither implements {} nor has {}/{} operations: checkpoints carry an empty"
+                    + " state (stateless service)", serviceName, StatefulService.class.getName(), GET_STATE, SET_STATE);
+        }
+    }
+
+    // ---------------------------------------------------------------- the service and its one object
+
+    private void bind() throws AxisFault {
+        if (serviceContext != null) {
+            return;
+        }
+        AxisService s = context.getAxisConfiguration().getService(serviceName);
+        if (s == null) {
+            throw new AxisFault("BFT-WS: replicated service " + serviceName + " is not deployed");
+        }
+        ServiceGroupContext sgc = context.createServiceGroupContext(s.getAxisServiceGroup());
+        ServiceContext sc = sgc.getServiceContext(s);
+        Object impl = newServiceObject(s, sc);
+        if (impl != null) {
+            sc.setProperty(ServiceContext.SERVICE_OBJECT, impl);
+        }
+        service = s;
+        serviceGroupContext = sgc;
+        serviceContext = sc;
+        getStateOperation = operationNamed(s, GET_STATE);
+        setStateOperation = operationNamed(s, SET_STATE);
+        LOG.info("total order invoker bound to service {}", serviceName);
+    }
+
+    private static AxisOperation operationNamed(AxisService s, String name) {
+        for (java.util.Iterator<AxisOperation> it = s.getOperations(); it.hasNext(); ) {
+            AxisOperation op = it.next();
+            if (!op.isControlOperation() && op.getName() != null && name.equals(op.getName().getLocalPart())) {
+                return op;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The service object, created now (rather than by the message receiver on the first request) so that
+     * get_state and set_state reach the same object before any request ran. Null if the service names no
+     * {@code ServiceClass} (the receiver then creates what it needs).
+     */
+    private static Object newServiceObject(AxisService s, ServiceContext sc) throws AxisFault {
+        Parameter p = s.getParameter("ServiceClass");
+        if (p == null || p.getValue() == null) {
+            return null;
+        }
+        ClassLoader loader = s.getClassLoader() != null ? s.getClassLoader() : TotalOrderInvoker.class.getClassLoader();
+        try {
+            Class<?> type = Class.forName(((String) p.getValue()).trim(), true, loader);
+            Object impl = type.getDeclaredConstructor().newInstance();
+            DependencyManager.initServiceObject(impl, sc);
+            return impl;
+        } catch (ReflectiveOperationException | LinkageError e) {
+            throw new AxisFault("BFT-WS: cannot create the object of service " + s.getName(), e);
+        }
+    }
+}

@@ -1,0 +1,74 @@
+package org.bftws.module.keys;
+
+import java.util.HashMap;
+import java.util.Map;
+
+import org.bftws.core.crypto.Ed25519;
+import org.bftws.core.crypto.Signer;
+import org.bftws.core.crypto.Verifier;
+import org.bftws.core.keys.ClientKeys;
+import org.bftws.core.keys.GroupKeys;
+import org.bftws.core.keys.KeyFileException;
+import org.bftws.core.keys.KeyFiles;
+import org.bftws.core.keys.ReplicaKeys;
+import org.bftws.module.config.BftwsConfig;
+import org.bftws.module.config.BftwsConfigException;
+import org.bftws.module.config.BftwsParameters;
+import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
+
+/**
+ * The keys of one Axis2 instance of a replica group, loaded from the files of {@code scripts/keygen}
+ * ({@code bftws.keys.public} = {@code group.pub}, {@code bftws.keys.private} = {@code replica-I.key} or
+ * {@code client-J.key}) through core's {@link KeyFiles}, which checks every file.
+ *
+ * <p>Node ids: the key files number replicas 1..n and clients 1..C; core numbers replicas 0..n-1 and clients
+ * from n. So replica id i (its entry in {@code bftws.replicas}) is {@code replica-(i+1).key}, and
+ * {@code client-J.key} is core node n + J - 1.
+ *
+ * @param nodeId this instance's core node id
+ */
+public record GroupKeyMaterial(int nodeId, Signer signer, Verifier verifier) {
+
+    /** Loads this instance's keys; any problem is a {@link BftwsConfigException} naming the key and file. */
+    public static GroupKeyMaterial load(BftwsConfig config) {
+        GroupKeys group;
+        try {
+            group = KeyFiles.readGroup(config.publicKeysPath());
+        } catch (KeyFileException e) {
+            throw new BftwsConfigException(BftwsParameters.PUBLIC_KEYS_KEY, "cannot be used: " + e.getMessage());
+        }
+        int n = config.n();
+        if (group.n() != n || group.f() != config.f()) {
+            throw new BftwsConfigException(BftwsParameters.PUBLIC_KEYS_KEY, "is for a group of n = " + group.n()
+                    + ", f = " + group.f() + ", but bftws.f gives n = " + n + ", f = " + config.f());
+        }
+        Map<Integer, Ed25519PublicKeyParameters> publicKeys = new HashMap<>();
+        for (int i = 0; i < n; i++) {
+            publicKeys.put(i, group.replicaKey(i + 1));
+        }
+        for (int j = 1; j <= group.clientKeys().size(); j++) {
+            publicKeys.put(n + j - 1, group.clientKey(j));
+        }
+        Verifier verifier = Ed25519.verifier(publicKeys);
+        try {
+            if (config.isReplica()) {
+                ReplicaKeys mine = KeyFiles.readReplica(config.privateKeyPath(), group);
+                if (mine.index() != config.replicaId() + 1) {
+                    throw new BftwsConfigException(BftwsParameters.PRIVATE_KEY_KEY, "holds the key of replica "
+                            + mine.index() + " (file numbering 1..n), but bftws.replica.id " + config.replicaId()
+                            + " needs replica-" + (config.replicaId() + 1) + ".key");
+                }
+                return new GroupKeyMaterial(config.replicaId(), Ed25519.signer(mine.signingKey()), verifier);
+            }
+            ClientKeys mine = KeyFiles.readClient(config.privateKeyPath(), group);
+            return new GroupKeyMaterial(n + mine.index() - 1, Ed25519.signer(mine.signingKey()), verifier);
+        } catch (KeyFileException e) {
+            throw new BftwsConfigException(BftwsParameters.PRIVATE_KEY_KEY, "cannot be used: " + e.getMessage());
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "keys of node " + nodeId + " (not shown)";
+    }
+}
