@@ -59,6 +59,8 @@ final class Contributions {
   private final TreeMap<Long, Map<String, Signed>> early = new TreeMap<>();
   /** Per committed seq: the random number of each request index of the batch (null: not randomized). */
   private final TreeMap<Long, byte[][]> committed = new TreeMap<>();
+  /** Primary: its secrets drawn for a pre-prepare before the round exists (created on acceptance). */
+  private final Map<Long, Round> drawn = new HashMap<>();
 
   /** The BA state of one pre-prepared batch in one view. */
   private static final class Round {
@@ -67,7 +69,6 @@ final class Contributions {
     final int[] randomized;
     /** Contributions (hardened: commitments) received, by contributor; the primary's from its pre-prepare. */
     final TreeMap<Integer, Signed> contributions = new TreeMap<>();
-    final Map<Integer, PpUpdate> decoded = new HashMap<>();
     /** Our own contribution or commitment, and (hardened) its secret values and nonce. */
     Signed own;
     List<byte[]> secret;
@@ -116,9 +117,6 @@ final class Contributions {
     int[] randomized = BaRandomness.randomizedIndices(pp.requests());
     return randomized.length == 0 ? null : contribute(pp.seq(), pp.digest(), randomized.length, pendingOwn(pp.seq()));
   }
-
-  /** Secrets drawn by the primary before its round exists (the round is created on acceptance). */
-  private final Map<Long, Round> drawn = new HashMap<>();
 
   private Round pendingOwn(long seq) {
     Round holder = new Round(r.view, null, null);
@@ -222,7 +220,6 @@ final class Contributions {
       return;
     }
     rd.contributions.put(t.sender(), t);
-    rd.decoded.put(t.sender(), u);
     if (r.isPrimary()) {
       rd.own = t;
       if (mine != null) {
@@ -232,7 +229,6 @@ final class Contributions {
     } else {
       Signed own = contribute(pp.seq(), pp.digest(), randomized.length, rd);
       rd.contributions.put(r.id, own);
-      rd.decoded.put(r.id, PpUpdate.decode(own.body()));
       r.multicast(own);
     }
     Map<String, Signed> buffered = early.remove(pp.seq());
@@ -306,7 +302,6 @@ final class Contributions {
       return;
     }
     rd.contributions.put(s.sender(), s);
-    rd.decoded.put(s.sender(), u);
     if (r.isPrimary()) {
       formSet(rd, slot);
     }
