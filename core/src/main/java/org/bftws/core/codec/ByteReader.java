@@ -80,6 +80,11 @@ public final class ByteReader {
     return new String(bytes(), StandardCharsets.UTF_8);
   }
 
+  /** Whether every byte was read (for an optional trailing field). */
+  public boolean atEnd() {
+    return pos == buf.length;
+  }
+
   /** Rejects trailing garbage: a canonical encoding has exactly one length. */
   public void end() {
     if (pos != buf.length) {

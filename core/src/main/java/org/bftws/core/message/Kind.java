@@ -9,7 +9,12 @@ import org.bftws.core.codec.DecodeException;
 public enum Kind {
   REQUEST, PRE_PREPARE, PREPARE, COMMIT, REPLY, CHECKPOINT, VIEW_CHANGE, NEW_VIEW, FETCH_STATE, STATE,
   /** A replica's threshold-coin shares for a committed batch (CT algorithm, integrity paper §5). */
-  COIN_SHARE;
+  COIN_SHARE,
+  /**
+   * A pp-update of the BA algorithm (integrity paper §4): a replica's contribution (or, hardened, its
+   * commitment or reveal) for the randomized requests of a pre-prepared batch, or the primary's set S_R.
+   */
+  PP_UPDATE;
 
   private static final Kind[] ALL = values();
 

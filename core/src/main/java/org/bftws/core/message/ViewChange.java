@@ -18,6 +18,10 @@ public record ViewChange(long newView, long stableSeq, byte[] stableDigest, List
     for (PreparedCertificate c : prepared) {
       c.prePrepare().write(w);
       Codec.writeList(w, c.prepares());
+      w.bool(c.randomness() != null);
+      if (c.randomness() != null) {
+        c.randomness().write(w);
+      }
     }
     return w.toBytes();
   }
@@ -35,7 +39,12 @@ public record ViewChange(long newView, long stableSeq, byte[] stableDigest, List
       if (pp.kind() != Kind.PRE_PREPARE) {
         throw new org.bftws.core.codec.DecodeException("prepared certificate without a pre-prepare");
       }
-      certs.add(new PreparedCertificate(pp, Codec.readList(r, Kind.PREPARE)));
+      List<Signed> prepares = Codec.readList(r, Kind.PREPARE);
+      Signed randomness = r.bool() ? Signed.read(r) : null;
+      if (randomness != null && randomness.kind() != Kind.PP_UPDATE) {
+        throw new org.bftws.core.codec.DecodeException("prepared certificate randomness that is not a pp-update");
+      }
+      certs.add(new PreparedCertificate(pp, prepares, randomness));
     }
     r.end();
     return new ViewChange(v, n, d, proof, List.copyOf(certs));

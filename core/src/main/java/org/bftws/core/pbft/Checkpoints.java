@@ -141,6 +141,7 @@ final class Checkpoints {
     }
     r.log.headMap(seq, true).clear();
     r.coins.discardUpTo(seq);
+    r.contributions.discardUpTo(seq);
     ownBytes.headMap(seq, false).clear();
     ownDigests.headMap(seq, false).clear();
     for (int sender : votes.keySet()) {

@@ -11,6 +11,12 @@ public sealed interface Event {
   record Committed(long view, long seq, byte[] digest, java.util.List<org.bftws.core.message.Signed> batch)
       implements Event {}
 
+  /**
+   * BA algorithm (integrity paper §4): the batch committed at seq (batch digest d) with the random numbers
+   * of this certified set S_R, which anyone recomputes with {@link BaRandomness#checkCertificate}.
+   */
+  record RandomnessAgreed(long seq, byte[] batchDigest, org.bftws.core.message.Signed certificate) implements Event {}
+
   /** This replica's own checkpoint after seq has this digest. */
   record CheckpointTaken(long seq, byte[] digest) implements Event {}
 

@@ -28,8 +28,10 @@ import org.bftws.core.message.Vote;
  * with messages ({@link #receive}), ticks ({@link #tick}), execution results ({@link #executed}) and
  * captured state ({@link #stateCaptured}), and each step returns a {@link Ready}. No threads, clocks,
  * sockets or randomness: the same inputs give the same outputs. This class holds the normal case and
- * execution; {@link ViewChanges} and {@link Checkpoints} hold §4.4 and §4.3 (with state transfer), and
- * {@link Coins} the threshold coin-tossing of the CT algorithm (integrity paper §5).
+ * execution; {@link ViewChanges} and {@link Checkpoints} hold §4.4 and §4.3 (with state transfer),
+ * {@link Coins} the threshold coin-tossing of the CT algorithm (integrity paper §5) and {@link
+ * Contributions} the BA algorithm (§4): prepares and commits of a batch with randomized requests are then
+ * on d' = D(d || R) ({@link #voteDigest}).
  */
 public final class Replica {
   final GroupConfig cfg;
@@ -66,6 +68,7 @@ public final class Replica {
   final Checkpoints checkpoints;
   final ViewChanges viewChanges;
   final Coins coins;
+  final Contributions contributions;
   Ready out = new Ready();
 
   public Replica(GroupConfig cfg, int id, Signer signer, Verifier verifier) {
@@ -73,7 +76,7 @@ public final class Replica {
   }
 
   public Replica(GroupConfig cfg, int id, Signer signer, Verifier verifier, Role role) {
-    this(cfg, id, signer, verifier, role, null);
+    this(cfg, id, signer, verifier, role, RandomnessConfig.none());
   }
 
   /**
@@ -81,6 +84,11 @@ public final class Replica {
    * {@code coins}; {@code null} gives randomized requests empty random numbers.
    */
   public Replica(GroupConfig cfg, int id, Signer signer, Verifier verifier, Role role, CoinConfig coins) {
+    this(cfg, id, signer, verifier, role, RandomnessConfig.ct(coins));
+  }
+
+  /** A replica that gets the random numbers of randomized requests as {@code randomness} says (§4 BA, §5 CT). */
+  public Replica(GroupConfig cfg, int id, Signer signer, Verifier verifier, Role role, RandomnessConfig randomness) {
     this.cfg = cfg;
     this.n = cfg.n();
     this.f = cfg.f();
@@ -97,7 +105,8 @@ public final class Replica {
     this.role = role;
     this.checkpoints = new Checkpoints(this);
     this.viewChanges = new ViewChanges(this);
-    this.coins = new Coins(this, coins);
+    this.coins = new Coins(this, randomness.algorithm() == RandomnessConfig.Algorithm.CT ? randomness.coins() : null);
+    this.contributions = new Contributions(this, randomness);
   }
 
   // ---------------------------------------------------------------- inputs
@@ -192,6 +201,7 @@ public final class Replica {
       case FETCH_STATE -> checkpoints.onFetchState(s);
       case STATE -> checkpoints.onStateTransfer(s);
       case COIN_SHARE -> coins.onShare(s);
+      case PP_UPDATE -> contributions.onPpUpdate(s);
       case REPLY -> evidence(s.sender(), "a reply sent to a replica");
     }
   }
@@ -280,6 +290,10 @@ public final class Replica {
         return;
       }
       PrePrepare pp = PrePrepare.of(view, nextSeq++, batch);
+      Signed contribution = contributions.primaryContribution(pp);
+      if (contribution != null) {
+        pp = pp.withRandomness(contribution); // BA (integrity paper §4): R_p rides in the pre-prepare
+      }
       for (Signed q : batch) {
         proposed.add(Request.decode(q.body()).id());
       }
@@ -308,7 +322,7 @@ public final class Replica {
       }
       return;
     }
-    if (!validBatch(s.sender(), pp.requests())) {
+    if (!validBatch(s.sender(), pp.requests()) || !contributions.checkPrePrepare(s.sender(), pp)) {
       return;
     }
     acceptPrePrepare(s, pp);
@@ -344,14 +358,33 @@ public final class Replica {
     slot.prePrepareMessage = msg;
     slot.prePrepare = pp;
     out.events.add(new Event.PrePrepared(view, pp.seq(), pp.digest()));
-    if (!isPrimary()) {
-      Signed prepare = sign(Kind.PREPARE, new Vote(view, pp.seq(), pp.digest()).encode());
-      slot.ownPrepare = prepare;
-      slot.prepares.put(id, prepare);
-      slot.prepareDigests.put(id, pp.digest());
-      multicast(prepare);
-    }
+    contributions.accepted(slot, pp);
+    sendPrepare(slot);
     checkPrepared(slot);
+  }
+
+  /** A backup's prepare, once the digest to vote on is known (BA: after the entropy combination, §4). */
+  private void sendPrepare(Slot slot) {
+    byte[] d = voteDigest(slot);
+    if (isPrimary() || slot.ownPrepare != null || d == null) {
+      return;
+    }
+    Signed prepare = sign(Kind.PREPARE, new Vote(view, slot.seq, d).encode());
+    slot.ownPrepare = prepare;
+    slot.prepares.put(id, prepare);
+    slot.prepareDigests.put(id, d);
+    multicast(prepare);
+  }
+
+  /** BA: R became known for this slot's batch; prepare on d' now. */
+  void randomnessKnown(Slot slot) {
+    sendPrepare(slot);
+    checkPrepared(slot);
+  }
+
+  /** What prepares and commits at this pre-prepared slot are on: d, or with BA d' (null until R is known). */
+  byte[] voteDigest(Slot slot) {
+    return contributions.voteDigest(slot);
   }
 
   private void onPrepare(Signed s, Vote v) {
@@ -406,8 +439,8 @@ public final class Replica {
     if (slot.prePrepare == null || slot.ownCommit != null) {
       return;
     }
-    byte[] d = slot.prePrepare.digest();
-    if (slot.matching(slot.prepareDigests, d) < 2 * f) {
+    byte[] d = voteDigest(slot);
+    if (d == null || slot.matching(slot.prepareDigests, d) < 2 * f) {
       return;
     }
     List<Signed> proof = new ArrayList<>();
@@ -417,7 +450,8 @@ public final class Replica {
       }
     }
     proof.sort((a, b) -> Integer.compare(a.sender(), b.sender()));
-    slot.prepared = new org.bftws.core.message.PreparedCertificate(slot.prePrepareMessage, List.copyOf(proof));
+    slot.prepared = new org.bftws.core.message.PreparedCertificate(slot.prePrepareMessage, List.copyOf(proof),
+        contributions.certificate(slot));
     slot.preparedView = view;
     Signed commit = sign(Kind.COMMIT, new Vote(view, slot.seq, d).encode());
     slot.ownCommit = commit;
@@ -433,7 +467,7 @@ public final class Replica {
       return;
     }
     byte[] d = slot.prePrepare.digest();
-    if (slot.matching(slot.commitDigests, d) < 2 * f + 1) {
+    if (slot.matching(slot.commitDigests, voteDigest(slot)) < 2 * f + 1) {
       return;
     }
     slot.committedInView = true;
@@ -443,6 +477,7 @@ public final class Replica {
     }
     out.events.add(new Event.Committed(view, slot.seq, d, slot.prePrepare.requests()));
     coins.committed(slot);
+    contributions.committed(slot);
     executeCommitted();
   }
 
@@ -457,7 +492,7 @@ public final class Replica {
     boolean progressed = false;
     while (pendingCapture < 0 && lastExecuted >= checkpoints.stableSeq) {
       Slot slot = log.get(lastExecuted + 1);
-      if (slot == null || !slot.committed() || !coins.ready(slot)) {
+      if (slot == null || !slot.committed() || !coins.ready(slot) || !contributions.ready(slot)) {
         break;
       }
       lastExecuted = slot.seq;
@@ -470,7 +505,7 @@ public final class Replica {
         if (clients.isNew(r.id())) {
           clients.ordered(r.id(), r.client());
           run.add(r);
-          randoms.add(coins.random(slot, i));
+          randoms.add(contributions.active() ? contributions.random(slot, i) : coins.random(slot, i));
         }
       }
       if (!run.isEmpty()) {
@@ -560,6 +595,7 @@ public final class Replica {
       }
     }
     coins.retransmit();
+    contributions.retransmit();
   }
 
   // ---------------------------------------------------------------- helpers

@@ -189,7 +189,7 @@ final class ViewChanges {
       return;
     }
     List<Signed> o = new ArrayList<>();
-    for (PrePrepare pp : computeO(r.view, decoded)) {
+    for (PrePrepare pp : computeO(r.view, decoded)) { // BA: a re-proposal carries its certified set
       o.add(r.sign(Kind.PRE_PREPARE, pp.encode()));
     }
     newView = r.sign(Kind.NEW_VIEW, new NewView(r.view, v, o).encode());
@@ -258,11 +258,19 @@ final class ViewChanges {
       }
       PrePrepare want = expected.get(i);
       if (s.sender() != primary || pp.view() != want.view() || pp.seq() != want.seq()
-          || !Arrays.equals(pp.digest(), want.digest()) || !s.verify(r.verifier)) {
+          || !Arrays.equals(pp.digest(), want.digest()) || !sameRandomness(pp, want) || !s.verify(r.verifier)) {
         return false;
       }
     }
     return true;
+  }
+
+  /** BA: a re-proposed batch must carry the very set S_R it prepared with (the same R, the same d'). */
+  private static boolean sameRandomness(PrePrepare a, PrePrepare b) {
+    if (a.randomness() == null || b.randomness() == null) {
+      return a.randomness() == b.randomness();
+    }
+    return Arrays.equals(a.randomness().encode(), b.randomness().encode());
   }
 
   /**
@@ -280,7 +288,8 @@ final class ViewChanges {
         PrePrepare pp = PrePrepare.decode(c.prePrepare().body());
         PrePrepare best = chosen.get(pp.seq());
         if (pp.seq() > minS && (best == null || pp.view() > best.view())) {
-          chosen.put(pp.seq(), pp);
+          // BA (integrity paper §4): the certified set S_R goes along, so the new view re-proposes the same R.
+          chosen.put(pp.seq(), pp.withRandomness(c.randomness()));
         }
       }
     }
@@ -288,7 +297,8 @@ final class ViewChanges {
     List<PrePrepare> o = new ArrayList<>();
     for (long seq = minS + 1; seq <= maxS; seq++) {
       PrePrepare pp = chosen.get(seq);
-      o.add(PrePrepare.of(view, seq, pp == null ? List.of() : pp.requests()));
+      o.add(pp == null ? PrePrepare.of(view, seq, List.of())
+          : PrePrepare.of(view, seq, pp.requests()).withRandomness(pp.randomness()));
     }
     return o;
   }
@@ -345,14 +355,18 @@ final class ViewChanges {
       int primary = r.cfg.primaryOf(pp.view());
       if (pps.sender() != primary || pp.view() >= vc.newView() || pp.seq() <= stable
           || pp.seq() > stable + r.cfg.logWindow() || !seqs.add(pp.seq()) || !pps.verify(r.verifier)
-          || !validPrepares(primary, pp, c.prepares())) {
+          || !validPrepares(primary, pp, c.prepares(), r.contributions.certifiedVoteDigest(pp, c.randomness()))) {
         return false;
       }
     }
     return true;
   }
 
-  private boolean validPrepares(int primary, PrePrepare pp, List<Signed> prepares) {
+  /** 2f prepares from distinct backups on {@code d} (d, or with BA d' of the certified set; null: invalid). */
+  private boolean validPrepares(int primary, PrePrepare pp, List<Signed> prepares, byte[] d) {
+    if (d == null) {
+      return false;
+    }
     Set<Integer> senders = new HashSet<>();
     for (Signed p : prepares) {
       if (p.sender() == primary || p.sender() < 0 || p.sender() >= r.n || !senders.add(p.sender())) {
@@ -364,7 +378,7 @@ final class ViewChanges {
       } catch (DecodeException e) {
         return false;
       }
-      if (v.view() != pp.view() || v.seq() != pp.seq() || !Arrays.equals(v.digest(), pp.digest())
+      if (v.view() != pp.view() || v.seq() != pp.seq() || !Arrays.equals(v.digest(), d)
           || !p.verify(r.verifier)) {
         return false;
       }

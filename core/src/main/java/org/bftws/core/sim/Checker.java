@@ -17,6 +17,8 @@ import org.bftws.core.crypto.threshold.ThresholdScheme;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.RequestId;
 import org.bftws.core.message.Signed;
+import org.bftws.core.crypto.Verifier;
+import org.bftws.core.pbft.BaRandomness;
 import org.bftws.core.pbft.CoinConfig;
 import org.bftws.core.pbft.Effect;
 import org.bftws.core.pbft.Event;
@@ -37,6 +39,20 @@ final class Checker {
   record CoinOracle(ThresholdScheme scheme, Dealt dealt, byte[] groupId, boolean perBatch) {}
 
   private final CoinOracle oracle;
+
+  /**
+   * S8's reference for the BA algorithm (integrity paper §4): the group's size and public keys, with which
+   * the checker re-checks every certified set S_R a correct replica committed with and recomputes R.
+   */
+  record BaOracle(int n, int f, boolean hardened, Verifier verifier) {}
+
+  private BaOracle ba;
+  /** BA: per committed seq, the random number of each request index of the canonical batch (null: none). */
+  private final Map<Long, byte[][]> agreed = new HashMap<>();
+
+  void agreement(BaOracle ba) {
+    this.ba = ba;
+  }
   private final Map<String, byte[]> coinCache = new HashMap<>();
   /** S8: the random number each (seq, request) was executed with, first seen. */
   private final Map<String, byte[]> executedRandoms = new HashMap<>();
@@ -97,6 +113,8 @@ final class Checker {
       }
       committedView.merge(c.seq(), c.view(), Math::min);
       batches.putIfAbsent(c.seq(), c.batch());
+    } else if (e instanceof Event.RandomnessAgreed ra) {
+      agreed(replica, ra);
     } else if (e instanceof Event.PrePrepared p) {
       prePrepared.add(new long[] {p.view(), p.seq()});
       prePreparedDigests.add(p.digest());
@@ -112,6 +130,38 @@ final class Checker {
       viewChanges++;
     } else if (e instanceof Event.Evidence) {
       evidence++;
+    }
+  }
+
+  /**
+   * S8 for BA: the certified set a correct replica committed with must check out (2f+1 distinct, authentic
+   * contributions for this batch; hardened: reveals opening 2f+1 commitments), and every correct replica's
+   * set must give the same R.
+   */
+  private void agreed(int replica, Event.RandomnessAgreed ra) {
+    List<Signed> batch = batches.get(ra.seq());
+    if (ba == null || batch == null || !Arrays.equals(canonical.get(ra.seq()), ra.batchDigest())) {
+      violation("S8 randomness: replica " + replica + " agreed on a random number for seq " + ra.seq()
+          + (ba == null ? " without BA" : " outside the canonical history"));
+      return;
+    }
+    List<byte[]> randoms;
+    try {
+      randoms = BaRandomness.checkCertificate(ra.certificate(), ra.seq(), ra.batchDigest(), batch, ba.n(), ba.f(),
+          ba.hardened(), s -> s.verify(ba.verifier()));
+    } catch (IllegalArgumentException ex) {
+      violation("S8 randomness: replica " + replica + " committed seq " + ra.seq() + " with a set that does not check: "
+          + ex.getMessage());
+      return;
+    }
+    int[] idx = BaRandomness.randomizedIndices(batch);
+    byte[][] per = new byte[batch.size()][];
+    for (int j = 0; j < idx.length; j++) {
+      per[idx[j]] = randoms.get(j);
+    }
+    byte[][] before = agreed.putIfAbsent(ra.seq(), per);
+    if (before != null && !Arrays.deepEquals(before, per)) {
+      violation("S8 randomness: correct replicas committed seq " + ra.seq() + " with different random numbers");
     }
   }
 
@@ -165,7 +215,8 @@ final class Checker {
       byte[] want = expectedRandom(ex.seq(), ex.batchDigest(), body);
       if (!Arrays.equals(got, want)) {
         violation("S8 randomness: replica " + replica + " executed " + q.id() + " at seq " + ex.seq()
-            + " with a random number that is not the coin of (group, n, d)" + (got.length == 0 ? " (none)" : ""));
+            + " with a random number that is not " + (ba != null ? "the combination of its certified set"
+            : "the coin of (group, n, d)") + (got.length == 0 ? " (none)" : ""));
       }
       byte[] before = executedRandoms.putIfAbsent(ex.seq() + "|" + q.id(), got);
       if (before != null && !Arrays.equals(before, got)) {
@@ -189,6 +240,16 @@ final class Checker {
 
   /** The random number a request with this body must get at seq in the batch with this digest. */
   private byte[] expectedRandom(long seq, byte[] batchDigest, byte[] requestBody) {
+    if (ba != null && Request.decode(requestBody).randomized()) {
+      byte[][] per = agreed.get(seq);
+      List<Signed> batch = batches.get(seq);
+      for (int i = 0; per != null && i < batch.size(); i++) {
+        if (Arrays.equals(batch.get(i).body(), requestBody)) {
+          return per[i] == null ? new byte[0] : per[i];
+        }
+      }
+      return new byte[0]; // committed without an agreed set: any random number delivered is a violation
+    }
     if (oracle == null || !Request.decode(requestBody).randomized()) {
       return new byte[0];
     }

@@ -10,6 +10,7 @@ import org.bftws.core.message.Checkpoint;
 import org.bftws.core.message.CoinShare;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.NewView;
+import org.bftws.core.message.PpUpdate;
 import org.bftws.core.message.PrePrepare;
 import org.bftws.core.message.ReplyBundle;
 import org.bftws.core.message.ReplyCertificate;
@@ -99,8 +100,8 @@ final class Mutator {
       case PRE_PREPARE -> {
         PrePrepare p = PrePrepare.decode(body);
         return switch (rng.nextInt(3)) {
-          case 0 -> PrePrepare.of(nudge(p.view()), p.seq(), p.requests()).encode();
-          case 1 -> PrePrepare.of(p.view(), nudge(p.seq()), p.requests()).encode();
+          case 0 -> PrePrepare.of(nudge(p.view()), p.seq(), p.requests()).withRandomness(p.randomness()).encode();
+          case 1 -> PrePrepare.of(p.view(), nudge(p.seq()), p.requests()).withRandomness(p.randomness()).encode();
           default -> PrePrepare.of(p.view(), p.seq(), p.requests().isEmpty() ? p.requests()
               : p.requests().subList(0, rng.nextInt(p.requests().size()))).encode();
         };
@@ -147,11 +148,68 @@ final class Mutator {
       case COIN_SHARE -> {
         return mutateCoinShare(CoinShare.decode(body));
       }
+      case PP_UPDATE -> {
+        return mutatePpUpdate(PpUpdate.decode(body));
+      }
       case FETCH_STATE, REQUEST -> {
         return body;
       }
     }
     return body;
+  }
+
+  /**
+   * Bad pp-updates (integrity paper §4 with a Byzantine replica): another value (a contribution of its
+   * choosing, or a reveal that does not open its commitment), another nonce, another sequence number or
+   * batch digest, a set missing a member or holding one twice, or a member whose value was changed (its
+   * contributor's signature then fails).
+   */
+  private byte[] mutatePpUpdate(PpUpdate u) {
+    List<byte[]> values = new ArrayList<>();
+    for (byte[] v : u.values()) {
+      values.add(v.clone());
+    }
+    switch (rng.nextInt(5)) {
+      case 0 -> {
+        if (!values.isEmpty()) {
+          values.get(rng.nextInt(values.size()))[rng.nextInt(PpUpdate.VALUE_LENGTH)] ^= (byte) (1 << rng.nextInt(8));
+        } else if (!u.set().isEmpty()) {
+          List<Signed> set = new ArrayList<>(u.set());
+          Signed m = set.get(rng.nextInt(set.size()));
+          PpUpdate mu = PpUpdate.decode(m.body());
+          List<byte[]> mv = new ArrayList<>(mu.values());
+          mv.set(0, randomDigest());
+          set.set(set.indexOf(m), Signed.of(Kind.PP_UPDATE, m.sender(),
+              PpUpdate.values(mu.type(), mu.view(), mu.seq(), mu.digest(), mv, mu.nonce()).encode(), m.signature()));
+          return new PpUpdate(u.type(), u.view(), u.seq(), u.digest(), values, u.nonce(), set, u.reveals()).encode();
+        }
+      }
+      case 1 -> {
+        if (!u.set().isEmpty()) {
+          List<Signed> set = new ArrayList<>(u.set());
+          if (rng.nextBoolean()) {
+            set.remove(rng.nextInt(set.size()));
+          } else {
+            set.set(0, set.get(set.size() - 1));
+          }
+          return new PpUpdate(u.type(), u.view(), u.seq(), u.digest(), values, u.nonce(), set, u.reveals()).encode();
+        }
+        return new PpUpdate(u.type(), u.view(), u.seq(), u.digest(), values,
+            u.nonce().length == 0 ? u.nonce() : randomDigest(), u.set(), u.reveals()).encode();
+      }
+      case 2 -> {
+        return new PpUpdate(u.type(), u.view(), nudge(u.seq()), u.digest(), values, u.nonce(), u.set(), u.reveals()).encode();
+      }
+      case 3 -> {
+        return new PpUpdate(u.type(), u.view(), u.seq(), randomDigest(), values, u.nonce(), u.set(), u.reveals()).encode();
+      }
+      default -> {
+        if (!values.isEmpty()) {
+          values.remove(values.size() - 1); // fewer values than randomized requests
+        }
+      }
+    }
+    return new PpUpdate(u.type(), u.view(), u.seq(), u.digest(), values, u.nonce(), u.set(), u.reveals()).encode();
   }
 
   /**

@@ -17,14 +17,18 @@ public record SimOptions(long seed, int f, int clients, int requests, Byzantine 
     /** None: no request is randomized, random numbers are empty. */
     NONE,
     /** The CT algorithm: threshold coin-tossing after commit (integrity paper §5). */
-    CT;
+    CT,
+    /** The BA algorithm: agreement on 2f+1 contributions before prepare (integrity paper §4). */
+    BA,
+    /** BA hardened by commit-before-reveal (see {@code pbft.Contributions}). */
+    BA_HARDENED;
 
     public static Randomness parse(String s) {
-      return valueOf(s.trim().toUpperCase());
+      return valueOf(s.trim().toUpperCase().replace('-', '_'));
     }
 
     public String label() {
-      return name().toLowerCase();
+      return name().toLowerCase().replace('_', '-');
     }
   }
 
@@ -58,7 +62,7 @@ public record SimOptions(long seed, int f, int clients, int requests, Byzantine 
   public String replay() {
     return "scripts/simulate --seeds " + seed + " --replicas " + n() + " --clients " + clients
         + " --requests " + requests + " --byzantine " + byzantine.label()
-        + (random == Randomness.NONE ? "" : " --random " + random.label() + " --scheme " + scheme.label()
-            + (coinPerBatch ? " --coin-per-batch" : ""));
+        + (random == Randomness.NONE ? "" : " --random " + random.label())
+        + (random != Randomness.CT ? "" : " --scheme " + scheme.label() + (coinPerBatch ? " --coin-per-batch" : ""));
   }
 }

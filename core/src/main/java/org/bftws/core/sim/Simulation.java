@@ -26,6 +26,8 @@ import org.bftws.core.message.Request;
 import org.bftws.core.message.Signed;
 import org.bftws.core.pbft.CoinConfig;
 import org.bftws.core.pbft.Effect;
+import org.bftws.core.pbft.Entropy;
+import org.bftws.core.pbft.RandomnessConfig;
 import org.bftws.core.pbft.Event;
 import org.bftws.core.pbft.Ready;
 import org.bftws.core.pbft.Replica;
@@ -140,6 +142,9 @@ public final class Simulation {
       signers.put(node, Ed25519.signer(k));
     }
     verifier = Ed25519.verifier(keys);
+    if (o.random() == SimOptions.Randomness.BA || o.random() == SimOptions.Randomness.BA_HARDENED) {
+      checker.agreement(new Checker.BaOracle(n, o.f(), o.random() == SimOptions.Randomness.BA_HARDENED, verifier));
+    }
     Set<Integer> byz = chooseByzantine();
     int amnesiaBudget = o.byzantine() == Byzantine.NONE || o.byzantine() == Byzantine.CLIENT ? o.f()
         : o.byzantine() == Byzantine.OVER_THRESHOLD ? 0 : o.f() - 1;
@@ -179,8 +184,34 @@ public final class Simulation {
   }
 
   private Replica newReplica(int id) {
-    return new Replica(cfg, id, signers.get(id), verifier, Role.BOTH, coinConfigs == null ? null : coinConfigs[id]);
+    return new Replica(cfg, id, signers.get(id), verifier, Role.BOTH, randomness(id));
   }
+
+  /**
+   * BA: each replica's entropy source, seeded from the seed and the replica id alone (not from {@link
+   * #rng}, so other runs keep their schedules); a restarted replica draws afresh.
+   */
+  private RandomnessConfig randomness(int id) {
+    return switch (o.random()) {
+      case NONE -> RandomnessConfig.none();
+      case CT -> RandomnessConfig.ct(coinConfigs[id]);
+      case BA -> RandomnessConfig.ba(entropy(id));
+      case BA_HARDENED -> RandomnessConfig.baHardened(entropy(id));
+    };
+  }
+
+  private Entropy entropy(int id) {
+    Random source = new Random(o.seed() * 0x9E3779B97F4A7C15L + id * 1_000_003L + (++incarnations));
+    return source::nextBytes;
+  }
+
+  private long incarnations;
+  private long messagesSent;
+  private long ppUpdatesSent;
+  private long latencySum;
+  private long latencyCount;
+  private long healedSum;
+  private long healedCount;
 
   /**
    * The trusted dealer of the CT algorithm, deterministic per seed: a DRBG seeded from the seed alone (not
@@ -244,7 +275,9 @@ public final class Simulation {
       delivered += c.issued - c.core.outstanding();
     }
     return new SimResult(o, faults.describe(), checker.violations(), checker.committedRequests, delivered,
-        checker.viewChanges, checker.stateTransfers, checker.evidence, checker.randomsChecked, time);
+        checker.viewChanges, checker.stateTransfers, checker.evidence, checker.randomsChecked, time,
+        new SimResult.Traffic(messagesSent, ppUpdatesSent, latencyCount == 0 ? 0 : (double) latencySum / latencyCount,
+            healedCount == 0 ? 0 : (double) healedSum / healedCount));
   }
 
   private boolean allDone() {
@@ -330,7 +363,7 @@ public final class Simulation {
         c.issued++;
         c.issuedAt = time;
         // With coins, about half the requests are randomized (drawn only then: other runs keep their schedule).
-        boolean randomized = coinConfigs != null && rng.nextBoolean();
+        boolean randomized = o.random() != SimOptions.Randomness.NONE && rng.nextBoolean();
         checker.issued(new Request(c.core.id(), c.core.sequenceId(), c.issued, randomized, op));
         handleClient(c, c.core.invoke(op, randomized));
       }
@@ -386,6 +419,12 @@ public final class Simulation {
     for (Event e : r.events) {
       if (e instanceof Event.Delivered d) {
         c.delivered++;
+        latencySum += time - c.issuedAt;
+        latencyCount++;
+        if (c.issuedAt >= faults.healAt) {
+          healedSum += time - c.issuedAt;
+          healedCount++;
+        }
         c.nextAt = time + rng.nextInt((int) (2 * faults.healAt / Math.max(1, c.quota)) + 1);
         if (!c.byzantine) {
           checker.delivered(d.request(), d.result(), d.random());
@@ -417,6 +456,11 @@ public final class Simulation {
     }
     List<byte[]> out = node.mutator == null ? List.of(m.bytes()) : node.mutator.apply(m.bytes());
     for (byte[] b : out) {
+      long copies = m.to() == Ready.ALL_REPLICAS ? o.n() - 1 : m.to() < o.n() ? 1 : 0;
+      messagesSent += copies;
+      if (b.length > 0 && b[0] == Kind.PP_UPDATE.code()) {
+        ppUpdatesSent += copies;
+      }
       if (m.to() == Ready.ALL_REPLICAS) {
         for (int to = 0; to < o.n(); to++) {
           if (to != node.id) {

@@ -5,10 +5,14 @@ import static org.junit.Assert.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.bftws.core.crypto.Ed25519;
+import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.threshold.Dealt;
 import org.bftws.core.crypto.threshold.SchemeId;
 import org.bftws.core.crypto.threshold.SignatureShare;
@@ -17,19 +21,24 @@ import org.bftws.core.crypto.threshold.ThresholdParams;
 import org.bftws.core.crypto.threshold.ThresholdScheme;
 import org.bftws.core.crypto.threshold.Thresholds;
 import org.bftws.core.message.Kind;
+import org.bftws.core.message.PpUpdate;
 import org.bftws.core.message.PrePrepare;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.Signed;
+import org.bftws.core.pbft.BaRandomness;
 import org.bftws.core.pbft.CoinConfig;
 import org.bftws.core.pbft.Effect;
 import org.bftws.core.pbft.Event;
+import org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters;
+import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
 import org.junit.Test;
 
 /**
  * Deterministic simulation (TESTING.md): the seed range of the system property {@code sim.seeds}
  * (default 1..1000, set by scripts/test) runs across the nemeses, each seed under one of them in turn;
  * every run checks S1–S7 and L1. A failure names the seed and the command that replays it. The CT runs
- * (integrity paper §5) take the first {@link #MAX_CT_SEEDS} seeds of the range and also check S8.
+ * (integrity paper §5) take the first {@link #MAX_CT_SEEDS} seeds of the range and also check S8; so do the
+ * BA runs (§4, plain and hardened) with the first {@link #MAX_BA_SEEDS}.
  */
 public class SimulationTest {
   private static final List<Byzantine> NEMESES =
@@ -181,6 +190,95 @@ public class SimulationTest {
     assertTrue(v.toString(), v.stream().anyMatch(x -> x.startsWith("S8") && x.contains("replica 1") && x.contains("not the coin")));
     assertTrue(v.toString(), v.stream().anyMatch(x -> x.startsWith("S8") && x.contains("replica 2") && x.contains("(none)")));
     assertTrue(v.toString(), v.stream().anyMatch(x -> x.startsWith("S8") && x.contains("different random numbers")));
+  }
+
+  /** BA runs cost little more than plain runs, but there are two variants: CI takes this many seeds of each. */
+  static final int MAX_BA_SEEDS = 100;
+
+  // Reference: integrity paper §4 (BA algorithm) and §6 C1/C2 with f Byzantine replicas: Twins (two
+  // contributions per id, equivocating sets) and mutated pp-updates (forged set members, wrong values,
+  // missing members, reveals that open nothing); S1-S8 and L1 hold on every seed, plain and hardened.
+  @Test
+  public void baUnderTwinsAndMutateHasNoViolations() throws Exception {
+    long[] range = seedRange();
+    range[1] = Math.min(range[1], range[0] + MAX_BA_SEEDS - 1);
+    List<SimOptions> runs = new ArrayList<>();
+    for (long seed = range[0]; seed <= range[1]; seed++) {
+      Byzantine b = seed % 2 == 0 ? Byzantine.TWINS : Byzantine.MUTATE;
+      runs.add(SimOptions.of(seed, b).withRandom(SimOptions.Randomness.BA, SchemeId.CKS, false));
+      runs.add(SimOptions.of(seed, b).withRandom(SimOptions.Randomness.BA_HARDENED, SchemeId.CKS, false));
+    }
+    List<String> failures = failures(runAll(runs));
+    assertEquals("seeds " + range[0] + ".." + range[1] + ":\n" + String.join("\n", failures), 0, failures.size());
+  }
+
+  // Reference: integrity paper §4 ("2f+1 tuples"): f = 2, n = 7, five contributions per set; and a silent
+  // Byzantine replica (its contribution never arrives: the primary still gets 2f+1).
+  @Test
+  public void baWithSevenReplicasAndSilence() throws Exception {
+    List<SimOptions> runs = new ArrayList<>();
+    for (long seed = 1; seed <= 4; seed++) {
+      SimOptions.Randomness ra = seed % 2 == 0 ? SimOptions.Randomness.BA : SimOptions.Randomness.BA_HARDENED;
+      runs.add(new SimOptions(seed, 2, 3, 40, seed <= 2 ? Byzantine.TWINS : Byzantine.MUTATE).withRandom(ra, SchemeId.CKS, false));
+      runs.add(SimOptions.of(seed, Byzantine.SILENT).withRandom(ra, SchemeId.CKS, false));
+    }
+    List<String> failures = failures(runAll(runs));
+    assertEquals(String.join("\n", failures), 0, failures.size());
+  }
+
+  // Reference: TESTING.md N1 applied to S8 for BA: the checker must reject a set of fewer than 2f+1
+  // contributions, a set whose R differs between correct replicas, and an executed R that is not the
+  // combination of the certified set.
+  @Test
+  public void checkerReportsABaRandomNumberThatIsNotTheCertifiedOne() {
+    Map<Integer, Ed25519PublicKeyParameters> keys = new HashMap<>();
+    Map<Integer, Signer> signers = new HashMap<>();
+    for (int i = 0; i < 4; i++) {
+      byte[] seed = new byte[32];
+      seed[0] = (byte) (i + 1);
+      Ed25519PrivateKeyParameters k = new Ed25519PrivateKeyParameters(seed, 0);
+      keys.put(i, k.generatePublicKey());
+      signers.put(i, Ed25519.signer(k));
+    }
+    Checker checker = new Checker(null);
+    checker.agreement(new Checker.BaOracle(4, 1, false, Ed25519.verifier(keys)));
+    Request q = new Request(4, "urn:uuid:c", 1, true, new byte[] {1, 2, 3});
+    Signed s = Signed.of(Kind.REQUEST, 4, q.encode(), new byte[64]);
+    checker.issued(q);
+    PrePrepare pp = PrePrepare.of(0, 1, List.of(s));
+    checker.event(0, new Event.Committed(0, 1, pp.digest(), pp.requests()));
+    List<Signed> members = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      byte[] v = new byte[32];
+      v[0] = (byte) (10 + i);
+      members.add(Signed.sign(Kind.PP_UPDATE, i, PpUpdate.values(PpUpdate.Type.CONTRIBUTION, 0, 1, pp.digest(), List.of(v),
+          new byte[0]).encode(), signers.get(i)));
+    }
+    Signed good = Signed.sign(Kind.PP_UPDATE, 0, PpUpdate.set(0, 1, pp.digest(), members.subList(0, 3), List.of()).encode(), signers.get(0));
+    Signed other = Signed.sign(Kind.PP_UPDATE, 0, PpUpdate.set(0, 1, pp.digest(), members.subList(1, 4), List.of()).encode(), signers.get(0));
+    Signed small = Signed.sign(Kind.PP_UPDATE, 0, PpUpdate.set(0, 1, pp.digest(), members.subList(0, 2), List.of()).encode(), signers.get(0));
+    checker.event(0, new Event.RandomnessAgreed(1, pp.digest(), good));
+    byte[] r = BaRandomness.checkCertificate(good, 1, pp.digest(), pp.requests(), 4, 1, false, m -> true).get(0);
+    checker.executed(0, new Effect.Execute(1, 0, pp.digest(), List.of(q), List.of(r)));
+    assertTrue(checker.violations().toString(), checker.violations().isEmpty());
+
+    checker.event(1, new Event.RandomnessAgreed(1, pp.digest(), other));
+    checker.event(2, new Event.RandomnessAgreed(1, pp.digest(), small));
+    checker.executed(3, new Effect.Execute(1, 0, pp.digest(), List.of(q), List.of(new byte[32])));
+    List<String> v = checker.violations();
+    assertTrue(v.toString(), v.stream().anyMatch(x -> x.startsWith("S8") && x.contains("different random numbers")));
+    assertTrue(v.toString(), v.stream().anyMatch(x -> x.startsWith("S8") && x.contains("replica 2") && x.contains("not 2f+1")));
+    assertTrue(v.toString(), v.stream().anyMatch(x -> x.startsWith("S8") && x.contains("replica 3")
+        && x.contains("combination of its certified set")));
+  }
+
+  // TESTING.md: a BA seed replays exactly (each replica's entropy source is seeded from the seed).
+  @Test
+  public void aBaSeedReplaysExactly() {
+    SimOptions o = new SimOptions(7, 1, 3, 40, Byzantine.TWINS).withRandom(SimOptions.Randomness.BA_HARDENED, SchemeId.CKS, false);
+    SimResult first = Simulation.run(o);
+    assertTrue(first.describe(), first.randomsChecked() > 0);
+    assertEquals(first.describe(), Simulation.run(o).describe());
   }
 
   /** Failing runs, each with the command that replays it; S8 must have checked some random numbers. */

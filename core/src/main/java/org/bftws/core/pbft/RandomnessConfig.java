@@ -1,0 +1,54 @@
+package org.bftws.core.pbft;
+
+/**
+ * How a replica group gets the collective random numbers of randomized requests (integrity paper §4–§5):
+ * not at all, by threshold coin-tossing after commit (CT, with {@link CoinConfig}), or by Byzantine
+ * agreement on 2f+1 contributions before prepare (BA, with an {@link Entropy} source), plain as in the
+ * paper or hardened by commit-before-reveal. Every replica of a group must use the same algorithm.
+ */
+public record RandomnessConfig(Algorithm algorithm, CoinConfig coins, Entropy entropy) {
+  public enum Algorithm {
+    /** Randomized requests are delivered with empty random numbers. */
+    NONE,
+    /** Threshold coin-tossing at commit (integrity paper §5); see {@link Coins}. */
+    CT,
+    /** The paper's BA algorithm (§4): contributions in the pre-prepare and pp-updates; see {@link Contributions}. */
+    BA,
+    /**
+     * BA with commit-before-reveal: contributors first send H(i, n, j, d, R_ij, nonce_i), the primary fixes
+     * 2f+1 commitments, only then are the values revealed (removes CRYPTO.md's last-revealer and
+     * subset-choice weaknesses; see {@link Contributions}).
+     */
+    BA_HARDENED;
+
+    boolean agreement() {
+      return this == BA || this == BA_HARDENED;
+    }
+  }
+
+  public RandomnessConfig {
+    if (algorithm == Algorithm.CT && coins == null) {
+      throw new IllegalArgumentException("the CT algorithm needs coin material (CoinConfig)");
+    }
+    if (algorithm.agreement() && entropy == null) {
+      throw new IllegalArgumentException("the BA algorithm needs an entropy source");
+    }
+  }
+
+  public static RandomnessConfig none() {
+    return new RandomnessConfig(Algorithm.NONE, null, null);
+  }
+
+  /** CT with these coins; {@code null} coins give {@link #none()} (the historical constructor's meaning). */
+  public static RandomnessConfig ct(CoinConfig coins) {
+    return coins == null ? none() : new RandomnessConfig(Algorithm.CT, coins, null);
+  }
+
+  public static RandomnessConfig ba(Entropy entropy) {
+    return new RandomnessConfig(Algorithm.BA, null, entropy);
+  }
+
+  public static RandomnessConfig baHardened(Entropy entropy) {
+    return new RandomnessConfig(Algorithm.BA_HARDENED, null, entropy);
+  }
+}

@@ -1,0 +1,414 @@
+package org.bftws.core.pbft;
+
+import static org.junit.Assert.assertArrayEquals;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.function.Predicate;
+import org.bftws.core.config.GroupConfig;
+import org.bftws.core.crypto.Digests;
+import org.bftws.core.crypto.Ed25519;
+import org.bftws.core.crypto.Signer;
+import org.bftws.core.crypto.Verifier;
+import org.bftws.core.message.Kind;
+import org.bftws.core.message.PpUpdate;
+import org.bftws.core.message.PrePrepare;
+import org.bftws.core.message.Request;
+import org.bftws.core.message.Signed;
+import org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters;
+import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
+import org.junit.Test;
+
+/**
+ * The BA algorithm inside the replica (integrity paper §4, correctness §6 C1/C2), plain and hardened, on
+ * four replicas (f = 1) connected by an in-memory network that can hold back chosen messages.
+ */
+public class ContributionsTest {
+  private static final int CLIENT = 4;
+
+  private static final class Group {
+    final Map<Integer, Signer> signers = new HashMap<>();
+    final Verifier verifier;
+    final boolean hardened;
+    final Replica[] replicas = new Replica[4];
+    final List<List<Effect.Execute>> executed = new ArrayList<>();
+    final List<List<Event.Evidence>> evidence = new ArrayList<>();
+    final List<List<Event.RandomnessAgreed>> agreed = new ArrayList<>();
+    final ArrayDeque<Object[]> queue = new ArrayDeque<>();
+    final List<Object[]> held = new ArrayList<>();
+    final List<Object[]> sent = new ArrayList<>();
+    Predicate<Object[]> hold = m -> false;
+    long messageNumber;
+
+    Group(boolean hardened) {
+      this.hardened = hardened;
+      Random seeds = new Random(7);
+      Map<Integer, Ed25519PublicKeyParameters> keys = new HashMap<>();
+      for (int node = 0; node <= CLIENT; node++) {
+        byte[] seed = new byte[32];
+        seeds.nextBytes(seed);
+        Ed25519PrivateKeyParameters k = new Ed25519PrivateKeyParameters(seed, 0);
+        keys.put(node, k.generatePublicKey());
+        signers.put(node, Ed25519.signer(k));
+      }
+      verifier = Ed25519.verifier(keys);
+      for (int i = 0; i < 4; i++) {
+        Random entropy = new Random(100 + i);
+        replicas[i] = new Replica(GroupConfig.defaults(), i, signers.get(i), verifier, Role.BOTH,
+            hardened ? RandomnessConfig.baHardened(entropy::nextBytes) : RandomnessConfig.ba(entropy::nextBytes));
+        executed.add(new ArrayList<>());
+        evidence.add(new ArrayList<>());
+        agreed.add(new ArrayList<>());
+      }
+    }
+
+    Signed signedRequest(boolean randomized) {
+      Request q = new Request(CLIENT, "urn:uuid:ba-test", ++messageNumber, randomized,
+          ("op-" + messageNumber).getBytes(StandardCharsets.US_ASCII));
+      return Signed.sign(Kind.REQUEST, CLIENT, q.encode(), signers.get(CLIENT));
+    }
+
+    void request(boolean randomized) {
+      Signed s = signedRequest(randomized);
+      for (int to = 0; to < 4; to++) {
+        queue.add(new Object[] {CLIENT, to, s.encode()});
+      }
+      run();
+    }
+
+    void run() {
+      while (!queue.isEmpty()) {
+        Object[] m = queue.poll();
+        if (hold.test(m)) {
+          held.add(m);
+        } else {
+          handle((Integer) m[1], replicas[(Integer) m[1]].receive((byte[]) m[2]));
+        }
+      }
+    }
+
+    void release(Predicate<Object[]> which) {
+      List<Object[]> now = new ArrayList<>();
+      held.removeIf(m -> which.test(m) && now.add(m));
+      for (Object[] m : now) {
+        handle((Integer) m[1], replicas[(Integer) m[1]].receive((byte[]) m[2]));
+      }
+      run();
+    }
+
+    void tickUntil(Predicate<Group> done) {
+      for (int t = 0; t < 3000 && !done.test(this); t++) {
+        for (int i = 0; i < 4; i++) {
+          handle(i, replicas[i].tick());
+        }
+        run();
+      }
+      assertTrue("condition not reached within 3000 ticks", done.test(this));
+    }
+
+    void handle(int i, Ready r) {
+      for (Ready.Outbound o : r.messages) {
+        for (int to = 0; to < 4; to++) {
+          if (to != i && (o.to() == Ready.ALL_REPLICAS || o.to() == to)) {
+            Object[] m = {i, to, o.bytes()};
+            queue.add(m);
+            sent.add(m);
+          }
+        }
+      }
+      for (Event e : r.events) {
+        if (e instanceof Event.Evidence ev) {
+          evidence.get(i).add(ev);
+        } else if (e instanceof Event.RandomnessAgreed ra) {
+          agreed.get(i).add(ra);
+        }
+      }
+      for (Effect e : r.effects) {
+        if (e instanceof Effect.Execute ex) {
+          executed.get(i).add(ex);
+          List<byte[]> results = new ArrayList<>();
+          for (Request q : ex.requests()) {
+            results.add(Digests.sha256(q.operation()));
+          }
+          handle(i, replicas[i].executed(ex.seq(), results));
+        }
+      }
+    }
+
+    boolean evidenceAt(int replica, String text) {
+      return evidence.get(replica).stream().anyMatch(e -> e.what().contains(text));
+    }
+
+    /** A pp-update of replica {@code from} for (seq, d): its signed contribution of these values. */
+    Signed contribution(int from, long seq, byte[] d, List<byte[]> values) {
+      PpUpdate u = PpUpdate.values(PpUpdate.Type.CONTRIBUTION, 0, seq, d, values, new byte[0]);
+      return Signed.sign(Kind.PP_UPDATE, from, u.encode(), signers.get(from));
+    }
+  }
+
+  private static boolean kind(Object[] m, Kind k) {
+    return Signed.decode((byte[]) m[2]).kind() == k;
+  }
+
+  private static byte[] value(int b) {
+    byte[] v = new byte[PpUpdate.VALUE_LENGTH];
+    Arrays.fill(v, (byte) b);
+    return v;
+  }
+
+  // Reference: integrity paper §4 (normal operation) and §6 C1: every replica delivers the same random
+  // number with the randomized request, none with the other; R is the combination of the certified set.
+  @Test
+  public void everyReplicaDeliversTheSameRandomNumber() {
+    for (boolean hardened : new boolean[] {false, true}) {
+      Group g = new Group(hardened);
+      g.request(true);
+      g.request(false);
+      byte[] r0 = g.executed.get(0).get(0).randoms().get(0);
+      assertEquals(32, r0.length);
+      for (int i = 0; i < 4; i++) {
+        assertEquals(2, g.executed.get(i).size());
+        assertArrayEquals(r0, g.executed.get(i).get(0).randoms().get(0));
+        assertEquals(0, g.executed.get(i).get(1).randoms().get(0).length);
+        Event.RandomnessAgreed ra = g.agreed.get(i).get(0);
+        List<Signed> batch = g.replicas[i].log.get(1L).committedBatch;
+        List<byte[]> r = BaRandomness.checkCertificate(ra.certificate(), 1, ra.batchDigest(), batch, 4, 1, hardened,
+            s -> s.verify(g.verifier));
+        assertArrayEquals(r0, r.get(0));
+        assertTrue("evidence at " + i + ": " + g.evidence.get(i), g.evidence.get(i).isEmpty());
+      }
+    }
+  }
+
+  // Reference: integrity paper §4 (Figure 1) — the cost of BA in messages, no faults, n = 4: the 3f
+  // backups' pp-updates and the primary's set, multicast (3f+1)(n-1) = 12; hardened adds the 2f+1 reveals,
+  // multicast: 12 + 9 = 21. A request that is not randomized costs no pp-update.
+  @Test
+  public void ppUpdatesPerRandomizedRequest() {
+    for (boolean hardened : new boolean[] {false, true}) {
+      Group g = new Group(hardened);
+      g.request(false);
+      assertEquals(0, g.sent.stream().filter(m -> kind(m, Kind.PP_UPDATE)).count());
+      g.request(true);
+      assertEquals(hardened ? 21 : 12, g.sent.stream().filter(m -> kind(m, Kind.PP_UPDATE)).count());
+      for (int i = 0; i < 4; i++) {
+        assertEquals(2, g.executed.get(i).size());
+      }
+    }
+  }
+
+  // Reference: integrity paper §4 (the pp-update and the pre-prepare carrying R_p) with the canonical
+  // encoding rule: every new message round-trips to the same bytes, and a pre-prepare without randomness
+  // keeps the bytes it had before BA existed.
+  @Test
+  public void ppUpdatesAndRandomnessRoundTrip() {
+    Group g = new Group(true);
+    Signed q = g.signedRequest(true);
+    PrePrepare plain = PrePrepare.of(0, 1, List.of(q));
+    Signed c = g.contribution(0, 1, plain.digest(), List.of(value(1)));
+    PpUpdate reveal = PpUpdate.values(PpUpdate.Type.REVEAL, 0, 1, plain.digest(), List.of(value(2)), value(3));
+    PpUpdate set = PpUpdate.set(0, 1, plain.digest(), List.of(c, c), List.of(c));
+    for (PpUpdate u : List.of(PpUpdate.decode(c.body()), reveal, set)) {
+      assertArrayEquals(u.encode(), PpUpdate.decode(u.encode()).encode());
+    }
+    PrePrepare withR = plain.withRandomness(c);
+    assertArrayEquals(withR.encode(), PrePrepare.decode(withR.encode()).encode());
+    assertEquals(null, PrePrepare.decode(plain.encode()).randomness());
+    assertArrayEquals(c.encode(), PrePrepare.decode(withR.encode()).randomness().encode());
+    Signed pps = Signed.sign(Kind.PRE_PREPARE, 0, withR.encode(), g.signers.get(0));
+    org.bftws.core.message.ViewChange vc = new org.bftws.core.message.ViewChange(1, 0, new byte[32], List.of(),
+        List.of(new org.bftws.core.message.PreparedCertificate(pps, List.of(), c),
+            new org.bftws.core.message.PreparedCertificate(pps, List.of())));
+    org.bftws.core.message.ViewChange back = org.bftws.core.message.ViewChange.decode(vc.encode());
+    assertArrayEquals(vc.encode(), back.encode());
+    assertArrayEquals(c.encode(), back.prepared().get(0).randomness().encode());
+    assertEquals(null, back.prepared().get(1).randomness());
+  }
+
+  // Reference: integrity paper §4, "checks if the request will indeed trigger a randomized operation, to
+  // prevent a faulty primary from putting unnecessary loads on correct replicas": refused, no work done.
+  @Test
+  public void aContributionForANonRandomizedRequestIsRefused() {
+    Group g = new Group(false);
+    Signed q = g.signedRequest(false);
+    PrePrepare plain = PrePrepare.of(0, 1, List.of(q));
+    PrePrepare pp = plain.withRandomness(g.contribution(0, 1, plain.digest(), List.of(value(1))));
+    Ready r = g.replicas[1].receive(Signed.sign(Kind.PRE_PREPARE, 0, pp.encode(), g.signers.get(0)).encode());
+    assertTrue(r.messages.isEmpty()); // no prepare, no contribution of its own
+    assertTrue(r.events.stream().anyMatch(e -> e instanceof Event.Evidence ev && ev.node() == 0
+        && ev.what().contains("no randomized request")));
+    // A randomized batch without the primary's contribution is refused too.
+    Signed rq = g.signedRequest(true);
+    Ready r2 = g.replicas[1].receive(Signed.sign(Kind.PRE_PREPARE, 0, PrePrepare.of(0, 1, List.of(rq)).encode(),
+        g.signers.get(0)).encode());
+    assertTrue(r2.messages.isEmpty());
+    assertTrue(r2.events.stream().anyMatch(e -> e instanceof Event.Evidence ev && ev.what().contains("without the primary's contribution")));
+  }
+
+  // Reference: integrity paper §4 (the backup checks S_R: 2f+1 pp-updates of the replicas it names) — here
+  // each member carries its contributor's signature: a forged, a missing or a duplicated contribution fails.
+  @Test
+  public void aSetWithAForgedOrMissingContributionIsRejected() {
+    Group g = new Group(false);
+    Signed q = g.signedRequest(true);
+    PrePrepare pp = PrePrepare.of(0, 1, List.of(q));
+    byte[] d = pp.digest();
+    List<Signed> good = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      good.add(g.contribution(i, 1, d, List.of(value(i + 1))));
+    }
+    assertNotNull(check(g, PpUpdate.set(0, 1, d, good, List.of()), pp));
+    // Forged: replica 2's value replaced, its signature kept.
+    List<Signed> forged = new ArrayList<>(good);
+    PpUpdate u2 = PpUpdate.decode(good.get(2).body());
+    forged.set(2, Signed.of(Kind.PP_UPDATE, 2, PpUpdate.values(u2.type(), 0, 1, d, List.of(value(9)), new byte[0]).encode(),
+        good.get(2).signature()));
+    assertRejected(g, PpUpdate.set(0, 1, d, forged, List.of()), pp, "did not sign");
+    assertRejected(g, PpUpdate.set(0, 1, d, good.subList(0, 2), List.of()), pp, "not 2f+1");
+    assertRejected(g, PpUpdate.set(0, 1, d, List.of(good.get(0), good.get(1), good.get(1)), List.of()), pp, "two contributions");
+    Signed other = g.contribution(2, 2, d, List.of(value(3)));
+    assertRejected(g, PpUpdate.set(0, 1, d, List.of(good.get(0), good.get(1), other), List.of()), pp, "another request");
+
+    // In the engine: a backup that accepted the pre-prepare gets a set with a forged member — evidence
+    // against the primary, and no prepare.
+    g.hold = m -> kind(m, Kind.PP_UPDATE) && (Integer) m[0] == 0;
+    g.request(true);
+    Signed set = null;
+    for (Object[] m : g.held) {
+      Signed s = Signed.decode((byte[]) m[2]);
+      if ((Integer) m[1] == 1 && PpUpdate.decode(s.body()).type() == PpUpdate.Type.SET) {
+        set = s;
+      }
+    }
+    assertNotNull("the primary sent its set", set);
+    PpUpdate su = PpUpdate.decode(set.body());
+    List<Signed> members = new ArrayList<>(su.set());
+    Signed m0 = members.get(members.size() - 1);
+    PpUpdate mu = PpUpdate.decode(m0.body());
+    members.set(members.size() - 1, Signed.of(Kind.PP_UPDATE, m0.sender(),
+        PpUpdate.values(mu.type(), mu.view(), mu.seq(), mu.digest(), List.of(value(7)), new byte[0]).encode(), m0.signature()));
+    Signed bad = Signed.sign(Kind.PP_UPDATE, 0, PpUpdate.set(0, su.seq(), su.digest(), members, List.of()).encode(), g.signers.get(0));
+    Ready r = g.replicas[1].receive(bad.encode());
+    assertTrue(r.events.stream().anyMatch(e -> e instanceof Event.Evidence ev && ev.node() == 0 && ev.what().contains("did not sign")));
+    assertTrue(r.messages.stream().noneMatch(o -> Signed.decode(o.bytes()).kind() == Kind.PREPARE));
+    assertEquals(null, g.replicas[1].contributions.randoms(su.seq()));
+    // The real set then completes the request everywhere.
+    g.hold = m -> false;
+    g.release(m -> true);
+    for (int i = 0; i < 4; i++) {
+      assertEquals(1, g.executed.get(i).size());
+    }
+  }
+
+  private static List<byte[]> check(Group g, PpUpdate set, PrePrepare pp) {
+    Signed s = Signed.sign(Kind.PP_UPDATE, 0, set.encode(), g.signers.get(0));
+    return BaRandomness.checkCertificate(s, pp.seq(), pp.digest(), pp.requests(), 4, 1, false, m -> m.verify(g.verifier));
+  }
+
+  private static void assertRejected(Group g, PpUpdate set, PrePrepare pp, String why) {
+    try {
+      check(g, set, pp);
+      fail("accepted a set that should fail with: " + why);
+    } catch (IllegalArgumentException expected) {
+      assertTrue(expected.getMessage(), expected.getMessage().contains(why));
+    }
+  }
+
+  // Reference: integrity paper §6 C2 and CRYPTO.md ("copying an honest contribution cancels it"): R binds
+  // each contribution to its contributor's id, so a copy under another id does not cancel it and swapping
+  // ids changes R.
+  @Test
+  public void theCombinationBindsContributorIds() {
+    byte[] x = value(5);
+    byte[] y = value(6);
+    Map<Integer, List<byte[]>> copied = Map.of(0, List.of(x), 1, List.of(x), 2, List.of(y));
+    Map<Integer, List<byte[]>> alone = Map.of(2, List.of(y));
+    assertFalse(Arrays.equals(BaRandomness.combine(copied, 1).get(0), BaRandomness.combine(alone, 1).get(0)));
+    byte[] ab = BaRandomness.combine(Map.of(0, List.of(x), 1, List.of(y)), 1).get(0);
+    byte[] ba = BaRandomness.combine(Map.of(0, List.of(y), 1, List.of(x)), 1).get(0);
+    assertFalse(Arrays.equals(ab, ba));
+    // And R changes d': a different R can never gather the prepares of another.
+    byte[] d = value(1);
+    assertFalse(Arrays.equals(BaRandomness.voteDigest(d, List.of(ab)), BaRandomness.voteDigest(d, List.of(ba))));
+  }
+
+  // Reference: integrity paper §4 with §4.4 of Castro-Liskov: a batch that prepared with S_R keeps its
+  // random number across a view change — the certificate carries S_R and the new primary re-proposes it.
+  @Test
+  public void aPreparedSetSurvivesAViewChange() {
+    for (boolean hardened : new boolean[] {false, true}) {
+      Group g = new Group(hardened);
+      g.hold = m -> kind(m, Kind.COMMIT);
+      g.request(true);
+      List<byte[]> before = g.replicas[2].contributions.randoms(1);
+      assertNotNull("prepared before the view change", before);
+      g.tickUntil(x -> Arrays.stream(x.replicas).allMatch(r -> r.view() >= 1 && r.isActive()));
+      g.hold = m -> false;
+      g.held.clear();
+      g.tickUntil(x -> x.executed.stream().allMatch(e -> e.size() == 1));
+      for (int i = 0; i < 4; i++) {
+        assertArrayEquals(before.get(0), g.executed.get(i).get(0).randoms().get(0));
+      }
+    }
+  }
+
+  // Reference: CRYPTO.md "BA algorithm: known weaknesses" — hardened variant: a reveal must open the
+  // commitment fixed in the set; a member that never reveals leaves the slot unprepared (no substitute).
+  @Test
+  public void hardenedRevealsMustOpenTheirCommitments() {
+    Group g = new Group(true);
+    // Replica 1 (a member of the primary's set: its commitment arrives first) withholds its reveals:
+    // nothing prepares, and nothing substitutes for its value.
+    g.hold = m -> (Integer) m[0] == 1 && kind(m, Kind.PP_UPDATE)
+        && PpUpdate.decode(Signed.decode((byte[]) m[2]).body()).type() == PpUpdate.Type.REVEAL;
+    g.request(true);
+    assertFalse("replica 1 revealed", g.held.isEmpty());
+    for (int i = 0; i < 4; i++) {
+      assertEquals(0, g.executed.get(i).size());
+      if (i != 1) {
+        assertEquals(null, g.replicas[i].contributions.randoms(1));
+      }
+    }
+    // A reveal that does not open the commitment: evidence, still nothing.
+    Signed real = Signed.decode((byte[]) g.held.get(0)[2]);
+    PpUpdate u = PpUpdate.decode(real.body());
+    Signed other = Signed.sign(Kind.PP_UPDATE, 1, PpUpdate.values(PpUpdate.Type.REVEAL, u.view(), u.seq(), u.digest(),
+        List.of(value(8)), u.nonce()).encode(), g.signers.get(1));
+    g.handle(2, g.replicas[2].receive(other.encode()));
+    assertTrue(g.evidenceAt(2, "does not open its commitment"));
+    assertEquals(0, g.executed.get(2).size());
+    g.hold = m -> false;
+    g.release(m -> true);
+    for (int i = 0; i < 4; i++) {
+      assertEquals(1, g.executed.get(i).size());
+    }
+    // The certificate itself: a reveal swapped for one that does not open its commitment fails the check.
+    Event.RandomnessAgreed ra = g.agreed.get(0).get(0);
+    PpUpdate set = PpUpdate.decode(ra.certificate().body());
+    List<Signed> reveals = new ArrayList<>(set.reveals());
+    Signed rv = reveals.get(0);
+    PpUpdate ru = PpUpdate.decode(rv.body());
+    reveals.set(0, Signed.sign(Kind.PP_UPDATE, rv.sender(), PpUpdate.values(PpUpdate.Type.REVEAL, ru.view(), ru.seq(),
+        ru.digest(), List.of(value(4)), ru.nonce()).encode(), g.signers.get(rv.sender())));
+    Signed forged = Signed.of(Kind.PP_UPDATE, 0, PpUpdate.set(set.view(), set.seq(), set.digest(), set.set(), reveals).encode(),
+        new byte[0]);
+    try {
+      BaRandomness.checkCertificate(forged, ra.seq(), ra.batchDigest(), g.replicas[0].log.get(1L).committedBatch, 4, 1, true,
+          s -> s.verify(g.verifier));
+      fail("a reveal that opens no commitment was accepted");
+    } catch (IllegalArgumentException expected) {
+      assertTrue(expected.getMessage().contains("opens no commitment"));
+    }
+  }
+}
