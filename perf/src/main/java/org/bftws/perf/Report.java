@@ -190,7 +190,7 @@ public final class Report {
         }
         if (!latency.isEmpty()) {
             Path png = results.resolve("echo-latency.png");
-            Plots.bars(png, "Echo: p50 latency at " + lo + " client(s)", "request", "ms (log scale)", true, payloads,
+            Plots.bars(png, "Echo: p50 latency at " + lo + " client(s)", "request", "ms", false, payloads,
                     latency);
             plots.add(png);
             md.append("![echo latency](results/echo-latency.png)\n\n");
