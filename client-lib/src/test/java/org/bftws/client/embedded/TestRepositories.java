@@ -49,17 +49,7 @@ final class TestRepositories {
      * receives the replicas' replies on its own control port.
      */
     static Axis2Repository listeningClient(Path dir) throws IOException {
-        String xml = Files.readString(conf().resolve("axis2-client.xml"));
-        int at = xml.indexOf("<phaseOrder");
-        Path conf = dir.resolve("conf/axis2-client-listening.xml");
-        Files.createDirectories(conf.getParent());
-        Files.writeString(conf, xml.substring(0, at) + "<transportReceiver name=\"http\""
-                + " class=\"org.apache.axis2.transport.http.SimpleHTTPServer\"/>\n    " + xml.substring(at));
-        return Axis2Repository.at(dir.resolve("repository"))
-                .axis2Xml(conf)
-                .module(artifacts().resolve("modules/bftws.mar"))
-                .module(artifacts().resolve("modules/addressing.mar"))
-                .build();
+        return listeningClient(dir, "");
     }
 
     /**
