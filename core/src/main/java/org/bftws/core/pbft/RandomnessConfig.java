@@ -6,7 +6,8 @@ package org.bftws.core.pbft;
  * agreement on 2f+1 contributions before prepare (BA, with an {@link Entropy} source), plain as in the
  * paper or hardened by commit-before-reveal. Every replica of a group must use the same algorithm.
  */
-public record RandomnessConfig(Algorithm algorithm, CoinConfig coins, Entropy entropy) {
+public record RandomnessConfig(Algorithm algorithm, CoinConfig coins, Entropy entropy,
+    RandomizedOperations operations) {
   public enum Algorithm {
     /** Randomized requests are delivered with empty random numbers. */
     NONE,
@@ -33,22 +34,30 @@ public record RandomnessConfig(Algorithm algorithm, CoinConfig coins, Entropy en
     if (algorithm.agreement() && entropy == null) {
       throw new IllegalArgumentException("the BA algorithm needs an entropy source");
     }
+    if (operations == null) {
+      throw new IllegalArgumentException("which operations are randomized must be known (RandomizedOperations)");
+    }
+  }
+
+  /** This configuration with {@code ops} deciding which requests are randomized (default: the client's flag). */
+  public RandomnessConfig withOperations(RandomizedOperations ops) {
+    return new RandomnessConfig(algorithm, coins, entropy, ops);
   }
 
   public static RandomnessConfig none() {
-    return new RandomnessConfig(Algorithm.NONE, null, null);
+    return new RandomnessConfig(Algorithm.NONE, null, null, RandomizedOperations.AS_FLAGGED);
   }
 
   /** CT with these coins; {@code null} coins give {@link #none()} (the historical constructor's meaning). */
   public static RandomnessConfig ct(CoinConfig coins) {
-    return coins == null ? none() : new RandomnessConfig(Algorithm.CT, coins, null);
+    return coins == null ? none() : new RandomnessConfig(Algorithm.CT, coins, null, RandomizedOperations.AS_FLAGGED);
   }
 
   public static RandomnessConfig ba(Entropy entropy) {
-    return new RandomnessConfig(Algorithm.BA, null, entropy);
+    return new RandomnessConfig(Algorithm.BA, null, entropy, RandomizedOperations.AS_FLAGGED);
   }
 
   public static RandomnessConfig baHardened(Entropy entropy) {
-    return new RandomnessConfig(Algorithm.BA_HARDENED, null, entropy);
+    return new RandomnessConfig(Algorithm.BA_HARDENED, null, entropy, RandomizedOperations.AS_FLAGGED);
   }
 }
