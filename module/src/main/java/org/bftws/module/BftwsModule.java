@@ -11,9 +11,13 @@ import org.apache.sandesha2.SandeshaModule;
 import org.bftws.module.config.BftwsConfig;
 import org.bftws.module.config.BftwsConfigException;
 import org.bftws.module.config.BftwsParameters;
+import org.bftws.core.pbft.RandomnessConfig;
+import org.bftws.module.invoker.GroupServices;
 import org.bftws.module.invoker.TotalOrderInvoker;
 import org.bftws.module.keys.GroupKeyMaterial;
 import org.bftws.module.order.BftwsReplica;
+import org.bftws.module.random.DeclaredRandomizedOperations;
+import org.bftws.module.random.RandomnessSetup;
 
 /**
  * The module class of bftws.mar. bftws.mar is a superset of Sandesha2 (paper §3.3.1: "backward
@@ -31,17 +35,26 @@ public class BftwsModule extends SandeshaModule {
         // Parse and load keys first: a wrong value must stop start-up before Sandesha2 starts its threads.
         BftwsConfig config = BftwsParameters.parse(AxisParameters.asMap(configContext.getAxisConfiguration()));
         GroupKeyMaterial keys = config.replicated() ? GroupKeyMaterial.load(config) : null;
+        GroupServices services = null;
+        RandomnessConfig randomness = null;
+        if (config.isReplica()) {
+            services = new GroupServices(configContext.getAxisConfiguration(),
+                    serviceName(config.replicas().get(config.replicaId()).endpoint()));
+            // A CT share that does not fit the group key, or a scheme other than the dealt one, stops start-up.
+            randomness = RandomnessSetup.of(config, keys, new DeclaredRandomizedOperations(services));
+        }
         super.init(configContext, module);
         BftwsRuntime.publish(configContext, config);
         if (keys != null) {
             BftwsRuntime.publishKeys(configContext, keys);
         }
         if (config.isReplica()) {
-            String service = serviceName(config.replicas().get(config.replicaId()).endpoint());
             BftwsReplica replica = BftwsReplica.start(configContext, config, keys.signer(), keys.verifier(),
-                    new TotalOrderInvoker(configContext, service));
+                    new TotalOrderInvoker(configContext, services), randomness);
             configContext.setProperty(BftwsRuntime.REPLICA_PROPERTY, replica);
-            LOG.info("bftws replica {} of {} orders requests for service {}", config.replicaId(), config.n(), service);
+            LOG.info("bftws replica {} of {} orders requests for service {} (and the other services deployed"
+                    + " here), randomness {}", config.replicaId(), config.n(), services.mainService(),
+                    config.randomness().configValue());
         }
         // Added after Sandesha2's own resolver, so it runs after it and can undo its verdict.
         configContext.getAxisConfiguration().addTargetResolver(new EngagementTargetResolver(module.getName()));

@@ -5,35 +5,51 @@ import org.bftws.core.codec.ByteWriter;
 import org.bftws.core.codec.DecodeException;
 
 /**
- * The operation bytes of a core {@code Request} that carries a SOAP application request: the action that
- * selects the service operation and the SOAP body's payload element exactly as the client serialised it
- * (UTF-8, no XML declaration). The client signs these bytes; every replica executes what they say, never
- * what some copy of the envelope it happened to receive says.
+ * The operation bytes of a core {@code Request} that carries a SOAP application request: the service of
+ * the group it is for, the action that selects the service operation and the SOAP body's payload element
+ * exactly as the client serialised it (UTF-8, no XML declaration). The client signs these bytes; every
+ * replica executes what they say, never what some copy of the envelope it happened to receive says.
  *
- * @param soap12 whether the client spoke SOAP 1.2 (the reply envelope is rebuilt in the same version)
+ * @param service the group's service the client addressed ({@code GROUP/.../services/NAME}); "" for the
+ *                group's main service, the one its replicas' endpoints name
+ * @param soap12  whether the client spoke SOAP 1.2 (the reply envelope is rebuilt in the same version)
  */
-public record ApplicationRequest(String action, boolean soap12, byte[] payload) {
-    private static final int VERSION = 1;
+public record ApplicationRequest(String service, String action, boolean soap12, byte[] payload) {
+    /** Version 1 had no service (always the main one); version 2 names it. */
+    private static final int VERSION = 2;
+
+    public ApplicationRequest {
+        if (service == null || action == null || payload == null) {
+            throw new IllegalArgumentException("service, action and payload are required");
+        }
+    }
+
+    /** A request for the group's main service. */
+    public ApplicationRequest(String action, boolean soap12, byte[] payload) {
+        this("", action, soap12, payload);
+    }
 
     public byte[] encode() {
-        return new ByteWriter(payload.length + action.length() + 16).u8(VERSION).str(action).bool(soap12)
-                .bytes(payload).toBytes();
+        return new ByteWriter(payload.length + action.length() + service.length() + 16).u8(VERSION).str(service)
+                .str(action).bool(soap12).bytes(payload).toBytes();
     }
 
     /** @throws DecodeException if the bytes are not an application request */
     public static ApplicationRequest decode(byte[] operation) {
         ByteReader r = new ByteReader(operation);
         int version = r.u8();
-        if (version != VERSION) {
+        if (version != 1 && version != VERSION) {
             throw new DecodeException("application request version " + version);
         }
-        ApplicationRequest q = new ApplicationRequest(r.str(), r.bool(), r.bytes());
+        String service = version == 1 ? "" : r.str();
+        ApplicationRequest q = new ApplicationRequest(service, r.str(), r.bool(), r.bytes());
         r.end();
         return q;
     }
 
     @Override
     public String toString() {
-        return "ApplicationRequest[" + action + ", " + payload.length + " bytes]";
+        return "ApplicationRequest[" + (service.isEmpty() ? "" : service + ", ") + action + ", " + payload.length
+                + " bytes]";
     }
 }

@@ -23,6 +23,7 @@ import org.apache.axis2.context.ServiceContext;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.bftws.core.message.ReplyBundle;
+import org.bftws.core.pbft.Event;
 import org.bftws.core.pbft.Ready;
 import org.bftws.core.voter.ClientCore;
 import org.bftws.module.config.BftwsConfig;
@@ -142,11 +143,13 @@ public final class GroupClientRuntime implements AutoCloseable {
     }
 
     /**
-     * Invokes one application request on the group and returns the voted result (see
+     * Invokes one application request on the group and returns the voted result and random number (see
      * {@link GroupSequence#call}). {@code owner} is the ServiceClient's ServiceContext: each ServiceClient
      * gets its own sequence, created on its first call and kept as a property of that context.
+     * {@code randomized} is the client's signed claim that the operation is randomized (integrity paper §4).
      */
-    public byte[] call(ServiceContext owner, byte[] operation, long timeoutMillis) throws AxisFault {
+    public Event.Delivered call(ServiceContext owner, byte[] operation, boolean randomized, long timeoutMillis)
+            throws AxisFault {
         GroupSequence s;
         synchronized (owner) {
             s = (GroupSequence) owner.getProperty(SEQUENCE_PROPERTY);
@@ -155,7 +158,7 @@ public final class GroupClientRuntime implements AutoCloseable {
                 owner.setProperty(SEQUENCE_PROPERTY, s);
             }
         }
-        return s.call(operation, timeoutMillis);
+        return s.call(operation, randomized, timeoutMillis);
     }
 
     void send(Ready r) {

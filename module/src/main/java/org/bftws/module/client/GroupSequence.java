@@ -21,7 +21,7 @@ final class GroupSequence {
     private final GroupClientRuntime runtime;
     private final Object callLock = new Object();
     /** The one outstanding call and its message number; guarded by {@code this}. */
-    private CompletableFuture<byte[]> pending;
+    private CompletableFuture<Event.Delivered> pending;
     private long pendingNumber;
     /** ClientCore numbers a sequence's requests 1, 2, ... in invoke order. */
     private long issued;
@@ -35,14 +35,17 @@ final class GroupSequence {
         return core.sequenceId();
     }
 
-    /** Sends {@code operation} to every replica and waits for f+1 matching authentic replies. */
-    byte[] call(byte[] operation, long timeoutMillis) throws AxisFault {
+    /**
+     * Sends {@code operation} to every replica and waits for f+1 matching authentic replies: the voted result
+     * and the collective random number (empty unless the operation is randomized), on which the f+1 agree too.
+     */
+    Event.Delivered call(byte[] operation, boolean randomized, long timeoutMillis) throws AxisFault {
         synchronized (callLock) {
-            CompletableFuture<byte[]> f = new CompletableFuture<>();
+            CompletableFuture<Event.Delivered> f = new CompletableFuture<>();
             synchronized (this) {
                 pending = f;
                 pendingNumber = ++issued;
-                runtime.send(core.invoke(operation, false));
+                runtime.send(core.invoke(operation, randomized));
             }
             runtime.active(this, true);
             try {
@@ -78,7 +81,7 @@ final class GroupSequence {
         for (Event e : r.events) {
             // A late vote on an earlier call that timed out must not answer the current one.
             if (e instanceof Event.Delivered d && pending != null && d.request().messageNumber() == pendingNumber) {
-                pending.complete(d.result());
+                pending.complete(d);
             }
         }
     }

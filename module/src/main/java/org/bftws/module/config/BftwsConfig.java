@@ -14,7 +14,6 @@ import org.bftws.core.config.GroupConfig;
  * @param group               the protocol settings the whole group agrees on (f, K, L, batching, timeouts
  *                            in ticks), declared once in core's {@link GroupConfig}
  * @param replicaId           this instance's id in {@code replicas}, or -1 on a client
- * @param thresholdSharePath  null unless a replica uses the CT coin
  * @param tickMillis          wall-clock length of one core tick
  * @param controlMaxBytes     largest BFT-WS control message accepted or sent (decoded bytes)
  * @param clientReplyEndpoint a client's control port as the replicas reach it, or null (see
@@ -29,7 +28,6 @@ public record BftwsConfig(
         int replicaId,
         Path privateKeyPath,
         Path publicKeysPath,
-        Path thresholdSharePath,
         int tickMillis,
         int controlMaxBytes,
         URI clientReplyEndpoint,
@@ -55,9 +53,29 @@ public record BftwsConfig(
         return replicated && role == Role.REPLICA;
     }
 
-    /** True if {@code address} (a message's wsa:To) is this configuration's group endpoint. */
+    /** True if {@code address} (a message's wsa:To) addresses a service of this configuration's group. */
     public boolean isGroupEndpoint(String address) {
-        return groupEndpoint != null && address != null && groupEndpoint.toString().equals(address.trim());
+        return groupService(address) != null;
+    }
+
+    /**
+     * The group's service {@code address} names: "" for the group endpoint itself (the group's main service),
+     * NAME for a sibling {@code .../services/NAME} of it (another service deployed on the replicas), null for
+     * any other address.
+     */
+    public String groupService(String address) {
+        if (groupEndpoint == null || address == null) {
+            return null;
+        }
+        String group = groupEndpoint.toString();
+        String to = address.trim();
+        if (group.equals(to)) {
+            return "";
+        }
+        String base = group.substring(0, group.lastIndexOf('/') + 1);
+        String name = to.startsWith(base) ? to.substring(base.length()) : "";
+        return name.isEmpty() || !name.chars().allMatch(c -> Character.isLetterOrDigit(c) || c == '_' || c == '-')
+                ? null : name;
     }
 
     /** True on a client of a configured group: the only case where the voter acts. */

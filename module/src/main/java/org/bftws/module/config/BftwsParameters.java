@@ -54,8 +54,6 @@ public final class BftwsParameters {
     public static final String PRIVATE_KEY_KEY = "bftws.keys.private";
     /** Public keys of all replicas and clients, written by the keygen tool. */
     public static final String PUBLIC_KEYS_KEY = "bftws.keys.public";
-    /** This replica's threshold key share; needed only by replicas using the CT coin. */
-    public static final String THRESHOLD_SHARE_KEY = "bftws.keys.threshold.share";
 
     /**
      * Wall-clock milliseconds per core tick. Every protocol timeout is a core key counted in ticks
@@ -85,7 +83,11 @@ public final class BftwsParameters {
      */
     public static final String CLIENT_REPLY_ENDPOINT_KEY = "bftws.client.replyEndpoint";
 
-    /** none | ba | ct: how collective random numbers are produced (paper §4). */
+    /**
+     * none | ct | ba | ba-hardened: how collective random numbers are produced (integrity paper §4–§5). CT
+     * uses the threshold share in the replica's {@code bftws.keys.private} file and the group key in
+     * {@code bftws.keys.public}; BA needs no keys. Every replica of a group must use the same value.
+     */
     public static final String RANDOMNESS_KEY = "bftws.randomness.algorithm";
     /** Only services with randomized operations need it, and it costs agreement messages or crypto. */
     public static final RandomnessAlgorithm RANDOMNESS_DEFAULT = RandomnessAlgorithm.NONE;
@@ -98,7 +100,7 @@ public final class BftwsParameters {
     /** The module's own keys; the protocol keys are {@link GroupConfig#KEYS}, declared in core. */
     public static final List<String> MODULE_KEYS = List.of(
             REPLICATED_KEY, ROLE_KEY, GROUP_ENDPOINT_KEY, REPLICAS_KEY, REPLICA_ID_KEY,
-            PRIVATE_KEY_KEY, PUBLIC_KEYS_KEY, THRESHOLD_SHARE_KEY, TICK_MILLIS_KEY, CONTROL_MAX_BYTES_KEY,
+            PRIVATE_KEY_KEY, PUBLIC_KEYS_KEY, TICK_MILLIS_KEY, CONTROL_MAX_BYTES_KEY,
             CLIENT_REPLY_ENDPOINT_KEY, RANDOMNESS_KEY, THRESHOLD_SCHEME_KEY);
 
     /** Every key axis2.xml may set: the module's and core's, for the unknown-key check. */
@@ -131,7 +133,7 @@ public final class BftwsParameters {
         ThresholdScheme scheme = in.choice(THRESHOLD_SCHEME_KEY, ThresholdScheme.class,
                 THRESHOLD_SCHEME_DEFAULT);
         if (!replicated) {
-            return new BftwsConfig(false, role, groupConfig, null, List.of(), REPLICA_ID_NONE, null, null, null,
+            return new BftwsConfig(false, role, groupConfig, null, List.of(), REPLICA_ID_NONE, null, null,
                     tickMillis, controlMax, null, randomness, scheme);
         }
         URI group = in.httpUri(GROUP_ENDPOINT_KEY);
@@ -139,10 +141,6 @@ public final class BftwsParameters {
         int replicaId = replicaId(in, role, replicas.size());
         Path privateKey = in.readableFile(PRIVATE_KEY_KEY);
         Path publicKeys = in.readableFile(PUBLIC_KEYS_KEY);
-        Path share = null;
-        if (role == Role.REPLICA && randomness == RandomnessAlgorithm.CT) {
-            share = in.readableFile(THRESHOLD_SHARE_KEY);
-        }
         URI replyEndpoint = null;
         if (in.isSet(CLIENT_REPLY_ENDPOINT_KEY)) {
             if (role != Role.CLIENT) {
@@ -151,7 +149,7 @@ public final class BftwsParameters {
             replyEndpoint = in.httpUri(CLIENT_REPLY_ENDPOINT_KEY);
         }
         return new BftwsConfig(true, role, groupConfig, group, replicas, replicaId, privateKey, publicKeys,
-                share, tickMillis, controlMax, replyEndpoint, randomness, scheme);
+                tickMillis, controlMax, replyEndpoint, randomness, scheme);
     }
 
     /** Core parses its own keys; its error becomes ours, still naming the key. */
@@ -271,16 +269,21 @@ public final class BftwsParameters {
             }
             String v = params.get(key).trim();
             for (E e : type.getEnumConstants()) {
-                if (e.name().equalsIgnoreCase(v)) {
+                if (configValue(e).equalsIgnoreCase(v)) {
                     return e;
                 }
             }
             List<String> allowed = new ArrayList<>();
             for (E e : type.getEnumConstants()) {
-                allowed.add(e.name().toLowerCase(Locale.ROOT));
+                allowed.add(configValue(e));
             }
             throw new BftwsConfigException(key, "must be one of " + String.join("|", allowed) + ", got '"
                     + v + "'");
+        }
+
+        /** An enum constant as written in axis2.xml: lower case, '-' for '_' (BA_HARDENED is ba-hardened). */
+        static String configValue(Enum<?> e) {
+            return e.name().toLowerCase(Locale.ROOT).replace('_', '-');
         }
 
         URI httpUri(String key) {

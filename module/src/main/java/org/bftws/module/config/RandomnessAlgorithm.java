@@ -1,18 +1,21 @@
 package org.bftws.module.config;
 
-import java.util.Locale;
-
-/** How a collective random number is produced for randomized operations (paper §3.2, §4). */
+/**
+ * How a collective random number is produced for randomized operations (integrity paper §4–§5); each maps
+ * to one of core's {@code RandomnessConfig} factories.
+ */
 public enum RandomnessAlgorithm {
     /** No randomized operations: no extra agreement step. */
     NONE,
-    /** Byzantine-agreement based: contributions collected in the pp-update phase. */
+    /** Byzantine-agreement based: contributions collected in the pp-update phase (§4). */
     BA,
-    /** Threshold coin: each replica adds a share on commit, f+1 shares combine. */
+    /** BA with commit-before-reveal: no last-revealer or subset-choice bias (README, BA section). */
+    BA_HARDENED,
+    /** Threshold coin: each replica adds a share on commit, k shares combine (§5). */
     CT;
 
     /** The value as written in axis2.xml. */
     public String configValue() {
-        return name().toLowerCase(Locale.ROOT);
+        return BftwsParameters.ParameterReader.configValue(this);
     }
 }

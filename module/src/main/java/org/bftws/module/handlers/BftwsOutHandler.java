@@ -16,9 +16,11 @@ import org.apache.axis2.context.MessageContext;
 import org.apache.axis2.context.OperationContext;
 import org.apache.axis2.wsdl.WSDLConstants;
 import org.bftws.core.codec.DecodeException;
+import org.bftws.core.pbft.Event;
 import org.bftws.module.BftwsRuntime;
 import org.bftws.module.api.ApplicationRequest;
 import org.bftws.module.api.ApplicationResult;
+import org.bftws.module.api.CollectiveRandom;
 import org.bftws.module.config.BftwsConfig;
 import org.bftws.module.xml.Payloads;
 
@@ -57,12 +59,12 @@ public class BftwsOutHandler extends BftwsHandler {
         if (action == null || action.isEmpty()) {
             throw new AxisFault("BFT-WS: a request to the replica group needs an action (Options.setAction)");
         }
-        ApplicationRequest request = new ApplicationRequest(action, !msgContext.isSOAP11(),
-                Payloads.serialize(payload));
+        ApplicationRequest request = new ApplicationRequest(config.groupService(msgContext.getTo().getAddress()),
+                action, !msgContext.isSOAP11(), Payloads.serialize(payload));
         long timeout = msgContext.getOptions().getTimeOutInMilliSeconds();
-        byte[] result = BftwsRuntime.client(msgContext).call(msgContext.getServiceContext(), request.encode(),
-                timeout);
-        deliver(msgContext, result);
+        Event.Delivered voted = BftwsRuntime.client(msgContext).call(msgContext.getServiceContext(),
+                request.encode(), CollectiveRandom.flagged(msgContext), timeout);
+        deliver(msgContext, voted.result(), voted.random());
         return InvocationResponse.ABORT;
     }
 
@@ -75,9 +77,10 @@ public class BftwsOutHandler extends BftwsHandler {
      * Puts the voted response where Axis2's OutInAxisOperationClient looks for it: the operation context's
      * "In" message context, which it then passes through the in-flow to the caller. A voted fault becomes a
      * SOAP fault there, so the caller gets an AxisFault as from a plain service. One-way operations have no
-     * "In" message: the call returns once f+1 replicas confirmed execution.
+     * "In" message: the call returns once f+1 replicas confirmed execution. A randomized operation's voted
+     * random number goes into a {@code <bftws:Random>} header of the response ({@link CollectiveRandom}).
      */
-    private static void deliver(MessageContext request, byte[] voted) throws AxisFault {
+    private static void deliver(MessageContext request, byte[] voted, byte[] random) throws AxisFault {
         ApplicationResult result;
         try {
             result = ApplicationResult.decode(voted);
@@ -104,6 +107,7 @@ public class BftwsOutHandler extends BftwsHandler {
             }
         }
         response.setEnvelope(envelope);
+        CollectiveRandom.deliver(response, random);
         response.setProperty(HANDLED, Boolean.TRUE);
     }
 

@@ -1,5 +1,7 @@
 package org.bftws.module.invoker;
 
+import java.util.HashMap;
+import java.util.Map;
 
 import org.apache.axiom.om.OMElement;
 import org.apache.axiom.om.OMFactory;
@@ -28,6 +30,7 @@ import org.bftws.core.codec.DecodeException;
 import org.bftws.core.message.Request;
 import org.bftws.module.api.ApplicationRequest;
 import org.bftws.module.api.ApplicationResult;
+import org.bftws.module.api.CollectiveRandom;
 import org.bftws.module.api.StatefulService;
 import org.bftws.module.order.ReplicatedService;
 import org.bftws.module.xml.Payloads;
@@ -40,7 +43,11 @@ import org.bftws.module.xml.Payloads;
  *
  * <p>The request is rebuilt from the <em>signed</em> operation bytes ({@link ApplicationRequest}): action and
  * payload as the client signed them, parsed with Axiom's SOAP parser configuration (no DTDs). The target
- * service is this replica's own (from {@code bftws.replicas}), never one the client names. The message
+ * service is one of the group's ({@link GroupServices}): the main one this replica's {@code bftws.replicas}
+ * endpoint names, or another service deployed on the replicas that the client addressed under the group
+ * endpoint. Only the main service may keep state (checkpoints capture its state alone). A randomized request
+ * (integrity paper §4–§5) gets its collective random number in a {@code <bftws:Random>} header and through
+ * {@link CollectiveRandom}; other requests get neither. The message
  * receiver runs in-process without the in-flow (the request was already admitted and ordered); its response
  * goes through the out-flow as usual and ends at a transport that sends nothing
  * ({@link CapturingTransportSender}).
@@ -62,22 +69,28 @@ public final class TotalOrderInvoker implements ReplicatedService {
     public static final String STATE_NAMESPACE = "urn:bftws:state";
 
     private final ConfigurationContext context;
+    private final GroupServices services;
     private final String serviceName;
     private final TransportOutDescription capture = CapturingTransportSender.description();
 
+    /** One service of the group with its one service object. */
+    private record Bound(AxisService service, ServiceGroupContext groupContext, ServiceContext context) {}
+
     /** Created on first use: services may deploy after the module initialises. Execution thread only. */
+    private final Map<String, Bound> bound = new HashMap<>();
     private AxisService service;
-    private ServiceGroupContext serviceGroupContext;
     private ServiceContext serviceContext;
     private AxisOperation getStateOperation;
     private AxisOperation setStateOperation;
     private boolean warnedStateless;
 
-    public TotalOrderInvoker(ConfigurationContext context, String serviceName) {
+    public TotalOrderInvoker(ConfigurationContext context, GroupServices services) {
         this.context = context;
-        this.serviceName = serviceName;
+        this.services = services;
+        this.serviceName = services.mainService();
     }
 
+    /** The main service: the one whose state checkpoints capture. */
     public String serviceName() {
         return serviceName;
     }
@@ -91,7 +104,7 @@ public final class TotalOrderInvoker implements ReplicatedService {
             return ApplicationResult.fault("BFT-WS: not an application request").encode();
         }
         try {
-            return invoke(request, q).encode();
+            return invoke(request, q, random).encode();
         } catch (AxisFault e) {
             return ApplicationResult.fault(reason(e)).encode();
         } catch (RuntimeException e) {
@@ -100,42 +113,44 @@ public final class TotalOrderInvoker implements ReplicatedService {
         }
     }
 
-    private ApplicationResult invoke(Request request, ApplicationRequest q) throws AxisFault {
+    private ApplicationResult invoke(Request request, ApplicationRequest q, byte[] random) throws AxisFault {
         bind();
-        AxisOperation op = operation(q.action());
+        Bound target = bound(q.service());
+        AxisOperation op = GroupServices.operation(target.service(), q.action());
         if (op == getStateOperation || op == setStateOperation) {
             // Reserved for checkpoints and state transfer: a client must not read or replace the state itself.
             throw new AxisFault("BFT-WS: operation " + op.getName().getLocalPart() + " is reserved for the"
                     + " Total Order Manager");
         }
         // Deterministic, so anything the service derives from it is alike on every replica.
-        return run(op, q.action(), q.soap12(), Payloads.parse(q.payload()),
-                "urn:bftws:request:" + request.sequenceId() + "#" + request.messageNumber());
+        return run(target, op, q.action(), q.soap12(), Payloads.parse(q.payload()),
+                "urn:bftws:request:" + request.sequenceId() + "#" + request.messageNumber(), random);
     }
 
     /**
      * Runs one request through {@code op}'s own message receiver, in-process and without the in-flow; the
      * response passes the operation's out-flow and ends at {@link CapturingTransportSender}.
      */
-    private ApplicationResult run(AxisOperation op, String action, boolean soap12, OMElement payload,
-            String messageId) throws AxisFault {
+    private ApplicationResult run(Bound target, AxisOperation op, String action, boolean soap12, OMElement payload,
+            String messageId, byte[] random) throws AxisFault {
         SOAPFactory factory = soap12 ? OMAbstractFactory.getSOAP12Factory() : OMAbstractFactory.getSOAP11Factory();
         SOAPEnvelope envelope = factory.getDefaultEnvelope();
         envelope.getBody().addChild(payload);
 
         MessageContext in = context.createMessageContext();
         in.setServerSide(true);
-        in.setAxisService(service);
-        in.setServiceGroupContext(serviceGroupContext);
-        in.setServiceContext(serviceContext);
+        in.setAxisService(target.service());
+        in.setServiceGroupContext(target.groupContext());
+        in.setServiceContext(target.context());
         in.setAxisOperation(op);
         in.setAxisMessage(op.getMessage(WSDLConstants.MESSAGE_LABEL_IN_VALUE));
-        OperationContext oc = serviceContext.createOperationContext(op);
+        OperationContext oc = target.context().createOperationContext(op);
         // Sandesha2's out handler must not try to make the captured response part of some WS-RM sequence.
         oc.setProperty(SandeshaClientConstants.UNRELIABLE_MESSAGE, "true");
         oc.addMessageContext(in);
         in.setOperationContext(oc);
         in.setEnvelope(envelope);
+        CollectiveRandom.deliver(in, random); // nothing for requests that are not randomized
         in.setSoapAction(action);
         in.setWSAAction(action);
         in.setMessageID(messageId);
@@ -167,23 +182,6 @@ public final class TotalOrderInvoker implements ReplicatedService {
         }
         OMElement payload = body.getFirstElement();
         return payload == null ? ApplicationResult.empty() : ApplicationResult.payload(Payloads.serialize(payload));
-    }
-
-    /** Looks the operation up as Axis2's dispatchers would: by WS-Addressing action, then by SOAPAction. */
-    private AxisOperation operation(String action) throws AxisFault {
-        AxisOperation op = service.getOperationByAction(action);
-        if (op == null) {
-            op = service.getOperationBySOAPAction(action);
-        }
-        if (op == null) {
-            throw new AxisFault("BFT-WS: service " + serviceName + " has no operation for action " + action);
-        }
-        if (op.isControlOperation()) {
-            // Operations a module added (Sandesha2's WS-RM protocol operations): not the application's, and
-            // not deterministic (Sandesha2 draws UUIDs); a client must not reach them through ordering.
-            throw new AxisFault("BFT-WS: action " + action + " is not an operation of service " + serviceName);
-        }
-        return op;
     }
 
     private static String faultReason(SOAPFault fault) {
@@ -254,7 +252,7 @@ public final class TotalOrderInvoker implements ReplicatedService {
     private ApplicationResult runStateOperation(AxisOperation op, OMElement payload) {
         String name = op.getName().getLocalPart();
         try {
-            return run(op, STATE_NAMESPACE + ":" + name, false, payload, "urn:bftws:" + name);
+            return run(bound(""), op, STATE_NAMESPACE + ":" + name, false, payload, "urn:bftws:" + name, null);
         } catch (AxisFault e) {
             return ApplicationResult.fault(reason(e));
         }
@@ -274,7 +272,11 @@ public final class TotalOrderInvoker implements ReplicatedService {
     }
 
     private StatefulService stateful() {
-        Object impl = serviceContext.getProperty(ServiceContext.SERVICE_OBJECT);
+        return stateful(serviceContext);
+    }
+
+    private static StatefulService stateful(ServiceContext sc) {
+        Object impl = sc.getProperty(ServiceContext.SERVICE_OBJECT);
         return impl instanceof StatefulService s ? s : null;
     }
 
@@ -288,26 +290,43 @@ public final class TotalOrderInvoker implements ReplicatedService {
 
     // ---------------------------------------------------------------- the service and its one object
 
+    /** Binds the main service and its state operations. */
     private void bind() throws AxisFault {
         if (serviceContext != null) {
             return;
         }
-        AxisService s = context.getAxisConfiguration().getService(serviceName);
-        if (s == null) {
-            throw new AxisFault("BFT-WS: replicated service " + serviceName + " is not deployed");
+        Bound main = bound("");
+        service = main.service();
+        serviceContext = main.context();
+        getStateOperation = operationNamed(service, GET_STATE);
+        setStateOperation = operationNamed(service, SET_STATE);
+    }
+
+    /**
+     * The group's service a request names ("" = the main one), bound on first use. Other services must be
+     * stateless: checkpoints and state transfer carry the main service's state only.
+     */
+    private Bound bound(String requested) throws AxisFault {
+        String name = services.name(requested);
+        Bound b = bound.get(name);
+        if (b != null) {
+            return b;
         }
+        AxisService s = services.service(requested);
         ServiceGroupContext sgc = context.createServiceGroupContext(s.getAxisServiceGroup());
         ServiceContext sc = sgc.getServiceContext(s);
         Object impl = newServiceObject(s, sc);
         if (impl != null) {
             sc.setProperty(ServiceContext.SERVICE_OBJECT, impl);
         }
-        service = s;
-        serviceGroupContext = sgc;
-        serviceContext = sc;
-        getStateOperation = operationNamed(s, GET_STATE);
-        setStateOperation = operationNamed(s, SET_STATE);
-        LOG.info("total order invoker bound to service {}", serviceName);
+        if (!name.equals(serviceName) && (stateful(sc) != null || operationNamed(s, GET_STATE) != null)) {
+            throw new AxisFault("BFT-WS: service " + name + " keeps state, but only the group's main service "
+                    + serviceName + " is checkpointed; give it a replica group of its own");
+        }
+        b = new Bound(s, sgc, sc);
+        bound.put(name, b);
+        LOG.info("total order invoker bound to service {}", name);
+        return b;
     }
 
     private static AxisOperation operationNamed(AxisService s, String name) {

@@ -6,6 +6,7 @@ import java.util.Map;
 import org.bftws.core.crypto.Ed25519;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.Verifier;
+import org.bftws.core.crypto.threshold.KeyShare;
 import org.bftws.core.keys.ClientKeys;
 import org.bftws.core.keys.GroupKeys;
 import org.bftws.core.keys.KeyFileException;
@@ -26,8 +27,11 @@ import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
  * {@code client-J.key} is core node n + J - 1.
  *
  * @param nodeId this instance's core node id
+ * @param group  all public material of {@code group.pub}, threshold group key included
+ * @param share  a replica's threshold key share from its {@code replica-I.key} (index = id + 1); null on a
+ *               client
  */
-public record GroupKeyMaterial(int nodeId, Signer signer, Verifier verifier) {
+public record GroupKeyMaterial(int nodeId, Signer signer, Verifier verifier, GroupKeys group, KeyShare share) {
 
     /** Loads this instance's keys; any problem is a {@link BftwsConfigException} naming the key and file. */
     public static GroupKeyMaterial load(BftwsConfig config) {
@@ -58,10 +62,11 @@ public record GroupKeyMaterial(int nodeId, Signer signer, Verifier verifier) {
                             + mine.index() + " (file numbering 1..n), but bftws.replica.id " + config.replicaId()
                             + " needs replica-" + (config.replicaId() + 1) + ".key");
                 }
-                return new GroupKeyMaterial(config.replicaId(), Ed25519.signer(mine.signingKey()), verifier);
+                return new GroupKeyMaterial(config.replicaId(), Ed25519.signer(mine.signingKey()), verifier, group,
+                        mine.share());
             }
             ClientKeys mine = KeyFiles.readClient(config.privateKeyPath(), group);
-            return new GroupKeyMaterial(n + mine.index() - 1, Ed25519.signer(mine.signingKey()), verifier);
+            return new GroupKeyMaterial(n + mine.index() - 1, Ed25519.signer(mine.signingKey()), verifier, group, null);
         } catch (KeyFileException e) {
             throw new BftwsConfigException(BftwsParameters.PRIVATE_KEY_KEY, "cannot be used: " + e.getMessage());
         }

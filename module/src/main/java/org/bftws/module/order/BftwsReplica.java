@@ -9,6 +9,7 @@ import org.apache.axis2.AxisFault;
 import org.apache.axis2.context.ConfigurationContext;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.Verifier;
+import org.bftws.core.pbft.RandomnessConfig;
 import org.bftws.module.config.BftwsConfig;
 import org.bftws.module.config.ReplicaEndpoint;
 import org.bftws.module.transport.ControlPort;
@@ -43,6 +44,12 @@ public final class BftwsReplica implements AutoCloseable {
 
     public static BftwsReplica start(ConfigurationContext context, BftwsConfig config, Signer signer,
             Verifier verifier, ReplicatedService service) throws AxisFault {
+        return start(context, config, signer, verifier, service, RandomnessConfig.none());
+    }
+
+    /** A replica whose randomized requests get collective random numbers as {@code randomness} says. */
+    public static BftwsReplica start(ConfigurationContext context, BftwsConfig config, Signer signer,
+            Verifier verifier, ReplicatedService service, RandomnessConfig randomness) throws AxisFault {
         if (!config.isReplica()) {
             throw new IllegalArgumentException("not a replica configuration");
         }
@@ -55,7 +62,7 @@ public final class BftwsReplica implements AutoCloseable {
         MulticastSender sender = new MulticastSender("bftws-send-r" + id, config.n(), SEND_QUEUE_CAPACITY,
                 SEND_TIMEOUT);
         TotalOrderManager manager = new TotalOrderManager(config.group(), id, signer, verifier, control, service,
-                sender, config.tickMillis(), INBOUND_CAPACITY, config.controlMaxBytes());
+                sender, config.tickMillis(), INBOUND_CAPACITY, config.controlMaxBytes(), randomness);
         ControlPort port;
         try {
             port = ControlPort.deploy(context, manager, config.controlMaxBytes());

@@ -26,7 +26,9 @@ import org.bftws.core.message.Signed;
 import org.bftws.core.pbft.Effect;
 import org.bftws.core.pbft.Event;
 import org.bftws.core.pbft.Ready;
+import org.bftws.core.pbft.RandomnessConfig;
 import org.bftws.core.pbft.Replica;
+import org.bftws.core.pbft.Role;
 import org.bftws.module.transport.ControlMessage;
 import org.bftws.module.transport.ControlSink;
 import org.bftws.module.transport.MulticastSender;
@@ -76,6 +78,7 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
     private final int tickMillis;
     private final int inboundCapacity;
     private final int maxMessageBytes;
+    private final RandomnessConfig randomness;
 
     private final LinkedBlockingQueue<Input> inbox = new LinkedBlockingQueue<>();
     private final AtomicInteger inboundQueued = new AtomicInteger();
@@ -103,16 +106,18 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
      * @param replicaControl  control-port URL of every replica, indexed by replica id (0..n-1)
      * @param inboundCapacity received messages queued before further ones are dropped (retransmitted later)
      * @param maxMessageBytes largest control message sent; peers refuse bigger ones anyway
+     * @param randomness      how randomized requests get their collective random number (integrity paper
+     *                        §4 BA, §5 CT) and which requests are randomized
      */
     public TotalOrderManager(GroupConfig cfg, int id, Signer signer, Verifier verifier, List<URI> replicaControl,
             ReplicatedService service, MulticastSender sender, int tickMillis, int inboundCapacity,
-            int maxMessageBytes) {
+            int maxMessageBytes, RandomnessConfig randomness) {
         if (replicaControl.size() != cfg.n()) {
             throw new IllegalArgumentException(cfg.n() + " replica endpoints needed, got " + replicaControl.size());
         }
         this.id = id;
         this.n = cfg.n();
-        this.replica = new Replica(cfg, id, signer, verifier);
+        this.replica = new Replica(cfg, id, signer, verifier, Role.BOTH, randomness);
         this.verifier = verifier;
         this.replicaControl = List.copyOf(replicaControl);
         List<URI> others = new ArrayList<>(replicaControl);
@@ -123,6 +128,7 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
         this.tickMillis = tickMillis;
         this.inboundCapacity = inboundCapacity;
         this.maxMessageBytes = maxMessageBytes;
+        this.randomness = randomness;
         this.orderingThread = daemon(this::run, "bftws-order-r" + id);
         this.execution = Executors.newSingleThreadExecutor(r -> daemon(r, "bftws-exec-r" + id));
         this.ticker = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "bftws-tick-r" + id));
@@ -131,7 +137,8 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
     public void start() {
         orderingThread.start();
         ticker.scheduleAtFixedRate(this::tick, tickMillis, tickMillis, TimeUnit.MILLISECONDS);
-        LOG.info("replica {} of {}: total order manager started, tick {} ms", id, n, tickMillis);
+        LOG.info("replica {} of {}: total order manager started, tick {} ms, randomness {}", id, n, tickMillis,
+                randomness.algorithm());
     }
 
     /** From the control port (an HTTP worker thread): enqueue, or drop if too much is queued. */

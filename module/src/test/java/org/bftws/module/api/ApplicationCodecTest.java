@@ -22,6 +22,20 @@ public class ApplicationCodecTest {
     }
 
     @Test
+    public void requestForAnotherServiceOfTheGroupRoundTripsAndVersion1MeansTheMainService() {
+        byte[] payload = "<d:deal xmlns:d=\"urn:d\"/>".getBytes(StandardCharsets.UTF_8);
+        ApplicationRequest back = ApplicationRequest.decode(
+                new ApplicationRequest("Dealer", "urn:d:deal", false, payload).encode());
+        assertEquals("Dealer", back.service());
+        assertEquals("urn:d:deal", back.action());
+        assertArrayEquals(payload, back.payload());
+        byte[] v1 = new org.bftws.core.codec.ByteWriter(32).u8(1).str("urn:x:echo").bool(false).bytes(payload)
+                .toBytes();
+        assertEquals("", ApplicationRequest.decode(v1).service());
+        assertEquals("urn:x:echo", ApplicationRequest.decode(v1).action());
+    }
+
+    @Test
     public void resultRoundTripOfEachKind() {
         byte[] xml = "<r/>".getBytes(StandardCharsets.UTF_8);
         ApplicationResult p = ApplicationResult.decode(ApplicationResult.payload(xml).encode());

@@ -30,7 +30,6 @@ public class BftwsParametersTest {
     public void validReplica() throws IOException {
         File priv = tmp.newFile("replica2.key");
         File pub = tmp.newFile("group.pub");
-        File share = tmp.newFile("replica2.share");
         replica = new HashMap<>();
         replica.put("bftws.replicated", "true");
         replica.put("bftws.role", "replica");
@@ -41,7 +40,6 @@ public class BftwsParametersTest {
         replica.put("bftws.replica.id", "2");
         replica.put("bftws.keys.private", priv.getPath());
         replica.put("bftws.keys.public", pub.getPath());
-        replica.put("bftws.keys.threshold.share", share.getPath());
         replica.put("bftws.randomness.algorithm", "CT");
         replica.put("bftws.randomness.scheme", "bls");
         replica.put("unrelated.axis2.parameter", "anything");
@@ -76,7 +74,6 @@ public class BftwsParametersTest {
         assertEquals(3, c.replicas().get(3).id());
         assertEquals(RandomnessAlgorithm.CT, c.randomness());
         assertEquals(ThresholdScheme.BLS, c.thresholdScheme());
-        assertEquals("replica2.share", c.thresholdSharePath().getFileName().toString());
     }
 
     @Test
@@ -116,14 +113,39 @@ public class BftwsParametersTest {
     }
 
     @Test
-    public void clientNeedsNoReplicaIdNorShare() {
+    public void clientNeedsNoReplicaId() {
         replica.put("bftws.role", "client");
         replica.remove("bftws.replica.id");
-        replica.remove("bftws.keys.threshold.share");
         BftwsConfig c = BftwsParameters.parse(replica);
         assertTrue(c.isGroupClient());
         assertEquals(-1, c.replicaId());
-        assertNull(c.thresholdSharePath());
+    }
+
+    @Test
+    public void everyRandomnessAlgorithmIsAcceptedAsWritten() {
+        for (RandomnessAlgorithm a : RandomnessAlgorithm.values()) {
+            replica.put("bftws.randomness.algorithm", a.configValue());
+            assertEquals(a, BftwsParameters.parse(replica).randomness());
+        }
+        assertEquals("ba-hardened", RandomnessAlgorithm.BA_HARDENED.configValue());
+    }
+
+    @Test
+    public void theGroupEndpointAndItsSiblingServicesAreTheGroups() {
+        BftwsConfig c = BftwsParameters.parse(replica);
+        assertEquals("", c.groupService("http://group.example/axis2/services/Echo"));
+        assertEquals("Dealer", c.groupService("http://group.example/axis2/services/Dealer"));
+        assertNull(c.groupService("http://group.example/axis2/services/"));
+        assertNull(c.groupService("http://group.example/axis2/services/Dealer/x"));
+        assertNull(c.groupService("http://other.example/axis2/services/Dealer"));
+        assertNull(c.groupService("http://127.0.0.1:9000/a"));
+        assertTrue(c.isGroupEndpoint("http://group.example/axis2/services/IdGenerator"));
+    }
+
+    @Test
+    public void theThresholdShareHasNoKeyOfItsOwn() {
+        // The share lives in the replica's bftws.keys.private file (replica-I.key); the old key is unknown.
+        assertRejected("bftws.keys.threshold.share", "/some/file", "not a BFT-WS parameter");
     }
 
     @Test
@@ -150,7 +172,6 @@ public class BftwsParametersTest {
         assertRejected("bftws.replica.id", "4", "between 0 and 3");
         assertRejected("bftws.keys.private", "/nonexistent/key", "no readable file");
         assertRejected("bftws.keys.public", "", "required");
-        assertRejected("bftws.keys.threshold.share", "/nonexistent", "no readable file");
         assertRejected("bftws.f", "33", "from 1 to 32");
         assertRejected("bftws.maxBatchSize", "-3", "from 1");
         assertRejected("bftws.maxOutstandingBatches", "many", "integer");
@@ -160,7 +181,7 @@ public class BftwsParametersTest {
         assertRejected("bftws.clientRetransmitTicks", "99999999999", "integer");
         assertRejected("bftws.tickMillis", "0", "between 1");
         assertRejected("bftws.control.maxMessageBytes", "1048576", "must exceed bftws.maxRequestBytes");
-        assertRejected("bftws.randomness.algorithm", "coin", "none|ba|ct");
+        assertRejected("bftws.randomness.algorithm", "coin", "none|ba|ba-hardened|ct");
         assertRejected("bftws.randomness.scheme", "ecdsa", "cks|bls|rsa");
     }
 

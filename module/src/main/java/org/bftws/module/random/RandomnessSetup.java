@@ -1,0 +1,62 @@
+package org.bftws.module.random;
+
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+
+import org.bftws.core.keys.GroupKeys;
+import org.bftws.core.pbft.CoinConfig;
+import org.bftws.core.pbft.Entropy;
+import org.bftws.core.pbft.RandomizedOperations;
+import org.bftws.core.pbft.RandomnessConfig;
+import org.bftws.module.config.BftwsConfig;
+import org.bftws.module.config.BftwsConfigException;
+import org.bftws.module.config.BftwsParameters;
+import org.bftws.module.keys.GroupKeyMaterial;
+
+/**
+ * A replica's {@link RandomnessConfig} from {@code bftws.randomness.algorithm} and the keygen files
+ * (integrity paper §4 BA, §5 CT): CT with the group key of {@code group.pub} and this replica's threshold
+ * share from its {@code replica-I.key}; BA and hardened BA with a {@link SecureRandom} as the replica's own
+ * entropy source; none. Which requests are randomized is decided by the services' declarations.
+ */
+public final class RandomnessSetup {
+    private RandomnessSetup() {
+    }
+
+    public static RandomnessConfig of(BftwsConfig config, GroupKeyMaterial keys, RandomizedOperations operations) {
+        RandomnessConfig base = switch (config.randomness()) {
+            case NONE -> RandomnessConfig.none();
+            case CT -> RandomnessConfig.ct(coins(config, keys));
+            case BA -> RandomnessConfig.ba(entropy());
+            case BA_HARDENED -> RandomnessConfig.baHardened(entropy());
+        };
+        return base.withOperations(operations);
+    }
+
+    /** The group id bound into every coin: the group endpoint, which every member of the group shares. */
+    public static byte[] groupId(BftwsConfig config) {
+        return config.groupEndpoint().toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static CoinConfig coins(BftwsConfig config, GroupKeyMaterial keys) {
+        GroupKeys group = keys.group();
+        String dealt = group.scheme().label();
+        if (!dealt.equals(config.thresholdScheme().configValue())) {
+            throw new BftwsConfigException(BftwsParameters.THRESHOLD_SCHEME_KEY, "is "
+                    + config.thresholdScheme().configValue() + ", but " + BftwsParameters.PUBLIC_KEYS_KEY
+                    + " holds a " + dealt + " group key (scripts/keygen --scheme)");
+        }
+        try {
+            return new CoinConfig(group.thresholdScheme(), group.threshold(), keys.share(), groupId(config));
+        } catch (IllegalArgumentException e) {
+            throw new BftwsConfigException(BftwsParameters.PRIVATE_KEY_KEY, "holds a threshold share that "
+                    + BftwsParameters.PUBLIC_KEYS_KEY + "'s group key does not match: " + e.getMessage());
+        }
+    }
+
+    /** One generator per replica, seeded by the OS: a BA contribution nobody else can predict (§4). */
+    private static Entropy entropy() {
+        SecureRandom random = new SecureRandom();
+        return random::nextBytes;
+    }
+}
