@@ -8,45 +8,60 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import org.apache.axiom.om.OMAbstractFactory;
 import org.apache.axiom.om.OMElement;
 import org.apache.axiom.om.OMFactory;
-import org.apache.axiom.om.OMNamespace;
 import org.apache.axis2.AxisFault;
-import org.apache.axis2.addressing.EndpointReference;
-import org.apache.axis2.client.Options;
 import org.apache.axis2.client.ServiceClient;
+import org.bftws.client.GroupClients;
 import org.bftws.client.embedded.Axis2Repository;
 import org.bftws.client.embedded.EmbeddedAxis2Server;
 import org.bftws.core.keys.KeyFiles;
+import org.bftws.module.api.CollectiveRandom;
 
 /**
- * A plain Axis2 {@link ServiceClient} with bftws engaged, aimed at the group endpoint: calls echo and prints
- * each voted reply and the time the call took. It listens on a loopback port of its own, where the replicas
- * send their replies.
+ * A plain Axis2 {@link ServiceClient} with bftws engaged, aimed at a service of the demo group: calls echo,
+ * dealer or the id generator and prints each voted reply (with the collective random number, for the
+ * randomized dealer and id generator) and the time the call took. It listens on a loopback port of its own,
+ * where the replicas send their replies.
  *
  * <pre>
- *   DemoClient --group FILE --keys DIR --dir DIR --artifacts DIR --conf DIR [--calls 5] [--items 3] [--label x]
+ *   DemoClient --group FILE --keys DIR --dir DIR --artifacts DIR --conf DIR [--service echo|dealer|idgen]
+ *              [--calls 5] [--items 3] [--label x]
  * </pre>
- * Exit status 0 when every voted reply equals what was sent, 1 otherwise.
+ * Exit status 0 when every voted reply is right (echo: equals the request; dealer: 52 distinct cards and a
+ * 256-bit random number; id generator: the number's first 128 bits), 1 otherwise.
  */
 public final class DemoClient implements AutoCloseable {
     private static final long TIMEOUT_MS = 20_000;
 
     private final EmbeddedAxis2Server listener;
     private final ServiceClient client;
+    private final ServiceClient dealer;
+    private final ServiceClient idgen;
 
-    /** A voted echo call: what was sent, what the Voter returned, how long it took. */
-    public record Call(List<String> sent, List<String> voted, long micros) {
+    /**
+     * A voted echo call: what was sent, what the Voter returned, the random number that came with it (hex;
+     * "" for echo, which is not randomized), how long it took.
+     */
+    public record Call(List<String> sent, List<String> voted, String random, long micros) {
         public boolean correct() {
             return sent.equals(voted);
         }
     }
 
-    private DemoClient(EmbeddedAxis2Server listener, ServiceClient client) {
+    /** A voted call of a randomized operation: the reply's values and the collective random number (hex). */
+    public record RandomCall(List<String> voted, String random, long micros, boolean correct) {
+    }
+
+    private DemoClient(EmbeddedAxis2Server listener, ServiceClient client, ServiceClient dealer,
+            ServiceClient idgen) {
         this.listener = listener;
         this.client = client;
+        this.dealer = dealer;
+        this.idgen = idgen;
     }
 
     /** A client of the group in {@code ports}, with client-1's key, its repository under {@code dir}. */
@@ -65,13 +80,15 @@ public final class DemoClient implements AutoCloseable {
                 .build();
         EmbeddedAxis2Server listener = EmbeddedAxis2Server.start(repo);
         try {
-            ServiceClient client = new ServiceClient(listener.context(), null);
-            client.engageModule("bftws");
-            Options options = client.getOptions();
-            options.setTo(new EndpointReference(GroupLauncher.GROUP_ENDPOINT));
-            options.setAction(GroupLauncher.ECHO_ACTION);
-            options.setTimeOutInMilliSeconds(TIMEOUT_MS);
-            return new DemoClient(listener, client);
+            ServiceClient client = GroupClients.create(listener.context(), GroupLauncher.GROUP_ENDPOINT,
+                    GroupLauncher.ECHO_ACTION, TIMEOUT_MS);
+            ServiceClient dealer = GroupClients.create(listener.context(), GroupLauncher.DEALER_ENDPOINT,
+                    GroupLauncher.DEALER_ACTION, TIMEOUT_MS);
+            GroupClients.randomized(dealer, true);
+            ServiceClient idgen = GroupClients.create(listener.context(), GroupLauncher.IDGEN_ENDPOINT,
+                    GroupLauncher.IDGEN_ACTION, TIMEOUT_MS);
+            GroupClients.randomized(idgen, true);
+            return new DemoClient(listener, client, dealer, idgen);
         } catch (AxisFault | RuntimeException e) {
             listener.close();
             throw e;
@@ -80,28 +97,71 @@ public final class DemoClient implements AutoCloseable {
 
     /** One echo call with the given items; returns the voted reply's items. */
     public Call echo(List<String> items) throws AxisFault {
-        OMFactory f = OMAbstractFactory.getOMFactory();
-        OMNamespace ns = f.createOMNamespace(GroupLauncher.ECHO_NS, "e");
-        OMElement request = f.createOMElement("echo", ns);
+        OMElement request = request(GroupLauncher.ECHO_NS, "echo");
+        OMFactory f = request.getOMFactory();
         for (String text : items) {
-            OMElement item = f.createOMElement("item", ns);
-            item.setText(text);
-            request.addChild(item);
+            f.createOMElement("item", request.getNamespace(), request).setText(text);
         }
         long start = System.nanoTime();
         OMElement reply = client.sendReceive(request);
         long micros = (System.nanoTime() - start) / 1_000;
+        return new Call(List.copyOf(items), texts(reply, "echoResponse", GroupLauncher.ECHO_NS),
+                CollectiveRandom.hex(GroupClients.lastRandom(client)), micros);
+    }
+
+    /** One deal: the voted deck (52 cards) and the random number it was shuffled with. */
+    public RandomCall deal() throws AxisFault {
+        long start = System.nanoTime();
+        OMElement reply = dealer.sendReceive(request(GroupLauncher.DEALER_NS, "deal"));
+        long micros = (System.nanoTime() - start) / 1_000;
+        List<String> cards = texts(reply, "dealResponse", GroupLauncher.DEALER_NS);
+        byte[] random = GroupClients.lastRandom(dealer);
+        boolean ok = cards.size() == 52 && Set.copyOf(cards).size() == 52 && random != null && random.length == 32;
+        return new RandomCall(cards, CollectiveRandom.hex(random), micros, ok);
+    }
+
+    /** One id: the voted id and the random number it was taken from (its first 128 bits). */
+    public RandomCall nextId() throws AxisFault {
+        long start = System.nanoTime();
+        OMElement reply = idgen.sendReceive(request(GroupLauncher.IDGEN_NS, "next"));
+        long micros = (System.nanoTime() - start) / 1_000;
+        List<String> id = texts(reply, "nextResponse", GroupLauncher.IDGEN_NS);
+        String random = CollectiveRandom.hex(GroupClients.lastRandom(idgen));
+        boolean ok = id.size() == 1 && id.get(0).length() == 32 && random.startsWith(id.get(0));
+        return new RandomCall(id, random, micros, ok);
+    }
+
+    private static OMElement request(String ns, String name) {
+        OMFactory f = OMAbstractFactory.getOMFactory();
+        return f.createOMElement(name, f.createOMNamespace(ns, "s"));
+    }
+
+    /** The texts of the reply's child elements, or one complaint if the reply is not {@code ns:name}. */
+    private static List<String> texts(OMElement reply, String name, String ns) {
         List<String> got = new ArrayList<>();
-        if ("echoResponse".equals(reply.getLocalName())
-                && GroupLauncher.ECHO_NS.equals(reply.getNamespace().getNamespaceURI())) {
-            Iterator<OMElement> it = reply.getChildElements();
-            while (it.hasNext()) {
-                got.add(it.next().getText());
-            }
-        } else {
+        if (!name.equals(reply.getLocalName()) || !ns.equals(reply.getNamespace().getNamespaceURI())) {
             got.add("unexpected reply element " + reply.getQName());
+            return got;
         }
-        return new Call(List.copyOf(items), got, micros);
+        Iterator<OMElement> it = reply.getChildElements();
+        while (it.hasNext()) {
+            got.add(it.next().getText());
+        }
+        return got;
+    }
+
+    /** {@code calls} deals or ids ({@code service} dealer or idgen), one line printed per call. */
+    public List<RandomCall> runRandomized(String service, int calls, PrintStream out) throws AxisFault {
+        List<RandomCall> done = new ArrayList<>();
+        for (int c = 1; c <= calls; c++) {
+            RandomCall call = service.equals("dealer") ? deal() : nextId();
+            done.add(call);
+            String shown = service.equals("dealer") ? "deck " + String.join(" ", call.voted().subList(0,
+                    Math.min(13, call.voted().size()))) + " ..." : "id " + call.voted();
+            out.printf("  %s %d: voted %s%n      random %s  %s  (%.1f ms)%n", service, c, shown, call.random(),
+                    call.correct() ? "ok" : "WRONG", call.micros() / 1000.0);
+        }
+        return done;
     }
 
     /** {@code calls} echo calls of {@code items} items each, one line printed per call. */
@@ -124,6 +184,8 @@ public final class DemoClient implements AutoCloseable {
     public void close() throws AxisFault {
         try {
             client.cleanup();
+            dealer.cleanup();
+            idgen.cleanup();
         } finally {
             listener.close();
         }
@@ -136,17 +198,25 @@ public final class DemoClient implements AutoCloseable {
         Files.createDirectories(dir);
         int calls = Integer.parseInt(o.getOrDefault("calls", "5"));
         int items = Integer.parseInt(o.getOrDefault("items", "3"));
+        String service = o.getOrDefault("service", "echo");
+        if (!List.of("echo", "dealer", "idgen").contains(service)) {
+            System.err.println("DemoClient: --service must be echo, dealer or idgen, got " + service);
+            System.exit(2);
+        }
         boolean ok;
         try (DemoClient client = connect(ports, GroupLauncher.layout(o), dir)) {
-            System.out.println("client: group endpoint " + GroupLauncher.GROUP_ENDPOINT + ", " + ports.length
-                    + " replicas; replies arrive at " + client.listener.serviceUrl("BftwsControl"));
-            ok = client.run(o.getOrDefault("label", "demo"), calls, items, System.out).stream()
-                    .allMatch(Call::correct);
+            System.out.println("client: " + service + " through group endpoint " + GroupLauncher.GROUP_ENDPOINT
+                    + ", " + ports.length + " replicas; replies arrive at "
+                    + client.listener.serviceUrl("BftwsControl"));
+            ok = service.equals("echo")
+                    ? client.run(o.getOrDefault("label", "demo"), calls, items, System.out).stream()
+                            .allMatch(Call::correct)
+                    : client.runRandomized(service, calls, System.out).stream().allMatch(RandomCall::correct);
         } catch (AxisFault e) {
             System.out.println("client: call failed: " + e.getMessage());
             ok = false;
         }
-        System.out.println(ok ? "client: every voted reply equals its request" : "client: FAILED");
+        System.out.println(ok ? "client: every voted reply is right" : "client: FAILED");
         System.exit(ok ? 0 : 1);
     }
 }

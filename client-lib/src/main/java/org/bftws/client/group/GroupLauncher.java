@@ -16,13 +16,15 @@ import org.bftws.client.embedded.EmbeddedAxis2Server;
 import org.bftws.core.keys.KeyFiles;
 
 /**
- * Starts ONE replica of an echo group on 127.0.0.1: an embedded Axis2 server whose repository holds
- * {@code bftws.mar}, {@code addressing.mar} and the echo service, with {@code conf/axis2-replica.xml} plus
- * the group's {@code bftws.*} parameters for replica {@code id} and the keys of {@code scripts/keygen}.
+ * Starts ONE replica of the demo group on 127.0.0.1: an embedded Axis2 server whose repository holds
+ * {@code bftws.mar}, {@code addressing.mar} and the echo, dealer and id generator services, with
+ * {@code conf/axis2-replica.xml} plus the group's {@code bftws.*} parameters for replica {@code id}, the
+ * randomness algorithm, and the keys of {@code scripts/keygen}. Echo is the group's main service (the
+ * replicas' endpoints name it); dealer and id generator are reached under the same group endpoint.
  *
  * <pre>
  *   GroupLauncher ports N                     # prints N free loopback ports, one a line
- *   GroupLauncher replica --id I --group FILE --keys DIR --dir DIR --artifacts DIR --conf DIR
+ *   GroupLauncher replica --id I --group FILE --keys DIR --dir DIR --artifacts DIR --conf DIR [--randomness ct]
  * </pre>
  * The group file has one line per replica, {@code ID PORT} (ids 0..n-1). The replica runs until the JVM
  * is terminated (SIGTERM closes it cleanly).
@@ -32,6 +34,15 @@ public final class GroupLauncher {
     public static final String GROUP_ENDPOINT = "http://echo.group.example/axis2/services/Echo";
     public static final String ECHO_NS = "urn:bftws:samples:echo";
     public static final String ECHO_ACTION = "urn:bftws:samples:echo:echo";
+    /** The dealer and id generator of the same group: siblings of the group endpoint. */
+    public static final String DEALER_ENDPOINT = "http://echo.group.example/axis2/services/Dealer";
+    public static final String DEALER_NS = "urn:bftws:samples:dealer";
+    public static final String DEALER_ACTION = "urn:bftws:samples:dealer:deal";
+    public static final String IDGEN_ENDPOINT = "http://echo.group.example/axis2/services/IdGenerator";
+    public static final String IDGEN_NS = "urn:bftws:samples:idgen";
+    public static final String IDGEN_ACTION = "urn:bftws:samples:idgen:next";
+    /** The demo group draws collective random numbers by threshold coin (integrity paper §5). */
+    public static final String RANDOMNESS_DEFAULT = "ct";
 
     private GroupLauncher() {
     }
@@ -78,18 +89,27 @@ public final class GroupLauncher {
 
     /** Assembles replica {@code id}'s repository under {@code dir} and starts it on its group-file port. */
     public static EmbeddedAxis2Server start(int id, int[] ports, Layout layout, Path dir) throws IOException {
+        return start(id, ports, layout, dir, RANDOMNESS_DEFAULT);
+    }
+
+    /** As above, with {@code bftws.randomness.algorithm} = {@code randomness} (none|ct|ba|ba-hardened). */
+    public static EmbeddedAxis2Server start(int id, int[] ports, Layout layout, Path dir, String randomness)
+            throws IOException {
         if (id < 0 || id >= ports.length) {
             throw new IllegalArgumentException("replica id " + id + " is not in 0.." + (ports.length - 1));
         }
         Path xml = withParameters(layout.replicaXml(), dir.resolve("conf/axis2.xml"),
                 groupParameters(ports, layout.keys()) + param("bftws.replica.id", String.valueOf(id))
                         + param("bftws.keys.private",
-                                layout.keys().resolve(KeyFiles.replicaFileName(id + 1)).toString()));
+                                layout.keys().resolve(KeyFiles.replicaFileName(id + 1)).toString())
+                        + param("bftws.randomness.algorithm", randomness));
         Axis2Repository repo = Axis2Repository.at(dir.resolve("repository"))
                 .axis2Xml(xml)
                 .module(layout.artifacts().resolve("modules/bftws.mar"))
                 .module(layout.artifacts().resolve("modules/addressing.mar"))
                 .service(layout.artifacts().resolve("services/echo.aar"))
+                .service(layout.artifacts().resolve("services/dealer.aar"))
+                .service(layout.artifacts().resolve("services/idgen.aar"))
                 .build();
         return EmbeddedAxis2Server.start(repo, ports[id]);
     }
@@ -166,13 +186,14 @@ public final class GroupLauncher {
         }
         if (args.length < 1 || !args[0].equals("replica")) {
             System.err.println("usage: GroupLauncher ports N | replica --id I --group FILE --keys DIR --dir DIR"
-                    + " --artifacts DIR --conf DIR");
+                    + " --artifacts DIR --conf DIR [--randomness none|ct|ba|ba-hardened]");
             System.exit(2);
         }
         Map<String, String> o = options(args, 1);
         int id = Integer.parseInt(required(o, "id"));
         int[] ports = readGroup(Path.of(required(o, "group")));
-        EmbeddedAxis2Server server = start(id, ports, layout(o), Path.of(required(o, "dir")));
+        String randomness = o.getOrDefault("randomness", RANDOMNESS_DEFAULT);
+        EmbeddedAxis2Server server = start(id, ports, layout(o), Path.of(required(o, "dir")), randomness);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
@@ -182,7 +203,8 @@ public final class GroupLauncher {
             }
             stopped.countDown();
         }, "replica-shutdown"));
-        System.out.println("replica " + id + " serving " + server.serviceUrl("Echo"));
+        System.out.println("replica " + id + " serving " + server.serviceUrl("Echo") + ", Dealer, IdGenerator;"
+                + " randomness " + randomness);
         stopped.await();
     }
 }

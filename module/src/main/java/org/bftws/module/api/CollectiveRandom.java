@@ -10,6 +10,7 @@ import org.apache.axiom.om.OMElement;
 import org.apache.axiom.soap.SOAPEnvelope;
 import org.apache.axiom.soap.SOAPFactory;
 import org.apache.axiom.soap.SOAPHeader;
+import org.apache.axiom.soap.SOAPHeaderBlock;
 import org.apache.axis2.AxisFault;
 import org.apache.axis2.client.ServiceClient;
 import org.apache.axis2.context.MessageContext;
@@ -89,8 +90,9 @@ public final class CollectiveRandom {
     public static void addHeader(SOAPEnvelope envelope, byte[] random) {
         SOAPFactory factory = (SOAPFactory) envelope.getOMFactory();
         SOAPHeader header = envelope.getHeader() != null ? envelope.getHeader() : factory.createSOAPHeader(envelope);
-        OMElement e = factory.createOMElement(HEADER, header);
-        e.setText(HexFormat.of().formatHex(random));
+        SOAPHeaderBlock block = header.addHeaderBlock(HEADER.getLocalPart(),
+                factory.createOMNamespace(NAMESPACE, HEADER.getPrefix()));
+        block.setText(HexFormat.of().formatHex(random));
     }
 
     /**

@@ -1,0 +1,57 @@
+package org.bftws.client;
+
+import org.apache.axis2.AxisFault;
+import org.apache.axis2.addressing.EndpointReference;
+import org.apache.axis2.client.Options;
+import org.apache.axis2.client.ServiceClient;
+import org.apache.axis2.context.ConfigurationContext;
+import org.bftws.module.api.CollectiveRandom;
+
+/**
+ * A client of a BFT-WS replica group in a few lines: a plain {@link ServiceClient} with bftws engaged, aimed
+ * at a service of the group ({@code bftws.group.endpoint} or a sibling {@code .../services/NAME} of it), and,
+ * for randomized operations (integrity paper §4–§5), the flag to set before the call and the collective
+ * random number the replicas agreed on, read after {@code sendReceive}.
+ *
+ * <pre>
+ *   ServiceClient dealer = GroupClients.create(context, "http://g.example/axis2/services/Dealer",
+ *           "urn:bftws:samples:dealer:deal", 20_000);
+ *   GroupClients.randomized(dealer, true);
+ *   OMElement deck = dealer.sendReceive(request);      // the reply f+1 replicas agreed on
+ *   byte[] random = GroupClients.lastRandom(dealer);   // the number they dealt it with (32 bytes)
+ * </pre>
+ */
+public final class GroupClients {
+    private GroupClients() {
+    }
+
+    /** A ServiceClient on {@code context} (whose axis2.xml configures the group) for one group service. */
+    public static ServiceClient create(ConfigurationContext context, String endpoint, String action,
+            long timeoutMillis) throws AxisFault {
+        ServiceClient client = new ServiceClient(context, null);
+        try {
+            client.engageModule("bftws");
+            Options options = client.getOptions();
+            options.setTo(new EndpointReference(endpoint));
+            options.setAction(action);
+            options.setTimeOutInMilliSeconds(timeoutMillis);
+            return client;
+        } catch (AxisFault | RuntimeException e) {
+            client.cleanup();
+            throw e;
+        }
+    }
+
+    /**
+     * Flags the client's calls as of a randomized operation (or not). The flag is signed into each request;
+     * the replicas check it against the operation's {@code <bftws:Randomized/>} declaration.
+     */
+    public static void randomized(ServiceClient client, boolean on) {
+        client.getOptions().setProperty(CollectiveRandom.RANDOMIZED_OPTION, on);
+    }
+
+    /** The collective random number of the client's last voted reply, or null if it carried none. */
+    public static byte[] lastRandom(ServiceClient client) {
+        return CollectiveRandom.ofLastReply(client);
+    }
+}

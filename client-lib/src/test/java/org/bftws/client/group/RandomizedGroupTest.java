@@ -1,0 +1,214 @@
+package org.bftws.client.group;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+
+import org.apache.axis2.AxisFault;
+import org.bftws.client.embedded.EmbeddedAxis2Server;
+import org.bftws.core.keys.KeyGen;
+import org.bftws.core.message.Request;
+import org.bftws.module.api.ApplicationRequest;
+import org.bftws.module.invoker.GroupServices;
+import org.bftws.module.random.DeclaredRandomizedOperations;
+import org.bftws.samples.dealer.Deck;
+import org.bftws.samples.dealer.RandomStream;
+import org.junit.After;
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
+import org.junit.rules.Timeout;
+
+/**
+ * Randomized operations through the Axis2 module (integrity paper §4 BA, §5 CT; BFT-WS issue: "all correct
+ * replicas delivered the same random number"): four {@link GroupLauncher} replicas on loopback HTTP with
+ * echo, dealer and id generator deployed, keys from keygen, and {@link DemoClient}'s ServiceClients. The
+ * dealer's and id generator's operations are declared randomized in their WSDLs; echo's is not.
+ */
+public class RandomizedGroupTest {
+    private static final int N = 4;
+    private static final long WAIT_MS = 30_000;
+
+    @Rule
+    public final TemporaryFolder tmp = new TemporaryFolder();
+
+    @Rule
+    public final Timeout timeout = Timeout.seconds(150);
+
+    private final EmbeddedAxis2Server[] replicas = new EmbeddedAxis2Server[N];
+    private final RandomProbe[] dealerProbes = new RandomProbe[N];
+    private final RandomProbe[] idgenProbes = new RandomProbe[N];
+    private final RandomProbe[] echoProbes = new RandomProbe[N];
+    private DemoClient client;
+
+    @After
+    public void stop() throws Exception {
+        if (client != null) {
+            client.close();
+        }
+        for (EmbeddedAxis2Server s : replicas) {
+            if (s != null) {
+                s.close();
+            }
+        }
+    }
+
+    /** CT (threshold coin, CKS): dealer and id generator get one agreed number each call; echo gets none. */
+    @Test
+    public void withThresholdCoinsDealerAndIdGeneratorGetAgreedNumbersAndEchoNone() throws Exception {
+        start("ct");
+        List<String> randoms = dealsChecked(4);
+        for (int i = 0; i < 2; i++) {
+            DemoClient.RandomCall id = client.nextId();
+            assertTrue(id.voted() + " / " + id.random(), id.correct());
+            assertEquals(id.random().substring(0, 32), id.voted().get(0));
+            randoms.add(id.random());
+        }
+        assertEquals("every call drew a fresh number", randoms.size(), new HashSet<>(randoms).size());
+        awaitSameNumbersEverywhere(idgenProbes, 2);
+
+        DemoClient.Call echo = client.echo(List.of("not", "randomized"));
+        assertEquals(echo.sent(), echo.voted());
+        assertEquals("no random number on echo's voted reply", "", echo.random());
+        await("echo executed everywhere", () -> allSeen(echoProbes, 1));
+        for (int r = 0; r < N; r++) {
+            for (RandomProbe.Seen s : echoProbes[r].seen().values()) {
+                assertEquals("replica " + r + ": echo got no header", "", s.header());
+                assertEquals("replica " + r + ": echo got no number", "", s.property());
+            }
+        }
+    }
+
+    /**
+     * The module's answer to core's "is this request randomized?" on a running replica: from the
+     * {@code <bftws:Randomized/>} assertions in the deployed archives' WSDLs, by service and action.
+     */
+    @Test
+    public void theDeployedWsdlsDecideWhichRequestsAreRandomized() throws Exception {
+        start("ct");
+        DeclaredRandomizedOperations ops = new DeclaredRandomizedOperations(
+                new GroupServices(replicas[1].context().getAxisConfiguration(), "Echo"));
+        assertTrue(ops.isRandomized(request("Dealer", GroupLauncher.DEALER_ACTION)));
+        assertEquals(256, ops.bits(request("Dealer", GroupLauncher.DEALER_ACTION)));
+        assertEquals(128, ops.bits(request("IdGenerator", GroupLauncher.IDGEN_ACTION)));
+        assertFalse(ops.isRandomized(request("", GroupLauncher.ECHO_ACTION)));
+        assertFalse(ops.isRandomized(request("Echo", GroupLauncher.ECHO_ACTION)));
+        assertFalse("action of another service", ops.isRandomized(request("Echo", GroupLauncher.DEALER_ACTION)));
+        assertFalse("not deployed", ops.isRandomized(request("Casino", GroupLauncher.DEALER_ACTION)));
+        assertFalse("the control port", ops.isRandomized(request("BftwsControl", GroupLauncher.DEALER_ACTION)));
+        assertFalse("not an application request", ops.isRandomized(new Request(4, "s", 1, true, new byte[] {7})));
+    }
+
+    /** Without a randomness algorithm the dealer gets no number and says so in a fault; echo still works. */
+    @Test
+    public void withoutRandomnessTheDealerFaultsAndEchoWorks() throws Exception {
+        start("none");
+        try {
+            client.deal();
+            fail("dealt without a random number");
+        } catch (AxisFault expected) {
+            assertTrue(expected.getMessage(), expected.getMessage().contains("no collective random number"));
+        }
+        DemoClient.Call echo = client.echo(List.of("still", "served"));
+        assertEquals(echo.sent(), echo.voted());
+    }
+
+    private static Request request(String service, String action) {
+        byte[] payload = "<x xmlns=\"urn:x\"/>".getBytes(StandardCharsets.UTF_8);
+        return new Request(4, "urn:bftws:sequence:t", 1, false,
+                new ApplicationRequest(service, action, false, payload).encode());
+    }
+
+    /** BA (contributions agreed before prepare): the dealer works the same way. */
+    @Test
+    public void withByzantineAgreementTheDealerGetsAgreedNumbers() throws Exception {
+        start("ba");
+        List<String> randoms = dealsChecked(4);
+        assertEquals(randoms.size(), new HashSet<>(randoms).size());
+    }
+
+    /** {@code count} deals: each deck is the shuffle of the voted number, and every replica used that number. */
+    private List<String> dealsChecked(int count) throws Exception {
+        List<String> randoms = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            DemoClient.RandomCall deal = client.deal();
+            assertTrue(deal.voted() + " / " + deal.random(), deal.correct());
+            assertEquals("the deck is the shuffle of the voted random number",
+                    List.of(Deck.shuffled(new RandomStream(HexFormat.of().parseHex(deal.random())))), deal.voted());
+            randoms.add(deal.random());
+        }
+        Set<String> executed = awaitSameNumbersEverywhere(dealerProbes, count);
+        assertEquals("the replicas' numbers are the client's", Set.copyOf(randoms), executed);
+        return randoms;
+    }
+
+    /**
+     * Waits until every replica executed {@code count} requests of the probed operation, then checks that
+     * each request came with the same number (header and API alike) on every replica; returns the numbers.
+     */
+    private Set<String> awaitSameNumbersEverywhere(RandomProbe[] probes, int count) throws InterruptedException {
+        await("every replica executed " + count + " randomized requests", () -> allSeen(probes, count));
+        Map<String, RandomProbe.Seen> first = probes[0].seen();
+        Set<String> numbers = new HashSet<>();
+        for (Map.Entry<String, RandomProbe.Seen> e : first.entrySet()) {
+            assertEquals("header and API agree", e.getValue().header(), e.getValue().property());
+            assertEquals("a 256-bit number", 64, e.getValue().header().length());
+            numbers.add(e.getValue().header());
+        }
+        for (int r = 1; r < N; r++) {
+            assertEquals("replica " + r + " delivered the same number with the same request", first, probes[r].seen());
+        }
+        return numbers;
+    }
+
+    private static boolean allSeen(RandomProbe[] probes, int count) {
+        for (RandomProbe p : probes) {
+            if (p.seen().size() < count) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void start(String randomness) throws Exception {
+        Path keys = tmp.newFolder("keys").toPath();
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        assertEquals(log.toString(StandardCharsets.UTF_8), 0, KeyGen.run(new String[] {"--out", keys.toString(),
+                "--replicas", "4", "--clients", "1"}, new SecureRandom(), new PrintStream(log), new PrintStream(log)));
+        GroupLauncher.Layout layout = new GroupLauncher.Layout(Path.of(System.getProperty("bftws.test.artifacts")),
+                Path.of(System.getProperty("bftws.conf")), keys);
+        int[] ports = GroupLauncher.freePorts(N);
+        for (int r = 0; r < N; r++) {
+            replicas[r] = GroupLauncher.start(r, ports, layout, tmp.newFolder("replica" + r).toPath(), randomness);
+            var axis = replicas[r].context().getAxisConfiguration();
+            dealerProbes[r] = RandomProbe.on(axis, "Dealer", "deal");
+            idgenProbes[r] = RandomProbe.on(axis, "IdGenerator", "next");
+            echoProbes[r] = RandomProbe.on(axis, "Echo", "echo");
+        }
+        client = DemoClient.connect(ports, layout, tmp.newFolder("client").toPath());
+    }
+
+    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + WAIT_MS * 1_000_000;
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                fail("timed out waiting until " + what);
+            }
+            Thread.sleep(5); // polling interval of the condition, not a guess at how long something takes
+        }
+    }
+}
