@@ -39,6 +39,7 @@ build_group() {
   local stamp="$ROOT/client-lib/target/classpath.txt"
   if [ ! -f "$stamp" ] || [ ! -d "$ROOT/client-lib/target/axis2-artifacts" ] || [ -n "$(find "$ROOT/pom.xml" \
       "$ROOT"/{core,module,sample-services,client-lib}/pom.xml "$ROOT"/{core,module,sample-services,client-lib}/src/main \
+      "$ROOT/wsdl" \
       -newer "$stamp" -print -quit)" ]; then
     echo "build: mvn -DskipTests package -pl client-lib -am" >&2
     (cd "$ROOT" && mvn -B -q -DskipTests package -pl client-lib -am) >&2

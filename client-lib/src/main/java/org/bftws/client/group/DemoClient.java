@@ -205,8 +205,10 @@ public final class DemoClient implements AutoCloseable {
         }
         boolean ok;
         try (DemoClient client = connect(ports, GroupLauncher.layout(o), dir)) {
-            System.out.println("client: " + service + " through group endpoint " + GroupLauncher.GROUP_ENDPOINT
-                    + ", " + ports.length + " replicas; replies arrive at "
+            String endpoint = service.equals("echo") ? GroupLauncher.GROUP_ENDPOINT
+                    : service.equals("dealer") ? GroupLauncher.DEALER_ENDPOINT : GroupLauncher.IDGEN_ENDPOINT;
+            System.out.println("client: " + service + " at " + endpoint + " (group of " + ports.length
+                    + " replicas); replies arrive at "
                     + client.listener.serviceUrl("BftwsControl"));
             ok = service.equals("echo")
                     ? client.run(o.getOrDefault("label", "demo"), calls, items, System.out).stream()
