@@ -197,11 +197,7 @@ public class OrderingOverHttpTest {
 
     /** Waits for a condition the replicas' threads establish; fails after {@link #WAIT_MS}. */
     private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + WAIT_MS * 1_000_000;
-        while (!condition.getAsBoolean()) {
-            assertTrue("timed out waiting until " + what, System.nanoTime() < deadline);
-            Thread.sleep(5); // polling interval of the condition, not a guess at how long something takes
-        }
+        Conditions.await(what, WAIT_MS, condition);
     }
 
     /** Invokes "add i" and checks the voted result and the f+1 matching authentic replies behind it. */

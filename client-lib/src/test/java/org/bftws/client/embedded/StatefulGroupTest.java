@@ -256,13 +256,7 @@ public class StatefulGroupTest {
     }
 
     private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + WAIT_MS * 1_000_000;
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                fail("timed out waiting until " + what);
-            }
-            Thread.sleep(5); // polling interval of the condition, not a guess at how long something takes
-        }
+        Conditions.await(what, WAIT_MS, condition);
     }
 
     private static String param(String name, String value) {

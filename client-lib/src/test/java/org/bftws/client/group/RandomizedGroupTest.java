@@ -19,6 +19,7 @@ import java.util.Set;
 import java.util.function.BooleanSupplier;
 
 import org.apache.axis2.AxisFault;
+import org.bftws.client.embedded.Conditions;
 import org.bftws.client.embedded.EmbeddedAxis2Server;
 import org.bftws.core.keys.KeyGen;
 import org.bftws.core.message.Request;
@@ -203,12 +204,6 @@ public class RandomizedGroupTest {
     }
 
     private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + WAIT_MS * 1_000_000;
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                fail("timed out waiting until " + what);
-            }
-            Thread.sleep(5); // polling interval of the condition, not a guess at how long something takes
-        }
+        Conditions.await(what, WAIT_MS, condition);
     }
 }
