@@ -43,11 +43,6 @@ import org.bftws.core.keys.KeyGen;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.Signed;
-import org.apache.sandesha2.storage.StorageManager;
-import org.apache.sandesha2.storage.Transaction;
-import org.apache.sandesha2.storage.beans.RMDBean;
-import org.apache.sandesha2.storage.inmemory.InMemoryRMDBeanMgr;
-import org.apache.sandesha2.util.SandeshaUtil;
 import org.bftws.module.BftwsRuntime;
 import org.bftws.module.client.GroupClientRuntime;
 import org.bftws.module.client.SequenceEstablishment;
@@ -196,7 +191,7 @@ public class BftEchoGroupTest {
             for (String s : List.of(clientSequence, id)) {
                 // Sandesha2 creates the bean before it answers, but the f+1 vote may be in before the last answer.
                 int replica = r;
-                await("replica " + r + " created " + s, () -> rmdBean(replica, s) != null);
+                await("replica " + r + " created " + s, () -> RmSequences.bean(servers[replica].context(), s) != null);
                 assertTrue(CreatedSequences.of(servers[r].context()).admits(s));
             }
         }
@@ -205,7 +200,7 @@ public class BftEchoGroupTest {
     /** A CreateSequence without the client UUID gets a SOAP fault from a replica and creates nothing. */
     @Test
     public void ac_aCreateSequenceWithoutClientUuidIsRefused() throws Exception {
-        int before = rmdBeans(0);
+        int before = RmSequences.count(servers[0].context());
         String rm = "http://docs.oasis-open.org/ws-rx/wsrm/200702";
         String anonymous = "http://www.w3.org/2005/08/addressing/anonymous";
         String url = servers[0].serviceUrl("Echo");
@@ -218,7 +213,7 @@ public class BftEchoGroupTest {
         HttpResponse<String> rsp = post(url, rm + "/CreateSequence", body);
         assertEquals(rsp.body(), 500, rsp.statusCode());
         assertTrue(rsp.body(), rsp.body().contains("CreateSequence refused (no {urn:bftws}ClientUUID"));
-        assertEquals("no sequence created", before, rmdBeans(0));
+        assertEquals("no sequence created", before, RmSequences.count(servers[0].context()));
     }
 
     /** (b) Replica 3 answers wrongly; the Voter's f+1 matching replies out-vote it. */
@@ -509,30 +504,6 @@ public class BftEchoGroupTest {
     private static String establishSequence(UUID uuid) throws AxisFault {
         BftwsConfig config = (BftwsConfig) clientServer.context().getProperty(BftwsRuntime.CONFIG_PROPERTY);
         return SequenceEstablishment.establish(clientServer.context(), config, uuid, WAIT_MS);
-    }
-
-    /** Replica {@code replica}'s Sandesha2 receiving-side bean of the sequence, or null. */
-    private static RMDBean rmdBean(int replica, String sequenceId) {
-        try {
-            StorageManager storage = storage(replica);
-            Transaction t = storage.getTransaction(); // Sandesha2 reads only inside a transaction
-            try {
-                return storage.getRMDBeanMgr().retrieve(sequenceId);
-            } finally {
-                t.commit();
-            }
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static int rmdBeans(int replica) throws Exception {
-        return ((InMemoryRMDBeanMgr) storage(replica).getRMDBeanMgr()).retrieveAll().size();
-    }
-
-    private static StorageManager storage(int replica) throws AxisFault {
-        return SandeshaUtil.getSandeshaStorageManager(servers[replica].context(),
-                servers[replica].context().getAxisConfiguration());
     }
 
     private static List<URI> controlPorts() {
