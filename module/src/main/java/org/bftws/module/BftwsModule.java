@@ -21,8 +21,8 @@ import org.bftws.module.rm.CreatedSequences;
  * compatible with Sandesha2"), so this class is Sandesha2's module with these additions: it reads and
  * validates the BFT-WS parameters of axis2.xml and loads the keys before anything starts, publishes both to
  * the handlers, starts a replica's ordering machinery (control port, Multicast Sender, Total Order Manager,
- * Total Order Invoker) with the registry of the sequences its Sandesha2 created, and repairs Sandesha2's engagement check, which only recognises modules named
- * {@code sandesha2*}.
+ * Total Order Invoker) with the registry of the sequences its Sandesha2 created, and repairs Sandesha2's
+ * engagement check, which only recognises modules named {@code sandesha2*}.
  */
 public class BftwsModule extends SandeshaModule {
     private static final Logger LOG = LogManager.getLogger(BftwsModule.class);

@@ -185,7 +185,10 @@ public class BftEchoGroupTest {
         assertTrue(probes[0].executed().get(0), probes[0].executed().get(0)
                 .startsWith("urn:bftws:request:" + clientSequence + "#"));
         UUID uuid = UUID.randomUUID();
+        long start = System.nanoTime();
         String id = establishSequence(uuid);
+        LOG.info("CreateSequence to {} loopback replicas, f+1 matching ids: {} us", N,
+                (System.nanoTime() - start) / 1_000);
         assertEquals(SequenceIds.derive(uuid, URI.create(GROUP)), id);
         for (int r = 0; r < N; r++) {
             for (String s : List.of(clientSequence, id)) {
