@@ -190,6 +190,7 @@ public class BftEchoGroupTest {
         LOG.info("CreateSequence to {} loopback replicas, f+1 matching ids: {} us", N,
                 (System.nanoTime() - start) / 1_000);
         assertEquals(SequenceIds.derive(uuid, URI.create(GROUP)), id);
+        assertEquals("a retried CreateSequence (same UUID) names the same sequence", id, establishSequence(uuid));
         for (int r = 0; r < N; r++) {
             for (String s : List.of(clientSequence, id)) {
                 // Sandesha2 creates the bean before it answers, but the f+1 vote may be in before the last answer.
