@@ -18,14 +18,15 @@ import org.bftws.module.keys.GroupKeyMaterial;
 import org.bftws.module.order.BftwsReplica;
 import org.bftws.module.random.DeclaredRandomizedOperations;
 import org.bftws.module.random.RandomnessSetup;
+import org.bftws.module.rm.CreatedSequences;
 
 /**
  * The module class of bftws.mar. bftws.mar is a superset of Sandesha2 (paper §3.3.1: "backward
  * compatible with Sandesha2"), so this class is Sandesha2's module with these additions: it reads and
  * validates the BFT-WS parameters of axis2.xml and loads the keys before anything starts, publishes both to
  * the handlers, starts a replica's ordering machinery (control port, Multicast Sender, Total Order Manager,
- * Total Order Invoker), and repairs Sandesha2's engagement check, which only recognises modules named
- * {@code sandesha2*}.
+ * Total Order Invoker) with the registry of the sequences its Sandesha2 created, and repairs Sandesha2's
+ * engagement check, which only recognises modules named {@code sandesha2*}.
  */
 public class BftwsModule extends SandeshaModule {
     private static final Logger LOG = LogManager.getLogger(BftwsModule.class);
@@ -49,8 +50,11 @@ public class BftwsModule extends SandeshaModule {
             BftwsRuntime.publishKeys(configContext, keys);
         }
         if (config.isReplica()) {
+            // Filled by Sandesha2's storage hook as CreateSequences arrive (§3.3.1.1); consulted before ordering.
+            CreatedSequences created = new CreatedSequences();
+            configContext.setProperty(CreatedSequences.PROPERTY, created);
             BftwsReplica replica = BftwsReplica.start(configContext, config, keys.signer(), keys.verifier(),
-                    new TotalOrderInvoker(configContext, services), randomness);
+                    new TotalOrderInvoker(configContext, services), randomness, created);
             configContext.setProperty(BftwsRuntime.REPLICA_PROPERTY, replica);
             LOG.info("bftws replica {} of {} orders requests for service {} (and the other services deployed"
                     + " here), randomness {}", config.replicaId(), config.n(), services.mainService(),

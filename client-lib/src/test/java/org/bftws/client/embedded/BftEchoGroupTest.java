@@ -21,6 +21,7 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.function.BooleanSupplier;
 
 import org.apache.axiom.om.OMAbstractFactory;
@@ -43,6 +44,11 @@ import org.bftws.core.message.Kind;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.Signed;
 import org.bftws.module.BftwsRuntime;
+import org.bftws.module.client.GroupClientRuntime;
+import org.bftws.module.client.SequenceEstablishment;
+import org.bftws.module.config.BftwsConfig;
+import org.bftws.module.rm.CreatedSequences;
+import org.bftws.module.rm.SequenceIds;
 import org.bftws.module.transport.ControlMessage;
 import org.bftws.module.transport.MulticastSender;
 import org.bftws.module.api.ApplicationRequest;
@@ -168,6 +174,52 @@ public class BftEchoGroupTest {
         }
     }
 
+    /**
+     * Paper §3.3.1.1: the ServiceClient's sequence was created on every replica by CreateSequence, under one
+     * id, the one derived from the client UUID and the group endpoint; its requests carry that id.
+     */
+    @Test
+    public void ab_everyReplicaCreatedTheClientsSequenceUnderOneDerivedId() throws Exception {
+        String clientSequence = GroupClientRuntime.sequenceId(client.getServiceContext());
+        assertNotNull("the ServiceClient established its sequence", clientSequence);
+        assertTrue(probes[0].executed().get(0), probes[0].executed().get(0)
+                .startsWith("urn:bftws:request:" + clientSequence + "#"));
+        UUID uuid = UUID.randomUUID();
+        long start = System.nanoTime();
+        String id = establishSequence(uuid);
+        LOG.info("CreateSequence to {} loopback replicas, f+1 matching ids: {} us", N,
+                (System.nanoTime() - start) / 1_000);
+        assertEquals(SequenceIds.derive(uuid, URI.create(GROUP)), id);
+        assertEquals("a retried CreateSequence (same UUID) names the same sequence", id, establishSequence(uuid));
+        for (int r = 0; r < N; r++) {
+            for (String s : List.of(clientSequence, id)) {
+                // Sandesha2 creates the bean before it answers, but the f+1 vote may be in before the last answer.
+                int replica = r;
+                await("replica " + r + " created " + s, () -> RmSequences.bean(servers[replica].context(), s) != null);
+                assertTrue(CreatedSequences.of(servers[r].context()).admits(s));
+            }
+        }
+    }
+
+    /** A CreateSequence without the client UUID gets a SOAP fault from a replica and creates nothing. */
+    @Test
+    public void ac_aCreateSequenceWithoutClientUuidIsRefused() throws Exception {
+        int before = RmSequences.count(servers[0].context());
+        String rm = "http://docs.oasis-open.org/ws-rx/wsrm/200702";
+        String anonymous = "http://www.w3.org/2005/08/addressing/anonymous";
+        String url = servers[0].serviceUrl("Echo");
+        String body = "<s:Envelope xmlns:s=\"http://schemas.xmlsoap.org/soap/envelope/\""
+                + " xmlns:wsa=\"http://www.w3.org/2005/08/addressing\"><s:Header><wsa:To>" + url + "</wsa:To>"
+                + "<wsa:Action>" + rm + "/CreateSequence</wsa:Action><wsa:MessageID>urn:uuid:" + UUID.randomUUID()
+                + "</wsa:MessageID><wsa:ReplyTo><wsa:Address>" + anonymous + "</wsa:Address></wsa:ReplyTo></s:Header>"
+                + "<s:Body><wsrm:CreateSequence xmlns:wsrm=\"" + rm + "\"><wsrm:AcksTo><wsa:Address>" + anonymous
+                + "</wsa:Address></wsrm:AcksTo></wsrm:CreateSequence></s:Body></s:Envelope>";
+        HttpResponse<String> rsp = post(url, rm + "/CreateSequence", body);
+        assertEquals(rsp.body(), 500, rsp.statusCode());
+        assertTrue(rsp.body(), rsp.body().contains("CreateSequence refused (no {urn:bftws}ClientUUID"));
+        assertEquals("no sequence created", before, RmSequences.count(servers[0].context()));
+    }
+
     /** (b) Replica 3 answers wrongly; the Voter's f+1 matching replies out-vote it. */
     @Test
     public void b_aReplicaAnsweringWronglyIsOutVoted() throws Exception {
@@ -289,7 +341,8 @@ public class BftEchoGroupTest {
         }
         try (EmbeddedAxis2Server own = EmbeddedAxis2Server.start(
                 TestRepositories.listeningClient(TMP.newFolder("raw-client").toPath()));
-                GroupTestClient raw = new GroupTestClient(own, GroupConfig.defaults(), N, Ed25519.signer(mine.signingKey()),
+                GroupTestClient raw = new GroupTestClient(own, GroupConfig.defaults(), N,
+                        establishSequence(UUID.randomUUID()), Ed25519.signer(mine.signingKey()),
                         Ed25519.verifier(publicKeys), control, 20)) {
             String dtd = "<!DOCTYPE e:echo [<!ENTITY boom \"expanded\">]>"
                     + "<e:echo xmlns:e=\"" + NS + "\"><e:item>&boom;</e:item></e:echo>";
@@ -319,19 +372,12 @@ public class BftEchoGroupTest {
         GroupKeys group = KeyFiles.readGroup(keys.resolve(KeyFiles.GROUP_FILE));
         ClientKeys mine = KeyFiles.readClient(keys.resolve(KeyFiles.clientFileName(1)), group);
         org.bftws.core.crypto.Signer signer = Ed25519.signer(mine.signingKey());
-        String sequence = "urn:bftws:sequence:equivocation-" + java.util.UUID.randomUUID();
-        List<URI> control = new ArrayList<>();
-        for (int r = 0; r < N; r++) {
-            control.add(URI.create("http://127.0.0.1:" + replicaPorts[r] + "/axis2/services/BftwsControl"));
-        }
+        String sequence = establishSequence(UUID.randomUUID());
+        List<URI> control = controlPorts();
         try (MulticastSender sender = new MulticastSender("test-equivocator", N, 16, Duration.ofSeconds(2))) {
             for (int half = 0; half < 2; half++) {
                 String item = half == 0 ? "version-A" : "version-B";
-                String xml = "<e:echo xmlns:e=\"" + NS + "\"><e:item>" + item + "</e:item></e:echo>";
-                Request q = new Request(N, sequence, 1, false,
-                        new ApplicationRequest(ACTION, false, xml.getBytes(StandardCharsets.UTF_8)).encode());
-                ControlMessage m = new ControlMessage(Signed.sign(Kind.REQUEST, N, q.encode(), signer).encode(), null);
-                sender.send(control.subList(2 * half, 2 * half + 2), m);
+                sender.send(control.subList(2 * half, 2 * half + 2), signedEcho(signer, sequence, item));
             }
             awaitExecutedEverywhere(before + 1, N);
         }
@@ -345,18 +391,45 @@ public class BftEchoGroupTest {
         echo(1);
     }
 
+    /**
+     * A validly signed request on a sequence no replica created (no CreateSequence) is refused before
+     * ordering by every replica, with evidence in the log and the refusal counted; it executes nowhere, and
+     * the group keeps serving.
+     */
+    @Test
+    public void cg_aRequestOnAnUnknownSequenceIsRefusedAndTheGroupKeepsServing() throws Exception {
+        int before = voted.get();
+        awaitExecutedEverywhere(before, N);
+        long[] refused = new long[N];
+        for (int r = 0; r < N; r++) {
+            refused[r] = BftwsRuntime.replica(servers[r].context()).refusedRequests();
+        }
+        GroupKeys group = KeyFiles.readGroup(keys.resolve(KeyFiles.GROUP_FILE));
+        ClientKeys mine = KeyFiles.readClient(keys.resolve(KeyFiles.clientFileName(1)), group);
+        try (MulticastSender sender = new MulticastSender("test-unknown-sequence", N, 16, Duration.ofSeconds(2))) {
+            sender.send(controlPorts(), signedEcho(Ed25519.signer(mine.signingKey()),
+                    SequenceIds.derive(UUID.randomUUID(), URI.create(GROUP)), "never created"));
+            for (int r = 0; r < N; r++) {
+                int replica = r;
+                await("replica " + r + " refused the request", () -> BftwsRuntime.replica(servers[replica].context())
+                        .refusedRequests() > refused[replica]);
+            }
+        }
+        echo(1);
+        awaitExecutedEverywhere(before + 1, N);
+        for (int r = 0; r < N; r++) {
+            assertEquals("replica " + r + " executed only the voted call", before + 1, probes[r].executed().size());
+            assertTrue(probes[r].firstItems().get(before), probes[r].firstItems().get(before).startsWith("call"));
+        }
+    }
+
     /** A request sent straight to one replica's service, bypassing ordering, is refused with a SOAP fault. */
     @Test
     public void d_aRequestToOneReplicaAloneIsRefused() throws Exception {
         int before = probes[0].executed().size();
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
         String body = "<soapenv:Envelope xmlns:soapenv=\"http://schemas.xmlsoap.org/soap/envelope/\"><soapenv:Body>"
                 + "<e:echo xmlns:e=\"" + NS + "\"><e:item>direct</e:item></e:echo></soapenv:Body></soapenv:Envelope>";
-        HttpResponse<String> rsp = http.send(HttpRequest.newBuilder(URI.create(servers[0].serviceUrl("Echo")))
-                .timeout(Duration.ofSeconds(20)).header("Content-Type", "text/xml; charset=UTF-8")
-                .header("SOAPAction", "\"" + ACTION + "\"")
-                .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8)).build(),
-                HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        HttpResponse<String> rsp = post(servers[0].serviceUrl("Echo"), ACTION, body);
         assertEquals(rsp.body(), 500, rsp.statusCode());
         assertTrue(rsp.body(), rsp.body().contains("is replicated"));
         assertEquals("nothing executed", before, probes[0].executed().size());
@@ -423,6 +496,36 @@ public class BftEchoGroupTest {
 
     private static void await(String what, BooleanSupplier condition) throws InterruptedException {
         Conditions.await(what, WAIT_MS, condition);
+    }
+
+    /** Establishes a sequence with the group as a group client does, with the test client's configuration. */
+    private static String establishSequence(UUID uuid) throws AxisFault {
+        BftwsConfig config = (BftwsConfig) clientServer.context().getProperty(BftwsRuntime.CONFIG_PROPERTY);
+        return SequenceEstablishment.establish(clientServer.context(), config, uuid, WAIT_MS);
+    }
+
+    private static List<URI> controlPorts() {
+        List<URI> control = new ArrayList<>();
+        for (int r = 0; r < N; r++) {
+            control.add(URI.create("http://127.0.0.1:" + replicaPorts[r] + "/axis2/services/BftwsControl"));
+        }
+        return control;
+    }
+
+    /** Message 1 of {@code sequence}: an echo of {@code item}, signed with the client key, as a control message. */
+    private static ControlMessage signedEcho(org.bftws.core.crypto.Signer signer, String sequence, String item) {
+        String xml = "<e:echo xmlns:e=\"" + NS + "\"><e:item>" + item + "</e:item></e:echo>";
+        Request q = new Request(N, sequence, 1, false,
+                new ApplicationRequest(ACTION, false, xml.getBytes(StandardCharsets.UTF_8)).encode());
+        return new ControlMessage(Signed.sign(Kind.REQUEST, N, q.encode(), signer).encode(), null);
+    }
+
+    private static HttpResponse<String> post(String url, String action, String body) throws Exception {
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+        return http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(20))
+                .header("Content-Type", "text/xml; charset=UTF-8").header("SOAPAction", "\"" + action + "\"")
+                .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8)).build(),
+                HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     }
 
     private static String param(String name, String value) {

@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -47,9 +46,10 @@ final class GroupTestClient implements AutoCloseable {
     private final Map<Long, Map<Integer, byte[]>> replies = new HashMap<>();
     private long nextNumber = 1;
 
-    GroupTestClient(EmbeddedAxis2Server server, GroupConfig cfg, int id, Signer signer, Verifier verifier,
-            List<URI> replicaControl, int tickMillis) throws Exception {
-        this.core = new ClientCore(cfg, id, "urn:uuid:" + UUID.randomUUID(), signer, verifier);
+    /** A client on its own sequence {@code sequenceId} (replicas that admit only created sequences need one). */
+    GroupTestClient(EmbeddedAxis2Server server, GroupConfig cfg, int id, String sequenceId, Signer signer,
+            Verifier verifier, List<URI> replicaControl, int tickMillis) throws Exception {
+        this.core = new ClientCore(cfg, id, sequenceId, signer, verifier);
         this.verifier = verifier;
         this.replicas = List.copyOf(replicaControl);
         this.sender = new MulticastSender("test-client-send", replicaControl.size(), 256, Duration.ofSeconds(2));

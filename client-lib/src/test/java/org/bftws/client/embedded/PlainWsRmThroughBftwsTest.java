@@ -3,6 +3,7 @@ package org.bftws.client.embedded;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 
 import java.net.URI;
@@ -26,6 +27,9 @@ import org.apache.axis2.context.ConfigurationContext;
 import org.apache.axis2.description.AxisService;
 import org.apache.sandesha2.Sandesha2Constants;
 import org.apache.sandesha2.client.SandeshaClientConstants;
+import org.apache.sandesha2.util.SandeshaUtil;
+import org.bftws.module.rm.BftwsStorageManager;
+import org.bftws.module.rm.CreatedSequences;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
 import org.junit.ClassRule;
@@ -123,6 +127,12 @@ public class PlainWsRmThroughBftwsTest {
                 expected.add(n);
             }
             assertEquals("message numbers 1..10, each once, in order", expected, numbers);
+            // Sandesha2 created the sequence through BFT-WS's storage hook, which left its own id in place: with
+            // no replica group there is no client UUID to derive one from (and nothing to admit against).
+            assertNotNull(RmSequences.bean(server.context(), sequenceId));
+            assertTrue(SandeshaUtil.getSandeshaStorageManager(server.context(), server.context()
+                    .getAxisConfiguration()) instanceof BftwsStorageManager);
+            assertNull(CreatedSequences.of(server.context()));
         } finally {
             client.cleanup();
         }

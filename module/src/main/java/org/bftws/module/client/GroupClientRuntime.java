@@ -2,12 +2,8 @@ package org.bftws.module.client;
 
 import java.lang.ref.WeakReference;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -36,7 +32,8 @@ import org.bftws.module.transport.MulticastSender;
 /**
  * The client side of BFT-WS in one Axis2 instance ({@code bftws.role=client}): the Multicast Sender that
  * sends each signed request to every replica's control port (paper §3.3.1.2), this instance's own control
- * port where the replicas' replies arrive, one {@link GroupSequence} (with its Voter, §3.3.1.5) per
+ * port where the replicas' replies arrive, one {@link GroupSequence} (a WS-RM sequence established with
+ * every replica by {@link SequenceEstablishment}) (with its Voter, §3.3.1.5) per
  * ServiceClient, and the ticker that drives the sequences' retransmissions.
  *
  * <p>Replies come back as one-way messages to {@link #replyTo}, not on the request's HTTP response: a replica
@@ -61,6 +58,7 @@ public final class GroupClientRuntime implements AutoCloseable {
     private static final Duration SEND_TIMEOUT = Duration.ofSeconds(2);
 
     private final BftwsConfig config;
+    private final ConfigurationContext context;
     private final GroupKeyMaterial keys;
     private final List<URI> replicas;
     private final URI replyTo;
@@ -76,6 +74,7 @@ public final class GroupClientRuntime implements AutoCloseable {
 
     private GroupClientRuntime(ConfigurationContext context, BftwsConfig config, GroupKeyMaterial keys, URI replyTo)
             throws AxisFault {
+        this.context = context;
         this.config = config;
         this.keys = keys;
         List<URI> control = new ArrayList<>();
@@ -117,29 +116,18 @@ public final class GroupClientRuntime implements AutoCloseable {
     }
 
     /**
-     * A new virtual sequence. Its id is derived from a fresh client UUID and the group endpoint (paper
-     * §3.3.1.1), so it is unique per client and group and every replica names it alike.
+     * A new sequence with the replica group: CreateSequence with a fresh client UUID multicast to every
+     * replica, whose Sandesha2 derives the id from the UUID and the group endpoint (paper §3.3.1.1); the id
+     * f+1 replicas answer with becomes the sequence id of this client's core requests.
      */
-    GroupSequence newSequence() {
-        String id = sequenceId(UUID.randomUUID(), config.groupEndpoint());
+    GroupSequence newSequence(long timeoutMillis) throws AxisFault {
+        String id = SequenceEstablishment.establish(context, config, UUID.randomUUID(), timeoutMillis);
         GroupSequence s = new GroupSequence(new ClientCore(config.group(), keys.nodeId(), id, keys.signer(),
                 keys.verifier()), this);
         sequences.values().removeIf(ref -> ref.get() == null);
         sequences.put(id, new WeakReference<>(s));
+        LOG.debug("bftws client: sequence {} established with the group", id);
         return s;
-    }
-
-    /** {@code urn:bftws:sequence:} + the first 128 bits of SHA-256(group endpoint, LF, client UUID), in hex. */
-    public static String sequenceId(UUID clientUuid, URI groupEndpoint) {
-        try {
-            MessageDigest sha = MessageDigest.getInstance("SHA-256");
-            sha.update(groupEndpoint.toString().getBytes(StandardCharsets.UTF_8));
-            sha.update((byte) '\n');
-            sha.update(clientUuid.toString().getBytes(StandardCharsets.US_ASCII));
-            return "urn:bftws:sequence:" + HexFormat.of().formatHex(sha.digest(), 0, 16);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 missing from the JDK", e);
-        }
     }
 
     /**
@@ -154,11 +142,17 @@ public final class GroupClientRuntime implements AutoCloseable {
         synchronized (owner) {
             s = (GroupSequence) owner.getProperty(SEQUENCE_PROPERTY);
             if (s == null) {
-                s = newSequence();
+                s = newSequence(timeoutMillis);
                 owner.setProperty(SEQUENCE_PROPERTY, s);
             }
         }
         return s.call(operation, randomized, timeoutMillis);
+    }
+
+    /** The sequence id of the ServiceClient owning {@code owner}, or null before its first call. */
+    public static String sequenceId(ServiceContext owner) {
+        Object s = owner.getProperty(SEQUENCE_PROPERTY);
+        return s instanceof GroupSequence g ? g.id() : null;
     }
 
     void send(Ready r) {

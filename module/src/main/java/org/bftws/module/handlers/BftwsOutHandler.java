@@ -35,10 +35,11 @@ import org.bftws.module.xml.Payloads;
  * response envelope from the voted result bytes as the ServiceClient's response and stops the out-flow:
  * nothing goes to the group endpoint itself, which names no host.
  *
- * <p>Deviation from the paper, to revisit: the request travels on the BFT-WS control port as a core request
- * numbered within a client-generated virtual sequence, not as a WS-RM message of a Sandesha2 sequence whose
- * id the replicas derive from a UUID in CreateSequence. Stopping the flow here keeps Sandesha2 from ever
- * seeing group requests. Everything else passes unchanged (plain WS-RM to other endpoints).
+ * <p>The request belongs to the ServiceClient's WS-RM sequence with the group, established on its first
+ * call by a CreateSequence carrying the client UUID to every replica (§3.3.1.1,
+ * {@link org.bftws.module.client.SequenceEstablishment}); it travels as a core request on the BFT-WS control port, numbered within that sequence, rather
+ * than inside Sandesha2 (which would number and retransmit it per replica). Stopping the flow here keeps
+ * Sandesha2 from seeing group requests. Everything else passes unchanged (plain WS-RM to other endpoints).
  */
 public class BftwsOutHandler extends BftwsHandler {
     /** Message property marking a request this handler has taken over (out-flow handlers may run again). */

@@ -35,21 +35,29 @@ public final class BftwsReplica implements AutoCloseable {
     private final MulticastSender sender;
     private final TotalOrderManager manager;
     private final ControlPort port;
+    private final AdmissionFilter admission;
 
-    private BftwsReplica(MulticastSender sender, TotalOrderManager manager, ControlPort port) {
+    private BftwsReplica(MulticastSender sender, TotalOrderManager manager, ControlPort port,
+            AdmissionFilter admission) {
         this.sender = sender;
         this.manager = manager;
         this.port = port;
+        this.admission = admission;
     }
 
+    /** A replica admitting client requests of every sequence (clients that run no CreateSequence). */
     public static BftwsReplica start(ConfigurationContext context, BftwsConfig config, Signer signer,
             Verifier verifier, ReplicatedService service) throws AxisFault {
-        return start(context, config, signer, verifier, service, RandomnessConfig.none());
+        return start(context, config, signer, verifier, service, RandomnessConfig.none(), RequestAdmission.ALL);
     }
 
-    /** A replica whose randomized requests get collective random numbers as {@code randomness} says. */
+    /**
+     * A replica whose randomized requests get collective random numbers as {@code randomness} says and that
+     * lets into ordering only client requests of sequences {@code admission} admits.
+     */
     public static BftwsReplica start(ConfigurationContext context, BftwsConfig config, Signer signer,
-            Verifier verifier, ReplicatedService service, RandomnessConfig randomness) throws AxisFault {
+            Verifier verifier, ReplicatedService service, RandomnessConfig randomness, RequestAdmission admission)
+            throws AxisFault {
         if (!config.isReplica()) {
             throw new IllegalArgumentException("not a replica configuration");
         }
@@ -61,17 +69,24 @@ public final class BftwsReplica implements AutoCloseable {
         // One thread per peer, so a dead peer's timeouts delay nobody else's messages, plus one for replies.
         MulticastSender sender = new MulticastSender("bftws-send-r" + id, config.n(), SEND_QUEUE_CAPACITY,
                 SEND_TIMEOUT);
-        TotalOrderManager manager = new TotalOrderManager(config.group(), id, signer, verifier, control, service,
-                sender, config.tickMillis(), INBOUND_CAPACITY, config.controlMaxBytes(), randomness);
+        TotalOrderManager manager = new TotalOrderManager(config.group(), id, signer, verifier, control,
+                new AdmissionRecordingService(service, admission), sender, config.tickMillis(), INBOUND_CAPACITY,
+                config.controlMaxBytes(), randomness);
+        AdmissionFilter filter = new AdmissionFilter(manager, admission, config.n());
         ControlPort port;
         try {
-            port = ControlPort.deploy(context, manager, config.controlMaxBytes());
+            port = ControlPort.deploy(context, filter, config.controlMaxBytes());
         } catch (AxisFault | RuntimeException e) {
             sender.close();
             throw e;
         }
         manager.start();
-        return new BftwsReplica(sender, manager, port);
+        return new BftwsReplica(sender, manager, port, filter);
+    }
+
+    /** Client requests refused so far because this replica does not admit their sequence. */
+    public long refusedRequests() {
+        return admission.refused();
     }
 
     public TotalOrderManager manager() {

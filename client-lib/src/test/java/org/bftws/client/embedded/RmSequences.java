@@ -1,0 +1,37 @@
+package org.bftws.client.embedded;
+
+import org.apache.axis2.context.ConfigurationContext;
+import org.apache.sandesha2.storage.StorageManager;
+import org.apache.sandesha2.storage.Transaction;
+import org.apache.sandesha2.storage.beans.RMDBean;
+import org.apache.sandesha2.storage.inmemory.InMemoryRMDBeanMgr;
+import org.apache.sandesha2.util.SandeshaUtil;
+
+/** What a replica's Sandesha2 holds of receiving-side WS-RM sequences (created by CreateSequence). */
+final class RmSequences {
+    private RmSequences() {
+    }
+
+    /** The Sandesha2 bean of {@code sequenceId} in this Axis2 instance, or null. */
+    static RMDBean bean(ConfigurationContext cc, String sequenceId) {
+        try {
+            StorageManager storage = storage(cc);
+            Transaction t = storage.getTransaction(); // Sandesha2 reads only inside a transaction
+            try {
+                return storage.getRMDBeanMgr().retrieve(sequenceId);
+            } finally {
+                t.commit();
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static int count(ConfigurationContext cc) throws Exception {
+        return ((InMemoryRMDBeanMgr) storage(cc).getRMDBeanMgr()).retrieveAll().size();
+    }
+
+    private static StorageManager storage(ConfigurationContext cc) throws Exception {
+        return SandeshaUtil.getSandeshaStorageManager(cc, cc.getAxisConfiguration());
+    }
+}

@@ -1,0 +1,56 @@
+package org.bftws.module.rm;
+
+import java.util.UUID;
+
+import org.apache.axiom.om.OMElement;
+import org.apache.axis2.context.AbstractContext;
+import org.apache.axis2.context.ConfigurationContext;
+import org.apache.axis2.context.MessageContext;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+import org.apache.sandesha2.storage.SandeshaStorageException;
+import org.apache.sandesha2.storage.beans.RMDBean;
+import org.apache.sandesha2.storage.inmemory.InMemoryRMDBeanMgr;
+import org.apache.sandesha2.storage.inmemory.InMemoryStorageManager;
+import org.bftws.module.config.BftwsConfig;
+import org.bftws.module.BftwsRuntime;
+
+/**
+ * Sandesha2's in-memory store of receiving-side sequences, with the one change BFT-WS makes to sequence
+ * creation (paper §3.3.1.1, §3.3.1.4): on a replica, a sequence created from a CreateSequence that carries a
+ * client UUID gets the id {@link SequenceIds#derive}(UUID, group endpoint) instead of Sandesha2's random
+ * one, so all replicas answer the client with the same id.
+ *
+ * <p>Sandesha2 sets the random id just before inserting the bean and reads it back from the bean when it
+ * builds the CreateSequenceResponse, so replacing it on insert is enough. The CreateSequence being processed
+ * is the current message context: Sandesha2 handles it inside its message receiver, which Axis2 runs with
+ * the message as the thread's current one.
+ */
+final class DeterministicRmdBeanMgr extends InMemoryRMDBeanMgr {
+    private static final Logger LOG = LogManager.getLogger(DeterministicRmdBeanMgr.class);
+
+    DeterministicRmdBeanMgr(InMemoryStorageManager mgr, AbstractContext context) {
+        super(mgr, context);
+    }
+
+    @Override
+    public boolean insert(RMDBean bean) throws SandeshaStorageException {
+        MessageContext mc = MessageContext.getCurrentMessageContext();
+        ConfigurationContext cc = mc == null ? null : mc.getConfigurationContext();
+        CreatedSequences created = CreatedSequences.of(cc);
+        OMElement createSequence = created == null ? null : ClientUuidElement.createSequenceOf(mc.getEnvelope());
+        UUID uuid = createSequence == null ? null : ClientUuidElement.read(createSequence);
+        if (uuid == null) {
+            // Not a replica, or plain WS-RM: Sandesha2's random id (the In Handler refuses a replica's
+            // CreateSequence without a UUID before it gets here).
+            return super.insert(bean);
+        }
+        BftwsConfig config = (BftwsConfig) cc.getProperty(BftwsRuntime.CONFIG_PROPERTY);
+        String id = SequenceIds.derive(uuid, config.groupEndpoint());
+        bean.setSequenceID(id);
+        boolean inserted = super.insert(bean);
+        created.created(id);
+        LOG.debug("sequence {} created for a client UUID (new: {})", id, inserted);
+        return inserted;
+    }
+}
