@@ -14,8 +14,9 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Regenerates {@code RESULTS.md} and the PNG plots from the latest CSVs in {@code results/}: echo.csv
- * (this module), engine.csv (scripts/bench-engine), crypto.csv (scripts/bench-crypto). Numbers are the
+ * Regenerates {@code RESULTS.md} and the PNG plots from the latest CSVs in {@code results/}: echo.csv,
+ * scale.csv, recovery-*.csv, profile.csv (this module), heap.csv (scripts/perf-heap), engine.csv
+ * (scripts/bench-engine), crypto.csv (scripts/bench-crypto). Numbers are the
  * median over repetitions; every ratio is printed next to the absolute numbers it divides.
  */
 public final class Report {
@@ -42,6 +43,10 @@ public final class Report {
                 + "recorded beside it. Every figure is the median over the repetitions; ratios are stated next to "
                 + "the absolute numbers they divide.\n\n");
         echo(md, plots);
+        new ScaleReport(results).write(md, plots);
+        new RecoveryReport(results).write(md, plots);
+        new ProfileReport(results).write(md);
+        HeapReport.write(results, md);
         engine(md, plots);
         crypto(md, plots);
         Files.writeString(markdown, md.toString(), StandardCharsets.UTF_8);
@@ -290,7 +295,7 @@ public final class Report {
 
     // ---------------------------------------------------------------------------------------------- util
 
-    private static void table(StringBuilder md, List<Csv.Row> rows) {
+    static void table(StringBuilder md, List<Csv.Row> rows) {
         List<String> cols = new ArrayList<>(rows.get(0).fields().keySet());
         md.append("| ").append(String.join(" | ", cols)).append(" |\n|");
         md.append("---|".repeat(cols.size())).append('\n');
@@ -308,7 +313,7 @@ public final class Report {
         return mode + "|" + payload + "|" + clients;
     }
 
-    private static List<String> distinct(List<Csv.Row> rows, String column) {
+    static List<String> distinct(List<Csv.Row> rows, String column) {
         Set<String> s = new LinkedHashSet<>();
         for (Csv.Row r : rows) {
             s.add(r.get(column));
@@ -316,11 +321,11 @@ public final class Report {
         return new ArrayList<>(s);
     }
 
-    private static double med(List<Csv.Row> rows, String column) {
+    static double med(List<Csv.Row> rows, String column) {
         return Stats.median(rows.stream().map(r -> r.number(column)).filter(d -> !d.isNaN()).toList());
     }
 
-    private static String ratio(double a, double b) {
+    static String ratio(double a, double b) {
         if (Double.isNaN(a) || Double.isNaN(b) || b == 0) {
             return "—";
         }
@@ -328,7 +333,7 @@ public final class Report {
     }
 
     /** "a / b = r×" with units, or "—" where either is missing. */
-    private static String pair(double a, double b, String unit) {
+    static String pair(double a, double b, String unit) {
         if (Double.isNaN(a) || Double.isNaN(b) || b == 0) {
             return "—";
         }
