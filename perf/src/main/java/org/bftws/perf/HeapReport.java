@@ -14,10 +14,9 @@ final class HeapReport {
     }
 
     static void write(Path results, StringBuilder md) throws IOException {
-        List<Csv.Row> rows = Csv.read(results.resolve("heap.csv"));
-        md.append("## Replica heap at steady state (`scripts/perf-heap`)\n\n");
+        List<Csv.Row> rows = Report.section(md, results, "heap.csv",
+                "Replica heap at steady state (`scripts/perf-heap`)", "scripts/perf-heap");
         if (rows.isEmpty()) {
-            md.append("No `heap.csv` yet: run `scripts/perf-heap`.\n\n");
             return;
         }
         md.append("Each replica in its own JVM (`scripts/start-group`), measured with `jcmd PID GC.heap_info` after "

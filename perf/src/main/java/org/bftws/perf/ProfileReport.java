@@ -19,10 +19,9 @@ final class ProfileReport {
     }
 
     void write(StringBuilder md) throws IOException {
-        List<Csv.Row> rows = Csv.read(results.resolve("profile.csv"));
-        md.append("## Profile: BFT-WS 1 KB echo under Java Flight Recorder\n\n");
+        List<Csv.Row> rows = Report.section(md, results, "profile.csv",
+                "Profile: BFT-WS 1 KB echo under Java Flight Recorder", "scripts/perf profile");
         if (rows.isEmpty()) {
-            md.append("No `profile.csv` yet: run `scripts/perf profile`.\n\n");
             return;
         }
         Csv.Row first = rows.get(0);
@@ -32,10 +31,10 @@ final class ProfileReport {
                 + "4 replicas and the clients in one JVM; JFR's `profile` settings sample every running Java thread "
                 + "every 10 ms (`jdk.ExecutionSample`); only samples inside the measurement windows count. "
                 + "*Component* = the innermost BFT-WS package on the sampled stack (which project code the CPU is "
-                + "spent for, library code below it included); *package*/*method* = the top frame; *thread* = the "
-                + "thread's role. Shares are of all samples in the window.\n\n", first.get("time_utc"),
+                + "spent for, library code below it included); *bftws method* = that frame's method; "
+                + "*package*/*method* = the top frame; *thread* = the thread's role. Shares are of all samples in the window.\n\n", first.get("time_utc"),
                 first.get("commit"), first.get("machine"), first.get("load1_start")));
-        for (String kind : List.of("component", "thread", "package", "method")) {
+        for (String kind : List.of("component", "bftws method", "thread", "package", "method")) {
             md.append("| ").append(kind);
             for (int c : clients) {
                 md.append(" | ").append(c).append(" client(s): samples (share)");
@@ -57,19 +56,24 @@ final class ProfileReport {
             md.append('\n');
         }
         int hi = clients.get(clients.size() - 1);
-        Optional<Csv.Row> top = rows.stream().filter(r -> r.get("kind").equals("component")
-                && r.get("clients").equals(String.valueOf(hi))).findFirst();
-        Optional<Csv.Row> topThread = rows.stream().filter(r -> r.get("kind").equals("thread")
-                && r.get("clients").equals(String.valueOf(hi))).findFirst();
-        Optional<Csv.Row> topMethod = rows.stream().filter(r -> r.get("kind").equals("method")
-                && r.get("clients").equals(String.valueOf(hi))).findFirst();
-        if (top.isPresent() && topThread.isPresent() && topMethod.isPresent()) {
+        Optional<Csv.Row> top = top(rows, hi, "component");
+        Optional<Csv.Row> topBftws = top(rows, hi, "bftws method");
+        Optional<Csv.Row> topThread = top(rows, hi, "thread");
+        Optional<Csv.Row> topMethod = top(rows, hi, "method");
+        if (top.isPresent() && topBftws.isPresent() && topThread.isPresent() && topMethod.isPresent()) {
             md.append(String.format(Locale.ROOT, "**Slowest component on the critical path** (largest share of CPU "
-                    + "samples at %d clients): `%s`, %.0f %% of the samples; busiest thread role `%s` (%.0f %%); hottest "
-                    + "method `%s` (%.0f %%).\n\n", hi, top.get().get("name"), 100 * top.get().number("share"),
+                    + "samples at %d clients): `%s`, %.0f %% of the samples, most of it under `%s` (%.0f %%); busiest "
+                    + "thread role `%s` (%.0f %%); hottest method `%s` (%.0f %%).\n\n", hi, top.get().get("name"),
+                    100 * top.get().number("share"), topBftws.get().get("name"), 100 * topBftws.get().number("share"),
                     topThread.get().get("name"), 100 * topThread.get().number("share"), topMethod.get().get("name"),
                     100 * topMethod.get().number("share")));
         }
+    }
+
+    /** The largest aggregate of {@code kind} at {@code clients} (the CSV lists them largest first). */
+    private static Optional<Csv.Row> top(List<Csv.Row> rows, int clients, String kind) {
+        return rows.stream().filter(r -> r.get("kind").equals(kind) && r.get("clients").equals(String.valueOf(clients)))
+                .findFirst();
     }
 
     /** The largest share of {@code name} over the client counts, for ordering a table. */

@@ -60,10 +60,9 @@ public final class Report {
     }
 
     private void echo(StringBuilder md, List<Path> plots) throws IOException {
-        List<Csv.Row> rows = Csv.read(results.resolve("echo.csv"));
-        md.append("## Experiment 1: echo, client-server (BFT-WS paper §4.1.1)\n\n");
+        List<Csv.Row> rows = section(md, results, "echo.csv",
+                "Experiment 1: echo, client-server (BFT-WS paper §4.1.1)", "scripts/perf echo");
         if (rows.isEmpty()) {
-            md.append("No `echo.csv` yet: run `scripts/perf echo`.\n\n");
             return;
         }
         List<String> modes = distinct(rows, "mode");
@@ -228,10 +227,9 @@ public final class Report {
     // -------------------------------------------------------------------------------------- engine, crypto
 
     private void engine(StringBuilder md, List<Path> plots) throws IOException {
-        List<Csv.Row> rows = Csv.read(results.resolve("engine.csv"));
-        md.append("## Engine alone (`scripts/bench-engine`, core's EngineBench)\n\n");
+        List<Csv.Row> rows = section(md, results, "engine.csv",
+                "Engine alone (`scripts/bench-engine`, core's EngineBench)", "scripts/perf engine");
         if (rows.isEmpty()) {
-            md.append("No `engine.csv` yet: run `scripts/perf engine`.\n\n");
             return;
         }
         md.append("One backup replica's PBFT engine without network or Axis2, every signature real and verified: "
@@ -255,10 +253,10 @@ public final class Report {
     }
 
     private void crypto(StringBuilder md, List<Path> plots) throws IOException {
-        List<Csv.Row> rows = Csv.read(results.resolve("crypto.csv"));
-        md.append("## Cryptographic operations (`scripts/bench-crypto`; integrity paper §7.1, Table 1)\n\n");
+        List<Csv.Row> rows = section(md, results, "crypto.csv",
+                "Cryptographic operations (`scripts/bench-crypto`; integrity paper §7.1, Table 1)",
+                "scripts/perf crypto");
         if (rows.isEmpty()) {
-            md.append("No `crypto.csv` yet: run `scripts/perf crypto`.\n\n");
             return;
         }
         md.append("Threshold coin schemes for the CT algorithm (n = 4, k = 2 and 3), Ed25519 and HMAC-SHA256, "
@@ -294,6 +292,20 @@ public final class Report {
     }
 
     // ---------------------------------------------------------------------------------------------- util
+
+    /**
+     * Starts a RESULTS.md section titled {@code title} with the rows of {@code results/csv}; when there are none,
+     * says which command writes them and returns no rows.
+     */
+    static List<Csv.Row> section(StringBuilder md, Path results, String csv, String title, String command)
+            throws IOException {
+        List<Csv.Row> rows = Csv.read(results.resolve(csv));
+        md.append("## ").append(title).append("\n\n");
+        if (rows.isEmpty()) {
+            md.append("No `").append(csv).append("` yet: run `").append(command).append("`.\n\n");
+        }
+        return rows;
+    }
 
     static void table(StringBuilder md, List<Csv.Row> rows) {
         List<String> cols = new ArrayList<>(rows.get(0).fields().keySet());

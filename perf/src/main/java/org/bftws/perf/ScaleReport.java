@@ -22,10 +22,9 @@ final class ScaleReport {
     }
 
     void write(StringBuilder md, List<Path> plots) throws IOException {
-        List<Csv.Row> rows = Csv.read(results.resolve("scale.csv"));
-        md.append("## Experiment 5: scale, n = 4, 7, 10 (f = 1, 2, 3)\n\n");
+        List<Csv.Row> rows = Report.section(md, results, "scale.csv",
+                "Experiment 5: scale, n = 4, 7, 10 (f = 1, 2, 3)", "scripts/perf scale");
         if (rows.isEmpty()) {
-            md.append("No `scale.csv` yet: run `scripts/perf scale`.\n\n");
             return;
         }
         List<String> modes = Report.distinct(rows, "mode");

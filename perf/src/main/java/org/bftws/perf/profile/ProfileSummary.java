@@ -20,14 +20,17 @@ import org.bftws.perf.Machine;
 
 /**
  * Aggregates JFR execution samples ({@code jdk.ExecutionSample}: the stack of a thread running Java code)
- * taken inside measurement windows, four ways: {@code component} — the innermost BFT-WS frame on the stack
- * (the project code that is running or waiting on the library below it; "outside BFT-WS" when none),
+ * taken inside measurement windows, five ways: {@code component} — the package of the innermost BFT-WS frame
+ * on the stack (the project code that is running or waiting on the library below it; "outside BFT-WS" when
+ * none), {@code bftws method} — that frame's class and method,
  * {@code package} and {@code method} of the top frame (where the CPU is), and {@code thread} — the thread's
  * role (ordering, execution, sender, ticker, HTTP worker, client...).
  */
 final class ProfileSummary {
     static final List<String> HEADER = Machine.withContext("clients", "calls_per_s", "kind", "name", "samples",
             "share");
+    /** The aggregations, in the order of the CSV and RESULTS.md. */
+    static final List<String> KINDS = List.of("component", "bftws method", "thread", "package", "method");
     /** Rows kept per (clients, kind): the tail is noise. */
     static final int TOP = 15;
 
@@ -60,6 +63,7 @@ final class ProfileSummary {
             RecordedStackTrace st = e.getStackTrace();
             RecordedThread t = e.getThread("sampledThread");
             count(byKind, "component", component(st));
+            count(byKind, "bftws method", innermostBftwsMethod(st));
             count(byKind, "thread", threadRole(t == null ? null : t.getJavaName()));
             if (!st.getFrames().isEmpty()) {
                 RecordedFrame top = st.getFrames().get(0);
@@ -71,7 +75,7 @@ final class ProfileSummary {
         List<Row> rows = new ArrayList<>();
         for (Window w : windows) {
             Map<String, Map<String, Long>> byKind = counts.getOrDefault(w, Map.of());
-            for (String kind : List.of("component", "thread", "package", "method")) {
+            for (String kind : KINDS) {
                 Map<String, Long> c = byKind.getOrDefault(kind, Map.of());
                 long total = c.values().stream().mapToLong(Long::longValue).sum();
                 c.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder()))
@@ -112,6 +116,19 @@ final class ProfileSummary {
         return "outside BFT-WS (" + library(st) + ")";
     }
 
+    /** The innermost org.bftws method on the stack (e.g. which of signing or verifying), or "none". */
+    static String innermostBftwsMethod(RecordedStackTrace st) {
+        for (RecordedFrame f : st.getFrames()) {
+            String type = f.getMethod().getType().getName();
+            if (type.startsWith("org.bftws.") && !type.startsWith("org.bftws.perf.")) {
+                // a lambda's synthetic name says which method created it: lambda$verifier$1 -> verifier (lambda)
+                return type.substring(type.lastIndexOf('.') + 1) + "."
+                        + f.getMethod().getName().replaceAll("^lambda\\$(.+)\\$[0-9]+$", "$1 (lambda)");
+            }
+        }
+        return "none (outside BFT-WS)";
+    }
+
     /** The first two or three package levels of the top frame, e.g. {@code org.apache.axis2}. */
     private static String library(RecordedStackTrace st) {
         if (st.getFrames().isEmpty()) {
@@ -141,6 +158,10 @@ final class ProfileSummary {
             return "ticker";
         } else if (name.startsWith("perf-")) {
             return "client callers (perf driver)";
+        } else if (name.startsWith("HttpConnection-")) {
+            return "HTTP workers (SimpleHTTPServer)";
+        } else if (name.startsWith("bftws-client-send")) {
+            return "client sender";
         }
         return name.replaceAll("[0-9]+", "N");
     }

@@ -41,7 +41,7 @@ public final class RecoveryExperiment {
             "installed_seq", "restart_ms", "learned_stable_ms", "transfer_ms", "to_execute_ms", "status", "note");
     public static final List<String> VIEW_CHANGE_HEADER = Machine.withContext("checkpoint_interval", "state_bytes",
             "rep", "since_stable", "outage_ms", "stop_to_reply_ms", "view_change_ms", "view_change_max_ms",
-            "timeout_ms", "status", "note");
+            "view_change_group_ms", "timeout_ms", "status", "note");
 
     /** What to run. */
     public record Config(List<Integer> stateBytes, List<Integer> viewChangeIntervals, int repetitions,
