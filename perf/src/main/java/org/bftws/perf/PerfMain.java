@@ -90,8 +90,7 @@ public final class PerfMain {
                         : EchoExperiment.Config.full()), root, results);
                 case "scale" -> echo("scale", echo.apply(smoke ? Scale.smoke() : Scale.full()), root, results);
                 case "recovery" -> recovery(smoke, root, results);
-                case "profile" -> Profiler.run(echo.apply(smoke ? Profiler.smoke() : Profiler.full()),
-                        EchoSetup.fromSystemProperties(), root, results, System.err);
+                case "profile" -> profile(echo.apply(smoke ? Profiler.smoke() : Profiler.full()), root, results);
                 default -> {
                     List<Path> plots = new Report(results, markdown).write();
                     System.err.println("perf report: wrote " + markdown + " and " + plots.size() + " plot(s)");
@@ -137,7 +136,16 @@ public final class PerfMain {
         System.err.println("perf recovery: wrote " + results.resolve("recovery-*.csv"));
     }
 
-    static void deleteTree(Path dir) throws IOException {
+    private static void profile(EchoExperiment.Config config, Path root, Path results) throws Exception {
+        Path work = EchoExperiment.tempWork();
+        try {
+            Profiler.run(config, EchoSetup.fromSystemProperties(), work, root, results, System.err);
+        } finally {
+            deleteTree(work);
+        }
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
         if (!Files.exists(dir)) {
             return;
         }

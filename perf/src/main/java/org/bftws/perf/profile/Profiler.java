@@ -1,7 +1,6 @@
 package org.bftws.perf.profile;
 
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -40,10 +39,12 @@ public final class Profiler {
                 1, 300, 1_500);
     }
 
-    /** Runs the echo measurement under JFR and writes {@code results/profile.csv} (and profile-echo.csv). */
-    public static void run(EchoExperiment.Config config, EchoSetup setup, Path root, Path results,
+    /**
+     * Runs the echo measurement under JFR and writes {@code results/profile.csv} (and profile-echo.csv); the
+     * recording and the servers' repositories go to {@code work}, which the caller deletes.
+     */
+    public static void run(EchoExperiment.Config config, EchoSetup setup, Path work, Path root, Path results,
             PrintStream progress) throws Exception {
-        Path work = EchoExperiment.tempWork();
         Path jfr = work.resolve("profile.jfr");
         List<List<String>> echoRows;
         try (Recording recording = new Recording(Configuration.getConfiguration("profile"))) {
@@ -77,7 +78,6 @@ public final class Profiler {
             rows.add(row);
         }
         Csv.write(results.resolve("profile.csv"), ProfileSummary.HEADER, rows);
-        Files.deleteIfExists(jfr);
         progress.println("perf profile: wrote " + results.resolve("profile.csv") + " (" + rows.size() + " rows)");
     }
 }
