@@ -4,6 +4,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -13,6 +17,29 @@ import java.util.concurrent.TimeUnit;
  */
 public final class Machine {
     private Machine() {
+    }
+
+    /** The columns every result row starts with: what was measured, when, on which code and machine, at what load. */
+    public static final List<String> CONTEXT_HEADER = List.of("experiment", "time_utc", "commit", "jvm", "machine",
+            "nproc", "load1_start", "load1_end", "load5");
+
+    /** Values of {@link #CONTEXT_HEADER} for a row measured now, whose measurement began at 1-minute load {@code load1Start}. */
+    public static List<String> context(String experiment, String commit, double load1Start) {
+        double[] load = loadAverage();
+        return List.of(experiment, Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), commit, jvm(),
+                description(), String.valueOf(nproc()), fmt(load1Start), fmt(load[0]), fmt(load[1]));
+    }
+
+    /** {@link #CONTEXT_HEADER} followed by an experiment's own columns. */
+    public static List<String> withContext(String... columns) {
+        List<String> all = new java.util.ArrayList<>(CONTEXT_HEADER);
+        all.addAll(List.of(columns));
+        return List.copyOf(all);
+    }
+
+    /** A number with 3 decimals, as every CSV holds them. */
+    public static String fmt(double v) {
+        return String.format(Locale.ROOT, "%.3f", v);
     }
 
     /** {@code git rev-parse --short HEAD} of the working tree at {@code root}, "+dirty" if it has changes. */

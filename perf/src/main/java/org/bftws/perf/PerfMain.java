@@ -12,6 +12,8 @@ import org.bftws.perf.echo.EchoExperiment;
 import org.bftws.perf.echo.EchoModes;
 import org.bftws.perf.echo.EchoPayload;
 import org.bftws.perf.echo.EchoSetup;
+import org.bftws.perf.profile.Profiler;
+import org.bftws.perf.recovery.RecoveryExperiment;
 
 /**
  * The driver behind {@code scripts/perf}: runs the JVM-hosted experiments and regenerates RESULTS.md.
@@ -19,11 +21,13 @@ import org.bftws.perf.echo.EchoSetup;
  * <pre>
  * PerfMain [--smoke] [--results DIR] [--markdown FILE] [--root DIR]
  *          [--modes plain,wsrm,...] [--sizes 1,100,1KB] [--clients 1,8] [--reps N]
- *          [--warmup-ms MS] [--measure-ms MS] (echo | report)...
+ *          [--warmup-ms MS] [--measure-ms MS] (echo | scale | recovery | profile | report)...
  * </pre>
  *
- * {@code echo} runs experiment 1 into {@code DIR/echo.csv}; {@code report} rewrites the markdown and the
- * plots from every CSV in {@code DIR}. Progress goes to stderr, one line per configuration.
+ * {@code echo} runs experiment 1 into {@code DIR/echo.csv}, {@code scale} experiment 5 into
+ * {@code DIR/scale.csv}, {@code recovery} experiment 4 into {@code DIR/recovery-*.csv}, {@code profile} the
+ * BFT-WS echo under Java Flight Recorder into {@code DIR/profile.csv}; {@code report} rewrites the markdown
+ * and the plots from every CSV in {@code DIR}. Progress goes to stderr, one line per configuration.
  */
 public final class PerfMain {
     private PerfMain() {
@@ -59,13 +63,13 @@ public final class PerfMain {
                 case "--reps" -> reps = Integer.parseInt(args[++i]);
                 case "--warmup-ms" -> warmup = Long.parseLong(args[++i]);
                 case "--measure-ms" -> measure = Long.parseLong(args[++i]);
-                case "echo", "report" -> commands.add(args[i]);
+                case "echo", "scale", "recovery", "profile", "report" -> commands.add(args[i]);
                 default -> {
                     System.err.println("perf: unknown argument " + args[i]);
                     System.err.println("usage: PerfMain [--smoke] [--results DIR] [--markdown FILE] [--root DIR] "
                             + "[--modes " + String.join(",", EchoModes.all().stream().map(m -> m.name()).toList())
                             + "] [--sizes 1,10,100,1000,1KB] [--clients 1,2,4,8] [--reps N] [--warmup-ms MS] "
-                            + "[--measure-ms MS] (echo | report)...");
+                            + "[--measure-ms MS] (echo | scale | recovery | profile | report)...");
                     return 2;
                 }
             }
@@ -79,30 +83,66 @@ public final class PerfMain {
         if (commands.isEmpty()) {
             commands = List.of("echo", "report");
         }
+        EchoOptions echo = new EchoOptions(modes, sizes, clients, reps, warmup, measure);
         for (String command : commands) {
-            if (command.equals("echo")) {
-                EchoExperiment.Config base = smoke ? EchoExperiment.Config.smoke() : EchoExperiment.Config.full();
-                EchoExperiment.Config config = new EchoExperiment.Config(
-                        modes == null ? base.modes() : EchoModes.named(modes),
-                        sizes == null ? base.payloads() : Stream.of(sizes.split(",")).map(EchoPayload::parse).toList(),
-                        clients == null ? base.clients() : Stream.of(clients.split(",")).map(Integer::parseInt).toList(),
-                        reps == null ? base.repetitions() : reps,
-                        warmup == null ? base.warmupMillis() : warmup,
-                        measure == null ? base.measureMillis() : measure);
-                Path work = EchoExperiment.tempWork();
-                try {
-                    new EchoExperiment(config, EchoSetup.fromSystemProperties(), work, root, System.err)
-                            .run(results.resolve("echo.csv"));
-                } finally {
-                    deleteTree(work);
+            switch (command) {
+                case "echo" -> echo("echo", echo.apply(smoke ? EchoExperiment.Config.smoke()
+                        : EchoExperiment.Config.full()), root, results);
+                case "scale" -> echo("scale", echo.apply(smoke ? Scale.smoke() : Scale.full()), root, results);
+                case "recovery" -> recovery(smoke, root, results);
+                case "profile" -> profile(echo.apply(smoke ? Profiler.smoke() : Profiler.full()), root, results);
+                default -> {
+                    List<Path> plots = new Report(results, markdown).write();
+                    System.err.println("perf report: wrote " + markdown + " and " + plots.size() + " plot(s)");
                 }
-                System.err.println("perf echo: wrote " + results.resolve("echo.csv"));
-            } else {
-                List<Path> plots = new Report(results, markdown).write();
-                System.err.println("perf report: wrote " + markdown + " and " + plots.size() + " plot(s)");
             }
         }
         return 0;
+    }
+
+    /** Command-line overrides of an echo-style experiment's axes; null keeps the experiment's own. */
+    private record EchoOptions(String modes, String sizes, String clients, Integer reps, Long warmup, Long measure) {
+        EchoExperiment.Config apply(EchoExperiment.Config base) {
+            return new EchoExperiment.Config(
+                    modes == null ? base.modes() : EchoModes.named(modes),
+                    sizes == null ? base.payloads() : Stream.of(sizes.split(",")).map(EchoPayload::parse).toList(),
+                    clients == null ? base.clients() : Stream.of(clients.split(",")).map(Integer::parseInt).toList(),
+                    reps == null ? base.repetitions() : reps,
+                    warmup == null ? base.warmupMillis() : warmup,
+                    measure == null ? base.measureMillis() : measure);
+        }
+    }
+
+    /** Experiment 1 ({@code echo}) or 5 ({@code scale}): the same measurement, into {@code NAME.csv}. */
+    private static void echo(String name, EchoExperiment.Config config, Path root, Path results) throws Exception {
+        Path work = EchoExperiment.tempWork();
+        try {
+            new EchoExperiment(name, config, EchoSetup.fromSystemProperties(), work, root, System.err)
+                    .run(results.resolve(name + ".csv"));
+        } finally {
+            deleteTree(work);
+        }
+        System.err.println("perf " + name + ": wrote " + results.resolve(name + ".csv"));
+    }
+
+    private static void recovery(boolean smoke, Path root, Path results) throws Exception {
+        Path work = EchoExperiment.tempWork();
+        try {
+            new RecoveryExperiment(smoke ? RecoveryExperiment.Config.smoke() : RecoveryExperiment.Config.full(),
+                    EchoSetup.fromSystemProperties(), work, root, System.err).run(results);
+        } finally {
+            deleteTree(work);
+        }
+        System.err.println("perf recovery: wrote " + results.resolve("recovery-*.csv"));
+    }
+
+    private static void profile(EchoExperiment.Config config, Path root, Path results) throws Exception {
+        Path work = EchoExperiment.tempWork();
+        try {
+            Profiler.run(config, EchoSetup.fromSystemProperties(), work, root, results, System.err);
+        } finally {
+            deleteTree(work);
+        }
     }
 
     private static void deleteTree(Path dir) throws IOException {

@@ -14,8 +14,9 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Regenerates {@code RESULTS.md} and the PNG plots from the latest CSVs in {@code results/}: echo.csv
- * (this module), engine.csv (scripts/bench-engine), crypto.csv (scripts/bench-crypto). Numbers are the
+ * Regenerates {@code RESULTS.md} and the PNG plots from the latest CSVs in {@code results/}: echo.csv,
+ * scale.csv, recovery-*.csv, profile.csv (this module), heap.csv (scripts/perf-heap), engine.csv
+ * (scripts/bench-engine), crypto.csv (scripts/bench-crypto). Numbers are the
  * median over repetitions; every ratio is printed next to the absolute numbers it divides.
  */
 public final class Report {
@@ -42,6 +43,10 @@ public final class Report {
                 + "recorded beside it. Every figure is the median over the repetitions; ratios are stated next to "
                 + "the absolute numbers they divide.\n\n");
         echo(md, plots);
+        new ScaleReport(results).write(md, plots);
+        new RecoveryReport(results).write(md, plots);
+        new ProfileReport(results).write(md);
+        HeapReport.write(results, md);
         engine(md, plots);
         crypto(md, plots);
         Files.writeString(markdown, md.toString(), StandardCharsets.UTF_8);
@@ -55,10 +60,9 @@ public final class Report {
     }
 
     private void echo(StringBuilder md, List<Path> plots) throws IOException {
-        List<Csv.Row> rows = Csv.read(results.resolve("echo.csv"));
-        md.append("## Experiment 1: echo, client-server (BFT-WS paper §4.1.1)\n\n");
+        List<Csv.Row> rows = section(md, results, "echo.csv",
+                "Experiment 1: echo, client-server (BFT-WS paper §4.1.1)", "scripts/perf echo");
         if (rows.isEmpty()) {
-            md.append("No `echo.csv` yet: run `scripts/perf echo`.\n\n");
             return;
         }
         List<String> modes = distinct(rows, "mode");
@@ -223,10 +227,9 @@ public final class Report {
     // -------------------------------------------------------------------------------------- engine, crypto
 
     private void engine(StringBuilder md, List<Path> plots) throws IOException {
-        List<Csv.Row> rows = Csv.read(results.resolve("engine.csv"));
-        md.append("## Engine alone (`scripts/bench-engine`, core's EngineBench)\n\n");
+        List<Csv.Row> rows = section(md, results, "engine.csv",
+                "Engine alone (`scripts/bench-engine`, core's EngineBench)", "scripts/perf engine");
         if (rows.isEmpty()) {
-            md.append("No `engine.csv` yet: run `scripts/perf engine`.\n\n");
             return;
         }
         md.append("One backup replica's PBFT engine without network or Axis2, every signature real and verified: "
@@ -250,10 +253,10 @@ public final class Report {
     }
 
     private void crypto(StringBuilder md, List<Path> plots) throws IOException {
-        List<Csv.Row> rows = Csv.read(results.resolve("crypto.csv"));
-        md.append("## Cryptographic operations (`scripts/bench-crypto`; integrity paper §7.1, Table 1)\n\n");
+        List<Csv.Row> rows = section(md, results, "crypto.csv",
+                "Cryptographic operations (`scripts/bench-crypto`; integrity paper §7.1, Table 1)",
+                "scripts/perf crypto");
         if (rows.isEmpty()) {
-            md.append("No `crypto.csv` yet: run `scripts/perf crypto`.\n\n");
             return;
         }
         md.append("Threshold coin schemes for the CT algorithm (n = 4, k = 2 and 3), Ed25519 and HMAC-SHA256, "
@@ -290,7 +293,21 @@ public final class Report {
 
     // ---------------------------------------------------------------------------------------------- util
 
-    private static void table(StringBuilder md, List<Csv.Row> rows) {
+    /**
+     * Starts a RESULTS.md section titled {@code title} with the rows of {@code results/csv}; when there are none,
+     * says which command writes them and returns no rows.
+     */
+    static List<Csv.Row> section(StringBuilder md, Path results, String csv, String title, String command)
+            throws IOException {
+        List<Csv.Row> rows = Csv.read(results.resolve(csv));
+        md.append("## ").append(title).append("\n\n");
+        if (rows.isEmpty()) {
+            md.append("No `").append(csv).append("` yet: run `").append(command).append("`.\n\n");
+        }
+        return rows;
+    }
+
+    static void table(StringBuilder md, List<Csv.Row> rows) {
         List<String> cols = new ArrayList<>(rows.get(0).fields().keySet());
         md.append("| ").append(String.join(" | ", cols)).append(" |\n|");
         md.append("---|".repeat(cols.size())).append('\n');
@@ -308,7 +325,7 @@ public final class Report {
         return mode + "|" + payload + "|" + clients;
     }
 
-    private static List<String> distinct(List<Csv.Row> rows, String column) {
+    static List<String> distinct(List<Csv.Row> rows, String column) {
         Set<String> s = new LinkedHashSet<>();
         for (Csv.Row r : rows) {
             s.add(r.get(column));
@@ -316,11 +333,11 @@ public final class Report {
         return new ArrayList<>(s);
     }
 
-    private static double med(List<Csv.Row> rows, String column) {
+    static double med(List<Csv.Row> rows, String column) {
         return Stats.median(rows.stream().map(r -> r.number(column)).filter(d -> !d.isNaN()).toList());
     }
 
-    private static String ratio(double a, double b) {
+    static String ratio(double a, double b) {
         if (Double.isNaN(a) || Double.isNaN(b) || b == 0) {
             return "—";
         }
@@ -328,7 +345,7 @@ public final class Report {
     }
 
     /** "a / b = r×" with units, or "—" where either is missing. */
-    private static String pair(double a, double b, String unit) {
+    static String pair(double a, double b, String unit) {
         if (Double.isNaN(a) || Double.isNaN(b) || b == 0) {
             return "—";
         }

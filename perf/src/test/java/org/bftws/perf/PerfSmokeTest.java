@@ -11,6 +11,7 @@ import java.nio.file.StandardCopyOption;
 import java.util.Arrays;
 import java.util.List;
 
+import org.bftws.perf.recovery.RecoveryExperiment;
 import org.junit.ClassRule;
 import org.junit.Rule;
 import org.junit.Test;
@@ -81,6 +82,111 @@ public class PerfSmokeTest {
         if (Files.isRegularFile(results.resolve("crypto.csv"))) {
             assertTrue(md, md.contains("results/crypto.png"));
             assertTrue(Files.isRegularFile(results.resolve("crypto.png")));
+        }
+    }
+
+    /** Experiment 5: WS-RM and BFT-WS with n = 4, 7, 10 in one run, with ratios and plots. */
+    @Test
+    public void scaleSmokeRunWritesCsvPlotsAndResults() throws Exception {
+        Path results = smokeRun("scale");
+        List<Csv.Row> rows = Csv.read(results.resolve("scale.csv"));
+        assertEquals("4 modes x 2 client counts: " + rows, 8, rows.size());
+        for (String mode : List.of("wsrm", "bftws", "bftws-n7", "bftws-n10")) {
+            List<Csv.Row> ok = rows.stream().filter(r -> r.get("mode").equals(mode) && r.get("status").equals("ok"))
+                    .toList();
+            assertEquals(mode + " measured at both client counts: " + rows, 2, ok.size());
+            for (Csv.Row r : ok) {
+                assertEquals("scale", r.get("experiment"));
+                assertEquals("1KB", r.get("payload"));
+                assertPositive(r, "calls", "p50_ms", "throughput_cps", "nproc");
+            }
+        }
+        assertPngs(results, "scale-latency.png", "scale-throughput.png");
+        assertResultsMention(results, "Experiment 5: scale", "| 1 | bftws-n10 | 10 |");
+    }
+
+    /** Experiment 4: checkpoints, state transfer and view change, timed from engine events. */
+    @Test
+    public void recoverySmokeRunWritesCsvPlotsAndResults() throws Exception {
+        Path results = smokeRun("recovery");
+        RecoveryExperiment.Config smoke = RecoveryExperiment.Config.smoke();
+        List<Csv.Row> cp = Csv.read(results.resolve("recovery-checkpoint.csv"));
+        List<Csv.Row> st = Csv.read(results.resolve("recovery-transfer.csv"));
+        List<Csv.Row> vc = Csv.read(results.resolve("recovery-viewchange.csv"));
+        assertEquals(RecoveryExperiment.CHECKPOINT_HEADER, List.copyOf(cp.get(0).fields().keySet()));
+        assertEquals(RecoveryExperiment.TRANSFER_HEADER, List.copyOf(st.get(0).fields().keySet()));
+        assertEquals(RecoveryExperiment.VIEW_CHANGE_HEADER, List.copyOf(vc.get(0).fields().keySet()));
+        assertEquals("one row per state size", smoke.stateBytes().size(), cp.size());
+        assertEquals("one row per state size", smoke.stateBytes().size(), st.size());
+        assertEquals("one row per checkpoint interval", smoke.viewChangeIntervals().size(), vc.size());
+        for (Csv.Row r : cp) {
+            assertEquals(r.fields().toString(), "ok", r.get("status"));
+            assertPositive(r, "checkpoints", "capture_ms", "get_state_ms", "calls_per_s");
+            assertTrue(r.fields().toString(), r.number("to_stable_ms") >= 0);
+        }
+        for (Csv.Row r : st) {
+            assertEquals(r.fields().toString(), "ok", r.get("status"));
+            assertPositive(r, "installed_seq", "restart_ms", "transfer_ms", "to_execute_ms");
+            assertTrue("installed a checkpoint: " + r.fields(), r.number("installed_seq") % smoke.checkpointInterval() == 0);
+        }
+        for (Csv.Row r : vc) {
+            assertEquals(r.fields().toString(), "ok", r.get("status"));
+            assertPositive(r, "outage_ms", "view_change_max_ms", "view_change_group_ms");
+            // at the new primary it is ~0 when it joins last, on its peers' view-change messages
+            assertTrue(r.fields().toString(), r.number("view_change_ms") >= 0);
+            assertTrue("stopped interval-1 batches past the checkpoint: " + r.fields(),
+                    r.number("since_stable") >= r.number("checkpoint_interval") - 1);
+        }
+        assertPngs(results, "recovery-checkpoint.png", "recovery-transfer.png", "recovery-viewchange.png");
+        assertResultsMention(results, "Checkpointing (Fig. 9)", "| 16 KB |");
+    }
+
+    /** The profiler: JFR samples of the BFT-WS echo, aggregated four ways, and the slowest component named. */
+    @Test
+    public void profileSmokeRunWritesCsvAndResults() throws Exception {
+        Path results = smokeRun("profile");
+        List<Csv.Row> rows = Csv.read(results.resolve("profile.csv"));
+        for (String clients : List.of("1", "2")) {
+            for (String kind : List.of("component", "bftws method", "thread", "package", "method")) {
+                List<Csv.Row> rs = rows.stream().filter(r -> r.get("clients").equals(clients)
+                        && r.get("kind").equals(kind)).toList();
+                assertFalse(kind + " rows at " + clients + " client(s): " + rows, rs.isEmpty());
+                for (Csv.Row r : rs) {
+                    assertPositive(r, "samples", "share", "calls_per_s");
+                    assertTrue(r.fields().toString(), r.number("share") <= 1);
+                }
+            }
+        }
+        assertResultsMention(results, "Slowest component on the critical path");
+    }
+
+    /** Runs one experiment and the report with --smoke into a fresh folder; returns its results folder. */
+    private static Path smokeRun(String experiment) throws Exception {
+        Path results = Files.createDirectories(TMP.newFolder(experiment).toPath().resolve("results"));
+        assertEquals(0, PerfMain.run(new String[] {"--smoke", "--root", "..", "--results", results.toString(),
+            "--markdown", results.getParent().resolve("RESULTS.md").toString(), experiment, "report"}));
+        return results;
+    }
+
+    /** RESULTS.md beside {@code results} contains each of {@code texts}. */
+    private static void assertResultsMention(Path results, String... texts) throws Exception {
+        String md = Files.readString(results.getParent().resolve("RESULTS.md"));
+        for (String t : texts) {
+            assertTrue(t + " in " + md, md.contains(t));
+        }
+    }
+
+    private static void assertPositive(Csv.Row r, String... columns) {
+        for (String c : columns) {
+            assertTrue(c + " > 0 in " + r.fields(), r.number(c) > 0);
+        }
+    }
+
+    private static void assertPngs(Path dir, String... names) throws Exception {
+        for (String png : names) {
+            Path p = dir.resolve(png);
+            assertTrue(png + " written", Files.isRegularFile(p));
+            assertArrayEquals(png + " is a PNG", PNG_MAGIC, Arrays.copyOf(Files.readAllBytes(p), 4));
         }
     }
 }

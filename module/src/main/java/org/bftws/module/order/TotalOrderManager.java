@@ -233,6 +233,7 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
         }
         for (Event e : r.events) {
             log(e);
+            notifyListeners(e);
         }
         for (Effect e : r.effects) {
             dispatch(e);
@@ -319,6 +320,46 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
         } else if (e instanceof Event.Committed c) {
             LOG.trace("replica {}: committed seq {} in view {} ({} requests)", id, c.seq(), c.view(),
                     c.batch().size());
+        }
+    }
+
+    // ---------------------------------------------------------------- event listeners
+
+    /**
+     * Observes the engine's events as this replica's ordering thread performs them, e.g. to time checkpoints,
+     * state transfer and view changes (BFT-WS paper §4.2). Called on the ordering thread, so it must return
+     * quickly and must not call back into this manager's queue; whatever it throws is logged and ignored.
+     */
+    @FunctionalInterface
+    public interface EventListener {
+        /** @param nanoTime {@link System#nanoTime()} when the ordering thread performed the event */
+        void onEvent(Event event, long nanoTime);
+    }
+
+    /** Registered listeners; copy-on-write because registration is rare and events are many. */
+    private final List<EventListener> eventListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    /** Adds a listener of the events performed from now on (earlier ones are not replayed). */
+    public void addEventListener(EventListener listener) {
+        eventListeners.add(java.util.Objects.requireNonNull(listener));
+    }
+
+    public void removeEventListener(EventListener listener) {
+        eventListeners.remove(listener);
+    }
+
+    private void notifyListeners(Event e) {
+        if (eventListeners.isEmpty()) {
+            return;
+        }
+        long now = System.nanoTime();
+        for (EventListener l : eventListeners) {
+            try {
+                l.onEvent(e, now);
+            } catch (RuntimeException err) {
+                // an observer's bug must not stop ordering
+                LOG.warn("replica {}: event listener failed: {}", id, err.toString());
+            }
         }
     }
 

@@ -4,8 +4,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -30,8 +28,7 @@ import org.bftws.perf.Stats;
  */
 public final class EchoExperiment {
     /** The CSV's columns: one row per mode, payload, client count and repetition. */
-    public static final List<String> HEADER = List.of("experiment", "time_utc", "commit", "jvm", "machine", "nproc",
-            "load1_start", "load1_end", "load5", "mode", "payload", "elements", "request_bytes", "clients", "rep",
+    public static final List<String> HEADER = Machine.withContext("mode", "payload", "elements", "request_bytes", "clients", "rep",
             "warmup_s", "measure_s", "calls", "errors", "mean_ms", "p50_ms", "p99_ms", "throughput_cps", "status",
             "note");
 
@@ -58,6 +55,7 @@ public final class EchoExperiment {
         }
     }
 
+    private final String name;
     private final Config config;
     private final EchoSetup setup;
     private final Path work;
@@ -67,6 +65,15 @@ public final class EchoExperiment {
     private final AtomicReference<EchoMode.Deployment> running = new AtomicReference<>();
 
     public EchoExperiment(Config config, EchoSetup setup, Path work, Path root, PrintStream progress) {
+        this("echo", config, setup, work, root, progress);
+    }
+
+    /**
+     * @param name the experiment column and progress label: {@code echo}, or {@code scale} for experiment 5
+     *             (the same measurement over other modes)
+     */
+    public EchoExperiment(String name, Config config, EchoSetup setup, Path work, Path root, PrintStream progress) {
+        this.name = name;
         this.config = config;
         this.setup = setup;
         this.work = work;
@@ -76,7 +83,7 @@ public final class EchoExperiment {
 
     /** Runs everything and writes {@code csv}; returns the rows written. */
     public List<List<String>> run(Path csv) throws Exception {
-        Thread hook = new Thread(this::stopRunning, "perf-echo-shutdown");
+        Thread hook = new Thread(this::stopRunning, "perf-" + name + "-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         List<List<String>> rows = new ArrayList<>();
         String commit = Machine.commit(root);
@@ -93,7 +100,7 @@ public final class EchoExperiment {
                                 done++;
                             }
                         }
-                        progress.printf(Locale.ROOT, "perf echo [%d/%d] rep %d %s: not available%n", done, total, rep,
+                        progress.printf(Locale.ROOT, "perf %s [%d/%d] rep %d %s: not available%n", name, done, total, rep,
                                 mode.name());
                         continue;
                     }
@@ -125,7 +132,7 @@ public final class EchoExperiment {
                     rows.add(row(commit, mode, p, c, rep, null, 0, 0, "failed", "start: " + e));
                 }
             }
-            progress.printf(Locale.ROOT, "perf echo rep %d %s: failed to start: %s%n", rep, mode.name(), e);
+            progress.printf(Locale.ROOT, "perf %s rep %d %s: failed to start: %s%n", name, rep, mode.name(), e);
             return done + config.payloads().size() * config.clients().size();
         }
         running.set(deployment);
@@ -135,7 +142,7 @@ public final class EchoExperiment {
                     caller.echo(config.payloads().get(i % config.payloads().size()));
                 }
             } catch (Exception e) {
-                progress.printf(Locale.ROOT, "perf echo rep %d %s: warm-up call failed: %s%n", rep, mode.name(), e);
+                progress.printf(Locale.ROOT, "perf %s rep %d %s: warm-up call failed: %s%n", name, rep, mode.name(), e);
             }
             for (EchoPayload p : config.payloads()) {
                 for (int c : config.clients()) {
@@ -146,9 +153,9 @@ public final class EchoExperiment {
                     rows.add(row(commit, mode, p, c, rep, m.latency, m.errors, m.throughput, status, note, load1Start));
                     done++;
                     progress.printf(Locale.ROOT,
-                            "perf echo [%d/%d] rep %d %-6s %-6s clients=%d: p50 %.2f ms, p99 %.2f ms, %.0f calls/s, "
+                            "perf %s [%d/%d] rep %d %-6s %-6s clients=%d: p50 %.2f ms, p99 %.2f ms, %.0f calls/s, "
                                     + "%d errors (load %.2f)%n",
-                            done, total, rep, mode.name(), p.label(), c, m.latency.p50Ms(), m.latency.p99Ms(),
+                            name, done, total, rep, mode.name(), p.label(), c, m.latency.p50Ms(), m.latency.p99Ms(),
                             m.throughput, m.errors, Machine.loadAverage()[0]);
                 }
             }
@@ -164,7 +171,7 @@ public final class EchoExperiment {
             try {
                 d.close();
             } catch (Exception e) {
-                progress.println("perf echo: stopping a deployment failed: " + e);
+                progress.println("perf " + name + ": stopping a deployment failed: " + e);
             }
         }
     }
@@ -224,7 +231,7 @@ public final class EchoExperiment {
                 try {
                     c.close();
                 } catch (Exception e) {
-                    progress.println("perf echo: closing a client failed: " + e);
+                    progress.println("perf " + name + ": closing a client failed: " + e);
                 }
             }
         }
@@ -277,20 +284,19 @@ public final class EchoExperiment {
 
     private List<String> row(String commit, EchoMode mode, EchoPayload p, int clients, int rep, Stats.Latency latency,
             int errors, double throughput, String status, String note, double load1Start) {
-        double[] load = Machine.loadAverage();
         boolean measured = latency != null;
-        return List.of("echo", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), commit, Machine.jvm(),
-                Machine.description(), String.valueOf(Machine.nproc()), fmt(load1Start), fmt(load[0]), fmt(load[1]),
-                mode.name(), p.label(), String.valueOf(p.elements()), String.valueOf(p.requestBytes()),
+        List<String> row = new ArrayList<>(Machine.context(name, commit, load1Start));
+        row.addAll(List.of(mode.name(), p.label(), String.valueOf(p.elements()), String.valueOf(p.requestBytes()),
                 String.valueOf(clients), String.valueOf(rep), fmt(config.warmupMillis() / 1000.0),
                 fmt(config.measureMillis() / 1000.0), measured ? String.valueOf(latency.count()) : "",
                 measured ? String.valueOf(errors) : "", measured ? fmt(latency.meanMs()) : "",
                 measured ? fmt(latency.p50Ms()) : "", measured ? fmt(latency.p99Ms()) : "",
-                measured ? fmt(throughput) : "", status, note);
+                measured ? fmt(throughput) : "", status, note));
+        return row;
     }
 
     private static String fmt(double v) {
-        return String.format(Locale.ROOT, "%.3f", v);
+        return Machine.fmt(v);
     }
 
     /** Default working directory for repositories and keys: a fresh temporary directory. */

@@ -19,20 +19,42 @@ public final class EchoModes {
         List<EchoMode> modes = new ArrayList<>();
         modes.add(new PlainMode());
         modes.add(new WsRmMode());
-        modes.add(new BftwsMode());
+        modes.add(new BftwsMode(4));
         modes.add(new UnavailableMode("plain-signed", "plain SOAP with Rampart X.509 signatures both ways", SIGNING_REASON));
         modes.add(new UnavailableMode("wsrm-signed", "WS-RM with Rampart X.509 signatures both ways", SIGNING_REASON));
         return modes;
     }
 
-    /** The modes named (comma-separated), in the order of {@link #all()}; "all" or empty means all. */
+    /**
+     * Experiment 5 (scale): WS-RM and BFT-WS with n = 4, 7, 10 replicas (f = 1, 2, 3), WS-RM measured in the
+     * same run as the baseline every ratio divides by.
+     */
+    public static List<EchoMode> scale() {
+        return List.of(new WsRmMode(), new BftwsMode(4), new BftwsMode(7), new BftwsMode(10));
+    }
+
+    /** Every mode either experiment knows, each name once. */
+    private static List<EchoMode> known() {
+        List<EchoMode> modes = new ArrayList<>(all());
+        for (EchoMode m : scale()) {
+            if (modes.stream().noneMatch(k -> k.name().equals(m.name()))) {
+                modes.add(m);
+            }
+        }
+        return modes;
+    }
+
+    /**
+     * The modes named (comma-separated, any of {@link #all()} and {@link #scale()}), in that order; "all" or
+     * empty means {@link #all()}.
+     */
     public static List<EchoMode> named(String names) {
         if (names == null || names.isBlank() || names.equals("all")) {
             return all();
         }
         List<String> wanted = List.of(names.split(","));
         List<EchoMode> modes = new ArrayList<>();
-        for (EchoMode m : all()) {
+        for (EchoMode m : known()) {
             if (wanted.contains(m.name())) {
                 modes.add(m);
             }
@@ -40,7 +62,7 @@ public final class EchoModes {
         for (String w : wanted) {
             if (modes.stream().noneMatch(m -> m.name().equals(w))) {
                 throw new IllegalArgumentException("unknown echo mode " + w + "; known: "
-                        + all().stream().map(EchoMode::name).toList());
+                        + known().stream().map(EchoMode::name).toList());
             }
         }
         return modes;

@@ -31,12 +31,22 @@ public final class EchoSetup {
 
     /** A server repository: the given axis2.xml, both modules, the echo service. */
     public Axis2Repository server(Path dir, Path axis2Xml) throws IOException {
+        return server(dir, axis2Xml, echoAar());
+    }
+
+    /** A server repository: the given axis2.xml, both modules, the service archive {@code aar}. */
+    public Axis2Repository server(Path dir, Path axis2Xml, Path aar) throws IOException {
         return Axis2Repository.at(dir)
                 .axis2Xml(axis2Xml)
                 .module(artifacts.resolve("modules/bftws.mar"))
                 .module(artifacts.resolve("modules/addressing.mar"))
-                .service(artifacts.resolve("services/echo.aar"))
+                .service(aar)
                 .build();
+    }
+
+    /** The echo service archive the build produced. */
+    public Path echoAar() {
+        return artifacts.resolve("services/echo.aar");
     }
 
     /** A client repository: the given axis2.xml and both modules (bftws is engaged per ServiceClient). */

@@ -1,0 +1,26 @@
+package org.bftws.perf;
+
+import java.util.List;
+
+import org.bftws.perf.echo.EchoExperiment;
+import org.bftws.perf.echo.EchoModes;
+import org.bftws.perf.echo.EchoPayload;
+
+/**
+ * Experiment 5 of issue 5, scale: the echo measurement (1 KB payload, 1 and 8 clients) with BFT-WS at
+ * n = 4, 7, 10 replicas (f = 1, 2, 3) and WS-RM as the baseline in the same run ({@link EchoModes#scale()}).
+ */
+final class Scale {
+    private Scale() {
+    }
+
+    static EchoExperiment.Config full() {
+        return new EchoExperiment.Config(EchoModes.scale(), List.of(EchoPayload.bytes(1024)), List.of(1, 8), 3, 3_000,
+                5_000);
+    }
+
+    static EchoExperiment.Config smoke() {
+        return new EchoExperiment.Config(EchoModes.scale(), List.of(EchoPayload.bytes(1024)), List.of(1, 2), 1, 150,
+                300);
+    }
+}

@@ -1,0 +1,177 @@
+package org.bftws.perf.echo;
+
+import static org.bftws.perf.echo.EchoSetup.param;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+
+import org.apache.axis2.context.ConfigurationContext;
+import org.bftws.client.embedded.EmbeddedAxis2Server;
+import org.bftws.core.keys.KeyFiles;
+import org.bftws.core.keys.KeyGen;
+import org.bftws.module.BftwsRuntime;
+import org.bftws.module.order.BftwsReplica;
+import org.bftws.module.order.TotalOrderManager;
+
+/**
+ * A BFT-WS group of n = 3f+1 replicas (BFT-WS paper §3.2, configuration I) as embedded Axis2 servers on
+ * loopback, plus one listening client whose control port receives the replies. Keys come from keygen with
+ * {@code --replicas n}; {@code bftws.f} is set to (n-1)/3. A replica can be stopped and restarted empty at its
+ * listed endpoint (the recovery experiment's crash and state transfer). Closing stops everything still running.
+ */
+public final class ReplicaGroup implements AutoCloseable {
+    private final EchoSetup setup;
+    private final Path work;
+    private final Path serviceAar;
+    private final Path keys;
+    private final String groupParams;
+    private final int[] ports;
+    private final EmbeddedAxis2Server[] replicas;
+    private final Closer closer = new Closer();
+    private EmbeddedAxis2Server client;
+    private int restarts;
+
+    private ReplicaGroup(EchoSetup setup, Path work, Path serviceAar, Path keys, String groupParams, int[] ports) {
+        this.setup = setup;
+        this.work = work;
+        this.serviceAar = serviceAar;
+        this.keys = keys;
+        this.groupParams = groupParams;
+        this.ports = ports;
+        this.replicas = new EmbeddedAxis2Server[ports.length];
+    }
+
+    /**
+     * Starts n replicas serving {@code serviceAar}'s service {@code serviceName} under the group endpoint
+     * {@code groupEndpoint}, and the client; {@code extraParams} (axis2.xml parameter elements, e.g.
+     * {@code bftws.checkpointInterval}) go to replicas and client alike.
+     */
+    public static ReplicaGroup start(EchoSetup setup, Path work, int n, Path serviceAar, String serviceName,
+            String groupEndpoint, String extraParams) throws Exception {
+        if (n < 4 || (n - 1) % 3 != 0) {
+            throw new IllegalArgumentException("n must be 3f+1 with f >= 1, got " + n);
+        }
+        Path keys = work.resolve("keys");
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        int status = KeyGen.run(new String[] {"--out", keys.toString(), "--replicas", String.valueOf(n),
+            "--clients", "1"}, new SecureRandom(), new PrintStream(log), new PrintStream(log));
+        if (status != 0) {
+            throw new IllegalStateException("keygen failed: " + log);
+        }
+        // bftws.replicas names every endpoint before any replica starts: take free ports first
+        int[] ports = freePorts(n);
+        StringBuilder list = new StringBuilder();
+        for (int r = 0; r < n; r++) {
+            list.append(r).append("=http://127.0.0.1:").append(ports[r]).append("/axis2/services/")
+                    .append(serviceName).append(' ');
+        }
+        String group = param("bftws.replicated", "true") + param("bftws.group.endpoint", groupEndpoint)
+                + param("bftws.replicas", list.toString().trim()) + param("bftws.f", String.valueOf((n - 1) / 3))
+                + param("bftws.keys.public", keys.resolve(KeyFiles.GROUP_FILE).toString()) + extraParams;
+        ReplicaGroup g = new ReplicaGroup(setup, work, serviceAar, keys, group, ports);
+        try {
+            for (int r = 0; r < n; r++) {
+                g.startReplica(r, work.resolve("replica" + r));
+            }
+            g.startClient();
+            return g;
+        } catch (Exception | Error e) {
+            g.close();
+            throw e;
+        }
+    }
+
+    public int n() {
+        return ports.length;
+    }
+
+    /** The client's Axis2 context: ServiceClients on it with bftws engaged call the group. */
+    public ConfigurationContext clientContext() {
+        return client.context();
+    }
+
+    /** Replica r's Total Order Manager; fails if r is stopped. */
+    public TotalOrderManager manager(int r) {
+        EmbeddedAxis2Server s = replicas[r];
+        BftwsReplica replica = s == null ? null : BftwsRuntime.replica(s.context());
+        if (replica == null) {
+            throw new IllegalStateException("replica " + r + " is not running");
+        }
+        return replica.manager();
+    }
+
+    /** Replica r's Axis2 context; fails if r is stopped. */
+    public ConfigurationContext context(int r) {
+        if (replicas[r] == null) {
+            throw new IllegalStateException("replica " + r + " is not running");
+        }
+        return replicas[r].context();
+    }
+
+    /** Stops replica r (a crash: its state is gone; its endpoint stays in the group's list). */
+    public void stop(int r) throws Exception {
+        EmbeddedAxis2Server s = replicas[r];
+        replicas[r] = null;
+        if (s != null) {
+            s.close();
+        }
+    }
+
+    /** Starts replica r again at its endpoint from a fresh, empty directory: it must catch up by state transfer. */
+    public void restartEmpty(int r) throws Exception {
+        if (replicas[r] != null) {
+            throw new IllegalStateException("replica " + r + " is running");
+        }
+        startReplica(r, work.resolve("replica" + r + "-restart" + (++restarts)));
+    }
+
+    private void startReplica(int r, Path dir) throws Exception {
+        Path xml = setup.axis2Xml(dir.resolve("conf"), "axis2-replica.xml", groupParams
+                + param("bftws.replica.id", String.valueOf(r))
+                + param("bftws.keys.private", keys.resolve(KeyFiles.replicaFileName(r + 1)).toString()));
+        replicas[r] = EmbeddedAxis2Server.start(setup.server(dir.resolve("repository"), xml, serviceAar), ports[r]);
+    }
+
+    private void startClient() throws Exception {
+        Path xml = setup.axis2Xml(work.resolve("client/conf"), "axis2-client.xml", groupParams
+                + param("bftws.role", "client")
+                + param("bftws.keys.private", keys.resolve(KeyFiles.clientFileName(1)).toString())
+                + "<transportReceiver name=\"http\" class=\"org.apache.axis2.transport.http.SimpleHTTPServer\"/>\n    ");
+        client = closer.register(EmbeddedAxis2Server.start(setup.client(work.resolve("client/repository"), xml)));
+    }
+
+    /** Stops the client and every running replica; every stop is attempted. */
+    @Override
+    public void close() throws Exception {
+        for (int r = 0; r < replicas.length; r++) {
+            EmbeddedAxis2Server s = replicas[r];
+            replicas[r] = null;
+            if (s != null) {
+                closer.register(s);
+            }
+        }
+        closer.close();
+    }
+
+    private static int[] freePorts(int count) throws Exception {
+        ServerSocket[] sockets = new ServerSocket[count];
+        int[] ports = new int[count];
+        try {
+            for (int i = 0; i < count; i++) {
+                sockets[i] = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+                ports[i] = sockets[i].getLocalPort();
+            }
+        } finally {
+            for (ServerSocket s : sockets) {
+                if (s != null) {
+                    s.close();
+                }
+            }
+        }
+        return ports;
+    }
+}
