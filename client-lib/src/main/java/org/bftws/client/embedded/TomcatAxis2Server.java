@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.regex.Matcher;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 import javax.servlet.ServletConfig;
@@ -12,11 +13,11 @@ import javax.servlet.ServletException;
 import org.apache.axis2.AxisFault;
 import org.apache.axis2.context.ConfigurationContext;
 import org.apache.axis2.transport.http.AxisServlet;
-import org.apache.catalina.Context;
 import org.apache.catalina.LifecycleException;
 import org.apache.catalina.LifecycleState;
 import org.apache.catalina.Wrapper;
 import org.apache.catalina.connector.Connector;
+import org.apache.catalina.core.StandardContext;
 import org.apache.catalina.startup.Tomcat;
 
 /**
@@ -45,10 +46,10 @@ public final class TomcatAxis2Server implements Axis2Server {
     private static final String WEB_INF_AXIS2_XML = "conf/axis2.xml";
 
     private final Tomcat tomcat;
-    private final Context webapp;
+    private final StandardContext webapp;
     private final int port;
 
-    private TomcatAxis2Server(Tomcat tomcat, Context webapp, int port) {
+    private TomcatAxis2Server(Tomcat tomcat, StandardContext webapp, int port) {
         this.tomcat = tomcat;
         this.webapp = webapp;
         this.port = port;
@@ -82,11 +83,29 @@ public final class TomcatAxis2Server implements Axis2Server {
 
     /**
      * Serves the web application in {@code webappDir} (laid out by {@link #webApplication}) on 127.0.0.1:{@code
-     * port} (0: the operating system picks); Tomcat's own files go under {@code baseDir}.
+     * port} (0: the operating system picks); Tomcat's own files go under {@code baseDir}. AxisServlet, Axis2 and
+     * bftws come from this class's class path: the application has no WEB-INF/lib of its own.
      *
      * @throws IOException if Tomcat or the servlet (Axis2, its modules) fails to start; nothing keeps running
      */
     public static TomcatAxis2Server start(Path webappDir, int port, Path baseDir) throws IOException {
+        RecordingAxisServlet servlet = new RecordingAxisServlet();
+        return start(webappDir, port, baseDir, servlet, () -> servlet.failure);
+    }
+
+    /**
+     * As {@link #start}, but as an installed Axis2 web application is run: AxisServlet is loaded by name through
+     * the application's own class loader, whose parent holds only the JDK and the container
+     * ({@link ContainerClassLoader}), so Axis2, Sandesha2, bftws and everything they need must come from the
+     * application's {@code WEB-INF/lib}. {@link #context()} is then null: the Axis2 context's
+     * classes are the application's, not this caller's.
+     */
+    public static TomcatAxis2Server startInstalled(Path webappDir, int port, Path baseDir) throws IOException {
+        return start(webappDir, port, baseDir, null, () -> null);
+    }
+
+    private static TomcatAxis2Server start(Path webappDir, int port, Path baseDir, AxisServlet servlet,
+            Supplier<ServletException> servletFailure) throws IOException {
         Tomcat tomcat = new Tomcat();
         tomcat.setSilent(true);
         tomcat.setBaseDir(baseDir.toAbsolutePath().toString());
@@ -94,20 +113,35 @@ public final class TomcatAxis2Server implements Axis2Server {
         connector.setPort(port);
         connector.setProperty("address", EmbeddedAxis2Server.LOOPBACK);
         tomcat.setConnector(connector);
-        Context webapp = tomcat.addContext(CONTEXT_PATH, webappDir.toAbsolutePath().toString());
-        RecordingAxisServlet servlet = new RecordingAxisServlet();
-        Wrapper wrapper = Tomcat.addServlet(webapp, SERVLET_NAME, servlet);
+        StandardContext webapp = (StandardContext) tomcat.addContext(CONTEXT_PATH, webappDir.toAbsolutePath().toString());
+        // Leak hunting after a redeploy is moot for a stopped embedded server, and on Java 17 it only logs
+        // that it lacks --add-opens.
+        webapp.setClearReferencesObjectStreamClassCaches(false);
+        webapp.setClearReferencesRmiTargets(false);
+        webapp.setClearReferencesThreadLocals(false);
+        if (servlet == null) {
+            webapp.setParentClassLoader(new ContainerClassLoader(Tomcat.class.getClassLoader()));
+        }
+        Wrapper wrapper = servlet == null ? Tomcat.addServlet(webapp, SERVLET_NAME, AxisServlet.class.getName())
+                : Tomcat.addServlet(webapp, SERVLET_NAME, servlet);
         wrapper.setLoadOnStartup(1); // initialise Axis2 (and start the replica) now, not on the first request
         webapp.addServletMappingDecoded(SERVLET_MAPPING, SERVLET_NAME);
         try {
             tomcat.start();
-            if (servlet.failure != null) {
-                throw new IOException("AxisServlet failed to start: " + rootMessage(servlet.failure), servlet.failure);
+            if (servletFailure.get() != null) {
+                throw new IOException("AxisServlet failed to start: " + rootMessage(servletFailure.get()),
+                        servletFailure.get());
+            }
+            if (servlet == null) {
+                wrapper.deallocate(wrapper.allocate()); // a failed load-on-startup is retried here, and thrown
             }
             if (webapp.getState() != LifecycleState.STARTED || connector.getLocalPort() <= 0) {
                 throw new IOException("Tomcat did not start the web application " + CONTEXT_PATH + " on port " + port);
             }
             return new TomcatAxis2Server(tomcat, webapp, connector.getLocalPort());
+        } catch (ServletException e) {
+            stopQuietly(tomcat);
+            throw new IOException("AxisServlet failed to start: " + rootMessage(e), e);
         } catch (LifecycleException | IOException | RuntimeException e) {
             stopQuietly(tomcat);
             throw e instanceof IOException io ? io : new IOException("Tomcat failed to start: " + e, e);
@@ -124,10 +158,14 @@ public final class TomcatAxis2Server implements Axis2Server {
         return "http://" + EmbeddedAxis2Server.LOOPBACK + ":" + port + CONTEXT_PATH + "/services/" + serviceName;
     }
 
-    /** The servlet's Axis2 context, published as a servlet context attribute by AxisServlet. */
+    /**
+     * The servlet's Axis2 context, published as a servlet context attribute by AxisServlet; null when Axis2
+     * runs from the application's WEB-INF/lib ({@link #startInstalled}).
+     */
     @Override
     public ConfigurationContext context() {
-        return (ConfigurationContext) webapp.getServletContext().getAttribute(AxisServlet.CONFIGURATION_CONTEXT);
+        Object context = webapp.getServletContext().getAttribute(AxisServlet.CONFIGURATION_CONTEXT);
+        return context instanceof ConfigurationContext c ? c : null;
     }
 
     /** Stops Tomcat; AxisServlet's destroy terminates the Axis2 context, which shuts the modules down. */

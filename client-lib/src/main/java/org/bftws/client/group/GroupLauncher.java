@@ -111,10 +111,18 @@ public final class GroupLauncher {
         if (container == Container.AXIS2) {
             return start(id, ports, layout, dir);
         }
+        return TomcatAxis2Server.start(webApplication(id, ports, layout, dir), ports[id], dir.resolve("tomcat"));
+    }
+
+    /**
+     * Replica {@code id}'s Axis2 web application, {@code dir/webapp}: WEB-INF/conf/axis2.xml (the replica's
+     * axis2.xml with the servlet transport), WEB-INF/modules/, WEB-INF/services/.
+     */
+    public static Path webApplication(int id, int[] ports, Layout layout, Path dir) throws IOException {
         Path xml = replicaXml(id, ports, layout, dir.resolve("conf/axis2.xml"));
         Path webapp = dir.resolve("webapp");
         withArchives(TomcatAxis2Server.webApplication(webapp, xml), layout);
-        return TomcatAxis2Server.start(webapp, ports[id], dir.resolve("tomcat"));
+        return webapp;
     }
 
     /** conf/axis2-replica.xml with the group's parameters for replica {@code id}, written to {@code out}. */

@@ -89,6 +89,35 @@ public class TomcatGroupTest {
         awaitSameOrder(2 * CALLS, N - 1);
     }
 
+    /**
+     * As an installed Axis2 web application runs: AxisServlet, Axis2, Sandesha2 and bftws are loaded by each
+     * application's own class loader from its WEB-INF/lib (README: installation into an existing Axis2 web
+     * application), so the four replicas share no class with each other or with the client. With replica 3
+     * stopped, every request needs all three others (2f+1 commits), so the second client's voted replies show
+     * that the remaining replicas order together.
+     */
+    @Test
+    public void fourInstalledWebApplicationsFormAGroup() throws Exception {
+        GroupLauncher.Layout layout = layout();
+        int[] ports = GroupLauncher.freePorts(N);
+        for (int r = 0; r < N; r++) {
+            Path dir = tmp.newFolder("replica" + r).toPath();
+            Path webapp = GroupLauncher.webApplication(r, ports, layout, dir);
+            TestRepositories.webInfLib(webapp);
+            replicas[r] = TomcatAxis2Server.startInstalled(webapp, ports[r], dir.resolve("tomcat"));
+            assertNull("replica " + r + ": Axis2 classes are the web application's own", replicas[r].context());
+        }
+        PrintStream out = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+        try (DemoClient client = DemoClient.connect(ports, layout, tmp.newFolder("client1").toPath())) {
+            assertVoted(client.run("installed", CALLS, 3, out), "installed");
+        }
+        replicas[N - 1].close();
+        replicas[N - 1] = null;
+        try (DemoClient client = DemoClient.connect(ports, layout, tmp.newFolder("client2").toPath())) {
+            assertVoted(client.run("three", CALLS, 2, out), "three");
+        }
+    }
+
     /** A wrong bftws.* value stops the web application's start-up, and the failure names the key. */
     @Test
     public void aWrongParameterStopsTheWebApplicationNamingTheKey() throws Exception {
