@@ -69,16 +69,21 @@ public final class TomcatAxis2Server implements Axis2Server {
     }
 
     /**
-     * {@code axis2Xml} with its HTTP transport receiver replaced by {@code AxisServletListener}. Under the servlet
+     * {@code axis2Xml} with its HTTP transport receiver replaced by (or, if it has none, given)
+     * {@code AxisServletListener}. Under the servlet
      * a standalone receiver such as SimpleHTTPServer would be started by the servlet's listener manager and
      * open a second socket of its own (port 8080 in conf/axis2-replica.xml).
      */
     public static String servletTransport(String axis2Xml) {
         Matcher m = HTTP_RECEIVER.matcher(axis2Xml);
-        if (!m.find()) {
-            throw new IllegalArgumentException("axis2.xml declares no <transportReceiver name=\"http\">");
+        if (m.find()) {
+            return axis2Xml.substring(0, m.start()) + SERVLET_LISTENER + axis2Xml.substring(m.end());
         }
-        return axis2Xml.substring(0, m.start()) + SERVLET_LISTENER + axis2Xml.substring(m.end());
+        int at = axis2Xml.indexOf("<phaseOrder"); // a client's axis2.xml may declare no receiver at all
+        if (at < 0) {
+            throw new IllegalArgumentException("axis2.xml has neither an http transportReceiver nor a <phaseOrder>");
+        }
+        return axis2Xml.substring(0, at) + SERVLET_LISTENER + "\n    " + axis2Xml.substring(at);
     }
 
     /**

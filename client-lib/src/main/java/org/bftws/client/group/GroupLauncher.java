@@ -138,10 +138,13 @@ public final class GroupLauncher {
 
     /** bftws.mar, addressing.mar and the echo service into a replica's repository. */
     private static Axis2Repository withArchives(Axis2Repository.Builder repository, Layout layout) throws IOException {
+        return withModules(repository, layout).service(layout.artifacts().resolve("services/echo.aar")).build();
+    }
+
+    /** bftws.mar and addressing.mar into a repository (a client's needs no more). */
+    static Axis2Repository.Builder withModules(Axis2Repository.Builder repository, Layout layout) throws IOException {
         return repository.module(layout.artifacts().resolve("modules/bftws.mar"))
-                .module(layout.artifacts().resolve("modules/addressing.mar"))
-                .service(layout.artifacts().resolve("services/echo.aar"))
-                .build();
+                .module(layout.artifacts().resolve("modules/addressing.mar"));
     }
 
     /** Copies {@code source} to {@code out} with {@code extra} inserted before the first phaseOrder. */

@@ -36,7 +36,8 @@ import org.junit.rules.Timeout;
  * says (WEB-INF/conf/axis2.xml with the bftws.* parameters, WEB-INF/modules/bftws.mar and addressing.mar,
  * WEB-INF/services/echo.aar), on free 127.0.0.1 ports. An ordinary ServiceClient with bftws engaged
  * ({@link DemoClient}) calls echo through the group endpoint and gets voted replies; every replica executes
- * the same requests in one order; then a backup stops and a new client is still served by the other three.
+ * the same requests in one order; then a backup stops and a new client, itself an Axis2 web application in
+ * Tomcat, is still served by the other three.
  */
 public class TomcatGroupTest {
     private static final int N = 4;
@@ -83,7 +84,8 @@ public class TomcatGroupTest {
 
         replicas[N - 1].close(); // a backup (the primary of view 0 is replica 0); AxisServlet.destroy stops bftws
         replicas[N - 1] = null;
-        try (DemoClient client = DemoClient.connect(ports, layout, tmp.newFolder("client2").toPath())) {
+        // The second client is itself served by AxisServlet: its replies arrive at a control port in Tomcat.
+        try (DemoClient client = DemoClient.connect(Container.TOMCAT, ports, layout, tmp.newFolder("client2").toPath())) {
             assertVoted(client.run("three", CALLS, 2, out), "three");
         }
         awaitSameOrder(2 * CALLS, N - 1);
