@@ -84,6 +84,9 @@ public class TomcatGroupTest {
 
         replicas[N - 1].close(); // a backup (the primary of view 0 is replica 0); AxisServlet.destroy stops bftws
         replicas[N - 1] = null;
+        // An undeployed web application must leave no thread behind (its class loader would leak).
+        assertEquals("threads of replica 3 alive after its web application stopped", List.of(),
+                liveThreads("-r" + (N - 1)));
         // The second client is itself served by AxisServlet: its replies arrive at a control port in Tomcat.
         try (DemoClient client = DemoClient.connect(Container.TOMCAT, ports, layout, tmp.newFolder("client2").toPath())) {
             assertVoted(client.run("three", CALLS, 2, out), "three");
@@ -175,6 +178,12 @@ public class TomcatGroupTest {
         for (int r = 1; r < running; r++) {
             assertEquals("replica " + r + " executed replica 0's order", order, probes[r].executed());
         }
+    }
+
+    /** Names of live bftws threads whose name contains {@code marker} (bftws-order-r3, bftws-send-r3-1, ...). */
+    private static List<String> liveThreads(String marker) {
+        return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).map(Thread::getName)
+                .filter(n -> n.startsWith("bftws-") && (n.endsWith(marker) || n.contains(marker + "-"))).sorted().toList();
     }
 
     private GroupLauncher.Layout layout() throws IOException {
