@@ -1,8 +1,12 @@
 package org.bftws.client.embedded;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.stream.Stream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipOutputStream;
 
 /**
  * Repositories for the end-to-end tests, assembled from what the Maven build copied into
@@ -90,7 +94,7 @@ final class TestRepositories {
         Path lib = webapp.resolve("WEB-INF/lib");
         Files.createDirectories(lib);
         String classPath = Files.readString(Path.of(required("bftws.test.webappLib"))).trim();
-        for (String entry : classPath.split(java.io.File.pathSeparator)) {
+        for (String entry : classPath.split(File.pathSeparator)) {
             Path p = Path.of(entry);
             if (p.getFileName().toString().startsWith("tomcat-")) {
                 continue;
@@ -104,10 +108,10 @@ final class TestRepositories {
     }
 
     private static void jar(Path classes, Path jar) throws IOException {
-        try (java.util.zip.ZipOutputStream out = new java.util.zip.ZipOutputStream(Files.newOutputStream(jar));
-                java.util.stream.Stream<Path> files = Files.walk(classes)) {
+        try (ZipOutputStream out = new ZipOutputStream(Files.newOutputStream(jar));
+                Stream<Path> files = Files.walk(classes)) {
             for (Path f : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
-                out.putNextEntry(new java.util.zip.ZipEntry(classes.relativize(f).toString().replace('\\', '/')));
+                out.putNextEntry(new ZipEntry(classes.relativize(f).toString().replace('\\', '/')));
                 Files.copy(f, out);
                 out.closeEntry();
             }

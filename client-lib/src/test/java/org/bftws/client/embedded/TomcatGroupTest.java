@@ -14,7 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.List;
-import java.util.function.BooleanSupplier;
 
 import org.apache.axis2.context.ConfigurationContext;
 import org.apache.axis2.transport.http.AxisServletListener;
@@ -170,7 +169,7 @@ public class TomcatGroupTest {
     private void awaitSameOrder(int count, int running) throws InterruptedException {
         for (int r = 0; r < running; r++) {
             int id = r;
-            await("replica " + r + " executed " + count, () -> probes[id].executed().size() >= count);
+            Conditions.await("replica " + r + " executed " + count, WAIT_MS, () -> probes[id].executed().size() >= count);
         }
         List<String> order = probes[0].executed();
         assertEquals(count, order.size());
@@ -192,15 +191,5 @@ public class TomcatGroupTest {
         assertEquals(log.toString(), 0, KeyGen.run(new String[] {"--out", keys.toString(), "--replicas", "4",
                 "--clients", "1"}, new SecureRandom(), new PrintStream(log), new PrintStream(log)));
         return new GroupLauncher.Layout(TestRepositories.artifacts(), TestRepositories.conf(), keys);
-    }
-
-    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + WAIT_MS * 1_000_000;
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                fail("timed out waiting until " + what);
-            }
-            Thread.sleep(5); // polling interval of the condition, not a guess at how long something takes
-        }
     }
 }
