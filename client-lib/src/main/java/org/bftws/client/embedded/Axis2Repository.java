@@ -22,9 +22,11 @@ public final class Axis2Repository {
     public static final String AXIS2_XML = "axis2.xml";
 
     private final Path root;
+    private final Path axis2Xml;
 
-    private Axis2Repository(Path root) {
+    private Axis2Repository(Path root, Path axis2Xml) {
         this.root = root;
+        this.axis2Xml = axis2Xml;
     }
 
     /** Starts a repository in {@code root}, which is created if missing. */
@@ -37,7 +39,7 @@ public final class Axis2Repository {
         if (!Files.isRegularFile(root.resolve(AXIS2_XML))) {
             throw new IllegalArgumentException("no " + AXIS2_XML + " in " + root);
         }
-        return new Axis2Repository(root);
+        return new Axis2Repository(root, root.resolve(AXIS2_XML));
     }
 
     public Path root() {
@@ -45,7 +47,7 @@ public final class Axis2Repository {
     }
 
     public Path axis2Xml() {
-        return root.resolve(AXIS2_XML);
+        return axis2Xml;
     }
 
     /**
@@ -61,14 +63,24 @@ public final class Axis2Repository {
     public static final class Builder {
         private final Path root;
         private Path axis2Xml;
+        private String axis2XmlName = AXIS2_XML;
 
         private Builder(Path root) {
             this.root = Objects.requireNonNull(root, "root");
         }
 
-        /** The axis2.xml to use (e.g. conf/axis2-replica.xml); it is copied as {@value #AXIS2_XML}. */
+        /** The axis2.xml to use (e.g. conf/axis2-replica.xml); it is copied as {@value #AXIS2_XML}, see {@link #axis2XmlAt}. */
         public Builder axis2Xml(Path source) {
             this.axis2Xml = source;
+            return this;
+        }
+
+        /**
+         * Where axis2.xml goes, relative to the root: {@value #AXIS2_XML} by default; {@code conf/axis2.xml}
+         * in a web application's WEB-INF, where Axis2's servlet looks for it first.
+         */
+        public Builder axis2XmlAt(String relativePath) {
+            this.axis2XmlName = relativePath;
             return this;
         }
 
@@ -87,9 +99,10 @@ public final class Axis2Repository {
             if (axis2Xml == null) {
                 throw new IllegalStateException("axis2Xml(...) was not given");
             }
-            Files.createDirectories(root);
-            Files.copy(axis2Xml, root.resolve(AXIS2_XML), StandardCopyOption.REPLACE_EXISTING);
-            return new Axis2Repository(root);
+            Path target = root.resolve(axis2XmlName);
+            Files.createDirectories(target.getParent());
+            Files.copy(axis2Xml, target, StandardCopyOption.REPLACE_EXISTING);
+            return new Axis2Repository(root, target);
         }
 
         private Builder copyInto(String dir, Path archive) throws IOException {

@@ -17,7 +17,7 @@ import org.bftws.module.client.GroupClientRuntime;
  * never race for a port. SimpleHTTPServer listens on all interfaces (it has no bind-address setting);
  * everything this class hands out addresses 127.0.0.1, so test traffic stays on loopback.
  */
-public final class EmbeddedAxis2Server implements AutoCloseable {
+public final class EmbeddedAxis2Server implements Axis2Server {
     /** The address every URL of this class names. */
     public static final String LOOPBACK = "127.0.0.1";
 
@@ -61,21 +61,21 @@ public final class EmbeddedAxis2Server implements AutoCloseable {
         }
     }
 
+    @Override
     public int port() {
         return port;
     }
 
-    /** {@code http://127.0.0.1:PORT/axis2/services/NAME}. */
+    @Override
     public String serviceUrl(String serviceName) {
         return "http://" + LOOPBACK + ":" + port + "/axis2/services/" + serviceName;
     }
 
-    /** The server's Axis2 context, e.g. to inspect deployed services or add a test handler. */
+    @Override
     public ConfigurationContext context() {
         return context;
     }
 
-    /** Stops listening, then shuts down modules (Sandesha2 stops its worker threads). */
     @Override
     public void close() throws AxisFault {
         http.stop();

@@ -17,7 +17,9 @@ import org.apache.axis2.AxisFault;
 import org.apache.axis2.client.ServiceClient;
 import org.bftws.client.GroupClients;
 import org.bftws.client.embedded.Axis2Repository;
+import org.bftws.client.embedded.Axis2Server;
 import org.bftws.client.embedded.EmbeddedAxis2Server;
+import org.bftws.client.embedded.TomcatAxis2Server;
 import org.bftws.core.keys.KeyFiles;
 import org.bftws.module.api.CollectiveRandom;
 
@@ -37,7 +39,7 @@ import org.bftws.module.api.CollectiveRandom;
 public final class DemoClient implements AutoCloseable {
     private static final long TIMEOUT_MS = 20_000;
 
-    private final EmbeddedAxis2Server listener;
+    private final Axis2Server listener;
     private final ServiceClient client;
     private final ServiceClient dealer;
     private final ServiceClient idgen;
@@ -56,7 +58,7 @@ public final class DemoClient implements AutoCloseable {
     public record RandomCall(List<String> voted, String random, long micros, boolean correct) {
     }
 
-    private DemoClient(EmbeddedAxis2Server listener, ServiceClient client, ServiceClient dealer,
+    private DemoClient(Axis2Server listener, ServiceClient client, ServiceClient dealer,
             ServiceClient idgen) {
         this.listener = listener;
         this.client = client;
@@ -66,19 +68,33 @@ public final class DemoClient implements AutoCloseable {
 
     /** A client of the group in {@code ports}, with client-1's key, its repository under {@code dir}. */
     public static DemoClient connect(int[] ports, GroupLauncher.Layout layout, Path dir) throws IOException {
-        Path xml = GroupLauncher.withParameters(layout.conf().resolve("axis2-client.xml"),
-                dir.resolve("conf/axis2.xml"),
-                GroupLauncher.groupParameters(ports, layout.keys()) + GroupLauncher.param("bftws.role", "client")
-                        + GroupLauncher.param("bftws.keys.private",
-                                layout.keys().resolve(KeyFiles.clientFileName(1)).toString())
-                        + "<transportReceiver name=\"http\""
-                        + " class=\"org.apache.axis2.transport.http.SimpleHTTPServer\"/>");
-        Axis2Repository repo = Axis2Repository.at(dir.resolve("repository"))
-                .axis2Xml(xml)
-                .module(layout.artifacts().resolve("modules/bftws.mar"))
-                .module(layout.artifacts().resolve("modules/addressing.mar"))
-                .build();
-        EmbeddedAxis2Server listener = EmbeddedAxis2Server.start(repo);
+        return connect(GroupLauncher.Container.AXIS2, ports, layout, dir);
+    }
+
+    /**
+     * As {@link #connect(int[], GroupLauncher.Layout, Path)}, listening in {@code container}. In Tomcat the
+     * client is an Axis2 web application like a replica, and {@code bftws.client.replyEndpoint} names its
+     * control port: under the servlet nothing tells the module where it is reachable.
+     */
+    public static DemoClient connect(GroupLauncher.Container container, int[] ports, GroupLauncher.Layout layout,
+            Path dir) throws IOException {
+        String group = GroupLauncher.groupParameters(ports, layout.keys()) + GroupLauncher.param("bftws.role", "client")
+                + GroupLauncher.param("bftws.keys.private", layout.keys().resolve(KeyFiles.clientFileName(1)).toString());
+        Path source = layout.conf().resolve("axis2-client.xml");
+        Path xml = dir.resolve("conf/axis2.xml");
+        Axis2Server listener;
+        if (container == GroupLauncher.Container.AXIS2) {
+            GroupLauncher.withParameters(source, xml, group + "<transportReceiver name=\"http\""
+                    + " class=\"org.apache.axis2.transport.http.SimpleHTTPServer\"/>");
+            listener = EmbeddedAxis2Server.start(GroupLauncher.withModules(
+                    Axis2Repository.at(dir.resolve("repository")).axis2Xml(xml), layout).build());
+        } else {
+            int port = GroupLauncher.freePorts(1)[0];
+            GroupLauncher.withParameters(source, xml, group + GroupLauncher.param("bftws.client.replyEndpoint",
+                    GroupLauncher.serviceUrl(port, "BftwsControl")));
+            GroupLauncher.withModules(TomcatAxis2Server.webApplication(dir.resolve("webapp"), xml), layout).build();
+            listener = TomcatAxis2Server.start(dir.resolve("webapp"), port, dir.resolve("tomcat"));
+        }
         try {
             ServiceClient client = GroupClients.create(listener.context(), GroupLauncher.GROUP_ENDPOINT,
                     GroupLauncher.ECHO_ACTION, TIMEOUT_MS);

@@ -8,11 +8,14 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
 import org.bftws.client.embedded.Axis2Repository;
+import org.bftws.client.embedded.Axis2Server;
 import org.bftws.client.embedded.EmbeddedAxis2Server;
+import org.bftws.client.embedded.TomcatAxis2Server;
 import org.bftws.core.keys.KeyFiles;
 
 /**
@@ -25,7 +28,10 @@ import org.bftws.core.keys.KeyFiles;
  * <pre>
  *   GroupLauncher ports N                     # prints N free loopback ports, one a line
  *   GroupLauncher replica --id I --group FILE --keys DIR --dir DIR --artifacts DIR --conf DIR [--randomness ct]
+ *                         [--container axis2|tomcat]
  * </pre>
+ * {@code --container tomcat} runs the replica as Axis2's servlet in an embedded Tomcat instead of Axis2's own
+ * HTTP server (same URLs, see {@link TomcatAxis2Server}).
  * The group file has one line per replica, {@code ID PORT} (ids 0..n-1). The replica runs until the JVM
  * is terminated (SIGTERM closes it cleanly).
  */
@@ -87,6 +93,20 @@ public final class GroupLauncher {
                 + param("bftws.keys.public", keys.resolve(KeyFiles.GROUP_FILE).toString());
     }
 
+    /** Where a replica runs: Axis2's own HTTP server, or Axis2's servlet in an embedded Tomcat. */
+    public enum Container {
+        AXIS2, TOMCAT;
+
+        static Container parse(String name) {
+            for (Container c : values()) {
+                if (c.name().equalsIgnoreCase(name)) {
+                    return c;
+                }
+            }
+            throw new IllegalArgumentException("--container is axis2 or tomcat, not " + name);
+        }
+    }
+
     /** Assembles replica {@code id}'s repository under {@code dir} and starts it on its group-file port. */
     public static EmbeddedAxis2Server start(int id, int[] ports, Layout layout, Path dir) throws IOException {
         return start(id, ports, layout, dir, RANDOMNESS_DEFAULT);
@@ -95,23 +115,70 @@ public final class GroupLauncher {
     /** As above, with {@code bftws.randomness.algorithm} = {@code randomness} (none|ct|ba|ba-hardened). */
     public static EmbeddedAxis2Server start(int id, int[] ports, Layout layout, Path dir, String randomness)
             throws IOException {
+        Path xml = replicaXml(id, ports, layout, dir.resolve("conf/axis2.xml"), randomness);
+        return EmbeddedAxis2Server.start(withArchives(Axis2Repository.at(dir.resolve("repository")).axis2Xml(xml),
+                layout), ports[id]);
+    }
+
+    /**
+     * As {@link #start}, in {@code container}; in Tomcat the repository is a web application's WEB-INF
+     * ({@code dir/webapp}) served by AxisServlet at the same URLs, Tomcat's own files under {@code dir/tomcat}.
+     */
+    public static Axis2Server start(Container container, int id, int[] ports, Layout layout, Path dir)
+            throws IOException {
+        return start(container, id, ports, layout, dir, RANDOMNESS_DEFAULT);
+    }
+
+    /** As above, with {@code bftws.randomness.algorithm} = {@code randomness}. */
+    public static Axis2Server start(Container container, int id, int[] ports, Layout layout, Path dir,
+            String randomness) throws IOException {
+        if (container == Container.AXIS2) {
+            return start(id, ports, layout, dir, randomness);
+        }
+        return TomcatAxis2Server.start(webApplication(id, ports, layout, dir, randomness), ports[id],
+                dir.resolve("tomcat"));
+    }
+
+    /**
+     * Replica {@code id}'s Axis2 web application, {@code dir/webapp}: WEB-INF/conf/axis2.xml (the replica's
+     * axis2.xml with the servlet transport), WEB-INF/modules/, WEB-INF/services/.
+     */
+    public static Path webApplication(int id, int[] ports, Layout layout, Path dir) throws IOException {
+        return webApplication(id, ports, layout, dir, RANDOMNESS_DEFAULT);
+    }
+
+    private static Path webApplication(int id, int[] ports, Layout layout, Path dir, String randomness)
+            throws IOException {
+        Path xml = replicaXml(id, ports, layout, dir.resolve("conf/axis2.xml"), randomness);
+        Path webapp = dir.resolve("webapp");
+        withArchives(TomcatAxis2Server.webApplication(webapp, xml), layout);
+        return webapp;
+    }
+
+    /** conf/axis2-replica.xml with the group's parameters for replica {@code id}, written to {@code out}. */
+    private static Path replicaXml(int id, int[] ports, Layout layout, Path out, String randomness)
+            throws IOException {
         if (id < 0 || id >= ports.length) {
             throw new IllegalArgumentException("replica id " + id + " is not in 0.." + (ports.length - 1));
         }
-        Path xml = withParameters(layout.replicaXml(), dir.resolve("conf/axis2.xml"),
+        return withParameters(layout.replicaXml(), out,
                 groupParameters(ports, layout.keys()) + param("bftws.replica.id", String.valueOf(id))
                         + param("bftws.keys.private",
                                 layout.keys().resolve(KeyFiles.replicaFileName(id + 1)).toString())
                         + param("bftws.randomness.algorithm", randomness));
-        Axis2Repository repo = Axis2Repository.at(dir.resolve("repository"))
-                .axis2Xml(xml)
-                .module(layout.artifacts().resolve("modules/bftws.mar"))
-                .module(layout.artifacts().resolve("modules/addressing.mar"))
-                .service(layout.artifacts().resolve("services/echo.aar"))
+    }
+
+    /** bftws.mar, addressing.mar and the echo, dealer and id generator services into a replica's repository. */
+    private static Axis2Repository withArchives(Axis2Repository.Builder repository, Layout layout) throws IOException {
+        return withModules(repository, layout).service(layout.artifacts().resolve("services/echo.aar"))
                 .service(layout.artifacts().resolve("services/dealer.aar"))
-                .service(layout.artifacts().resolve("services/idgen.aar"))
-                .build();
-        return EmbeddedAxis2Server.start(repo, ports[id]);
+                .service(layout.artifacts().resolve("services/idgen.aar")).build();
+    }
+
+    /** bftws.mar and addressing.mar into a repository (a client's needs no more). */
+    static Axis2Repository.Builder withModules(Axis2Repository.Builder repository, Layout layout) throws IOException {
+        return repository.module(layout.artifacts().resolve("modules/bftws.mar"))
+                .module(layout.artifacts().resolve("modules/addressing.mar"));
     }
 
     /** Copies {@code source} to {@code out} with {@code extra} inserted before the first phaseOrder. */
@@ -186,14 +253,15 @@ public final class GroupLauncher {
         }
         if (args.length < 1 || !args[0].equals("replica")) {
             System.err.println("usage: GroupLauncher ports N | replica --id I --group FILE --keys DIR --dir DIR"
-                    + " --artifacts DIR --conf DIR [--randomness none|ct|ba|ba-hardened]");
+                    + " --artifacts DIR --conf DIR [--randomness none|ct|ba|ba-hardened] [--container axis2|tomcat]");
             System.exit(2);
         }
         Map<String, String> o = options(args, 1);
         int id = Integer.parseInt(required(o, "id"));
         int[] ports = readGroup(Path.of(required(o, "group")));
         String randomness = o.getOrDefault("randomness", RANDOMNESS_DEFAULT);
-        EmbeddedAxis2Server server = start(id, ports, layout(o), Path.of(required(o, "dir")), randomness);
+        Container container = Container.parse(o.getOrDefault("container", "axis2"));
+        Axis2Server server = start(container, id, ports, layout(o), Path.of(required(o, "dir")), randomness);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
@@ -203,8 +271,8 @@ public final class GroupLauncher {
             }
             stopped.countDown();
         }, "replica-shutdown"));
-        System.out.println("replica " + id + " serving " + server.serviceUrl("Echo") + ", Dealer, IdGenerator;"
-                + " randomness " + randomness);
+        System.out.println("replica " + id + " serving " + server.serviceUrl("Echo") + ", Dealer, IdGenerator in "
+                + container.name().toLowerCase(Locale.ROOT) + "; randomness " + randomness);
         stopped.await();
     }
 }

@@ -22,6 +22,7 @@ import org.bftws.core.message.ReplyBundle;
 import org.bftws.core.pbft.Event;
 import org.bftws.core.pbft.Ready;
 import org.bftws.core.voter.ClientCore;
+import org.bftws.module.Threads;
 import org.bftws.module.config.BftwsConfig;
 import org.bftws.module.config.ReplicaEndpoint;
 import org.bftws.module.keys.GroupKeyMaterial;
@@ -203,7 +204,7 @@ public final class GroupClientRuntime implements AutoCloseable {
 
     @Override
     public void close() throws AxisFault {
-        ticker.shutdownNow();
+        Threads.stop(ticker);
         sender.close();
         port.undeploy();
     }

@@ -29,6 +29,7 @@ import org.bftws.core.pbft.Ready;
 import org.bftws.core.pbft.RandomnessConfig;
 import org.bftws.core.pbft.Replica;
 import org.bftws.core.pbft.Role;
+import org.bftws.module.Threads;
 import org.bftws.module.transport.ControlMessage;
 import org.bftws.module.transport.ControlSink;
 import org.bftws.module.transport.MulticastSender;
@@ -398,7 +399,7 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
     /** Stops ticking, lets the ordering thread finish its current step, then stops execution. */
     @Override
     public void close() {
-        ticker.shutdownNow();
+        Threads.stop(ticker);
         stopping = true;
         inbox.add(new Stop()); // wakes the thread; whatever is still queued is abandoned
         try {
@@ -406,12 +407,7 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        execution.shutdownNow();
-        try {
-            execution.awaitTermination(5, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        Threads.stop(execution);
         LOG.info("replica {}: total order manager stopped at seq {}", id, lastExecuted);
     }
 

@@ -10,7 +10,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -23,6 +22,7 @@ import org.apache.http.impl.client.HttpClients;
 import org.apache.http.util.EntityUtils;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
+import org.bftws.module.Threads;
 
 /**
  * The Multicast Sender (paper §3.3.1.2): sends a control message to one endpoint or to several, as SOAP
@@ -178,12 +178,10 @@ public final class MulticastSender implements AutoCloseable {
         pool.shutdownNow();
         try {
             http.close(); // also unblocks a thread waiting on a slow peer
-            pool.awaitTermination(5, TimeUnit.SECONDS);
         } catch (IOException e) {
             LOG.debug("{}: closing connections: {}", name, e.toString());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
+        Threads.stop(pool);
     }
 
     private static ThreadFactory named(String prefix) {
