@@ -171,6 +171,8 @@ public class BftEchoGroupTest {
             assertNotNull("replica " + r + " runs the ordering machinery", replica);
             assertTrue("replica " + r + " executed ordered batches", replica.manager().lastExecuted() >= 1);
             assertEquals(null, replica.manager().failure());
+            // the HTTP workers verified the signatures the ordering thread then needed (PreVerifier)
+            assertTrue("replica " + r + " was spared signature checks", replica.manager().preVerifiedHits() > 0);
         }
     }
 

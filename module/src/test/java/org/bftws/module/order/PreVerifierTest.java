@@ -1,0 +1,105 @@
+package org.bftws.module.order;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.bftws.core.crypto.Ed25519;
+import org.bftws.core.crypto.Signer;
+import org.bftws.core.crypto.Verifier;
+import org.bftws.core.message.Kind;
+import org.bftws.core.message.PrePrepare;
+import org.bftws.core.message.Request;
+import org.bftws.core.message.Signed;
+import org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters;
+import org.junit.Test;
+
+/** The pre-verifying cache answers exactly as the real verifier would, only elsewhere. */
+public class PreVerifierTest {
+    private static final SecureRandom RANDOM = new SecureRandom();
+    private final Ed25519PrivateKeyParameters replicaKey = Ed25519.generate(RANDOM);
+    private final Ed25519PrivateKeyParameters clientKey = Ed25519.generate(RANDOM);
+    private final Signer replica = Ed25519.signer(replicaKey);
+    private final Signer client = Ed25519.signer(clientKey);
+    private final AtomicInteger realChecks = new AtomicInteger();
+    private final Verifier real = counting(Ed25519.verifier(Map.of(0, replicaKey.generatePublicKey(),
+            4, clientKey.generatePublicKey())));
+
+    private Verifier counting(Verifier v) {
+        return (node, data, sig) -> {
+            realChecks.incrementAndGet();
+            return v.verify(node, data, sig);
+        };
+    }
+
+    private Signed request(String op) {
+        return Signed.sign(Kind.REQUEST, 4, new Request(4, "urn:uuid:s", 1, false,
+                op.getBytes(StandardCharsets.UTF_8)).encode(), client);
+    }
+
+    @Test
+    public void aPreVerifiedPrePrepareAndItsRequestsAreNotVerifiedAgain() {
+        PreVerifier v = new PreVerifier(real);
+        Signed q = request("echo");
+        Signed pp = Signed.sign(Kind.PRE_PREPARE, 0, PrePrepare.of(0, 1, List.of(q)).encode(), replica);
+        v.preVerify(pp.encode());
+        int before = realChecks.get();
+        assertTrue(Signed.decode(pp.encode()).verify(v));
+        assertTrue(q.verify(v));
+        assertEquals("answered from memory", before, realChecks.get());
+        assertEquals(2, v.hits());
+        // a hit is forgotten: the next check is a real one again
+        assertTrue(q.verify(v));
+        assertEquals(before + 1, realChecks.get());
+    }
+
+    @Test
+    public void aCopiedSignatureOnOtherDataOrAnotherNodeIsVerifiedAfreshAndFails() {
+        PreVerifier v = new PreVerifier(real);
+        Signed q = request("echo");
+        v.preVerify(q.encode());
+        Signed forged = Signed.of(Kind.REQUEST, 4, request("other").body(), q.signature());
+        assertFalse(forged.verify(v));
+        assertEquals(0, v.hits());
+        byte[] data = "x".getBytes(StandardCharsets.UTF_8);
+        assertFalse(v.verify(0, data, q.signature()));
+        assertTrue("the genuine message is still remembered", q.verify(v));
+        assertEquals(1, v.hits());
+    }
+
+    @Test
+    public void invalidOrMalformedInputIsNotRemembered() {
+        PreVerifier v = new PreVerifier(real);
+        Signed q = request("echo");
+        byte[] sig = q.signature().clone();
+        sig[0] ^= 1;
+        Signed bad = Signed.of(Kind.REQUEST, 4, q.body(), sig);
+        v.preVerify(bad.encode());
+        v.preVerify(new byte[] {1, 2, 3});
+        assertFalse(bad.verify(v));
+        assertEquals(0, v.hits());
+    }
+
+    @Test
+    public void memoryIsBoundedOldestFirst() {
+        PreVerifier v = new PreVerifier(real, 2, Long.MAX_VALUE);
+        Signed a = request("a");
+        Signed b = request("b");
+        Signed c = request("c");
+        v.preVerify(a.encode());
+        v.preVerify(b.encode());
+        v.preVerify(c.encode());
+        int before = realChecks.get();
+        assertTrue(a.verify(v));
+        assertEquals("a was evicted: verified for real", before + 1, realChecks.get());
+        assertTrue(b.verify(v));
+        assertTrue(c.verify(v));
+        assertEquals(2, v.hits());
+    }
+}
