@@ -18,7 +18,6 @@ import org.apache.axis2.client.ServiceClient;
 import org.bftws.client.GroupClients;
 import org.bftws.client.embedded.Axis2Repository;
 import org.bftws.client.embedded.EmbeddedAxis2Server;
-import org.bftws.core.keys.KeyFiles;
 import org.bftws.module.api.CollectiveRandom;
 
 /**
@@ -66,18 +65,9 @@ public final class DemoClient implements AutoCloseable {
 
     /** A client of the group in {@code ports}, with client-1's key, its repository under {@code dir}. */
     public static DemoClient connect(int[] ports, GroupLauncher.Layout layout, Path dir) throws IOException {
-        Path xml = GroupLauncher.withParameters(layout.conf().resolve("axis2-client.xml"),
-                dir.resolve("conf/axis2.xml"),
-                GroupLauncher.groupParameters(ports, layout.keys()) + GroupLauncher.param("bftws.role", "client")
-                        + GroupLauncher.param("bftws.keys.private",
-                                layout.keys().resolve(KeyFiles.clientFileName(1)).toString())
-                        + "<transportReceiver name=\"http\""
-                        + " class=\"org.apache.axis2.transport.http.SimpleHTTPServer\"/>");
-        Axis2Repository repo = Axis2Repository.at(dir.resolve("repository"))
-                .axis2Xml(xml)
-                .module(layout.artifacts().resolve("modules/bftws.mar"))
-                .module(layout.artifacts().resolve("modules/addressing.mar"))
-                .build();
+        Axis2Repository repo = GroupLauncher.clientRepository(layout, dir,
+                GroupLauncher.groupParameters(ports, layout.keys()) + GroupLauncher.clientParameters(1, layout.keys())
+                        + GroupLauncher.httpReceiver(0));
         EmbeddedAxis2Server listener = EmbeddedAxis2Server.start(repo);
         try {
             ServiceClient client = GroupClients.create(listener.context(), GroupLauncher.GROUP_ENDPOINT,
