@@ -12,6 +12,7 @@ import org.bftws.perf.echo.EchoExperiment;
 import org.bftws.perf.echo.EchoModes;
 import org.bftws.perf.echo.EchoPayload;
 import org.bftws.perf.echo.EchoSetup;
+import org.bftws.perf.echo.ThreeTierExperiment;
 
 /**
  * The driver behind {@code scripts/perf}: runs the JVM-hosted experiments and regenerates RESULTS.md.
@@ -19,10 +20,12 @@ import org.bftws.perf.echo.EchoSetup;
  * <pre>
  * PerfMain [--smoke] [--results DIR] [--markdown FILE] [--root DIR]
  *          [--modes plain,wsrm,...] [--sizes 1,100,1KB] [--clients 1,8] [--reps N]
- *          [--warmup-ms MS] [--measure-ms MS] (echo | report)...
+ *          [--warmup-ms MS] [--measure-ms MS] (echo | three-tier | report)...
  * </pre>
  *
- * {@code echo} runs experiment 1 into {@code DIR/echo.csv}; {@code report} rewrites the markdown and the
+ * {@code echo} runs experiment 1 into {@code DIR/echo.csv}; {@code three-tier} runs experiment 2 (1 KB,
+ * 1 and 8 clients; {@code --clients}, {@code --reps} and the times apply) into {@code DIR/three-tier.csv};
+ * {@code report} rewrites the markdown and the
  * plots from every CSV in {@code DIR}. Progress goes to stderr, one line per configuration.
  */
 public final class PerfMain {
@@ -59,13 +62,13 @@ public final class PerfMain {
                 case "--reps" -> reps = Integer.parseInt(args[++i]);
                 case "--warmup-ms" -> warmup = Long.parseLong(args[++i]);
                 case "--measure-ms" -> measure = Long.parseLong(args[++i]);
-                case "echo", "report" -> commands.add(args[i]);
+                case "echo", "three-tier", "report" -> commands.add(args[i]);
                 default -> {
                     System.err.println("perf: unknown argument " + args[i]);
                     System.err.println("usage: PerfMain [--smoke] [--results DIR] [--markdown FILE] [--root DIR] "
                             + "[--modes " + String.join(",", EchoModes.all().stream().map(m -> m.name()).toList())
                             + "] [--sizes 1,10,100,1000,1KB] [--clients 1,2,4,8] [--reps N] [--warmup-ms MS] "
-                            + "[--measure-ms MS] (echo | report)...");
+                            + "[--measure-ms MS] (echo | three-tier | report)...");
                     return 2;
                 }
             }
@@ -97,6 +100,19 @@ public final class PerfMain {
                     deleteTree(work);
                 }
                 System.err.println("perf echo: wrote " + results.resolve("echo.csv"));
+            } else if (command.equals(ThreeTierExperiment.NAME)) {
+                EchoExperiment.Config base = ThreeTierExperiment.config(smoke);
+                EchoExperiment.Config config = new EchoExperiment.Config(base.modes(), base.payloads(),
+                        clients == null ? base.clients() : Stream.of(clients.split(",")).map(Integer::parseInt).toList(),
+                        reps == null ? base.repetitions() : reps, warmup == null ? base.warmupMillis() : warmup,
+                        measure == null ? base.measureMillis() : measure);
+                Path work = EchoExperiment.tempWork();
+                try {
+                    ThreeTierExperiment.run(config, work, root, results.resolve("three-tier.csv"), System.err);
+                } finally {
+                    deleteTree(work);
+                }
+                System.err.println("perf three-tier: wrote " + results.resolve("three-tier.csv"));
             } else {
                 List<Path> plots = new Report(results, markdown).write();
                 System.err.println("perf report: wrote " + markdown + " and " + plots.size() + " plot(s)");

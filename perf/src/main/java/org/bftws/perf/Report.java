@@ -15,7 +15,7 @@ import java.util.TreeSet;
 
 /**
  * Regenerates {@code RESULTS.md} and the PNG plots from the latest CSVs in {@code results/}: echo.csv
- * (this module), engine.csv (scripts/bench-engine), crypto.csv (scripts/bench-crypto). Numbers are the
+ * and three-tier.csv (this module), engine.csv (scripts/bench-engine), crypto.csv (scripts/bench-crypto). Numbers are the
  * median over repetitions; every ratio is printed next to the absolute numbers it divides.
  */
 public final class Report {
@@ -42,6 +42,7 @@ public final class Report {
                 + "recorded beside it. Every figure is the median over the repetitions; ratios are stated next to "
                 + "the absolute numbers they divide.\n\n");
         echo(md, plots);
+        ThreeTierReport.append(results, md);
         engine(md, plots);
         crypto(md, plots);
         Files.writeString(markdown, md.toString(), StandardCharsets.UTF_8);
@@ -308,7 +309,7 @@ public final class Report {
         return mode + "|" + payload + "|" + clients;
     }
 
-    private static List<String> distinct(List<Csv.Row> rows, String column) {
+    static List<String> distinct(List<Csv.Row> rows, String column) {
         Set<String> s = new LinkedHashSet<>();
         for (Csv.Row r : rows) {
             s.add(r.get(column));
@@ -316,11 +317,11 @@ public final class Report {
         return new ArrayList<>(s);
     }
 
-    private static double med(List<Csv.Row> rows, String column) {
+    static double med(List<Csv.Row> rows, String column) {
         return Stats.median(rows.stream().map(r -> r.number(column)).filter(d -> !d.isNaN()).toList());
     }
 
-    private static String ratio(double a, double b) {
+    static String ratio(double a, double b) {
         if (Double.isNaN(a) || Double.isNaN(b) || b == 0) {
             return "—";
         }

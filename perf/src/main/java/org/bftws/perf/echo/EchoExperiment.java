@@ -58,6 +58,7 @@ public final class EchoExperiment {
         }
     }
 
+    private final String experiment;
     private final Config config;
     private final EchoSetup setup;
     private final Path work;
@@ -67,6 +68,16 @@ public final class EchoExperiment {
     private final AtomicReference<EchoMode.Deployment> running = new AtomicReference<>();
 
     public EchoExperiment(Config config, EchoSetup setup, Path work, Path root, PrintStream progress) {
+        this("echo", config, setup, work, root, progress);
+    }
+
+    /**
+     * As above, under another experiment name (the CSV's first column and the progress lines): the same
+     * closed-loop measurement serves experiment 2, {@code three-tier}, whose modes call a middle tier.
+     */
+    public EchoExperiment(String experiment, Config config, EchoSetup setup, Path work, Path root,
+            PrintStream progress) {
+        this.experiment = experiment;
         this.config = config;
         this.setup = setup;
         this.work = work;
@@ -93,7 +104,7 @@ public final class EchoExperiment {
                                 done++;
                             }
                         }
-                        progress.printf(Locale.ROOT, "perf echo [%d/%d] rep %d %s: not available%n", done, total, rep,
+                        progress.printf(Locale.ROOT, "perf " + experiment + " [%d/%d] rep %d %s: not available%n", done, total, rep,
                                 mode.name());
                         continue;
                     }
@@ -125,7 +136,7 @@ public final class EchoExperiment {
                     rows.add(row(commit, mode, p, c, rep, null, 0, 0, "failed", "start: " + e));
                 }
             }
-            progress.printf(Locale.ROOT, "perf echo rep %d %s: failed to start: %s%n", rep, mode.name(), e);
+            progress.printf(Locale.ROOT, "perf " + experiment + " rep %d %s: failed to start: %s%n", rep, mode.name(), e);
             return done + config.payloads().size() * config.clients().size();
         }
         running.set(deployment);
@@ -135,7 +146,7 @@ public final class EchoExperiment {
                     caller.echo(config.payloads().get(i % config.payloads().size()));
                 }
             } catch (Exception e) {
-                progress.printf(Locale.ROOT, "perf echo rep %d %s: warm-up call failed: %s%n", rep, mode.name(), e);
+                progress.printf(Locale.ROOT, "perf " + experiment + " rep %d %s: warm-up call failed: %s%n", rep, mode.name(), e);
             }
             for (EchoPayload p : config.payloads()) {
                 for (int c : config.clients()) {
@@ -146,7 +157,7 @@ public final class EchoExperiment {
                     rows.add(row(commit, mode, p, c, rep, m.latency, m.errors, m.throughput, status, note, load1Start));
                     done++;
                     progress.printf(Locale.ROOT,
-                            "perf echo [%d/%d] rep %d %-6s %-6s clients=%d: p50 %.2f ms, p99 %.2f ms, %.0f calls/s, "
+                            "perf " + experiment + " [%d/%d] rep %d %-6s %-6s clients=%d: p50 %.2f ms, p99 %.2f ms, %.0f calls/s, "
                                     + "%d errors (load %.2f)%n",
                             done, total, rep, mode.name(), p.label(), c, m.latency.p50Ms(), m.latency.p99Ms(),
                             m.throughput, m.errors, Machine.loadAverage()[0]);
@@ -164,7 +175,7 @@ public final class EchoExperiment {
             try {
                 d.close();
             } catch (Exception e) {
-                progress.println("perf echo: stopping a deployment failed: " + e);
+                progress.println("perf " + experiment + ": stopping a deployment failed: " + e);
             }
         }
     }
@@ -224,7 +235,7 @@ public final class EchoExperiment {
                 try {
                     c.close();
                 } catch (Exception e) {
-                    progress.println("perf echo: closing a client failed: " + e);
+                    progress.println("perf " + experiment + ": closing a client failed: " + e);
                 }
             }
         }
@@ -279,7 +290,7 @@ public final class EchoExperiment {
             int errors, double throughput, String status, String note, double load1Start) {
         double[] load = Machine.loadAverage();
         boolean measured = latency != null;
-        return List.of("echo", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), commit, Machine.jvm(),
+        return List.of(experiment, Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), commit, Machine.jvm(),
                 Machine.description(), String.valueOf(Machine.nproc()), fmt(load1Start), fmt(load[0]), fmt(load[1]),
                 mode.name(), p.label(), String.valueOf(p.elements()), String.valueOf(p.requestBytes()),
                 String.valueOf(clients), String.valueOf(rep), fmt(config.warmupMillis() / 1000.0),
