@@ -24,29 +24,17 @@ final class ThreeTierBftwsMode implements EchoMode {
 
     @Override
     public Deployment start(EchoSetup setup, Path work) throws Exception {
-        Closer closer = new Closer();
-        try {
+        return ClosingDeployment.start(closer -> {
             ThreeTierGroups tiers = closer.register(ThreeTierGroups.start(setup.artifacts(), setup.conf(),
                     work.resolve("tiers")));
             EmbeddedAxis2Server client = closer.register(tiers.client(setup.artifacts(), setup.conf(),
                     work.resolve("client")));
-            return new Deployment() {
-                @Override
-                public Caller newCaller() throws Exception {
-                    ServiceClientCaller c = new ServiceClientCaller(client.context(), ThreeTierGroups.MIDDLE_ENDPOINT,
-                            false);
-                    c.client.engageModule("bftws");
-                    return c;
-                }
-
-                @Override
-                public void close() throws Exception {
-                    closer.close();
-                }
+            return () -> {
+                ServiceClientCaller c = new ServiceClientCaller(client.context(), ThreeTierGroups.MIDDLE_ENDPOINT,
+                        false);
+                c.client.engageModule("bftws");
+                return c;
             };
-        } catch (Exception | Error e) {
-            closer.close();
-            throw e;
-        }
+        });
     }
 }

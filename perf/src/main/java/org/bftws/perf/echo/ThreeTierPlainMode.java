@@ -27,8 +27,7 @@ final class ThreeTierPlainMode implements EchoMode {
 
     @Override
     public Deployment start(EchoSetup setup, Path work) throws Exception {
-        Closer closer = new Closer();
-        try {
+        return ClosingDeployment.start(closer -> {
             Path backendXml = setup.axis2Xml(work.resolve("backend-conf"), "axis2-replica.xml", "", NO_BFTWS);
             EmbeddedAxis2Server backend = closer.register(
                     EmbeddedAxis2Server.start(setup.server(work.resolve("backend"), backendXml)));
@@ -45,20 +44,7 @@ final class ThreeTierPlainMode implements EchoMode {
                     setup.conf().resolve("axis2-client.xml")).createConfigurationContext();
             closer.register(client::terminate);
             String url = middle.serviceUrl("Relay");
-            return new Deployment() {
-                @Override
-                public Caller newCaller() throws Exception {
-                    return new ServiceClientCaller(client, url, true);
-                }
-
-                @Override
-                public void close() throws Exception {
-                    closer.close();
-                }
-            };
-        } catch (Exception | Error e) {
-            closer.close();
-            throw e;
-        }
+            return () -> new ServiceClientCaller(client, url, true);
+        });
     }
 }
