@@ -33,6 +33,7 @@ public final class ThreeTierGroups implements AutoCloseable {
     /** How long one nested attempt waits before the relay retries it. */
     public static final long NESTED_ATTEMPT_MILLIS = 10_000;
 
+    private final String backendAction;
     private final Path backendKeys;
     private final Path middleKeys;
     private final int[] backendPorts;
@@ -40,7 +41,8 @@ public final class ThreeTierGroups implements AutoCloseable {
     private final EmbeddedAxis2Server[] backend = new EmbeddedAxis2Server[N];
     private final EmbeddedAxis2Server[] middle = new EmbeddedAxis2Server[N];
 
-    private ThreeTierGroups(Path backendKeys, Path middleKeys) throws IOException {
+    private ThreeTierGroups(Path backendKeys, Path middleKeys, String backendAction) throws IOException {
+        this.backendAction = backendAction;
         this.backendKeys = backendKeys;
         this.middleKeys = middleKeys;
         this.backendPorts = GroupLauncher.freePorts(N);
@@ -49,8 +51,14 @@ public final class ThreeTierGroups implements AutoCloseable {
 
     /** Generates both groups' keys under {@code dir}, starts the backend, then the middle tier. */
     public static ThreeTierGroups start(Path artifacts, Path conf, Path dir) throws IOException {
+        return start(artifacts, conf, dir, GroupLauncher.ECHO_ACTION);
+    }
+
+    /** As above, the middle tier calling {@code backendAction} (relay.backend.action) on the backend. */
+    public static ThreeTierGroups start(Path artifacts, Path conf, Path dir, String backendAction)
+            throws IOException {
         ThreeTierGroups t = new ThreeTierGroups(keygen(dir.resolve("backend-keys"), N),
-                keygen(dir.resolve("middle-keys"), 1));
+                keygen(dir.resolve("middle-keys"), 1), backendAction);
         try {
             for (int r = 0; r < N; r++) {
                 t.backend[r] = GroupLauncher.startReplica(t.layout(artifacts, conf, t.backendKeys),
@@ -86,7 +94,8 @@ public final class ThreeTierGroups implements AutoCloseable {
                 + GroupLauncher.replicaParameters(r, middleKeys)
                 + GroupLauncher.param("bftws.randomness.algorithm", "none")
                 + GroupLauncher.param("bftws.viewChangeTimeoutTicks", String.valueOf(MIDDLE_VIEW_CHANGE_TICKS))
-                + relayParameters(nested, BACKEND_ENDPOINT, NESTED_ATTEMPT_MILLIS);
+                + relayParameters(nested, BACKEND_ENDPOINT, NESTED_ATTEMPT_MILLIS)
+                + GroupLauncher.param("relay.backend.action", backendAction);
         return GroupLauncher.startReplica(layout(artifacts, conf, middleKeys), dir, middlePorts[r], params,
                 "relay.aar");
     }

@@ -1,6 +1,8 @@
 package org.bftws.client.group;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -11,6 +13,7 @@ import java.util.function.BooleanSupplier;
 import org.apache.axiom.om.OMAbstractFactory;
 import org.apache.axiom.om.OMElement;
 import org.apache.axiom.om.OMFactory;
+import org.apache.axis2.AxisFault;
 import org.apache.axis2.client.ServiceClient;
 import org.bftws.client.GroupClients;
 import org.bftws.client.embedded.Conditions;
@@ -74,9 +77,9 @@ public class ThreeTierGroupTest {
             List<String> items = List.of("healthy-" + c + "-a", "healthy-" + c + "-b", "healthy-" + c + "-c");
             assertEquals(items, echo(items));
         }
-        await("every middle replica relayed 5 requests", () -> allAtLeast(middleEchoes, 5));
+        await("every middle replica relayed 5 requests", () -> RandomProbe.allSeen(middleEchoes, 5));
         // One nested client per middle replica: each relayed request runs once per middle replica.
-        await("every backend replica executed 4 x 5 nested requests", () -> allAtLeast(backendEchoes, 20));
+        await("every backend replica executed 4 x 5 nested requests", () -> RandomProbe.allSeen(backendEchoes, 20));
         for (RandomProbe p : backendEchoes) {
             assertEquals("no more than one execution per middle replica and request", 20, p.seen().size());
         }
@@ -88,7 +91,31 @@ public class ThreeTierGroupTest {
             assertEquals(items, echo(items));
         }
         RandomProbe[] liveBackend = {backendEchoes[0], backendEchoes[1], backendEchoes[2]};
-        await("the three live backend replicas executed 3 x 5 more", () -> allAtLeast(liveBackend, 35));
+        await("the three live backend replicas executed 3 x 5 more", () -> RandomProbe.allSeen(liveBackend, 35));
+    }
+
+    /**
+     * The backend's voted fault becomes the same fault at every middle replica (a deterministic function of
+     * the backend's answer), so the middle replicas still agree and the client gets it as an AxisFault;
+     * the tiers keep serving.
+     */
+    @Test
+    public void aVotedBackendFaultReachesTheClientAsTheMiddleTiersVotedFault() throws Exception {
+        Path artifacts = Path.of(System.getProperty("bftws.test.artifacts"));
+        Path conf = Path.of(System.getProperty("bftws.conf"));
+        tiers = ThreeTierGroups.start(artifacts, conf, tmp.newFolder("tiers").toPath(),
+                "urn:bftws:samples:echo:noSuchOperation");
+        listener = tiers.client(artifacts, conf, tmp.newFolder("client").toPath());
+        client = GroupClients.create(listener.context(), ThreeTierGroups.MIDDLE_ENDPOINT, GroupLauncher.ECHO_ACTION,
+                WAIT_MS);
+        for (int c = 0; c < 2; c++) {
+            try {
+                echo(List.of("refused-" + c));
+                fail("the backend has no such operation, yet the relay answered");
+            } catch (AxisFault expected) {
+                assertTrue(expected.getMessage(), expected.getMessage().startsWith("backend fault: "));
+            }
+        }
     }
 
     /** One call of the middle group's echo; the voted reply's item texts. */
@@ -107,15 +134,6 @@ public class ThreeTierGroupTest {
             texts.add(it.next().getText());
         }
         return texts;
-    }
-
-    private static boolean allAtLeast(RandomProbe[] probes, int count) {
-        for (RandomProbe p : probes) {
-            if (p.seen().size() < count) {
-                return false;
-            }
-        }
-        return true;
     }
 
     private static void await(String what, BooleanSupplier condition) throws InterruptedException {
