@@ -14,6 +14,7 @@ import org.bftws.perf.echo.EchoPayload;
 import org.bftws.perf.echo.EchoSetup;
 import org.bftws.perf.profile.Profiler;
 import org.bftws.perf.recovery.RecoveryExperiment;
+import org.bftws.perf.echo.ThreeTierExperiment;
 
 /**
  * The driver behind {@code scripts/perf}: runs the JVM-hosted experiments and regenerates RESULTS.md.
@@ -21,11 +22,12 @@ import org.bftws.perf.recovery.RecoveryExperiment;
  * <pre>
  * PerfMain [--smoke] [--results DIR] [--markdown FILE] [--root DIR]
  *          [--modes plain,wsrm,...] [--sizes 1,100,1KB] [--clients 1,8] [--reps N]
- *          [--warmup-ms MS] [--measure-ms MS] (echo | scale | recovery | profile | report)...
+ *          [--warmup-ms MS] [--measure-ms MS] (echo | three-tier | scale | recovery | profile | report)...
  * </pre>
  *
  * {@code echo} runs experiment 1 into {@code DIR/echo.csv}, {@code scale} experiment 5 into
- * {@code DIR/scale.csv}, {@code recovery} experiment 4 into {@code DIR/recovery-*.csv}, {@code profile} the
+ * {@code DIR/scale.csv}, {@code three-tier} experiment 2 (1 KB, 1 and 8 clients) into
+ * {@code DIR/three-tier.csv}, {@code recovery} experiment 4 into {@code DIR/recovery-*.csv}, {@code profile} the
  * BFT-WS echo under Java Flight Recorder into {@code DIR/profile.csv}; {@code report} rewrites the markdown
  * and the plots from every CSV in {@code DIR}. Progress goes to stderr, one line per configuration.
  */
@@ -63,13 +65,13 @@ public final class PerfMain {
                 case "--reps" -> reps = Integer.parseInt(args[++i]);
                 case "--warmup-ms" -> warmup = Long.parseLong(args[++i]);
                 case "--measure-ms" -> measure = Long.parseLong(args[++i]);
-                case "echo", "scale", "recovery", "profile", "report" -> commands.add(args[i]);
+                case "echo", "three-tier", "scale", "recovery", "profile", "report" -> commands.add(args[i]);
                 default -> {
                     System.err.println("perf: unknown argument " + args[i]);
                     System.err.println("usage: PerfMain [--smoke] [--results DIR] [--markdown FILE] [--root DIR] "
                             + "[--modes " + String.join(",", EchoModes.all().stream().map(m -> m.name()).toList())
                             + "] [--sizes 1,10,100,1000,1KB] [--clients 1,2,4,8] [--reps N] [--warmup-ms MS] "
-                            + "[--measure-ms MS] (echo | scale | recovery | profile | report)...");
+                            + "[--measure-ms MS] (echo | three-tier | scale | recovery | profile | report)...");
                     return 2;
                 }
             }
@@ -91,6 +93,8 @@ public final class PerfMain {
                 case "scale" -> echo("scale", echo.apply(smoke ? Scale.smoke() : Scale.full()), root, results);
                 case "recovery" -> recovery(smoke, root, results);
                 case "profile" -> profile(echo.apply(smoke ? Profiler.smoke() : Profiler.full()), root, results);
+                case ThreeTierExperiment.NAME -> threeTier(new EchoOptions(null, null, clients, reps, warmup, measure)
+                        .apply(ThreeTierExperiment.config(smoke)), root, results);
                 default -> {
                     List<Path> plots = new Report(results, markdown).write();
                     System.err.println("perf report: wrote " + markdown + " and " + plots.size() + " plot(s)");
@@ -123,6 +127,18 @@ public final class PerfMain {
             deleteTree(work);
         }
         System.err.println("perf " + name + ": wrote " + results.resolve(name + ".csv"));
+    }
+
+    /** Experiment 2: only the clients, repetitions and times are overridable (the modes and 1 KB are fixed). */
+    private static void threeTier(EchoExperiment.Config config, Path root, Path results) throws Exception {
+        Path work = EchoExperiment.tempWork();
+        Path csv = results.resolve(ThreeTierExperiment.NAME + ".csv");
+        try {
+            ThreeTierExperiment.run(config, work, root, csv, System.err);
+        } finally {
+            deleteTree(work);
+        }
+        System.err.println("perf three-tier: wrote " + csv);
     }
 
     private static void recovery(boolean smoke, Path root, Path results) throws Exception {

@@ -15,7 +15,7 @@ import java.util.TreeSet;
 
 /**
  * Regenerates {@code RESULTS.md} and the PNG plots from the latest CSVs in {@code results/}: echo.csv,
- * scale.csv, recovery-*.csv, profile.csv (this module), heap.csv (scripts/perf-heap), engine.csv
+ * three-tier.csv, scale.csv, recovery-*.csv, profile.csv (this module), heap.csv (scripts/perf-heap), engine.csv
  * (scripts/bench-engine), crypto.csv (scripts/bench-crypto). Numbers are the
  * median over repetitions; every ratio is printed next to the absolute numbers it divides.
  */
@@ -43,6 +43,7 @@ public final class Report {
                 + "recorded beside it. Every figure is the median over the repetitions; ratios are stated next to "
                 + "the absolute numbers they divide.\n\n");
         echo(md, plots);
+        ThreeTierReport.append(results, md);
         new ScaleReport(results).write(md, plots);
         new RecoveryReport(results).write(md, plots);
         new ProfileReport(results).write(md);

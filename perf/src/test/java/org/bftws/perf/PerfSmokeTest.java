@@ -189,4 +189,25 @@ public class PerfSmokeTest {
             assertArrayEquals(png + " is a PNG", PNG_MAGIC, Arrays.copyOf(Files.readAllBytes(p), 4));
         }
     }
+
+    /** Experiment 2: both three-tier modes measured at 1 and 8 clients, and RESULTS.md's section. */
+    @Test
+    public void threeTierSmokeRunWritesCsvAndResults() throws Exception {
+        Path results = smokeRun("three-tier");
+        List<Csv.Row> rows = Csv.read(results.resolve("three-tier.csv"));
+        for (String mode : List.of("plain", "bftws")) {
+            for (String clients : List.of("1", "8")) {
+                List<Csv.Row> ok = rows.stream().filter(r -> r.get("mode").equals(mode)
+                        && r.get("clients").equals(clients) && r.get("status").equals("ok")).toList();
+                assertEquals(mode + " at " + clients + " clients measured once: " + rows, 1, ok.size());
+                Csv.Row r = ok.get(0);
+                assertEquals("three-tier", r.get("experiment"));
+                assertEquals("1KB", r.get("payload"));
+                assertTrue(r.fields().toString(), r.number("calls") > 0);
+                assertTrue(r.fields().toString(), r.number("p99_ms") >= r.number("p50_ms"));
+                assertTrue(r.fields().toString(), r.number("throughput_cps") > 0);
+            }
+        }
+        assertResultsMention(results, "Experiment 2: three-tier echo", "| 1KB | 8 | bftws |", "| 1KB | 1 | plain |");
+    }
 }

@@ -84,11 +84,16 @@ public final class GroupLauncher {
 
     /** The bftws.* parameters shared by every member and client of the group. */
     public static String groupParameters(int[] ports, Path keys) {
+        return groupParameters(GROUP_ENDPOINT, "Echo", ports, keys);
+    }
+
+    /** As above for any group: its endpoint, the main service its replicas' endpoints name, its keys. */
+    public static String groupParameters(String groupEndpoint, String mainService, int[] ports, Path keys) {
         StringBuilder replicas = new StringBuilder();
         for (int r = 0; r < ports.length; r++) {
-            replicas.append(r).append('=').append(serviceUrl(ports[r], "Echo")).append(' ');
+            replicas.append(r).append('=').append(serviceUrl(ports[r], mainService)).append(' ');
         }
-        return param("bftws.replicated", "true") + param("bftws.group.endpoint", GROUP_ENDPOINT)
+        return param("bftws.replicated", "true") + param("bftws.group.endpoint", groupEndpoint)
                 + param("bftws.replicas", replicas.toString().trim())
                 + param("bftws.keys.public", keys.resolve(KeyFiles.GROUP_FILE).toString());
     }
@@ -161,11 +166,8 @@ public final class GroupLauncher {
         if (id < 0 || id >= ports.length) {
             throw new IllegalArgumentException("replica id " + id + " is not in 0.." + (ports.length - 1));
         }
-        return withParameters(layout.replicaXml(), out,
-                groupParameters(ports, layout.keys()) + param("bftws.replica.id", String.valueOf(id))
-                        + param("bftws.keys.private",
-                                layout.keys().resolve(KeyFiles.replicaFileName(id + 1)).toString())
-                        + param("bftws.randomness.algorithm", randomness));
+        return withParameters(layout.replicaXml(), out, groupParameters(ports, layout.keys())
+                + replicaParameters(id, layout.keys()) + param("bftws.randomness.algorithm", randomness));
     }
 
     /** bftws.mar, addressing.mar and the echo, dealer and id generator services into a replica's repository. */
@@ -181,8 +183,51 @@ public final class GroupLauncher {
                 .module(layout.artifacts().resolve("modules/addressing.mar"));
     }
 
+    /** {@code bftws.replica.id} and {@code bftws.keys.private} of replica {@code id} (keygen's file names). */
+    public static String replicaParameters(int id, Path keys) {
+        return param("bftws.replica.id", String.valueOf(id))
+                + param("bftws.keys.private", keys.resolve(KeyFiles.replicaFileName(id + 1)).toString());
+    }
+
+    /**
+     * A replica (or any server) under {@code dir} on {@code port}: conf/axis2-replica.xml with
+     * {@code parameters}, both modules, and the named service archives of {@code layout.artifacts()/services}.
+     */
+    public static EmbeddedAxis2Server startReplica(Layout layout, Path dir, int port, String parameters,
+            String... aars) throws IOException {
+        Path xml = withParameters(layout.replicaXml(), dir.resolve("conf/axis2.xml"), parameters);
+        Axis2Repository.Builder repo = withModules(Axis2Repository.at(dir.resolve("repository")).axis2Xml(xml), layout);
+        for (String aar : aars) {
+            repo.service(layout.artifacts().resolve("services").resolve(aar));
+        }
+        return EmbeddedAxis2Server.start(repo.build(), port);
+    }
+
+    /** {@code bftws.role=client} with keygen's {@code client-J.key} (J from 1). */
+    public static String clientParameters(int j, Path keys) {
+        return param("bftws.role", "client")
+                + param("bftws.keys.private", keys.resolve(KeyFiles.clientFileName(j)).toString());
+    }
+
+    /**
+     * A client repository under {@code dir}: conf/axis2-client.xml with {@code parameters} (and, for a group
+     * client, an HTTP transportReceiver where the replicas reply), both modules; not started.
+     */
+    public static Axis2Repository clientRepository(Layout layout, Path dir, String parameters) throws IOException {
+        Path xml = withParameters(layout.conf().resolve("axis2-client.xml"), dir.resolve("conf/axis2.xml"),
+                parameters);
+        return withModules(Axis2Repository.at(dir.resolve("repository")).axis2Xml(xml), layout).build();
+    }
+
+    /** An HTTP transportReceiver (SimpleHTTPServer), on {@code port} unless it is 0 (then the caller picks). */
+    public static String httpReceiver(int port) {
+        String portParam = port == 0 ? "" : "<parameter name=\"port\">" + port + "</parameter>";
+        return "<transportReceiver name=\"http\" class=\"org.apache.axis2.transport.http.SimpleHTTPServer\">"
+                + portParam + "</transportReceiver>\n    ";
+    }
+
     /** Copies {@code source} to {@code out} with {@code extra} inserted before the first phaseOrder. */
-    static Path withParameters(Path source, Path out, String extra) throws IOException {
+    public static Path withParameters(Path source, Path out, String extra) throws IOException {
         String xml = Files.readString(source);
         int at = xml.indexOf("<phaseOrder");
         if (at < 0) {
@@ -193,7 +238,7 @@ public final class GroupLauncher {
         return out;
     }
 
-    static String param(String name, String value) {
+    public static String param(String name, String value) {
         return "<parameter name=\"" + name + "\">" + value + "</parameter>\n    ";
     }
 

@@ -48,6 +48,16 @@ final class RandomProbe extends AbstractHandler {
         throw new IllegalStateException("no OperationOutPhase on " + operation);
     }
 
+    /** True when each probe has seen at least {@code count} requests. */
+    static boolean allSeen(RandomProbe[] probes, int count) {
+        for (RandomProbe p : probes) {
+            if (p.seen().size() < count) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Request id → what came with it. */
     Map<String, Seen> seen() {
         return Map.copyOf(seen);

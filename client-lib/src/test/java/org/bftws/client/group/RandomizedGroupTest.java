@@ -85,7 +85,7 @@ public class RandomizedGroupTest {
         DemoClient.Call echo = client.echo(List.of("not", "randomized"));
         assertEquals(echo.sent(), echo.voted());
         assertEquals("no random number on echo's voted reply", "", echo.random());
-        await("echo executed everywhere", () -> allSeen(echoProbes, 1));
+        await("echo executed everywhere", () -> RandomProbe.allSeen(echoProbes, 1));
         for (int r = 0; r < N; r++) {
             for (RandomProbe.Seen s : echoProbes[r].seen().values()) {
                 assertEquals("replica " + r + ": echo got no header", "", s.header());
@@ -162,7 +162,7 @@ public class RandomizedGroupTest {
      * each request came with the same number (header and API alike) on every replica; returns the numbers.
      */
     private Set<String> awaitSameNumbersEverywhere(RandomProbe[] probes, int count) throws InterruptedException {
-        await("every replica executed " + count + " randomized requests", () -> allSeen(probes, count));
+        await("every replica executed " + count + " randomized requests", () -> RandomProbe.allSeen(probes, count));
         Map<String, RandomProbe.Seen> first = probes[0].seen();
         Set<String> numbers = new HashSet<>();
         for (Map.Entry<String, RandomProbe.Seen> e : first.entrySet()) {
@@ -174,15 +174,6 @@ public class RandomizedGroupTest {
             assertEquals("replica " + r + " delivered the same number with the same request", first, probes[r].seen());
         }
         return numbers;
-    }
-
-    private static boolean allSeen(RandomProbe[] probes, int count) {
-        for (RandomProbe p : probes) {
-            if (p.seen().size() < count) {
-                return false;
-            }
-        }
-        return true;
     }
 
     private void start(String randomness) throws Exception {

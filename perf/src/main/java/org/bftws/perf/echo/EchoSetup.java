@@ -29,6 +29,11 @@ public final class EchoSetup {
         return conf;
     }
 
+    /** Where bftws.mar, addressing.mar and the .aar files are (modules/, services/). */
+    public Path artifacts() {
+        return artifacts;
+    }
+
     /** A server repository: the given axis2.xml, both modules, the echo service. */
     public Axis2Repository server(Path dir, Path axis2Xml) throws IOException {
         return server(dir, axis2Xml, echoAar());
