@@ -54,7 +54,7 @@ public class BftwsModule extends SandeshaModule {
             CreatedSequences created = new CreatedSequences();
             configContext.setProperty(CreatedSequences.PROPERTY, created);
             BftwsReplica replica = BftwsReplica.start(configContext, config, keys.signer(), keys.verifier(),
-                    new TotalOrderInvoker(configContext, services), randomness, created);
+                    new TotalOrderInvoker(configContext, services, config.xmlLimits()), randomness, created);
             configContext.setProperty(BftwsRuntime.REPLICA_PROPERTY, replica);
             LOG.info("bftws replica {} of {} orders requests for service {} (and the other services deployed"
                     + " here), randomness {}", config.replicaId(), config.n(), services.mainService(),

@@ -95,6 +95,12 @@ public final class GroupLauncher {
     /** As above, with {@code bftws.randomness.algorithm} = {@code randomness} (none|ct|ba|ba-hardened). */
     public static EmbeddedAxis2Server start(int id, int[] ports, Layout layout, Path dir, String randomness)
             throws IOException {
+        return start(id, ports, layout, dir, randomness, "");
+    }
+
+    /** As above, with {@code extra} axis2.xml {@code <parameter>}s (e.g. tighter limits for tests). */
+    public static EmbeddedAxis2Server start(int id, int[] ports, Layout layout, Path dir, String randomness,
+            String extra) throws IOException {
         if (id < 0 || id >= ports.length) {
             throw new IllegalArgumentException("replica id " + id + " is not in 0.." + (ports.length - 1));
         }
@@ -102,7 +108,7 @@ public final class GroupLauncher {
                 groupParameters(ports, layout.keys()) + param("bftws.replica.id", String.valueOf(id))
                         + param("bftws.keys.private",
                                 layout.keys().resolve(KeyFiles.replicaFileName(id + 1)).toString())
-                        + param("bftws.randomness.algorithm", randomness));
+                        + param("bftws.randomness.algorithm", randomness) + extra);
         Axis2Repository repo = Axis2Repository.at(dir.resolve("repository"))
                 .axis2Xml(xml)
                 .module(layout.artifacts().resolve("modules/bftws.mar"))
@@ -126,7 +132,8 @@ public final class GroupLauncher {
         return out;
     }
 
-    static String param(String name, String value) {
+    /** One axis2.xml {@code <parameter>} line. */
+    public static String param(String name, String value) {
         return "<parameter name=\"" + name + "\">" + value + "</parameter>\n    ";
     }
 
