@@ -18,6 +18,7 @@ import org.bftws.module.transport.ControlMessage;
  */
 final class HostileInputs {
     static final String SOAP11 = "http://schemas.xmlsoap.org/soap/envelope/";
+    static final String SOAP12 = "http://www.w3.org/2003/05/soap-envelope";
     static final String ECHO_NS = "urn:bftws:samples:echo";
     static final String ECHO_ACTION = "urn:bftws:samples:echo:echo";
 
@@ -36,6 +37,8 @@ final class HostileInputs {
     static final String TOO_MANY_ATTRIBUTES = "Attribute limit";
     /** Axis2's builder: the envelope namespace is neither SOAP 1.1 nor 1.2. */
     static final String NOT_SOAP = "Only SOAP 1.1 or SOAP 1.2";
+    /** Axis2's builder: the content type says SOAP 1.1, the envelope is SOAP 1.2's. */
+    static final String WRONG_VERSION = "Transport level information does not match";
 
     /**
      * One raw body and the expected outcome: a SOAP fault from each endpoint, whose reason contains
@@ -75,6 +78,8 @@ final class HostileInputs {
                         + attributes(2_000) + ">AAAA</x:message>"), TOO_MANY_ATTRIBUTES, TOO_MANY_ATTRIBUTES),
                 new Hostile("unknown envelope namespace", "<s:Envelope xmlns:s='urn:not:soap'><s:Body>"
                         + control("AAAA") + "</s:Body></s:Envelope>", NOT_SOAP, NOT_SOAP),
+                new Hostile("SOAP 1.2 envelope as SOAP 1.1 (text/xml)", "<s:Envelope xmlns:s='" + SOAP12 + "'>"
+                        + "<s:Body>" + control("AAAA") + "</s:Body></s:Envelope>", WRONG_VERSION, WRONG_VERSION),
                 new Hostile("not an envelope", "<Envelope><Body>" + control("AAAA") + "</Body></Envelope>",
                         NOT_SOAP, NOT_SOAP),
                 new Hostile("wrong control element", envelope("<x:other xmlns:x='" + ControlMessage.NAMESPACE

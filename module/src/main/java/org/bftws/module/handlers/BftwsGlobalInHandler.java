@@ -1,9 +1,12 @@
 package org.bftws.module.handlers;
 
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.axis2.AxisFault;
 import org.apache.axis2.context.MessageContext;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
 import org.bftws.module.config.BftwsConfig;
 
 /**
@@ -22,12 +25,19 @@ import org.bftws.module.config.BftwsConfig;
  * {@link BftwsOutHandler}), so Sandesha2's duplicate filter never sees them.
  */
 public class BftwsGlobalInHandler extends BftwsHandler {
+    private static final Logger LOG = LogManager.getLogger(BftwsGlobalInHandler.class);
+    private final AtomicLong refused = new AtomicLong();
+
     @Override
     protected InvocationResponse invokeReplicated(MessageContext msgContext, BftwsConfig config)
             throws AxisFault {
         long declared = contentLength(msgContext);
         if (declared > config.httpMaxRequestBytes()) {
-            throw new AxisFault("BFT-WS: request body of " + declared + " bytes refused (bftws.http.maxRequestBytes"
+            long n = refused.incrementAndGet();
+            if (Long.bitCount(n) == 1) { // powers of two: a flood cannot flood the log
+                LOG.warn("refused an HTTP request body of {} bytes ({} refused so far)", declared, n);
+            }
+            throw Refusal.fault("BFT-WS: request body of " + declared + " bytes refused (bftws.http.maxRequestBytes"
                     + " is " + config.httpMaxRequestBytes() + ")");
         }
         return InvocationResponse.CONTINUE;

@@ -7,6 +7,7 @@ import org.apache.axis2.context.MessageContext;
 import org.apache.axis2.engine.MessageReceiver;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
+import org.bftws.module.handlers.Refusal;
 
 /**
  * The message receiver of the control port's one-way operation: extracts the payload and hands it to the
@@ -42,7 +43,7 @@ final class ControlMessageReceiver implements MessageReceiver {
             if (Long.bitCount(n) == 1) {
                 LOG.warn("control port refused a message ({} refused so far): {}", n, e.getMessage());
             }
-            throw new AxisFault(REFUSED);
+            throw Refusal.fault(REFUSED);
         }
         sink.deliver(m);
     }
