@@ -5,6 +5,7 @@ import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.URI;
@@ -136,9 +137,9 @@ public class BadInputCorpusTest {
         for (HostileInputs.Hostile h : HostileInputs.malformed(HTTP_MAX + 1, CONTROL_MAX)) {
             GroupState before = GroupState.of(replicas, probes);
             assertFault(h.name() + " at the application endpoint", post(replicas[0].serviceUrl("Echo"),
-                    HostileInputs.ECHO_ACTION, h.body()), h.applicationFault());
-            assertFault(h.name() + " at the control port", post(controlUrl(0), ControlMessage.ACTION, h.body()),
-                    h.controlFault());
+                    HostileInputs.ECHO_ACTION, h.body(), h.chunked()), h.applicationFault());
+            assertFault(h.name() + " at the control port", post(controlUrl(0), ControlMessage.ACTION, h.body(),
+                    h.chunked()), h.controlFault());
             correctCall(h.name());
             before.assertOnlyOneMoreExecuted(h.name(), replicas, probes);
         }
@@ -262,10 +263,19 @@ public class BadInputCorpusTest {
     }
 
     private static HttpResponse<String> post(String url, String action, String body) throws Exception {
+        return post(url, action, body, false);
+    }
+
+    /** A raw SOAP 1.1 POST; {@code chunked}: the body streamed, so the request carries no Content-Length. */
+    private static HttpResponse<String> post(String url, String action, String body, boolean chunked)
+            throws Exception {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        HttpRequest.BodyPublisher publisher = chunked
+                ? HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(bytes))
+                : HttpRequest.BodyPublishers.ofByteArray(bytes);
         return HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30))
                 .header("Content-Type", "text/xml; charset=UTF-8").header("SOAPAction", "\"" + action + "\"")
-                .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8)).build(),
-                HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+                .POST(publisher).build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     }
 
     private static String abbreviated(String s) {

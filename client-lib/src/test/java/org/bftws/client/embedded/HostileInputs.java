@@ -43,8 +43,13 @@ final class HostileInputs {
     /**
      * One raw body and the expected outcome: a SOAP fault from each endpoint, whose reason contains
      * {@code applicationFault} at the service endpoint and {@code controlFault} at the control port.
+     * {@code chunked}: sent without Content-Length, so only the bounded stream can stop it.
      */
-    record Hostile(String name, String body, String applicationFault, String controlFault) {}
+    record Hostile(String name, String body, String applicationFault, String controlFault, boolean chunked) {
+        Hostile(String name, String body, String applicationFault, String controlFault) {
+            this(name, body, applicationFault, controlFault, false);
+        }
+    }
 
     private HostileInputs() {
     }
@@ -65,6 +70,9 @@ final class HostileInputs {
                         + " SYSTEM 'file:///etc/passwd'>]>" + envelope(echo("&xxe;")), NO_DTD, NO_DTD),
                 new Hostile("billion laughs", billionLaughs(), NO_DTD, NO_DTD),
                 new Hostile("oversized body", envelope(echo("A".repeat(oversizedBytes))), TOO_LARGE, TOO_LARGE),
+                new Hostile("oversized header, chunked (no Content-Length)", "<s:Envelope xmlns:s='" + SOAP11 + "'>"
+                        + "<s:Header><h>" + "A".repeat(oversizedBytes) + "</h></s:Header><s:Body>" + control("AAAA")
+                        + "</s:Body></s:Envelope>", TOO_LARGE, TOO_LARGE, true),
                 new Hostile("oversized control message", envelope(control(
                         Base64.getEncoder().encodeToString(new byte[controlMaxBytes + 3]))), REPLICATED, NOT_CONTROL),
                 new Hostile("10,000 levels deep in a header", "<s:Envelope xmlns:s='" + SOAP11 + "'><s:Header>"

@@ -77,9 +77,10 @@ public final class BftwsParameters {
     public static final int CONTROL_MAX_BYTES_DEFAULT = 16 << 20;
 
     /**
-     * Largest HTTP request body (by its Content-Length) the BFT-WS Global In Handler lets into Axis2 on a
-     * replica group's instances, checked before the SOAP body is parsed, so one request cannot make a replica
-     * buffer an unbounded body. Must carry the largest control message base64-encoded (4/3 of
+     * Largest SOAP message body a replica group's Axis2 instance parses: a larger declared Content-Length is
+     * refused by the Global In Handler before the body is read, a chunked (or understated) body by the
+     * module's bounded SOAP builder when it crosses the limit, so one request cannot make a replica buffer
+     * an unbounded body. Must carry the largest control message base64-encoded (4/3 of
      * {@value #CONTROL_MAX_BYTES_KEY}) plus its envelope; 24 MiB does that for the 16 MiB default.
      */
     public static final String HTTP_MAX_REQUEST_BYTES_KEY = "bftws.http.maxRequestBytes";

@@ -17,8 +17,8 @@ import org.bftws.module.config.BftwsConfig;
  * <p>It refuses, with a SOAP fault, an HTTP request whose declared body exceeds
  * {@code bftws.http.maxRequestBytes}, before the SOAP body is read: on a replica every message passes here,
  * the control port's and the application endpoint's alike, so no single request makes it buffer an
- * unbounded body. A body without Content-Length (chunked) is not counted here; the parser's limits and the
- * control port's streaming count of {@code bftws.control.maxMessageBytes} still apply to it.
+ * unbounded body. A body without Content-Length (chunked), or longer than declared, is stopped while it
+ * is parsed, by the module's {@code BoundedSoapBuilder}; this check only spares reading it at all.
  *
  * <p>The paper also needs it to keep Sandesha2 from dropping the replicas' matching replies on the client,
  * but group clients currently receive replies on their control port, outside WS-RM (see
