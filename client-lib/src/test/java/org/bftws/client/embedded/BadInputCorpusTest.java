@@ -124,11 +124,7 @@ public class BadInputCorpusTest {
         if (client != null) {
             client.close();
         }
-        for (EmbeddedAxis2Server s : replicas) {
-            if (s != null) {
-                s.close();
-            }
-        }
+        EmbeddedAxis2Server.closeAll(replicas);
     }
 
     /** What is not a control message in form gets a SOAP fault from both endpoints, and changes nothing. */
