@@ -19,6 +19,7 @@ import org.bftws.module.order.BftwsReplica;
 import org.bftws.module.random.DeclaredRandomizedOperations;
 import org.bftws.module.random.RandomnessSetup;
 import org.bftws.module.rm.CreatedSequences;
+import org.bftws.module.transport.BoundedSoapBuilder;
 
 /**
  * The module class of bftws.mar. bftws.mar is a superset of Sandesha2 (paper §3.3.1: "backward
@@ -45,6 +46,10 @@ public class BftwsModule extends SandeshaModule {
             randomness = RandomnessSetup.of(config, keys, new DeclaredRandomizedOperations(services));
         }
         super.init(configContext, module);
+        if (config.replicated()) {
+            // Bad input (issue 4): no request body is parsed beyond bftws.http.maxRequestBytes, chunked or not.
+            BoundedSoapBuilder.install(configContext.getAxisConfiguration(), config.httpMaxRequestBytes());
+        }
         BftwsRuntime.publish(configContext, config);
         if (keys != null) {
             BftwsRuntime.publishKeys(configContext, keys);
@@ -54,7 +59,7 @@ public class BftwsModule extends SandeshaModule {
             CreatedSequences created = new CreatedSequences();
             configContext.setProperty(CreatedSequences.PROPERTY, created);
             BftwsReplica replica = BftwsReplica.start(configContext, config, keys.signer(), keys.verifier(),
-                    new TotalOrderInvoker(configContext, services), randomness, created);
+                    new TotalOrderInvoker(configContext, services, config.xmlLimits()), randomness, created);
             configContext.setProperty(BftwsRuntime.REPLICA_PROPERTY, replica);
             LOG.info("bftws replica {} of {} orders requests for service {} (and the other services deployed"
                     + " here), randomness {}", config.replicaId(), config.n(), services.mainService(),

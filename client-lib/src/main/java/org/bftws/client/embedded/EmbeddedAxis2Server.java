@@ -81,4 +81,13 @@ public final class EmbeddedAxis2Server implements Axis2Server {
         http.stop();
         context.terminate();
     }
+
+    /** Closes every server that is not null (a group torn down after a test; some may have stopped already). */
+    public static void closeAll(EmbeddedAxis2Server... servers) throws AxisFault {
+        for (EmbeddedAxis2Server s : servers) {
+            if (s != null) {
+                s.close();
+            }
+        }
+    }
 }

@@ -15,6 +15,7 @@ import org.apache.axiom.om.OMElement;
 import org.apache.axiom.om.OMFactory;
 import org.apache.axis2.AxisFault;
 import org.apache.axis2.client.ServiceClient;
+import org.apache.axis2.context.ConfigurationContext;
 import org.bftws.client.GroupClients;
 import org.bftws.client.embedded.Axis2Repository;
 import org.bftws.client.embedded.Axis2Server;
@@ -109,6 +110,11 @@ public final class DemoClient implements AutoCloseable {
             listener.close();
             throw e;
         }
+    }
+
+    /** The listening client's Axis2 context (bftws configured as a group client), for further ServiceClients. */
+    public ConfigurationContext context() {
+        return listener.context();
     }
 
     /** One echo call with the given items; returns the voted reply's items. */

@@ -120,7 +120,13 @@ public final class GroupLauncher {
     /** As above, with {@code bftws.randomness.algorithm} = {@code randomness} (none|ct|ba|ba-hardened). */
     public static EmbeddedAxis2Server start(int id, int[] ports, Layout layout, Path dir, String randomness)
             throws IOException {
-        Path xml = replicaXml(id, ports, layout, dir.resolve("conf/axis2.xml"), randomness);
+        return start(id, ports, layout, dir, randomness, "");
+    }
+
+    /** As above, with {@code extra} axis2.xml {@code <parameter>}s (e.g. tighter limits for tests). */
+    public static EmbeddedAxis2Server start(int id, int[] ports, Layout layout, Path dir, String randomness,
+            String extra) throws IOException {
+        Path xml = replicaXml(id, ports, layout, dir.resolve("conf/axis2.xml"), randomness, extra);
         return EmbeddedAxis2Server.start(withArchives(Axis2Repository.at(dir.resolve("repository")).axis2Xml(xml),
                 layout), ports[id]);
     }
@@ -154,20 +160,24 @@ public final class GroupLauncher {
 
     private static Path webApplication(int id, int[] ports, Layout layout, Path dir, String randomness)
             throws IOException {
-        Path xml = replicaXml(id, ports, layout, dir.resolve("conf/axis2.xml"), randomness);
+        Path xml = replicaXml(id, ports, layout, dir.resolve("conf/axis2.xml"), randomness, "");
         Path webapp = dir.resolve("webapp");
         withArchives(TomcatAxis2Server.webApplication(webapp, xml), layout);
         return webapp;
     }
 
-    /** conf/axis2-replica.xml with the group's parameters for replica {@code id}, written to {@code out}. */
-    private static Path replicaXml(int id, int[] ports, Layout layout, Path out, String randomness)
+    /**
+     * conf/axis2-replica.xml with the group's parameters for replica {@code id}, {@code randomness} as
+     * {@code bftws.randomness.algorithm} followed by any {@code <parameter>}s in {@code extra}, written to
+     * {@code out}.
+     */
+    private static Path replicaXml(int id, int[] ports, Layout layout, Path out, String randomness, String extra)
             throws IOException {
         if (id < 0 || id >= ports.length) {
             throw new IllegalArgumentException("replica id " + id + " is not in 0.." + (ports.length - 1));
         }
         return withParameters(layout.replicaXml(), out, groupParameters(ports, layout.keys())
-                + replicaParameters(id, layout.keys()) + param("bftws.randomness.algorithm", randomness));
+                + replicaParameters(id, layout.keys()) + param("bftws.randomness.algorithm", randomness) + extra);
     }
 
     /** bftws.mar, addressing.mar and the echo, dealer and id generator services into a replica's repository. */
@@ -238,6 +248,7 @@ public final class GroupLauncher {
         return out;
     }
 
+    /** One axis2.xml {@code <parameter>} line. */
     public static String param(String name, String value) {
         return "<parameter name=\"" + name + "\">" + value + "</parameter>\n    ";
     }

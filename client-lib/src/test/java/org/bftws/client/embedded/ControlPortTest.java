@@ -4,6 +4,7 @@ import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertTrue;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -31,7 +32,7 @@ import org.junit.rules.Timeout;
 
 /**
  * The control port and the Multicast Sender over real HTTP on 127.0.0.1: payloads arrive intact and in
- * order, and what is malformed, oversized or carries a DTD never reaches the sink.
+ * order, and what is malformed, oversized or carries a DTD never reaches the sink and gets a SOAP fault.
  */
 public class ControlPortTest {
     private static final Logger LOG = LogManager.getLogger(ControlPortTest.class);
@@ -115,7 +116,11 @@ public class ControlPortTest {
             HttpRequest req = HttpRequest.newBuilder(url).header("Content-Type", "text/xml; charset=UTF-8")
                     .header("SOAPAction", "\"" + ControlMessage.ACTION + "\"")
                     .POST(HttpRequest.BodyPublishers.ofString(body)).build();
-            http.send(req, HttpResponse.BodyHandlers.discarding());
+            HttpResponse<String> rsp = http.send(req, HttpResponse.BodyHandlers.ofString());
+            // The documented rule: not a control message in form → a SOAP fault, one fixed reason per layer.
+            assertEquals(rsp.body(), 500, rsp.statusCode());
+            assertTrue(rsp.body(), rsp.body().contains(body.equals(dtd) ? "DOCTYPE is not allowed"
+                    : "BFT-WS: not a control message"));
         }
         // Each POST above returned only after the server processed it: nothing can still be in flight.
         assertNull(RECEIVED.poll());

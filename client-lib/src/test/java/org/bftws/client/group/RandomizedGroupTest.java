@@ -61,11 +61,7 @@ public class RandomizedGroupTest {
         if (client != null) {
             client.close();
         }
-        for (EmbeddedAxis2Server s : replicas) {
-            if (s != null) {
-                s.close();
-            }
-        }
+        EmbeddedAxis2Server.closeAll(replicas);
     }
 
     /** CT (threshold coin, CKS): dealer and id generator get one agreed number each call; echo gets none. */

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 import org.bftws.core.config.GroupConfig;
+import org.bftws.module.xml.XmlLimits;
 
 /**
  * The validated BFT-WS settings of one Axis2 instance, as read from axis2.xml by
@@ -16,6 +17,8 @@ import org.bftws.core.config.GroupConfig;
  * @param replicaId           this instance's id in {@code replicas}, or -1 on a client
  * @param tickMillis          wall-clock length of one core tick
  * @param controlMaxBytes     largest BFT-WS control message accepted or sent (decoded bytes)
+ * @param httpMaxRequestBytes largest HTTP request body (Content-Length) let into Axis2
+ * @param xmlLimits           shape limits on a client's payload (depth, elements, attributes)
  * @param clientReplyEndpoint a client's control port as the replicas reach it, or null (see
  *                            {@link BftwsParameters#CLIENT_REPLY_ENDPOINT_KEY})
  */
@@ -30,6 +33,8 @@ public record BftwsConfig(
         Path publicKeysPath,
         int tickMillis,
         int controlMaxBytes,
+        int httpMaxRequestBytes,
+        XmlLimits xmlLimits,
         URI clientReplyEndpoint,
         RandomnessAlgorithm randomness,
         ThresholdScheme thresholdScheme) {

@@ -16,6 +16,7 @@ import java.util.Set;
 import org.bftws.core.config.ConfigException;
 import org.bftws.core.config.ConfigKey;
 import org.bftws.core.config.GroupConfig;
+import org.bftws.module.xml.XmlLimits;
 
 /**
  * The axis2.xml {@code <parameter>}s of the Axis2 module, declared once with their default and the reason
@@ -76,6 +77,37 @@ public final class BftwsParameters {
     public static final int CONTROL_MAX_BYTES_DEFAULT = 16 << 20;
 
     /**
+     * Largest SOAP message body a replica group's Axis2 instance parses: a larger declared Content-Length is
+     * refused by the Global In Handler before the body is read, a chunked (or understated) body by the
+     * module's bounded SOAP builder when it crosses the limit, so one request cannot make a replica buffer
+     * an unbounded body. Must carry the largest control message base64-encoded (4/3 of
+     * {@value #CONTROL_MAX_BYTES_KEY}) plus its envelope; 24 MiB does that for the 16 MiB default.
+     */
+    public static final String HTTP_MAX_REQUEST_BYTES_KEY = "bftws.http.maxRequestBytes";
+    public static final int HTTP_MAX_REQUEST_BYTES_DEFAULT = 24 << 20;
+    /** Room for the SOAP envelope and headers around a control message's base64 text. */
+    static final int ENVELOPE_ALLOWANCE = 16 * 1024;
+
+    /**
+     * Deepest element nesting of a client's payload. Echo-like documents are a few levels deep; 256 leaves
+     * room for deeply structured data while keeping the tree Axiom builds (and the service walks) shallow.
+     * At most {@link XmlLimits#PARSER_CAP}, the StAX parser's own cap.
+     */
+    public static final String XML_MAX_DEPTH_KEY = "bftws.xml.maxDepth";
+    public static final int XML_MAX_DEPTH_DEFAULT = 256;
+
+    /**
+     * Most elements in one client payload. Core's 1 MiB request limit alone allows ≈260,000 empty elements;
+     * 100,000 keeps every realistic request (the echo benchmarks send at most a few thousand).
+     */
+    public static final String XML_MAX_ELEMENTS_KEY = "bftws.xml.maxElements";
+    public static final int XML_MAX_ELEMENTS_DEFAULT = 100_000;
+
+    /** Most attributes on one element of a client payload; at most {@link XmlLimits#PARSER_CAP}. */
+    public static final String XML_MAX_ATTRIBUTES_KEY = "bftws.xml.maxAttributes";
+    public static final int XML_MAX_ATTRIBUTES_DEFAULT = 64;
+
+    /**
      * Clients only: the URL of this instance's BFT-WS control port as the replicas reach it
      * ({@code http://HOST:PORT/axis2/services/BftwsControl}), where their replies arrive. Optional: an
      * embedding that starts the HTTP listener itself can publish the listener's base URL instead
@@ -101,6 +133,7 @@ public final class BftwsParameters {
     public static final List<String> MODULE_KEYS = List.of(
             REPLICATED_KEY, ROLE_KEY, GROUP_ENDPOINT_KEY, REPLICAS_KEY, REPLICA_ID_KEY,
             PRIVATE_KEY_KEY, PUBLIC_KEYS_KEY, TICK_MILLIS_KEY, CONTROL_MAX_BYTES_KEY,
+            HTTP_MAX_REQUEST_BYTES_KEY, XML_MAX_DEPTH_KEY, XML_MAX_ELEMENTS_KEY, XML_MAX_ATTRIBUTES_KEY,
             CLIENT_REPLY_ENDPOINT_KEY, RANDOMNESS_KEY, THRESHOLD_SCHEME_KEY);
 
     /** Every key axis2.xml may set: the module's and core's, for the unknown-key check. */
@@ -128,13 +161,18 @@ public final class BftwsParameters {
                     + GroupConfig.MAX_REQUEST_BYTES.name() + " (" + groupConfig.get(GroupConfig.MAX_REQUEST_BYTES)
                     + "): a request travels inside a signed control message, got " + controlMax);
         }
+        int httpMax = httpMaxRequestBytes(in, controlMax);
+        XmlLimits xml = new XmlLimits(
+                in.integer(XML_MAX_DEPTH_KEY, XML_MAX_DEPTH_DEFAULT, 1, XmlLimits.PARSER_CAP),
+                in.integer(XML_MAX_ELEMENTS_KEY, XML_MAX_ELEMENTS_DEFAULT, 1, 10_000_000),
+                in.integer(XML_MAX_ATTRIBUTES_KEY, XML_MAX_ATTRIBUTES_DEFAULT, 1, XmlLimits.PARSER_CAP));
         RandomnessAlgorithm randomness = in.choice(RANDOMNESS_KEY, RandomnessAlgorithm.class,
                 RANDOMNESS_DEFAULT);
         ThresholdScheme scheme = in.choice(THRESHOLD_SCHEME_KEY, ThresholdScheme.class,
                 THRESHOLD_SCHEME_DEFAULT);
         if (!replicated) {
             return new BftwsConfig(false, role, groupConfig, null, List.of(), REPLICA_ID_NONE, null, null,
-                    tickMillis, controlMax, null, randomness, scheme);
+                    tickMillis, controlMax, httpMax, xml, null, randomness, scheme);
         }
         URI group = in.httpUri(GROUP_ENDPOINT_KEY);
         List<ReplicaEndpoint> replicas = parseReplicas(in.required(REPLICAS_KEY), groupConfig.n(), group);
@@ -149,7 +187,19 @@ public final class BftwsParameters {
             replyEndpoint = in.httpUri(CLIENT_REPLY_ENDPOINT_KEY);
         }
         return new BftwsConfig(true, role, groupConfig, group, replicas, replicaId, privateKey, publicKeys,
-                tickMillis, controlMax, replyEndpoint, randomness, scheme);
+                tickMillis, controlMax, httpMax, xml, replyEndpoint, randomness, scheme);
+    }
+
+    /** The HTTP body limit must let the largest control message through, base64-encoded in its envelope. */
+    private static int httpMaxRequestBytes(ParameterReader in, int controlMax) {
+        long needed = 4L * ((controlMax + 2L) / 3) + ENVELOPE_ALLOWANCE;
+        int httpMax = in.integer(HTTP_MAX_REQUEST_BYTES_KEY, HTTP_MAX_REQUEST_BYTES_DEFAULT, 4096, Integer.MAX_VALUE);
+        if (httpMax < needed) {
+            throw new BftwsConfigException(HTTP_MAX_REQUEST_BYTES_KEY, "must be at least " + needed
+                    + " to carry a control message of " + CONTROL_MAX_BYTES_KEY + " (" + controlMax
+                    + ") base64-encoded in its envelope, got " + httpMax);
+        }
+        return httpMax;
     }
 
     /** Core parses its own keys; its error becomes ours, still naming the key. */

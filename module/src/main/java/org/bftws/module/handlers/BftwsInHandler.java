@@ -41,7 +41,7 @@ public class BftwsInHandler extends BftwsHandler {
             requireClientUuid(msgContext);
             return InvocationResponse.CONTINUE;
         }
-        throw new AxisFault("BFT-WS: service " + service.getName() + " is replicated; send requests to its"
+        throw Refusal.fault("BFT-WS: service " + service.getName() + " is replicated; send requests to its"
                 + " replica group (bftws engaged with bftws.replicated=true), not to one replica");
     }
 
@@ -57,7 +57,7 @@ public class BftwsInHandler extends BftwsHandler {
             problem = e.getMessage();
         }
         if (problem != null) {
-            throw new AxisFault("BFT-WS: CreateSequence refused (" + problem + "): a replica group's sequence id"
+            throw Refusal.fault("BFT-WS: CreateSequence refused (" + problem + "): a replica group's sequence id"
                     + " is derived from the client UUID (BFT-WS paper §3.3.1.1)");
         }
     }

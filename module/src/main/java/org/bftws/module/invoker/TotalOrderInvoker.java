@@ -34,6 +34,7 @@ import org.bftws.module.api.CollectiveRandom;
 import org.bftws.module.api.StatefulService;
 import org.bftws.module.order.ReplicatedService;
 import org.bftws.module.xml.Payloads;
+import org.bftws.module.xml.XmlLimits;
 
 /**
  * The Total Order Invoker (paper §3.3.1.7): delivers each committed request, in the total order the Total
@@ -70,6 +71,7 @@ public final class TotalOrderInvoker implements ReplicatedService {
 
     private final ConfigurationContext context;
     private final GroupServices services;
+    private final XmlLimits limits;
     private final String serviceName;
     private final TransportOutDescription capture = CapturingTransportSender.description();
 
@@ -84,9 +86,11 @@ public final class TotalOrderInvoker implements ReplicatedService {
     private AxisOperation setStateOperation;
     private boolean warnedStateless;
 
-    public TotalOrderInvoker(ConfigurationContext context, GroupServices services) {
+    /** @param limits the shape every client payload is checked against before it is built (bftws.xml.*) */
+    public TotalOrderInvoker(ConfigurationContext context, GroupServices services, XmlLimits limits) {
         this.context = context;
         this.services = services;
+        this.limits = limits;
         this.serviceName = services.mainService();
     }
 
@@ -123,7 +127,7 @@ public final class TotalOrderInvoker implements ReplicatedService {
                     + " Total Order Manager");
         }
         // Deterministic, so anything the service derives from it is alike on every replica.
-        return run(target, op, q.action(), q.soap12(), Payloads.parse(q.payload()),
+        return run(target, op, q.action(), q.soap12(), Payloads.parse(q.payload(), limits),
                 "urn:bftws:request:" + request.sequenceId() + "#" + request.messageNumber(), random);
     }
 

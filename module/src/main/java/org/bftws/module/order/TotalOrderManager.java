@@ -87,6 +87,7 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
     private final AtomicInteger inboundQueued = new AtomicInteger();
     private final AtomicBoolean tickQueued = new AtomicBoolean();
     private final AtomicLong inboundDropped = new AtomicLong();
+    private final AtomicLong evidence = new AtomicLong();
     /** Client id → where its replies go, learned from its authentic requests. Ordering thread only. */
     private final Map<Integer, URI> clientReplyTo = new ConcurrentHashMap<>();
     private final Thread orderingThread;
@@ -313,6 +314,7 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
     /** Evidence at WARN, view changes and state transfer at INFO; never whole messages or keys. */
     private void log(Event e) {
         if (e instanceof Event.Evidence ev) {
+            evidence.incrementAndGet();
             LOG.warn("replica {}: evidence against node {}: {}", id, ev.node(), ev.what());
         } else if (e instanceof Event.ViewChangeStarted vc) {
             LOG.info("replica {}: view change to view {} started", id, vc.view());
@@ -399,6 +401,11 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
     /** Signature checks the ordering thread was spared by the receiving threads' {@link PreVerifier}. */
     public long preVerifiedHits() {
         return preVerifier.hits();
+    }
+
+    /** Evidence events core reported so far: messages refused as forged, malformed or misdirected. */
+    public long evidence() {
+        return evidence.get();
     }
 
     public long inboundDropped() {

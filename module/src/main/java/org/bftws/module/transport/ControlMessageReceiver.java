@@ -7,15 +7,21 @@ import org.apache.axis2.context.MessageContext;
 import org.apache.axis2.engine.MessageReceiver;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
+import org.bftws.module.handlers.Refusal;
 
 /**
  * The message receiver of the control port's one-way operation: extracts the payload and hands it to the
- * {@link ControlSink}. Anything malformed is dropped with a short log line (never the message itself:
- * STYLE.md) and still answered 202, because the sender is unauthenticated at this point and a fault would
- * only tell a prober what we parse.
+ * {@link ControlSink}. The rule for answers: what is not a control message in form (not well-formed, a
+ * DTD, another element, not base64, above {@code bftws.control.maxMessageBytes}) gets a SOAP fault with
+ * one fixed reason, {@value #REFUSED}, whatever the cause, and a short log line (never the message itself:
+ * STYLE.md). Everything well-formed is answered 202 and judged later by its signature on the ordering
+ * thread (forged, replayed, unknown sequence, wrong sender: dropped, recorded as evidence). So the port
+ * tells an unauthenticated sender only what the public message format already says, never whether a
+ * signature, sequence or key was right.
  */
 final class ControlMessageReceiver implements MessageReceiver {
     private static final Logger LOG = LogManager.getLogger(ControlMessageReceiver.class);
+    static final String REFUSED = "BFT-WS: not a control message";
 
     private final ControlSink sink;
     private final int maxBytes;
@@ -37,7 +43,7 @@ final class ControlMessageReceiver implements MessageReceiver {
             if (Long.bitCount(n) == 1) {
                 LOG.warn("control port refused a message ({} refused so far): {}", n, e.getMessage());
             }
-            return;
+            throw Refusal.fault(REFUSED);
         }
         sink.deliver(m);
     }

@@ -17,6 +17,9 @@ import org.apache.axis2.AxisFault;
  * element with the namespace declarations it needs, UTF-8, no XML declaration.
  */
 public final class Payloads {
+    /** The one refusal text for unparsable payloads: alike on every replica, whatever the parser said. */
+    static final String NOT_WELL_FORMED = "BFT-WS: a payload is not well-formed XML or holds a DTD";
+
     private Payloads() {
     }
 
@@ -42,8 +45,14 @@ public final class Payloads {
             e.build();
             return e;
         } catch (OMException e) {
-            throw new AxisFault("BFT-WS: a payload is not well-formed XML or holds a DTD");
+            throw new AxisFault(NOT_WELL_FORMED);
         }
+    }
+
+    /** As {@link #parse(byte[])}, after checking the payload's shape against {@code limits} (a client's input). */
+    public static OMElement parse(byte[] payload, XmlLimits limits) throws AxisFault {
+        limits.check(payload);
+        return parse(payload);
     }
 
     /** Escapes text for an XML element's content. */

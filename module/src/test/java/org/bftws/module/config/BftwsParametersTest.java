@@ -14,6 +14,7 @@ import java.util.Map;
 
 import org.bftws.core.config.ConfigKey;
 import org.bftws.core.config.GroupConfig;
+import org.bftws.module.xml.XmlLimits;
 import org.junit.Before;
 import org.junit.Rule;
 import org.junit.Test;
@@ -59,6 +60,8 @@ public class BftwsParametersTest {
         assertEquals(GroupConfig.MAX_BATCH_SIZE.defaultValue(), (Integer) c.group().get(GroupConfig.MAX_BATCH_SIZE));
         assertEquals(20, c.tickMillis());
         assertEquals(16 << 20, c.controlMaxBytes());
+        assertEquals(24 << 20, c.httpMaxRequestBytes());
+        assertEquals(new XmlLimits(256, 100_000, 64), c.xmlLimits());
         assertEquals(RandomnessAlgorithm.NONE, c.randomness());
         assertEquals(ThresholdScheme.CKS, c.thresholdScheme());
         assertTrue(c.replicas().isEmpty());
@@ -181,6 +184,11 @@ public class BftwsParametersTest {
         assertRejected("bftws.clientRetransmitTicks", "99999999999", "integer");
         assertRejected("bftws.tickMillis", "0", "between 1");
         assertRejected("bftws.control.maxMessageBytes", "1048576", "must exceed bftws.maxRequestBytes");
+        assertRejected("bftws.http.maxRequestBytes", "1000", "between 4096");
+        assertRejected("bftws.http.maxRequestBytes", "20000000", "to carry a control message");
+        assertRejected("bftws.xml.maxDepth", "1001", "between 1 and 1000");
+        assertRejected("bftws.xml.maxElements", "0", "between 1");
+        assertRejected("bftws.xml.maxAttributes", "many", "integer");
         assertRejected("bftws.randomness.algorithm", "coin", "none|ba|ba-hardened|ct");
         assertRejected("bftws.randomness.scheme", "ecdsa", "cks|bls|rsa");
     }
@@ -240,6 +248,17 @@ public class BftwsParametersTest {
         assertTrue(c.isGroupClient());
         assertEquals(URI.create("http://127.0.0.1:9100/axis2/services/BftwsControl"), c.clientReplyEndpoint());
         assertNull(BftwsParameters.parse(replica).clientReplyEndpoint());
+    }
+
+    /** A bigger control message needs a bigger HTTP body: raising one alone names the other. */
+    @Test
+    public void theHttpBodyLimitMustCarryTheLargestControlMessage() {
+        replica.put("bftws.control.maxMessageBytes", String.valueOf(32 << 20));
+        BftwsConfigException e = expectFaultOf(replica);
+        assertEquals("bftws.http.maxRequestBytes", e.key());
+        assertTrue(e.getMessage(), e.getMessage().contains("bftws.control.maxMessageBytes"));
+        replica.put("bftws.http.maxRequestBytes", String.valueOf(48 << 20));
+        assertEquals(48 << 20, BftwsParameters.parse(replica).httpMaxRequestBytes());
     }
 
     private void assertRejected(String key, String value, String messagePart) {

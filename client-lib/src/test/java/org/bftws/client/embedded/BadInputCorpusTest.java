@@ -1,0 +1,307 @@
+package org.bftws.client.embedded;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.function.LongSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.apache.axiom.om.OMAbstractFactory;
+import org.apache.axiom.om.OMElement;
+import org.apache.axiom.om.OMFactory;
+import org.apache.axiom.om.OMNamespace;
+import org.apache.axis2.AxisFault;
+import org.apache.axis2.client.ServiceClient;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+import org.bftws.client.GroupClients;
+import org.bftws.client.group.DemoClient;
+import org.bftws.client.group.GroupLauncher;
+import org.bftws.core.crypto.Ed25519;
+import org.bftws.core.crypto.Signer;
+import org.bftws.core.keys.ClientKeys;
+import org.bftws.core.keys.GroupKeys;
+import org.bftws.core.keys.KeyFiles;
+import org.bftws.core.keys.KeyGen;
+import org.bftws.module.BftwsRuntime;
+import org.bftws.module.client.SequenceEstablishment;
+import org.bftws.module.config.BftwsConfig;
+import org.bftws.module.order.BftwsReplica;
+import org.bftws.module.rm.SequenceIds;
+import org.bftws.module.transport.ControlMessage;
+import org.junit.AfterClass;
+import org.junit.BeforeClass;
+import org.junit.ClassRule;
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
+import org.junit.rules.Timeout;
+
+/**
+ * The bad-input corpus (BFT-WS issue 4) against four replicas over loopback HTTP: every hostile input of
+ * {@link HostileInputs} is posted raw to replica 0's application endpoint and to its control port. For
+ * each: the answer the rules promise (a SOAP fault for anything not well-formed, a fault from the
+ * application endpoint for everything, 202 and a counted refusal for well-formed control messages that fail
+ * their signature or admission), no state change on any replica (executed requests and executed sequence
+ * number unchanged), and the group still serves a correct client right after.
+ *
+ * <p>Synchronisation without sleeps: the control port hands a message to the ordering queue before its
+ * HTTP answer, and the correct call that follows is ordered after it, so once every replica executed the
+ * correct call, the hostile input has been judged.
+ */
+public class BadInputCorpusTest {
+    private static final Logger LOG = LogManager.getLogger(BadInputCorpusTest.class);
+    private static final int N = 4;
+    private static final long WAIT_MS = 30_000;
+    /** Tighter than the defaults so the oversized cases stay small on a loaded machine. */
+    private static final int MAX_REQUEST = 32 * 1024;
+    private static final int CONTROL_MAX = 64 * 1024;
+    private static final int HTTP_MAX = 128 * 1024;
+    private static final int XML_DEPTH = 64;
+    private static final int XML_ELEMENTS = 1_000;
+    private static final int XML_ATTRIBUTES = 32;
+
+    @ClassRule
+    public static final TemporaryFolder TMP = new TemporaryFolder();
+
+    @Rule
+    public final Timeout timeout = Timeout.seconds(180);
+
+    private static final EmbeddedAxis2Server[] replicas = new EmbeddedAxis2Server[N];
+    private static final ReplicaProbe[] probes = new ReplicaProbe[N];
+    private static DemoClient client;
+    private static Signer clientSigner;
+    private static int call;
+    private static final Pattern FAULT_STRING = Pattern.compile("<faultstring>([^<]*)</faultstring>");
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(10)).build();
+
+    @BeforeClass
+    public static void startGroup() throws Exception {
+        Path keys = TMP.newFolder("keys").toPath();
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        assertEquals(log.toString(StandardCharsets.UTF_8), 0, KeyGen.run(new String[] {"--out", keys.toString(),
+                "--replicas", "4", "--clients", "1"}, new SecureRandom(), new PrintStream(log), new PrintStream(log)));
+        GroupLauncher.Layout layout = new GroupLauncher.Layout(TestRepositories.artifacts(), TestRepositories.conf(),
+                keys);
+        String limits = GroupLauncher.param("bftws.maxRequestBytes", String.valueOf(MAX_REQUEST))
+                + GroupLauncher.param("bftws.control.maxMessageBytes", String.valueOf(CONTROL_MAX))
+                + GroupLauncher.param("bftws.http.maxRequestBytes", String.valueOf(HTTP_MAX))
+                + GroupLauncher.param("bftws.xml.maxDepth", String.valueOf(XML_DEPTH))
+                + GroupLauncher.param("bftws.xml.maxElements", String.valueOf(XML_ELEMENTS))
+                + GroupLauncher.param("bftws.xml.maxAttributes", String.valueOf(XML_ATTRIBUTES));
+        int[] ports = GroupLauncher.freePorts(N);
+        for (int r = 0; r < N; r++) {
+            replicas[r] = GroupLauncher.start(r, ports, layout, TMP.newFolder("replica" + r).toPath(), "none", limits);
+            probes[r] = new ReplicaProbe().installOn(replicas[r].context().getAxisConfiguration()
+                    .getService("Echo").getOperation(ReplicaProbe.echo()));
+        }
+        client = DemoClient.connect(ports, layout, TMP.newFolder("client").toPath());
+        GroupKeys group = KeyFiles.readGroup(keys.resolve(KeyFiles.GROUP_FILE));
+        ClientKeys mine = KeyFiles.readClient(keys.resolve(KeyFiles.clientFileName(1)), group);
+        clientSigner = Ed25519.signer(mine.signingKey());
+        correctCall("warm-up"); // establishes the client's sequence and warms every path
+    }
+
+    @AfterClass
+    public static void stop() throws Exception {
+        if (client != null) {
+            client.close();
+        }
+        EmbeddedAxis2Server.closeAll(replicas);
+    }
+
+    /** What is not a control message in form gets a SOAP fault from both endpoints, and changes nothing. */
+    @Test
+    public void malformedInputIsAnsweredWithASoapFaultAndChangesNothing() throws Exception {
+        for (HostileInputs.Hostile h : HostileInputs.malformed(HTTP_MAX + 1, CONTROL_MAX)) {
+            GroupState before = GroupState.of(replicas, probes);
+            assertFault(h.name() + " at the application endpoint", post(replicas[0].serviceUrl("Echo"),
+                    HostileInputs.ECHO_ACTION, h.body(), h.chunked()), h.applicationFault());
+            assertFault(h.name() + " at the control port", post(controlUrl(0), ControlMessage.ACTION, h.body(),
+                    h.chunked()), h.controlFault());
+            correctCall(h.name());
+            before.assertOnlyOneMoreExecuted(h.name(), replicas, probes);
+        }
+    }
+
+    /**
+     * Well-formed control messages that fail later: the port answers 202 (it does not tell an unauthenticated
+     * sender whether a signature or sequence was right), the ordering thread counts the refusal, and nothing
+     * executes. The application endpoint refuses the same bodies with a fault.
+     */
+    @Test
+    public void forgedMisattributedAndUnknownRequestsAreCountedRefusalsAndChangeNothing() throws Exception {
+        String sequence = establishSequence();
+        byte[] valid = HostileInputs.signedEcho(clientSigner, N, sequence, 1, "never executed");
+        BftwsReplica r0 = BftwsRuntime.replica(replicas[0].context());
+        refusedAsCounted("a Signed envelope with a forged signature", HostileInputs.forged(valid),
+                () -> r0.manager().evidence());
+        refusedAsCounted("a client's request claiming replica 1 as sender",
+                HostileInputs.signedEcho(clientSigner, 1, sequence, 1, "as a replica"), () -> r0.manager().evidence());
+        refusedAsCounted("base64 that is no Signed envelope", "not a signed envelope".getBytes(StandardCharsets.UTF_8),
+                () -> r0.manager().evidence());
+        refusedAsCounted("a request on an unknown WS-RM sequence", HostileInputs.signedEcho(clientSigner, N,
+                SequenceIds.derive(UUID.randomUUID(), URI.create(GroupLauncher.GROUP_ENDPOINT)), 1, "unknown"),
+                r0::refusedRequests);
+    }
+
+    /** A client request accepted and executed once is not executed again when its exact bytes come back. */
+    @Test
+    public void aReplayedRequestIsNotExecutedAgain() throws Exception {
+        byte[] request = HostileInputs.signedEcho(clientSigner, N, establishSequence(), 1, "executed once");
+        GroupState accepted = GroupState.of(replicas, probes);
+        for (int r = 0; r < N; r++) {
+            assertEquals(202, post(controlUrl(r), ControlMessage.ACTION, HostileInputs.control(request)).statusCode());
+        }
+        accepted.awaitExecuted(probes, 1);
+        GroupState before = GroupState.of(replicas, probes);
+        for (int r = 0; r < N; r++) {
+            assertEquals("replayed to replica " + r, 202,
+                    post(controlUrl(r), ControlMessage.ACTION, HostileInputs.control(request)).statusCode());
+        }
+        assertFault("the replay at the application endpoint", post(replicas[0].serviceUrl("Echo"),
+                ControlMessage.ACTION, HostileInputs.control(request)), HostileInputs.NO_OPERATION);
+        correctCall("after the replay");
+        before.assertOnlyOneMoreExecuted("a replayed request", replicas, probes);
+    }
+
+    /**
+     * Payloads beyond bftws.xml.* inside validly signed requests of a real ServiceClient: every replica
+     * refuses them alike, the caller gets the voted fault naming the key, and the service executes nothing.
+     */
+    @Test
+    public void payloadsBeyondTheXmlLimitsGetAVotedFaultAndExecuteNothing() throws Exception {
+        OMFactory f = OMAbstractFactory.getOMFactory();
+        OMNamespace ns = f.createOMNamespace(HostileInputs.ECHO_NS, "e");
+        ServiceClient sc = GroupClients.create(client.context(), GroupLauncher.GROUP_ENDPOINT,
+                HostileInputs.ECHO_ACTION, WAIT_MS);
+        try {
+            assertVotedFault(sc, nested(f, ns, XML_DEPTH + 1), "bftws.xml.maxDepth");
+            assertVotedFault(sc, withChildren(f, ns, XML_ELEMENTS), "bftws.xml.maxElements");
+            assertVotedFault(sc, withAttributes(f, ns, XML_ATTRIBUTES + 1), "bftws.xml.maxAttributes");
+            GroupState before = GroupState.of(replicas, probes);
+            OMElement reply = sc.sendReceive(nested(f, ns, XML_DEPTH)); // at the limit: accepted
+            assertEquals("echoResponse", reply.getLocalName());
+            before.awaitExecuted(probes, 1);
+        } finally {
+            sc.cleanup();
+        }
+        correctCall("after the limits");
+    }
+
+    private static void assertVotedFault(ServiceClient sc, OMElement payload, String key) throws Exception {
+        GroupState before = GroupState.of(replicas, probes);
+        try {
+            sc.sendReceive(payload);
+            fail("a payload beyond " + key + " was executed");
+        } catch (AxisFault e) {
+            assertTrue(e.getMessage(), e.getMessage().contains(key));
+        }
+        correctCall(key);
+        // The refused request still took its place in the order (a batch), but executed nothing.
+        before.assertExecutedRequests(key, probes, 1);
+    }
+
+    /** Posts {@code signed} to replica 0's control port and application endpoint; waits for the refusal count. */
+    private static void refusedAsCounted(String name, byte[] signed, LongSupplier refusals) throws Exception {
+        GroupState before = GroupState.of(replicas, probes);
+        long counted = refusals.getAsLong();
+        HttpResponse<String> rsp = post(controlUrl(0), ControlMessage.ACTION, HostileInputs.control(signed));
+        assertEquals(name + " at the control port: " + rsp.body(), 202, rsp.statusCode());
+        assertFault(name + " at the application endpoint", post(replicas[0].serviceUrl("Echo"),
+                ControlMessage.ACTION, HostileInputs.control(signed)), HostileInputs.NO_OPERATION);
+        Conditions.await(name + " counted as refused", WAIT_MS, () -> refusals.getAsLong() > counted);
+        correctCall(name);
+        before.assertOnlyOneMoreExecuted(name, replicas, probes);
+    }
+
+    /** A SOAP 1.1 fault over HTTP 500 whose reason contains {@code reason}; returns the reason. */
+    private static String assertFault(String what, HttpResponse<String> rsp, String reason) {
+        assertEquals(what + ": " + abbreviated(rsp.body()), 500, rsp.statusCode());
+        Matcher m = FAULT_STRING.matcher(rsp.body());
+        assertTrue(what + ": no SOAP fault in " + abbreviated(rsp.body()), m.find());
+        assertFalse(what + " leaked a file", rsp.body().contains("root:"));
+        LOG.info("{}: fault \"{}\"", what, abbreviated(m.group(1)));
+        assertTrue(what + ": fault \"" + m.group(1) + "\"", m.group(1).contains(reason));
+        return m.group(1);
+    }
+
+    /** One voted echo call of a correct client: the group still serves. */
+    private static void correctCall(String after) throws Exception {
+        DemoClient.Call c = client.echo(List.of("call" + (++call) + " after " + after));
+        assertTrue("the voted reply after " + after + ": " + c.voted(), c.correct());
+    }
+
+    private static String establishSequence() throws AxisFault {
+        BftwsConfig config = (BftwsConfig) client.context().getProperty(BftwsRuntime.CONFIG_PROPERTY);
+        return SequenceEstablishment.establish(client.context(), config, UUID.randomUUID(), WAIT_MS);
+    }
+
+    private static String controlUrl(int replica) {
+        return replicas[replica].serviceUrl("BftwsControl");
+    }
+
+    private static HttpResponse<String> post(String url, String action, String body) throws Exception {
+        return post(url, action, body, false);
+    }
+
+    /** A raw SOAP 1.1 POST; {@code chunked}: the body streamed, so the request carries no Content-Length. */
+    private static HttpResponse<String> post(String url, String action, String body, boolean chunked)
+            throws Exception {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        HttpRequest.BodyPublisher publisher = chunked
+                ? HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(bytes))
+                : HttpRequest.BodyPublishers.ofByteArray(bytes);
+        return HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "text/xml; charset=UTF-8").header("SOAPAction", "\"" + action + "\"")
+                .POST(publisher).build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+    }
+
+    private static String abbreviated(String s) {
+        return s.length() <= 300 ? s : s.substring(0, 300) + "...";
+    }
+
+    private static OMElement nested(OMFactory f, OMNamespace ns, int depth) {
+        OMElement root = f.createOMElement("echo", ns);
+        OMElement e = f.createOMElement("item", ns, root);
+        for (int d = 2; d < depth; d++) {
+            e = f.createOMElement("item", ns, e);
+        }
+        e.setText("depth " + depth);
+        return root;
+    }
+
+    private static OMElement withChildren(OMFactory f, OMNamespace ns, int children) {
+        OMElement root = f.createOMElement("echo", ns);
+        for (int i = 0; i < children; i++) {
+            f.createOMElement("item", ns, root).setText("i");
+        }
+        return root;
+    }
+
+    private static OMElement withAttributes(OMFactory f, OMNamespace ns, int count) {
+        OMElement root = f.createOMElement("echo", ns);
+        OMElement item = f.createOMElement("item", ns, root);
+        for (int i = 0; i < count; i++) {
+            item.addAttribute("a" + i, "v", null);
+        }
+        return root;
+    }
+}
