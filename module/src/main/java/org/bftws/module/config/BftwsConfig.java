@@ -18,6 +18,8 @@ import org.bftws.core.config.GroupConfig;
  * @param controlMaxBytes     largest BFT-WS control message accepted or sent (decoded bytes)
  * @param clientReplyEndpoint a client's control port as the replicas reach it, or null (see
  *                            {@link BftwsParameters#CLIENT_REPLY_ENDPOINT_KEY})
+ * @param security            WS-Security signing of the client↔replica WS-RM exchange
+ * @param securityPolicy      the WS-SecurityPolicy file Rampart enforces, or null without signing
  */
 public record BftwsConfig(
         boolean replicated,
@@ -32,7 +34,9 @@ public record BftwsConfig(
         int controlMaxBytes,
         URI clientReplyEndpoint,
         RandomnessAlgorithm randomness,
-        ThresholdScheme thresholdScheme) {
+        ThresholdScheme thresholdScheme,
+        SecurityMode security,
+        Path securityPolicy) {
 
     public BftwsConfig {
         replicas = List.copyOf(replicas);

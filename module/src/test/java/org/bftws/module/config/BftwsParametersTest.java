@@ -61,6 +61,8 @@ public class BftwsParametersTest {
         assertEquals(16 << 20, c.controlMaxBytes());
         assertEquals(RandomnessAlgorithm.NONE, c.randomness());
         assertEquals(ThresholdScheme.CKS, c.thresholdScheme());
+        assertEquals(SecurityMode.NONE, c.security());
+        assertNull(c.securityPolicy());
         assertTrue(c.replicas().isEmpty());
     }
 
@@ -240,6 +242,23 @@ public class BftwsParametersTest {
         assertTrue(c.isGroupClient());
         assertEquals(URI.create("http://127.0.0.1:9100/axis2/services/BftwsControl"), c.clientReplyEndpoint());
         assertNull(BftwsParameters.parse(replica).clientReplyEndpoint());
+    }
+
+    @Test
+    public void rampartSigningNeedsAReadablePolicyAndNoneForbidsOne() throws IOException {
+        assertRejected("bftws.security", "wss4j", "none|rampart");
+        assertEquals(SecurityMode.NONE, BftwsParameters.parse(replica).security());
+        replica.put("bftws.security", "rampart");
+        expectFault(replica, "bftws.security.policy");
+        replica.put("bftws.security.policy", "/nonexistent/policy.xml");
+        expectFault(replica, "bftws.security.policy");
+        File policy = tmp.newFile("policy.xml");
+        replica.put("bftws.security.policy", policy.getPath());
+        BftwsConfig c = BftwsParameters.parse(replica);
+        assertEquals(SecurityMode.RAMPART, c.security());
+        assertEquals(policy.toPath(), c.securityPolicy());
+        replica.put("bftws.security", "none");
+        assertRejected("bftws.security.policy", policy.getPath(), "bftws.security is none");
     }
 
     private void assertRejected(String key, String value, String messagePart) {
