@@ -10,7 +10,8 @@ import java.nio.file.Path;
  * key identifier), the {@code Basic256Sha256} suite, a signed timestamp and a signed body; no encryption.
  * The same policy serves both ends: the initiator signs requests with its key and verifies replies, the
  * recipient verifies requests and signs replies (DEPENDENCIES.md, measured set). The {@code RampartConfig}
- * assertion names the party's keystore from {@link GeneratedKeystores}.
+ * assertion names the party's keystore from {@link GeneratedKeystores}; Rampart caches the loaded keystore
+ * (keyed by its file, refreshed hourly) instead of reading it for every message.
  */
 public final class SigningPolicy {
     /** Rampart's {@code encryptionUser} on a recipient: the certificate that signed the request. */
@@ -49,7 +50,8 @@ public final class SigningPolicy {
                   <ramp:encryptionUser>%2$s</ramp:encryptionUser>
                   <ramp:passwordCallbackClass>%3$s</ramp:passwordCallbackClass>
                   <ramp:signatureCrypto>
-                    <ramp:crypto provider="org.apache.ws.security.components.crypto.Merlin">
+                    <ramp:crypto provider="org.apache.ws.security.components.crypto.Merlin"
+                        cryptoKey="org.apache.ws.security.crypto.merlin.file" cacheRefreshInterval="3600000">
                       <ramp:property name="org.apache.ws.security.crypto.merlin.keystore.type">JKS</ramp:property>
                       <ramp:property name="org.apache.ws.security.crypto.merlin.file">%4$s</ramp:property>
                       <ramp:property name="org.apache.ws.security.crypto.merlin.keystore.password">%5$s</ramp:property>

@@ -1,20 +1,18 @@
 package org.bftws.client.embedded;
 
+import static org.bftws.client.embedded.TestRepositories.param;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
-import java.net.ServerSocket;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.security.SecureRandom;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -31,6 +29,7 @@ import org.apache.axis2.client.ServiceClient;
 import org.apache.axis2.context.MessageContext;
 import org.apache.axis2.engine.Phase;
 import org.apache.axis2.handlers.AbstractHandler;
+import org.bftws.client.group.GroupLauncher;
 import org.bftws.client.security.GeneratedKeystores;
 import org.bftws.client.security.SigningPolicy;
 import org.bftws.core.keys.KeyFiles;
@@ -39,7 +38,7 @@ import org.bftws.module.BftwsRuntime;
 import org.bftws.module.client.GroupClientRuntime;
 import org.bftws.module.client.SequenceEstablishment;
 import org.bftws.module.config.BftwsConfig;
-import org.bftws.module.rm.ClientUuidElement;
+import org.bftws.module.config.BftwsConfigException;
 import org.bftws.module.rm.SequenceIds;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
@@ -59,7 +58,6 @@ import org.junit.rules.Timeout;
 public class SignedGroupTest {
     private static final String NS = "urn:bftws:samples:echo";
     private static final String GROUP = "http://echo.group.example/axis2/services/Echo";
-    private static final String RM = ClientUuidElement.WSRM_11;
     private static final int N = 4;
     private static final long WAIT_MS = 30_000;
 
@@ -72,6 +70,8 @@ public class SignedGroupTest {
     private static final EmbeddedAxis2Server[] servers = new EmbeddedAxis2Server[N];
     private static final AtomicBoolean TAMPER = new AtomicBoolean();
     private static EmbeddedAxis2Server clientServer;
+    /** Replica 0's axis2.xml, for a second start without rampart.mar. */
+    private static Path replica0Xml;
 
     @BeforeClass
     public static void startSignedGroup() throws Exception {
@@ -86,7 +86,7 @@ public class SignedGroupTest {
         }
         GeneratedKeystores keystores = GeneratedKeystores.generate(x509, parties);
 
-        int[] ports = freePorts(N);
+        int[] ports = GroupLauncher.freePorts(N);
         StringBuilder replicas = new StringBuilder();
         for (int r = 0; r < N; r++) {
             replicas.append(r).append("=http://127.0.0.1:").append(ports[r]).append("/axis2/services/Echo ");
@@ -104,6 +104,9 @@ public class SignedGroupTest {
                     + param("bftws.security.policy", policy.toString()));
             servers[r] = EmbeddedAxis2Server.start(TestRepositories.replica(dir.resolve("repository"), xml,
                     "rampart"), ports[r]);
+            if (r == 0) {
+                replica0Xml = xml;
+            }
         }
         // In transit to replica 0: before its Security phase, after the client's.
         transportPhase(servers[0]).addHandler(new ClientUuidTamperer());
@@ -160,19 +163,7 @@ public class SignedGroupTest {
     public void unsignedCreateSequenceIsRefused() throws Exception {
         int before = RmSequences.count(servers[1].context());
         UUID uuid = UUID.randomUUID();
-        String url = servers[1].serviceUrl("Echo");
-        String anonymous = "http://www.w3.org/2005/08/addressing/anonymous";
-        String body = "<s:Envelope xmlns:s=\"http://schemas.xmlsoap.org/soap/envelope/\""
-                + " xmlns:wsa=\"http://www.w3.org/2005/08/addressing\"><s:Header><wsa:To>" + url + "</wsa:To>"
-                + "<wsa:Action>" + RM + "/CreateSequence</wsa:Action><wsa:MessageID>urn:uuid:" + UUID.randomUUID()
-                + "</wsa:MessageID><wsa:ReplyTo><wsa:Address>" + anonymous + "</wsa:Address></wsa:ReplyTo></s:Header>"
-                + "<s:Body><wsrm:CreateSequence xmlns:wsrm=\"" + RM + "\"><wsrm:AcksTo><wsa:Address>" + anonymous
-                + "</wsa:Address></wsrm:AcksTo><bftws:ClientUUID xmlns:bftws=\"urn:bftws\">" + uuid
-                + "</bftws:ClientUUID></wsrm:CreateSequence></s:Body></s:Envelope>";
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
-        HttpResponse<String> rsp = http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30))
-                .header("Content-Type", "text/xml; charset=UTF-8").header("SOAPAction", "\"" + RM + "/CreateSequence\"")
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> rsp = RawSoap.createSequence(servers[1].serviceUrl("Echo"), uuid);
         assertEquals(rsp.body(), 500, rsp.statusCode());
         assertTrue(rsp.body(), rsp.body().contains("Fault") && rsp.body().contains("Security header"));
         assertEquals("no sequence created", before, RmSequences.count(servers[1].context()));
@@ -204,6 +195,24 @@ public class SignedGroupTest {
         }
         assertEquals("replica 0 created nothing", before, RmSequences.count(servers[0].context()));
         assertNull(RmSequences.bean(servers[0].context(), expected));
+    }
+
+    /** Signing asked for but rampart.mar missing: start-up stops naming the key, nothing serves unsigned. */
+    @Test
+    public void replicaWithoutRampartModuleDoesNotStart() throws Exception {
+        Axis2Repository repo = TestRepositories.replica(TMP.newFolder("no-rampart").toPath(), replica0Xml);
+        try {
+            repo.createConfigurationContext().terminate();
+            fail("a replica with bftws.security=rampart started without rampart.mar");
+        } catch (Exception e) {
+            Throwable c = e;
+            while (c != null && !(c instanceof BftwsConfigException)) {
+                c = c.getCause();
+            }
+            assertTrue("stopped by a BftwsConfigException: " + e, c != null);
+            assertEquals("bftws.security", ((BftwsConfigException) c).key());
+            assertTrue(c.getMessage(), c.getMessage().contains("rampart.mar"));
+        }
     }
 
     private static OMElement echoRequest(String text) {
@@ -241,27 +250,5 @@ public class SignedGroupTest {
             }
             return InvocationResponse.CONTINUE;
         }
-    }
-
-    private static String param(String name, String value) {
-        return "<parameter name=\"" + name + "\">" + value + "</parameter>\n    ";
-    }
-
-    private static int[] freePorts(int count) throws Exception {
-        ServerSocket[] sockets = new ServerSocket[count];
-        int[] ports = new int[count];
-        try {
-            for (int i = 0; i < count; i++) {
-                sockets[i] = new ServerSocket(0);
-                ports[i] = sockets[i].getLocalPort();
-            }
-        } finally {
-            for (ServerSocket s : sockets) {
-                if (s != null) {
-                    s.close();
-                }
-            }
-        }
-        return ports;
     }
 }

@@ -88,6 +88,11 @@ final class TestRepositories {
         return out;
     }
 
+    /** One axis2.xml parameter element, for {@link #replicaXmlWith} and {@link #listeningClient}. */
+    static String param(String name, String value) {
+        return "<parameter name=\"" + name + "\">" + value + "</parameter>\n    ";
+    }
+
     private static String required(String property) {
         String v = System.getProperty(property);
         if (v == null) {

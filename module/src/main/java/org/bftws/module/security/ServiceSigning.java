@@ -15,6 +15,8 @@ import org.apache.axis2.engine.AxisObserver;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.apache.neethi.Policy;
+import org.bftws.module.config.BftwsConfigException;
+import org.bftws.module.config.BftwsParameters;
 
 /**
  * Puts a replica's main service under the signing policy as soon as Axis2 deploys it (and again on each
@@ -37,11 +39,14 @@ public final class ServiceSigning implements AxisObserver {
     /**
      * Signs {@code serviceName}'s exchanges with {@code policy} from its deployment on.
      *
-     * @throws AxisFault if rampart.mar is not deployed (checked now, so a bad set-up stops start-up)
+     * @throws BftwsConfigException naming {@code bftws.security} if rampart.mar is not deployed: checked now,
+     *         and unchecked, because Axis2 logs and ignores an AxisFault thrown by a module's init, so only a
+     *         runtime exception stops start-up
      */
     public static void install(AxisConfiguration axis, String serviceName, Policy policy) throws AxisFault {
         if (axis.getModule(RampartSigning.RAMPART_MODULE) == null) {
-            throw new AxisFault("BFT-WS: bftws.security=rampart needs rampart.mar in the repository's modules");
+            throw new BftwsConfigException(BftwsParameters.SECURITY_KEY,
+                    "is rampart, but rampart.mar is not among the repository's modules");
         }
         ServiceSigning observer = new ServiceSigning(serviceName, policy);
         axis.addObservers(observer);

@@ -45,4 +45,14 @@ final class EchoSigning {
     void secureClient(ServiceClient client) throws AxisFault {
         RampartSigning.require(client, clientPolicy);
     }
+
+    /**
+     * One signed call before anything is timed: the first signature in a JVM costs ≈2 s (class loading,
+     * WSS4J and XML-Security initialisation; DEPENDENCIES.md), more than a smoke run's warm-up window.
+     */
+    static void prime(EchoMode.Deployment deployment) throws Exception {
+        try (EchoMode.Caller caller = deployment.newCaller()) {
+            caller.echo(EchoPayload.elements(1));
+        }
+    }
 }

@@ -45,7 +45,7 @@ final class PlainMode implements EchoMode {
                 signing.secureServer(server, "Echo");
             }
             String url = server.serviceUrl("Echo");
-            return new Deployment() {
+            Deployment deployment = new Deployment() {
                 @Override
                 public Caller newCaller() throws Exception {
                     ServiceClientCaller c = new ServiceClientCaller(client, url, true);
@@ -60,6 +60,10 @@ final class PlainMode implements EchoMode {
                     closer.close();
                 }
             };
+            if (signing != null) {
+                EchoSigning.prime(deployment);
+            }
+            return deployment;
         } catch (Exception | Error e) {
             closer.close();
             throw e;

@@ -50,7 +50,7 @@ final class WsRmMode implements EchoMode {
                 signing.secureServer(server, "Echo");
             }
             String url = server.serviceUrl("Echo");
-            return new Deployment() {
+            Deployment deployment = new Deployment() {
                 @Override
                 public Caller newCaller() throws Exception {
                     ServiceClientCaller c = new ServiceClientCaller(client, url, false);
@@ -70,6 +70,10 @@ final class WsRmMode implements EchoMode {
                     closer.close();
                 }
             };
+            if (signing != null) {
+                EchoSigning.prime(deployment);
+            }
+            return deployment;
         } catch (Exception | Error e) {
             closer.close();
             throw e;
