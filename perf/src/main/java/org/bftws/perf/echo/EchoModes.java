@@ -14,8 +14,8 @@ public final class EchoModes {
 
     public static List<EchoMode> all() {
         List<EchoMode> modes = new ArrayList<>();
-        modes.add(new PlainMode(false));
-        modes.add(new WsRmMode(false));
+        modes.add(new PlainMode());
+        modes.add(new WsRmMode());
         modes.add(new BftwsMode());
         modes.add(new PlainMode(true));
         modes.add(new WsRmMode(true));

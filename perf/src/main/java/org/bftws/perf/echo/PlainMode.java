@@ -12,6 +12,11 @@ import org.bftws.client.embedded.EmbeddedAxis2Server;
 final class PlainMode implements EchoMode {
     private final boolean signed;
 
+    /** Unsigned. */
+    PlainMode() {
+        this(false);
+    }
+
     /** @param signed Rampart X.509 signatures on requests and replies ({@link EchoSigning}) */
     PlainMode(boolean signed) {
         this.signed = signed;

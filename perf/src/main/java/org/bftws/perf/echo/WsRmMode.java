@@ -17,6 +17,11 @@ import org.bftws.client.embedded.EmbeddedAxis2Server;
 final class WsRmMode implements EchoMode {
     private final boolean signed;
 
+    /** Unsigned. */
+    WsRmMode() {
+        this(false);
+    }
+
     /**
      * @param signed Rampart X.509 signatures on every message of the sequence, RM control messages included
      *               ({@link EchoSigning}: the policy sits on the client's AxisService, DEPENDENCIES.md)
