@@ -1,5 +1,6 @@
 package org.bftws.module;
 
+import java.io.IOException;
 import java.net.URI;
 
 import org.apache.axis2.AxisFault;
@@ -7,10 +8,12 @@ import org.apache.axis2.context.ConfigurationContext;
 import org.apache.axis2.description.AxisModule;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
+import org.apache.neethi.Policy;
 import org.apache.sandesha2.SandeshaModule;
 import org.bftws.module.config.BftwsConfig;
 import org.bftws.module.config.BftwsConfigException;
 import org.bftws.module.config.BftwsParameters;
+import org.bftws.module.config.SecurityMode;
 import org.bftws.core.pbft.RandomnessConfig;
 import org.bftws.module.invoker.GroupServices;
 import org.bftws.module.invoker.TotalOrderInvoker;
@@ -20,6 +23,8 @@ import org.bftws.module.random.DeclaredRandomizedOperations;
 import org.bftws.module.random.RandomnessSetup;
 import org.bftws.module.rm.CreatedSequences;
 import org.bftws.module.transport.BoundedSoapBuilder;
+import org.bftws.module.security.RampartSigning;
+import org.bftws.module.security.ServiceSigning;
 
 /**
  * The module class of bftws.mar. bftws.mar is a superset of Sandesha2 (paper §3.3.1: "backward
@@ -54,6 +59,11 @@ public class BftwsModule extends SandeshaModule {
         if (keys != null) {
             BftwsRuntime.publishKeys(configContext, keys);
         }
+        if (config.isReplica() && config.security() == SecurityMode.RAMPART) {
+            // §3.3.1: the client↔replica WS-RM exchange is WS-Security signed; CreateSequence (a Sandesha2
+            // operation of the main service) then needs the client's signature before Sandesha2 sees it.
+            ServiceSigning.install(configContext.getAxisConfiguration(), services.mainService(), loadPolicy(config));
+        }
         if (config.isReplica()) {
             // Filled by Sandesha2's storage hook as CreateSequences arrive (§3.3.1.1); consulted before ordering.
             CreatedSequences created = new CreatedSequences();
@@ -75,6 +85,14 @@ public class BftwsModule extends SandeshaModule {
     public void shutdown(ConfigurationContext configurationContext) throws AxisFault {
         BftwsRuntime.stop(configurationContext);
         super.shutdown(configurationContext);
+    }
+
+    private static Policy loadPolicy(BftwsConfig config) {
+        try {
+            return RampartSigning.load(config.securityPolicy());
+        } catch (IOException e) {
+            throw new BftwsConfigException(BftwsParameters.SECURITY_POLICY_KEY, e.getMessage());
+        }
     }
 
     /**

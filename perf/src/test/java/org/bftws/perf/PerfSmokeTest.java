@@ -30,7 +30,7 @@ public class PerfSmokeTest {
     public static final TemporaryFolder TMP = new TemporaryFolder();
 
     @Rule
-    public final Timeout timeout = Timeout.seconds(240);
+    public final Timeout timeout = Timeout.seconds(420);
 
     @Test
     public void echoSmokeRunWritesCsvPlotsAndResults() throws Exception {
@@ -66,8 +66,18 @@ public class PerfSmokeTest {
                 assertFalse(r.fields().toString(), r.get("load1_start").isEmpty());
             }
         }
-        assertTrue("signing modes are reported as not available", rows.stream()
-                .anyMatch(r -> r.get("mode").equals("wsrm-signed") && r.get("status").equals("not available")));
+        assertTrue("no mode is reported as not available: " + rows, rows.stream()
+                .noneMatch(r -> r.get("status").equals("not available")));
+        // The signed modes started, so one signed call completed (EchoSigning.prime); in a smoke run's 0.3 s
+        // window a configuration may still complete none (a new WS-RM sequence costs a signed CreateSequence
+        // first), which is a timing, not a fault: every configuration has its row, none failed to start.
+        for (String mode : List.of("plain-signed", "wsrm-signed")) {
+            List<Csv.Row> own = rows.stream().filter(r -> r.get("mode").equals(mode)).toList();
+            assertEquals(mode + " has a row per configuration: " + own, 4, own.size());
+            for (Csv.Row r : own) {
+                assertFalse(r.fields().toString(), r.get("note").startsWith("start:"));
+            }
+        }
 
         for (String png : List.of("echo-latency.png", "echo-throughput-1el.png", "echo-throughput-1KB.png")) {
             Path p = results.resolve(png);
@@ -78,7 +88,7 @@ public class PerfSmokeTest {
         assertTrue(md, md.contains("Headline ratios"));
         assertTrue(md, md.contains("| 1KB | 1 | bftws |"));
         assertTrue(md, md.contains("×"));
-        assertTrue(md, md.contains("not available"));
+        assertTrue(md, md.contains("wsrm-signed"));
         if (Files.isRegularFile(results.resolve("crypto.csv"))) {
             assertTrue(md, md.contains("results/crypto.png"));
             assertTrue(Files.isRegularFile(results.resolve("crypto.png")));

@@ -7,10 +7,7 @@ import static org.junit.Assert.fail;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
-import java.net.ServerSocket;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -34,6 +31,7 @@ import org.apache.axis2.client.Options;
 import org.apache.axis2.client.ServiceClient;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
+import org.bftws.client.group.GroupLauncher;
 import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.Ed25519;
 import org.bftws.core.keys.ClientKeys;
@@ -108,7 +106,7 @@ public class BftEchoGroupTest {
         assertEquals(log.toString(), 0, status);
 
         // bftws.replicas must name every endpoint before any replica starts: take free ports first.
-        int[] ports = freePorts(N);
+        int[] ports = GroupLauncher.freePorts(N);
         replicaPorts = ports;
         StringBuilder replicas = new StringBuilder();
         for (int r = 0; r < N; r++) {
@@ -207,16 +205,7 @@ public class BftEchoGroupTest {
     @Test
     public void ac_aCreateSequenceWithoutClientUuidIsRefused() throws Exception {
         int before = RmSequences.count(servers[0].context());
-        String rm = "http://docs.oasis-open.org/ws-rx/wsrm/200702";
-        String anonymous = "http://www.w3.org/2005/08/addressing/anonymous";
-        String url = servers[0].serviceUrl("Echo");
-        String body = "<s:Envelope xmlns:s=\"http://schemas.xmlsoap.org/soap/envelope/\""
-                + " xmlns:wsa=\"http://www.w3.org/2005/08/addressing\"><s:Header><wsa:To>" + url + "</wsa:To>"
-                + "<wsa:Action>" + rm + "/CreateSequence</wsa:Action><wsa:MessageID>urn:uuid:" + UUID.randomUUID()
-                + "</wsa:MessageID><wsa:ReplyTo><wsa:Address>" + anonymous + "</wsa:Address></wsa:ReplyTo></s:Header>"
-                + "<s:Body><wsrm:CreateSequence xmlns:wsrm=\"" + rm + "\"><wsrm:AcksTo><wsa:Address>" + anonymous
-                + "</wsa:Address></wsrm:AcksTo></wsrm:CreateSequence></s:Body></s:Envelope>";
-        HttpResponse<String> rsp = post(url, rm + "/CreateSequence", body);
+        HttpResponse<String> rsp = RawSoap.createSequence(servers[0].serviceUrl("Echo"), null);
         assertEquals(rsp.body(), 500, rsp.statusCode());
         assertTrue(rsp.body(), rsp.body().contains("CreateSequence refused (no {urn:bftws}ClientUUID"));
         assertEquals("no sequence created", before, RmSequences.count(servers[0].context()));
@@ -431,7 +420,7 @@ public class BftEchoGroupTest {
         int before = probes[0].executed().size();
         String body = "<soapenv:Envelope xmlns:soapenv=\"http://schemas.xmlsoap.org/soap/envelope/\"><soapenv:Body>"
                 + "<e:echo xmlns:e=\"" + NS + "\"><e:item>direct</e:item></e:echo></soapenv:Body></soapenv:Envelope>";
-        HttpResponse<String> rsp = post(servers[0].serviceUrl("Echo"), ACTION, body);
+        HttpResponse<String> rsp = RawSoap.post(servers[0].serviceUrl("Echo"), ACTION, body);
         assertEquals(rsp.body(), 500, rsp.statusCode());
         assertTrue(rsp.body(), rsp.body().contains("is replicated"));
         assertEquals("nothing executed", before, probes[0].executed().size());
@@ -522,33 +511,7 @@ public class BftEchoGroupTest {
         return new ControlMessage(Signed.sign(Kind.REQUEST, N, q.encode(), signer).encode(), null);
     }
 
-    private static HttpResponse<String> post(String url, String action, String body) throws Exception {
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
-        return http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(20))
-                .header("Content-Type", "text/xml; charset=UTF-8").header("SOAPAction", "\"" + action + "\"")
-                .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8)).build(),
-                HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
-    }
-
     private static String param(String name, String value) {
         return "<parameter name=\"" + name + "\">" + value + "</parameter>\n    ";
-    }
-
-    private static int[] freePorts(int count) throws Exception {
-        ServerSocket[] sockets = new ServerSocket[count];
-        int[] ports = new int[count];
-        try {
-            for (int i = 0; i < count; i++) {
-                sockets[i] = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress());
-                ports[i] = sockets[i].getLocalPort();
-            }
-        } finally {
-            for (ServerSocket s : sockets) {
-                if (s != null) {
-                    s.close();
-                }
-            }
-        }
-        return ports;
     }
 }

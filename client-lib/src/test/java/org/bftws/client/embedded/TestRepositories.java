@@ -29,13 +29,13 @@ final class TestRepositories {
         return replica(dir, conf().resolve("axis2-replica.xml"));
     }
 
-    /** A replica with the given axis2.xml. */
-    static Axis2Repository replica(Path dir, Path axis2Xml) throws IOException {
-        return Axis2Repository.at(dir)
+    /** A replica with the given axis2.xml, and {@code extraModules} (e.g. "rampart") besides bftws and addressing. */
+    static Axis2Repository replica(Path dir, Path axis2Xml, String... extraModules) throws IOException {
+        return withModules(Axis2Repository.at(dir)
                 .axis2Xml(axis2Xml)
                 .module(artifacts().resolve("modules/bftws.mar"))
                 .module(artifacts().resolve("modules/addressing.mar"))
-                .service(artifacts().resolve("services/echo.aar"))
+                .service(artifacts().resolve("services/echo.aar")), extraModules)
                 .build();
     }
 
@@ -60,18 +60,26 @@ final class TestRepositories {
      * A client that listens (see {@link #listeningClient}) with {@code extra} parameters (e.g. a replica
      * group) inserted before the first phaseOrder.
      */
-    static Axis2Repository listeningClient(Path dir, String extra) throws IOException {
+    static Axis2Repository listeningClient(Path dir, String extra, String... extraModules) throws IOException {
         String xml = Files.readString(conf().resolve("axis2-client.xml"));
         int at = xml.indexOf("<phaseOrder");
         Path conf = dir.resolve("conf/axis2-client-listening.xml");
         Files.createDirectories(conf.getParent());
         Files.writeString(conf, xml.substring(0, at) + extra + "\n    <transportReceiver name=\"http\""
                 + " class=\"org.apache.axis2.transport.http.SimpleHTTPServer\"/>\n    " + xml.substring(at));
-        return Axis2Repository.at(dir.resolve("repository"))
+        return withModules(Axis2Repository.at(dir.resolve("repository"))
                 .axis2Xml(conf)
                 .module(artifacts().resolve("modules/bftws.mar"))
-                .module(artifacts().resolve("modules/addressing.mar"))
+                .module(artifacts().resolve("modules/addressing.mar")), extraModules)
                 .build();
+    }
+
+    private static Axis2Repository.Builder withModules(Axis2Repository.Builder b, String... names)
+            throws IOException {
+        for (String name : names) {
+            b = b.module(artifacts().resolve("modules/" + name + ".mar"));
+        }
+        return b;
     }
 
     /** conf/axis2-replica.xml with {@code extra} inserted before the first phaseOrder. */
@@ -116,6 +124,11 @@ final class TestRepositories {
                 out.closeEntry();
             }
         }
+    }
+
+    /** One axis2.xml parameter element, for {@link #replicaXmlWith} and {@link #listeningClient}. */
+    static String param(String name, String value) {
+        return "<parameter name=\"" + name + "\">" + value + "</parameter>\n    ";
     }
 
     private static String required(String property) {

@@ -1,5 +1,6 @@
 package org.bftws.module.client;
 
+import java.io.IOException;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -22,10 +23,14 @@ import org.apache.axis2.addressing.EndpointReference;
 import org.apache.axis2.client.Options;
 import org.apache.axis2.client.ServiceClient;
 import org.apache.axis2.context.ConfigurationContext;
+import org.apache.neethi.Policy;
 import org.apache.sandesha2.client.SandeshaClientConstants;
 import org.bftws.module.config.BftwsConfig;
+import org.bftws.module.config.BftwsParameters;
+import org.bftws.module.config.SecurityMode;
 import org.bftws.module.config.ReplicaEndpoint;
 import org.bftws.module.rm.ClientUuidElement;
+import org.bftws.module.security.RampartSigning;
 
 /**
  * Establishes a group client's WS-RM sequence with the replica group (paper §3.3.1.1–3.3.1.2): a WS-RM 1.1
@@ -48,6 +53,7 @@ public final class SequenceEstablishment {
      */
     public static String establish(ConfigurationContext context, BftwsConfig config, UUID clientUuid,
             long timeoutMillis) throws AxisFault {
+        Policy signing = signingPolicy(config);
         LinkedBlockingQueue<Object> answers = new LinkedBlockingQueue<>();
         ExecutorService pool = Executors.newFixedThreadPool(config.n(), r -> {
             Thread t = new Thread(r, "bftws-client-create-sequence");
@@ -56,7 +62,7 @@ public final class SequenceEstablishment {
         });
         try {
             for (ReplicaEndpoint r : config.replicas()) {
-                pool.execute(() -> answers.add(answerOf(context, r.endpoint(), clientUuid, timeoutMillis)));
+                pool.execute(() -> answers.add(answerOf(context, r.endpoint(), clientUuid, timeoutMillis, signing)));
             }
             return vote(answers, config, clientUuid, timeoutMillis);
         } finally {
@@ -64,8 +70,24 @@ public final class SequenceEstablishment {
         }
     }
 
+    /**
+     * With {@code bftws.security=rampart} the policy that signs CreateSequence and verifies the replicas'
+     * answers (§3.3.1: client↔replica messages are WS-Security signed); null without.
+     */
+    private static Policy signingPolicy(BftwsConfig config) throws AxisFault {
+        if (config.security() != SecurityMode.RAMPART) {
+            return null;
+        }
+        try {
+            return RampartSigning.load(config.securityPolicy());
+        } catch (IOException e) {
+            throw new AxisFault("BFT-WS: " + BftwsParameters.SECURITY_POLICY_KEY + ": " + e.getMessage());
+        }
+    }
+
     /** A replica's sequence id, or the exception its CreateSequence ended with. */
-    private static Object answerOf(ConfigurationContext context, URI endpoint, UUID clientUuid, long timeoutMillis) {
+    private static Object answerOf(ConfigurationContext context, URI endpoint, UUID clientUuid, long timeoutMillis,
+            Policy signing) {
         try {
             ServiceClient sc = new ServiceClient(context, null);
             try {
@@ -78,6 +100,9 @@ public final class SequenceEstablishment {
                 o.setProperty(SandeshaClientConstants.UNRELIABLE_MESSAGE, "true");
                 if (!context.getAxisConfiguration().isEngaged("addressing")) {
                     sc.engageModule("addressing");
+                }
+                if (signing != null) {
+                    RampartSigning.require(sc, signing);
                 }
                 return identifier(sc.sendReceive(createSequence(clientUuid)));
             } finally {

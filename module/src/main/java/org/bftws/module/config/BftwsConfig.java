@@ -21,6 +21,8 @@ import org.bftws.module.xml.XmlLimits;
  * @param xmlLimits           shape limits on a client's payload (depth, elements, attributes)
  * @param clientReplyEndpoint a client's control port as the replicas reach it, or null (see
  *                            {@link BftwsParameters#CLIENT_REPLY_ENDPOINT_KEY})
+ * @param security            WS-Security signing of the client↔replica WS-RM exchange
+ * @param securityPolicy      the WS-SecurityPolicy file Rampart enforces, or null without signing
  */
 public record BftwsConfig(
         boolean replicated,
@@ -37,7 +39,9 @@ public record BftwsConfig(
         XmlLimits xmlLimits,
         URI clientReplyEndpoint,
         RandomnessAlgorithm randomness,
-        ThresholdScheme thresholdScheme) {
+        ThresholdScheme thresholdScheme,
+        SecurityMode security,
+        Path securityPolicy) {
 
     public BftwsConfig {
         replicas = List.copyOf(replicas);

@@ -129,12 +129,28 @@ public final class BftwsParameters {
     /** Pure Java (no JNI), 128-bit, fastest to sign of the three (shared/design/CRYPTO.md). */
     public static final ThresholdScheme THRESHOLD_SCHEME_DEFAULT = ThresholdScheme.CKS;
 
+    /**
+     * none | rampart: WS-Security signing of the client↔replica WS-RM exchange by Rampart (README,
+     * "WS-Security signing"). Needs rampart.mar in the repository and {@link #SECURITY_POLICY_KEY}; clients and
+     * replicas of a group must agree, or CreateSequence is refused.
+     */
+    public static final String SECURITY_KEY = "bftws.security";
+    /** Off, as in plain Axis2: signing costs ≈3.8 ms per message (DEPENDENCIES.md) and needs keystores. */
+    public static final SecurityMode SECURITY_DEFAULT = SecurityMode.NONE;
+
+    /**
+     * With {@code bftws.security=rampart}: a WS-SecurityPolicy 1.1 file with a {@code ramp:RampartConfig}
+     * (this party's keystore, password callback, the others' certificates as trusted entries). A replica
+     * attaches it to its main service, a client to the ServiceClients that send CreateSequence.
+     */
+    public static final String SECURITY_POLICY_KEY = "bftws.security.policy";
+
     /** The module's own keys; the protocol keys are {@link GroupConfig#KEYS}, declared in core. */
     public static final List<String> MODULE_KEYS = List.of(
             REPLICATED_KEY, ROLE_KEY, GROUP_ENDPOINT_KEY, REPLICAS_KEY, REPLICA_ID_KEY,
             PRIVATE_KEY_KEY, PUBLIC_KEYS_KEY, TICK_MILLIS_KEY, CONTROL_MAX_BYTES_KEY,
             HTTP_MAX_REQUEST_BYTES_KEY, XML_MAX_DEPTH_KEY, XML_MAX_ELEMENTS_KEY, XML_MAX_ATTRIBUTES_KEY,
-            CLIENT_REPLY_ENDPOINT_KEY, RANDOMNESS_KEY, THRESHOLD_SCHEME_KEY);
+            CLIENT_REPLY_ENDPOINT_KEY, RANDOMNESS_KEY, THRESHOLD_SCHEME_KEY, SECURITY_KEY, SECURITY_POLICY_KEY);
 
     /** Every key axis2.xml may set: the module's and core's, for the unknown-key check. */
     public static final List<String> KEYS = allKeys();
@@ -170,10 +186,12 @@ public final class BftwsParameters {
                 RANDOMNESS_DEFAULT);
         ThresholdScheme scheme = in.choice(THRESHOLD_SCHEME_KEY, ThresholdScheme.class,
                 THRESHOLD_SCHEME_DEFAULT);
+        SecurityMode security = in.choice(SECURITY_KEY, SecurityMode.class, SECURITY_DEFAULT);
         if (!replicated) {
             return new BftwsConfig(false, role, groupConfig, null, List.of(), REPLICA_ID_NONE, null, null,
-                    tickMillis, controlMax, httpMax, xml, null, randomness, scheme);
+                    tickMillis, controlMax, httpMax, xml, null, randomness, scheme, security, null);
         }
+        Path securityPolicy = securityPolicy(in, security);
         URI group = in.httpUri(GROUP_ENDPOINT_KEY);
         List<ReplicaEndpoint> replicas = parseReplicas(in.required(REPLICAS_KEY), groupConfig.n(), group);
         int replicaId = replicaId(in, role, replicas.size());
@@ -187,7 +205,7 @@ public final class BftwsParameters {
             replyEndpoint = in.httpUri(CLIENT_REPLY_ENDPOINT_KEY);
         }
         return new BftwsConfig(true, role, groupConfig, group, replicas, replicaId, privateKey, publicKeys,
-                tickMillis, controlMax, httpMax, xml, replyEndpoint, randomness, scheme);
+                tickMillis, controlMax, httpMax, xml, replyEndpoint, randomness, scheme, security, securityPolicy);
     }
 
     /** The HTTP body limit must let the largest control message through, base64-encoded in its envelope. */
@@ -200,6 +218,17 @@ public final class BftwsParameters {
                     + ") base64-encoded in its envelope, got " + httpMax);
         }
         return httpMax;
+    }
+
+    /** The policy file, required with rampart; forbidden without, so a forgotten mode is not silently off. */
+    private static Path securityPolicy(ParameterReader in, SecurityMode security) {
+        if (security == SecurityMode.NONE) {
+            if (in.isSet(SECURITY_POLICY_KEY)) {
+                throw new BftwsConfigException(SECURITY_POLICY_KEY, "is set, but " + SECURITY_KEY + " is none");
+            }
+            return null;
+        }
+        return in.readableFile(SECURITY_POLICY_KEY);
     }
 
     /** Core parses its own keys; its error becomes ours, still naming the key. */

@@ -64,6 +64,8 @@ public class BftwsParametersTest {
         assertEquals(new XmlLimits(256, 100_000, 64), c.xmlLimits());
         assertEquals(RandomnessAlgorithm.NONE, c.randomness());
         assertEquals(ThresholdScheme.CKS, c.thresholdScheme());
+        assertEquals(SecurityMode.NONE, c.security());
+        assertNull(c.securityPolicy());
         assertTrue(c.replicas().isEmpty());
     }
 
@@ -259,6 +261,23 @@ public class BftwsParametersTest {
         assertTrue(e.getMessage(), e.getMessage().contains("bftws.control.maxMessageBytes"));
         replica.put("bftws.http.maxRequestBytes", String.valueOf(48 << 20));
         assertEquals(48 << 20, BftwsParameters.parse(replica).httpMaxRequestBytes());
+    }
+
+    @Test
+    public void rampartSigningNeedsAReadablePolicyAndNoneForbidsOne() throws IOException {
+        assertRejected("bftws.security", "wss4j", "none|rampart");
+        assertEquals(SecurityMode.NONE, BftwsParameters.parse(replica).security());
+        replica.put("bftws.security", "rampart");
+        expectFault(replica, "bftws.security.policy");
+        replica.put("bftws.security.policy", "/nonexistent/policy.xml");
+        expectFault(replica, "bftws.security.policy");
+        File policy = tmp.newFile("policy.xml");
+        replica.put("bftws.security.policy", policy.getPath());
+        BftwsConfig c = BftwsParameters.parse(replica);
+        assertEquals(SecurityMode.RAMPART, c.security());
+        assertEquals(policy.toPath(), c.securityPolicy());
+        replica.put("bftws.security", "none");
+        assertRejected("bftws.security.policy", policy.getPath(), "bftws.security is none");
     }
 
     private void assertRejected(String key, String value, String messagePart) {

@@ -9,9 +9,6 @@ import java.util.List;
  * and one line here.
  */
 public final class EchoModes {
-    private static final String SIGNING_REASON = "WS-Security signing (Rampart 1.7.1) is not wired into the harness yet: "
-            + "it needs keystores, a WS-SecurityPolicy per client AxisService and rampart.mar (DEPENDENCIES.md)";
-
     private EchoModes() {
     }
 
@@ -20,8 +17,8 @@ public final class EchoModes {
         modes.add(new PlainMode());
         modes.add(new WsRmMode());
         modes.add(new BftwsMode(4));
-        modes.add(new UnavailableMode("plain-signed", "plain SOAP with Rampart X.509 signatures both ways", SIGNING_REASON));
-        modes.add(new UnavailableMode("wsrm-signed", "WS-RM with Rampart X.509 signatures both ways", SIGNING_REASON));
+        modes.add(new PlainMode(true));
+        modes.add(new WsRmMode(true));
         return modes;
     }
 

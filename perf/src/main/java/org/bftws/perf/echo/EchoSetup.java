@@ -34,7 +34,10 @@ public final class EchoSetup {
         return artifacts;
     }
 
-    /** A server repository: the given axis2.xml, both modules, the echo service. */
+    /**
+     * A server repository: the given axis2.xml, the modules (bftws, addressing, and rampart, which only the
+     * signed modes engage), the echo service.
+     */
     public Axis2Repository server(Path dir, Path axis2Xml) throws IOException {
         return server(dir, axis2Xml, echoAar());
     }
@@ -45,6 +48,7 @@ public final class EchoSetup {
                 .axis2Xml(axis2Xml)
                 .module(artifacts.resolve("modules/bftws.mar"))
                 .module(artifacts.resolve("modules/addressing.mar"))
+                .module(artifacts.resolve("modules/rampart.mar"))
                 .service(aar)
                 .build();
     }
@@ -54,12 +58,13 @@ public final class EchoSetup {
         return artifacts.resolve("services/echo.aar");
     }
 
-    /** A client repository: the given axis2.xml and both modules (bftws is engaged per ServiceClient). */
+    /** A client repository: the given axis2.xml and the modules (engaged per ServiceClient). */
     public Axis2Repository client(Path dir, Path axis2Xml) throws IOException {
         return Axis2Repository.at(dir)
                 .axis2Xml(axis2Xml)
                 .module(artifacts.resolve("modules/bftws.mar"))
                 .module(artifacts.resolve("modules/addressing.mar"))
+                .module(artifacts.resolve("modules/rampart.mar"))
                 .build();
     }
 

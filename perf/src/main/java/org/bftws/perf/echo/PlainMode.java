@@ -10,14 +10,28 @@ import org.bftws.client.embedded.EmbeddedAxis2Server;
  * no Sandesha2 handlers run), the client conf/axis2-client.xml with no module engaged.
  */
 final class PlainMode implements EchoMode {
+    private final boolean signed;
+
+    /** Unsigned. */
+    PlainMode() {
+        this(false);
+    }
+
+    /** @param signed Rampart X.509 signatures on requests and replies ({@link EchoSigning}) */
+    PlainMode(boolean signed) {
+        this.signed = signed;
+    }
+
     @Override
     public String name() {
-        return "plain";
+        return signed ? "plain-signed" : "plain";
     }
 
     @Override
     public String description() {
-        return "plain Axis2 1.7.9 SOAP/HTTP: one embedded server without bftws engaged, ServiceClients with no module";
+        return signed
+                ? "plain SOAP/HTTP with Rampart 1.7.1 X.509 signatures both ways (AsymmetricBinding, Basic256Sha256)"
+                : "plain Axis2 1.7.9 SOAP/HTTP: one embedded server without bftws engaged, ServiceClients with no module";
     }
 
     @Override
@@ -31,11 +45,19 @@ final class PlainMode implements EchoMode {
             ConfigurationContext client = setup.client(work.resolve("client"),
                     setup.conf().resolve("axis2-client.xml")).createConfigurationContext();
             closer.register(client::terminate);
+            EchoSigning signing = signed ? EchoSigning.generate(work) : null;
+            if (signing != null) {
+                signing.secureServer(server, "Echo");
+            }
             String url = server.serviceUrl("Echo");
-            return new Deployment() {
+            Deployment deployment = new Deployment() {
                 @Override
                 public Caller newCaller() throws Exception {
-                    return new ServiceClientCaller(client, url, true);
+                    ServiceClientCaller c = new ServiceClientCaller(client, url, true);
+                    if (signing != null) {
+                        signing.secureClient(c.client);
+                    }
+                    return c;
                 }
 
                 @Override
@@ -43,6 +65,10 @@ final class PlainMode implements EchoMode {
                     closer.close();
                 }
             };
+            if (signing != null) {
+                EchoSigning.prime(deployment);
+            }
+            return deployment;
         } catch (Exception | Error e) {
             closer.close();
             throw e;

@@ -15,14 +15,30 @@ import org.bftws.client.embedded.EmbeddedAxis2Server;
  * is a ServiceClient with bftws engaged and its own WS-RM sequence, synchronous request-reply.
  */
 final class WsRmMode implements EchoMode {
+    private final boolean signed;
+
+    /** Unsigned. */
+    WsRmMode() {
+        this(false);
+    }
+
+    /**
+     * @param signed Rampart X.509 signatures on every message of the sequence, RM control messages included
+     *               ({@link EchoSigning}: the policy sits on the client's AxisService, DEPENDENCIES.md)
+     */
+    WsRmMode(boolean signed) {
+        this.signed = signed;
+    }
+
     @Override
     public String name() {
-        return "wsrm";
+        return signed ? "wsrm-signed" : "wsrm";
     }
 
     @Override
     public String description() {
-        return "Axis2 + Sandesha2 WS-RM 1.1 through bftws.mar without a group: one embedded server, one RM sequence per client";
+        return "Axis2 + Sandesha2 WS-RM 1.1 through bftws.mar without a group: one embedded server, one RM sequence per client"
+                + (signed ? "; Rampart 1.7.1 X.509 signatures both ways (AsymmetricBinding, Basic256Sha256)" : "");
     }
 
     @Override
@@ -34,8 +50,12 @@ final class WsRmMode implements EchoMode {
             ConfigurationContext client = setup.client(work.resolve("client"),
                     setup.conf().resolve("axis2-client.xml")).createConfigurationContext();
             closer.register(client::terminate);
+            EchoSigning signing = signed ? EchoSigning.generate(work) : null;
+            if (signing != null) {
+                signing.secureServer(server, "Echo");
+            }
             String url = server.serviceUrl("Echo");
-            return new Deployment() {
+            Deployment deployment = new Deployment() {
                 @Override
                 public Caller newCaller() throws Exception {
                     ServiceClientCaller c = new ServiceClientCaller(client, url, false);
@@ -44,6 +64,9 @@ final class WsRmMode implements EchoMode {
                             Sandesha2Constants.SPEC_VERSIONS.v1_1);
                     c.client.getOptions().setProperty(SandeshaClientConstants.SEQUENCE_KEY,
                             "perf-" + UUID.randomUUID());
+                    if (signing != null) {
+                        signing.secureClient(c.client);
+                    }
                     return c;
                 }
 
@@ -52,6 +75,10 @@ final class WsRmMode implements EchoMode {
                     closer.close();
                 }
             };
+            if (signing != null) {
+                EchoSigning.prime(deployment);
+            }
+            return deployment;
         } catch (Exception | Error e) {
             closer.close();
             throw e;
