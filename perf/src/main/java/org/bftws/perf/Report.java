@@ -42,8 +42,12 @@ public final class Report {
                 + "by hand. Benchmarks, not tests: on a shared machine read each number with the load average "
                 + "recorded beside it. Every figure is the median over the repetitions; ratios are stated next to "
                 + "the absolute numbers they divide.\n\n");
-        echo(md, plots);
+        echo(md, plots, "echo.csv", "Experiment 1: echo, client-server (BFT-WS paper §4.1.1)", "scripts/perf echo",
+                "echo");
+        echo(md, plots, "echo-wan.csv", "Experiment 1 over an emulated WAN (user-space delay per hop)",
+                "scripts/perf echo --modes wsrm,bftws --wan-delay-ms 25", "echo-wan");
         new ScaleReport(results).write(md, plots);
+        new RandomnessReport(results).write(md, plots);
         new RecoveryReport(results).write(md, plots);
         new ProfileReport(results).write(md);
         HeapReport.write(results, md);
@@ -59,9 +63,10 @@ public final class Report {
     record Cell(double meanMs, double p50Ms, double p99Ms, double cps, int reps, double loadMin, double loadMax) {
     }
 
-    private void echo(StringBuilder md, List<Path> plots) throws IOException {
-        List<Csv.Row> rows = section(md, results, "echo.csv",
-                "Experiment 1: echo, client-server (BFT-WS paper §4.1.1)", "scripts/perf echo");
+    /** The echo measurement of {@code csv} (LAN, or WAN with {@code wan_delay_ms}); plots named {@code prefix-*.png}. */
+    private void echo(StringBuilder md, List<Path> plots, String csv, String title, String command, String prefix)
+            throws IOException {
+        List<Csv.Row> rows = section(md, results, csv, title, command);
         if (rows.isEmpty()) {
             return;
         }
@@ -107,6 +112,11 @@ public final class Report {
                 + "of the measurement window, at the client (in a closed loop it equals what the replicas serve).\n\n",
                 first.get("time_utc"), first.get("commit"), first.get("jvm"), first.get("machine"), first.get("nproc"),
                 loadMin, loadMax, first.get("warmup_s"), first.get("measure_s"), distinct(rows, "rep").size()));
+        if (first.number("wan_delay_ms") > 0) {
+            md.append("Emulated WAN: every listener (server, replicas, the BFT-WS client's reply endpoint) is reached "
+                    + "through a `DelayForwarder` that delivers each chunk " + first.get("wan_delay_ms") + " ms after "
+                    + "it arrived, both ways, so every hop pays that one-way delay (see \"Emulated WAN\").\n\n");
+        }
 
         headline(md, cells, modes, payloads, clients);
 
@@ -148,7 +158,7 @@ public final class Report {
             failed.forEach((k, why) -> md.append("- ").append(k).append(": ").append(why).append('\n'));
             md.append('\n');
         }
-        echoPlots(md, plots, cells, modes, payloads, clients);
+        echoPlots(md, plots, cells, modes, payloads, clients, prefix);
     }
 
     private static void headline(StringBuilder md, Map<String, Cell> cells, List<String> modes, List<String> payloads,
@@ -179,7 +189,7 @@ public final class Report {
     }
 
     private void echoPlots(StringBuilder md, List<Path> plots, Map<String, Cell> cells, List<String> modes,
-            List<String> payloads, List<Integer> clients) throws IOException {
+            List<String> payloads, List<Integer> clients, String prefix) throws IOException {
         int lo = clients.get(0);
         Map<String, List<Double>> latency = new LinkedHashMap<>();
         for (String mode : modes) {
@@ -193,11 +203,11 @@ public final class Report {
             }
         }
         if (!latency.isEmpty()) {
-            Path png = results.resolve("echo-latency.png");
+            Path png = results.resolve(prefix + "-latency.png");
             Plots.bars(png, "Echo: p50 latency at " + lo + " client(s)", "request", "ms", false, payloads,
                     latency);
             plots.add(png);
-            md.append("![echo latency](results/echo-latency.png)\n\n");
+            md.append("![echo latency](results/").append(prefix).append("-latency.png)\n\n");
         }
         for (String payload : payloads) {
             Map<String, double[][]> series = new LinkedHashMap<>();
@@ -215,7 +225,7 @@ public final class Report {
                 }
             }
             if (!series.isEmpty()) {
-                String name = "echo-throughput-" + payload + ".png";
+                String name = prefix + "-throughput-" + payload + ".png";
                 Plots.lines(results.resolve(name), "Echo " + payload + ": throughput vs concurrent clients",
                         "concurrent clients", "calls/s", series);
                 plots.add(results.resolve(name));

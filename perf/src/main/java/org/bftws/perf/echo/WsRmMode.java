@@ -34,7 +34,7 @@ final class WsRmMode implements EchoMode {
             ConfigurationContext client = setup.client(work.resolve("client"),
                     setup.conf().resolve("axis2-client.xml")).createConfigurationContext();
             closer.register(client::terminate);
-            String url = server.serviceUrl("Echo");
+            String url = setup.serviceUrl(closer, server, "Echo");
             return new Deployment() {
                 @Override
                 public Caller newCaller() throws Exception {
