@@ -41,12 +41,13 @@ final class RandomnessReport {
                 + "JVM on 127.0.0.1 serve `RandomEchoService`; its clients call `echo` (not randomized) and "
                 + "`echoRandom` (declared `<bftws:Randomized bits=\"256\"/>`, returns the echo and the number) with "
                 + "the same %s payload, on the same group in the same run, warm-up %s s and measurement %s s per "
-                + "configuration, median of %d repetition(s). *echoRandom / echo* is the randomness overhead of that "
-                + "configuration; *× none* compares with the echo of the group without randomness. `wan ms` is the "
-                + "emulated one-way delay per hop (0 = loopback; see \"Emulated WAN\" below).\n\n",
+                + "configuration (LAN run), median over the repetitions (`reps`). *echoRandom / echo* is the "
+                + "randomness overhead of that configuration; *× none* compares with the echo of the group without randomness. `wan ms` is the "
+                + "emulated one-way delay per hop (0 = loopback; see \"Emulated WAN\" below). 1-minute load average "
+                + "at the start of the measurements: %.1f–%.1f (the machine is shared: read each row with its load).\n\n",
                 first.get("time_utc"), first.get("commit"), first.get("machine"), first.get("nproc"),
                 first.get("payload"), first.get("warmup_s"), first.get("measure_s"),
-                Report.distinct(rows, "rep").size()));
+                loads(rows).min().orElse(Double.NaN), loads(rows).max().orElse(Double.NaN)));
         md.append("| wan ms | clients | configuration | echo p50 ms | echoRandom p50 ms | echoRandom / echo: p50 "
                 + "| mean | p99 | echo calls/s | echoRandom calls/s | echoRandom / echo: calls/s | echoRandom p50 × none "
                 + "| reps | load1 |\n|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
@@ -99,7 +100,7 @@ final class RandomnessReport {
         }
         Path png = results.resolve("randomness.png");
         Plots.bars(png, "Randomness overhead: p50 of echoRandom / p50 of echo (same group, same run)",
-                "configuration", "latency ratio", false, randomized, complete);
+                "configuration", "latency ratio (log scale)", true, randomized, complete);
         plots.add(png);
         md.append("![randomness overhead](results/randomness.png)\n\n");
     }
@@ -120,6 +121,10 @@ final class RandomnessReport {
 
     private static String key(double wan, double clients, String mode, String operation) {
         return (int) wan + "|" + (int) clients + "|" + mode + "|" + operation;
+    }
+
+    private static java.util.stream.DoubleStream loads(List<Csv.Row> rows) {
+        return rows.stream().mapToDouble(r -> r.number("load1_start")).filter(d -> !Double.isNaN(d));
     }
 
     private static List<Integer> numbers(List<Csv.Row> rows, String column) {

@@ -48,6 +48,7 @@ public final class Report {
                 "scripts/perf echo --modes wsrm,bftws --wan-delay-ms 25", "echo-wan");
         new ScaleReport(results).write(md, plots);
         new RandomnessReport(results).write(md, plots);
+        wanNote(md);
         new RecoveryReport(results).write(md, plots);
         new ProfileReport(results).write(md);
         HeapReport.write(results, md);
@@ -232,6 +233,27 @@ public final class Report {
                 md.append("![echo throughput ").append(payload).append("](results/").append(name).append(")\n\n");
             }
         }
+    }
+
+    /** How the WAN rows were made, whenever a run wrote any ({@code NAME-wan.csv}). */
+    private void wanNote(StringBuilder md) {
+        if (List.of("echo-wan.csv", "scale-wan.csv", "randomness-wan.csv").stream()
+                .noneMatch(f -> Files.isRegularFile(results.resolve(f)))) {
+            return;
+        }
+        md.append("## Emulated WAN\n\n"
+                + "This machine's kernel has no `sch_netem` (`scripts/wan-up` refuses a delay), so the WAN rows delay "
+                + "in user space: `--wan-delay-ms D` puts an `org.bftws.perf.wan.DelayForwarder` in front of every "
+                + "listener (the WS-RM server; each replica's endpoint in `bftws.replicas`; the BFT-WS client's "
+                + "`bftws.client.replyEndpoint`). It relays each TCP connection and delivers every chunk it reads D ms "
+                + "after it arrived, in order, both ways, and passes a close on as late, so each hop (client to "
+                + "replica, replica to replica, replica to client, and every HTTP response back) pays D one way. "
+                + "Differences from netem: the delay is per chunk read, not per packet; TCP on either side of the "
+                + "forwarder runs at loopback speed, so there is no slow start, congestion window or delayed-ACK "
+                + "clock over the emulated round trip, no loss or jitter; connection set-up to the forwarder is "
+                + "immediate (netem would delay the SYN and SYN-ACK as well); and the forwarder's threads use the "
+                + "same CPUs as the replicas. So the rows show the protocol's message delays (PBFT's phases, CT's "
+                + "share round, BA's pp-update rounds) rather than TCP behaviour on a real long link.\n\n");
     }
 
     // -------------------------------------------------------------------------------------- engine, crypto
