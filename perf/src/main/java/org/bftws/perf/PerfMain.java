@@ -12,7 +12,9 @@ import org.bftws.perf.echo.EchoExperiment;
 import org.bftws.perf.echo.EchoModes;
 import org.bftws.perf.echo.EchoPayload;
 import org.bftws.perf.echo.EchoSetup;
+import org.bftws.perf.echo.EchoMode;
 import org.bftws.perf.profile.Profiler;
+import org.bftws.perf.randomness.RandomnessExperiment;
 import org.bftws.perf.recovery.RecoveryExperiment;
 import org.bftws.perf.echo.ThreeTierExperiment;
 
@@ -22,12 +24,14 @@ import org.bftws.perf.echo.ThreeTierExperiment;
  * <pre>
  * PerfMain [--smoke] [--results DIR] [--markdown FILE] [--root DIR]
  *          [--modes plain,wsrm,...] [--sizes 1,100,1KB] [--clients 1,8] [--reps N]
- *          [--warmup-ms MS] [--measure-ms MS] (echo | three-tier | scale | recovery | profile | report)...
+ *          [--warmup-ms MS] [--measure-ms MS] [--wan-delay-ms MS]
+ *          (echo | three-tier | scale | randomness | recovery | profile | report)...
  * </pre>
  *
  * {@code echo} runs experiment 1 into {@code DIR/echo.csv}, {@code scale} experiment 5 into
- * {@code DIR/scale.csv}, {@code three-tier} experiment 2 (1 KB, 1 and 8 clients) into
- * {@code DIR/three-tier.csv}, {@code recovery} experiment 4 into {@code DIR/recovery-*.csv}, {@code profile} the
+ * {@code DIR/scale.csv}, {@code three-tier} experiment 2 (1 KB, 1 and 8 clients) into {@code DIR/three-tier.csv}, {@code randomness} experiment 3 into {@code DIR/randomness.csv} (with
+ * {@code --wan-delay-ms} above 0 these three write {@code NAME-wan.csv}, every hop delayed by a
+ * {@link org.bftws.perf.wan.DelayForwarder}), {@code recovery} experiment 4 into {@code DIR/recovery-*.csv}, {@code profile} the
  * BFT-WS echo under Java Flight Recorder into {@code DIR/profile.csv}; {@code report} rewrites the markdown
  * and the plots from every CSV in {@code DIR}. Progress goes to stderr, one line per configuration.
  */
@@ -52,6 +56,7 @@ public final class PerfMain {
         Integer reps = null;
         Long warmup = null;
         Long measure = null;
+        long wan = 0;
         List<String> commands = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -65,13 +70,14 @@ public final class PerfMain {
                 case "--reps" -> reps = Integer.parseInt(args[++i]);
                 case "--warmup-ms" -> warmup = Long.parseLong(args[++i]);
                 case "--measure-ms" -> measure = Long.parseLong(args[++i]);
-                case "echo", "three-tier", "scale", "recovery", "profile", "report" -> commands.add(args[i]);
+                case "--wan-delay-ms" -> wan = Long.parseLong(args[++i]);
+                case "echo", "three-tier", "scale", "randomness", "recovery", "profile", "report" -> commands.add(args[i]);
                 default -> {
                     System.err.println("perf: unknown argument " + args[i]);
                     System.err.println("usage: PerfMain [--smoke] [--results DIR] [--markdown FILE] [--root DIR] "
                             + "[--modes " + String.join(",", EchoModes.all().stream().map(m -> m.name()).toList())
                             + "] [--sizes 1,10,100,1000,1KB] [--clients 1,2,4,8] [--reps N] [--warmup-ms MS] "
-                            + "[--measure-ms MS] (echo | three-tier | scale | recovery | profile | report)...");
+                            + "[--measure-ms MS] [--wan-delay-ms MS] (echo | three-tier | scale | randomness | recovery | profile | report)...");
                     return 2;
                 }
             }
@@ -89,8 +95,10 @@ public final class PerfMain {
         for (String command : commands) {
             switch (command) {
                 case "echo" -> echo("echo", echo.apply(smoke ? EchoExperiment.Config.smoke()
-                        : EchoExperiment.Config.full()), root, results);
-                case "scale" -> echo("scale", echo.apply(smoke ? Scale.smoke() : Scale.full()), root, results);
+                        : EchoExperiment.Config.full()), root, results, wan);
+                case "scale" -> echo("scale", echo.apply(smoke ? Scale.smoke() : Scale.full()), root, results, wan);
+                case "randomness" -> echo("randomness", echo.applyRandomness(smoke ? RandomnessExperiment.smoke()
+                        : RandomnessExperiment.full()), root, results, wan);
                 case "recovery" -> recovery(smoke, root, results);
                 case "profile" -> profile(echo.apply(smoke ? Profiler.smoke() : Profiler.full()), root, results);
                 case ThreeTierExperiment.NAME -> threeTier(new EchoOptions(null, null, clients, reps, warmup, measure)
@@ -107,9 +115,18 @@ public final class PerfMain {
     /** Command-line overrides of an echo-style experiment's axes; null keeps the experiment's own. */
     private record EchoOptions(String modes, String sizes, String clients, Integer reps, Long warmup, Long measure) {
         EchoExperiment.Config apply(EchoExperiment.Config base) {
-            return new EchoExperiment.Config(
-                    modes == null ? base.modes() : EchoModes.named(modes),
-                    sizes == null ? base.payloads() : Stream.of(sizes.split(",")).map(EchoPayload::parse).toList(),
+            return apply(base, modes == null ? base.modes() : EchoModes.named(modes), false);
+        }
+
+        /** Experiment 3: its own configurations; every size is sent to both echo and echoRandom. */
+        EchoExperiment.Config applyRandomness(EchoExperiment.Config base) {
+            return apply(base, modes == null ? base.modes() : RandomnessExperiment.named(modes), true);
+        }
+
+        private EchoExperiment.Config apply(EchoExperiment.Config base, List<EchoMode> chosen, boolean randomized) {
+            return new EchoExperiment.Config(chosen,
+                    sizes == null ? base.payloads() : Stream.of(sizes.split(",")).map(EchoPayload::parse)
+                            .flatMap(p -> randomized ? Stream.of(p, p.randomized()) : Stream.of(p)).toList(),
                     clients == null ? base.clients() : Stream.of(clients.split(",")).map(Integer::parseInt).toList(),
                     reps == null ? base.repetitions() : reps,
                     warmup == null ? base.warmupMillis() : warmup,
@@ -117,16 +134,21 @@ public final class PerfMain {
         }
     }
 
-    /** Experiment 1 ({@code echo}) or 5 ({@code scale}): the same measurement, into {@code NAME.csv}. */
-    private static void echo(String name, EchoExperiment.Config config, Path root, Path results) throws Exception {
+    /**
+     * Experiment 1 ({@code echo}), 5 ({@code scale}) or 3 ({@code randomness}): the same measurement, into
+     * {@code NAME.csv}, or {@code NAME-wan.csv} with a WAN delay (so a WAN run never replaces the LAN results).
+     */
+    private static void echo(String name, EchoExperiment.Config config, Path root, Path results, long wan)
+            throws Exception {
         Path work = EchoExperiment.tempWork();
+        Path csv = results.resolve(name + (wan > 0 ? "-wan" : "") + ".csv");
         try {
-            new EchoExperiment(name, config, EchoSetup.fromSystemProperties(), work, root, System.err)
-                    .run(results.resolve(name + ".csv"));
+            new EchoExperiment(name, config, EchoSetup.fromSystemProperties().withWanDelay(wan), work, root,
+                    System.err).run(csv);
         } finally {
             deleteTree(work);
         }
-        System.err.println("perf " + name + ": wrote " + results.resolve(name + ".csv"));
+        System.err.println("perf " + name + ": wrote " + csv);
     }
 
     /** Experiment 2: only the clients, repetitions and times are overridable (the modes and 1 KB are fixed). */

@@ -42,9 +42,14 @@ public final class Report {
                 + "by hand. Benchmarks, not tests: on a shared machine read each number with the load average "
                 + "recorded beside it. Every figure is the median over the repetitions; ratios are stated next to "
                 + "the absolute numbers they divide.\n\n");
-        echo(md, plots);
+        echo(md, plots, "echo.csv", "Experiment 1: echo, client-server (BFT-WS paper §4.1.1)", "scripts/perf echo",
+                "echo");
+        echo(md, plots, "echo-wan.csv", "Experiment 1 over an emulated WAN (user-space delay per hop)",
+                "scripts/perf echo --modes wsrm,bftws --wan-delay-ms 25", "echo-wan");
         ThreeTierReport.append(results, md);
         new ScaleReport(results).write(md, plots);
+        new RandomnessReport(results).write(md, plots);
+        wanNote(md);
         new RecoveryReport(results).write(md, plots);
         new ProfileReport(results).write(md);
         HeapReport.write(results, md);
@@ -60,9 +65,10 @@ public final class Report {
     record Cell(double meanMs, double p50Ms, double p99Ms, double cps, int reps, double loadMin, double loadMax) {
     }
 
-    private void echo(StringBuilder md, List<Path> plots) throws IOException {
-        List<Csv.Row> rows = section(md, results, "echo.csv",
-                "Experiment 1: echo, client-server (BFT-WS paper §4.1.1)", "scripts/perf echo");
+    /** The echo measurement of {@code csv} (LAN, or WAN with {@code wan_delay_ms}); plots named {@code prefix-*.png}. */
+    private void echo(StringBuilder md, List<Path> plots, String csv, String title, String command, String prefix)
+            throws IOException {
+        List<Csv.Row> rows = section(md, results, csv, title, command);
         if (rows.isEmpty()) {
             return;
         }
@@ -108,6 +114,11 @@ public final class Report {
                 + "of the measurement window, at the client (in a closed loop it equals what the replicas serve).\n\n",
                 first.get("time_utc"), first.get("commit"), first.get("jvm"), first.get("machine"), first.get("nproc"),
                 loadMin, loadMax, first.get("warmup_s"), first.get("measure_s"), distinct(rows, "rep").size()));
+        if (first.number("wan_delay_ms") > 0) {
+            md.append("Emulated WAN: every listener (server, replicas, the BFT-WS client's reply endpoint) is reached "
+                    + "through a `DelayForwarder` that delivers each chunk " + first.get("wan_delay_ms") + " ms after "
+                    + "it arrived, both ways, so every hop pays that one-way delay (see \"Emulated WAN\").\n\n");
+        }
 
         headline(md, cells, modes, payloads, clients);
 
@@ -149,7 +160,7 @@ public final class Report {
             failed.forEach((k, why) -> md.append("- ").append(k).append(": ").append(why).append('\n'));
             md.append('\n');
         }
-        echoPlots(md, plots, cells, modes, payloads, clients);
+        echoPlots(md, plots, cells, modes, payloads, clients, prefix);
     }
 
     private static void headline(StringBuilder md, Map<String, Cell> cells, List<String> modes, List<String> payloads,
@@ -180,7 +191,7 @@ public final class Report {
     }
 
     private void echoPlots(StringBuilder md, List<Path> plots, Map<String, Cell> cells, List<String> modes,
-            List<String> payloads, List<Integer> clients) throws IOException {
+            List<String> payloads, List<Integer> clients, String prefix) throws IOException {
         int lo = clients.get(0);
         Map<String, List<Double>> latency = new LinkedHashMap<>();
         for (String mode : modes) {
@@ -194,11 +205,11 @@ public final class Report {
             }
         }
         if (!latency.isEmpty()) {
-            Path png = results.resolve("echo-latency.png");
+            Path png = results.resolve(prefix + "-latency.png");
             Plots.bars(png, "Echo: p50 latency at " + lo + " client(s)", "request", "ms", false, payloads,
                     latency);
             plots.add(png);
-            md.append("![echo latency](results/echo-latency.png)\n\n");
+            md.append("![echo latency](results/").append(prefix).append("-latency.png)\n\n");
         }
         for (String payload : payloads) {
             Map<String, double[][]> series = new LinkedHashMap<>();
@@ -216,13 +227,34 @@ public final class Report {
                 }
             }
             if (!series.isEmpty()) {
-                String name = "echo-throughput-" + payload + ".png";
+                String name = prefix + "-throughput-" + payload + ".png";
                 Plots.lines(results.resolve(name), "Echo " + payload + ": throughput vs concurrent clients",
                         "concurrent clients", "calls/s", series);
                 plots.add(results.resolve(name));
                 md.append("![echo throughput ").append(payload).append("](results/").append(name).append(")\n\n");
             }
         }
+    }
+
+    /** How the WAN rows were made, whenever a run wrote any ({@code NAME-wan.csv}). */
+    private void wanNote(StringBuilder md) {
+        if (List.of("echo-wan.csv", "scale-wan.csv", "randomness-wan.csv").stream()
+                .noneMatch(f -> Files.isRegularFile(results.resolve(f)))) {
+            return;
+        }
+        md.append("## Emulated WAN\n\n"
+                + "This machine's kernel has no `sch_netem` (`scripts/wan-up` refuses a delay), so the WAN rows delay "
+                + "in user space: `--wan-delay-ms D` puts an `org.bftws.perf.wan.DelayForwarder` in front of every "
+                + "listener (the WS-RM server; each replica's endpoint in `bftws.replicas`; the BFT-WS client's "
+                + "`bftws.client.replyEndpoint`). It relays each TCP connection and delivers every chunk it reads D ms "
+                + "after it arrived, in order, both ways, and passes a close on as late, so each hop (client to "
+                + "replica, replica to replica, replica to client, and every HTTP response back) pays D one way. "
+                + "Differences from netem: the delay is per chunk read, not per packet; TCP on either side of the "
+                + "forwarder runs at loopback speed, so there is no slow start, congestion window or delayed-ACK "
+                + "clock over the emulated round trip, no loss or jitter; connection set-up to the forwarder is "
+                + "immediate (netem would delay the SYN and SYN-ACK as well); and the forwarder's threads use the "
+                + "same CPUs as the replicas. So the rows show the protocol's message delays (PBFT's phases, CT's "
+                + "share round, BA's pp-update rounds) rather than TCP behaviour on a real long link.\n\n");
     }
 
     // -------------------------------------------------------------------------------------- engine, crypto

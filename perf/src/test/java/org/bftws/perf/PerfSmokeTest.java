@@ -115,6 +115,39 @@ public class PerfSmokeTest {
         assertResultsMention(results, "Experiment 5: scale", "| 1 | bftws-n10 | 10 |");
     }
 
+    /**
+     * Experiment 3: echo and echoRandom on the same groups (none, CT, BA), LAN and an emulated WAN (every hop
+     * through a DelayForwarder), each configuration's overhead stated against its own echo.
+     */
+    @Test
+    public void randomnessSmokeRunOnLanAndWanWritesCsvPlotAndResults() throws Exception {
+        Path results = smokeRun("randomness");
+        // every call crosses several delayed hops: windows long enough for a few calls on a loaded machine
+        assertEquals(0, PerfMain.run(new String[] {"--smoke", "--root", "..", "--results", results.toString(),
+            "--markdown", results.getParent().resolve("RESULTS.md").toString(), "--wan-delay-ms", "5",
+            "--modes", "ct-cks-k2", "--clients", "1", "--warmup-ms", "500", "--measure-ms", "2500", "randomness",
+            "report"}));
+        List<Csv.Row> lan = Csv.read(results.resolve("randomness.csv"));
+        // none: echo only; ct-cks-k2 and ba: both operations; 2 client counts each
+        assertEquals("(1 + 2 + 2) operations x 2 client counts: " + lan, 10, lan.size());
+        assertTrue("none has no echoRandom", lan.stream().noneMatch(r -> r.get("mode").equals("none")
+                && r.get("operation").equals("echoRandom")));
+        List<Csv.Row> wan = Csv.read(results.resolve("randomness-wan.csv"));
+        assertEquals("ct-cks-k2: 2 operations x 1 client: " + wan, 2, wan.size());
+        for (Csv.Row r : lan) {
+            assertEquals(r.fields().toString(), "ok", r.get("status"));
+            assertEquals("0", r.get("wan_delay_ms"));
+            assertPositive(r, "calls", "p50_ms", "throughput_cps");
+        }
+        for (Csv.Row r : wan) {
+            assertEquals(r.fields().toString(), "ok", r.get("status"));
+            assertEquals("5", r.get("wan_delay_ms"));
+            assertPositive(r, "calls", "p50_ms", "throughput_cps");
+        }
+        assertPngs(results, "randomness.png");
+        assertResultsMention(results, "Experiment 3: randomness", "| ct-cks-k2 |", "| 5 |");
+    }
+
     /** Experiment 4: checkpoints, state transfer and view change, timed from engine events. */
     @Test
     public void recoverySmokeRunWritesCsvPlotsAndResults() throws Exception {

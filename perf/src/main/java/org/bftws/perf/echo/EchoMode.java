@@ -19,6 +19,11 @@ public interface EchoMode {
         return null;
     }
 
+    /** Whether this mode has an operation for {@code payload} (only some have a randomized one). */
+    default boolean supports(EchoPayload payload) {
+        return !payload.isRandomized();
+    }
+
     /**
      * Starts everything the mode needs (servers, replicas, client contexts) under {@code work}; the returned
      * deployment stops all of it when closed, also when {@code start} itself fails half-way.

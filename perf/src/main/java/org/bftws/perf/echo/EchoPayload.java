@@ -19,11 +19,35 @@ public final class EchoPayload {
     private final String label;
     private final int elements;
     private final int textBytes;
+    private final boolean randomized;
 
-    private EchoPayload(String label, int elements, int textBytes) {
+    private EchoPayload(String label, int elements, int textBytes, boolean randomized) {
         this.label = label;
         this.elements = elements;
         this.textBytes = textBytes;
+        this.randomized = randomized;
+    }
+
+    private EchoPayload(String label, int elements, int textBytes) {
+        this(label, elements, textBytes, false);
+    }
+
+    /**
+     * The same request sent to a randomized operation (experiment 3: {@code echoRandom} beside {@code echo},
+     * integrity paper §7.2); modes without such an operation do not run it.
+     */
+    public EchoPayload randomized() {
+        return new EchoPayload(label, elements, textBytes, true);
+    }
+
+    /** Whether the request goes to a randomized operation. */
+    public boolean isRandomized() {
+        return randomized;
+    }
+
+    /** The operation called: {@code echo}, or {@code echoRandom} for a {@link #randomized()} payload. */
+    public String operation() {
+        return randomized ? "echoRandom" : "echo";
     }
 
     /** N elements, each {@code <e:item>item-K</e:item>}. */
@@ -91,6 +115,6 @@ public final class EchoPayload {
 
     @Override
     public String toString() {
-        return label;
+        return randomized ? label + " " + operation() : label;
     }
 }

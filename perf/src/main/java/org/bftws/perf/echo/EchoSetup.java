@@ -2,22 +2,62 @@ package org.bftws.perf.echo;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 
 import org.bftws.client.embedded.Axis2Repository;
+import org.bftws.client.embedded.EmbeddedAxis2Server;
+import org.bftws.perf.wan.DelayForwarder;
 
 /**
  * Where the modes find what the build produced: {@code bftws.mar}, {@code addressing.mar} and
  * {@code echo.aar} (perf/target/axis2-artifacts, copied by perf/pom.xml) and the project's {@code conf/}
  * axis2.xml files. Repositories are assembled from them the way the README's installation section says.
+ * With a WAN delay set, every listener a mode advertises is reached through a {@link DelayForwarder}, so each
+ * hop pays the one-way delay (issue 5, "Emulated WAN").
  */
 public final class EchoSetup {
     private final Path artifacts;
     private final Path conf;
+    private final long wanDelayMillis;
 
     public EchoSetup(Path artifacts, Path conf) {
+        this(artifacts, conf, 0);
+    }
+
+    private EchoSetup(Path artifacts, Path conf, long wanDelayMillis) {
         this.artifacts = artifacts;
         this.conf = conf;
+        this.wanDelayMillis = wanDelayMillis;
+    }
+
+    /** The same set-up with every advertised listener behind a one-way delay of {@code millis} (0: none). */
+    public EchoSetup withWanDelay(long millis) {
+        return new EchoSetup(artifacts, conf, millis);
+    }
+
+    /** The emulated one-way link delay, 0 on the LAN. */
+    public long wanDelayMillis() {
+        return wanDelayMillis;
+    }
+
+    /**
+     * The port peers must use to reach a listener on loopback {@code port}: the port itself on the LAN, else a
+     * new {@link DelayForwarder}'s (closed by {@code closer}).
+     */
+    int reachablePort(Closer closer, int port) throws IOException {
+        if (wanDelayMillis == 0) {
+            return port;
+        }
+        return closer.register(DelayForwarder.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), port),
+                wanDelayMillis)).port();
+    }
+
+    /** {@code server}'s URL of service {@code name} as peers reach it (through a forwarder on a WAN). */
+    String serviceUrl(Closer closer, EmbeddedAxis2Server server, String name) throws IOException {
+        return "http://" + EmbeddedAxis2Server.LOOPBACK + ":" + reachablePort(closer, server.port())
+                + "/axis2/services/" + name;
     }
 
     /** From the system properties {@code bftws.perf.artifacts} and {@code bftws.conf} (scripts/perf sets them). */

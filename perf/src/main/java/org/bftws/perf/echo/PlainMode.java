@@ -49,7 +49,7 @@ final class PlainMode implements EchoMode {
             if (signing != null) {
                 signing.secureServer(server, "Echo");
             }
-            String url = server.serviceUrl("Echo");
+            String url = setup.serviceUrl(closer, server, "Echo");
             Deployment deployment = new Deployment() {
                 @Override
                 public Caller newCaller() throws Exception {

@@ -8,6 +8,9 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 
 import org.apache.axis2.context.ConfigurationContext;
 import org.bftws.client.embedded.EmbeddedAxis2Server;
@@ -46,41 +49,83 @@ public final class ReplicaGroup implements AutoCloseable {
     }
 
     /**
+     * Keygen options (README "Keys and threshold cryptography"): the coin scheme ({@code cks}, {@code bls},
+     * {@code rsa}), the threshold k (0: keygen's default f+1) and the RSA modulus bits (0: keygen's default).
+     * The replicas' {@code bftws.randomness.scheme} follows the scheme.
+     */
+    public record Keys(String scheme, int k, int rsaBits) {
+        public static final Keys DEFAULT = new Keys("cks", 0, 0);
+
+        String[] keygenArgs(Path out, int n) {
+            List<String> a = new ArrayList<>(List.of("--out", out.toString(), "--replicas", String.valueOf(n),
+                    "--clients", "1", "--scheme", scheme));
+            if (k > 0) {
+                a.addAll(List.of("--k", String.valueOf(k)));
+            }
+            if (rsaBits > 0) {
+                a.addAll(List.of("--rsa-bits", String.valueOf(rsaBits)));
+            }
+            return a.toArray(new String[0]);
+        }
+    }
+
+    /**
      * Starts n replicas serving {@code serviceAar}'s service {@code serviceName} under the group endpoint
      * {@code groupEndpoint}, and the client; {@code extraParams} (axis2.xml parameter elements, e.g.
-     * {@code bftws.checkpointInterval}) go to replicas and client alike.
+     * {@code bftws.checkpointInterval}) go to replicas and client alike. Keys are keygen's defaults.
      */
     public static ReplicaGroup start(EchoSetup setup, Path work, int n, Path serviceAar, String serviceName,
             String groupEndpoint, String extraParams) throws Exception {
+        return start(setup, work, n, Keys.DEFAULT, serviceAar, serviceName, groupEndpoint, extraParams);
+    }
+
+    /**
+     * As above with the given keygen options. With a WAN delay in {@code setup}, every replica's listed endpoint
+     * and the client's reply endpoint ({@code bftws.client.replyEndpoint}) are {@link
+     * org.bftws.perf.wan.DelayForwarder}s in front of the real listeners, so every hop (client to replica,
+     * replica to replica, replica to client) pays the one-way delay.
+     */
+    public static ReplicaGroup start(EchoSetup setup, Path work, int n, Keys keyOptions, Path serviceAar,
+            String serviceName, String groupEndpoint, String extraParams) throws Exception {
         if (n < 4 || (n - 1) % 3 != 0) {
             throw new IllegalArgumentException("n must be 3f+1 with f >= 1, got " + n);
         }
         Path keys = work.resolve("keys");
         ByteArrayOutputStream log = new ByteArrayOutputStream();
-        int status = KeyGen.run(new String[] {"--out", keys.toString(), "--replicas", String.valueOf(n),
-            "--clients", "1"}, new SecureRandom(), new PrintStream(log), new PrintStream(log));
+        int status = KeyGen.run(keyOptions.keygenArgs(keys, n), new SecureRandom(), new PrintStream(log),
+                new PrintStream(log));
         if (status != 0) {
             throw new IllegalStateException("keygen failed: " + log);
         }
         // bftws.replicas names every endpoint before any replica starts: take free ports first
-        int[] ports = freePorts(n);
-        StringBuilder list = new StringBuilder();
-        for (int r = 0; r < n; r++) {
-            list.append(r).append("=http://127.0.0.1:").append(ports[r]).append("/axis2/services/")
-                    .append(serviceName).append(' ');
-        }
-        String group = param("bftws.replicated", "true") + param("bftws.group.endpoint", groupEndpoint)
-                + param("bftws.replicas", list.toString().trim()) + param("bftws.f", String.valueOf((n - 1) / 3))
-                + param("bftws.keys.public", keys.resolve(KeyFiles.GROUP_FILE).toString()) + extraParams;
-        ReplicaGroup g = new ReplicaGroup(setup, work, serviceAar, keys, group, ports);
+        int[] ports = freePorts(n + 1);
+        Closer forwarders = new Closer();
         try {
+            StringBuilder list = new StringBuilder();
             for (int r = 0; r < n; r++) {
-                g.startReplica(r, work.resolve("replica" + r));
+                list.append(r).append("=http://127.0.0.1:").append(setup.reachablePort(forwarders, ports[r]))
+                        .append("/axis2/services/").append(serviceName).append(' ');
             }
-            g.startClient();
-            return g;
+            String group = param("bftws.replicated", "true") + param("bftws.group.endpoint", groupEndpoint)
+                    + param("bftws.replicas", list.toString().trim()) + param("bftws.f", String.valueOf((n - 1) / 3))
+                    + param("bftws.keys.public", keys.resolve(KeyFiles.GROUP_FILE).toString())
+                    + param("bftws.randomness.scheme", keyOptions.scheme()) + extraParams;
+            String replyEndpoint = setup.wanDelayMillis() == 0 ? "" : param("bftws.client.replyEndpoint",
+                    "http://127.0.0.1:" + setup.reachablePort(forwarders, ports[n]) + "/axis2/services/BftwsControl");
+            ReplicaGroup g = new ReplicaGroup(setup, work, serviceAar, keys, group, Arrays.copyOf(ports, n));
+            g.closer.register(forwarders);
+            try {
+                for (int r = 0; r < n; r++) {
+                    g.startReplica(r, work.resolve("replica" + r));
+                }
+                g.startClient(ports[n], replyEndpoint);
+                return g;
+            } catch (Exception | Error e) {
+                g.close();
+                throw e;
+            }
         } catch (Exception | Error e) {
-            g.close();
+            forwarders.close();
             throw e;
         }
     }
@@ -136,12 +181,13 @@ public final class ReplicaGroup implements AutoCloseable {
         replicas[r] = EmbeddedAxis2Server.start(setup.server(dir.resolve("repository"), xml, serviceAar), ports[r]);
     }
 
-    private void startClient() throws Exception {
-        Path xml = setup.axis2Xml(work.resolve("client/conf"), "axis2-client.xml", groupParams
+    private void startClient(int port, String replyEndpoint) throws Exception {
+        Path xml = setup.axis2Xml(work.resolve("client/conf"), "axis2-client.xml", groupParams + replyEndpoint
                 + param("bftws.role", "client")
                 + param("bftws.keys.private", keys.resolve(KeyFiles.clientFileName(1)).toString())
                 + "<transportReceiver name=\"http\" class=\"org.apache.axis2.transport.http.SimpleHTTPServer\"/>\n    ");
-        client = closer.register(EmbeddedAxis2Server.start(setup.client(work.resolve("client/repository"), xml)));
+        client = closer.register(EmbeddedAxis2Server.start(setup.client(work.resolve("client/repository"), xml),
+                port));
     }
 
     /** Stops the client and every running replica; every stop is attempted. */

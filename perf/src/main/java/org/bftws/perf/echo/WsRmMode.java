@@ -54,7 +54,7 @@ final class WsRmMode implements EchoMode {
             if (signing != null) {
                 signing.secureServer(server, "Echo");
             }
-            String url = server.serviceUrl("Echo");
+            String url = setup.serviceUrl(closer, server, "Echo");
             Deployment deployment = new Deployment() {
                 @Override
                 public Caller newCaller() throws Exception {
