@@ -37,10 +37,12 @@ import org.bftws.module.security.RampartSigning;
  * CreateSequence carrying the client UUID goes to every replica endpoint at once; each replica's Sandesha2
  * creates the sequence with the id derived from (UUID, group endpoint) and answers with it on the HTTP
  * response (AcksTo anonymous). The client adopts the id once f+1 replicas named the same one: at least one of
- * them is correct, so it is the id the correct replicas use. It does not wait for the rest (a replica may be
- * down).
+ * them is correct, so it is the id the correct replicas use. It waits for the rest only a short grace (a
+ * replica may be down).
  */
 public final class SequenceEstablishment {
+    /** How long, after the id is settled, the remaining replicas may take to answer (see awaitStragglers). */
+    static final long STRAGGLER_GRACE_MILLIS = 500;
     private static final String CREATE_SEQUENCE_ACTION = ClientUuidElement.WSRM_11 + "/CreateSequence";
 
     private SequenceEstablishment() {
@@ -130,6 +132,7 @@ public final class SequenceEstablishment {
                 break;
             }
             if (a instanceof String id && votes.merge(id, 1, Integer::sum) >= config.f() + 1) {
+                awaitStragglers(answers, config.n() - received - 1, deadline);
                 return id;
             }
             if (a instanceof Exception e) {
@@ -139,6 +142,27 @@ public final class SequenceEstablishment {
         throw new AxisFault("BFT-WS: no " + (config.f() + 1) + " replicas answered CreateSequence for client UUID "
                 + clientUuid + " with the same sequence id within " + timeoutMillis + " ms (ids " + votes.keySet()
                 + ", failures " + problems + ")");
+    }
+
+    /**
+     * After f+1 matching answers the id is settled, but the request that follows goes to the primary, which
+     * refuses requests of sequences it has not created yet (admission, see RequestAdmission); if it is
+     * among the replicas still answering, that first request would wait for the client's retransmission
+     * (seconds; measured in perf's randomness experiment). So give the others a short grace to answer —
+     * in a healthy group they do within milliseconds; a replica that is down costs at most the grace once
+     * per sequence.
+     */
+    private static void awaitStragglers(LinkedBlockingQueue<Object> answers, int pending, long deadline) {
+        long graceEnd = Math.min(deadline, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(STRAGGLER_GRACE_MILLIS));
+        try {
+            for (int i = 0; i < pending; i++) {
+                if (answers.poll(Math.max(0, graceEnd - System.nanoTime()), TimeUnit.NANOSECONDS) == null) {
+                    return;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** {@code <wsrm:CreateSequence><wsrm:AcksTo>anonymous</wsrm:AcksTo><bftws:ClientUUID/></wsrm:CreateSequence>}. */
