@@ -67,7 +67,7 @@ public final class Main {
   private static void usage(String why) {
     System.err.println("simulate: " + why);
     System.err.println("usage: scripts/simulate --seeds A..B [--replicas N] [--clients C] [--requests N]"
-        + " [--byzantine none|twins|mutate|silent|client|over-threshold|all[,...]] [--random none|ct|ba|ba-hardened]"
+        + " [--byzantine none|twins|mutate|silent|client|flagging|over-threshold|all[,...]] [--random none|ct|ba|ba-hardened]"
         + " [--scheme cks|bls|rsa] [--coin-per-batch] [--threads T] [--verbose]");
     System.exit(2);
   }

@@ -183,7 +183,7 @@ public class ContributionsTest {
         assertEquals(0, g.executed.get(i).get(1).randoms().get(0).length);
         Event.RandomnessAgreed ra = g.agreed.get(i).get(0);
         List<Signed> batch = g.replicas[i].log.get(1L).committedBatch;
-        List<byte[]> r = BaRandomness.checkCertificate(ra.certificate(), 1, ra.batchDigest(), batch, 4, 1, hardened,
+        List<byte[]> r = BaRandomness.checkCertificate(ra.certificate(), 1, ra.batchDigest(), batch, RandomizedOperations.AS_FLAGGED, 4, 1, hardened,
             s -> s.verify(g.verifier));
         assertArrayEquals(r0, r.get(0));
         assertTrue("evidence at " + i + ": " + g.evidence.get(i), g.evidence.get(i).isEmpty());
@@ -313,7 +313,7 @@ public class ContributionsTest {
 
   private static List<byte[]> check(Group g, PpUpdate set, PrePrepare pp) {
     Signed s = Signed.sign(Kind.PP_UPDATE, 0, set.encode(), g.signers.get(0));
-    return BaRandomness.checkCertificate(s, pp.seq(), pp.digest(), pp.requests(), 4, 1, false, m -> m.verify(g.verifier));
+    return BaRandomness.checkCertificate(s, pp.seq(), pp.digest(), pp.requests(), RandomizedOperations.AS_FLAGGED, 4, 1, false, m -> m.verify(g.verifier));
   }
 
   private static void assertRejected(Group g, PpUpdate set, PrePrepare pp, String why) {
@@ -404,7 +404,7 @@ public class ContributionsTest {
     Signed forged = Signed.of(Kind.PP_UPDATE, 0, PpUpdate.set(set.view(), set.seq(), set.digest(), set.set(), reveals).encode(),
         new byte[0]);
     try {
-      BaRandomness.checkCertificate(forged, ra.seq(), ra.batchDigest(), g.replicas[0].log.get(1L).committedBatch, 4, 1, true,
+      BaRandomness.checkCertificate(forged, ra.seq(), ra.batchDigest(), g.replicas[0].log.get(1L).committedBatch, RandomizedOperations.AS_FLAGGED, 4, 1, true,
           s -> s.verify(g.verifier));
       fail("a reveal that opens no commitment was accepted");
     } catch (IllegalArgumentException expected) {

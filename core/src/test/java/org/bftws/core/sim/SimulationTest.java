@@ -29,6 +29,7 @@ import org.bftws.core.pbft.BaRandomness;
 import org.bftws.core.pbft.CoinConfig;
 import org.bftws.core.pbft.Effect;
 import org.bftws.core.pbft.Event;
+import org.bftws.core.pbft.RandomizedOperations;
 import org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters;
 import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
 import org.junit.Test;
@@ -258,7 +259,7 @@ public class SimulationTest {
     Signed other = Signed.sign(Kind.PP_UPDATE, 0, PpUpdate.set(0, 1, pp.digest(), members.subList(1, 4), List.of()).encode(), signers.get(0));
     Signed small = Signed.sign(Kind.PP_UPDATE, 0, PpUpdate.set(0, 1, pp.digest(), members.subList(0, 2), List.of()).encode(), signers.get(0));
     checker.event(0, new Event.RandomnessAgreed(1, pp.digest(), good));
-    byte[] r = BaRandomness.checkCertificate(good, 1, pp.digest(), pp.requests(), 4, 1, false, m -> true).get(0);
+    byte[] r = BaRandomness.checkCertificate(good, 1, pp.digest(), pp.requests(), RandomizedOperations.AS_FLAGGED, 4, 1, false, m -> true).get(0);
     checker.executed(0, new Effect.Execute(1, 0, pp.digest(), List.of(q), List.of(r)));
     assertTrue(checker.violations().toString(), checker.violations().isEmpty());
 
@@ -270,6 +271,49 @@ public class SimulationTest {
     assertTrue(v.toString(), v.stream().anyMatch(x -> x.startsWith("S8") && x.contains("replica 2") && x.contains("not 2f+1")));
     assertTrue(v.toString(), v.stream().anyMatch(x -> x.startsWith("S8") && x.contains("replica 3")
         && x.contains("combination of its certified set")));
+  }
+
+  // Integrity paper §4 ("the primary checks whether the operation is randomized"; backups verify it: a
+  // DoS defence): a client flags unrandomized operations and the first primary batches its requests into
+  // every pre-prepare. Correct replicas refuse them (evidence), none executes (S3), S1-S8 and L1 hold; the
+  // mutating replica of the MUTATE runs batches them now and then too.
+  @Test
+  public void needlesslyRandomizedRequestsAreRefusedUnderEveryAlgorithm() throws Exception {
+    long[] range = seedRange();
+    range[1] = Math.min(range[1], range[0] + 5);
+    List<SimOptions> runs = new ArrayList<>();
+    for (long seed = range[0]; seed <= range[1]; seed++) {
+      for (SimOptions.Randomness ra : List.of(SimOptions.Randomness.CT, SimOptions.Randomness.BA,
+          SimOptions.Randomness.BA_HARDENED)) {
+        runs.add(new SimOptions(seed, 1, 3, 40, Byzantine.FLAGGING).withRandom(ra, SchemeId.CKS, false));
+      }
+    }
+    List<SimResult> results = runAll(runs);
+    for (SimResult r : results) {
+      assertTrue(r.describe(), r.refused() > 0);
+    }
+    List<String> failures = failures(results);
+    assertEquals(String.join("\n", failures), 0, failures.size());
+  }
+
+  // TESTING.md N1 for §4: the checker must see a correct replica execute a request flagged randomized
+  // for an operation that is not.
+  @Test
+  public void checkerReportsAnExecutedNeedlesslyRandomizedRequest() {
+    Checker checker = new Checker(null);
+    checker.operations(MarkedOperations.PREDICATE);
+    Request marked = new Request(4, "urn:uuid:c", 1, true, MarkedOperations.mark(new byte[] {1, 2, 3}, true));
+    Request needless = new Request(4, "urn:uuid:c", 2, true, MarkedOperations.mark(new byte[] {4, 5, 6}, false));
+    Signed s1 = Signed.of(Kind.REQUEST, 4, marked.encode(), new byte[64]);
+    Signed s2 = Signed.of(Kind.REQUEST, 4, needless.encode(), new byte[64]);
+    checker.issued(marked);
+    checker.issued(needless);
+    PrePrepare pp = PrePrepare.of(0, 1, List.of(s1, s2));
+    checker.event(0, new Event.Committed(0, 1, pp.digest(), pp.requests()));
+    checker.executed(0, new Effect.Execute(1, 0, pp.digest(), List.of(marked, needless), List.of(new byte[0], new byte[0])));
+    List<String> v = checker.violations();
+    assertTrue(v.toString(), v.stream().anyMatch(x -> x.startsWith("S3") && x.contains(needless.id().toString())));
+    assertTrue(v.toString(), v.stream().noneMatch(x -> x.startsWith("S3") && x.contains(marked.id().toString())));
   }
 
   // TESTING.md: a BA seed replays exactly (each replica's entropy source is seeded from the seed).
