@@ -142,8 +142,9 @@ public final class Simulation {
     Map<Integer, Ed25519PublicKeyParameters> keys = new HashMap<>();
     for (int node = 0; node < n + o.clients(); node++) {
       byte[] seed = new byte[32];
-      rng.nextBytes(seed);
-      Ed25519PrivateKeyParameters k = new Ed25519PrivateKeyParameters(seed, 0);
+      rng.nextBytes(seed); // drawn with keygen's keys too: the schedule stays the seed's
+      Ed25519PrivateKeyParameters k = node < n && o.keys() != null ? o.keys().replicas().get(node).signingKey()
+          : new Ed25519PrivateKeyParameters(seed, 0);
       keys.put(node, k.generatePublicKey());
       signers.put(node, Ed25519.signer(k));
     }
@@ -251,6 +252,10 @@ public final class Simulation {
    * 256-bit safe primes), insecure but fast enough to deal per seed; CKS and BLS use their real curves.
    */
   private Checker.CoinOracle dealCoins(CoinConfig[] out) {
+    byte[] groupId = ("urn:bftws:sim-group-" + o.seed()).getBytes(StandardCharsets.US_ASCII);
+    if (o.keys() != null) {
+      return coins(o.keys().group().thresholdScheme(), o.keys().dealt(), groupId, out);
+    }
     ThresholdScheme scheme = o.scheme() == SchemeId.RSA ? new ShoupRsa(SIM_RSA_BITS) : Thresholds.scheme(o.scheme());
     SecureRandom dealerRandom;
     try {
@@ -259,8 +264,11 @@ public final class Simulation {
       throw new IllegalStateException(e);
     }
     dealerRandom.setSeed(("bftws-sim-dealer-" + o.seed()).getBytes(StandardCharsets.US_ASCII));
-    Dealt dealt = scheme.deal(ThresholdParams.forF(o.f()), dealerRandom);
-    byte[] groupId = ("urn:bftws:sim-group-" + o.seed()).getBytes(StandardCharsets.US_ASCII);
+    return coins(scheme, scheme.deal(ThresholdParams.forF(o.f()), dealerRandom), groupId, out);
+  }
+
+  /** Each replica's coin material from the dealt keys (share i+1 to replica i), and the checker's oracle. */
+  private Checker.CoinOracle coins(ThresholdScheme scheme, Dealt dealt, byte[] groupId, CoinConfig[] out) {
     for (int i = 0; i < out.length; i++) {
       out[i] = new CoinConfig(scheme, dealt.group(), dealt.share(i + 1), groupId);
     }

@@ -2,8 +2,12 @@ package org.bftws.core.sim;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -20,6 +24,7 @@ import org.bftws.core.crypto.threshold.TestRandom;
 import org.bftws.core.crypto.threshold.ThresholdParams;
 import org.bftws.core.crypto.threshold.ThresholdScheme;
 import org.bftws.core.crypto.threshold.Thresholds;
+import org.bftws.core.keys.KeyGen;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.PpUpdate;
 import org.bftws.core.message.PrePrepare;
@@ -32,7 +37,9 @@ import org.bftws.core.pbft.Event;
 import org.bftws.core.pbft.RandomizedOperations;
 import org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters;
 import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
+import org.junit.Rule;
 import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
 
 /**
  * Deterministic simulation (TESTING.md): the seed range of the system property {@code sim.seeds}
@@ -314,6 +321,44 @@ public class SimulationTest {
     List<String> v = checker.violations();
     assertTrue(v.toString(), v.stream().anyMatch(x -> x.startsWith("S3") && x.contains(needless.id().toString())));
     assertTrue(v.toString(), v.stream().noneMatch(x -> x.startsWith("S3") && x.contains(marked.id().toString())));
+  }
+
+  @Rule
+  public TemporaryFolder tmp = new TemporaryFolder();
+
+  // Issue 3's done-when: scripts/keygen, then scripts/simulate --random ct|ba --byzantine twins --keys DIR.
+  // The dealer's real files (CKS, n = 4) give CT its threshold key and shares and every replica its Ed25519
+  // key; the checker recomputes each coin from those shares (S8). A group of another size or scheme is refused.
+  @Test
+  public void runsOnTheKeysOfKeygen() throws Exception {
+    Path dir = tmp.getRoot().toPath().resolve("keys");
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int status = KeyGen.run(new String[] {"--out", dir.toString(), "--replicas", "4"}, TestRandom.seeded(9),
+        new PrintStream(new ByteArrayOutputStream()), new PrintStream(err));
+    assertEquals(err.toString(), 0, status);
+    SimKeys keys = SimKeys.load(dir, 4, 1, SchemeId.CKS);
+    List<SimOptions> runs = new ArrayList<>();
+    for (long seed = 1; seed <= 3; seed++) {
+      runs.add(new SimOptions(seed, 1, 3, 40, Byzantine.TWINS).withRandom(SimOptions.Randomness.CT, SchemeId.CKS, false)
+          .withKeys(keys));
+    }
+    runs.add(new SimOptions(4, 1, 3, 40, Byzantine.TWINS).withRandom(SimOptions.Randomness.BA, SchemeId.CKS, false)
+        .withKeys(keys));
+    List<String> failures = failures(runAll(runs));
+    assertEquals(String.join("\n", failures), 0, failures.size());
+    assertTrue(runs.get(0).replay(), runs.get(0).replay().endsWith("--keys " + dir));
+    try {
+      SimKeys.load(dir, 7, 2, SchemeId.CKS);
+      fail("keys for n = 4 accepted for n = 7");
+    } catch (IllegalArgumentException e) {
+      assertTrue(e.getMessage(), e.getMessage().contains("n=4") && e.getMessage().contains("n=7"));
+    }
+    try {
+      SimKeys.load(dir, 4, 1, SchemeId.BLS);
+      fail("CKS keys accepted for BLS");
+    } catch (IllegalArgumentException e) {
+      assertTrue(e.getMessage(), e.getMessage().contains("cks") && e.getMessage().contains("bls"));
+    }
   }
 
   // TESTING.md: a BA seed replays exactly (each replica's entropy source is seeded from the seed).
