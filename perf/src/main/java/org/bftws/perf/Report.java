@@ -15,7 +15,7 @@ import java.util.TreeSet;
 
 /**
  * Regenerates {@code RESULTS.md} and the PNG plots from the latest CSVs in {@code results/}: echo.csv
- * (this module), engine.csv (scripts/bench-engine), crypto.csv (scripts/bench-crypto). Numbers are the
+ * (this module), engine.csv and engine-random.csv (scripts/bench-engine), crypto.csv (scripts/bench-crypto). Numbers are the
  * median over repetitions; every ratio is printed next to the absolute numbers it divides.
  */
 public final class Report {
@@ -43,7 +43,10 @@ public final class Report {
                 + "the absolute numbers they divide.\n\n");
         echo(md, plots);
         engine(md, plots);
+        RandomReport random = new RandomReport(results);
+        random.engine(md, plots);
         crypto(md, plots);
+        random.table1(md, plots);
         Files.writeString(markdown, md.toString(), StandardCharsets.UTF_8);
         return plots;
     }
@@ -250,7 +253,9 @@ public final class Report {
     }
 
     private void crypto(StringBuilder md, List<Path> plots) throws IOException {
-        List<Csv.Row> rows = Csv.read(results.resolve("crypto.csv"));
+        // the paper's Table 1 rows have a section of their own (RandomReport)
+        List<Csv.Row> rows = Csv.read(results.resolve("crypto.csv")).stream()
+                .filter(r -> !r.get("op").startsWith("table1_")).toList();
         md.append("## Cryptographic operations (`scripts/bench-crypto`; integrity paper §7.1, Table 1)\n\n");
         if (rows.isEmpty()) {
             md.append("No `crypto.csv` yet: run `scripts/perf crypto`.\n\n");

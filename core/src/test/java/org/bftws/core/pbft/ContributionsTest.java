@@ -18,7 +18,6 @@ import java.util.Random;
 import java.util.function.Predicate;
 import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.Digests;
-import org.bftws.core.crypto.Ed25519;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.Verifier;
 import org.bftws.core.message.Kind;
@@ -26,8 +25,6 @@ import org.bftws.core.message.PpUpdate;
 import org.bftws.core.message.PrePrepare;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.Signed;
-import org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters;
-import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
 import org.junit.Test;
 
 /**
@@ -53,16 +50,7 @@ public class ContributionsTest {
 
     Group(boolean hardened) {
       this.hardened = hardened;
-      Random seeds = new Random(7);
-      Map<Integer, Ed25519PublicKeyParameters> keys = new HashMap<>();
-      for (int node = 0; node <= CLIENT; node++) {
-        byte[] seed = new byte[32];
-        seeds.nextBytes(seed);
-        Ed25519PrivateKeyParameters k = new Ed25519PrivateKeyParameters(seed, 0);
-        keys.put(node, k.generatePublicKey());
-        signers.put(node, Ed25519.signer(k));
-      }
-      verifier = Ed25519.verifier(keys);
+      verifier = TestKeys.ed25519(CLIENT + 1, 7, signers);
       for (int i = 0; i < 4; i++) {
         Random entropy = new Random(100 + i);
         replicas[i] = new Replica(GroupConfig.defaults(), i, signers.get(i), verifier, Role.BOTH,

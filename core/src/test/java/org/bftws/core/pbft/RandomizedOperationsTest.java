@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.bftws.core.config.GroupConfig;
-import org.bftws.core.crypto.Ed25519;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.Verifier;
 import org.bftws.core.crypto.threshold.Dealt;
@@ -25,8 +24,6 @@ import org.bftws.core.message.Kind;
 import org.bftws.core.message.PrePrepare;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.Signed;
-import org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters;
-import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
 import org.junit.Test;
 
 /**
@@ -52,16 +49,7 @@ public class RandomizedOperationsTest {
     long number;
 
     Group(boolean ct) {
-      Random seeds = new Random(11);
-      Map<Integer, Ed25519PublicKeyParameters> keys = new HashMap<>();
-      for (int node = 0; node <= CLIENT; node++) {
-        byte[] seed = new byte[32];
-        seeds.nextBytes(seed);
-        Ed25519PrivateKeyParameters k = new Ed25519PrivateKeyParameters(seed, 0);
-        keys.put(node, k.generatePublicKey());
-        signers.put(node, Ed25519.signer(k));
-      }
-      verifier = Ed25519.verifier(keys);
+      verifier = TestKeys.ed25519(CLIENT + 1, 11, signers);
       ThresholdScheme cks = Thresholds.scheme(SchemeId.CKS);
       Dealt dealt = ct ? cks.deal(ThresholdParams.forF(1), TestRandom.seeded(3)) : null;
       for (int i = 0; i < 4; i++) {

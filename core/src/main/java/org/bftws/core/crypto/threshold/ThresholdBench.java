@@ -20,7 +20,8 @@ import org.bouncycastle.crypto.signers.Ed25519Signer;
  * Benchmark (a tool, not part of the protocol: it reads the clock): the per-operation cost of each threshold
  * scheme — share (with proof), verify one share, combine k shares (optimistic, including the checks each
  * scheme needs), verify a combined value — for n = 4 and k = 2, 3, plus Ed25519 and HMAC-SHA256 for
- * comparison (integrity paper §7 Table 1 measured the same operations). Writes CSV
+ * comparison (integrity paper §7 Table 1 measured the same operations), and the paper's Table 1 rows as it
+ * states them ({@link Table1Bench}, ops {@code table1_*}). Writes CSV
  * {@code scheme,key_bits,n,k,op,mean_us,p50_us}.
  *
  * <pre>ThresholdBench [OUT.csv] [--rsa-bits 1024,2048,3072]</pre>
@@ -52,6 +53,13 @@ public final class ThresholdBench {
     }
     b.ed25519(3000);
     b.hmac(30000);
+    Table1Bench t1 = new Table1Bench(b, b.random);
+    t1.macs(30000);
+    for (int bits : new int[] {512, 1024}) {
+      t1.ct("rsa-shoup", bits, new ShoupRsa(bits), bits <= 512 ? 200 : 100);
+    }
+    t1.ct("cks", 256, Thresholds.scheme(SchemeId.CKS), 300);
+    t1.ct("bls12-381", 255, Thresholds.scheme(SchemeId.BLS), 200);
     b.write(out);
   }
 
@@ -184,11 +192,11 @@ public final class ThresholdBench {
     }
   }
 
-  private static long[] tail(long[] samples, int skip) {
+  static long[] tail(long[] samples, int skip) {
     return Arrays.copyOfRange(samples, skip, samples.length);
   }
 
-  private void record(String scheme, int bits, ThresholdParams p, String op, long[] nanos) {
+  void record(String scheme, int bits, ThresholdParams p, String op, long[] nanos) {
     long[] sorted = nanos.clone();
     Arrays.sort(sorted);
     double mean = Arrays.stream(sorted).average().orElse(0) / 1000.0;
