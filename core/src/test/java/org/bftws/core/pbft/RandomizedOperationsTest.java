@@ -76,17 +76,7 @@ public class RandomizedOperationsTest {
     }
 
     void handle(int i, Ready r) {
-      for (Ready.Outbound m : r.messages) {
-        if (m.to() == Ready.ALL_REPLICAS) {
-          for (int to = 0; to < 4; to++) {
-            if (to != i) {
-              send(i, to, m.bytes());
-            }
-          }
-        } else if (m.to() < 4) {
-          send(i, m.to(), m.bytes());
-        }
-      }
+      TestNet.fanOut(i, 4, r, (to, bytes) -> send(i, to, bytes));
       for (Event e : r.events) {
         if (e instanceof Event.Evidence ev) {
           evidence.get(i).add(ev);
