@@ -21,9 +21,15 @@ final class Plots {
     /** Grouped bars: one group per category, one bar per series; series must cover every category. */
     static void bars(Path png, String title, String xTitle, String yTitle, boolean logY, List<String> categories,
             Map<String, List<Double>> series) throws IOException {
+        bars(png, title, xTitle, yTitle, logY, categories, series, LegendPosition.InsideNW);
+    }
+
+    /** As above, with the legend where it hides no bar (e.g. {@code OutsideE} when the first bars are tall). */
+    static void bars(Path png, String title, String xTitle, String yTitle, boolean logY, List<String> categories,
+            Map<String, List<Double>> series, LegendPosition legend) throws IOException {
         CategoryChart chart = new CategoryChartBuilder().width(900).height(520).title(title).xAxisTitle(xTitle)
                 .yAxisTitle(yTitle).build();
-        chart.getStyler().setLegendPosition(LegendPosition.InsideNW);
+        chart.getStyler().setLegendPosition(legend);
         chart.getStyler().setYAxisLogarithmic(logY);
         if (logY) {
             // XChart's bars start at the axis minimum, which must be positive on a log axis

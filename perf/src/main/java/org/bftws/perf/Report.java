@@ -16,7 +16,7 @@ import java.util.TreeSet;
 /**
  * Regenerates {@code RESULTS.md} and the PNG plots from the latest CSVs in {@code results/}: echo.csv,
  * three-tier.csv, scale.csv, recovery-*.csv, profile.csv (this module), heap.csv (scripts/perf-heap), engine.csv
- * (scripts/bench-engine), crypto.csv (scripts/bench-crypto). Numbers are the
+ * and engine-random.csv (scripts/bench-engine), crypto.csv (scripts/bench-crypto). Numbers are the
  * median over repetitions; every ratio is printed next to the absolute numbers it divides.
  */
 public final class Report {
@@ -54,7 +54,10 @@ public final class Report {
         new ProfileReport(results).write(md);
         HeapReport.write(results, md);
         engine(md, plots);
+        RandomReport random = new RandomReport(results);
+        random.engine(md, plots);
         crypto(md, plots);
+        random.table1(md, plots);
         Files.writeString(markdown, md.toString(), StandardCharsets.UTF_8);
         return plots;
     }
@@ -286,9 +289,10 @@ public final class Report {
     }
 
     private void crypto(StringBuilder md, List<Path> plots) throws IOException {
+        // the paper's Table 1 rows have a section of their own (RandomReport)
         List<Csv.Row> rows = section(md, results, "crypto.csv",
                 "Cryptographic operations (`scripts/bench-crypto`; integrity paper §7.1, Table 1)",
-                "scripts/perf crypto");
+                "scripts/perf crypto").stream().filter(r -> !r.get("op").startsWith("table1_")).toList();
         if (rows.isEmpty()) {
             return;
         }

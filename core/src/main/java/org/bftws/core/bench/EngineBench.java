@@ -13,6 +13,7 @@ import org.bftws.core.crypto.Ed25519;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.Verifier;
 import org.bftws.core.message.Kind;
+import org.bftws.core.message.PpUpdate;
 import org.bftws.core.message.PrePrepare;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.Signed;
@@ -31,6 +32,10 @@ import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
  * {@code perf/results/engine.csv} and never fails on a timing.
  *
  * <p>Usage: {@code scripts/bench-engine [requests] [batch sizes...]} (default 100000, batches 1 16 64).
+ *
+ * <p>With {@code --random CONFIGS} (see {@link RandomBench}) every request is randomized and the replica also
+ * does its part of the CT or BA algorithm (integrity paper §4, §5), the peers' messages for it made outside
+ * the timing by {@link RandomPeers}; the rows go to {@code perf/results/engine-random.csv}.
  */
 public final class EngineBench {
   private static final int CLIENTS = 64;
@@ -38,15 +43,21 @@ public final class EngineBench {
   private final GroupConfig cfg;
   private final Map<Integer, Signer> signers = new HashMap<>();
   private final Verifier verifier;
-  private final Replica replica;
+  final Replica replica;
+  private final RandomPeers peers;
   private final long[] nextNumber = new long[CLIENTS];
   private long seq;
-  private long nanos;
-  private long executed;
+  long nanos;
+  long executed;
 
   EngineBench(int batch) {
+    this(batch, false, null);
+  }
+
+  /** {@code random}: the peers of a group with randomness (null: none, requests not randomized). */
+  EngineBench(int batch, boolean coinPerBatch, java.util.function.Function<Map<Integer, Signer>, RandomPeers> random) {
     cfg = GroupConfig.builder().set(GroupConfig.MAX_BATCH_SIZE, batch).set(GroupConfig.CHECKPOINT_INTERVAL, 128)
-        .set(GroupConfig.LOG_WINDOW, 256).build();
+        .set(GroupConfig.LOG_WINDOW, 256).set(GroupConfig.COIN_PER_BATCH, coinPerBatch).build();
     Map<Integer, Ed25519PublicKeyParameters> pub = new HashMap<>();
     for (int node = 0; node < cfg.n() + CLIENTS; node++) {
       byte[] seed = new byte[32];
@@ -57,14 +68,16 @@ public final class EngineBench {
       signers.put(node, Ed25519.signer(k));
     }
     verifier = Ed25519.verifier(pub);
-    replica = new Replica(cfg, 1, signers.get(1), verifier);
+    peers = random == null ? null : random.apply(signers);
+    replica = peers == null ? new Replica(cfg, 1, signers.get(1), verifier)
+        : new Replica(cfg, 1, signers.get(1), verifier, org.bftws.core.pbft.Role.BOTH, peers.config(1));
   }
 
   private final List<Ready> produced = new ArrayList<>();
 
   private static final java.lang.management.ThreadMXBean THREADS = java.lang.management.ManagementFactory.getThreadMXBean();
   /** CPU time of this thread inside the replica: robust to other load on a shared machine. */
-  private long cpuNanos;
+  long cpuNanos;
 
   private void step(byte[] bytes) {
     long c0 = THREADS.getCurrentThreadCpuTime();
@@ -92,30 +105,42 @@ public final class EngineBench {
   }
 
   /** One batch of the normal case, as the backup sees it (Castro-Liskov §4.2). */
-  private void batch(int size, byte[] operation) {
+  void batch(int size, byte[] operation) {
+    long executedBefore = executed;
     List<Signed> requests = new ArrayList<>(size);
     for (int i = 0; i < size; i++) {
       int c = (int) ((seq * size + i) % CLIENTS);
       int client = cfg.n() + c;
-      Request q = new Request(client, "urn:uuid:bench-" + c, ++nextNumber[c], false, operation);
+      Request q = new Request(client, "urn:uuid:bench-" + c, ++nextNumber[c], peers != null && peers.randomized(), operation);
       requests.add(Signed.sign(Kind.REQUEST, client, q.encode(), signers.get(client)));
     }
     seq++;
     PrePrepare pp = PrePrepare.of(0, seq, requests);
+    if (peers != null) {
+      pp = peers.inPrePrepare(pp);
+    }
     byte[] ppBytes = Signed.sign(Kind.PRE_PREPARE, 0, pp.encode(), signers.get(0)).encode();
-    byte[] vote = new Vote(0, seq, pp.digest()).encode();
+    for (Signed q : requests) {
+      step(q.encode());
+    }
+    step(ppBytes);
+    // BA: prepares and commits are on d' = D(d || R), known once the set (and reveals) arrived.
+    byte[] d = peers == null ? pp.digest() : peers.afterPrePrepare(pp, this::ownPpUpdate, this::step);
+    byte[] vote = new Vote(0, seq, d).encode();
     List<byte[]> prepares = List.of(Signed.sign(Kind.PREPARE, 2, vote, signers.get(2)).encode(),
         Signed.sign(Kind.PREPARE, 3, vote, signers.get(3)).encode());
     List<byte[]> commits = new ArrayList<>();
     for (int j : new int[] {0, 2, 3}) {
       commits.add(Signed.sign(Kind.COMMIT, j, vote, signers.get(j)).encode());
     }
-    for (Signed q : requests) {
-      step(q.encode());
-    }
-    step(ppBytes);
     prepares.forEach(this::step);
     commits.forEach(this::step);
+    if (peers != null) {
+      peers.coinShares(pp).forEach(this::step);
+    }
+    if (executed != executedBefore + size) {
+      throw new IllegalStateException("batch " + seq + " did not execute: " + replica.describe());
+    }
     byte[] cp = ownCheckpointBody();
     if (cp != null) {
       // The other replicas executed the same and vote for the same digest (§4.3).
@@ -123,6 +148,22 @@ public final class EngineBench {
         step(Signed.sign(Kind.CHECKPOINT, j, cp, signers.get(j)).encode());
       }
     }
+  }
+
+  /** Our own BA pp-update of this type among what the batch's steps produced (looked at outside the timing). */
+  private Signed ownPpUpdate(PpUpdate.Type type) {
+    for (Ready r : produced) {
+      for (Ready.Outbound m : r.messages) {
+        if (m.to() != Ready.ALL_REPLICAS) {
+          continue; // replies to clients
+        }
+        Signed s = Signed.decode(m.bytes());
+        if (s.kind() == Kind.PP_UPDATE && PpUpdate.decode(s.body()).type() == type) {
+          return s;
+        }
+      }
+    }
+    throw new IllegalStateException("replica 1 sent no " + type);
   }
 
   /** Our own checkpoint vote among what the last steps produced (looked at outside the timing). */
@@ -143,6 +184,10 @@ public final class EngineBench {
   }
 
   public static void main(String[] args) throws IOException {
+    if (args.length > 0 && args[0].startsWith("--")) {
+      RandomBench.main(args);
+      return;
+    }
     long requests = args.length > 0 ? Long.parseLong(args[0]) : 100_000;
     int[] batches = args.length > 1 ? java.util.Arrays.stream(args, 1, args.length).mapToInt(Integer::parseInt).toArray()
         : new int[] {1, 16, 64};

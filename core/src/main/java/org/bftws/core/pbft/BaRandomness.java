@@ -35,12 +35,15 @@ public final class BaRandomness {
     return s.getBytes(StandardCharsets.US_ASCII);
   }
 
-  /** The indices of the batch's randomized requests: one contribution value each. */
-  public static int[] randomizedIndices(List<Signed> batch) {
+  /**
+   * The indices of the batch's randomized requests — those {@code ops} says are (integrity paper §4: the
+   * replicas, not the client, decide) — one contribution value (CT: one coin) each.
+   */
+  public static int[] randomizedIndices(List<Signed> batch, RandomizedOperations ops) {
     int[] out = new int[batch.size()];
     int count = 0;
     for (int i = 0; i < batch.size(); i++) {
-      if (Request.decode(batch.get(i).body()).randomized()) {
+      if (ops.isRandomized(Request.decode(batch.get(i).body()))) {
         out[count++] = i;
       }
     }
@@ -132,12 +135,13 @@ public final class BaRandomness {
    *
    * @param certificate a {@link Kind#PP_UPDATE} of type SET; its envelope's signature is not relied on:
    *     every member carries its contributor's own signature, checked with {@code authentic}
+   * @param ops which requests of the batch are randomized (the group's {@link RandomizedOperations})
    * @return R, one 32-byte value per randomized request of the batch
    * @throws IllegalArgumentException naming what is wrong
    */
-  public static List<byte[]> checkCertificate(Signed certificate, long seq, byte[] d, List<Signed> batch, int n,
-      int f, boolean hardened, Predicate<Signed> authentic) {
-    int count = randomizedIndices(batch).length;
+  public static List<byte[]> checkCertificate(Signed certificate, long seq, byte[] d, List<Signed> batch,
+      RandomizedOperations ops, int n, int f, boolean hardened, Predicate<Signed> authentic) {
+    int count = randomizedIndices(batch, ops).length;
     if (count == 0) {
       throw new IllegalArgumentException("a random number for a batch with no randomized request");
     }

@@ -143,15 +143,8 @@ final class Coins {
     r.multicast(t.own);
   }
 
-  private static int[] randomizedIndices(List<Signed> batch) {
-    int[] out = new int[batch.size()];
-    int count = 0;
-    for (int i = 0; i < batch.size(); i++) {
-      if (Request.decode(batch.get(i).body()).randomized()) {
-        out[count++] = i;
-      }
-    }
-    return Arrays.copyOf(out, count);
+  private int[] randomizedIndices(List<Signed> batch) {
+    return BaRandomness.randomizedIndices(batch, r.operations);
   }
 
   // ---------------------------------------------------------------- shares from peers
@@ -307,7 +300,7 @@ final class Coins {
       return new byte[0];
     }
     if (perBatch) {
-      return Request.decode(t.batch.get(index).body()).randomized()
+      return r.operations.isRandomized(Request.decode(t.batch.get(index).body()))
           ? CoinConfig.perBatchRandom(t.coins[0], t.batch.get(index).body()) : new byte[0];
     }
     int j = Arrays.binarySearch(t.requests, index);

@@ -114,7 +114,7 @@ final class Contributions {
     if (!active) {
       return null;
     }
-    int[] randomized = BaRandomness.randomizedIndices(pp.requests());
+    int[] randomized = BaRandomness.randomizedIndices(pp.requests(), r.operations);
     return randomized.length == 0 ? null : contribute(pp.seq(), pp.digest(), randomized.length, pendingOwn(pp.seq()));
   }
 
@@ -164,7 +164,7 @@ final class Contributions {
       }
       return true;
     }
-    int[] randomized = BaRandomness.randomizedIndices(pp.requests());
+    int[] randomized = BaRandomness.randomizedIndices(pp.requests(), r.operations);
     if (randomized.length == 0) {
       if (t != null) {
         r.evidence(primary, "a contribution for seq " + pp.seq() + ", whose batch has no randomized request");
@@ -194,7 +194,7 @@ final class Contributions {
 
   /** The random numbers of a certified set for this pre-prepare's batch (all signatures checked). */
   private List<byte[]> certified(PrePrepare pp, Signed set) {
-    return BaRandomness.checkCertificate(set, pp.seq(), pp.digest(), pp.requests(), r.n, r.f, hardened,
+    return BaRandomness.checkCertificate(set, pp.seq(), pp.digest(), pp.requests(), r.operations, r.n, r.f, hardened,
         s -> s.verify(r.verifier));
   }
 
@@ -203,7 +203,7 @@ final class Contributions {
     if (!active) {
       return;
     }
-    int[] randomized = BaRandomness.randomizedIndices(pp.requests());
+    int[] randomized = BaRandomness.randomizedIndices(pp.requests(), r.operations);
     Round rd = new Round(r.view, pp.digest(), randomized);
     rounds.put(pp.seq(), rd);
     Round mine = drawn.remove(pp.seq());
@@ -500,7 +500,7 @@ final class Contributions {
    * or d when the batch needs no random number — and null when its randomness does not check out.
    */
   byte[] certifiedVoteDigest(PrePrepare pp, Signed randomness) {
-    if (!active || BaRandomness.randomizedIndices(pp.requests()).length == 0) {
+    if (!active || BaRandomness.randomizedIndices(pp.requests(), r.operations).length == 0) {
       return randomness == null ? pp.digest() : null;
     }
     if (randomness == null) {

@@ -41,6 +41,8 @@ public final class Replica {
   final Signer signer;
   final Verifier verifier;
   final Role role;
+  /** Which requests are randomized: the embedding decides, not the client (integrity paper §4). */
+  final RandomizedOperations operations;
 
   long view;
   /** False between sending VIEW-CHANGE for {@link #view} and accepting its NEW-VIEW. */
@@ -103,6 +105,7 @@ public final class Replica {
           + "ordered by the agreement replicas (configuration III), which this release does not build yet");
     }
     this.role = role;
+    this.operations = randomness.operations();
     this.checkpoints = new Checkpoints(this);
     this.viewChanges = new ViewChanges(this);
     this.coins = new Coins(this, randomness.algorithm() == RandomnessConfig.Algorithm.CT ? randomness.coins() : null);
@@ -247,6 +250,11 @@ public final class Replica {
       evidence(s.sender(), "request larger than " + GroupConfig.MAX_REQUEST_BYTES.name());
       return;
     }
+    if (needlesslyRandomized(q)) {
+      // Not even pending: it would never be batched, and a backup's view-change timer would fire on it.
+      evidence(s.sender(), "request " + q.id() + " flagged randomized for an operation that is not");
+      return;
+    }
     if (!clients.isNew(q.id())) {
       ClientTable.Entry e = clients.get(q.sequenceId());
       if (e.messageNumber == q.messageNumber() && e.result != null) {
@@ -348,8 +356,22 @@ public final class Replica {
         evidence(primary, "batch with an oversized request");
         return false;
       }
+      if (needlesslyRandomized(r)) {
+        evidence(primary, "batch with request " + r.id() + " flagged randomized for an operation that is not");
+        return false;
+      }
     }
     return true;
+  }
+
+  /**
+   * The client flagged the request randomized but its operation is not (integrity paper §4: the primary
+   * checks whether the operation is randomized, and a backup verifies it — refusing needless coin or
+   * contribution work is a DoS defence). The primary never batches such a request; a backup refuses a
+   * pre-prepare holding one (no prepare: the view-change timer deals with a primary that insists).
+   */
+  boolean needlesslyRandomized(Request q) {
+    return q.randomized() && !operations.isRandomized(q);
   }
 
   /** Record an accepted (or, at the primary, sent) pre-prepare and send our prepare. */

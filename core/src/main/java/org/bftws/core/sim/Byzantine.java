@@ -12,6 +12,11 @@ public enum Byzantine {
   SILENT,
   /** One client sends different requests with the same identity to different replicas. */
   CLIENT,
+  /**
+   * Randomness DoS (integrity paper §4): a client flags operations randomized that are not, and replica 0 (the
+   * first primary) batches its requests into every pre-prepare it sends; correct replicas refuse both.
+   */
+  FLAGGING,
   /** Negative control N1: f+1 Byzantine replicas split the group; the checker must see violations. */
   OVER_THRESHOLD;
 

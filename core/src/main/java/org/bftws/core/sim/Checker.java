@@ -22,6 +22,7 @@ import org.bftws.core.pbft.BaRandomness;
 import org.bftws.core.pbft.CoinConfig;
 import org.bftws.core.pbft.Effect;
 import org.bftws.core.pbft.Event;
+import org.bftws.core.pbft.RandomizedOperations;
 
 /**
  * The invariants of TESTING.md, checked on what correct replicas and clients report: one canonical
@@ -59,8 +60,17 @@ final class Checker {
   private final Map<RequestId, byte[]> deliveredRandoms = new HashMap<>();
   long randomsChecked;
 
+  /** Which requests are randomized: the replicas' own predicate (integrity paper §4). */
+  private RandomizedOperations ops = RandomizedOperations.AS_FLAGGED;
+  /** Correct replicas' evidence against needlessly randomized requests or batches holding them. */
+  long refused;
+
   Checker(CoinOracle oracle) {
     this.oracle = oracle;
+  }
+
+  void operations(RandomizedOperations ops) {
+    this.ops = ops;
   }
 
   private final Set<String> violations = new LinkedHashSet<>();
@@ -128,8 +138,11 @@ final class Checker {
       lastExecutedSeq.put(replica, s.seq());
     } else if (e instanceof Event.ViewEntered) {
       viewChanges++;
-    } else if (e instanceof Event.Evidence) {
+    } else if (e instanceof Event.Evidence ev) {
       evidence++;
+      if (ev.what().contains("flagged randomized")) {
+        refused++;
+      }
     }
   }
 
@@ -147,14 +160,14 @@ final class Checker {
     }
     List<byte[]> randoms;
     try {
-      randoms = BaRandomness.checkCertificate(ra.certificate(), ra.seq(), ra.batchDigest(), batch, ba.n(), ba.f(),
+      randoms = BaRandomness.checkCertificate(ra.certificate(), ra.seq(), ra.batchDigest(), batch, ops, ba.n(), ba.f(),
           ba.hardened(), s -> s.verify(ba.verifier()));
     } catch (IllegalArgumentException ex) {
       violation("S8 randomness: replica " + replica + " committed seq " + ra.seq() + " with a set that does not check: "
           + ex.getMessage());
       return;
     }
-    int[] idx = BaRandomness.randomizedIndices(batch);
+    int[] idx = BaRandomness.randomizedIndices(batch, ops);
     byte[][] per = new byte[batch.size()][];
     for (int j = 0; j < idx.length; j++) {
       per[idx[j]] = randoms.get(j);
@@ -190,6 +203,10 @@ final class Checker {
       }
       if (!issued.contains(key(q))) {
         violation("S3 validity: replica " + replica + " executed " + q.id() + ", which no client issued");
+      }
+      if (q.randomized() && !ops.isRandomized(q)) {
+        violation("S3 validity: replica " + replica + " executed " + q.id()
+            + ", flagged randomized for an operation that is not (integrity paper §4: refused)");
       }
     }
   }
@@ -240,7 +257,7 @@ final class Checker {
 
   /** The random number a request with this body must get at seq in the batch with this digest. */
   private byte[] expectedRandom(long seq, byte[] batchDigest, byte[] requestBody) {
-    if (ba != null && Request.decode(requestBody).randomized()) {
+    if (ba != null && ops.isRandomized(Request.decode(requestBody))) {
       byte[][] per = agreed.get(seq);
       List<Signed> batch = batches.get(seq);
       for (int i = 0; per != null && i < batch.size(); i++) {
@@ -250,7 +267,7 @@ final class Checker {
       }
       return new byte[0]; // committed without an agreed set: any random number delivered is a violation
     }
-    if (oracle == null || !Request.decode(requestBody).randomized()) {
+    if (oracle == null || !ops.isRandomized(Request.decode(requestBody))) {
       return new byte[0];
     }
     if (oracle.perBatch()) {

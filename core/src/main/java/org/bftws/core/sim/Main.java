@@ -1,5 +1,6 @@
 package org.bftws.core.sim;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -25,7 +26,8 @@ public final class Main {
     int threads = Math.max(1, Runtime.getRuntime().availableProcessors());
     boolean verbose = false;
     SimOptions.Randomness random = SimOptions.Randomness.NONE;
-    SchemeId scheme = SchemeId.CKS;
+    SchemeId scheme = null;
+    String keys = null;
     boolean coinPerBatch = false;
     List<Byzantine> modes = new ArrayList<>(List.of(Byzantine.NONE));
     for (int i = 0; i < args.length; i++) {
@@ -52,6 +54,7 @@ public final class Main {
         case "--random" -> random = SimOptions.Randomness.parse(args[++i]);
         case "--scheme" -> scheme = SchemeId.fromLabel(args[++i]);
         case "--coin-per-batch" -> coinPerBatch = true;
+        case "--keys" -> keys = args[++i];
         case "--verbose", "-v" -> verbose = true;
         default -> usage("unknown argument " + a);
       }
@@ -60,15 +63,26 @@ public final class Main {
       usage("--replicas must be 3f+1 with f >= 1 (4, 7, 10, ...)");
     }
     int f = (replicas - 1) / 3;
-    SimOptions template = new SimOptions(from, f, clients, requests, Byzantine.NONE, random, scheme, coinPerBatch);
+    SimKeys simKeys = null;
+    if (keys != null) {
+      try {
+        simKeys = SimKeys.load(Path.of(keys), replicas, f, random == SimOptions.Randomness.CT ? scheme : null);
+      } catch (IllegalArgumentException e) {
+        System.err.println("simulate: --keys " + keys + ": " + e.getMessage());
+        System.exit(2);
+      }
+      scheme = simKeys.group().scheme(); // CT without --scheme: the keys' scheme
+    }
+    SimOptions template = new SimOptions(from, f, clients, requests, Byzantine.NONE, random,
+        scheme == null ? SchemeId.CKS : scheme, coinPerBatch, simKeys);
     System.exit(run(from, to, template, modes, threads, verbose));
   }
 
   private static void usage(String why) {
     System.err.println("simulate: " + why);
     System.err.println("usage: scripts/simulate --seeds A..B [--replicas N] [--clients C] [--requests N]"
-        + " [--byzantine none|twins|mutate|silent|client|over-threshold|all[,...]] [--random none|ct|ba|ba-hardened]"
-        + " [--scheme cks|bls|rsa] [--coin-per-batch] [--threads T] [--verbose]");
+        + " [--byzantine none|twins|mutate|silent|client|flagging|over-threshold|all[,...]] [--random none|ct|ba|ba-hardened]"
+        + " [--scheme cks|bls|rsa] [--coin-per-batch] [--keys DIR] [--threads T] [--verbose]");
     System.exit(2);
   }
 
@@ -86,7 +100,7 @@ public final class Main {
       // Several nemeses: each seed runs under one, in turn, so a range covers them all.
       Byzantine mode = modes.get((int) Math.floorMod(seed, (long) modes.size()));
       SimOptions opt = new SimOptions(seed, template.f(), template.clients(), template.requests(), mode,
-          template.random(), template.scheme(), template.coinPerBatch());
+          template.random(), template.scheme(), template.coinPerBatch(), template.keys());
       futures.add(pool.submit(() -> Simulation.run(opt)));
     }
     long ok = 0;

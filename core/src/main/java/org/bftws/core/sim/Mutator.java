@@ -3,6 +3,7 @@ package org.bftws.core.sim;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.function.Supplier;
 import org.bftws.core.codec.DecodeException;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.threshold.SignatureShare;
@@ -30,11 +31,30 @@ final class Mutator {
   private final Signer signer;
   private final double rate;
   private final List<byte[]> history = new ArrayList<>();
+  /** With randomness: a colluding client's request flagged randomized for an operation that is not. */
+  private final Supplier<Signed> flagged;
 
-  Mutator(Random rng, Signer signer, double rate) {
+  Mutator(Random rng, Signer signer, double rate, Supplier<Signed> flagged) {
     this.rng = rng;
     this.signer = signer;
     this.rate = rate;
+    this.flagged = flagged;
+  }
+
+  /**
+   * A primary that batches a needlessly randomized request (integrity paper §4) into this pre-prepare,
+   * re-signed; any other message unchanged. Correct backups must refuse the batch.
+   */
+  static byte[] withFlagged(byte[] bytes, Signed request, Signer signer) {
+    Signed s = Signed.decode(bytes);
+    if (s.kind() != Kind.PRE_PREPARE) {
+      return bytes;
+    }
+    PrePrepare p = PrePrepare.decode(s.body());
+    List<Signed> batch = new ArrayList<>(p.requests());
+    batch.add(request);
+    byte[] body = PrePrepare.of(p.view(), p.seq(), batch).withRandomness(p.randomness()).encode();
+    return Signed.sign(Kind.PRE_PREPARE, s.sender(), body, signer).encode();
   }
 
   /** Zero, one or two messages to send instead of the given one. */
@@ -99,6 +119,11 @@ final class Mutator {
     switch (kind) {
       case PRE_PREPARE -> {
         PrePrepare p = PrePrepare.decode(body);
+        if (flagged != null && rng.nextInt(4) == 0) {
+          List<Signed> batch = new ArrayList<>(p.requests());
+          batch.add(flagged.get());
+          return PrePrepare.of(p.view(), p.seq(), batch).withRandomness(p.randomness()).encode();
+        }
         return switch (rng.nextInt(3)) {
           case 0 -> PrePrepare.of(nudge(p.view()), p.seq(), p.requests()).withRandomness(p.randomness()).encode();
           case 1 -> PrePrepare.of(p.view(), nudge(p.seq()), p.requests()).withRandomness(p.randomness()).encode();

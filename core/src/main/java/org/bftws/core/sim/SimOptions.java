@@ -8,10 +8,11 @@ import org.bftws.core.crypto.threshold.SchemeId;
  *
  * <p>{@code random}: whether the group tosses threshold coins for randomized requests (CT algorithm,
  * integrity paper §5) with {@code scheme}, one coin per randomized request or, with {@code coinPerBatch},
- * per batch. The dealer's keys are drawn from the seed too.
+ * per batch. The dealer's keys are drawn from the seed too — or, with {@code keys}, are those written by
+ * {@code scripts/keygen}, which then also give the replicas their Ed25519 keys.
  */
 public record SimOptions(long seed, int f, int clients, int requests, Byzantine byzantine, Randomness random,
-    SchemeId scheme, boolean coinPerBatch) {
+    SchemeId scheme, boolean coinPerBatch, SimKeys keys) {
   /** How the group gets the random numbers of randomized requests. */
   public enum Randomness {
     /** None: no request is randomized, random numbers are empty. */
@@ -42,16 +43,25 @@ public record SimOptions(long seed, int f, int clients, int requests, Byzantine 
     this(seed, f, clients, requests, byzantine, Randomness.NONE, SchemeId.CKS, false);
   }
 
+  public SimOptions(long seed, int f, int clients, int requests, Byzantine byzantine, Randomness random,
+      SchemeId scheme, boolean coinPerBatch) {
+    this(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, null);
+  }
+
   public static SimOptions of(long seed, Byzantine b) {
     return new SimOptions(seed, 1, 3, 60, b);
   }
 
   public SimOptions withSeed(long s) {
-    return new SimOptions(s, f, clients, requests, byzantine, random, scheme, coinPerBatch);
+    return new SimOptions(s, f, clients, requests, byzantine, random, scheme, coinPerBatch, keys);
   }
 
   public SimOptions withRandom(Randomness r, SchemeId s, boolean perBatch) {
-    return new SimOptions(seed, f, clients, requests, byzantine, r, s, perBatch);
+    return new SimOptions(seed, f, clients, requests, byzantine, r, s, perBatch, keys);
+  }
+
+  SimOptions withKeys(SimKeys k) {
+    return new SimOptions(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, k);
   }
 
   public int n() {
@@ -63,6 +73,7 @@ public record SimOptions(long seed, int f, int clients, int requests, Byzantine 
     return "scripts/simulate --seeds " + seed + " --replicas " + n() + " --clients " + clients
         + " --requests " + requests + " --byzantine " + byzantine.label()
         + (random == Randomness.NONE ? "" : " --random " + random.label())
-        + (random != Randomness.CT ? "" : " --scheme " + scheme.label() + (coinPerBatch ? " --coin-per-batch" : ""));
+        + (random != Randomness.CT ? "" : " --scheme " + scheme.label() + (coinPerBatch ? " --coin-per-batch" : ""))
+        + (keys == null ? "" : " --keys " + keys.dir());
   }
 }

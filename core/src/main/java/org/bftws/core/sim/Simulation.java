@@ -27,6 +27,7 @@ import org.bftws.core.message.Signed;
 import org.bftws.core.pbft.CoinConfig;
 import org.bftws.core.pbft.Effect;
 import org.bftws.core.pbft.Entropy;
+import org.bftws.core.pbft.RandomizedOperations;
 import org.bftws.core.pbft.RandomnessConfig;
 import org.bftws.core.pbft.Event;
 import org.bftws.core.pbft.Ready;
@@ -67,6 +68,8 @@ public final class Simulation {
     boolean crashed;
     boolean silent;
     Mutator mutator;
+    /** FLAGGING: a primary that batches the flagging client's requests into every pre-prepare it sends. */
+    boolean insists;
 
     ReplicaNode(int id, boolean byzantine, int copies) {
       this.id = id;
@@ -110,6 +113,8 @@ public final class Simulation {
   private final Verifier verifier;
   private final ReplicaNode[] replicas;
   private final ClientNode[] clients;
+  /** With randomness or FLAGGING: the identity that flags unrandomized operations (null otherwise). */
+  private final FlaggingClient flagging;
   private final List<Partition> partitions = new ArrayList<>();
   private final Map<Long, long[]> clogs = new HashMap<>();
   private final Map<Long, int[]> twinRoutes = new HashMap<>();
@@ -133,14 +138,18 @@ public final class Simulation {
       coinConfigs = null;
     }
     checker = new Checker(oracle);
+    checker.operations(operations());
     Map<Integer, Ed25519PublicKeyParameters> keys = new HashMap<>();
     for (int node = 0; node < n + o.clients(); node++) {
       byte[] seed = new byte[32];
-      rng.nextBytes(seed);
-      Ed25519PrivateKeyParameters k = new Ed25519PrivateKeyParameters(seed, 0);
+      rng.nextBytes(seed); // drawn with keygen's keys too: the schedule stays the seed's
+      Ed25519PrivateKeyParameters k = node < n && o.keys() != null ? o.keys().replicas().get(node).signingKey()
+          : new Ed25519PrivateKeyParameters(seed, 0);
       keys.put(node, k.generatePublicKey());
       signers.put(node, Ed25519.signer(k));
     }
+    flagging = o.random() != SimOptions.Randomness.NONE || o.byzantine() == Byzantine.FLAGGING
+        ? flaggingClient(n + o.clients(), keys) : null;
     verifier = Ed25519.verifier(keys);
     if (o.random() == SimOptions.Randomness.BA || o.random() == SimOptions.Randomness.BA_HARDENED) {
       checker.agreement(new Checker.BaOracle(n, o.f(), o.random() == SimOptions.Randomness.BA_HARDENED, verifier));
@@ -156,8 +165,10 @@ public final class Simulation {
       replicas[i] = new ReplicaNode(i, b, b && twins ? 2 : 1);
       replicas[i].silent = b && o.byzantine() == Byzantine.SILENT;
       if (b && o.byzantine() == Byzantine.MUTATE) {
-        replicas[i].mutator = new Mutator(new Random(rng.nextLong()), signers.get(i), 0.1 + rng.nextDouble() * 0.5);
+        replicas[i].mutator = new Mutator(new Random(rng.nextLong()), signers.get(i), 0.1 + rng.nextDouble() * 0.5,
+            flagging == null ? null : this::flaggedRequest);
       }
+      replicas[i].insists = b && o.byzantine() == Byzantine.FLAGGING;
     }
     twinAmnesiaAt = o.byzantine() == Byzantine.TWINS && rng.nextBoolean() ? rng.nextInt((int) faults.healAt) : -1;
     clients = new ClientNode[o.clients()];
@@ -173,6 +184,7 @@ public final class Simulation {
     Set<Integer> byz = new HashSet<>();
     switch (o.byzantine()) {
       case TWINS, MUTATE, SILENT -> byz.add(rng.nextInt(o.n()));
+      case FLAGGING -> byz.add(0); // the first primary, colluding with the flagging client
       case OVER_THRESHOLD -> {
         for (int i = 0; i <= o.f(); i++) {
           byz.add(i); // f+1 replicas, the first primary among them
@@ -184,7 +196,28 @@ public final class Simulation {
   }
 
   private Replica newReplica(int id) {
-    return new Replica(cfg, id, signers.get(id), verifier, Role.BOTH, randomness(id));
+    return new Replica(cfg, id, signers.get(id), verifier, Role.BOTH, randomness(id).withOperations(operations()));
+  }
+
+  /** With randomness, an operation says itself whether it is randomized ({@link MarkedOperations}). */
+  private RandomizedOperations operations() {
+    return o.random() == SimOptions.Randomness.NONE ? RandomizedOperations.AS_FLAGGED : MarkedOperations.PREDICATE;
+  }
+
+  /** The flagging client's key comes from the seed alone (not {@link #rng}: other runs keep their schedules). */
+  private FlaggingClient flaggingClient(int id, Map<Integer, Ed25519PublicKeyParameters> keys) {
+    byte[] seed = new byte[32];
+    new Random(o.seed() ^ 0x466c6167L).nextBytes(seed);
+    Ed25519PrivateKeyParameters k = new Ed25519PrivateKeyParameters(seed, 0);
+    keys.put(id, k.generatePublicKey());
+    return new FlaggingClient(id, Ed25519.signer(k), o.seed());
+  }
+
+  /** A new request of the flagging client, known to the checker as issued (S3), signed. */
+  private Signed flaggedRequest() {
+    Request q = flagging.next();
+    checker.issued(q);
+    return flagging.sign(q);
   }
 
   /**
@@ -219,6 +252,10 @@ public final class Simulation {
    * 256-bit safe primes), insecure but fast enough to deal per seed; CKS and BLS use their real curves.
    */
   private Checker.CoinOracle dealCoins(CoinConfig[] out) {
+    byte[] groupId = ("urn:bftws:sim-group-" + o.seed()).getBytes(StandardCharsets.US_ASCII);
+    if (o.keys() != null) {
+      return coins(o.keys().group().thresholdScheme(), o.keys().dealt(), groupId, out);
+    }
     ThresholdScheme scheme = o.scheme() == SchemeId.RSA ? new ShoupRsa(SIM_RSA_BITS) : Thresholds.scheme(o.scheme());
     SecureRandom dealerRandom;
     try {
@@ -227,8 +264,11 @@ public final class Simulation {
       throw new IllegalStateException(e);
     }
     dealerRandom.setSeed(("bftws-sim-dealer-" + o.seed()).getBytes(StandardCharsets.US_ASCII));
-    Dealt dealt = scheme.deal(ThresholdParams.forF(o.f()), dealerRandom);
-    byte[] groupId = ("urn:bftws:sim-group-" + o.seed()).getBytes(StandardCharsets.US_ASCII);
+    return coins(scheme, scheme.deal(ThresholdParams.forF(o.f()), dealerRandom), groupId, out);
+  }
+
+  /** Each replica's coin material from the dealt keys (share i+1 to replica i), and the checker's oracle. */
+  private Checker.CoinOracle coins(ThresholdScheme scheme, Dealt dealt, byte[] groupId, CoinConfig[] out) {
     for (int i = 0; i < out.length; i++) {
       out[i] = new CoinConfig(scheme, dealt.group(), dealt.share(i + 1), groupId);
     }
@@ -275,7 +315,7 @@ public final class Simulation {
       delivered += c.issued - c.core.outstanding();
     }
     return new SimResult(o, faults.describe(), checker.violations(), checker.committedRequests, delivered,
-        checker.viewChanges, checker.stateTransfers, checker.evidence, checker.randomsChecked, time,
+        checker.viewChanges, checker.stateTransfers, checker.evidence, checker.refused, checker.randomsChecked, time,
         new SimResult.Traffic(messagesSent, ppUpdatesSent, latencyCount == 0 ? 0 : (double) latencySum / latencyCount,
             healedCount == 0 ? 0 : (double) healedSum / healedCount));
   }
@@ -364,8 +404,17 @@ public final class Simulation {
         c.issuedAt = time;
         // With coins, about half the requests are randomized (drawn only then: other runs keep their schedule).
         boolean randomized = o.random() != SimOptions.Randomness.NONE && rng.nextBoolean();
+        if (o.random() != SimOptions.Randomness.NONE) {
+          MarkedOperations.mark(op, randomized);
+        }
         checker.issued(new Request(c.core.id(), c.core.sequenceId(), c.issued, randomized, op));
         handleClient(c, c.core.invoke(op, randomized));
+        if (o.byzantine() == Byzantine.FLAGGING) {
+          byte[] flagged = flaggedRequest().encode();
+          for (int to = 0; to < o.n(); to++) {
+            link(flagging.id, -1, to, flagged);
+          }
+        }
       }
     }
   }
@@ -454,7 +503,11 @@ public final class Simulation {
     if (node.silent) {
       return;
     }
-    List<byte[]> out = node.mutator == null ? List.of(m.bytes()) : node.mutator.apply(m.bytes());
+    byte[] bytes = m.bytes();
+    if (node.insists && m.to() == Ready.ALL_REPLICAS && bytes.length > 0 && bytes[0] == Kind.PRE_PREPARE.code()) {
+      bytes = Mutator.withFlagged(bytes, flaggedRequest(), signers.get(node.id));
+    }
+    List<byte[]> out = node.mutator == null ? List.of(bytes) : node.mutator.apply(bytes);
     for (byte[] b : out) {
       long copies = m.to() == Ready.ALL_REPLICAS ? o.n() - 1 : m.to() < o.n() ? 1 : 0;
       messagesSent += copies;
@@ -531,6 +584,9 @@ public final class Simulation {
   }
 
   private void deliver(Delivery d) {
+    if (d.to >= o.n() + clients.length) {
+      return; // to the flagging client, which ignores replies
+    }
     if (d.to >= o.n()) {
       ClientNode c = clients[d.to - o.n()];
       if (d.fromSide < 0 || o.byzantine() != Byzantine.OVER_THRESHOLD || sideOf(d.to) == d.fromSide) {

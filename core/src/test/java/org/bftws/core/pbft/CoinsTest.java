@@ -111,17 +111,7 @@ public class CoinsTest {
     }
 
     void handle(int i, Ready r) {
-      for (Ready.Outbound o : r.messages) {
-        if (o.to() == Ready.ALL_REPLICAS) {
-          for (int to = 0; to < 4; to++) {
-            if (to != i) {
-              queue.add(new Object[] {i, to, o.bytes()});
-            }
-          }
-        } else if (o.to() < 4) {
-          queue.add(new Object[] {i, o.to(), o.bytes()});
-        }
-      }
+      TestNet.fanOut(i, 4, r, (to, bytes) -> queue.add(new Object[] {i, to, bytes}));
       for (Event e : r.events) {
         if (e instanceof Event.Evidence ev) {
           evidence.get(i).add(ev);

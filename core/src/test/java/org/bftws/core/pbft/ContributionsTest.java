@@ -18,7 +18,6 @@ import java.util.Random;
 import java.util.function.Predicate;
 import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.Digests;
-import org.bftws.core.crypto.Ed25519;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.Verifier;
 import org.bftws.core.message.Kind;
@@ -26,8 +25,6 @@ import org.bftws.core.message.PpUpdate;
 import org.bftws.core.message.PrePrepare;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.Signed;
-import org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters;
-import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
 import org.junit.Test;
 
 /**
@@ -53,16 +50,7 @@ public class ContributionsTest {
 
     Group(boolean hardened) {
       this.hardened = hardened;
-      Random seeds = new Random(7);
-      Map<Integer, Ed25519PublicKeyParameters> keys = new HashMap<>();
-      for (int node = 0; node <= CLIENT; node++) {
-        byte[] seed = new byte[32];
-        seeds.nextBytes(seed);
-        Ed25519PrivateKeyParameters k = new Ed25519PrivateKeyParameters(seed, 0);
-        keys.put(node, k.generatePublicKey());
-        signers.put(node, Ed25519.signer(k));
-      }
-      verifier = Ed25519.verifier(keys);
+      verifier = TestKeys.ed25519(CLIENT + 1, 7, signers);
       for (int i = 0; i < 4; i++) {
         Random entropy = new Random(100 + i);
         replicas[i] = new Replica(GroupConfig.defaults(), i, signers.get(i), verifier, Role.BOTH,
@@ -183,7 +171,7 @@ public class ContributionsTest {
         assertEquals(0, g.executed.get(i).get(1).randoms().get(0).length);
         Event.RandomnessAgreed ra = g.agreed.get(i).get(0);
         List<Signed> batch = g.replicas[i].log.get(1L).committedBatch;
-        List<byte[]> r = BaRandomness.checkCertificate(ra.certificate(), 1, ra.batchDigest(), batch, 4, 1, hardened,
+        List<byte[]> r = BaRandomness.checkCertificate(ra.certificate(), 1, ra.batchDigest(), batch, RandomizedOperations.AS_FLAGGED, 4, 1, hardened,
             s -> s.verify(g.verifier));
         assertArrayEquals(r0, r.get(0));
         assertTrue("evidence at " + i + ": " + g.evidence.get(i), g.evidence.get(i).isEmpty());
@@ -313,7 +301,7 @@ public class ContributionsTest {
 
   private static List<byte[]> check(Group g, PpUpdate set, PrePrepare pp) {
     Signed s = Signed.sign(Kind.PP_UPDATE, 0, set.encode(), g.signers.get(0));
-    return BaRandomness.checkCertificate(s, pp.seq(), pp.digest(), pp.requests(), 4, 1, false, m -> m.verify(g.verifier));
+    return BaRandomness.checkCertificate(s, pp.seq(), pp.digest(), pp.requests(), RandomizedOperations.AS_FLAGGED, 4, 1, false, m -> m.verify(g.verifier));
   }
 
   private static void assertRejected(Group g, PpUpdate set, PrePrepare pp, String why) {
@@ -404,7 +392,7 @@ public class ContributionsTest {
     Signed forged = Signed.of(Kind.PP_UPDATE, 0, PpUpdate.set(set.view(), set.seq(), set.digest(), set.set(), reveals).encode(),
         new byte[0]);
     try {
-      BaRandomness.checkCertificate(forged, ra.seq(), ra.batchDigest(), g.replicas[0].log.get(1L).committedBatch, 4, 1, true,
+      BaRandomness.checkCertificate(forged, ra.seq(), ra.batchDigest(), g.replicas[0].log.get(1L).committedBatch, RandomizedOperations.AS_FLAGGED, 4, 1, true,
           s -> s.verify(g.verifier));
       fail("a reveal that opens no commitment was accepted");
     } catch (IllegalArgumentException expected) {

@@ -2,8 +2,12 @@ package org.bftws.core.sim;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -20,6 +24,7 @@ import org.bftws.core.crypto.threshold.TestRandom;
 import org.bftws.core.crypto.threshold.ThresholdParams;
 import org.bftws.core.crypto.threshold.ThresholdScheme;
 import org.bftws.core.crypto.threshold.Thresholds;
+import org.bftws.core.keys.KeyGen;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.PpUpdate;
 import org.bftws.core.message.PrePrepare;
@@ -29,9 +34,12 @@ import org.bftws.core.pbft.BaRandomness;
 import org.bftws.core.pbft.CoinConfig;
 import org.bftws.core.pbft.Effect;
 import org.bftws.core.pbft.Event;
+import org.bftws.core.pbft.RandomizedOperations;
 import org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters;
 import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
+import org.junit.Rule;
 import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
 
 /**
  * Deterministic simulation (TESTING.md): the seed range of the system property {@code sim.seeds}
@@ -258,7 +266,7 @@ public class SimulationTest {
     Signed other = Signed.sign(Kind.PP_UPDATE, 0, PpUpdate.set(0, 1, pp.digest(), members.subList(1, 4), List.of()).encode(), signers.get(0));
     Signed small = Signed.sign(Kind.PP_UPDATE, 0, PpUpdate.set(0, 1, pp.digest(), members.subList(0, 2), List.of()).encode(), signers.get(0));
     checker.event(0, new Event.RandomnessAgreed(1, pp.digest(), good));
-    byte[] r = BaRandomness.checkCertificate(good, 1, pp.digest(), pp.requests(), 4, 1, false, m -> true).get(0);
+    byte[] r = BaRandomness.checkCertificate(good, 1, pp.digest(), pp.requests(), RandomizedOperations.AS_FLAGGED, 4, 1, false, m -> true).get(0);
     checker.executed(0, new Effect.Execute(1, 0, pp.digest(), List.of(q), List.of(r)));
     assertTrue(checker.violations().toString(), checker.violations().isEmpty());
 
@@ -270,6 +278,87 @@ public class SimulationTest {
     assertTrue(v.toString(), v.stream().anyMatch(x -> x.startsWith("S8") && x.contains("replica 2") && x.contains("not 2f+1")));
     assertTrue(v.toString(), v.stream().anyMatch(x -> x.startsWith("S8") && x.contains("replica 3")
         && x.contains("combination of its certified set")));
+  }
+
+  // Integrity paper §4 ("the primary checks whether the operation is randomized"; backups verify it: a
+  // DoS defence): a client flags unrandomized operations and the first primary batches its requests into
+  // every pre-prepare. Correct replicas refuse them (evidence), none executes (S3), S1-S8 and L1 hold; the
+  // mutating replica of the MUTATE runs batches them now and then too.
+  @Test
+  public void needlesslyRandomizedRequestsAreRefusedUnderEveryAlgorithm() throws Exception {
+    long[] range = seedRange();
+    range[1] = Math.min(range[1], range[0] + 5);
+    List<SimOptions> runs = new ArrayList<>();
+    for (long seed = range[0]; seed <= range[1]; seed++) {
+      for (SimOptions.Randomness ra : List.of(SimOptions.Randomness.CT, SimOptions.Randomness.BA,
+          SimOptions.Randomness.BA_HARDENED)) {
+        runs.add(new SimOptions(seed, 1, 3, 40, Byzantine.FLAGGING).withRandom(ra, SchemeId.CKS, false));
+      }
+    }
+    List<SimResult> results = runAll(runs);
+    for (SimResult r : results) {
+      assertTrue(r.describe(), r.refused() > 0);
+    }
+    List<String> failures = failures(results);
+    assertEquals(String.join("\n", failures), 0, failures.size());
+  }
+
+  // TESTING.md N1 for §4: the checker must see a correct replica execute a request flagged randomized
+  // for an operation that is not.
+  @Test
+  public void checkerReportsAnExecutedNeedlesslyRandomizedRequest() {
+    Checker checker = new Checker(null);
+    checker.operations(MarkedOperations.PREDICATE);
+    Request marked = new Request(4, "urn:uuid:c", 1, true, MarkedOperations.mark(new byte[] {1, 2, 3}, true));
+    Request needless = new Request(4, "urn:uuid:c", 2, true, MarkedOperations.mark(new byte[] {4, 5, 6}, false));
+    Signed s1 = Signed.of(Kind.REQUEST, 4, marked.encode(), new byte[64]);
+    Signed s2 = Signed.of(Kind.REQUEST, 4, needless.encode(), new byte[64]);
+    checker.issued(marked);
+    checker.issued(needless);
+    PrePrepare pp = PrePrepare.of(0, 1, List.of(s1, s2));
+    checker.event(0, new Event.Committed(0, 1, pp.digest(), pp.requests()));
+    checker.executed(0, new Effect.Execute(1, 0, pp.digest(), List.of(marked, needless), List.of(new byte[0], new byte[0])));
+    List<String> v = checker.violations();
+    assertTrue(v.toString(), v.stream().anyMatch(x -> x.startsWith("S3") && x.contains(needless.id().toString())));
+    assertTrue(v.toString(), v.stream().noneMatch(x -> x.startsWith("S3") && x.contains(marked.id().toString())));
+  }
+
+  @Rule
+  public TemporaryFolder tmp = new TemporaryFolder();
+
+  // Issue 3's done-when: scripts/keygen, then scripts/simulate --random ct|ba --byzantine twins --keys DIR.
+  // The dealer's real files (CKS, n = 4) give CT its threshold key and shares and every replica its Ed25519
+  // key; the checker recomputes each coin from those shares (S8). A group of another size or scheme is refused.
+  @Test
+  public void runsOnTheKeysOfKeygen() throws Exception {
+    Path dir = tmp.getRoot().toPath().resolve("keys");
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int status = KeyGen.run(new String[] {"--out", dir.toString(), "--replicas", "4"}, TestRandom.seeded(9),
+        new PrintStream(new ByteArrayOutputStream()), new PrintStream(err));
+    assertEquals(err.toString(), 0, status);
+    SimKeys keys = SimKeys.load(dir, 4, 1, SchemeId.CKS);
+    List<SimOptions> runs = new ArrayList<>();
+    for (long seed = 1; seed <= 3; seed++) {
+      runs.add(new SimOptions(seed, 1, 3, 40, Byzantine.TWINS).withRandom(SimOptions.Randomness.CT, SchemeId.CKS, false)
+          .withKeys(keys));
+    }
+    runs.add(new SimOptions(4, 1, 3, 40, Byzantine.TWINS).withRandom(SimOptions.Randomness.BA, SchemeId.CKS, false)
+        .withKeys(keys));
+    List<String> failures = failures(runAll(runs));
+    assertEquals(String.join("\n", failures), 0, failures.size());
+    assertTrue(runs.get(0).replay(), runs.get(0).replay().endsWith("--keys " + dir));
+    try {
+      SimKeys.load(dir, 7, 2, SchemeId.CKS);
+      fail("keys for n = 4 accepted for n = 7");
+    } catch (IllegalArgumentException e) {
+      assertTrue(e.getMessage(), e.getMessage().contains("n=4") && e.getMessage().contains("n=7"));
+    }
+    try {
+      SimKeys.load(dir, 4, 1, SchemeId.BLS);
+      fail("CKS keys accepted for BLS");
+    } catch (IllegalArgumentException e) {
+      assertTrue(e.getMessage(), e.getMessage().contains("cks") && e.getMessage().contains("bls"));
+    }
   }
 
   // TESTING.md: a BA seed replays exactly (each replica's entropy source is seeded from the seed).

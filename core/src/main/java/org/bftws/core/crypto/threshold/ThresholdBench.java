@@ -20,10 +20,12 @@ import org.bouncycastle.crypto.signers.Ed25519Signer;
  * Benchmark (a tool, not part of the protocol: it reads the clock): the per-operation cost of each threshold
  * scheme — share (with proof), verify one share, combine k shares (optimistic, including the checks each
  * scheme needs), verify a combined value — for n = 4 and k = 2, 3, plus Ed25519 and HMAC-SHA256 for
- * comparison (integrity paper §7 Table 1 measured the same operations). Writes CSV
+ * comparison (integrity paper §7 Table 1 measured the same operations), and the paper's Table 1 rows as it
+ * states them ({@link Table1Bench}, ops {@code table1_*}). Writes CSV
  * {@code scheme,key_bits,n,k,op,mean_us,p50_us}.
  *
- * <pre>ThresholdBench [OUT.csv] [--rsa-bits 1024,2048,3072]</pre>
+ * <pre>ThresholdBench [OUT.csv] [--rsa-bits 1024,2048,3072] [--table1-only]</pre>
+ * {@code --table1-only} measures only the Table 1 rows and replaces those of OUT.csv, keeping its other rows.
  */
 public final class ThresholdBench {
   private static final String HEADER = "scheme,key_bits,n,k,op,mean_us,p50_us";
@@ -35,8 +37,11 @@ public final class ThresholdBench {
   public static void main(String[] args) throws Exception {
     Path out = Path.of("perf/results/crypto.csv");
     int[] rsaBits = {1024, 2048, 3072};
+    boolean table1Only = false;
     for (int i = 0; i < args.length; i++) {
-      if (args[i].equals("--rsa-bits")) {
+      if (args[i].equals("--table1-only")) {
+        table1Only = true;
+      } else if (args[i].equals("--rsa-bits")) {
         rsaBits = Arrays.stream(args[++i].split(",")).mapToInt(Integer::parseInt).toArray();
       } else {
         out = Path.of(args[i]);
@@ -44,6 +49,12 @@ public final class ThresholdBench {
     }
     ThresholdBench b = new ThresholdBench();
     System.out.println(HEADER);
+    if (table1Only) {
+      b.keepOtherRows(out);
+      b.table1();
+      b.write(out);
+      return;
+    }
     b.scheme("cks", 256, Thresholds.scheme(SchemeId.CKS), 400);
     b.cksHashToCurve(1000);
     b.scheme("bls12-381", 255, Thresholds.scheme(SchemeId.BLS), 300);
@@ -52,7 +63,30 @@ public final class ThresholdBench {
     }
     b.ed25519(3000);
     b.hmac(30000);
+    b.table1();
     b.write(out);
+  }
+
+  /** The integrity paper's Table 1 rows (ops {@code table1_*}), see {@link Table1Bench}. */
+  private void table1() throws Exception {
+    Table1Bench t1 = new Table1Bench(this, random);
+    t1.macs(2000);
+    for (int bits : new int[] {512, 1024}) {
+      t1.ct("rsa-shoup", bits, new ShoupRsa(bits), bits <= 512 ? 200 : 100);
+    }
+    t1.ct("cks", 256, Thresholds.scheme(SchemeId.CKS), 300);
+    t1.ct("bls12-381", 255, Thresholds.scheme(SchemeId.BLS), 200);
+  }
+
+  /** The rows of an earlier run other than Table 1's, kept ahead of the new ones. */
+  private void keepOtherRows(Path out) throws IOException {
+    if (Files.exists(out)) {
+      for (String line : Files.readAllLines(out, StandardCharsets.UTF_8)) {
+        if (!line.equals(HEADER) && !line.contains(",table1_")) {
+          rows.add(line);
+        }
+      }
+    }
   }
 
   private void scheme(String name, int bits, ThresholdScheme s, int iterations) throws ThresholdException {
@@ -184,11 +218,11 @@ public final class ThresholdBench {
     }
   }
 
-  private static long[] tail(long[] samples, int skip) {
+  static long[] tail(long[] samples, int skip) {
     return Arrays.copyOfRange(samples, skip, samples.length);
   }
 
-  private void record(String scheme, int bits, ThresholdParams p, String op, long[] nanos) {
+  void record(String scheme, int bits, ThresholdParams p, String op, long[] nanos) {
     long[] sorted = nanos.clone();
     Arrays.sort(sorted);
     double mean = Arrays.stream(sorted).average().orElse(0) / 1000.0;
