@@ -141,14 +141,8 @@ public class BftEchoGroupTest {
         if (client != null) {
             client.cleanup();
         }
-        if (clientServer != null) {
-            clientServer.close();
-        }
-        for (EmbeddedAxis2Server s : servers) {
-            if (s != null) {
-                s.close();
-            }
-        }
+        EmbeddedAxis2Server.closeAll(clientServer);
+        EmbeddedAxis2Server.closeAll(servers);
     }
 
     /** (a) Ten echo calls: every reply correct; all four replicas executed the same requests in one order. */

@@ -67,14 +67,8 @@ public class OrderingOverHttpTest {
     /** Servers stop listening first, so no message reaches a control port that is being removed. */
     @After
     public void stopAll() throws Exception {
-        if (clientServer != null) {
-            clientServer.close();
-        }
-        for (EmbeddedAxis2Server s : servers) {
-            if (s != null) {
-                s.close();
-            }
-        }
+        EmbeddedAxis2Server.closeAll(clientServer);
+        EmbeddedAxis2Server.closeAll(servers);
         if (client != null) {
             client.close();
         }

@@ -120,14 +120,8 @@ public class SignedGroupTest {
 
     @AfterClass
     public static void stop() throws Exception {
-        if (clientServer != null) {
-            clientServer.close();
-        }
-        for (EmbeddedAxis2Server s : servers) {
-            if (s != null) {
-                s.close();
-            }
-        }
+        EmbeddedAxis2Server.closeAll(clientServer);
+        EmbeddedAxis2Server.closeAll(servers);
     }
 
     /** The client's signed CreateSequence creates its sequence on all four; voted echo calls follow. */

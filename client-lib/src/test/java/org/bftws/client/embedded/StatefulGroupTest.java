@@ -90,14 +90,8 @@ public class StatefulGroupTest {
         if (client != null) {
             client.cleanup();
         }
-        if (clientServer != null) {
-            clientServer.close();
-        }
-        for (EmbeddedAxis2Server s : servers) {
-            if (s != null) {
-                s.close();
-            }
-        }
+        EmbeddedAxis2Server.closeAll(clientServer);
+        EmbeddedAxis2Server.closeAll(servers);
     }
 
     @Test
