@@ -2,9 +2,6 @@ package org.bftws.perf.echo;
 
 import java.nio.file.Path;
 
-import org.apache.axis2.context.ConfigurationContext;
-import org.bftws.client.embedded.EmbeddedAxis2Server;
-
 /**
  * Baseline: plain Axis2 SOAP/HTTP. The server is conf/axis2-replica.xml without {@code bftws} engaged (so
  * no Sandesha2 handlers run), the client conf/axis2-client.xml with no module engaged.
@@ -36,42 +33,8 @@ final class PlainMode implements EchoMode {
 
     @Override
     public Deployment start(EchoSetup setup, Path work) throws Exception {
-        Closer closer = new Closer();
-        try {
-            Path serverXml = setup.axis2Xml(work.resolve("server-conf"), "axis2-replica.xml", "",
-                    "<module ref=\"bftws\"/>");
-            EmbeddedAxis2Server server = closer.register(
-                    EmbeddedAxis2Server.start(setup.server(work.resolve("server"), serverXml)));
-            ConfigurationContext client = setup.client(work.resolve("client"),
-                    setup.conf().resolve("axis2-client.xml")).createConfigurationContext();
-            closer.register(client::terminate);
-            EchoSigning signing = signed ? EchoSigning.generate(work) : null;
-            if (signing != null) {
-                signing.secureServer(server, "Echo");
-            }
-            String url = setup.serviceUrl(closer, server, "Echo");
-            Deployment deployment = new Deployment() {
-                @Override
-                public Caller newCaller() throws Exception {
-                    ServiceClientCaller c = new ServiceClientCaller(client, url, true);
-                    if (signing != null) {
-                        signing.secureClient(c.client);
-                    }
-                    return c;
-                }
-
-                @Override
-                public void close() throws Exception {
-                    closer.close();
-                }
-            };
-            if (signing != null) {
-                EchoSigning.prime(deployment);
-            }
-            return deployment;
-        } catch (Exception | Error e) {
-            closer.close();
-            throw e;
-        }
+        Path serverXml = setup.axis2Xml(work.resolve("server-conf"), "axis2-replica.xml", "",
+                "<module ref=\"bftws\"/>");
+        return SingleServer.start(setup, work, serverXml, signed, true, c -> { });
     }
 }
