@@ -125,11 +125,7 @@ public class ContributionsTest {
       for (Effect e : r.effects) {
         if (e instanceof Effect.Execute ex) {
           executed.get(i).add(ex);
-          List<byte[]> results = new ArrayList<>();
-          for (Request q : ex.requests()) {
-            results.add(Digests.sha256(q.operation()));
-          }
-          handle(i, replicas[i].executed(ex.seq(), results));
+          handle(i, replicas[i].executed(ex.seq(), TestNet.results(ex, Digests::sha256)));
         }
       }
     }

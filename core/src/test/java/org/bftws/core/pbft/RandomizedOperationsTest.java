@@ -85,11 +85,7 @@ public class RandomizedOperationsTest {
       for (Effect e : r.effects) {
         if (e instanceof Effect.Execute ex) {
           executed.get(i).add(ex);
-          List<byte[]> results = new ArrayList<>();
-          for (Request q : ex.requests()) {
-            results.add(q.operation());
-          }
-          handle(i, replicas[i].executed(ex.seq(), results));
+          handle(i, replicas[i].executed(ex.seq(), TestNet.results(ex, op -> op)));
         } else if (e instanceof Effect.CaptureState cs) {
           handle(i, replicas[i].stateCaptured(cs.seq(), new byte[32]));
         }

@@ -1,6 +1,11 @@
 package org.bftws.core.pbft;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.BiConsumer;
+import java.util.function.UnaryOperator;
+
+import org.bftws.core.message.Request;
 
 /** The routing of a replica's outbound messages in the unit tests' in-memory groups of n replicas. */
 final class TestNet {
@@ -19,5 +24,14 @@ final class TestNet {
         send.accept(o.to(), o.bytes());
       }
     }
+  }
+
+  /** The results of an executed batch: {@code app} applied to each request's operation, in order. */
+  static List<byte[]> results(Effect.Execute ex, UnaryOperator<byte[]> app) {
+    List<byte[]> results = new ArrayList<>();
+    for (Request q : ex.requests()) {
+      results.add(app.apply(q.operation()));
+    }
+    return results;
   }
 }
