@@ -2,6 +2,7 @@ package org.bftws.client.group;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -11,9 +12,12 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.List;
 
+import org.apache.axis2.AxisFault;
 import org.bftws.client.embedded.EmbeddedAxis2Server;
 import org.bftws.core.keys.KeyGen;
 import org.bftws.module.BftwsRuntime;
+import org.bftws.module.config.BftwsConfig;
+import org.bftws.module.config.SecurityMode;
 import org.junit.After;
 import org.junit.Rule;
 import org.junit.Test;
@@ -23,7 +27,9 @@ import org.junit.rules.Timeout;
 /**
  * What scripts/start-group and scripts/demo do, in one JVM: four {@link GroupLauncher} replicas on free
  * loopback ports read from a group file, keys from {@link KeyGen}, and {@link DemoClient} calling echo through
- * the group endpoint; then a backup replica stops and a new client is still served.
+ * the group endpoint; then a backup replica stops and a new client is still served. And what
+ * {@code scripts/start-group --security rampart} does: generated X.509 keystores, replicas and client signing
+ * their CreateSequence exchange with Rampart, an unsigned client refused.
  */
 public class GroupLauncherTest {
     private static final int N = 4;
@@ -32,7 +38,7 @@ public class GroupLauncherTest {
     public final TemporaryFolder tmp = new TemporaryFolder();
 
     @Rule
-    public final Timeout timeout = Timeout.seconds(60);
+    public final Timeout timeout = Timeout.seconds(120);
 
     private final EmbeddedAxis2Server[] replicas = new EmbeddedAxis2Server[N];
 
@@ -47,12 +53,7 @@ public class GroupLauncherTest {
 
     @Test
     public void fourLaunchedReplicasServeTheDemoClientAlsoWithOneBackupDown() throws Exception {
-        Path keys = tmp.newFolder("keys").toPath();
-        ByteArrayOutputStream log = new ByteArrayOutputStream();
-        assertEquals(log.toString(), 0, KeyGen.run(new String[] {"--out", keys.toString(), "--replicas", "4",
-                "--clients", "1"}, new SecureRandom(), new PrintStream(log), new PrintStream(log)));
-        GroupLauncher.Layout layout = new GroupLauncher.Layout(Path.of(System.getProperty("bftws.test.artifacts")),
-                Path.of(System.getProperty("bftws.conf")), keys);
+        GroupLauncher.Layout layout = layoutWithKeys();
 
         int[] free = GroupLauncher.freePorts(N);
         StringBuilder groupFile = new StringBuilder("# id port\n");
@@ -91,5 +92,48 @@ public class GroupLauncherTest {
                 assertTrue(c.sent() + " vs " + c.voted(), c.correct());
             }
         }
+    }
+
+    @Test
+    public void withRampartLaunchedReplicasServeOnlyASigningClient() throws Exception {
+        GroupLauncher.Layout layout = layoutWithKeys();
+        GroupSecurity.keystores(layout.keys(), N); // as scripts/start-group does before starting the replicas
+        int[] ports = GroupLauncher.freePorts(N);
+        for (int r = 0; r < N; r++) {
+            replicas[r] = GroupLauncher.start(r, ports, layout, tmp.newFolder("replica" + r).toPath(),
+                    GroupLauncher.RANDOMNESS_DEFAULT, "", GroupSecurity.RAMPART);
+            BftwsConfig config = (BftwsConfig) replicas[r].context().getProperty(BftwsRuntime.CONFIG_PROPERTY);
+            assertEquals(SecurityMode.RAMPART, config.security());
+            assertTrue("replica " + r + "'s main service is under Rampart", replicas[r].context()
+                    .getAxisConfiguration().getService("Echo").isEngaged("rampart"));
+        }
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        PrintStream out = new PrintStream(printed, true, StandardCharsets.UTF_8);
+        try (DemoClient signed = DemoClient.connect(GroupLauncher.Container.AXIS2, ports, layout,
+                tmp.newFolder("signed").toPath(), GroupSecurity.RAMPART)) {
+            assertTrue(printed.toString(), signed.runCounter(3, 0L, out));
+            for (DemoClient.Call c : signed.run("signed", 2, 2, out)) {
+                assertTrue(c.sent() + " vs " + c.voted(), c.correct());
+            }
+        }
+        assertTrue(printed.toString(), printed.toString().contains("client: counter now 6"));
+        try (DemoClient unsigned = DemoClient.connect(GroupLauncher.Container.AXIS2, ports, layout,
+                tmp.newFolder("unsigned").toPath(), GroupSecurity.NONE)) {
+            unsigned.readCounter();
+            fail("a client without WS-Security was served by a rampart group");
+        } catch (AxisFault expected) {
+            // its CreateSequence is refused by every replica, so it has no sequence to send on
+            assertTrue(expected.getMessage(), expected.getMessage().contains("Missing wsse:Security header"));
+        }
+    }
+
+    /** Keys from {@link KeyGen} (4 replicas, 1 client) and the built artifacts. */
+    private GroupLauncher.Layout layoutWithKeys() throws Exception {
+        Path keys = tmp.newFolder("keys").toPath();
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        assertEquals(log.toString(), 0, KeyGen.run(new String[] {"--out", keys.toString(), "--replicas", "4",
+            "--clients", "1"}, new SecureRandom(), new PrintStream(log), new PrintStream(log)));
+        return new GroupLauncher.Layout(Path.of(System.getProperty("bftws.test.artifacts")),
+                Path.of(System.getProperty("bftws.conf")), keys);
     }
 }
