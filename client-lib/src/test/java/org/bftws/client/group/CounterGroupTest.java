@@ -1,15 +1,10 @@
 package org.bftws.client.group;
 
 import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -30,12 +25,10 @@ import org.apache.axis2.handlers.AbstractHandler;
 import org.bftws.client.GroupClients;
 import org.bftws.client.embedded.Conditions;
 import org.bftws.client.embedded.EmbeddedAxis2Server;
-import org.bftws.core.keys.KeyGen;
-import org.bftws.module.BftwsRuntime;
 import org.bftws.module.order.TotalOrderManager;
-import org.junit.After;
 import org.junit.Rule;
 import org.junit.Test;
+import org.junit.rules.RuleChain;
 import org.junit.rules.TemporaryFolder;
 import org.junit.rules.Timeout;
 
@@ -48,37 +41,28 @@ import org.junit.rules.Timeout;
  * values as the group.
  */
 public class CounterGroupTest {
-    private static final int N = 4;
     private static final long WAIT_MS = 30_000;
     /** Checkpoint every 4 batches, window 8: a replica down for a dozen calls falls below the low watermark. */
     private static final String FAST = GroupLauncher.param("bftws.checkpointInterval", "4")
             + GroupLauncher.param("bftws.logWindow", "8") + GroupLauncher.param("bftws.retransmitTicks", "5")
             + GroupLauncher.param("bftws.clientRetransmitTicks", "10");
 
+    private final TemporaryFolder tmp = new TemporaryFolder();
+    private final LaunchedGroup group = new LaunchedGroup(tmp);
+
     @Rule
-    public final TemporaryFolder tmp = new TemporaryFolder();
+    public final RuleChain rules = RuleChain.outerRule(tmp).around(group);
 
     @Rule
     public final Timeout timeout = Timeout.seconds(150);
 
-    private final EmbeddedAxis2Server[] replicas = new EmbeddedAxis2Server[N];
-    private GroupLauncher.Layout layout;
-    private int[] ports;
     private DemoClient client;
     private long expected;
 
-    @After
-    public void stop() throws Exception {
-        if (client != null) {
-            client.close();
-        }
-        EmbeddedAxis2Server.closeAll(replicas);
-    }
-
     @Test
     public void votedIncrementsCheckpointsAndStateTransferToABackupRestartedEmpty() throws Exception {
-        startGroup();
-        client = DemoClient.connect(ports, layout, tmp.newFolder("client").toPath());
+        group.start(FAST, GroupSecurity.NONE);
+        client = group.client("client", GroupSecurity.NONE);
         assertEquals("a fresh counter", 0, client.readCounter().value());
         for (int amount = 1; amount <= 10; amount++) {
             increment(amount);
@@ -86,28 +70,25 @@ public class CounterGroupTest {
         refusedWithoutEffect("amount 0", () -> client.increment(0), "amount must be between 1 and 1000000");
         refusedWithoutEffect("amount 1000001", () -> client.increment(1_000_001), "amount must be between");
         refusedWithoutEffect("set_state by a client", this::forgedSetState, "reserved");
-        for (int r = 0; r < N; r++) {
-            TotalOrderManager m = manager(r);
+        for (int r = 0; r < LaunchedGroup.N; r++) {
+            TotalOrderManager m = group.manager(r);
             // stable only if 2f+1 replicas captured the same state, the counter's included
             await("replica " + r + " has a stable checkpoint at 12", () -> m.stableCheckpoint() >= 12);
         }
 
-        int backup = N - 1; // replica 0 is the primary of view 0
-        replicas[backup].close();
-        replicas[backup] = null;
+        int backup = LaunchedGroup.N - 1; // replica 0 is the primary of view 0
+        group.stop(backup);
         for (int amount = 11; amount <= 24; amount++) {
             increment(amount);
         }
         // Same endpoint, empty state: what it missed is below the others' low watermark now.
-        replicas[backup] = GroupLauncher.start(backup, ports, layout, tmp.newFolder("replica3-restarted").toPath(),
-                GroupLauncher.RANDOMNESS_DEFAULT, FAST);
-        ValueProbe probe = ValueProbe.on(replicas[backup]);
+        ValueProbe probe = ValueProbe.on(group.start(backup, "replica3-restarted", FAST, GroupSecurity.NONE));
         for (int amount = 25; amount <= 28; amount++) {
             increment(amount);
         }
-        TotalOrderManager restarted = manager(backup);
+        TotalOrderManager restarted = group.manager(backup);
         await("the restarted replica installs a checkpoint and catches up",
-                () -> restarted.lastExecuted() == manager(0).lastExecuted());
+                () -> restarted.lastExecuted() == group.manager(0).lastExecuted());
         List<Long> voted = new ArrayList<>();
         for (int amount = 29; amount <= 31; amount++) {
             voted.add(increment(amount));
@@ -156,25 +137,6 @@ public class CounterGroupTest {
         } finally {
             c.cleanup();
         }
-    }
-
-    private void startGroup() throws Exception {
-        Path keys = tmp.newFolder("keys").toPath();
-        ByteArrayOutputStream log = new ByteArrayOutputStream();
-        assertEquals(log.toString(), 0, KeyGen.run(new String[] {"--out", keys.toString(), "--replicas", "4",
-            "--clients", "1"}, new SecureRandom(), new PrintStream(log), new PrintStream(log)));
-        layout = new GroupLauncher.Layout(Path.of(System.getProperty("bftws.test.artifacts")),
-                Path.of(System.getProperty("bftws.conf")), keys);
-        ports = GroupLauncher.freePorts(N);
-        for (int r = 0; r < N; r++) {
-            replicas[r] = GroupLauncher.start(r, ports, layout, tmp.newFolder("replica" + r).toPath(),
-                    GroupLauncher.RANDOMNESS_DEFAULT, FAST);
-        }
-    }
-
-    private TotalOrderManager manager(int r) {
-        assertNotNull("replica " + r + " is running", replicas[r]);
-        return BftwsRuntime.replica(replicas[r].context()).manager();
     }
 
     private static void await(String what, BooleanSupplier condition) throws InterruptedException {

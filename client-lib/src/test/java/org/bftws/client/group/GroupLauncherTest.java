@@ -9,12 +9,11 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.util.List;
 
 import org.apache.axis2.AxisFault;
+import org.apache.axis2.context.ConfigurationContext;
 import org.bftws.client.embedded.EmbeddedAxis2Server;
-import org.bftws.core.keys.KeyGen;
 import org.bftws.module.BftwsRuntime;
 import org.bftws.module.config.BftwsConfig;
 import org.bftws.module.config.SecurityMode;
@@ -26,7 +25,7 @@ import org.junit.rules.Timeout;
 
 /**
  * What scripts/start-group and scripts/demo do, in one JVM: four {@link GroupLauncher} replicas on free
- * loopback ports read from a group file, keys from {@link KeyGen}, and {@link DemoClient} calling echo through
+ * loopback ports read from a group file, keys from {@code KeyGen}, and {@link DemoClient} calling echo through
  * the group endpoint; then a backup replica stops and a new client is still served. And what
  * {@code scripts/start-group --security rampart} does: generated X.509 keystores, replicas and client signing
  * their CreateSequence exchange with Rampart, an unsigned client refused.
@@ -53,7 +52,7 @@ public class GroupLauncherTest {
 
     @Test
     public void fourLaunchedReplicasServeTheDemoClientAlsoWithOneBackupDown() throws Exception {
-        GroupLauncher.Layout layout = layoutWithKeys();
+        GroupLauncher.Layout layout = new LaunchedGroup(tmp).layout(); // keys from KeyGen; replicas started here
 
         int[] free = GroupLauncher.freePorts(N);
         StringBuilder groupFile = new StringBuilder("# id port\n");
@@ -96,44 +95,34 @@ public class GroupLauncherTest {
 
     @Test
     public void withRampartLaunchedReplicasServeOnlyASigningClient() throws Exception {
-        GroupLauncher.Layout layout = layoutWithKeys();
-        GroupSecurity.keystores(layout.keys(), N); // as scripts/start-group does before starting the replicas
-        int[] ports = GroupLauncher.freePorts(N);
-        for (int r = 0; r < N; r++) {
-            replicas[r] = GroupLauncher.start(r, ports, layout, tmp.newFolder("replica" + r).toPath(),
-                    GroupLauncher.RANDOMNESS_DEFAULT, "", GroupSecurity.RAMPART);
-            BftwsConfig config = (BftwsConfig) replicas[r].context().getProperty(BftwsRuntime.CONFIG_PROPERTY);
-            assertEquals(SecurityMode.RAMPART, config.security());
-            assertTrue("replica " + r + "'s main service is under Rampart", replicas[r].context()
-                    .getAxisConfiguration().getService("Echo").isEngaged("rampart"));
-        }
-        ByteArrayOutputStream printed = new ByteArrayOutputStream();
-        PrintStream out = new PrintStream(printed, true, StandardCharsets.UTF_8);
-        try (DemoClient signed = DemoClient.connect(GroupLauncher.Container.AXIS2, ports, layout,
-                tmp.newFolder("signed").toPath(), GroupSecurity.RAMPART)) {
+        LaunchedGroup group = new LaunchedGroup(tmp);
+        try {
+            GroupSecurity.keystores(group.layout().keys(), N); // as scripts/start-group does before the replicas
+            group.start("", GroupSecurity.RAMPART);
+            for (int r = 0; r < N; r++) {
+                ConfigurationContext context = group.replica(r).context();
+                assertEquals(SecurityMode.RAMPART, ((BftwsConfig) context.getProperty(BftwsRuntime.CONFIG_PROPERTY))
+                        .security());
+                assertTrue("replica " + r + "'s main service is under Rampart",
+                        context.getAxisConfiguration().getService("Echo").isEngaged("rampart"));
+            }
+            ByteArrayOutputStream printed = new ByteArrayOutputStream();
+            PrintStream out = new PrintStream(printed, true, StandardCharsets.UTF_8);
+            DemoClient signed = group.client("signed", GroupSecurity.RAMPART);
             assertTrue(printed.toString(), signed.runCounter(3, 0L, out));
             for (DemoClient.Call c : signed.run("signed", 2, 2, out)) {
                 assertTrue(c.sent() + " vs " + c.voted(), c.correct());
             }
+            assertTrue(printed.toString(), printed.toString().contains("client: counter now 6"));
+            try {
+                group.client("unsigned", GroupSecurity.NONE).readCounter();
+                fail("a client without WS-Security was served by a rampart group");
+            } catch (AxisFault expected) {
+                // its CreateSequence is refused by every replica, so it has no sequence to send on
+                assertTrue(expected.getMessage(), expected.getMessage().contains("Missing wsse:Security header"));
+            }
+        } finally {
+            group.after();
         }
-        assertTrue(printed.toString(), printed.toString().contains("client: counter now 6"));
-        try (DemoClient unsigned = DemoClient.connect(GroupLauncher.Container.AXIS2, ports, layout,
-                tmp.newFolder("unsigned").toPath(), GroupSecurity.NONE)) {
-            unsigned.readCounter();
-            fail("a client without WS-Security was served by a rampart group");
-        } catch (AxisFault expected) {
-            // its CreateSequence is refused by every replica, so it has no sequence to send on
-            assertTrue(expected.getMessage(), expected.getMessage().contains("Missing wsse:Security header"));
-        }
-    }
-
-    /** Keys from {@link KeyGen} (4 replicas, 1 client) and the built artifacts. */
-    private GroupLauncher.Layout layoutWithKeys() throws Exception {
-        Path keys = tmp.newFolder("keys").toPath();
-        ByteArrayOutputStream log = new ByteArrayOutputStream();
-        assertEquals(log.toString(), 0, KeyGen.run(new String[] {"--out", keys.toString(), "--replicas", "4",
-            "--clients", "1"}, new SecureRandom(), new PrintStream(log), new PrintStream(log)));
-        return new GroupLauncher.Layout(Path.of(System.getProperty("bftws.test.artifacts")),
-                Path.of(System.getProperty("bftws.conf")), keys);
     }
 }
