@@ -26,24 +26,31 @@ import org.bftws.module.api.CollectiveRandom;
 
 /**
  * A plain Axis2 {@link ServiceClient} with bftws engaged, aimed at a service of the demo group: calls echo,
- * dealer or the id generator and prints each voted reply (with the collective random number, for the
- * randomized dealer and id generator) and the time the call took. It listens on a loopback port of its own,
- * where the replicas send their replies.
+ * dealer, the id generator or the counter and prints each voted reply (with the collective random number, for
+ * the randomized dealer and id generator) and the time the call took. It listens on a loopback port of its
+ * own, where the replicas send their replies.
  *
  * <pre>
- *   DemoClient --group FILE --keys DIR --dir DIR --artifacts DIR --conf DIR [--service echo|dealer|idgen]
- *              [--calls 5] [--items 3] [--label x]
+ *   DemoClient --group FILE --keys DIR --dir DIR --artifacts DIR --conf DIR [--service echo|dealer|idgen|counter]
+ *              [--calls 5] [--items 3] [--label x] [--from V] [--security none|rampart]
  * </pre>
- * Exit status 0 when every voted reply is right (echo: equals the request; dealer: 52 distinct cards and a
- * 256-bit random number; id generator: the number's first 128 bits), 1 otherwise.
+ * The counter client reads the value, then increments it by 1, 2, ..., {@code calls}. Exit status 0 when every
+ * voted reply is right (echo: equals the request; dealer: 52 distinct cards and a 256-bit random number; id
+ * generator: the number's first 128 bits; counter: the value read is {@code --from} if given, and each
+ * increment returns the previous value plus its amount), 1 otherwise. {@code --security} must be the group's.
  */
 public final class DemoClient implements AutoCloseable {
     private static final long TIMEOUT_MS = 20_000;
+    /** The services a demo client calls, by their --service name. */
+    private static final Map<String, String> ENDPOINTS = Map.of("echo", GroupLauncher.GROUP_ENDPOINT,
+            "dealer", GroupLauncher.DEALER_ENDPOINT, "idgen", GroupLauncher.IDGEN_ENDPOINT,
+            "counter", GroupLauncher.COUNTER_ENDPOINT);
 
     private final Axis2Server listener;
     private final ServiceClient client;
     private final ServiceClient dealer;
     private final ServiceClient idgen;
+    private final ServiceClient counter;
 
     /**
      * A voted echo call: what was sent, what the Voter returned, the random number that came with it (hex;
@@ -59,12 +66,17 @@ public final class DemoClient implements AutoCloseable {
     public record RandomCall(List<String> voted, String random, long micros, boolean correct) {
     }
 
+    /** A voted counter call: the operation, the amount added (0 for read), the voted value, its time. */
+    public record CounterCall(String operation, long amount, long value, long micros) {
+    }
+
     private DemoClient(Axis2Server listener, ServiceClient client, ServiceClient dealer,
-            ServiceClient idgen) {
+            ServiceClient idgen, ServiceClient counter) {
         this.listener = listener;
         this.client = client;
         this.dealer = dealer;
         this.idgen = idgen;
+        this.counter = counter;
     }
 
     /** A client of the group in {@code ports}, with client-1's key, its repository under {@code dir}. */
@@ -79,21 +91,29 @@ public final class DemoClient implements AutoCloseable {
      */
     public static DemoClient connect(GroupLauncher.Container container, int[] ports, GroupLauncher.Layout layout,
             Path dir) throws IOException {
+        return connect(container, ports, layout, dir, GroupSecurity.NONE);
+    }
+
+    /** As above, signing its CreateSequence as the group's {@code security} requires (policy under {@code dir}). */
+    public static DemoClient connect(GroupLauncher.Container container, int[] ports, GroupLauncher.Layout layout,
+            Path dir, GroupSecurity security) throws IOException {
         String group = GroupLauncher.groupParameters(ports, layout.keys()) + GroupLauncher.param("bftws.role", "client")
-                + GroupLauncher.param("bftws.keys.private", layout.keys().resolve(KeyFiles.clientFileName(1)).toString());
+                + GroupLauncher.param("bftws.keys.private", layout.keys().resolve(KeyFiles.clientFileName(1)).toString())
+                + security.clientParameters(layout.keys(), ports.length, dir.resolve("conf"));
         Path source = layout.conf().resolve("axis2-client.xml");
         Path xml = dir.resolve("conf/axis2.xml");
         Axis2Server listener;
         if (container == GroupLauncher.Container.AXIS2) {
             GroupLauncher.withParameters(source, xml, group + "<transportReceiver name=\"http\""
                     + " class=\"org.apache.axis2.transport.http.SimpleHTTPServer\"/>");
-            listener = EmbeddedAxis2Server.start(GroupLauncher.withModules(
-                    Axis2Repository.at(dir.resolve("repository")).axis2Xml(xml), layout).build());
+            listener = EmbeddedAxis2Server.start(security.withModule(GroupLauncher.withModules(
+                    Axis2Repository.at(dir.resolve("repository")).axis2Xml(xml), layout), layout).build());
         } else {
             int port = GroupLauncher.freePorts(1)[0];
             GroupLauncher.withParameters(source, xml, group + GroupLauncher.param("bftws.client.replyEndpoint",
                     GroupLauncher.serviceUrl(port, "BftwsControl")));
-            GroupLauncher.withModules(TomcatAxis2Server.webApplication(dir.resolve("webapp"), xml), layout).build();
+            security.withModule(GroupLauncher.withModules(TomcatAxis2Server.webApplication(dir.resolve("webapp"),
+                    xml), layout), layout).build();
             listener = TomcatAxis2Server.start(dir.resolve("webapp"), port, dir.resolve("tomcat"));
         }
         try {
@@ -105,7 +125,9 @@ public final class DemoClient implements AutoCloseable {
             ServiceClient idgen = GroupClients.create(listener.context(), GroupLauncher.IDGEN_ENDPOINT,
                     GroupLauncher.IDGEN_ACTION, TIMEOUT_MS);
             GroupClients.randomized(idgen, true);
-            return new DemoClient(listener, client, dealer, idgen);
+            ServiceClient counter = GroupClients.create(listener.context(), GroupLauncher.COUNTER_ENDPOINT,
+                    GroupLauncher.COUNTER_INCREMENT, TIMEOUT_MS);
+            return new DemoClient(listener, client, dealer, idgen, counter);
         } catch (AxisFault | RuntimeException e) {
             listener.close();
             throw e;
@@ -151,6 +173,55 @@ public final class DemoClient implements AutoCloseable {
         String random = CollectiveRandom.hex(GroupClients.lastRandom(idgen));
         boolean ok = id.size() == 1 && id.get(0).length() == 32 && random.startsWith(id.get(0));
         return new RandomCall(id, random, micros, ok);
+    }
+
+    /** Adds {@code amount} (1..1000000) to the group's counter; returns the voted new value. */
+    public CounterCall increment(long amount) throws AxisFault {
+        OMElement request = request(GroupLauncher.COUNTER_NS, "increment");
+        request.getOMFactory().createOMElement("amount", request.getNamespace(), request)
+                .setText(Long.toString(amount));
+        return counterCall("increment", GroupLauncher.COUNTER_INCREMENT, amount, request);
+    }
+
+    /** The group's counter value, voted (the read is ordered like any request). */
+    public CounterCall readCounter() throws AxisFault {
+        return counterCall("read", GroupLauncher.COUNTER_READ, 0, request(GroupLauncher.COUNTER_NS, "read"));
+    }
+
+    private CounterCall counterCall(String operation, String action, long amount, OMElement request)
+            throws AxisFault {
+        counter.getOptions().setAction(action);
+        long start = System.nanoTime();
+        OMElement reply = counter.sendReceive(request);
+        long micros = (System.nanoTime() - start) / 1_000;
+        List<String> value = texts(reply, operation + "Response", GroupLauncher.COUNTER_NS);
+        if (value.size() != 1 || !value.get(0).matches("[0-9]{1,19}")) {
+            throw new AxisFault("counter: unexpected voted reply " + value);
+        }
+        return new CounterCall(operation, amount, Long.parseLong(value.get(0)), micros);
+    }
+
+    /**
+     * Reads the counter, then increments it by 1, 2, ..., {@code calls}, one line printed per call. Right when
+     * the value read is {@code from} (if not null) and each increment returned the previous value plus its
+     * amount: no increment was lost, none applied twice.
+     */
+    public boolean runCounter(int calls, Long from, PrintStream out) throws AxisFault {
+        CounterCall read = readCounter();
+        boolean ok = from == null || read.value() == from;
+        out.printf("  counter read: voted value %d  %s  (%.1f ms)%n", read.value(),
+                ok ? (from == null ? "" : "= where the last client left it") : "!= " + from + " where the last"
+                        + " client left it", read.micros() / 1000.0);
+        long expected = read.value();
+        for (int c = 1; c <= calls; c++) {
+            CounterCall call = increment(c);
+            expected += c;
+            ok &= call.value() == expected;
+            out.printf("  counter increment %d by %d: voted value %d  %s  (%.1f ms)%n", c, c, call.value(),
+                    call.value() == expected ? "ok" : "WRONG (expected " + expected + ")", call.micros() / 1000.0);
+        }
+        out.println("client: counter now " + expected);
+        return ok;
     }
 
     private static OMElement request(String ns, String name) {
@@ -208,6 +279,7 @@ public final class DemoClient implements AutoCloseable {
             client.cleanup();
             dealer.cleanup();
             idgen.cleanup();
+            counter.cleanup();
         } finally {
             listener.close();
         }
@@ -221,21 +293,24 @@ public final class DemoClient implements AutoCloseable {
         int calls = Integer.parseInt(o.getOrDefault("calls", "5"));
         int items = Integer.parseInt(o.getOrDefault("items", "3"));
         String service = o.getOrDefault("service", "echo");
-        if (!List.of("echo", "dealer", "idgen").contains(service)) {
-            System.err.println("DemoClient: --service must be echo, dealer or idgen, got " + service);
+        if (!ENDPOINTS.containsKey(service)) {
+            System.err.println("DemoClient: --service must be echo, dealer, idgen or counter, got " + service);
             System.exit(2);
         }
+        GroupSecurity security = GroupSecurity.parse(o.getOrDefault("security", "none"));
+        Long from = o.containsKey("from") ? Long.valueOf(o.get("from")) : null;
         boolean ok;
-        try (DemoClient client = connect(ports, GroupLauncher.layout(o), dir)) {
-            String endpoint = service.equals("echo") ? GroupLauncher.GROUP_ENDPOINT
-                    : service.equals("dealer") ? GroupLauncher.DEALER_ENDPOINT : GroupLauncher.IDGEN_ENDPOINT;
-            System.out.println("client: " + service + " at " + endpoint + " (group of " + ports.length
-                    + " replicas); replies arrive at "
+        try (DemoClient client = connect(GroupLauncher.Container.AXIS2, ports, GroupLauncher.layout(o), dir,
+                security)) {
+            System.out.println("client: " + service + " at " + ENDPOINTS.get(service) + " (group of "
+                    + ports.length + " replicas, security " + security.value() + "); replies arrive at "
                     + client.listener.serviceUrl("BftwsControl"));
-            ok = service.equals("echo")
-                    ? client.run(o.getOrDefault("label", "demo"), calls, items, System.out).stream()
-                            .allMatch(Call::correct)
-                    : client.runRandomized(service, calls, System.out).stream().allMatch(RandomCall::correct);
+            ok = switch (service) {
+                case "echo" -> client.run(o.getOrDefault("label", "demo"), calls, items, System.out).stream()
+                        .allMatch(Call::correct);
+                case "counter" -> client.runCounter(calls, from, System.out);
+                default -> client.runRandomized(service, calls, System.out).stream().allMatch(RandomCall::correct);
+            };
         } catch (AxisFault e) {
             System.out.println("client: call failed: " + e.getMessage());
             ok = false;

@@ -20,16 +20,20 @@ import org.bftws.core.keys.KeyFiles;
 
 /**
  * Starts ONE replica of the demo group on 127.0.0.1: an embedded Axis2 server whose repository holds
- * {@code bftws.mar}, {@code addressing.mar} and the echo, dealer and id generator services, with
+ * {@code bftws.mar}, {@code addressing.mar} and the echo, dealer, id generator and counter services, with
  * {@code conf/axis2-replica.xml} plus the group's {@code bftws.*} parameters for replica {@code id}, the
  * randomness algorithm, and the keys of {@code scripts/keygen}. Echo is the group's main service (the
- * replicas' endpoints name it); dealer and id generator are reached under the same group endpoint.
+ * replicas' endpoints name it); dealer, id generator and counter are reached under the same group endpoint.
+ * The counter keeps state: checkpoints capture it beside any other stateful service (README "State").
  *
  * <pre>
  *   GroupLauncher ports N                     # prints N free loopback ports, one a line
+ *   GroupLauncher keystores --keys DIR --replicas N   # X.509 keystores for --security rampart (first run)
  *   GroupLauncher replica --id I --group FILE --keys DIR --dir DIR --artifacts DIR --conf DIR [--randomness ct]
- *                         [--container axis2|tomcat]
+ *                         [--container axis2|tomcat] [--security none|rampart]
  * </pre>
+ * {@code --security rampart} signs the clients' and replicas' CreateSequence exchange with Rampart
+ * ({@link GroupSecurity}); the keystores must exist in the key directory ({@code keystores} makes them).
  * {@code --container tomcat} runs the replica as Axis2's servlet in an embedded Tomcat instead of Axis2's own
  * HTTP server (same URLs, see {@link TomcatAxis2Server}).
  * The group file has one line per replica, {@code ID PORT} (ids 0..n-1). The replica runs until the JVM
@@ -47,6 +51,11 @@ public final class GroupLauncher {
     public static final String IDGEN_ENDPOINT = "http://echo.group.example/axis2/services/IdGenerator";
     public static final String IDGEN_NS = "urn:bftws:samples:idgen";
     public static final String IDGEN_ACTION = "urn:bftws:samples:idgen:next";
+    /** The stateful counter of the same group (wsdl/counter.wsdl). */
+    public static final String COUNTER_ENDPOINT = "http://echo.group.example/axis2/services/Counter";
+    public static final String COUNTER_NS = "urn:bftws:samples:counter";
+    public static final String COUNTER_INCREMENT = "urn:bftws:samples:counter:increment";
+    public static final String COUNTER_READ = "urn:bftws:samples:counter:read";
     /** The demo group draws collective random numbers by threshold coin (integrity paper §5). */
     public static final String RANDOMNESS_DEFAULT = "ct";
 
@@ -126,9 +135,16 @@ public final class GroupLauncher {
     /** As above, with {@code extra} axis2.xml {@code <parameter>}s (e.g. tighter limits for tests). */
     public static EmbeddedAxis2Server start(int id, int[] ports, Layout layout, Path dir, String randomness,
             String extra) throws IOException {
-        Path xml = replicaXml(id, ports, layout, dir.resolve("conf/axis2.xml"), randomness, extra);
+        return start(id, ports, layout, dir, randomness, extra, GroupSecurity.NONE);
+    }
+
+    /** As above, signing the CreateSequence exchange as {@code security} says (its policy under {@code dir}). */
+    public static EmbeddedAxis2Server start(int id, int[] ports, Layout layout, Path dir, String randomness,
+            String extra, GroupSecurity security) throws IOException {
+        Path xml = replicaXml(id, ports, layout, dir.resolve("conf/axis2.xml"), randomness,
+                security.replicaParameters(layout.keys(), ports.length, id, dir.resolve("conf")) + extra);
         return EmbeddedAxis2Server.start(withArchives(Axis2Repository.at(dir.resolve("repository")).axis2Xml(xml),
-                layout), ports[id]);
+                layout, security), ports[id]);
     }
 
     /**
@@ -143,10 +159,16 @@ public final class GroupLauncher {
     /** As above, with {@code bftws.randomness.algorithm} = {@code randomness}. */
     public static Axis2Server start(Container container, int id, int[] ports, Layout layout, Path dir,
             String randomness) throws IOException {
+        return start(container, id, ports, layout, dir, randomness, GroupSecurity.NONE);
+    }
+
+    /** As above, signing the CreateSequence exchange as {@code security} says. */
+    public static Axis2Server start(Container container, int id, int[] ports, Layout layout, Path dir,
+            String randomness, GroupSecurity security) throws IOException {
         if (container == Container.AXIS2) {
-            return start(id, ports, layout, dir, randomness);
+            return start(id, ports, layout, dir, randomness, "", security);
         }
-        return TomcatAxis2Server.start(webApplication(id, ports, layout, dir, randomness), ports[id],
+        return TomcatAxis2Server.start(webApplication(id, ports, layout, dir, randomness, security), ports[id],
                 dir.resolve("tomcat"));
     }
 
@@ -155,14 +177,15 @@ public final class GroupLauncher {
      * axis2.xml with the servlet transport), WEB-INF/modules/, WEB-INF/services/.
      */
     public static Path webApplication(int id, int[] ports, Layout layout, Path dir) throws IOException {
-        return webApplication(id, ports, layout, dir, RANDOMNESS_DEFAULT);
+        return webApplication(id, ports, layout, dir, RANDOMNESS_DEFAULT, GroupSecurity.NONE);
     }
 
-    private static Path webApplication(int id, int[] ports, Layout layout, Path dir, String randomness)
-            throws IOException {
-        Path xml = replicaXml(id, ports, layout, dir.resolve("conf/axis2.xml"), randomness, "");
+    private static Path webApplication(int id, int[] ports, Layout layout, Path dir, String randomness,
+            GroupSecurity security) throws IOException {
+        Path xml = replicaXml(id, ports, layout, dir.resolve("conf/axis2.xml"), randomness,
+                security.replicaParameters(layout.keys(), ports.length, id, dir.resolve("conf")));
         Path webapp = dir.resolve("webapp");
-        withArchives(TomcatAxis2Server.webApplication(webapp, xml), layout);
+        withArchives(TomcatAxis2Server.webApplication(webapp, xml), layout, security);
         return webapp;
     }
 
@@ -180,11 +203,16 @@ public final class GroupLauncher {
                 + replicaParameters(id, layout.keys()) + param("bftws.randomness.algorithm", randomness) + extra);
     }
 
-    /** bftws.mar, addressing.mar and the echo, dealer and id generator services into a replica's repository. */
-    private static Axis2Repository withArchives(Axis2Repository.Builder repository, Layout layout) throws IOException {
-        return withModules(repository, layout).service(layout.artifacts().resolve("services/echo.aar"))
-                .service(layout.artifacts().resolve("services/dealer.aar"))
-                .service(layout.artifacts().resolve("services/idgen.aar")).build();
+    /**
+     * bftws.mar, addressing.mar (and rampart.mar when signing) and the echo, dealer, id generator and counter
+     * services into a replica's repository.
+     */
+    private static Axis2Repository withArchives(Axis2Repository.Builder repository, Layout layout,
+            GroupSecurity security) throws IOException {
+        Path services = layout.artifacts().resolve("services");
+        return security.withModule(withModules(repository, layout), layout).service(services.resolve("echo.aar"))
+                .service(services.resolve("dealer.aar")).service(services.resolve("idgen.aar"))
+                .service(services.resolve("counter.aar")).build();
     }
 
     /** bftws.mar and addressing.mar into a repository (a client's needs no more). */
@@ -307,9 +335,15 @@ public final class GroupLauncher {
             }
             return;
         }
+        if (args.length >= 1 && args[0].equals("keystores")) {
+            Map<String, String> o = options(args, 1);
+            GroupSecurity.keystores(Path.of(required(o, "keys")), Integer.parseInt(required(o, "replicas")));
+            return;
+        }
         if (args.length < 1 || !args[0].equals("replica")) {
-            System.err.println("usage: GroupLauncher ports N | replica --id I --group FILE --keys DIR --dir DIR"
-                    + " --artifacts DIR --conf DIR [--randomness none|ct|ba|ba-hardened] [--container axis2|tomcat]");
+            System.err.println("usage: GroupLauncher ports N | keystores --keys DIR --replicas N | replica --id I"
+                    + " --group FILE --keys DIR --dir DIR --artifacts DIR --conf DIR"
+                    + " [--randomness none|ct|ba|ba-hardened] [--container axis2|tomcat] [--security none|rampart]");
             System.exit(2);
         }
         Map<String, String> o = options(args, 1);
@@ -317,7 +351,9 @@ public final class GroupLauncher {
         int[] ports = readGroup(Path.of(required(o, "group")));
         String randomness = o.getOrDefault("randomness", RANDOMNESS_DEFAULT);
         Container container = Container.parse(o.getOrDefault("container", "axis2"));
-        Axis2Server server = start(container, id, ports, layout(o), Path.of(required(o, "dir")), randomness);
+        GroupSecurity security = GroupSecurity.parse(o.getOrDefault("security", "none"));
+        Axis2Server server = start(container, id, ports, layout(o), Path.of(required(o, "dir")), randomness,
+                security);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
@@ -327,8 +363,9 @@ public final class GroupLauncher {
             }
             stopped.countDown();
         }, "replica-shutdown"));
-        System.out.println("replica " + id + " serving " + server.serviceUrl("Echo") + ", Dealer, IdGenerator in "
-                + container.name().toLowerCase(Locale.ROOT) + "; randomness " + randomness);
+        System.out.println("replica " + id + " serving " + server.serviceUrl("Echo") + ", Dealer, IdGenerator,"
+                + " Counter in " + container.name().toLowerCase(Locale.ROOT) + "; randomness " + randomness
+                + ", security " + security.value());
         stopped.await();
     }
 }

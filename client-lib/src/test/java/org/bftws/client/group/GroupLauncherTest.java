@@ -2,18 +2,21 @@ package org.bftws.client.group;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.util.List;
 
+import org.apache.axis2.AxisFault;
+import org.apache.axis2.context.ConfigurationContext;
 import org.bftws.client.embedded.EmbeddedAxis2Server;
-import org.bftws.core.keys.KeyGen;
 import org.bftws.module.BftwsRuntime;
+import org.bftws.module.config.BftwsConfig;
+import org.bftws.module.config.SecurityMode;
 import org.junit.After;
 import org.junit.Rule;
 import org.junit.Test;
@@ -22,8 +25,10 @@ import org.junit.rules.Timeout;
 
 /**
  * What scripts/start-group and scripts/demo do, in one JVM: four {@link GroupLauncher} replicas on free
- * loopback ports read from a group file, keys from {@link KeyGen}, and {@link DemoClient} calling echo through
- * the group endpoint; then a backup replica stops and a new client is still served.
+ * loopback ports read from a group file, keys from {@code KeyGen}, and {@link DemoClient} calling echo through
+ * the group endpoint; then a backup replica stops and a new client is still served. And what
+ * {@code scripts/start-group --security rampart} does: generated X.509 keystores, replicas and client signing
+ * their CreateSequence exchange with Rampart, an unsigned client refused.
  */
 public class GroupLauncherTest {
     private static final int N = 4;
@@ -32,7 +37,7 @@ public class GroupLauncherTest {
     public final TemporaryFolder tmp = new TemporaryFolder();
 
     @Rule
-    public final Timeout timeout = Timeout.seconds(60);
+    public final Timeout timeout = Timeout.seconds(120);
 
     private final EmbeddedAxis2Server[] replicas = new EmbeddedAxis2Server[N];
 
@@ -47,12 +52,7 @@ public class GroupLauncherTest {
 
     @Test
     public void fourLaunchedReplicasServeTheDemoClientAlsoWithOneBackupDown() throws Exception {
-        Path keys = tmp.newFolder("keys").toPath();
-        ByteArrayOutputStream log = new ByteArrayOutputStream();
-        assertEquals(log.toString(), 0, KeyGen.run(new String[] {"--out", keys.toString(), "--replicas", "4",
-                "--clients", "1"}, new SecureRandom(), new PrintStream(log), new PrintStream(log)));
-        GroupLauncher.Layout layout = new GroupLauncher.Layout(Path.of(System.getProperty("bftws.test.artifacts")),
-                Path.of(System.getProperty("bftws.conf")), keys);
+        GroupLauncher.Layout layout = new LaunchedGroup(tmp).layout(); // keys from KeyGen; replicas started here
 
         int[] free = GroupLauncher.freePorts(N);
         StringBuilder groupFile = new StringBuilder("# id port\n");
@@ -90,6 +90,39 @@ public class GroupLauncherTest {
             for (DemoClient.Call c : client.run("three", 3, 2, out)) {
                 assertTrue(c.sent() + " vs " + c.voted(), c.correct());
             }
+        }
+    }
+
+    @Test
+    public void withRampartLaunchedReplicasServeOnlyASigningClient() throws Exception {
+        LaunchedGroup group = new LaunchedGroup(tmp);
+        try {
+            GroupSecurity.keystores(group.layout().keys(), N); // as scripts/start-group does before the replicas
+            group.start("", GroupSecurity.RAMPART);
+            for (int r = 0; r < N; r++) {
+                ConfigurationContext context = group.replica(r).context();
+                assertEquals(SecurityMode.RAMPART, ((BftwsConfig) context.getProperty(BftwsRuntime.CONFIG_PROPERTY))
+                        .security());
+                assertTrue("replica " + r + "'s main service is under Rampart",
+                        context.getAxisConfiguration().getService("Echo").isEngaged("rampart"));
+            }
+            ByteArrayOutputStream printed = new ByteArrayOutputStream();
+            PrintStream out = new PrintStream(printed, true, StandardCharsets.UTF_8);
+            DemoClient signed = group.client("signed", GroupSecurity.RAMPART);
+            assertTrue(printed.toString(), signed.runCounter(3, 0L, out));
+            for (DemoClient.Call c : signed.run("signed", 2, 2, out)) {
+                assertTrue(c.sent() + " vs " + c.voted(), c.correct());
+            }
+            assertTrue(printed.toString(), printed.toString().contains("client: counter now 6"));
+            try {
+                group.client("unsigned", GroupSecurity.NONE).readCounter();
+                fail("a client without WS-Security was served by a rampart group");
+            } catch (AxisFault expected) {
+                // its CreateSequence is refused by every replica, so it has no sequence to send on
+                assertTrue(expected.getMessage(), expected.getMessage().contains("Missing wsse:Security header"));
+            }
+        } finally {
+            group.after();
         }
     }
 }

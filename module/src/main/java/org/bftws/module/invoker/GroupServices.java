@@ -1,9 +1,15 @@
 package org.bftws.module.invoker;
 
+import java.util.Iterator;
+import java.util.SortedSet;
+import java.util.TreeSet;
+
 import org.apache.axis2.AxisFault;
 import org.apache.axis2.description.AxisOperation;
 import org.apache.axis2.description.AxisService;
+import org.apache.axis2.description.Parameter;
 import org.apache.axis2.engine.AxisConfiguration;
+import org.bftws.module.api.StatefulService;
 import org.bftws.module.transport.ControlPort;
 
 /**
@@ -11,6 +17,7 @@ import org.bftws.module.transport.ControlPort;
  * Handler refuses direct requests to all of them), addressed as {@code GROUP/.../services/NAME}. The main
  * service is the one the replicas' {@code bftws.replicas} endpoints name; a request names "" for it. The
  * Total Order Invoker and the randomized-operation check resolve requests here, alike on every replica.
+ * Checkpoints cover every one of them that keeps state ({@link #statefulServices()}).
  */
 public final class GroupServices {
     private final AxisConfiguration axis;
@@ -38,6 +45,51 @@ public final class GroupServices {
             throw new AxisFault("BFT-WS: replicated service " + name + " is not deployed");
         }
         return s;
+    }
+
+    /**
+     * The group's services that keep state, sorted by name: those whose class implements
+     * {@link StatefulService} or that have a {@value TotalOrderInvoker#GET_STATE} operation. Every replica
+     * deploys the same archives, so every replica finds the same names; checkpoints capture these services'
+     * states in this order (§3.3.1.8, {@link ServiceStates}).
+     */
+    public SortedSet<String> statefulServices() {
+        SortedSet<String> names = new TreeSet<>();
+        for (AxisService s : axis.getServices().values()) {
+            if (!ControlPort.SERVICE_NAME.equals(s.getName()) && keepsState(s)) {
+                names.add(s.getName());
+            }
+        }
+        return names;
+    }
+
+    private static boolean keepsState(AxisService s) {
+        return operationNamed(s, TotalOrderInvoker.GET_STATE) != null || implementsStatefulService(s);
+    }
+
+    /** Checked on the class, without creating a service object (that happens when the invoker binds it). */
+    private static boolean implementsStatefulService(AxisService s) {
+        Parameter p = s.getParameter("ServiceClass");
+        if (p == null || !(p.getValue() instanceof String name)) {
+            return false;
+        }
+        ClassLoader loader = s.getClassLoader() != null ? s.getClassLoader() : GroupServices.class.getClassLoader();
+        try {
+            return StatefulService.class.isAssignableFrom(Class.forName(name.trim(), false, loader));
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false; // then the service cannot be bound at all: its requests get a fault on every replica
+        }
+    }
+
+    /** The application operation of {@code s} named {@code name}, or null (module-added operations excluded). */
+    static AxisOperation operationNamed(AxisService s, String name) {
+        for (Iterator<AxisOperation> it = s.getOperations(); it.hasNext(); ) {
+            AxisOperation op = it.next();
+            if (!op.isControlOperation() && op.getName() != null && name.equals(op.getName().getLocalPart())) {
+                return op;
+            }
+        }
+        return null;
     }
 
     /** Looks the operation up as Axis2's dispatchers would: by WS-Addressing action, then by SOAPAction. */

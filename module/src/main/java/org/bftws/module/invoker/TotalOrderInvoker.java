@@ -2,6 +2,9 @@ package org.bftws.module.invoker;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.SortedMap;
+import java.util.SortedSet;
+import java.util.TreeMap;
 
 import org.apache.axiom.om.OMElement;
 import org.apache.axiom.om.OMFactory;
@@ -46,18 +49,20 @@ import org.bftws.module.xml.XmlLimits;
  * payload as the client signed them, parsed with Axiom's SOAP parser configuration (no DTDs). The target
  * service is one of the group's ({@link GroupServices}): the main one this replica's {@code bftws.replicas}
  * endpoint names, or another service deployed on the replicas that the client addressed under the group
- * endpoint. Only the main service may keep state (checkpoints capture its state alone). A randomized request
+ * endpoint. Any of them may keep state: checkpoints capture every stateful service's state, sorted by service
+ * name ({@link ServiceStates}). A randomized request
  * (integrity paper §4–§5) gets its collective random number in a {@code <bftws:Random>} header and through
  * {@link CollectiveRandom}; other requests get neither. The message
  * receiver runs in-process without the in-flow (the request was already admitted and ordered); its response
  * goes through the out-flow as usual and ends at a transport that sends nothing
  * ({@link CapturingTransportSender}).
  *
- * <p>One {@link ServiceContext} serves every ordered request, so the service object is created once per
- * replica whatever the service's scope: a replica's state lives in that object. Checkpoints ({@code get_state})
- * and state transfer ({@code set_state}) use {@link StatefulService} if its class implements it, else the
- * service's own operations named {@value #GET_STATE} and {@value #SET_STATE} (reserved: clients cannot call
- * them through ordering); with neither, the checkpointed state is empty and the service must be stateless.
+ * <p>One {@link ServiceContext} per service serves every ordered request, so each service object is created
+ * once per replica whatever the service's scope: a replica's state lives in those objects. Checkpoints
+ * ({@code get_state}) and state transfer ({@code set_state}) use {@link StatefulService} if a service's class
+ * implements it, else the service's own operations named {@value #GET_STATE} and {@value #SET_STATE}
+ * (reserved: clients cannot call them through ordering); a service with neither must be stateless, and with
+ * no stateful service at all the checkpointed state is empty.
  */
 public final class TotalOrderInvoker implements ReplicatedService {
     private static final Logger LOG = LogManager.getLogger(TotalOrderInvoker.class);
@@ -80,10 +85,6 @@ public final class TotalOrderInvoker implements ReplicatedService {
 
     /** Created on first use: services may deploy after the module initialises. Execution thread only. */
     private final Map<String, Bound> bound = new HashMap<>();
-    private AxisService service;
-    private ServiceContext serviceContext;
-    private AxisOperation getStateOperation;
-    private AxisOperation setStateOperation;
     private boolean warnedStateless;
 
     /** @param limits the shape every client payload is checked against before it is built (bftws.xml.*) */
@@ -94,7 +95,7 @@ public final class TotalOrderInvoker implements ReplicatedService {
         this.serviceName = services.mainService();
     }
 
-    /** The main service: the one whose state checkpoints capture. */
+    /** The main service: the one the replicas' endpoints name. */
     public String serviceName() {
         return serviceName;
     }
@@ -118,10 +119,9 @@ public final class TotalOrderInvoker implements ReplicatedService {
     }
 
     private ApplicationResult invoke(Request request, ApplicationRequest q, byte[] random) throws AxisFault {
-        bind();
         Bound target = bound(q.service());
         AxisOperation op = GroupServices.operation(target.service(), q.action());
-        if (op == getStateOperation || op == setStateOperation) {
+        if (isStateOperation(op)) {
             // Reserved for checkpoints and state transfer: a client must not read or replace the state itself.
             throw new AxisFault("BFT-WS: operation " + op.getName().getLocalPart() + " is reserved for the"
                     + " Total Order Manager");
@@ -199,67 +199,95 @@ public final class TotalOrderInvoker implements ReplicatedService {
 
     // ---------------------------------------------------------------- get_state / set_state
 
-    /**
-     * {@code get_state}: {@link StatefulService#getState()} if the service object implements it, else the
-     * response payload of the service's {@value #GET_STATE} operation (sent {@code <bftws:get_state/>}), else
-     * empty. A failure stops this replica (the Total Order Manager fails stop), as the group tolerates.
-     */
-    @Override
-    public byte[] getState() {
-        bindForState();
-        StatefulService s = stateful();
-        if (s != null) {
-            return s.getState();
-        }
-        if (getStateOperation == null) {
-            warnStateless();
-            return new byte[0];
-        }
-        ApplicationResult r = runStateOperation(getStateOperation, stateElement(GET_STATE));
-        if (r.kind() == ApplicationResult.Kind.FAULT) {
-            throw new IllegalStateException("BFT-WS: " + GET_STATE + " of service " + serviceName + " failed: "
-                    + r.faultReason());
-        }
-        return r.payload();
+    private static boolean isStateOperation(AxisOperation op) {
+        String name = op.getName() == null ? "" : op.getName().getLocalPart();
+        return GET_STATE.equals(name) || SET_STATE.equals(name);
     }
 
     /**
-     * {@code set_state}: {@link StatefulService#setState} if implemented, else the service's
-     * {@value #SET_STATE} operation, whose request payload is the element its {@value #GET_STATE} returned on
-     * the replicas that took the checkpoint.
+     * {@code get_state} of the group: each stateful service's state ({@link StatefulService#getState()} if its
+     * object implements it, else the response payload of its {@value #GET_STATE} operation, sent
+     * {@code <bftws:get_state/>}), in {@link ServiceStates}' canonical form; empty with no stateful service.
+     * A failure stops this replica (the Total Order Manager fails stop), as the group tolerates.
+     */
+    @Override
+    public byte[] getState() {
+        SortedMap<String, byte[]> states = new TreeMap<>();
+        for (String name : services.statefulServices()) {
+            states.put(name, stateOf(boundForState(name)));
+        }
+        if (states.isEmpty()) {
+            warnStateless();
+        }
+        return ServiceStates.encode(states);
+    }
+
+    /**
+     * {@code set_state}: installs each service's part of a checkpoint ({@link StatefulService#setState} if
+     * implemented, else its {@value #SET_STATE} operation, whose request payload is the element its
+     * {@value #GET_STATE} returned on the replicas that took the checkpoint), in name order. The checkpoint
+     * must cover exactly this replica's stateful services: the replicas deploy the same archives.
      */
     @Override
     public void setState(byte[] state) {
-        bindForState();
-        StatefulService s = stateful();
+        SortedMap<String, byte[]> states;
+        try {
+            states = ServiceStates.decode(state);
+        } catch (DecodeException e) {
+            throw new IllegalStateException("BFT-WS: a checkpoint's application state does not decode", e);
+        }
+        SortedSet<String> here = services.statefulServices();
+        if (!states.keySet().equals(here)) {
+            throw new IllegalStateException("BFT-WS: a checkpoint holds the state of services " + states.keySet()
+                    + " but this replica's stateful services are " + here);
+        }
+        for (Map.Entry<String, byte[]> e : states.entrySet()) {
+            install(boundForState(e.getKey()), e.getValue());
+        }
+    }
+
+    private byte[] stateOf(Bound b) {
+        StatefulService s = stateful(b.context());
+        if (s != null) {
+            return s.getState();
+        }
+        return runStateOperation(b, GET_STATE, stateElement(GET_STATE)).payload();
+    }
+
+    private void install(Bound b, byte[] state) {
+        StatefulService s = stateful(b.context());
         if (s != null) {
             s.setState(state);
-            return;
-        }
-        if (setStateOperation == null || state.length == 0) {
-            warnStateless();
             return;
         }
         OMElement payload;
         try {
             payload = Payloads.parse(state);
         } catch (AxisFault e) {
-            throw new IllegalStateException("BFT-WS: a checkpoint of service " + serviceName + " is not XML", e);
+            throw new IllegalStateException("BFT-WS: a checkpoint of service " + b.service().getName()
+                    + " is not XML", e);
         }
-        ApplicationResult r = runStateOperation(setStateOperation, payload);
-        if (r.kind() == ApplicationResult.Kind.FAULT) {
-            throw new IllegalStateException("BFT-WS: " + SET_STATE + " of service " + serviceName + " failed: "
-                    + r.faultReason());
-        }
+        runStateOperation(b, SET_STATE, payload);
     }
 
-    private ApplicationResult runStateOperation(AxisOperation op, OMElement payload) {
-        String name = op.getName().getLocalPart();
-        try {
-            return run(bound(""), op, STATE_NAMESPACE + ":" + name, false, payload, "urn:bftws:" + name, null);
-        } catch (AxisFault e) {
-            return ApplicationResult.fault(reason(e));
+    /** Runs the service's state operation {@code name}; its absence or fault stops this replica. */
+    private ApplicationResult runStateOperation(Bound b, String name, OMElement payload) {
+        String service = b.service().getName();
+        AxisOperation op = GroupServices.operationNamed(b.service(), name);
+        if (op == null) {
+            throw new IllegalStateException("BFT-WS: service " + service + " keeps state but has no " + name);
         }
+        ApplicationResult r;
+        try {
+            r = run(b, op, STATE_NAMESPACE + ":" + name, false, payload, "urn:bftws:" + name, null);
+        } catch (AxisFault e) {
+            r = ApplicationResult.fault(reason(e));
+        }
+        if (r.kind() == ApplicationResult.Kind.FAULT) {
+            throw new IllegalStateException("BFT-WS: " + name + " of service " + service + " failed: "
+                    + r.faultReason());
+        }
+        return r;
     }
 
     private static OMElement stateElement(String name) {
@@ -267,16 +295,12 @@ public final class TotalOrderInvoker implements ReplicatedService {
         return f.createOMElement(name, f.createOMNamespace(STATE_NAMESPACE, "bftws"));
     }
 
-    private void bindForState() {
+    private Bound boundForState(String name) {
         try {
-            bind();
+            return bound(name);
         } catch (AxisFault e) {
-            throw new IllegalStateException("BFT-WS: cannot reach service " + serviceName + " for its state", e);
+            throw new IllegalStateException("BFT-WS: cannot reach service " + name + " for its state", e);
         }
-    }
-
-    private StatefulService stateful() {
-        return stateful(serviceContext);
     }
 
     private static StatefulService stateful(ServiceContext sc) {
@@ -287,29 +311,14 @@ public final class TotalOrderInvoker implements ReplicatedService {
     private void warnStateless() {
         if (!warnedStateless) {
             warnedStateless = true;
-            LOG.info("service {} neither implements {} nor has {}/{} operations: checkpoints carry an empty"
-                    + " state (stateless service)", serviceName, StatefulService.class.getName(), GET_STATE, SET_STATE);
+            LOG.info("no service of the group implements {} or has {}/{} operations: checkpoints carry an empty"
+                    + " state (stateless services)", StatefulService.class.getName(), GET_STATE, SET_STATE);
         }
     }
 
     // ---------------------------------------------------------------- the service and its one object
 
-    /** Binds the main service and its state operations. */
-    private void bind() throws AxisFault {
-        if (serviceContext != null) {
-            return;
-        }
-        Bound main = bound("");
-        service = main.service();
-        serviceContext = main.context();
-        getStateOperation = operationNamed(service, GET_STATE);
-        setStateOperation = operationNamed(service, SET_STATE);
-    }
-
-    /**
-     * The group's service a request names ("" = the main one), bound on first use. Other services must be
-     * stateless: checkpoints and state transfer carry the main service's state only.
-     */
+    /** The group's service a request names ("" = the main one), bound on first use. */
     private Bound bound(String requested) throws AxisFault {
         String name = services.name(requested);
         Bound b = bound.get(name);
@@ -323,24 +332,10 @@ public final class TotalOrderInvoker implements ReplicatedService {
         if (impl != null) {
             sc.setProperty(ServiceContext.SERVICE_OBJECT, impl);
         }
-        if (!name.equals(serviceName) && (stateful(sc) != null || operationNamed(s, GET_STATE) != null)) {
-            throw new AxisFault("BFT-WS: service " + name + " keeps state, but only the group's main service "
-                    + serviceName + " is checkpointed; give it a replica group of its own");
-        }
         b = new Bound(s, sgc, sc);
         bound.put(name, b);
         LOG.info("total order invoker bound to service {}", name);
         return b;
-    }
-
-    private static AxisOperation operationNamed(AxisService s, String name) {
-        for (java.util.Iterator<AxisOperation> it = s.getOperations(); it.hasNext(); ) {
-            AxisOperation op = it.next();
-            if (!op.isControlOperation() && op.getName() != null && name.equals(op.getName().getLocalPart())) {
-                return op;
-            }
-        }
-        return null;
     }
 
     /**
