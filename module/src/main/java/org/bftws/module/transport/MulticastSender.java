@@ -71,6 +71,8 @@ public final class MulticastSender implements AutoCloseable {
                 new LinkedBlockingQueue<>(), named(name));
         pool.allowCoreThreadTimeOut(true);
         this.timer = new ScheduledThreadPoolExecutor(1, named(name + "-timer"));
+        timer.setKeepAliveTime(IDLE_THREAD_SECONDS, TimeUnit.SECONDS);
+        timer.allowCoreThreadTimeOut(true); // it stays while a retransmission or probe is pending
         timer.setRemoveOnCancelPolicy(true);
     }
 
