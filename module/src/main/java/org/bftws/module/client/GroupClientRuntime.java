@@ -84,7 +84,8 @@ public final class GroupClientRuntime implements AutoCloseable {
         }
         this.replicas = List.copyOf(control);
         this.replyTo = replyTo;
-        this.sender = new MulticastSender("bftws-client-send", config.n(), SEND_QUEUE_CAPACITY, SEND_TIMEOUT);
+        this.sender = new MulticastSender("bftws-client-send", config.n(),
+                config.multicast().withBuffer(SEND_QUEUE_CAPACITY, SEND_TIMEOUT));
         try {
             this.port = ControlPort.deploy(context, this::onControlMessage, config.controlMaxBytes());
         } catch (AxisFault | RuntimeException e) {

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 import org.bftws.core.config.GroupConfig;
+import org.bftws.module.transport.MulticastSettings;
 import org.bftws.module.xml.XmlLimits;
 
 /**
@@ -23,6 +24,7 @@ import org.bftws.module.xml.XmlLimits;
  *                            {@link BftwsParameters#CLIENT_REPLY_ENDPOINT_KEY})
  * @param security            WS-Security signing of the client↔replica WS-RM exchange
  * @param securityPolicy      the WS-SecurityPolicy file Rampart enforces, or null without signing
+ * @param multicast           the Multicast Sender's window, retransmission and buffer limits (§3.3.1.2)
  */
 public record BftwsConfig(
         boolean replicated,
@@ -41,7 +43,8 @@ public record BftwsConfig(
         RandomnessAlgorithm randomness,
         ThresholdScheme thresholdScheme,
         SecurityMode security,
-        Path securityPolicy) {
+        Path securityPolicy,
+        MulticastSettings multicast) {
 
     public BftwsConfig {
         replicas = List.copyOf(replicas);

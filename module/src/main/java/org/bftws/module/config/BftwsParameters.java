@@ -16,6 +16,7 @@ import java.util.Set;
 import org.bftws.core.config.ConfigException;
 import org.bftws.core.config.ConfigKey;
 import org.bftws.core.config.GroupConfig;
+import org.bftws.module.transport.MulticastSettings;
 import org.bftws.module.xml.XmlLimits;
 
 /**
@@ -145,12 +146,50 @@ public final class BftwsParameters {
      */
     public static final String SECURITY_POLICY_KEY = "bftws.security.policy";
 
+    /**
+     * Messages the Multicast Sender has sent to one destination and not yet had acknowledged (paper §3.3.1.2),
+     * hence POSTs in flight to it at most. One at a time capped a replica at one message per round trip and
+     * peer: with 25 ms of emulated WAN delay per hop, BFT-WS echo reached 0.13× WS-RM's throughput at 8
+     * clients; a window of 4 gave 0.34×, and 8 or 16 no more (on the LAN no window made a difference): README,
+     * "Replicas ordering over SOAP/HTTP". Each step costs a sender thread per peer. A window of 1 keeps each
+     * destination's messages in FIFO order; PBFT does not need it.
+     */
+    public static final String MULTICAST_WINDOW_KEY = "bftws.multicast.window";
+    public static final int MULTICAST_WINDOW_DEFAULT = 4;
+
+    /**
+     * Retransmissions of one message after its POST failed (no connection, timeout, 5xx without a SOAP
+     * fault) before the destination is marked down and only probed. 3, after 100, 200 and 400 ms
+     * ({@value #MULTICAST_RETRANSMIT_MILLIS_KEY}): a peer refusing connections for ≈0.7 s is given up, so it
+     * holds no thread and no memory; a lost message beyond that is PBFT's to repair (Castro-Liskov §4.2).
+     */
+    public static final String MULTICAST_RETRANSMISSIONS_KEY = "bftws.multicast.retransmissions";
+    public static final int MULTICAST_RETRANSMISSIONS_DEFAULT = 3;
+
+    /**
+     * Wait before the first retransmission; it doubles for each further one. 100 ms is several LAN round
+     * trips and two emulated-WAN ones, and a tenth of PBFT's own retransmission period at the default tick.
+     */
+    public static final String MULTICAST_RETRANSMIT_MILLIS_KEY = "bftws.multicast.retransmitMillis";
+    public static final int MULTICAST_RETRANSMIT_MILLIS_DEFAULT = 100;
+
+    /**
+     * Bytes of messages waiting for a window slot, per destination, before the oldest waiting one is dropped
+     * (PBFT retransmits; the newest messages move it on). 8 MiB holds hundreds of batches of 1 KB requests,
+     * far more than a live peer lags behind; a dead peer holds at most one message. One message larger than
+     * this is still sent, alone.
+     */
+    public static final String MULTICAST_BUFFER_BYTES_KEY = "bftws.multicast.bufferBytes";
+    public static final int MULTICAST_BUFFER_BYTES_DEFAULT = 8 << 20;
+
     /** The module's own keys; the protocol keys are {@link GroupConfig#KEYS}, declared in core. */
     public static final List<String> MODULE_KEYS = List.of(
             REPLICATED_KEY, ROLE_KEY, GROUP_ENDPOINT_KEY, REPLICAS_KEY, REPLICA_ID_KEY,
             PRIVATE_KEY_KEY, PUBLIC_KEYS_KEY, TICK_MILLIS_KEY, CONTROL_MAX_BYTES_KEY,
             HTTP_MAX_REQUEST_BYTES_KEY, XML_MAX_DEPTH_KEY, XML_MAX_ELEMENTS_KEY, XML_MAX_ATTRIBUTES_KEY,
-            CLIENT_REPLY_ENDPOINT_KEY, RANDOMNESS_KEY, THRESHOLD_SCHEME_KEY, SECURITY_KEY, SECURITY_POLICY_KEY);
+            CLIENT_REPLY_ENDPOINT_KEY, RANDOMNESS_KEY, THRESHOLD_SCHEME_KEY, SECURITY_KEY, SECURITY_POLICY_KEY,
+            MULTICAST_WINDOW_KEY, MULTICAST_RETRANSMISSIONS_KEY, MULTICAST_RETRANSMIT_MILLIS_KEY,
+            MULTICAST_BUFFER_BYTES_KEY);
 
     /** Every key axis2.xml may set: the module's and core's, for the unknown-key check. */
     public static final List<String> KEYS = allKeys();
@@ -187,9 +226,10 @@ public final class BftwsParameters {
         ThresholdScheme scheme = in.choice(THRESHOLD_SCHEME_KEY, ThresholdScheme.class,
                 THRESHOLD_SCHEME_DEFAULT);
         SecurityMode security = in.choice(SECURITY_KEY, SecurityMode.class, SECURITY_DEFAULT);
+        MulticastSettings multicast = multicast(in);
         if (!replicated) {
             return new BftwsConfig(false, role, groupConfig, null, List.of(), REPLICA_ID_NONE, null, null,
-                    tickMillis, controlMax, httpMax, xml, null, randomness, scheme, security, null);
+                    tickMillis, controlMax, httpMax, xml, null, randomness, scheme, security, null, multicast);
         }
         Path securityPolicy = securityPolicy(in, security);
         URI group = in.httpUri(GROUP_ENDPOINT_KEY);
@@ -205,7 +245,17 @@ public final class BftwsParameters {
             replyEndpoint = in.httpUri(CLIENT_REPLY_ENDPOINT_KEY);
         }
         return new BftwsConfig(true, role, groupConfig, group, replicas, replicaId, privateKey, publicKeys,
-                tickMillis, controlMax, httpMax, xml, replyEndpoint, randomness, scheme, security, securityPolicy);
+                tickMillis, controlMax, httpMax, xml, replyEndpoint, randomness, scheme, security, securityPolicy,
+                multicast);
+    }
+
+    private static MulticastSettings multicast(ParameterReader in) {
+        return new MulticastSettings(
+                in.integer(MULTICAST_WINDOW_KEY, MULTICAST_WINDOW_DEFAULT, 1, 64),
+                in.integer(MULTICAST_RETRANSMISSIONS_KEY, MULTICAST_RETRANSMISSIONS_DEFAULT, 0, 16),
+                in.integer(MULTICAST_RETRANSMIT_MILLIS_KEY, MULTICAST_RETRANSMIT_MILLIS_DEFAULT, 1, 60_000),
+                in.integer(MULTICAST_BUFFER_BYTES_KEY, MULTICAST_BUFFER_BYTES_DEFAULT, 64 << 10, 1 << 30),
+                MulticastSettings.BUFFER_MESSAGES_DEFAULT, MulticastSettings.TIMEOUT_DEFAULT);
     }
 
     /** The HTTP body limit must let the largest control message through, base64-encoded in its envelope. */

@@ -1,7 +1,6 @@
 package org.bftws.module.order;
 
 import java.net.URI;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -27,10 +26,6 @@ public final class BftwsReplica implements AutoCloseable {
      * messages, far more than the normal case holds, small enough to bound memory under a flood.
      */
     public static final int INBOUND_CAPACITY = 4096;
-    /** Per-destination send queue; a full one drops its oldest (the protocol retransmits). */
-    public static final int SEND_QUEUE_CAPACITY = 1024;
-    /** One POST's connect and request timeout: far above a loopback or LAN round trip. */
-    public static final Duration SEND_TIMEOUT = Duration.ofSeconds(2);
 
     private final MulticastSender sender;
     private final TotalOrderManager manager;
@@ -66,9 +61,8 @@ public final class BftwsReplica implements AutoCloseable {
         for (ReplicaEndpoint r : config.replicas()) {
             control.add(ControlPort.controlUri(r.endpoint()));
         }
-        // One thread per peer, so a dead peer's timeouts delay nobody else's messages, plus one for replies.
-        MulticastSender sender = new MulticastSender("bftws-send-r" + id, config.n(), SEND_QUEUE_CAPACITY,
-                SEND_TIMEOUT);
+        // A window's worth of threads per peer, so a dead peer's timeouts delay nobody else's messages.
+        MulticastSender sender = new MulticastSender("bftws-send-r" + id, config.n(), config.multicast());
         TotalOrderManager manager = new TotalOrderManager(config.group(), id, signer, verifier, control,
                 new AdmissionRecordingService(service, admission), sender, config.tickMillis(), INBOUND_CAPACITY,
                 config.controlMaxBytes(), randomness);

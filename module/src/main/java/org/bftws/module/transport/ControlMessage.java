@@ -33,6 +33,9 @@ public final class ControlMessage {
     public static final String ACTION = "urn:bftws:control/message";
     static final String REPLY_TO = "replyTo";
 
+    /** The SOAP envelope and element around the base64 text, with a replyTo attribute: about 400 bytes. */
+    private static final int ENVELOPE_BYTES = 400;
+
     private final byte[] signedBytes;
     private final URI replyTo;
     private byte[] envelope;
@@ -52,6 +55,14 @@ public final class ControlMessage {
     }
 
     /**
+     * About the size of {@link #envelope()} (base64 text plus the envelope around it), without building it:
+     * the Multicast Sender bounds its buffers with it on the caller's thread.
+     */
+    int estimatedEnvelopeBytes() {
+        return (int) Math.min(Integer.MAX_VALUE, 4L * ((signedBytes.length + 2L) / 3) + ENVELOPE_BYTES);
+    }
+
+    /**
      * The SOAP 1.1 envelope, built with AXIOM once (a multicast sends the same bytes to every replica)
      * and on a sender thread, never on the ordering thread.
      */
@@ -66,7 +77,7 @@ public final class ControlMessage {
             }
             e.setText(Base64.getEncoder().encodeToString(signedBytes));
             env.getBody().addChild(e);
-            ByteArrayOutputStream out = new ByteArrayOutputStream(signedBytes.length * 4 / 3 + 400);
+            ByteArrayOutputStream out = new ByteArrayOutputStream(estimatedEnvelopeBytes());
             try {
                 env.serialize(out);
             } catch (XMLStreamException ex) {

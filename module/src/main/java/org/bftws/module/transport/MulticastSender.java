@@ -3,185 +3,246 @@ package org.bftws.module.transport;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.Collection;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 
-import org.apache.http.client.config.RequestConfig;
-import org.apache.http.client.methods.CloseableHttpResponse;
-import org.apache.http.client.methods.HttpPost;
-import org.apache.http.entity.ByteArrayEntity;
-import org.apache.http.impl.client.CloseableHttpClient;
-import org.apache.http.impl.client.HttpClients;
-import org.apache.http.util.EntityUtils;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.bftws.module.Threads;
+import org.bftws.module.transport.Destination.Outgoing;
+import org.bftws.module.transport.HttpPoster.Outcome;
 
 /**
- * The Multicast Sender (paper §3.3.1.2): sends a control message to one endpoint or to several, as SOAP
- * one-way HTTP POSTs, on a small pool of named threads. {@link #send} never blocks: it appends to the
- * destination's queue and returns, so the ordering thread is never held by the network.
+ * The Multicast Sender (BFT-WS paper §3.3.1.2): sends a control message to one endpoint or to several, as SOAP
+ * one-way HTTP POSTs. "A message to be multicast is kept in the buffer until the acknowledgement from all
+ * destinations have been collected, or a predefined retransmission limit has been exceeded": each destination
+ * holds its own reference to the message ({@link Destination}) until it answered the POST or was given up, so
+ * the message is released when the last destination let go of it.
  *
- * <p>Each destination has a bounded FIFO queue drained by at most one pool thread at a time (so messages to
- * one replica leave in order over one kept-alive connection, and a slow or dead replica holds one thread,
- * not the others' traffic). A full queue drops its oldest message: PBFT retransmits what matters
- * (Castro-Liskov §4.2, our {@code bftws.retransmitTicks}), and the newest messages are the ones that move
- * the protocol on. Unlike the paper's sender we keep nothing for retransmission here: the core retransmits,
- * so the transport may lose messages.
+ * <p>{@link #send} never blocks (the Total Order Manager's thread calls it): it buffers and returns. A pool of
+ * named threads posts, up to {@link MulticastSettings#window} POSTs in flight per destination (a window of one
+ * POST at a time capped a replica over an emulated WAN at one message per round trip and peer); a failed POST
+ * is retransmitted after a doubling backoff, on a timer, not by a sleeping thread. A destination that exhausts
+ * the retransmission limit is marked down and probed (see {@link Destination}). Memory is bounded per
+ * destination; beyond it the oldest waiting messages are dropped, since PBFT retransmits what matters
+ * (Castro-Liskov §4.2, {@code bftws.retransmitTicks}) and the newest messages are the ones that move it on.
  */
 public final class MulticastSender implements AutoCloseable {
     private static final Logger LOG = LogManager.getLogger(MulticastSender.class);
 
     /**
-     * Messages one drain pass sends before it yields the thread, so one busy destination cannot starve the
-     * others when destinations outnumber threads.
+     * Messages one lane posts before it yields its thread, so busy destinations cannot starve the others when
+     * destinations (a replica's clients) outnumber threads.
      */
     private static final int DRAIN_BATCH = 32;
+    /** Idle pool threads end after this, so a quiet sender (or one whose peers are down) holds no thread. */
+    private static final long IDLE_THREAD_SECONDS = 30;
 
     private final String name;
-    private final int capacity;
-    private final CloseableHttpClient http;
-    private final ExecutorService pool;
+    private final MulticastSettings settings;
+    private final HttpPoster poster;
+    private final ThreadPoolExecutor pool;
+    private final ScheduledThreadPoolExecutor timer;
     private final ConcurrentHashMap<URI, Destination> destinations = new ConcurrentHashMap<>();
-    private final AtomicLong sent = new AtomicLong();
-    private final AtomicLong dropped = new AtomicLong();
-    private final AtomicLong failed = new AtomicLong();
+    private final SenderCounters counters = new SenderCounters();
     private volatile boolean closed;
 
     /**
-     * @param name     thread-name prefix, e.g. {@code bftws-sender-r2}
-     * @param threads  pool size; about the number of peers, so one dead peer does not delay the others
-     * @param capacity messages queued per destination before the oldest is dropped
-     * @param timeout  connect and request timeout of one POST
+     * @param name         thread-name prefix, e.g. {@code bftws-send-r2}
+     * @param destinations about the number of peers: the pool has a window's worth of threads for each, so one
+     *                     dead peer does not delay the others
      */
-    public MulticastSender(String name, int threads, int capacity, Duration timeout) {
-        if (threads < 1 || capacity < 1) {
-            throw new IllegalArgumentException("threads and capacity must be positive");
+    public MulticastSender(String name, int destinations, MulticastSettings settings) {
+        if (destinations < 1) {
+            throw new IllegalArgumentException("destinations must be positive");
         }
         this.name = name;
-        this.capacity = capacity;
-        this.pool = Executors.newFixedThreadPool(threads, named(name));
-        // Apache HttpClient 4, which Axis2's own HTTP sender uses (no new dependency): on 4 loopback replicas
-        // it gave 8.5-10 ms per ordered request against 13 ms with java.net.http, which also cannot be
-        // closed on Java 17. Kept-alive connections, one per destination in use; no automatic retries (the
-        // protocol retransmits); timeouts bound how long a dead peer holds a pool thread.
-        int ms = (int) timeout.toMillis();
-        RequestConfig rc = RequestConfig.custom().setConnectTimeout(ms).setSocketTimeout(ms)
-                .setConnectionRequestTimeout(ms).build();
-        this.http = HttpClients.custom().setDefaultRequestConfig(rc).disableAutomaticRetries()
-                .disableCookieManagement().disableRedirectHandling().setMaxConnPerRoute(2)
-                .setMaxConnTotal(Math.max(16, 2 * threads)).build();
+        this.settings = settings;
+        int threads = destinations * settings.window();
+        this.poster = new HttpPoster(Math.max(16, threads), settings.window(), (int) settings.timeout().toMillis());
+        this.pool = new ThreadPoolExecutor(threads, threads, IDLE_THREAD_SECONDS, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(), named(name));
+        pool.allowCoreThreadTimeOut(true);
+        this.timer = new ScheduledThreadPoolExecutor(1, named(name + "-timer"));
+        timer.setKeepAliveTime(IDLE_THREAD_SECONDS, TimeUnit.SECONDS);
+        timer.allowCoreThreadTimeOut(true); // it stays while a retransmission or probe is pending
+        timer.setRemoveOnCancelPolicy(true);
     }
 
-    /** Queues {@code m} for {@code to}; returns at once. */
+    /** With the default window and retransmission; {@code capacity} messages wait per destination. */
+    public MulticastSender(String name, int destinations, int capacity, Duration timeout) {
+        this(name, destinations, MulticastSettings.defaults().withBuffer(capacity, timeout));
+    }
+
+    /** Buffers {@code m} for {@code to}; returns at once. */
     public void send(URI to, ControlMessage m) {
         if (closed) {
             return;
         }
-        Destination d = destinations.computeIfAbsent(to, Destination::new);
-        boolean schedule;
-        synchronized (d) {
-            if (d.queue.size() >= capacity) {
-                d.queue.poll();
-                dropped.incrementAndGet();
-            }
-            d.queue.add(m);
-            schedule = !d.draining;
-            d.draining = true;
-        }
-        if (schedule) {
-            submit(d);
+        Destination d = destinations.computeIfAbsent(to, u -> new Destination(u, settings, counters));
+        if (d.offer(m, m.estimatedEnvelopeBytes())) {
+            startLane(d);
         }
     }
 
-    /** Queues {@code m} for each of {@code to}; the envelope is built once and shared. */
+    /** Buffers {@code m} for each of {@code to}; the envelope is built once and shared. */
     public void send(Collection<URI> to, ControlMessage m) {
         for (URI u : to) {
             send(u, m);
         }
     }
 
-    private void submit(Destination d) {
+    private void startLane(Destination d) {
         try {
-            pool.execute(() -> drain(d));
+            pool.execute(() -> lane(d));
         } catch (RejectedExecutionException e) {
-            synchronized (d) {
-                d.draining = false; // closed meanwhile
+            // closed meanwhile: the destination's state no longer matters
+        }
+    }
+
+    /** Posts {@code d}'s messages while the window and the buffer allow, then yields to other destinations. */
+    private void lane(Destination d) {
+        for (int i = 0; i < DRAIN_BATCH; i++) {
+            if (closed) {
+                return;
+            }
+            Outgoing o = d.next();
+            if (o == null) {
+                return;
+            }
+            o.attempts++;
+            settle(d, o, poster.post(d.uri, o.message));
+        }
+        startLane(d); // keeps its claim; goes to the back of the pool's queue (fairness between destinations)
+    }
+
+    private void settle(Destination d, Outgoing o, Outcome outcome) {
+        if (outcome == Outcome.FAILED) {
+            counters.failedPosts.incrementAndGet();
+            afterFailure(d, o, d.failed(o));
+            return;
+        }
+        (outcome == Outcome.ACKNOWLEDGED ? counters.acknowledged : counters.refused).incrementAndGet();
+        if (outcome == Outcome.REFUSED) {
+            refusal(d.uri);
+        }
+        if (d.answered()) {
+            LOG.info("{}: {} answers again", name, d.uri);
+            while (d.claimLane()) {
+                startLane(d);
             }
         }
     }
 
-    private void drain(Destination d) {
-        for (int i = 0; i < DRAIN_BATCH && !closed; i++) {
-            ControlMessage m;
-            synchronized (d) {
-                m = d.queue.poll();
-                if (m == null) {
-                    d.draining = false;
-                    return;
+    private void afterFailure(Destination d, Outgoing o, Destination.AfterFailure next) {
+        switch (next) {
+            case RETRANSMIT -> schedule(() -> {
+                if (d.retransmissionDue(o)) {
+                    startLane(d);
                 }
+            }, settings.backoffMillis(o.attempts));
+            case WENT_DOWN -> {
+                LOG.info("{}: {} is down after {} retransmissions; probing it every {} ms (PBFT retransmits)", name,
+                        d.uri, settings.retransmissions(), settings.probeMillis());
+                scheduleProbe(d);
             }
-            post(d.uri, m);
-        }
-        submit(d); // more to send: go to the back of the pool's queue (fairness between destinations)
-    }
-
-    private void post(URI to, ControlMessage m) {
-        HttpPost post = new HttpPost(to);
-        post.setHeader("Content-Type", "text/xml; charset=UTF-8");
-        post.setHeader("SOAPAction", "\"" + ControlMessage.ACTION + "\"");
-        post.setEntity(new ByteArrayEntity(m.envelope()));
-        try (CloseableHttpResponse rsp = http.execute(post)) {
-            EntityUtils.consume(rsp.getEntity()); // so the connection can be reused
-            int status = rsp.getStatusLine().getStatusCode();
-            if (status / 100 == 2) {
-                sent.incrementAndGet();
-            } else {
-                failure(to, "HTTP " + status);
+            case PROBE_FAILED -> scheduleProbe(d);
+            case GAVE_UP -> {
             }
-        } catch (IOException | RuntimeException e) {
-            failure(to, e.getClass().getSimpleName());
         }
     }
 
-    /** A lost message is the protocol's to repair; log the first failure and then every 1024th. */
-    private void failure(URI to, String why) {
-        long n = failed.incrementAndGet();
+    private void scheduleProbe(Destination d) {
+        schedule(() -> {
+            if (d.probeTime()) {
+                startLane(d);
+            }
+        }, settings.probeMillis());
+    }
+
+    private void schedule(Runnable task, long millis) {
+        try {
+            timer.schedule(task, millis, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+            // closed meanwhile
+        }
+    }
+
+    /**
+     * A destination that answers with a SOAP fault received the message (the paper's acknowledgement) and
+     * refused it; sending it again would be refused again. Log the first and then every 1024th.
+     */
+    private void refusal(URI to) {
+        long n = counters.refused.get();
         if (n == 1 || n % 1024 == 0) {
-            LOG.info("{}: send to {} failed ({}); {} failed so far, the protocol retransmits", name, to, why, n);
+            LOG.info("{}: {} refused a message (SOAP fault or HTTP 4xx); {} refused so far", name, to, n);
         }
     }
 
+    /** Messages acknowledged with HTTP 2xx. */
     public long sent() {
-        return sent.get();
+        return counters.acknowledged.get();
     }
 
+    /** Messages a destination refused (SOAP fault, 4xx): received, not retransmitted. */
+    public long refused() {
+        return counters.refused.get();
+    }
+
+    /** Waiting messages dropped because a destination's buffer was full. */
     public long dropped() {
-        return dropped.get();
+        return counters.dropped.get();
     }
 
+    /** POSTs that failed (each retransmission counts). */
     public long failed() {
-        return failed.get();
+        return counters.failedPosts.get();
     }
 
-    /** Stops sending; queued messages are discarded (a replica that stops may lose them anyway). */
+    /** Messages released unacknowledged: retransmission limit exceeded, or the destination was down. */
+    public long givenUp() {
+        return counters.givenUp.get();
+    }
+
+    /** True if {@code to} is marked down (or being probed) after exceeding the retransmission limit. */
+    public boolean isDown(URI to) {
+        Destination d = destinations.get(to);
+        return d != null && d.state() != Destination.State.UP;
+    }
+
+    /** Messages held for {@code to}: waiting for a window slot, or sent and not yet acknowledged. */
+    public int held(URI to) {
+        Destination d = destinations.get(to);
+        return d == null ? 0 : d.held();
+    }
+
+    /** Estimated bytes of the messages waiting for {@code to} (not counting the window's). */
+    public long waitingBytes(URI to) {
+        Destination d = destinations.get(to);
+        return d == null ? 0 : d.waitingBytes();
+    }
+
+    /** Stops sending and waits (bounded) for its threads; buffered messages are discarded. */
     @Override
     public void close() {
         closed = true;
+        timer.shutdownNow();
         pool.shutdownNow();
         try {
-            http.close(); // also unblocks a thread waiting on a slow peer
+            poster.close(); // also unblocks a thread waiting on a slow peer
         } catch (IOException e) {
             LOG.debug("{}: closing connections: {}", name, e.toString());
         }
         Threads.stop(pool);
+        Threads.stop(timer);
+        destinations.clear();
     }
 
     private static ThreadFactory named(String prefix) {
@@ -191,15 +252,5 @@ public final class MulticastSender implements AutoCloseable {
             t.setDaemon(true);
             return t;
         };
-    }
-
-    private static final class Destination {
-        final URI uri;
-        final ArrayDeque<ControlMessage> queue = new ArrayDeque<>();
-        boolean draining;
-
-        Destination(URI uri) {
-            this.uri = uri;
-        }
     }
 }

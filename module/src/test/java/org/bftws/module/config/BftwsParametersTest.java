@@ -10,10 +10,12 @@ import java.io.File;
 import java.io.IOException;
 import java.net.URI;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 import org.bftws.core.config.ConfigKey;
 import org.bftws.core.config.GroupConfig;
+import org.bftws.module.transport.MulticastSettings;
 import org.bftws.module.xml.XmlLimits;
 import org.junit.Before;
 import org.junit.Rule;
@@ -278,6 +280,24 @@ public class BftwsParametersTest {
         assertEquals(policy.toPath(), c.securityPolicy());
         replica.put("bftws.security", "none");
         assertRejected("bftws.security.policy", policy.getPath(), "bftws.security is none");
+    }
+
+    @Test
+    public void multicastKeysHaveDefaultsAndRanges() {
+        MulticastSettings d = BftwsParameters.parse(replica).multicast();
+        assertEquals(MulticastSettings.defaults(), d);
+        assertEquals(BftwsParameters.MULTICAST_WINDOW_DEFAULT, d.window());
+        replica.put("bftws.multicast.window", "1");
+        replica.put("bftws.multicast.retransmissions", "0");
+        replica.put("bftws.multicast.retransmitMillis", "250");
+        replica.put("bftws.multicast.bufferBytes", "65536");
+        MulticastSettings m = BftwsParameters.parse(replica).multicast();
+        assertEquals(List.of(1, 0, 250, 65536), List.of(m.window(), m.retransmissions(), m.retransmitMillis(),
+                m.bufferBytes()));
+        assertRejected("bftws.multicast.window", "0", "between 1 and 64");
+        assertRejected("bftws.multicast.retransmissions", "-1", "between 0 and 16");
+        assertRejected("bftws.multicast.retransmitMillis", "soon", "integer");
+        assertRejected("bftws.multicast.bufferBytes", "1024", "between 65536");
     }
 
     private void assertRejected(String key, String value, String messagePart) {

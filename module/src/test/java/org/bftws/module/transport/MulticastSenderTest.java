@@ -1,103 +1,177 @@
 package org.bftws.module.transport;
 
+import static org.bftws.module.transport.LoopbackControlServer.message;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertTrue;
 
-import java.io.InputStream;
-import java.net.InetSocketAddress;
-import java.net.URI;
-import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
 
-import org.apache.axiom.om.OMXMLBuilderFactory;
-import org.apache.axiom.soap.SOAPEnvelope;
 import org.junit.After;
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.Timeout;
 
-import com.sun.net.httpserver.HttpServer;
-
 /**
- * The Multicast Sender's queueing contract, against the JDK's small HTTP server: {@code send} never waits
- * for a destination, a stalled destination delays no other one, and a full queue loses its oldest
- * messages, keeping the newest in order.
+ * The Multicast Sender's buffering contract (BFT-WS paper §3.3.1.2), against real loopback HTTP servers:
+ * {@code send} never waits for a destination, a stalled destination delays no other one, a window of W puts W
+ * POSTs in flight to a slow destination, the buffer stays within its limits by dropping its oldest waiting
+ * messages, and close ends every thread.
  */
 public class MulticastSenderTest {
     @Rule
-    public final Timeout timeout = Timeout.seconds(30);
+    public final Timeout timeout = Timeout.seconds(60);
 
-    private final List<HttpServer> servers = new ArrayList<>();
-    private final CountDownLatch release = new CountDownLatch(1);
+    private final List<LoopbackControlServer> servers = new ArrayList<>();
 
     @After
     public void stop() {
-        release.countDown(); // a failed assertion must not leave a handler blocked: stop() would wait for it
-        for (HttpServer s : servers) {
-            s.stop(0);
+        servers.forEach(LoopbackControlServer::close);
+    }
+
+    /** Long POST timeout (a held POST must not time out), no retransmission worth waiting for. */
+    static MulticastSettings settings(int window, int bufferBytes, int bufferMessages) {
+        return new MulticastSettings(window, 3, 100, bufferBytes, bufferMessages, Duration.ofSeconds(30));
+    }
+
+    @Test
+    public void windowOfOneStalledDestinationDropsItsOldestAndDelaysNobodyElse() throws Exception {
+        LoopbackControlServer slow = server();
+        LoopbackControlServer fast = server();
+        slow.hold();
+        int capacity = 10;
+        try (MulticastSender sender = new MulticastSender("test-send", 2, settings(1, 1 << 20, capacity))) {
+            sender.send(slow.uri(), message(0));
+            awaitTrue("the first message is in flight, held by the slow server", () -> slow.inProgress.get() == 1);
+            for (long i = 1; i <= 100; i++) {
+                sender.send(slow.uri(), message(i)); // would hang here if send waited for the destination
+            }
+            for (long i = 1; i <= 5; i++) {
+                sender.send(fast.uri(), message(i));
+                assertEquals("fast destination got message " + i + " while the slow one stalls", (Long) i,
+                        fast.next());
+            }
+            slow.open();
+            assertEquals((Long) 0L, slow.next());
+            for (long i = 100 - capacity + 1; i <= 100; i++) {
+                assertEquals("slow destination: the newest messages, in order", (Long) i, slow.next());
+            }
+            assertEquals(100 - capacity, sender.dropped());
+            assertEquals(1 + capacity, slow.posts.get());
         }
     }
 
     @Test
-    public void aStalledDestinationDropsItsOldestAndDelaysNobodyElse() throws Exception {
-        LinkedBlockingQueue<Long> slowGot = new LinkedBlockingQueue<>();
-        LinkedBlockingQueue<Long> fastGot = new LinkedBlockingQueue<>();
-        URI slow = server(slowGot, release);
-        URI fast = server(fastGot, null);
-        int capacity = 10;
-        try (MulticastSender sender = new MulticastSender("test-send", 2, capacity, Duration.ofSeconds(10))) {
-            sender.send(slow, message(0));
-            assertEquals("the first message is in flight, held by the slow server", 0L, (long) slowGot.take());
-            for (long i = 1; i <= 100; i++) {
-                sender.send(slow, message(i)); // would hang here if send waited for the destination
+    public void aWindowOfWPutsWPostsInFlightToASlowDestination() throws Exception {
+        int window = 3;
+        LoopbackControlServer slow = server();
+        slow.hold();
+        try (MulticastSender sender = new MulticastSender("test-window", 1, settings(window, 1 << 20, 100))) {
+            for (long i = 0; i < 20; i++) {
+                sender.send(slow.uri(), message(i));
             }
-            for (long i = 1; i <= 5; i++) {
-                sender.send(fast, message(i));
-                Long got = fastGot.poll(10, TimeUnit.SECONDS);
-                assertNotNull("fast destination got message " + i + " while the slow one stalls", got);
-                assertEquals(i, (long) got);
+            awaitTrue("W POSTs in flight at once", () -> slow.inProgress.get() == window);
+            assertEquals("held: W in flight plus the waiting ones", 20, sender.held(slow.uri()));
+            slow.open();
+            Set<Long> got = new HashSet<>();
+            for (int i = 0; i < 20; i++) {
+                got.add(slow.next());
             }
-            release.countDown();
-            for (long i = 100 - capacity + 1; i <= 100; i++) {
-                assertEquals("slow destination: the newest messages, in order", i, (long) slowGot.poll(10,
-                        TimeUnit.SECONDS));
-            }
-            assertEquals(100 - capacity, sender.dropped());
-            assertTrue(slowGot.isEmpty());
+            assertEquals("every message arrived once", 20, got.size());
+            assertEquals("never more than W at once", window, slow.maxInProgress.get());
+            awaitTrue("all acknowledged and released", () -> sender.held(slow.uri()) == 0 && sender.sent() == 20);
         }
     }
 
-    private static ControlMessage message(long i) {
-        return new ControlMessage(ByteBuffer.allocate(8).putLong(i).array(), null);
+    @Test
+    public void theBufferStaysWithinItsByteLimitKeepingTheNewest() throws Exception {
+        int limit = 64 << 10;
+        int size = 10_000; // ≈13.7 KB of envelope each: 4 fit in the limit, not 5
+        LoopbackControlServer slow = server();
+        slow.hold();
+        try (MulticastSender sender = new MulticastSender("test-bytes", 1, settings(1, limit, 1000))) {
+            sender.send(slow.uri(), message(0, size));
+            awaitTrue("the first message is in flight", () -> slow.inProgress.get() == 1);
+            long most = 0;
+            for (long i = 1; i <= 50; i++) {
+                sender.send(slow.uri(), message(i, size));
+                most = Math.max(most, sender.waitingBytes(slow.uri()));
+            }
+            assertTrue("waiting bytes " + most + " within " + limit, most <= limit);
+            int waiting = sender.held(slow.uri()) - 1;
+            assertTrue("several messages fit, got " + waiting, waiting >= 2);
+            assertEquals(50 - waiting, sender.dropped());
+            slow.open();
+            assertEquals((Long) 0L, slow.next());
+            for (long i = 50 - waiting + 1; i <= 50; i++) {
+                assertEquals("the newest, in order", (Long) i, slow.next());
+            }
+        }
     }
 
-    /** A server that records each message's number; with a latch, the first request waits for it. */
-    private URI server(LinkedBlockingQueue<Long> got, CountDownLatch gate) throws Exception {
-        HttpServer s = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        s.createContext("/control", exchange -> {
-            try (InputStream in = exchange.getRequestBody()) {
-                SOAPEnvelope env = OMXMLBuilderFactory.createSOAPModelBuilder(in, "UTF-8").getSOAPEnvelope();
-                ControlMessage m = ControlMessage.read(env.getBody().getFirstElement(), 1024);
-                got.add(ByteBuffer.wrap(m.signedBytes()).getLong());
+    @Test
+    public void aMessageLargerThanTheByteLimitIsStillSentAlone() throws Exception {
+        LoopbackControlServer server = server();
+        try (MulticastSender sender = new MulticastSender("test-large", 1, settings(1, 64 << 10, 10))) {
+            sender.send(server.uri(), message(7, 200_000));
+            assertEquals((Long) 7L, server.next());
+            assertEquals(0, sender.dropped());
+        }
+    }
+
+    @Test
+    public void closeEndsEveryThreadEvenWithPostsInFlightAndRetransmissionsPending() throws Exception {
+        LoopbackControlServer slow = server();
+        LoopbackControlServer broken = new LoopbackControlServer(n -> 503);
+        servers.add(broken);
+        slow.hold();
+        String name = "test-close-" + System.nanoTime();
+        MulticastSender sender = new MulticastSender(name, 2, settings(4, 1 << 20, 100));
+        for (long i = 0; i < 10; i++) {
+            sender.send(slow.uri(), message(i));
+            sender.send(broken.uri(), message(i));
+        }
+        awaitTrue("POSTs held and failed", () -> slow.inProgress.get() == 4 && sender.failed() >= 4);
+        assertTrue("the sender runs threads", !threadsNamed(name).isEmpty());
+        sender.close();
+        assertEquals("no sender thread survives close", List.of(), threadsNamed(name));
+        sender.send(slow.uri(), message(99)); // ignored after close, starts nothing
+        assertEquals(List.of(), threadsNamed(name));
+    }
+
+    private static List<String> threadsNamed(String prefix) {
+        List<String> alive = new ArrayList<>();
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (t.getName().startsWith(prefix) && t.isAlive()) {
+                alive.add(t.getName());
             }
-            if (gate != null) {
-                try {
-                    gate.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-            exchange.sendResponseHeaders(202, -1);
-            exchange.close();
-        });
-        s.start();
+        }
+        return alive;
+    }
+
+    /** Waits (bounded, generously: the machine is shared) for a condition; no sleep stands in for it. */
+    static void awaitTrue(String what, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (!condition.getAsBoolean()) {
+            assertTrue("timed out waiting: " + what, System.nanoTime() < deadline);
+            Thread.sleep(5);
+        }
+    }
+
+    private LoopbackControlServer server() throws Exception {
+        LoopbackControlServer s = LoopbackControlServer.accepting();
         servers.add(s);
-        return URI.create("http://127.0.0.1:" + s.getAddress().getPort() + "/control");
+        return s;
+    }
+
+    static void assertArrived(LoopbackControlServer s, long i) throws InterruptedException {
+        Long got = s.next();
+        assertNotNull("message " + i + " arrived", got);
+        assertEquals(i, (long) got);
     }
 }
