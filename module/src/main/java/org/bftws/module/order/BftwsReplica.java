@@ -12,6 +12,7 @@ import org.bftws.core.crypto.Verifier;
 import org.bftws.core.pbft.RandomnessConfig;
 import org.bftws.module.config.BftwsConfig;
 import org.bftws.module.config.ReplicaEndpoint;
+import org.bftws.module.transport.ControlMessage;
 import org.bftws.module.transport.ControlPort;
 import org.bftws.module.transport.MulticastSender;
 
@@ -82,6 +83,14 @@ public final class BftwsReplica implements AutoCloseable {
         }
         manager.start();
         return new BftwsReplica(sender, manager, port, filter);
+    }
+
+    /**
+     * A client request that arrived as a WS-RM application message its Sandesha2 accepted (paper §3.3.1.4:
+     * the In Handler stores it for ordering): Sandesha2 knows the sequence, so admission has nothing to add.
+     */
+    public void deliverClientRequest(ControlMessage request) {
+        manager.deliver(request);
     }
 
     /** Client requests refused so far because this replica does not admit their sequence. */

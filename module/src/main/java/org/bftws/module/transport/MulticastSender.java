@@ -81,7 +81,7 @@ public final class MulticastSender implements AutoCloseable {
     }
 
     /** Queues {@code m} for {@code to}; returns at once. */
-    public void send(URI to, ControlMessage m) {
+    public void send(URI to, OutboundSoap m) {
         if (closed) {
             return;
         }
@@ -102,7 +102,7 @@ public final class MulticastSender implements AutoCloseable {
     }
 
     /** Queues {@code m} for each of {@code to}; the envelope is built once and shared. */
-    public void send(Collection<URI> to, ControlMessage m) {
+    public void send(Collection<URI> to, OutboundSoap m) {
         for (URI u : to) {
             send(u, m);
         }
@@ -120,7 +120,7 @@ public final class MulticastSender implements AutoCloseable {
 
     private void drain(Destination d) {
         for (int i = 0; i < DRAIN_BATCH && !closed; i++) {
-            ControlMessage m;
+            OutboundSoap m;
             synchronized (d) {
                 m = d.queue.poll();
                 if (m == null) {
@@ -133,11 +133,20 @@ public final class MulticastSender implements AutoCloseable {
         submit(d); // more to send: go to the back of the pool's queue (fairness between destinations)
     }
 
-    private void post(URI to, ControlMessage m) {
+    private void post(URI to, OutboundSoap m) {
         HttpPost post = new HttpPost(to);
-        post.setHeader("Content-Type", "text/xml; charset=UTF-8");
-        post.setHeader("SOAPAction", "\"" + ControlMessage.ACTION + "\"");
-        post.setEntity(new ByteArrayEntity(m.envelope()));
+        if (m.soap12()) {
+            post.setHeader("Content-Type", "application/soap+xml; charset=UTF-8; action=\"" + m.soapAction() + "\"");
+        } else {
+            post.setHeader("Content-Type", "text/xml; charset=UTF-8");
+            post.setHeader("SOAPAction", "\"" + m.soapAction() + "\"");
+        }
+        try {
+            post.setEntity(new ByteArrayEntity(m.envelope()));
+        } catch (RuntimeException e) {
+            failure(to, e.getClass().getSimpleName());
+            return;
+        }
         try (CloseableHttpResponse rsp = http.execute(post)) {
             EntityUtils.consume(rsp.getEntity()); // so the connection can be reused
             int status = rsp.getStatusLine().getStatusCode();
@@ -195,7 +204,7 @@ public final class MulticastSender implements AutoCloseable {
 
     private static final class Destination {
         final URI uri;
-        final ArrayDeque<ControlMessage> queue = new ArrayDeque<>();
+        final ArrayDeque<OutboundSoap> queue = new ArrayDeque<>();
         boolean draining;
 
         Destination(URI uri) {
