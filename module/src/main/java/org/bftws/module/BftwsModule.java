@@ -21,7 +21,6 @@ import org.bftws.module.keys.GroupKeyMaterial;
 import org.bftws.module.order.BftwsReplica;
 import org.bftws.module.random.DeclaredRandomizedOperations;
 import org.bftws.module.random.RandomnessSetup;
-import org.bftws.module.rm.CreatedSequences;
 import org.bftws.module.transport.BoundedSoapBuilder;
 import org.bftws.module.security.RampartSigning;
 import org.bftws.module.security.ServiceSigning;
@@ -31,7 +30,7 @@ import org.bftws.module.security.ServiceSigning;
  * compatible with Sandesha2"), so this class is Sandesha2's module with these additions: it reads and
  * validates the BFT-WS parameters of axis2.xml and loads the keys before anything starts, publishes both to
  * the handlers, starts a replica's ordering machinery (control port, Multicast Sender, Total Order Manager,
- * Total Order Invoker) with the registry of the sequences its Sandesha2 created, and repairs Sandesha2's
+ * Total Order Invoker), and repairs Sandesha2's
  * engagement check, which only recognises modules named {@code sandesha2*}.
  */
 public class BftwsModule extends SandeshaModule {
@@ -65,11 +64,9 @@ public class BftwsModule extends SandeshaModule {
             ServiceSigning.install(configContext.getAxisConfiguration(), services.mainService(), loadPolicy(config));
         }
         if (config.isReplica()) {
-            // Filled by Sandesha2's storage hook as CreateSequences arrive (§3.3.1.1); consulted before ordering.
-            CreatedSequences created = new CreatedSequences();
-            configContext.setProperty(CreatedSequences.PROPERTY, created);
+            // Client requests come only through Sandesha2 as WS-RM application messages (§3.3.1.2-3.3.1.4).
             BftwsReplica replica = BftwsReplica.start(configContext, config, keys.signer(), keys.verifier(),
-                    new TotalOrderInvoker(configContext, services, config.xmlLimits()), randomness, created);
+                    new TotalOrderInvoker(configContext, services, config.xmlLimits()), randomness, false);
             configContext.setProperty(BftwsRuntime.REPLICA_PROPERTY, replica);
             LOG.info("bftws replica {} of {} orders requests for service {} (and the other services deployed"
                     + " here), randomness {}", config.replicaId(), config.n(), services.mainService(),

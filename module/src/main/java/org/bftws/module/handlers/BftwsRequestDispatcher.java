@@ -25,7 +25,8 @@ public class BftwsRequestDispatcher extends BftwsHandler {
     protected InvocationResponse invokeReplicated(MessageContext msgContext, BftwsConfig config) throws AxisFault {
         AxisService service = msgContext.getAxisService();
         if (!config.isReplica() || service == null || msgContext.getAxisOperation() != null
-                || msgContext.getEnvelope() == null || !ReceivedRequest.isPresent(msgContext)) {
+                || msgContext.getEnvelope() == null || !ReceivedRequest.isPresent(msgContext)
+                || service.getOperationByAction(msgContext.getWSAAction()) != null) {
             return InvocationResponse.CONTINUE;
         }
         AxisOperation op = service.getOperation(new QName(OPERATION));
