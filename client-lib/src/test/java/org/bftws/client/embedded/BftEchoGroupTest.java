@@ -367,7 +367,7 @@ public class BftEchoGroupTest {
         URI nowhere = URI.create("http://127.0.0.1:9/axis2/services/BftwsControl");
         String tampered = applicationMessage(sequence, "signed", nowhere).replace(">signed<", ">forged<");
         String unknown = applicationMessage(SequenceIds.derive(UUID.randomUUID(), URI.create(GROUP)), "unknown",
-                nowhere, false);
+                nowhere);
         long[] refused = new long[N];
         for (int r = 0; r < N; r++) {
             HttpResponse<String> t = RawSoap.post(servers[r].serviceUrl("Echo"), ACTION, tampered);
