@@ -10,6 +10,7 @@ import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.apache.neethi.Policy;
 import org.apache.sandesha2.SandeshaModule;
+import org.apache.sandesha2.util.SandeshaUtil;
 import org.bftws.module.config.BftwsConfig;
 import org.bftws.module.config.BftwsConfigException;
 import org.bftws.module.config.BftwsParameters;
@@ -64,6 +65,10 @@ public class BftwsModule extends SandeshaModule {
             ServiceSigning.install(configContext.getAxisConfiguration(), services.mainService(), loadPolicy(config));
         }
         if (config.isReplica()) {
+            // Paper §3.3.1.4/§3.3.1.7: on a replica the Total Order Manager replaces Sandesha2's InOrder invoker
+            // (core executes each sequence in message-number order, within one total order); with it on,
+            // Sandesha2 would hold application messages for its own invoker thread instead of passing them on.
+            SandeshaUtil.getPropertyBean(configContext.getAxisConfiguration()).setInOrder(false);
             // Client requests come only through Sandesha2 as WS-RM application messages (§3.3.1.2-3.3.1.4).
             BftwsReplica replica = BftwsReplica.start(configContext, config, keys.signer(), keys.verifier(),
                     new TotalOrderInvoker(configContext, services, config.xmlLimits()), randomness, false);

@@ -340,7 +340,8 @@ public class BftEchoGroupTest {
                 RMDBean bean = RmSequences.bean(servers[r].context(), sequence);
                 assertTrue("replica " + r + "'s Sandesha2 recorded message 1",
                         bean.getServerCompletedMessages().isMessageNumberInRanges(1));
-                assertAcknowledged(r, RawSoap.post(servers[r].serviceUrl("Echo"), ACTION, envelope)); // duplicate
+                HttpResponse<String> dup = RawSoap.post(servers[r].serviceUrl("Echo"), ACTION, envelope);
+                assertEquals("replica " + r + " took the duplicate: " + dup.body(), 2, dup.statusCode() / 100);
             }
             await("the duplicate got replies", () -> listener.authenticReplies() >= replies + f() + 1);
         }

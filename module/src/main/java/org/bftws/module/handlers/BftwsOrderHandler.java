@@ -10,7 +10,7 @@ import org.bftws.module.transport.ControlMessage;
 /**
  * The second half of the BFT-WS In Handler (paper §3.3.1.4), in RMPhase after SandeshaInHandler: a group
  * client's application message that Sandesha2 has accepted (known sequence, message number recorded,
- * SequenceAcknowledgement sent, delivered in message-number order by Sandesha2's in-order invoker) goes to
+ * SequenceAcknowledgement sent; Sandesha2's InOrder invoker is off on replicas, see BftwsModule) goes to
  * the Total Order Manager, and the flow stops here: the service runs only when the Total Order Invoker
  * executes the ordered request (§3.3.1.7), never on this thread. {@link BftwsInHandler} checked the
  * client's signature and left the rebuilt request on the message context.

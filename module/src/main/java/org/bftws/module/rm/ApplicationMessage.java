@@ -27,8 +27,8 @@ import org.bftws.module.transport.OutboundSoap;
 
 /**
  * A group client's request as a WS-RM 1.1 application message (paper §3.3.1.2): the payload the application
- * built in the SOAP Body; WS-Addressing To (the group's service), Action, MessageID and ReplyTo (the client's
- * control port, where the signed replies go); {@code wsrm:Sequence} with the group sequence id and the
+ * built in the SOAP Body; WS-Addressing To (the group's service), Action, MessageID, ReplyTo (the client's
+ * control port, where the signed replies go) and FaultTo anonymous (faults on the HTTP response); {@code wsrm:Sequence} with the group sequence id and the
  * request's number; and a BFT-WS header with what core's signed request holds besides those:
  * {@code <bftws:Request client="C" randomized="false">base64 Ed25519 signature</bftws:Request>}.
  *
@@ -113,6 +113,10 @@ public final class ApplicationMessage implements OutboundSoap {
         text(header.addHeaderBlock("MessageID", wsa), messageId(request));
         OMElement reply = header.addHeaderBlock("ReplyTo", wsa);
         text(f.createOMElement("Address", wsa, reply), replyTo.toString());
+        // Faults (a refused signature, Sandesha2's UnknownSequence) come back on the HTTP response, where the
+        // Multicast Sender sees them; only the signed replies go to the control port.
+        OMElement faultTo = header.addHeaderBlock("FaultTo", wsa);
+        text(f.createOMElement("Address", wsa, faultTo), AddressingConstants.Final.WSA_ANONYMOUS_URL);
         OMNamespace rm = f.createOMNamespace(ClientUuidElement.WSRM_11, "wsrm");
         SOAPHeaderBlock seq = header.addHeaderBlock("Sequence", rm);
         seq.setMustUnderstand(true);
