@@ -12,6 +12,9 @@ import org.bftws.module.order.BftwsReplica;
 import org.bftws.module.rm.ApplicationMessage;
 import org.bftws.module.rm.ClientUuidElement;
 import org.bftws.module.rm.ReceivedRequest;
+import org.bftws.module.rm.RecordedMessages;
+import org.bftws.core.message.Request;
+import org.bftws.core.message.Signed;
 import org.bftws.module.transport.ControlMessage;
 import org.bftws.module.transport.ControlPort;
 
@@ -70,8 +73,10 @@ public class BftwsInHandler extends BftwsHandler {
         ControlMessage request = ReceivedRequest.read(msgContext, config, BftwsRuntime.keys(cc).verifier());
         boolean duplicate = op != null && op.getName().getLocalPart().startsWith(DUPLICATE_OPERATION_PREFIX);
         if (duplicate) {
+            // Sandesha2 also sends messages of unknown sequences here (to fault them): only recorded numbers go on.
+            Request q = Request.decode(Signed.decode(request.signedBytes()).body());
             BftwsReplica replica = BftwsRuntime.replica(cc);
-            if (replica != null) {
+            if (replica != null && RecordedMessages.recorded(cc, q.sequenceId(), q.messageNumber())) {
                 replica.deliverClientRequest(request);
             }
         } else {
