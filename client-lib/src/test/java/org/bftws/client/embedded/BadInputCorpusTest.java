@@ -146,9 +146,9 @@ public class BadInputCorpusTest {
      * forged signature, one claiming replica 1 as its client, and one on a sequence no replica created each
      * get a SOAP fault there (BFT-WS's signature check, Sandesha2's refusal of the sequence) and change
      * nothing. At the control port, well-formed messages that fail later are answered 202 (the port does not
-     * tell an unauthenticated sender whether a signature was right) and counted: bytes that are no valid
-     * Signed envelope as evidence, a validly signed client request as a refusal (clients' requests must come
-     * through Sandesha2).
+     * tell an unauthenticated sender whether a signature was right) and counted: bytes that are no Signed
+     * envelope as evidence, a client request, forged or validly signed, as a refusal (clients' requests must
+     * come through Sandesha2).
      */
     @Test
     public void forgedMisattributedAndUnknownRequestsAreRefusedAndChangeNothing() throws Exception {
@@ -163,8 +163,8 @@ public class BadInputCorpusTest {
                 N, SequenceIds.derive(UUID.randomUUID(), URI.create(GroupLauncher.GROUP_ENDPOINT)), 1, "unknown"),
                 "Sandesha2");
         BftwsReplica r0 = BftwsRuntime.replica(replicas[0].context());
-        refusedAtControlPort("a Signed envelope with a forged signature", HostileInputs.forged(valid),
-                () -> r0.manager().evidence());
+        refusedAtControlPort("a client request with a forged signature", HostileInputs.forged(valid),
+                r0::refusedRequests);
         refusedAtControlPort("base64 that is no Signed envelope",
                 "not a signed envelope".getBytes(StandardCharsets.UTF_8), () -> r0.manager().evidence());
         refusedAtControlPort("a validly signed client request", valid, r0::refusedRequests);

@@ -5,9 +5,12 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
+import javax.xml.namespace.QName;
+
 import org.apache.axis2.AxisFault;
 import org.apache.axis2.client.ServiceClient;
 import org.apache.axis2.description.AxisModule;
+import org.apache.axis2.description.AxisOperation;
 import org.apache.axis2.description.AxisService;
 import org.apache.neethi.Policy;
 import org.apache.neethi.PolicyEngine;
@@ -41,6 +44,21 @@ public final class RampartSigning {
             throw new AxisFault("BFT-WS: WS-Security signing needs rampart.mar in the repository's modules");
         }
         service.getPolicySubject().attachPolicy(policy);
+        service.engageModule(rampart);
+    }
+
+    /**
+     * Messages of {@code service}'s operation {@code operation}, in and out, must satisfy {@code policy}; its
+     * other operations stay unsigned.
+     */
+    public static void requireOn(AxisService service, String operation, Policy policy) throws AxisFault {
+        AxisModule rampart = service.getAxisConfiguration().getModule(RAMPART_MODULE);
+        AxisOperation op = service.getOperation(new QName(operation));
+        if (rampart == null || op == null) {
+            throw new AxisFault("BFT-WS: WS-Security signing needs rampart.mar in the repository's modules and the"
+                    + " operation " + operation + " on service " + service.getName());
+        }
+        op.getPolicySubject().attachPolicy(policy);
         service.engageModule(rampart);
     }
 
