@@ -27,9 +27,6 @@ import org.bftws.module.config.BftwsParameters;
 public final class ServiceSigning implements AxisObserver {
     private static final Logger LOG = LogManager.getLogger(ServiceSigning.class);
 
-    /** Sandesha2's operation for CreateSequence (module.xml's action mappings), where Rampart signs. */
-    static final String RM_IN_OUT_OPERATION = "Sandesha2OperationInOut";
-
     private final String serviceName;
     private final Policy policy;
     private final ParameterIncludeImpl parameters = new ParameterIncludeImpl();
@@ -68,9 +65,7 @@ public final class ServiceSigning implements AxisObserver {
 
     private void sign(AxisService service) {
         try {
-            // Only the WS-RM sequence exchange (CreateSequence and its response, and the other in-out RM
-            // messages): application messages carry the client's Ed25519 signature, checked by BFT-WS.
-            RampartSigning.requireOn(service, RM_IN_OUT_OPERATION, policy);
+            RampartSigning.require(service, policy);
             LOG.info("bftws: service {} requires WS-Security signatures (Rampart) on its WS-RM sequence exchange",
                     serviceName);
         } catch (AxisFault e) {
