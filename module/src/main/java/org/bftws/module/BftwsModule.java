@@ -10,6 +10,7 @@ import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.apache.neethi.Policy;
 import org.apache.sandesha2.SandeshaModule;
+import org.apache.sandesha2.util.SandeshaUtil;
 import org.bftws.module.config.BftwsConfig;
 import org.bftws.module.config.BftwsConfigException;
 import org.bftws.module.config.BftwsParameters;
@@ -21,7 +22,6 @@ import org.bftws.module.keys.GroupKeyMaterial;
 import org.bftws.module.order.BftwsReplica;
 import org.bftws.module.random.DeclaredRandomizedOperations;
 import org.bftws.module.random.RandomnessSetup;
-import org.bftws.module.rm.CreatedSequences;
 import org.bftws.module.transport.BoundedSoapBuilder;
 import org.bftws.module.security.RampartSigning;
 import org.bftws.module.security.ServiceSigning;
@@ -31,7 +31,7 @@ import org.bftws.module.security.ServiceSigning;
  * compatible with Sandesha2"), so this class is Sandesha2's module with these additions: it reads and
  * validates the BFT-WS parameters of axis2.xml and loads the keys before anything starts, publishes both to
  * the handlers, starts a replica's ordering machinery (control port, Multicast Sender, Total Order Manager,
- * Total Order Invoker) with the registry of the sequences its Sandesha2 created, and repairs Sandesha2's
+ * Total Order Invoker), and repairs Sandesha2's
  * engagement check, which only recognises modules named {@code sandesha2*}.
  */
 public class BftwsModule extends SandeshaModule {
@@ -65,11 +65,13 @@ public class BftwsModule extends SandeshaModule {
             ServiceSigning.install(configContext.getAxisConfiguration(), services.mainService(), loadPolicy(config));
         }
         if (config.isReplica()) {
-            // Filled by Sandesha2's storage hook as CreateSequences arrive (§3.3.1.1); consulted before ordering.
-            CreatedSequences created = new CreatedSequences();
-            configContext.setProperty(CreatedSequences.PROPERTY, created);
+            // Paper §3.3.1.4/§3.3.1.7: on a replica the Total Order Manager replaces Sandesha2's InOrder invoker
+            // (core executes each sequence in message-number order, within one total order); with it on,
+            // Sandesha2 would hold application messages for its own invoker thread instead of passing them on.
+            SandeshaUtil.getPropertyBean(configContext.getAxisConfiguration()).setInOrder(false);
+            // Client requests come only through Sandesha2 as WS-RM application messages (§3.3.1.2-3.3.1.4).
             BftwsReplica replica = BftwsReplica.start(configContext, config, keys.signer(), keys.verifier(),
-                    new TotalOrderInvoker(configContext, services, config.xmlLimits()), randomness, created);
+                    new TotalOrderInvoker(configContext, services, config.xmlLimits()), randomness, false);
             configContext.setProperty(BftwsRuntime.REPLICA_PROPERTY, replica);
             LOG.info("bftws replica {} of {} orders requests for service {} (and the other services deployed"
                     + " here), randomness {}", config.replicaId(), config.n(), services.mainService(),

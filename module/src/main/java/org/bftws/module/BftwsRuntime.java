@@ -56,6 +56,12 @@ public final class BftwsRuntime {
         return (BftwsConfig) config;
     }
 
+    /** This group member's keys, or null when the instance is not part of a group. */
+    public static GroupKeyMaterial keys(ConfigurationContext cc) {
+        Object k = cc.getProperty(KEYS_PROPERTY);
+        return k instanceof GroupKeyMaterial g ? g : null;
+    }
+
     /** The running replica of this Axis2 instance, or null (not a replica, or stopped). */
     public static BftwsReplica replica(ConfigurationContext cc) {
         Object r = cc.getProperty(REPLICA_PROPERTY);

@@ -142,42 +142,52 @@ public class BadInputCorpusTest {
     }
 
     /**
-     * Well-formed control messages that fail later: the port answers 202 (it does not tell an unauthenticated
-     * sender whether a signature or sequence was right), the ordering thread counts the refusal, and nothing
-     * executes. The application endpoint refuses the same bodies with a fault.
+     * A group client's request arrives as a WS-RM application message at the service endpoint: one with a
+     * forged signature, one claiming replica 1 as its client, and one on a sequence no replica created each
+     * get a SOAP fault there (BFT-WS's signature check, Sandesha2's refusal of the sequence) and change
+     * nothing. At the control port, well-formed messages that fail later are answered 202 (the port does not
+     * tell an unauthenticated sender whether a signature was right) and counted: bytes that are no Signed
+     * envelope as evidence, a client request, forged or validly signed, as a refusal (clients' requests must
+     * come through Sandesha2).
      */
     @Test
-    public void forgedMisattributedAndUnknownRequestsAreCountedRefusalsAndChangeNothing() throws Exception {
+    public void forgedMisattributedAndUnknownRequestsAreRefusedAndChangeNothing() throws Exception {
         String sequence = establishSequence();
         byte[] valid = HostileInputs.signedEcho(clientSigner, N, sequence, 1, "never executed");
+        refusedWithFault("an application message with a forged signature", HostileInputs.forged(valid),
+                "signature does not cover this message");
+        refusedWithFault("an application message claiming replica 1 as its client",
+                HostileInputs.signedEcho(clientSigner, 1, sequence, 1, "as a replica"),
+                "signature does not cover this message");
+        refusedWithFault("an application message on an unknown WS-RM sequence", HostileInputs.signedEcho(clientSigner,
+                N, SequenceIds.derive(UUID.randomUUID(), URI.create(GroupLauncher.GROUP_ENDPOINT)), 1, "unknown"),
+                "Sandesha2");
         BftwsReplica r0 = BftwsRuntime.replica(replicas[0].context());
-        refusedAsCounted("a Signed envelope with a forged signature", HostileInputs.forged(valid),
-                () -> r0.manager().evidence());
-        refusedAsCounted("a client's request claiming replica 1 as sender",
-                HostileInputs.signedEcho(clientSigner, 1, sequence, 1, "as a replica"), () -> r0.manager().evidence());
-        refusedAsCounted("base64 that is no Signed envelope", "not a signed envelope".getBytes(StandardCharsets.UTF_8),
-                () -> r0.manager().evidence());
-        refusedAsCounted("a request on an unknown WS-RM sequence", HostileInputs.signedEcho(clientSigner, N,
-                SequenceIds.derive(UUID.randomUUID(), URI.create(GroupLauncher.GROUP_ENDPOINT)), 1, "unknown"),
+        refusedAtControlPort("a client request with a forged signature", HostileInputs.forged(valid),
                 r0::refusedRequests);
+        refusedAtControlPort("base64 that is no Signed envelope",
+                "not a signed envelope".getBytes(StandardCharsets.UTF_8), () -> r0.manager().evidence());
+        refusedAtControlPort("a validly signed client request", valid, r0::refusedRequests);
     }
 
-    /** A client request accepted and executed once is not executed again when its exact bytes come back. */
+    /**
+     * A client request accepted and executed once is not executed again when its exact application message
+     * comes back (Sandesha2 sees a duplicate number; core's client table answers from its reply cache).
+     */
     @Test
     public void aReplayedRequestIsNotExecutedAgain() throws Exception {
-        byte[] request = HostileInputs.signedEcho(clientSigner, N, establishSequence(), 1, "executed once");
+        String request = HostileInputs.application(HostileInputs.signedEcho(clientSigner, N, establishSequence(), 1,
+                "executed once"), GroupLauncher.GROUP_ENDPOINT, NOWHERE);
         GroupState accepted = GroupState.of(replicas, probes);
         for (int r = 0; r < N; r++) {
-            assertEquals(202, post(controlUrl(r), ControlMessage.ACTION, HostileInputs.control(request)).statusCode());
+            assertEquals(200, post(replicas[r].serviceUrl("Echo"), HostileInputs.ECHO_ACTION, request).statusCode());
         }
         accepted.awaitExecuted(probes, 1);
         GroupState before = GroupState.of(replicas, probes);
         for (int r = 0; r < N; r++) {
-            assertEquals("replayed to replica " + r, 202,
-                    post(controlUrl(r), ControlMessage.ACTION, HostileInputs.control(request)).statusCode());
+            assertEquals("replayed to replica " + r, 2,
+                    post(replicas[r].serviceUrl("Echo"), HostileInputs.ECHO_ACTION, request).statusCode() / 100);
         }
-        assertFault("the replay at the application endpoint", post(replicas[0].serviceUrl("Echo"),
-                ControlMessage.ACTION, HostileInputs.control(request)), HostileInputs.NO_OPERATION);
         correctCall("after the replay");
         before.assertOnlyOneMoreExecuted("a replayed request", replicas, probes);
     }
@@ -219,14 +229,24 @@ public class BadInputCorpusTest {
         before.assertExecutedRequests(key, probes, 1);
     }
 
-    /** Posts {@code signed} to replica 0's control port and application endpoint; waits for the refusal count. */
-    private static void refusedAsCounted(String name, byte[] signed, LongSupplier refusals) throws Exception {
+    /** Posts {@code signed} as an application message to every replica: a fault naming {@code reason} each. */
+    private static void refusedWithFault(String name, byte[] signed, String reason) throws Exception {
+        GroupState before = GroupState.of(replicas, probes);
+        String message = HostileInputs.application(signed, GroupLauncher.GROUP_ENDPOINT, NOWHERE);
+        for (int r = 0; r < N; r++) {
+            assertFault(name + " at replica " + r, post(replicas[r].serviceUrl("Echo"), HostileInputs.ECHO_ACTION,
+                    message), reason);
+        }
+        correctCall(name);
+        before.assertOnlyOneMoreExecuted(name, replicas, probes);
+    }
+
+    /** Posts {@code signed} to replica 0's control port: 202, then the refusal counted. */
+    private static void refusedAtControlPort(String name, byte[] signed, LongSupplier refusals) throws Exception {
         GroupState before = GroupState.of(replicas, probes);
         long counted = refusals.getAsLong();
         HttpResponse<String> rsp = post(controlUrl(0), ControlMessage.ACTION, HostileInputs.control(signed));
         assertEquals(name + " at the control port: " + rsp.body(), 202, rsp.statusCode());
-        assertFault(name + " at the application endpoint", post(replicas[0].serviceUrl("Echo"),
-                ControlMessage.ACTION, HostileInputs.control(signed)), HostileInputs.NO_OPERATION);
         Conditions.await(name + " counted as refused", WAIT_MS, () -> refusals.getAsLong() > counted);
         correctCall(name);
         before.assertOnlyOneMoreExecuted(name, replicas, probes);
@@ -253,6 +273,9 @@ public class BadInputCorpusTest {
         BftwsConfig config = (BftwsConfig) client.context().getProperty(BftwsRuntime.CONFIG_PROPERTY);
         return SequenceEstablishment.establish(client.context(), config, UUID.randomUUID(), WAIT_MS);
     }
+
+    /** A reply address nobody listens on: these tests look at faults and executions, not replies. */
+    private static final URI NOWHERE = URI.create("http://127.0.0.1:9/axis2/services/BftwsControl");
 
     private static String controlUrl(int replica) {
         return replicas[replica].serviceUrl("BftwsControl");

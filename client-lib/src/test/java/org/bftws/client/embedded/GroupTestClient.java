@@ -14,17 +14,20 @@ import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.Verifier;
 import org.bftws.core.message.ReplyBundle;
+import org.bftws.core.message.Signed;
 import org.bftws.core.pbft.Event;
 import org.bftws.core.pbft.Ready;
 import org.bftws.core.voter.ClientCore;
+import org.bftws.module.rm.ApplicationMessage;
 import org.bftws.module.transport.ControlMessage;
 import org.bftws.module.transport.ControlPort;
 import org.bftws.module.transport.MulticastSender;
 
 /**
  * A BFT-WS client for the tests, built from core's {@link ClientCore} (requests, retransmission, the Voter)
- * and the module's transport: requests go as control messages to every replica's control port (paper
- * §3.3.1.2: clients multicast from the start), with {@code replyTo} naming this client's own control port
+ * and the module's transport: requests go to every replica (paper §3.3.1.2: clients multicast from the
+ * start), as WS-RM application messages or, to replicas wired for ordering alone, as control messages, with
+ * {@code replyTo} naming this client's own control port
  * on its embedded server, where the replicas' replies arrive.
  *
  * <p>Replies asynchronous, to the client's own endpoint, rather than on the request's HTTP response: a
@@ -38,6 +41,8 @@ final class GroupTestClient implements AutoCloseable {
     private final Verifier verifier;
     private final MulticastSender sender;
     private final List<URI> replicas;
+    private final URI groupEndpoint;
+    private long authenticReplies;
     private final URI replyTo;
     private final ControlPort port;
     private final ScheduledExecutorService ticker;
@@ -46,13 +51,19 @@ final class GroupTestClient implements AutoCloseable {
     private final Map<Long, Map<Integer, byte[]>> replies = new HashMap<>();
     private long nextNumber = 1;
 
-    /** A client on its own sequence {@code sequenceId} (replicas that admit only created sequences need one). */
+    /**
+     * A client on its own sequence {@code sequenceId}. With {@code groupEndpoint} null, requests go as control
+     * messages to {@code replicas} (control ports of replicas wired for ordering alone); otherwise they go as
+     * WS-RM application messages for that group to {@code replicas} (service endpoints; the sequence must be
+     * one the replicas' Sandesha2 created, and operations application requests).
+     */
     GroupTestClient(EmbeddedAxis2Server server, GroupConfig cfg, int id, String sequenceId, Signer signer,
-            Verifier verifier, List<URI> replicaControl, int tickMillis) throws Exception {
+            Verifier verifier, List<URI> replicas, URI groupEndpoint, int tickMillis) throws Exception {
         this.core = new ClientCore(cfg, id, sequenceId, signer, verifier);
         this.verifier = verifier;
-        this.replicas = List.copyOf(replicaControl);
-        this.sender = new MulticastSender("test-client-send", replicaControl.size(), 256, Duration.ofSeconds(2));
+        this.groupEndpoint = groupEndpoint;
+        this.replicas = List.copyOf(replicas);
+        this.sender = new MulticastSender("test-client-send", replicas.size(), 256, Duration.ofSeconds(2));
         this.port = ControlPort.deploy(server.context(), this::onMessage, 1 << 20);
         this.replyTo = URI.create(server.serviceUrl(ControlPort.SERVICE_NAME));
         this.ticker = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -80,10 +91,21 @@ final class GroupTestClient implements AutoCloseable {
         return Map.copyOf(replies.getOrDefault(messageNumber, Map.of()));
     }
 
+    /** Authentic replies received so far, from any replica, for any request (retransmissions included). */
+    synchronized long authenticReplies() {
+        return authenticReplies;
+    }
+
+    /** This client's control port, where the replicas' replies arrive. */
+    URI replyTo() {
+        return replyTo;
+    }
+
     private synchronized void onMessage(ControlMessage m) {
         try {
             ReplyBundle r = ReplyBundle.decode(m.signedBytes());
             if (r.verify(verifier)) {
+                authenticReplies++;
                 replies.computeIfAbsent(r.messageNumber(), k -> new HashMap<>()).put(r.sender(), r.result());
             }
         } catch (RuntimeException e) {
@@ -94,7 +116,8 @@ final class GroupTestClient implements AutoCloseable {
 
     private void handle(Ready r) {
         for (Ready.Outbound o : r.messages) {
-            sender.send(replicas, new ControlMessage(o.bytes(), replyTo));
+            sender.send(replicas, groupEndpoint == null ? new ControlMessage(o.bytes(), replyTo)
+                    : ApplicationMessage.of(Signed.decode(o.bytes()), groupEndpoint, replyTo));
         }
         for (Event e : r.events) {
             if (e instanceof Event.Delivered d) {

@@ -1,5 +1,6 @@
 package org.bftws.client.embedded;
 
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
@@ -9,6 +10,7 @@ import org.bftws.core.message.Kind;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.Signed;
 import org.bftws.module.api.ApplicationRequest;
+import org.bftws.module.rm.ApplicationMessage;
 import org.bftws.module.transport.ControlMessage;
 
 /**
@@ -23,7 +25,6 @@ final class HostileInputs {
     static final String ECHO_ACTION = "urn:bftws:samples:echo:echo";
 
     /** Axis2's own fault for an action the service lacks (the control port's, sent to the service). */
-    static final String NO_OPERATION = "Operation not found";
     /** The BFT-WS In Handler: a replica's service takes no request straight from a client. */
     static final String REPLICATED = "is replicated";
     /** The control port's one reason for anything that is not a control message in form. */
@@ -125,6 +126,15 @@ final class HostileInputs {
         Request q = new Request(sender, sequence, number, false, new ApplicationRequest(ECHO_ACTION, false, xml)
                 .encode());
         return Signed.sign(Kind.REQUEST, sender, q.encode(), signer).encode();
+    }
+
+    /**
+     * {@code signed} (a signed REQUEST) as the WS-RM application message a group client posts to a replica's
+     * service endpoint; replies would go to {@code replyTo}.
+     */
+    static String application(byte[] signed, String groupEndpoint, URI replyTo) {
+        return new String(ApplicationMessage.of(Signed.decode(signed), URI.create(groupEndpoint), replyTo).envelope(),
+                StandardCharsets.UTF_8);
     }
 
     /** {@code signed} with the last byte of its signature flipped: the body is intact, the signature forged. */

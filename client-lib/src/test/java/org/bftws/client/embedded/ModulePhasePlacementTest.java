@@ -46,17 +46,20 @@ public class ModulePhasePlacementTest {
         List<String> addressing = handlers(global, "Addressing");
         assertTrue(addressing.toString(), addressing.indexOf("SequenceIDDispatcher")
                 < addressing.indexOf("AddressingBasedDispatcher"));
+        assertTrue(addressing.toString(), addressing.contains("BftwsRequestDispatcher") && addressing.indexOf(
+                "BftwsRequestDispatcher") < addressing.indexOf("AddressingBasedDispatcher"));
         assertEquals(List.of("BftwsGlobalInHandler"), handlers(global, "PreDispatch"));
         assertEquals("SandeshaGlobalInHandler", handlers(global, "Dispatch").get(0));
     }
 
     @Test
-    public void operationInFlowRunsBftwsInHandlerBeforeSandeshaInHandler() throws Exception {
+    public void operationInFlowRunsBftwsInHandlerBeforeAndOrderHandlerAfterSandeshaInHandler() throws Exception {
         List<Phase> in = echo().getRemainingPhasesInFlow();
         List<String> names = names(in);
         assertTrue(names.toString(), names.indexOf("BFTWSPhase") + 1 == names.indexOf("RMPhase"));
         assertEquals(List.of("BftwsInHandler"), handlers(in, "BFTWSPhase"));
-        assertEquals(List.of("SandeshaInHandler"), handlers(in, "RMPhase"));
+        // BFT-WS hands what Sandesha2 accepted to ordering right after it (paper §3.3.1.4)
+        assertEquals(List.of("SandeshaInHandler", "BftwsOrderHandler"), handlers(in, "RMPhase"));
     }
 
     @Test

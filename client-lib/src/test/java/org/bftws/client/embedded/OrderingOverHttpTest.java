@@ -256,9 +256,9 @@ public class OrderingOverHttpTest {
         }
         GroupConfig group = config.group();
         clientServer = EmbeddedAxis2Server.start(TestRepositories.listeningClient(tmp.newFolder("client").toPath()));
-        // Replicas started with BftwsReplica.start admit every sequence: the client picks its own id.
+        // Replicas started with BftwsReplica.start take requests on the control port: the client picks its own id.
         client = new GroupTestClient(clientServer, group, CLIENT_ID, "urn:uuid:" + java.util.UUID.randomUUID(),
-                signers[CLIENT_ID], verifier, control, config.tickMillis());
+                signers[CLIENT_ID], verifier, control, null, config.tickMillis());
     }
 
     private static void logLatency(List<Long> micros) {

@@ -26,13 +26,16 @@ import org.bftws.module.Threads;
 import org.bftws.module.config.BftwsConfig;
 import org.bftws.module.config.ReplicaEndpoint;
 import org.bftws.module.keys.GroupKeyMaterial;
+import org.bftws.core.message.Signed;
+import org.bftws.module.rm.ApplicationMessage;
 import org.bftws.module.transport.ControlMessage;
 import org.bftws.module.transport.ControlPort;
 import org.bftws.module.transport.MulticastSender;
 
 /**
  * The client side of BFT-WS in one Axis2 instance ({@code bftws.role=client}): the Multicast Sender that
- * sends each signed request to every replica's control port (paper §3.3.1.2), this instance's own control
+ * sends each signed request to every replica's service endpoint as a WS-RM application message (paper
+ * §3.3.1.2, {@link ApplicationMessage}), this instance's own control
  * port where the replicas' replies arrive, one {@link GroupSequence} (a WS-RM sequence established with
  * every replica by {@link SequenceEstablishment}) (with its Voter, §3.3.1.5) per
  * ServiceClient, and the ticker that drives the sequences' retransmissions.
@@ -61,7 +64,6 @@ public final class GroupClientRuntime implements AutoCloseable {
     private final BftwsConfig config;
     private final ConfigurationContext context;
     private final GroupKeyMaterial keys;
-    private final List<URI> replicas;
     private final URI replyTo;
     private final MulticastSender sender;
     private final ControlPort port;
@@ -78,11 +80,6 @@ public final class GroupClientRuntime implements AutoCloseable {
         this.context = context;
         this.config = config;
         this.keys = keys;
-        List<URI> control = new ArrayList<>();
-        for (ReplicaEndpoint r : config.replicas()) {
-            control.add(ControlPort.controlUri(r.endpoint()));
-        }
-        this.replicas = List.copyOf(control);
         this.replyTo = replyTo;
         this.sender = new MulticastSender("bftws-client-send", config.n(),
                 config.multicast().withBuffer(SEND_QUEUE_CAPACITY, SEND_TIMEOUT));
@@ -157,10 +154,25 @@ public final class GroupClientRuntime implements AutoCloseable {
         return s instanceof GroupSequence g ? g.id() : null;
     }
 
+    /**
+     * Each signed request goes to every replica's service endpoint as a WS-RM application message (paper
+     * §3.3.1.2), which the replica's Sandesha2 processes before BFT-WS orders it; a retransmission by core is
+     * the same message again.
+     */
     void send(Ready r) {
         for (Ready.Outbound o : r.messages) {
-            sender.send(replicas, new ControlMessage(o.bytes(), replyTo));
+            ApplicationMessage m = ApplicationMessage.of(Signed.decode(o.bytes()), config.groupEndpoint(), replyTo);
+            sender.send(serviceEndpoints(m.service()), m);
         }
+    }
+
+    /** Every replica's endpoint of the group service {@code service} ("" = the main one, else a sibling). */
+    private List<URI> serviceEndpoints(String service) {
+        List<URI> to = new ArrayList<>(config.n());
+        for (ReplicaEndpoint r : config.replicas()) {
+            to.add(service.isEmpty() ? r.endpoint() : r.endpoint().resolve(service));
+        }
+        return to;
     }
 
     void active(GroupSequence s, boolean on) {

@@ -146,7 +146,7 @@ public final class SequenceEstablishment {
 
     /**
      * After f+1 matching answers the id is settled, but the request that follows goes to the primary, which
-     * refuses requests of sequences it has not created yet (admission, see RequestAdmission); if it is
+     * refuses requests of sequences its Sandesha2 has not created yet (an UnknownSequence fault); if it is
      * among the replicas still answering, that first request would wait for the client's retransmission
      * (seconds; measured in perf's randomness experiment). So give the others a short grace to answer —
      * in a healthy group they do within milliseconds; a replica that is down costs at most the grace once

@@ -5,27 +5,46 @@ import org.apache.axis2.AxisFault;
 import org.apache.axis2.context.MessageContext;
 import org.apache.axis2.description.AxisOperation;
 import org.apache.axis2.description.AxisService;
+import org.apache.axis2.context.ConfigurationContext;
+import org.bftws.module.BftwsRuntime;
 import org.bftws.module.config.BftwsConfig;
+import org.bftws.module.order.BftwsReplica;
+import org.bftws.module.rm.ApplicationMessage;
 import org.bftws.module.rm.ClientUuidElement;
+import org.bftws.module.rm.ReceivedRequest;
+import org.bftws.module.rm.RecordedMessages;
+import org.bftws.core.message.Request;
+import org.bftws.core.message.Signed;
+import org.bftws.module.transport.ControlMessage;
 import org.bftws.module.transport.ControlPort;
 
 /**
- * BFT-WS In Handler (paper §3.3.1.4). Runs in BFTWSPhase, after Dispatch (so only for services and
- * operations with bftws engaged, and for the module's own RM operations) and before SandeshaInHandler in
- * RMPhase.
+ * BFT-WS In Handler (paper §3.3.1.4), first half. Runs in BFTWSPhase, after Dispatch (so only for services
+ * and operations with bftws engaged, and for the module's own RM operations) and before SandeshaInHandler
+ * in RMPhase; {@link BftwsOrderHandler} is the second half, after SandeshaInHandler.
  *
- * <p>On a replica, BFT-WS control messages (dispatched to the control port service, recognised by service
- * name, not by a client-chosen action) pass on to the control port, which feeds the Total Order Manager;
- * client requests arrive there too, as signed core requests. An application request sent straight to one
- * replica's service endpoint is refused with a SOAP fault: executing it outside the total order would make
- * this replica's state diverge from the others'. WS-RM protocol messages (the module's Sandesha2
- * operations) pass: they change no application state. A CreateSequence must carry the client UUID
- * (§3.3.1.1), from which Sandesha2's storage hook derives the sequence id every replica agrees on; one
- * without it, or with a malformed one, is refused with a SOAP fault before Sandesha2 creates anything.
+ * <p>On a replica, a group client's request is a WS-RM application message with a BFT-WS request header
+ * ({@link ApplicationMessage}). This handler rebuilds core's signed request from it and checks the client's
+ * signature before Sandesha2 records anything; a message that fails is refused with a SOAP fault. A valid
+ * one goes on to Sandesha2 (unknown sequence: Sandesha2's WS-RM fault; otherwise the number is recorded and
+ * acknowledged) and then to {@link BftwsOrderHandler}. A retransmission Sandesha2 has already seen is
+ * dispatched by SandeshaGlobalInHandler to its duplicate operation, where Sandesha2 only acknowledges and
+ * drops it; core must still see it (the replica resends its cached reply or relays it to the primary), so
+ * this handler hands it to the Total Order Manager itself, as the paper's modified Global In Handler does.
+ *
+ * <p>BFT-WS control messages (dispatched to the control port service, recognised by service name, not by a
+ * client-chosen action) pass on to the control port. Any other application request sent to a replica's
+ * service endpoint is refused: executing it outside the total order would make this replica diverge. WS-RM
+ * protocol messages (the module's Sandesha2 operations) pass: they change no application state. A
+ * CreateSequence must carry the client UUID (§3.3.1.1); one without it, or with a malformed one, is refused
+ * before Sandesha2 creates anything.
  *
  * <p>On a client, the voted response the Out Handler built passes through unchanged.
  */
 public class BftwsInHandler extends BftwsHandler {
+    /** Sandesha2's operations for duplicates (SandeshaGlobalInHandler re-dispatches seen numbers to them). */
+    private static final String DUPLICATE_OPERATION_PREFIX = "Sandesha2OperationDuplicate";
+
     @Override
     protected InvocationResponse invokeReplicated(MessageContext msgContext, BftwsConfig config)
             throws AxisFault {
@@ -37,12 +56,33 @@ public class BftwsInHandler extends BftwsHandler {
             return InvocationResponse.CONTINUE;
         }
         AxisOperation op = msgContext.getAxisOperation();
+        if (ReceivedRequest.isPresent(msgContext)) {
+            return applicationMessage(msgContext, config, op);
+        }
         if (op != null && op.isControlOperation()) {
             requireClientUuid(msgContext);
             return InvocationResponse.CONTINUE;
         }
         throw Refusal.fault("BFT-WS: service " + service.getName() + " is replicated; send requests to its"
                 + " replica group (bftws engaged with bftws.replicated=true), not to one replica");
+    }
+
+    private static InvocationResponse applicationMessage(MessageContext msgContext, BftwsConfig config,
+            AxisOperation op) throws AxisFault {
+        ConfigurationContext cc = msgContext.getConfigurationContext();
+        ControlMessage request = ReceivedRequest.read(msgContext, config, BftwsRuntime.keys(cc).verifier());
+        boolean duplicate = op != null && op.getName().getLocalPart().startsWith(DUPLICATE_OPERATION_PREFIX);
+        if (duplicate) {
+            // Sandesha2 also sends messages of unknown sequences here (to fault them): only recorded numbers go on.
+            Request q = Request.decode(Signed.decode(request.signedBytes()).body());
+            BftwsReplica replica = BftwsRuntime.replica(cc);
+            if (replica != null && RecordedMessages.recorded(cc, q.sequenceId(), q.messageNumber())) {
+                replica.deliverClientRequest(request);
+            }
+        } else {
+            msgContext.setProperty(BftwsOrderHandler.REQUEST, request);
+        }
+        return InvocationResponse.CONTINUE;
     }
 
     private static void requireClientUuid(MessageContext msgContext) throws AxisFault {

@@ -61,7 +61,7 @@ public class BftwsOutHandler extends BftwsHandler {
             throw new AxisFault("BFT-WS: a request to the replica group needs an action (Options.setAction)");
         }
         ApplicationRequest request = new ApplicationRequest(config.groupService(msgContext.getTo().getAddress()),
-                action, !msgContext.isSOAP11(), Payloads.serialize(payload));
+                action, !msgContext.isSOAP11(), Payloads.canonical(payload));
         long timeout = msgContext.getOptions().getTimeOutInMilliSeconds();
         Event.Delivered voted = BftwsRuntime.client(msgContext).call(msgContext.getServiceContext(),
                 request.encode(), CollectiveRandom.flagged(msgContext), timeout);

@@ -53,7 +53,7 @@ import org.bftws.module.xml.XmlLimits;
  * name ({@link ServiceStates}). A randomized request
  * (integrity paper §4–§5) gets its collective random number in a {@code <bftws:Random>} header and through
  * {@link CollectiveRandom}; other requests get neither. The message
- * receiver runs in-process without the in-flow (the request was already admitted and ordered); its response
+ * receiver runs in-process without the in-flow (the request was already accepted and ordered); its response
  * goes through the out-flow as usual and ends at a transport that sends nothing
  * ({@link CapturingTransportSender}).
  *

@@ -11,6 +11,7 @@ import org.bftws.core.crypto.Verifier;
 import org.bftws.core.pbft.RandomnessConfig;
 import org.bftws.module.config.BftwsConfig;
 import org.bftws.module.config.ReplicaEndpoint;
+import org.bftws.module.transport.ControlMessage;
 import org.bftws.module.transport.ControlPort;
 import org.bftws.module.transport.MulticastSender;
 
@@ -30,28 +31,32 @@ public final class BftwsReplica implements AutoCloseable {
     private final MulticastSender sender;
     private final TotalOrderManager manager;
     private final ControlPort port;
-    private final AdmissionFilter admission;
+    private final ControlPortClientFilter filter;
 
     private BftwsReplica(MulticastSender sender, TotalOrderManager manager, ControlPort port,
-            AdmissionFilter admission) {
+            ControlPortClientFilter filter) {
         this.sender = sender;
         this.manager = manager;
         this.port = port;
-        this.admission = admission;
-    }
-
-    /** A replica admitting client requests of every sequence (clients that run no CreateSequence). */
-    public static BftwsReplica start(ConfigurationContext context, BftwsConfig config, Signer signer,
-            Verifier verifier, ReplicatedService service) throws AxisFault {
-        return start(context, config, signer, verifier, service, RandomnessConfig.none(), RequestAdmission.ALL);
+        this.filter = filter;
     }
 
     /**
-     * A replica whose randomized requests get collective random numbers as {@code randomness} says and that
-     * lets into ordering only client requests of sequences {@code admission} admits.
+     * Ordering alone, with no service endpoint in front: clients post their signed core requests to the
+     * control port (OrderingOverHttpTest wires replicas so, to measure ordering without Axis2 invocation).
      */
     public static BftwsReplica start(ConfigurationContext context, BftwsConfig config, Signer signer,
-            Verifier verifier, ReplicatedService service, RandomnessConfig randomness, RequestAdmission admission)
+            Verifier verifier, ReplicatedService service) throws AxisFault {
+        return start(context, config, signer, verifier, service, RandomnessConfig.none(), true);
+    }
+
+    /**
+     * A replica whose randomized requests get collective random numbers as {@code randomness} says. Unless
+     * {@code requestsOnControlPort}, clients' requests are taken only as WS-RM application messages at the
+     * service endpoint ({@link #deliverClientRequest}), and refused on the control port.
+     */
+    public static BftwsReplica start(ConfigurationContext context, BftwsConfig config, Signer signer,
+            Verifier verifier, ReplicatedService service, RandomnessConfig randomness, boolean requestsOnControlPort)
             throws AxisFault {
         if (!config.isReplica()) {
             throw new IllegalArgumentException("not a replica configuration");
@@ -64,12 +69,12 @@ public final class BftwsReplica implements AutoCloseable {
         // A window's worth of threads per peer, so a dead peer's timeouts delay nobody else's messages.
         MulticastSender sender = new MulticastSender("bftws-send-r" + id, config.n(), config.multicast());
         TotalOrderManager manager = new TotalOrderManager(config.group(), id, signer, verifier, control,
-                new AdmissionRecordingService(service, admission), sender, config.tickMillis(), INBOUND_CAPACITY,
+                service, sender, config.tickMillis(), INBOUND_CAPACITY,
                 config.controlMaxBytes(), randomness);
-        AdmissionFilter filter = new AdmissionFilter(manager, admission, config.n());
+        ControlPortClientFilter filter = requestsOnControlPort ? null : new ControlPortClientFilter(manager, config.n());
         ControlPort port;
         try {
-            port = ControlPort.deploy(context, filter, config.controlMaxBytes());
+            port = ControlPort.deploy(context, filter == null ? manager : filter, config.controlMaxBytes());
         } catch (AxisFault | RuntimeException e) {
             sender.close();
             throw e;
@@ -78,9 +83,17 @@ public final class BftwsReplica implements AutoCloseable {
         return new BftwsReplica(sender, manager, port, filter);
     }
 
-    /** Client requests refused so far because this replica does not admit their sequence. */
+    /**
+     * A client request that arrived as a WS-RM application message its Sandesha2 accepted (paper §3.3.1.4:
+     * the In Handler stores it for ordering): Sandesha2 knew the sequence and recorded the number.
+     */
+    public void deliverClientRequest(ControlMessage request) {
+        manager.deliver(request);
+    }
+
+    /** Client requests refused so far on the control port (they must come through Sandesha2). */
     public long refusedRequests() {
-        return admission.refused();
+        return filter == null ? 0 : filter.refused();
     }
 
     public TotalOrderManager manager() {

@@ -37,19 +37,18 @@ final class DeterministicRmdBeanMgr extends InMemoryRMDBeanMgr {
     public boolean insert(RMDBean bean) throws SandeshaStorageException {
         MessageContext mc = MessageContext.getCurrentMessageContext();
         ConfigurationContext cc = mc == null ? null : mc.getConfigurationContext();
-        CreatedSequences created = CreatedSequences.of(cc);
-        OMElement createSequence = created == null ? null : ClientUuidElement.createSequenceOf(mc.getEnvelope());
+        Object config = cc == null ? null : cc.getProperty(BftwsRuntime.CONFIG_PROPERTY);
+        boolean replica = config instanceof BftwsConfig c && c.isReplica();
+        OMElement createSequence = replica ? ClientUuidElement.createSequenceOf(mc.getEnvelope()) : null;
         UUID uuid = createSequence == null ? null : ClientUuidElement.read(createSequence);
         if (uuid == null) {
             // Not a replica, or plain WS-RM: Sandesha2's random id (the In Handler refuses a replica's
             // CreateSequence without a UUID before it gets here).
             return super.insert(bean);
         }
-        BftwsConfig config = (BftwsConfig) cc.getProperty(BftwsRuntime.CONFIG_PROPERTY);
-        String id = SequenceIds.derive(uuid, config.groupEndpoint());
+        String id = SequenceIds.derive(uuid, ((BftwsConfig) config).groupEndpoint());
         bean.setSequenceID(id);
         boolean inserted = super.insert(bean);
-        created.created(id);
         LOG.debug("sequence {} created for a client UUID (new: {})", id, inserted);
         return inserted;
     }

@@ -66,7 +66,8 @@ public final class ServiceSigning implements AxisObserver {
     private void sign(AxisService service) {
         try {
             RampartSigning.require(service, policy);
-            LOG.info("bftws: service {} requires WS-Security signatures (Rampart)", serviceName);
+            LOG.info("bftws: service {} requires WS-Security signatures (Rampart) on its WS-RM sequence exchange",
+                    serviceName);
         } catch (AxisFault e) {
             service.setActive(false);
             LOG.error("bftws: service {} deactivated: cannot require WS-Security signatures: {}", serviceName,

@@ -26,7 +26,7 @@ import org.apache.axiom.soap.SOAPFactory;
  * the signed bytes, so a replica believes it only after checking the request's signature (see
  * {@code TotalOrderManager}).
  */
-public final class ControlMessage {
+public final class ControlMessage implements OutboundSoap {
     public static final String NAMESPACE = "urn:bftws:control";
     public static final QName ELEMENT = new QName(NAMESPACE, "message");
     /** The fixed WS-Addressing / SOAPAction value that dispatches to the control port. */
@@ -58,7 +58,8 @@ public final class ControlMessage {
      * About the size of {@link #envelope()} (base64 text plus the envelope around it), without building it:
      * the Multicast Sender bounds its buffers with it on the caller's thread.
      */
-    int estimatedEnvelopeBytes() {
+    @Override
+    public int estimatedEnvelopeBytes() {
         return (int) Math.min(Integer.MAX_VALUE, 4L * ((signedBytes.length + 2L) / 3) + ENVELOPE_BYTES);
     }
 
@@ -66,7 +67,18 @@ public final class ControlMessage {
      * The SOAP 1.1 envelope, built with AXIOM once (a multicast sends the same bytes to every replica)
      * and on a sender thread, never on the ordering thread.
      */
-    synchronized byte[] envelope() {
+    @Override
+    public String soapAction() {
+        return ACTION;
+    }
+
+    @Override
+    public boolean soap12() {
+        return false;
+    }
+
+    @Override
+    public synchronized byte[] envelope() {
         if (envelope == null) {
             SOAPFactory f = OMAbstractFactory.getSOAP11Factory();
             SOAPEnvelope env = f.getDefaultEnvelope();

@@ -30,12 +30,12 @@ final class Destination {
 
     /** One message on its way to this destination. */
     static final class Outgoing {
-        final ControlMessage message;
+        final OutboundSoap message;
         final int bytes;
         /** POSTs made so far. */
         int attempts;
 
-        Outgoing(ControlMessage message, int bytes) {
+        Outgoing(OutboundSoap message, int bytes) {
             this.message = message;
             this.bytes = bytes;
         }
@@ -68,7 +68,7 @@ final class Destination {
      *
      * @return true if the caller must start a lane
      */
-    synchronized boolean offer(ControlMessage m, int bytes) {
+    synchronized boolean offer(OutboundSoap m, int bytes) {
         waiting.add(new Outgoing(m, bytes));
         waitingBytes += bytes;
         if (state != State.UP) {

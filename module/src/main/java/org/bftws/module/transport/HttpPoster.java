@@ -45,11 +45,19 @@ final class HttpPoster implements AutoCloseable {
                 .setMaxConnTotal(connections).build();
     }
 
-    Outcome post(URI to, ControlMessage m) {
+    Outcome post(URI to, OutboundSoap m) {
         HttpPost post = new HttpPost(to);
-        post.setHeader("Content-Type", "text/xml; charset=UTF-8");
-        post.setHeader("SOAPAction", "\"" + ControlMessage.ACTION + "\"");
-        post.setEntity(new ByteArrayEntity(m.envelope()));
+        if (m.soap12()) {
+            post.setHeader("Content-Type", "application/soap+xml; charset=UTF-8; action=\"" + m.soapAction() + "\"");
+        } else {
+            post.setHeader("Content-Type", "text/xml; charset=UTF-8");
+            post.setHeader("SOAPAction", "\"" + m.soapAction() + "\"");
+        }
+        try {
+            post.setEntity(new ByteArrayEntity(m.envelope()));
+        } catch (RuntimeException e) {
+            return Outcome.REFUSED; // an envelope that cannot be built will not be built on a retry either
+        }
         try (CloseableHttpResponse rsp = http.execute(post)) {
             int status = rsp.getStatusLine().getStatusCode();
             String head = peek(post, rsp.getEntity()); // read (and so free) the connection before classifying

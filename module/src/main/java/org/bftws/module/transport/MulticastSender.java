@@ -82,7 +82,7 @@ public final class MulticastSender implements AutoCloseable {
     }
 
     /** Buffers {@code m} for {@code to}; returns at once. */
-    public void send(URI to, ControlMessage m) {
+    public void send(URI to, OutboundSoap m) {
         if (closed) {
             return;
         }
@@ -93,7 +93,7 @@ public final class MulticastSender implements AutoCloseable {
     }
 
     /** Buffers {@code m} for each of {@code to}; the envelope is built once and shared. */
-    public void send(Collection<URI> to, ControlMessage m) {
+    public void send(Collection<URI> to, OutboundSoap m) {
         for (URI u : to) {
             send(u, m);
         }

@@ -2,11 +2,14 @@ package org.bftws.module.xml;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.util.Arrays;
+import java.util.Iterator;
 
 import javax.xml.stream.XMLStreamException;
 
 import org.apache.axiom.om.OMElement;
 import org.apache.axiom.om.OMException;
+import org.apache.axiom.om.OMNode;
 import org.apache.axiom.om.OMXMLBuilderFactory;
 import org.apache.axiom.om.OMXMLParserWrapper;
 import org.apache.axiom.om.util.StAXParserConfiguration;
@@ -31,6 +34,36 @@ public final class Payloads {
             throw new AxisFault("BFT-WS: cannot serialise a payload element", ex);
         }
         return bytes.toByteArray();
+    }
+
+    /** Parse-and-serialise passes tried before a payload is declared to have no stable form. */
+    static final int CANONICAL_PASSES = 4;
+
+    /**
+     * The payload's bytes as every replica will recompute them from the application message that carries it
+     * (BFT-WS §3.3.1.2: the client signs them, each replica rebuilds and checks them): the fixed point of
+     * Axiom's parse-and-serialise, reached after one pass for almost everything (entities expanded, CDATA and
+     * whitespace as Axiom writes them) and a second for attribute values whose line breaks parsing
+     * normalises.
+     *
+     * @throws AxisFault if no fixed point is reached (then no replica could check the signature), or the
+     *                   payload holds a processing instruction
+     */
+    public static byte[] canonical(OMElement payload) throws AxisFault {
+        for (Iterator<OMNode> it = payload.getDescendants(false); it.hasNext(); ) {
+            if (it.next().getType() == OMNode.PI_NODE) { // SOAP 1.1 and 1.2 forbid them in a message
+                throw new AxisFault("BFT-WS: a payload with a processing instruction cannot travel in a SOAP message");
+            }
+        }
+        byte[] bytes = serialize(payload);
+        for (int i = 0; i < CANONICAL_PASSES; i++) {
+            byte[] again = serialize(parse(bytes));
+            if (Arrays.equals(again, bytes)) {
+                return bytes;
+            }
+            bytes = again;
+        }
+        throw new AxisFault("BFT-WS: the payload has no stable serialisation; replicas could not check its signature");
     }
 
     /**

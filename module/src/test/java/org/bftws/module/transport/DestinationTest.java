@@ -32,7 +32,7 @@ public class DestinationTest {
     }
 
     private static long number(Outgoing o) {
-        return ByteBuffer.wrap(o.message.signedBytes()).getLong();
+        return ByteBuffer.wrap(((ControlMessage) o.message).signedBytes()).getLong();
     }
 
     @Test

@@ -1,0 +1,62 @@
+package org.bftws.module.order;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+import org.bftws.core.message.Kind;
+import org.bftws.core.message.Signed;
+import org.bftws.module.transport.ControlMessage;
+import org.bftws.module.transport.ControlSink;
+
+/**
+ * Between the control port and the Total Order Manager of a replica whose clients' requests arrive as WS-RM
+ * application messages through Sandesha2 (paper §3.3.1.2–3.3.1.4): a client request on the control port
+ * bypasses Sandesha2 (no sequence check, no message-number record), so it never reaches ordering. Replicas
+ * never send each other client requests (clients multicast to all; a primary learns requests from the
+ * clients, backups from pre-prepares), so everything else passes, pre-prepares carrying requests included:
+ * a replica that missed a sequence's CreateSequence still executes what the group ordered.
+ *
+ * <p>The refusal is logged (rate-limited) and counted; the control port still answers 202, as for any
+ * refused control message, since the sender is not authenticated at this point.
+ */
+final class ControlPortClientFilter implements ControlSink {
+    private static final Logger LOG = LogManager.getLogger(ControlPortClientFilter.class);
+
+    private final ControlSink next;
+    private final int replicas;
+    private final AtomicLong refused = new AtomicLong();
+
+    ControlPortClientFilter(ControlSink next, int replicas) {
+        this.next = next;
+        this.replicas = replicas;
+    }
+
+    @Override
+    public void deliver(ControlMessage message) {
+        if (isClientRequest(message)) {
+            long count = refused.incrementAndGet();
+            // Powers of two: a flood of such requests cannot flood the log.
+            if (Long.bitCount(count) == 1) {
+                LOG.warn("refused a client request on the control port ({} refused so far): clients send WS-RM"
+                        + " application messages to the service endpoint", count);
+            }
+            return;
+        }
+        next.deliver(message);
+    }
+
+    /** A client's request (core judges malformed bytes). */
+    private boolean isClientRequest(ControlMessage message) {
+        try {
+            Signed s = Signed.decode(message.signedBytes());
+            return s.kind() == Kind.REQUEST && s.sender() >= replicas;
+        } catch (RuntimeException e) { // DecodeException included
+            return false;
+        }
+    }
+
+    long refused() {
+        return refused.get();
+    }
+}

@@ -1,0 +1,31 @@
+package org.bftws.module.rm;
+
+import org.apache.axis2.AxisFault;
+import org.apache.axis2.context.ConfigurationContext;
+import org.apache.sandesha2.storage.StorageManager;
+import org.apache.sandesha2.storage.Transaction;
+import org.apache.sandesha2.storage.beans.RMDBean;
+import org.apache.sandesha2.util.SandeshaUtil;
+
+/**
+ * What this replica's Sandesha2 recorded of a receiving-side sequence. SandeshaGlobalInHandler dispatches
+ * two kinds of message to its duplicate operations: numbers it has recorded already (retransmissions) and
+ * messages of sequences it does not know (so that SequenceProcessor faults them); only the first kind may
+ * reach ordering.
+ */
+public final class RecordedMessages {
+    private RecordedMessages() {
+    }
+
+    /** True if Sandesha2 knows {@code sequenceId} and has recorded message {@code number} of it. */
+    public static boolean recorded(ConfigurationContext cc, String sequenceId, long number) throws AxisFault {
+        StorageManager storage = SandeshaUtil.getSandeshaStorageManager(cc, cc.getAxisConfiguration());
+        Transaction t = storage.getTransaction(); // Sandesha2 reads beans inside a transaction only
+        try {
+            RMDBean bean = storage.getRMDBeanMgr().retrieve(sequenceId);
+            return bean != null && bean.getServerCompletedMessages().isMessageNumberInRanges(number);
+        } finally {
+            t.commit();
+        }
+    }
+}
