@@ -161,7 +161,7 @@ public class BadInputCorpusTest {
                 "signature does not cover this message");
         refusedWithFault("an application message on an unknown WS-RM sequence", HostileInputs.signedEcho(clientSigner,
                 N, SequenceIds.derive(UUID.randomUUID(), URI.create(GroupLauncher.GROUP_ENDPOINT)), 1, "unknown"),
-                "Sandesha2");
+                "(WS-RM UnknownSequence)");
         BftwsReplica r0 = BftwsRuntime.replica(replicas[0].context());
         refusedAtControlPort("a client request with a forged signature", HostileInputs.forged(valid),
                 r0::refusedRequests);

@@ -71,10 +71,18 @@ public class BftwsInHandler extends BftwsHandler {
             AxisOperation op) throws AxisFault {
         ConfigurationContext cc = msgContext.getConfigurationContext();
         ControlMessage request = ReceivedRequest.read(msgContext, config, BftwsRuntime.keys(cc).verifier());
+        Request q = Request.decode(Signed.decode(request.signedBytes()).body());
+        if (!RecordedMessages.known(cc, q.sequenceId())) {
+            // Sandesha2 1.6.2 would fault it too, but its UnknownSequence fault cannot be built in SOAP 1.1 on
+            // Axiom 1.2.21 (createSOAPFaultSubCode is SOAP 1.2 only), so the sender got a generic "exception
+            // when processing an in message" and the replica an ERROR with a stack trace.
+            throw Refusal.fault("BFT-WS: unknown sequence " + q.sequenceId() + " (WS-RM UnknownSequence): create"
+                    + " the sequence with a CreateSequence carrying the client UUID first");
+        }
         boolean duplicate = op != null && op.getName().getLocalPart().startsWith(DUPLICATE_OPERATION_PREFIX);
         if (duplicate) {
-            // Sandesha2 also sends messages of unknown sequences here (to fault them): only recorded numbers go on.
-            Request q = Request.decode(Signed.decode(request.signedBytes()).body());
+            // Sandesha2 sends seen numbers here (and would send unknown sequences, refused above): only
+            // recorded numbers go on.
             BftwsReplica replica = BftwsRuntime.replica(cc);
             if (replica != null && RecordedMessages.recorded(cc, q.sequenceId(), q.messageNumber())) {
                 replica.deliverClientRequest(request);

@@ -19,11 +19,20 @@ public final class RecordedMessages {
 
     /** True if Sandesha2 knows {@code sequenceId} and has recorded message {@code number} of it. */
     public static boolean recorded(ConfigurationContext cc, String sequenceId, long number) throws AxisFault {
+        RMDBean bean = bean(cc, sequenceId);
+        return bean != null && bean.getServerCompletedMessages().isMessageNumberInRanges(number);
+    }
+
+    /** True if this replica's Sandesha2 has a receiving-side sequence {@code sequenceId}. */
+    public static boolean known(ConfigurationContext cc, String sequenceId) throws AxisFault {
+        return bean(cc, sequenceId) != null;
+    }
+
+    private static RMDBean bean(ConfigurationContext cc, String sequenceId) throws AxisFault {
         StorageManager storage = SandeshaUtil.getSandeshaStorageManager(cc, cc.getAxisConfiguration());
         Transaction t = storage.getTransaction(); // Sandesha2 reads beans inside a transaction only
         try {
-            RMDBean bean = storage.getRMDBeanMgr().retrieve(sequenceId);
-            return bean != null && bean.getServerCompletedMessages().isMessageNumberInRanges(number);
+            return storage.getRMDBeanMgr().retrieve(sequenceId);
         } finally {
             t.commit();
         }
