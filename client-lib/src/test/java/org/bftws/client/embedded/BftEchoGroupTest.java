@@ -1,6 +1,7 @@
 package org.bftws.client.embedded;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
@@ -29,6 +30,9 @@ import org.apache.axis2.AxisFault;
 import org.apache.axis2.addressing.EndpointReference;
 import org.apache.axis2.client.Options;
 import org.apache.axis2.client.ServiceClient;
+import org.apache.axis2.context.MessageContext;
+import org.apache.axis2.wsdl.WSDLConstants;
+import org.apache.axiom.soap.SOAP12Constants;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.bftws.client.group.GroupLauncher;
@@ -269,6 +273,30 @@ public class BftEchoGroupTest {
             other.cleanup();
         }
         echo(1); // the first client's sequence is unaffected
+    }
+
+    /**
+     * A ServiceClient speaking SOAP 1.2 is served like a SOAP 1.1 one: its application messages are SOAP 1.2
+     * envelopes (the content type carries the action), every replica rebuilds the same signed request from
+     * them, and the voted reply comes back to the caller as a SOAP 1.2 response.
+     */
+    @Test
+    public void cca_aSoap12ClientIsServedToo() throws Exception {
+        ServiceClient soap12 = new ServiceClient(clientServer.context(), null);
+        try {
+            soap12.engageModule("bftws");
+            soap12.getOptions().setTo(new EndpointReference(GROUP));
+            soap12.getOptions().setAction(ACTION);
+            soap12.getOptions().setSoapVersionURI(SOAP12Constants.SOAP_ENVELOPE_NAMESPACE_URI);
+            soap12.getOptions().setTimeOutInMilliSeconds(WAIT_MS);
+            for (int c = 0; c < 3; c++) {
+                echoWith(soap12, List.of("soap12-call" + c, "\u00e9l\u00e9ment <&> " + c));
+                MessageContext in = soap12.getLastOperationContext().getMessageContext(WSDLConstants.MESSAGE_LABEL_IN_VALUE);
+                assertFalse("the voted response is a SOAP 1.2 envelope", in.isSOAP11());
+            }
+        } finally {
+            soap12.cleanup();
+        }
     }
 
     /**
