@@ -13,6 +13,7 @@ import org.bftws.module.rm.ApplicationMessage;
 import org.bftws.module.rm.ClientUuidElement;
 import org.bftws.module.rm.ReceivedRequest;
 import org.bftws.module.rm.RecordedMessages;
+import org.bftws.core.crypto.Verifier;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.Signed;
 import org.bftws.module.transport.ControlMessage;
@@ -70,7 +71,10 @@ public class BftwsInHandler extends BftwsHandler {
     private static InvocationResponse applicationMessage(MessageContext msgContext, BftwsConfig config,
             AxisOperation op) throws AxisFault {
         ConfigurationContext cc = msgContext.getConfigurationContext();
-        ControlMessage request = ReceivedRequest.read(msgContext, config, BftwsRuntime.keys(cc).verifier());
+        BftwsReplica replica = BftwsRuntime.replica(cc);
+        // through the Total Order Manager's pre-verifier: the check here is the only real one the request gets
+        Verifier verifier = replica != null ? replica.manager().requestVerifier() : BftwsRuntime.keys(cc).verifier();
+        ControlMessage request = ReceivedRequest.read(msgContext, config, verifier);
         Request q = Request.decode(Signed.decode(request.signedBytes()).body());
         if (!RecordedMessages.known(cc, q.sequenceId())) {
             // Sandesha2 1.6.2 would fault it too, but its UnknownSequence fault cannot be built in SOAP 1.1 on
@@ -83,7 +87,6 @@ public class BftwsInHandler extends BftwsHandler {
         if (duplicate) {
             // Sandesha2 sends seen numbers here (and would send unknown sequences, refused above): only
             // recorded numbers go on.
-            BftwsReplica replica = BftwsRuntime.replica(cc);
             if (replica != null && RecordedMessages.recorded(cc, q.sequenceId(), q.messageNumber())) {
                 replica.deliverClientRequest(request);
             }

@@ -24,9 +24,11 @@ import org.bftws.core.message.Signed;
  * another node, is verified afresh (and fails). The engine's verdicts are therefore exactly those of the
  * real verifier; only where the work happens changes.
  *
- * <p>Memory is bounded by entries and by remembered bytes; the least recently added go first, and a hit is
- * forgotten (a message is verified once on the ordering thread; later checks, e.g. of a certificate in a
- * view change, verify again).
+ * <p>A client request is checked several times on its way through a backup: by the In Handler when the
+ * client's application message arrives ({@link #remembering()}), when it is handed to the Total Order
+ * Manager, on the ordering thread, and again inside the primary's pre-prepare. Each is the same exact triple,
+ * so only the first is a real verification; a hit keeps the entry (the verdict on an exact triple never
+ * changes). Memory is bounded by entries and by remembered bytes; the least recently added go first.
  */
 public final class PreVerifier implements Verifier {
     /** Enough for a few log windows of a 4..10-replica group's messages in flight. */
@@ -75,12 +77,23 @@ public final class PreVerifier implements Verifier {
         return verifier.verify(node, data, signature);
     }
 
+    /**
+     * A verifier for any thread that verifies for real unless the exact triple is remembered, and remembers
+     * what it verified (the In Handler checks a client's application message with it).
+     */
+    public Verifier remembering() {
+        return this::remember;
+    }
+
     /** Remembered verifications answered from memory so far (for tests and diagnostics). */
     public synchronized long hits() {
         return hits;
     }
 
     private boolean remember(int node, byte[] data, byte[] signature) {
+        if (known(node, data, signature)) {
+            return true;
+        }
         if (!verifier.verify(node, data, signature)) {
             return false;
         }
@@ -97,14 +110,15 @@ public final class PreVerifier implements Verifier {
     }
 
     private synchronized boolean take(int node, byte[] data, byte[] signature) {
-        ByteBuffer key = ByteBuffer.wrap(signature);
-        Entry e = verified.get(key);
-        if (e == null || e.node() != node || !Arrays.equals(e.data(), data)) {
+        if (!known(node, data, signature)) {
             return false;
         }
-        verified.remove(key);
-        bytes -= e.data().length;
         hits++;
         return true;
+    }
+
+    private synchronized boolean known(int node, byte[] data, byte[] signature) {
+        Entry e = verified.get(ByteBuffer.wrap(signature));
+        return e != null && e.node() == node && Arrays.equals(e.data(), data);
     }
 }

@@ -398,6 +398,14 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
         return failure;
     }
 
+    /**
+     * For the In Handler's check of a client's application message (any thread): verifies and remembers, so
+     * that the request is not verified again here or inside the primary's pre-prepare.
+     */
+    public Verifier requestVerifier() {
+        return preVerifier.remembering();
+    }
+
     /** Signature checks the ordering thread was spared by the receiving threads' {@link PreVerifier}. */
     public long preVerifiedHits() {
         return preVerifier.hits();

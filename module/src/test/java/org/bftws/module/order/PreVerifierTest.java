@@ -54,9 +54,28 @@ public class PreVerifierTest {
         assertTrue(q.verify(v));
         assertEquals("answered from memory", before, realChecks.get());
         assertEquals(2, v.hits());
-        // a hit is forgotten: the next check is a real one again
+        // a hit keeps the entry: the request inside the next pre-prepare is answered from memory too
         assertTrue(q.verify(v));
-        assertEquals(before + 1, realChecks.get());
+        assertEquals(before, realChecks.get());
+        assertEquals(3, v.hits());
+    }
+
+    @Test
+    public void aRequestTheInHandlerVerifiedIsNotVerifiedAgainOnItsWay() {
+        PreVerifier v = new PreVerifier(real);
+        Signed q = request("echo");
+        assertTrue("the In Handler's check is a real one", Signed.decode(q.encode()).verify(v.remembering()));
+        assertEquals(1, realChecks.get());
+        v.preVerify(q.encode()); // handed to the Total Order Manager
+        Signed pp = Signed.sign(Kind.PRE_PREPARE, 0, PrePrepare.of(0, 1, List.of(q)).encode(), replica);
+        v.preVerify(pp.encode()); // inside the primary's pre-prepare: only the pre-prepare's own signature is new
+        assertEquals(2, realChecks.get());
+        assertTrue(q.verify(v));
+        assertTrue(Signed.decode(pp.encode()).verify(v));
+        assertEquals("the ordering thread answered from memory", 2, realChecks.get());
+        Signed bad = Signed.of(Kind.REQUEST, 4, request("other").body(), q.signature());
+        assertFalse("a copied signature is still verified for real", bad.verify(v.remembering()));
+        assertEquals(3, realChecks.get());
     }
 
     @Test
