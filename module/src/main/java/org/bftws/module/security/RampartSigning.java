@@ -7,9 +7,6 @@ import java.nio.file.Path;
 
 import org.apache.axis2.AxisFault;
 import org.apache.axis2.client.ServiceClient;
-import org.apache.axis2.Constants;
-import org.apache.axis2.context.MessageContext;
-import org.apache.axis2.description.AxisBindingMessage;
 import org.apache.axis2.description.AxisModule;
 import org.apache.axis2.description.AxisService;
 import org.apache.neethi.Policy;
@@ -45,18 +42,6 @@ public final class RampartSigning {
         }
         service.getPolicySubject().attachPolicy(policy);
         service.engageModule(rampart);
-    }
-
-    /**
-     * Exempts one received message from the service's policy, for BFT-WS application messages, which the
-     * client's Ed25519 signature authenticates (checked by the In Handler). Axis2 takes a message's effective
-     * policy from the binding message its context names, so a binding message of its own, attached to no
-     * binding, gives it none, and Rampart then asks for nothing. (Operation-level policies do not work:
-     * the effective policy comes from the service's binding, which Sandesha2's module operations are not
-     * part of; an empty policy in Rampart's own property is refused by Rampart.)
-     */
-    public static void exempt(MessageContext msgContext) {
-        msgContext.setProperty(Constants.AXIS_BINDING_MESSAGE, new AxisBindingMessage());
     }
 
     /** A client's requests are signed and its replies verified: the policy on the client's own AxisService. */
