@@ -26,6 +26,7 @@ import org.apache.axiom.om.OMAbstractFactory;
 import org.apache.axiom.om.OMElement;
 import org.apache.axiom.om.OMFactory;
 import org.apache.axiom.om.OMNamespace;
+import org.apache.axiom.soap.SOAP12Constants;
 import org.apache.axis2.addressing.EndpointReference;
 import org.apache.axis2.client.Options;
 import org.apache.axis2.client.ServiceClient;
@@ -184,6 +185,32 @@ public class SignedGroupTest {
         } finally {
             client.cleanup();
         }
+    }
+
+    /**
+     * A SOAP 1.2 ServiceClient: its CreateSequence and application messages are signed in SOAP 1.2 (the Body
+     * reference in the SOAP 1.2 namespace), every replica's Rampart accepts them and each call is executed once.
+     */
+    @Test
+    public void soap12ApplicationMessagesAreSignedAndServed() throws Exception {
+        correctCall("warm-up");
+        GroupState before = GroupState.of(servers, probes);
+        ServiceClient soap12 = new ServiceClient(clientServer.context(), null);
+        try {
+            soap12.engageModule("bftws");
+            Options options = soap12.getOptions();
+            options.setTo(new EndpointReference(GROUP));
+            options.setAction(HostileInputs.ECHO_ACTION);
+            options.setSoapVersionURI(SOAP12Constants.SOAP_ENVELOPE_NAMESPACE_URI);
+            options.setTimeOutInMilliSeconds(WAIT_MS);
+            for (int call = 0; call < 3; call++) {
+                String text = "soap12-" + call;
+                assertEquals(text, soap12.sendReceive(echoRequest(text)).getFirstElement().getText());
+            }
+        } finally {
+            soap12.cleanup();
+        }
+        before.assertExecutedRequests("three signed SOAP 1.2 calls", probes, 3);
     }
 
     /** A CreateSequence with a valid client UUID but no signature: a SOAP fault, no sequence. */
