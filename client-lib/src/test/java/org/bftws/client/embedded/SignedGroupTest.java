@@ -337,6 +337,21 @@ public class SignedGroupTest {
         return SequenceEstablishment.establish(clientServer.context(), config, UUID.randomUUID(), WAIT_MS);
     }
 
+    /** A signing policy whose ramp:user has no key in its keystore is refused when the signer is made. */
+    @Test
+    public void signingPolicyWithoutItsKeyIsRefusedUpFront() throws Exception {
+        Path wrong = TMP.newFolder("wrong-user").toPath().resolve("policy.xml");
+        java.nio.file.Files.writeString(wrong, java.nio.file.Files.readString(clientPolicy)
+                .replace("<ramp:user>client</ramp:user>", "<ramp:user>nobody</ramp:user>"));
+        try {
+            signer(wrong, Clock.systemUTC());
+            fail("a signer without a private key was made");
+        } catch (BftwsConfigException e) {
+            assertEquals("bftws.security.policy", e.key());
+            assertTrue(e.getMessage(), e.getMessage().contains("nobody"));
+        }
+    }
+
     /** Signing asked for but rampart.mar missing: start-up stops naming the key, nothing serves unsigned. */
     @Test
     public void replicaWithoutRampartModuleDoesNotStart() throws Exception {

@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.UnaryOperator;
 
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
 import org.apache.neethi.Policy;
 import org.apache.ws.security.WSConstants;
 import org.apache.ws.security.WSEncryptionPart;
@@ -34,6 +36,7 @@ import org.w3c.dom.Element;
  * per message; the keystore ({@link SigningKeys}) is shared read-only.
  */
 public final class ApplicationMessageSigner implements UnaryOperator<byte[]> {
+    private static final Logger LOG = LogManager.getLogger(ApplicationMessageSigner.class);
     private static final String WSA = "http://www.w3.org/2005/08/addressing";
     private static final String WSRM = "http://docs.oasis-open.org/ws-rx/wsrm/200702";
     private static final String[] WSA_HEADERS = {"To", "Action", "MessageID", "ReplyTo", "FaultTo"};
@@ -70,6 +73,8 @@ public final class ApplicationMessageSigner implements UnaryOperator<byte[]> {
         try {
             sign(doc, keys.crypto());
         } catch (WSSecurityException e) {
+            // The Multicast Sender drops an envelope it cannot build; say why here (never the envelope or key).
+            LOG.error("bftws client: cannot WS-Security sign an application message: {}", e.getMessage());
             throw new IllegalStateException("cannot sign the application message: " + e.getMessage(), e);
         }
         return DomEnvelopes.serialise(doc);

@@ -37,7 +37,10 @@ final class SigningKeys {
         this.crypto = crypto;
     }
 
-    /** @throws BftwsConfigException naming {@code bftws.security.policy} if the policy lacks a usable key */
+    /**
+     * @throws BftwsConfigException naming {@code bftws.security.policy} if the policy lacks a usable key (checked
+     *         now: the private key is loaded once)
+     */
     static SigningKeys of(Policy policy) {
         RampartConfig rc = rampartConfig(policy);
         CryptoConfig cc = rc.getSigCryptoConfig();
@@ -47,11 +50,16 @@ final class SigningKeys {
         Properties props = new Properties();
         props.putAll(cc.getProp());
         props.setProperty(PROVIDER, cc.getProvider());
+        String password = password(rc.getPwCbClass(), rc.getUser());
         try {
-            return new SigningKeys(rc.getUser(), password(rc.getPwCbClass(), rc.getUser()),
-                    CryptoFactory.getInstance(props, SigningKeys.class.getClassLoader()));
+            Crypto crypto = CryptoFactory.getInstance(props, SigningKeys.class.getClassLoader());
+            if (crypto.getPrivateKey(rc.getUser(), password) == null) { // at start-up, not on the first request
+                throw invalid("its keystore has no private key " + rc.getUser());
+            }
+            return new SigningKeys(rc.getUser(), password, crypto);
         } catch (WSSecurityException e) {
-            throw invalid("its signature crypto cannot be loaded (" + e.getMessage() + ")");
+            throw invalid("its signature crypto or the key " + rc.getUser() + " cannot be loaded (" + e.getMessage()
+                    + ")");
         }
     }
 
