@@ -60,9 +60,9 @@ public class BftwsModule extends SandeshaModule {
             BftwsRuntime.publishKeys(configContext, keys);
         }
         if (config.isReplica() && config.security() == SecurityMode.RAMPART) {
-            // §3.3.1: the client↔replica WS-RM exchange is WS-Security signed; CreateSequence (a Sandesha2
-            // operation of the main service) then needs the client's signature before Sandesha2 sees it.
-            ServiceSigning.install(configContext.getAxisConfiguration(), services.mainService(), loadPolicy(config));
+            // §3.3.1: the client↔replica WS-RM exchange is WS-Security signed; CreateSequence and the application
+            // messages then need the client's signature before Sandesha2 sees them, on every group service.
+            ServiceSigning.install(configContext.getAxisConfiguration(), loadPolicy(config));
         }
         if (config.isReplica()) {
             // Paper §3.3.1.4/§3.3.1.7: on a replica the Total Order Manager replaces Sandesha2's InOrder invoker

@@ -12,7 +12,10 @@ import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -23,6 +26,7 @@ import org.apache.axiom.om.OMAbstractFactory;
 import org.apache.axiom.om.OMElement;
 import org.apache.axiom.om.OMFactory;
 import org.apache.axiom.om.OMNamespace;
+import org.apache.axiom.soap.SOAP12Constants;
 import org.apache.axis2.addressing.EndpointReference;
 import org.apache.axis2.client.Options;
 import org.apache.axis2.client.ServiceClient;
@@ -32,6 +36,10 @@ import org.apache.axis2.handlers.AbstractHandler;
 import org.bftws.client.group.GroupLauncher;
 import org.bftws.client.security.GeneratedKeystores;
 import org.bftws.client.security.SigningPolicy;
+import org.bftws.core.crypto.Ed25519;
+import org.bftws.core.crypto.Signer;
+import org.bftws.core.keys.ClientKeys;
+import org.bftws.core.keys.GroupKeys;
 import org.bftws.core.keys.KeyFiles;
 import org.bftws.core.keys.KeyGen;
 import org.bftws.module.BftwsRuntime;
@@ -39,7 +47,10 @@ import org.bftws.module.client.GroupClientRuntime;
 import org.bftws.module.client.SequenceEstablishment;
 import org.bftws.module.config.BftwsConfig;
 import org.bftws.module.config.BftwsConfigException;
+import org.bftws.module.rm.RecordedMessages;
 import org.bftws.module.rm.SequenceIds;
+import org.bftws.module.security.ApplicationMessageSigner;
+import org.bftws.module.security.RampartSigning;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
 import org.junit.ClassRule;
@@ -53,7 +64,11 @@ import org.junit.rules.Timeout;
  * a client, each with its own X.509 keystore generated at run time and the WS-SecurityPolicy of
  * {@link SigningPolicy}. The client's CreateSequence is signed and the replicas' answers too; the group
  * serves voted echo calls. An unsigned CreateSequence (with a valid client UUID) and one altered in transit
- * after signing are refused with a SOAP fault and create no sequence. Real HTTP on 127.0.0.1.
+ * after signing are refused with a SOAP fault and create no sequence. The client's WS-RM application messages
+ * are WS-Security signed too ({@link ApplicationMessageSigner}) and checked by each replica's Rampart against
+ * the service's policy: an unsigned one, one altered after signing (payload or a signed header), an expired
+ * one, and one signed by another trusted party than the sequence's creator are refused by every replica and
+ * nothing is recorded or executed. Real HTTP on 127.0.0.1.
  */
 public class SignedGroupTest {
     private static final String NS = "urn:bftws:samples:echo";
@@ -68,6 +83,18 @@ public class SignedGroupTest {
     public final Timeout timeout = Timeout.seconds(120);
 
     private static final EmbeddedAxis2Server[] servers = new EmbeddedAxis2Server[N];
+    private static final ReplicaProbe[] probes = new ReplicaProbe[N];
+    /** The group client's node id: replicas are 0..N-1. */
+    private static final int CLIENT = N;
+    private static final String WSSE = "oasis-200401-wss-wssecurity-secext-1.0.xsd";
+    private static final URI NOWHERE = URI.create("http://127.0.0.1:9/axis2/services/BftwsControl");
+    /** The client's Ed25519 request key, for application messages the test builds itself. */
+    private static Signer clientRequests;
+    /** WS-Security with the client's X.509 key, and with another party's the replicas trust as well. */
+    private static Path clientPolicy;
+    private static Path intruderPolicy;
+    private static ServiceClient caller;
+    private static int calls;
     private static final AtomicBoolean TAMPER = new AtomicBoolean();
     private static EmbeddedAxis2Server clientServer;
     /** Replica 0's axis2.xml, for a second start without rampart.mar. */
@@ -80,7 +107,7 @@ public class SignedGroupTest {
         assertEquals(log.toString(), 0, KeyGen.run(new String[] {"--out", keys.toString(), "--replicas", "4",
             "--clients", "1"}, new SecureRandom(), new PrintStream(log), new PrintStream(log)));
         Path x509 = TMP.newFolder("x509").toPath();
-        List<String> parties = new ArrayList<>(List.of("client"));
+        List<String> parties = new ArrayList<>(List.of("client", "intruder"));
         for (int r = 1; r <= N; r++) {
             parties.add("replica-" + r);
         }
@@ -107,11 +134,17 @@ public class SignedGroupTest {
             if (r == 0) {
                 replica0Xml = xml;
             }
+            probes[r] = new ReplicaProbe().installOn(servers[r].context().getAxisConfiguration().getService("Echo")
+                    .getOperation(ReplicaProbe.echo()));
         }
         // In transit to replica 0: before its Security phase, after the client's.
         transportPhase(servers[0]).addHandler(new ClientUuidTamperer());
         Path clientDir = TMP.newFolder("client").toPath();
-        Path clientPolicy = SigningPolicy.write(clientDir, keystores, "client", "replica-1");
+        clientPolicy = SigningPolicy.write(clientDir, keystores, "client", "replica-1");
+        intruderPolicy = SigningPolicy.write(TMP.newFolder("intruder").toPath(), keystores, "intruder", "replica-1");
+        GroupKeys groupKeys = KeyFiles.readGroup(keys.resolve(KeyFiles.GROUP_FILE));
+        ClientKeys mine = KeyFiles.readClient(keys.resolve(KeyFiles.clientFileName(1)), groupKeys);
+        clientRequests = Ed25519.signer(mine.signingKey());
         clientServer = EmbeddedAxis2Server.start(TestRepositories.listeningClient(clientDir,
                 group + param("bftws.role", "client")
                         + param("bftws.keys.private", keys.resolve(KeyFiles.clientFileName(1)).toString())
@@ -120,6 +153,9 @@ public class SignedGroupTest {
 
     @AfterClass
     public static void stop() throws Exception {
+        if (caller != null) {
+            caller.cleanup();
+        }
         EmbeddedAxis2Server.closeAll(clientServer);
         EmbeddedAxis2Server.closeAll(servers);
     }
@@ -150,6 +186,32 @@ public class SignedGroupTest {
         } finally {
             client.cleanup();
         }
+    }
+
+    /**
+     * A SOAP 1.2 ServiceClient: its CreateSequence and application messages are signed in SOAP 1.2 (the Body
+     * reference in the SOAP 1.2 namespace), every replica's Rampart accepts them and each call is executed once.
+     */
+    @Test
+    public void soap12ApplicationMessagesAreSignedAndServed() throws Exception {
+        correctCall("warm-up");
+        GroupState before = GroupState.of(servers, probes);
+        ServiceClient soap12 = new ServiceClient(clientServer.context(), null);
+        try {
+            soap12.engageModule("bftws");
+            Options options = soap12.getOptions();
+            options.setTo(new EndpointReference(GROUP));
+            options.setAction(HostileInputs.ECHO_ACTION);
+            options.setSoapVersionURI(SOAP12Constants.SOAP_ENVELOPE_NAMESPACE_URI);
+            options.setTimeOutInMilliSeconds(WAIT_MS);
+            for (int call = 0; call < 3; call++) {
+                String text = "soap12-" + call;
+                assertEquals(text, soap12.sendReceive(echoRequest(text)).getFirstElement().getText());
+            }
+        } finally {
+            soap12.cleanup();
+        }
+        before.assertExecutedRequests("three signed SOAP 1.2 calls", probes, 3);
     }
 
     /** A CreateSequence with a valid client UUID but no signature: a SOAP fault, no sequence. */
@@ -189,6 +251,105 @@ public class SignedGroupTest {
         }
         assertEquals("replica 0 created nothing", before, RmSequences.count(servers[0].context()));
         assertNull(RmSequences.bean(servers[0].context(), expected));
+    }
+
+    /**
+     * Application messages on the client's own sequence that its signed CreateSequence created: without a
+     * WS-Security header, altered after signing (the payload, wsa:ReplyTo which the Ed25519 signature does not
+     * cover, the message number), expired, or signed by another party the replicas trust: a SOAP fault from
+     * every replica, nothing recorded by Sandesha2, nothing executed; the group keeps serving. The same
+     * request correctly signed is then accepted and executed once.
+     */
+    @Test
+    public void applicationMessagesNotSignedByTheSequenceCreatorAreRefused() throws Exception {
+        correctCall("warm-up");
+        String sequence = establishSequence();
+        byte[] request = HostileInputs.signedEcho(clientRequests, CLIENT, sequence, 1, "signed-by-creator");
+        String plain = HostileInputs.application(request, GROUP, NOWHERE);
+        ApplicationMessageSigner client = signer(clientPolicy, Clock.systemUTC());
+        String signed = wsSecured(client, plain);
+        assertTrue("a WS-Security header: " + signed, signed.contains("Security") && signed.contains("BinarySecurityToken"));
+
+        refused("no WS-Security header", sequence, plain, "Security header");
+        refused("payload altered after signing", sequence, signed.replace("signed-by-creator", "signed-by-creatoR"),
+                "signature or decryption was invalid");
+        refused("wsa:ReplyTo altered after signing", sequence, signed.replace(NOWHERE.toString(),
+                "http://127.0.0.1:10/axis2/services/BftwsControl"), "signature or decryption was invalid");
+        refused("message number altered after signing", sequence, signed.replace(
+                "<wsrm:MessageNumber>1<", "<wsrm:MessageNumber>2<"), "signature or decryption was invalid");
+        refused("an expired timestamp", sequence, wsSecured(signer(clientPolicy,
+                Clock.offset(Clock.systemUTC(), Duration.ofHours(-1))), plain), "expired");
+        refused("signed by another trusted party", sequence, wsSecured(signer(intruderPolicy, Clock.systemUTC()),
+                plain), "created by another party's certificate");
+
+        GroupState before = GroupState.of(servers, probes);
+        for (int r = 0; r < N; r++) {
+            HttpResponse<String> rsp = RawSoap.post(servers[r].serviceUrl("Echo"), HostileInputs.ECHO_ACTION, signed);
+            assertEquals("the creator's signed message at replica " + r + ": " + rsp.body(), 200, rsp.statusCode());
+            // the acknowledgement, which nobody verifies, is left unsigned (RampartSigning)
+            assertTrue(rsp.body(), rsp.body().contains("SequenceAcknowledgement") && !rsp.body().contains(WSSE));
+        }
+        before.assertExecutedRequests("the creator's signed message", probes, 1);
+        correctCall("the creator's signed message");
+    }
+
+    /** Posts {@code message} to every replica: a SOAP fault naming {@code reason}, nothing recorded or executed. */
+    private static void refused(String what, String sequence, String message, String reason) throws Exception {
+        GroupState before = GroupState.of(servers, probes);
+        for (int r = 0; r < N; r++) {
+            HttpResponse<String> rsp = RawSoap.post(servers[r].serviceUrl("Echo"), HostileInputs.ECHO_ACTION, message);
+            assertEquals(what + " at replica " + r + ": " + rsp.body(), 500, rsp.statusCode());
+            assertTrue(what + " at replica " + r + ": " + rsp.body(), rsp.body().contains("Fault")
+                    && rsp.body().contains(reason));
+            assertTrue(what + ": replica " + r + " knows the sequence",
+                    RmSequences.bean(servers[r].context(), sequence) != null);
+            assertTrue(what + ": nothing recorded by replica " + r,
+                    !RecordedMessages.recorded(servers[r].context(), sequence, 1));
+        }
+        correctCall(what);
+        before.assertOnlyOneMoreExecuted(what, servers, probes);
+    }
+
+    private static ApplicationMessageSigner signer(Path policy, Clock clock) throws Exception {
+        return ApplicationMessageSigner.of(RampartSigning.load(policy), clock);
+    }
+
+    private static String wsSecured(ApplicationMessageSigner signer, String envelope) {
+        return new String(signer.apply(envelope.getBytes(StandardCharsets.UTF_8)), StandardCharsets.UTF_8);
+    }
+
+    /** A voted echo call through the group on the test's ServiceClient (its own signed sequence). */
+    private static void correctCall(String after) throws Exception {
+        if (caller == null) {
+            caller = new ServiceClient(clientServer.context(), null);
+            caller.engageModule("bftws");
+            Options options = caller.getOptions();
+            options.setTo(new EndpointReference(GROUP));
+            options.setAction(HostileInputs.ECHO_ACTION);
+            options.setTimeOutInMilliSeconds(WAIT_MS);
+        }
+        String text = "call " + (++calls) + " after " + after;
+        assertEquals(text, caller.sendReceive(echoRequest(text)).getFirstElement().getText());
+    }
+
+    private static String establishSequence() throws Exception {
+        BftwsConfig config = (BftwsConfig) clientServer.context().getProperty(BftwsRuntime.CONFIG_PROPERTY);
+        return SequenceEstablishment.establish(clientServer.context(), config, UUID.randomUUID(), WAIT_MS);
+    }
+
+    /** A signing policy whose ramp:user has no key in its keystore is refused when the signer is made. */
+    @Test
+    public void signingPolicyWithoutItsKeyIsRefusedUpFront() throws Exception {
+        Path wrong = TMP.newFolder("wrong-user").toPath().resolve("policy.xml");
+        java.nio.file.Files.writeString(wrong, java.nio.file.Files.readString(clientPolicy)
+                .replace("<ramp:user>client</ramp:user>", "<ramp:user>nobody</ramp:user>"));
+        try {
+            signer(wrong, Clock.systemUTC());
+            fail("a signer without a private key was made");
+        } catch (BftwsConfigException e) {
+            assertEquals("bftws.security.policy", e.key());
+            assertTrue(e.getMessage(), e.getMessage().contains("nobody"));
+        }
     }
 
     /** Signing asked for but rampart.mar missing: start-up stops naming the key, nothing serves unsigned. */

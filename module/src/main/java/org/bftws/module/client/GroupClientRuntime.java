@@ -12,12 +12,14 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 
 import org.apache.axis2.AxisFault;
 import org.apache.axis2.context.ConfigurationContext;
 import org.apache.axis2.context.ServiceContext;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
+import org.apache.neethi.Policy;
 import org.bftws.core.message.ReplyBundle;
 import org.bftws.core.pbft.Event;
 import org.bftws.core.pbft.Ready;
@@ -28,6 +30,7 @@ import org.bftws.module.config.ReplicaEndpoint;
 import org.bftws.module.keys.GroupKeyMaterial;
 import org.bftws.core.message.Signed;
 import org.bftws.module.rm.ApplicationMessage;
+import org.bftws.module.security.ApplicationMessageSigner;
 import org.bftws.module.transport.ControlMessage;
 import org.bftws.module.transport.ControlPort;
 import org.bftws.module.transport.MulticastSender;
@@ -66,6 +69,8 @@ public final class GroupClientRuntime implements AutoCloseable {
     private final GroupKeyMaterial keys;
     private final URI replyTo;
     private final MulticastSender sender;
+    /** Puts the WS-Security header on an application message ({@code bftws.security=rampart}); else null. */
+    private final UnaryOperator<byte[]> wsSecurity;
     private final ControlPort port;
     private final ScheduledExecutorService ticker;
     /**
@@ -81,6 +86,7 @@ public final class GroupClientRuntime implements AutoCloseable {
         this.config = config;
         this.keys = keys;
         this.replyTo = replyTo;
+        this.wsSecurity = wsSecurity(config);
         this.sender = new MulticastSender("bftws-client-send", config.n(),
                 config.multicast().withBuffer(SEND_QUEUE_CAPACITY, SEND_TIMEOUT));
         try {
@@ -97,6 +103,16 @@ public final class GroupClientRuntime implements AutoCloseable {
         ticker.scheduleAtFixedRate(this::tick, config.tickMillis(), config.tickMillis(), TimeUnit.MILLISECONDS);
         LOG.info("bftws client (node {}) for group {}: {} replicas, replies at {}", keys.nodeId(),
                 config.groupEndpoint(), config.n(), replyTo);
+    }
+
+    /**
+     * With {@code bftws.security=rampart} the client's application messages are WS-Security signed with the
+     * key the signing policy names (§3.3.1), as its CreateSequence is; loaded once here, so a bad policy stops
+     * start-up.
+     */
+    private static UnaryOperator<byte[]> wsSecurity(BftwsConfig config) throws AxisFault {
+        Policy policy = SequenceEstablishment.signingPolicy(config);
+        return policy == null ? null : ApplicationMessageSigner.of(policy);
     }
 
     /** Starts the client side; {@code replyTo} is this instance's control port URL. */
@@ -161,7 +177,8 @@ public final class GroupClientRuntime implements AutoCloseable {
      */
     void send(Ready r) {
         for (Ready.Outbound o : r.messages) {
-            ApplicationMessage m = ApplicationMessage.of(Signed.decode(o.bytes()), config.groupEndpoint(), replyTo);
+            ApplicationMessage m = ApplicationMessage.of(Signed.decode(o.bytes()), config.groupEndpoint(), replyTo,
+                    wsSecurity);
             sender.send(serviceEndpoints(m.service()), m);
         }
     }

@@ -76,7 +76,7 @@ public final class SequenceEstablishment {
      * With {@code bftws.security=rampart} the policy that signs CreateSequence and verifies the replicas'
      * answers (§3.3.1: client↔replica messages are WS-Security signed); null without.
      */
-    private static Policy signingPolicy(BftwsConfig config) throws AxisFault {
+    static Policy signingPolicy(BftwsConfig config) throws AxisFault {
         if (config.security() != SecurityMode.RAMPART) {
             return null;
         }

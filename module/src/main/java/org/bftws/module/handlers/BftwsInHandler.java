@@ -8,12 +8,14 @@ import org.apache.axis2.description.AxisService;
 import org.apache.axis2.context.ConfigurationContext;
 import org.bftws.module.BftwsRuntime;
 import org.bftws.module.config.BftwsConfig;
+import org.bftws.module.config.SecurityMode;
 import org.bftws.module.order.BftwsReplica;
 import org.bftws.module.rm.ApplicationMessage;
 import org.bftws.module.rm.ClientUuidElement;
 import org.bftws.module.rm.ReceivedRequest;
 import org.bftws.module.rm.RecordedMessages;
 import org.bftws.core.crypto.Verifier;
+import org.bftws.module.security.SequenceCreators;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.Signed;
 import org.bftws.module.transport.ControlMessage;
@@ -38,7 +40,9 @@ import org.bftws.module.transport.ControlPort;
  * service endpoint is refused: executing it outside the total order would make this replica diverge. WS-RM
  * protocol messages (the module's Sandesha2 operations) pass: they change no application state. A
  * CreateSequence must carry the client UUID (§3.3.1.1); one without it, or with a malformed one, is refused
- * before Sandesha2 creates anything.
+ * before Sandesha2 creates anything. With {@code bftws.security=rampart}, Rampart has verified the message's
+ * WS-Security signature against the service's policy before this handler runs, and this handler also
+ * requires it to be made by the certificate that signed the sequence's CreateSequence ({@link SequenceCreators}).
  *
  * <p>On a client, the voted response the Out Handler built passes through unchanged.
  */
@@ -82,6 +86,10 @@ public class BftwsInHandler extends BftwsHandler {
             // when processing an in message" and the replica an ERROR with a stack trace.
             throw Refusal.fault("BFT-WS: unknown sequence " + q.sequenceId() + " (WS-RM UnknownSequence): create"
                     + " the sequence with a CreateSequence carrying the client UUID first");
+        }
+        if (config.security() == SecurityMode.RAMPART) {
+            // Rampart has checked the message's signature (Security phase); it must be the sequence creator's.
+            SequenceCreators.requireCreator(msgContext, q.sequenceId(), RecordedMessages.creator(cc, q.sequenceId()));
         }
         boolean duplicate = op != null && op.getName().getLocalPart().startsWith(DUPLICATE_OPERATION_PREFIX);
         if (duplicate) {

@@ -22,6 +22,8 @@ import org.bftws.module.api.ApplicationRequest;
 import org.bftws.module.api.ApplicationResult;
 import org.bftws.module.api.CollectiveRandom;
 import org.bftws.module.config.BftwsConfig;
+import org.bftws.module.config.SecurityMode;
+import org.bftws.module.security.RampartSigning;
 import org.bftws.module.xml.Payloads;
 
 /**
@@ -40,6 +42,9 @@ import org.bftws.module.xml.Payloads;
  * {@link org.bftws.module.client.SequenceEstablishment}); it travels as a core request on the BFT-WS control port, numbered within that sequence, rather
  * than inside Sandesha2 (which would number and retransmit it per replica). Stopping the flow here keeps
  * Sandesha2 from seeing group requests. Everything else passes unchanged (plain WS-RM to other endpoints).
+ *
+ * <p>On a replica with {@code bftws.security=rampart}, it leaves the WS-RM acknowledgements of application
+ * messages unsigned ({@link RampartSigning#leaveAcknowledgementUnsigned}).
  */
 public class BftwsOutHandler extends BftwsHandler {
     /** Message property marking a request this handler has taken over (out-flow handlers may run again). */
@@ -48,6 +53,9 @@ public class BftwsOutHandler extends BftwsHandler {
     @Override
     protected InvocationResponse invokeReplicated(MessageContext msgContext, BftwsConfig config)
             throws AxisFault {
+        if (config.isReplica() && config.security() == SecurityMode.RAMPART) {
+            RampartSigning.leaveAcknowledgementUnsigned(msgContext); // before the Security phase
+        }
         if (!config.isGroupClient() || !toGroup(msgContext, config) || msgContext.getProperty(HANDLED) != null) {
             return InvocationResponse.CONTINUE;
         }

@@ -7,8 +7,6 @@ import org.apache.axis2.context.MessageContext;
 import org.apache.axis2.description.AxisOperation;
 import org.apache.axis2.description.AxisService;
 import org.bftws.module.config.BftwsConfig;
-import org.bftws.module.config.SecurityMode;
-import org.bftws.module.security.RampartSigning;
 import org.bftws.module.rm.ReceivedRequest;
 
 /**
@@ -18,8 +16,9 @@ import org.bftws.module.rm.ReceivedRequest;
  * any other: the Total Order Invoker looks the action up when it executes the request (§3.3.1.7), so every
  * correct replica answers it with the same fault, which the client gets as the voted result. The operation's
  * receiver never runs: {@link BftwsOrderHandler} stops the flow before it. With {@code bftws.security=rampart}
- * it also exempts such messages from the service's WS-Security policy (they carry the client's Ed25519
- * signature instead, see {@link RampartSigning#exempt}); it runs before the Security phase for both.
+ * the message passes Rampart in the Security phase first, like any message to the service: the client's
+ * WS-Security signature ({@link org.bftws.module.security.ApplicationMessageSigner}) must satisfy the
+ * service's policy.
  */
 public class BftwsRequestDispatcher extends BftwsHandler {
     /** The module operation (module.xml) every bftws-engaged service gets. */
@@ -31,9 +30,6 @@ public class BftwsRequestDispatcher extends BftwsHandler {
         if (!config.isReplica() || service == null || msgContext.getEnvelope() == null
                 || !ReceivedRequest.isPresent(msgContext)) {
             return InvocationResponse.CONTINUE;
-        }
-        if (config.security() == SecurityMode.RAMPART) {
-            RampartSigning.exempt(msgContext); // before the Security phase: the Ed25519 signature is checked later
         }
         if (msgContext.getAxisOperation() != null || service.getOperationByAction(msgContext.getWSAAction()) != null) {
             return InvocationResponse.CONTINUE;

@@ -5,6 +5,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.UUID;
+import java.util.function.UnaryOperator;
 
 import javax.xml.namespace.QName;
 import javax.xml.stream.XMLStreamException;
@@ -48,14 +49,17 @@ public final class ApplicationMessage implements OutboundSoap {
     private final ApplicationRequest operation;
     private final URI to;
     private final URI replyTo;
+    private final UnaryOperator<byte[]> wsSecurity;
     private byte[] envelope;
 
-    private ApplicationMessage(Signed signed, Request request, ApplicationRequest operation, URI to, URI replyTo) {
+    private ApplicationMessage(Signed signed, Request request, ApplicationRequest operation, URI to, URI replyTo,
+            UnaryOperator<byte[]> wsSecurity) {
         this.signed = signed;
         this.request = request;
         this.operation = operation;
         this.to = to;
         this.replyTo = replyTo;
+        this.wsSecurity = wsSecurity;
     }
 
     /**
@@ -66,13 +70,23 @@ public final class ApplicationMessage implements OutboundSoap {
      * @throws IllegalArgumentException if the bytes are no signed application request
      */
     public static ApplicationMessage of(Signed signedRequest, URI groupEndpoint, URI replyTo) {
+        return of(signedRequest, groupEndpoint, replyTo, null);
+    }
+
+    /**
+     * As {@link #of(Signed, URI, URI)}, the serialised envelope then passed through {@code wsSecurity} (with
+     * {@code bftws.security=rampart}, the client's WS-Security header; null for none; it runs where the envelope is built, on
+     * the Multicast Sender's thread, once for all replicas).
+     */
+    public static ApplicationMessage of(Signed signedRequest, URI groupEndpoint, URI replyTo,
+            UnaryOperator<byte[]> wsSecurity) {
         if (signedRequest.kind() != Kind.REQUEST) {
             throw new IllegalArgumentException("not a request: " + signedRequest.kind());
         }
         Request r = Request.decode(signedRequest.body());
         ApplicationRequest op = ApplicationRequest.decode(r.operation());
         URI to = op.service().isEmpty() ? groupEndpoint : groupEndpoint.resolve(op.service());
-        return new ApplicationMessage(signedRequest, r, op, to, replyTo);
+        return new ApplicationMessage(signedRequest, r, op, to, replyTo, wsSecurity);
     }
 
     /** The group service this request is for: "" for the main one, else a sibling's NAME. */
@@ -90,10 +104,14 @@ public final class ApplicationMessage implements OutboundSoap {
         return operation.soap12();
     }
 
-    /** The payload plus the headers around it (addresses, ids, base64 signature): about 1.5 KB. */
+    /**
+     * The payload plus the headers around it (addresses, ids, base64 signature): about 1.5 KB; a WS-Security
+     * header (certificate, signature, ten references) about 4 KB more.
+     */
     @Override
     public int estimatedEnvelopeBytes() {
-        return (int) Math.min(Integer.MAX_VALUE, operation.payload().length + 1536L + to.toString().length()
+        long security = wsSecurity == null ? 0 : 4096;
+        return (int) Math.min(Integer.MAX_VALUE, operation.payload().length + 1536L + security + to.toString().length()
                 + replyTo.toString().length());
     }
 
@@ -101,7 +119,8 @@ public final class ApplicationMessage implements OutboundSoap {
     public synchronized byte[] envelope() {
         if (envelope == null) {
             try {
-                envelope = serialise(build());
+                byte[] plain = serialise(build());
+                envelope = wsSecurity == null ? plain : wsSecurity.apply(plain);
             } catch (AxisFault | XMLStreamException e) {
                 // the client made the payload a parsable fixed point before signing it
                 throw new IllegalStateException("cannot build the application message", e);

@@ -1,6 +1,9 @@
 package org.bftws.module.rm;
 
+import java.security.cert.X509Certificate;
+import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 
 import org.apache.axiom.om.OMElement;
 import org.apache.axis2.context.AbstractContext;
@@ -13,6 +16,8 @@ import org.apache.sandesha2.storage.beans.RMDBean;
 import org.apache.sandesha2.storage.inmemory.InMemoryRMDBeanMgr;
 import org.apache.sandesha2.storage.inmemory.InMemoryStorageManager;
 import org.bftws.module.config.BftwsConfig;
+import org.bftws.module.config.SecurityMode;
+import org.bftws.module.security.SequenceCreators;
 import org.bftws.module.BftwsRuntime;
 
 /**
@@ -25,12 +30,29 @@ import org.bftws.module.BftwsRuntime;
  * builds the CreateSequenceResponse, so replacing it on insert is enough. The CreateSequence being processed
  * is the current message context: Sandesha2 handles it inside its message receiver, which Axis2 runs with
  * the message as the thread's current one.
+ *
+ * <p>With {@code bftws.security=rampart} it also keeps, per sequence, the X.509 certificate that signed the
+ * CreateSequence (Rampart has verified it by then), dropped with the bean: the In Handler accepts the
+ * sequence's application messages only when signed by it ({@link SequenceCreators}).
  */
 final class DeterministicRmdBeanMgr extends InMemoryRMDBeanMgr {
     private static final Logger LOG = LogManager.getLogger(DeterministicRmdBeanMgr.class);
 
+    private final Map<String, X509Certificate> creators = new ConcurrentHashMap<>();
+
     DeterministicRmdBeanMgr(InMemoryStorageManager mgr, AbstractContext context) {
         super(mgr, context);
+    }
+
+    /** The certificate that signed {@code sequenceId}'s CreateSequence, or null (unsigned, or not known). */
+    X509Certificate creatorOf(String sequenceId) {
+        return creators.get(sequenceId);
+    }
+
+    @Override
+    public boolean delete(String sequenceId) throws SandeshaStorageException {
+        creators.remove(sequenceId);
+        return super.delete(sequenceId);
     }
 
     @Override
@@ -48,8 +70,18 @@ final class DeterministicRmdBeanMgr extends InMemoryRMDBeanMgr {
         }
         String id = SequenceIds.derive(uuid, ((BftwsConfig) config).groupEndpoint());
         bean.setSequenceID(id);
+        if (((BftwsConfig) config).security() == SecurityMode.RAMPART) {
+            recordCreator(id, mc);
+        }
         boolean inserted = super.insert(bean);
         LOG.debug("sequence {} created for a client UUID (new: {})", id, inserted);
         return inserted;
+    }
+
+    private void recordCreator(String id, MessageContext createSequence) {
+        X509Certificate signer = SequenceCreators.signerOf(createSequence);
+        if (signer != null) {
+            creators.putIfAbsent(id, signer); // a repeated CreateSequence of the same UUID does not rebind it
+        }
     }
 }

@@ -1,5 +1,7 @@
 package org.bftws.module.rm;
 
+import java.security.cert.X509Certificate;
+
 import org.apache.axis2.AxisFault;
 import org.apache.axis2.context.ConfigurationContext;
 import org.apache.sandesha2.storage.StorageManager;
@@ -26,6 +28,15 @@ public final class RecordedMessages {
     /** True if this replica's Sandesha2 has a receiving-side sequence {@code sequenceId}. */
     public static boolean known(ConfigurationContext cc, String sequenceId) throws AxisFault {
         return bean(cc, sequenceId) != null;
+    }
+
+    /**
+     * The certificate that signed {@code sequenceId}'s CreateSequence on this replica (with
+     * {@code bftws.security=rampart}), or null.
+     */
+    public static X509Certificate creator(ConfigurationContext cc, String sequenceId) throws AxisFault {
+        StorageManager storage = SandeshaUtil.getSandeshaStorageManager(cc, cc.getAxisConfiguration());
+        return storage.getRMDBeanMgr() instanceof DeterministicRmdBeanMgr beans ? beans.creatorOf(sequenceId) : null;
     }
 
     private static RMDBean bean(ConfigurationContext cc, String sequenceId) throws AxisFault {

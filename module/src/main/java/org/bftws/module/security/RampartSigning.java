@@ -6,14 +6,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 import org.apache.axis2.AxisFault;
-import org.apache.axis2.client.ServiceClient;
 import org.apache.axis2.Constants;
+import org.apache.axis2.client.ServiceClient;
 import org.apache.axis2.context.MessageContext;
 import org.apache.axis2.description.AxisBindingMessage;
 import org.apache.axis2.description.AxisModule;
 import org.apache.axis2.description.AxisService;
 import org.apache.neethi.Policy;
 import org.apache.neethi.PolicyEngine;
+import org.bftws.module.rm.ClientUuidElement;
 
 /**
  * Puts an {@link AxisService} under a WS-SecurityPolicy enforced by Rampart (paper §3.3.1: client↔replica
@@ -24,6 +25,7 @@ import org.apache.neethi.PolicyEngine;
  */
 public final class RampartSigning {
     public static final String RAMPART_MODULE = "rampart";
+    private static final String SEQUENCE_ACKNOWLEDGEMENT = ClientUuidElement.WSRM_11 + "/SequenceAcknowledgement";
 
     private RampartSigning() {
     }
@@ -48,15 +50,17 @@ public final class RampartSigning {
     }
 
     /**
-     * Exempts one received message from the service's policy, for BFT-WS application messages, which the
-     * client's Ed25519 signature authenticates (checked by the In Handler). Axis2 takes a message's effective
-     * policy from the binding message its context names, so a binding message of its own, attached to no
-     * binding, gives it none, and Rampart then asks for nothing. (Operation-level policies do not work:
-     * the effective policy comes from the service's binding, which Sandesha2's module operations are not
-     * part of; an empty policy in Rampart's own property is refused by Rampart.)
+     * Leaves a replica's WS-RM {@code SequenceAcknowledgement} (the answer on an application message's HTTP
+     * response) out of Rampart's signing: the client's Multicast Sender does not read acknowledgements (core's
+     * retransmission decides, until f+1 signed replies are voted), so a signature on them would cost each
+     * replica an RSA signature per request that nobody checks. Axis2 takes a message's effective policy from
+     * the binding message its context names; a binding message of its own, attached to no binding, has none,
+     * so Rampart adds nothing. Other messages are left alone.
      */
-    public static void exempt(MessageContext msgContext) {
-        msgContext.setProperty(Constants.AXIS_BINDING_MESSAGE, new AxisBindingMessage());
+    public static void leaveAcknowledgementUnsigned(MessageContext msgContext) {
+        if (SEQUENCE_ACKNOWLEDGEMENT.equals(msgContext.getWSAAction())) {
+            msgContext.setProperty(Constants.AXIS_BINDING_MESSAGE, new AxisBindingMessage());
+        }
     }
 
     /** A client's requests are signed and its replies verified: the policy on the client's own AxisService. */

@@ -1,9 +1,11 @@
 package org.bftws.module.security;
 
 import java.util.ArrayList;
+import java.util.List;
 
 import org.apache.axiom.om.OMElement;
 import org.apache.axis2.AxisFault;
+import org.apache.axis2.client.ServiceClient;
 import org.apache.axis2.description.AxisModule;
 import org.apache.axis2.description.AxisService;
 import org.apache.axis2.description.AxisServiceGroup;
@@ -17,48 +19,58 @@ import org.apache.logging.log4j.Logger;
 import org.apache.neethi.Policy;
 import org.bftws.module.config.BftwsConfigException;
 import org.bftws.module.config.BftwsParameters;
+import org.bftws.module.transport.ControlPort;
 
 /**
- * Puts a replica's main service under the signing policy as soon as Axis2 deploys it (and again on each
- * redeployment). Axis2 initialises modules before it loads services, so the module cannot attach the policy
- * in its {@code init}; it registers this observer there instead. If the policy cannot be attached, the
- * service is deactivated: it must not serve the WS-RM exchange unsigned when signing was asked for.
+ * Puts every service of a replica's group under the signing policy as soon as Axis2 deploys it (and again on
+ * each redeployment): the main service its {@code bftws.replicas} endpoint names and its siblings
+ * {@code .../services/NAME}, since a group client sends WS-Security signed CreateSequence and application
+ * messages to any of them (paper §3.3.1). The control port is left alone: it carries the replicas' own
+ * Ed25519-signed protocol messages and the replies. Axis2 initialises modules before it loads services, so
+ * the module cannot attach the policy in its {@code init}; it registers this observer there instead. If the
+ * policy cannot be attached, the service is deactivated: it must not serve unsigned when signing was asked
+ * for.
  */
 public final class ServiceSigning implements AxisObserver {
     private static final Logger LOG = LogManager.getLogger(ServiceSigning.class);
 
-    private final String serviceName;
     private final Policy policy;
     private final ParameterIncludeImpl parameters = new ParameterIncludeImpl();
 
-    private ServiceSigning(String serviceName, Policy policy) {
-        this.serviceName = serviceName;
+    private ServiceSigning(Policy policy) {
         this.policy = policy;
     }
 
     /**
-     * Signs {@code serviceName}'s exchanges with {@code policy} from its deployment on.
+     * Signs the exchanges of every group service with {@code policy} from its deployment on.
      *
      * @throws BftwsConfigException naming {@code bftws.security} if rampart.mar is not deployed: checked now,
      *         and unchecked, because Axis2 logs and ignores an AxisFault thrown by a module's init, so only a
      *         runtime exception stops start-up
      */
-    public static void install(AxisConfiguration axis, String serviceName, Policy policy) throws AxisFault {
+    public static void install(AxisConfiguration axis, Policy policy) throws AxisFault {
         if (axis.getModule(RampartSigning.RAMPART_MODULE) == null) {
             throw new BftwsConfigException(BftwsParameters.SECURITY_KEY,
                     "is rampart, but rampart.mar is not among the repository's modules");
         }
-        ServiceSigning observer = new ServiceSigning(serviceName, policy);
+        ServiceSigning observer = new ServiceSigning(policy);
         axis.addObservers(observer);
-        AxisService already = axis.getServiceForActivation(serviceName);
-        if (already != null) {
-            observer.sign(already);
+        for (AxisService already : List.copyOf(axis.getServices().values())) {
+            if (isGroupService(already)) {
+                observer.sign(already);
+            }
         }
+    }
+
+    /** Any service deployed on the replica but the control port and client-side (anonymous) services. */
+    private static boolean isGroupService(AxisService s) {
+        return !ControlPort.SERVICE_NAME.equals(s.getName()) && !s.isClientSide()
+                && !s.getName().startsWith(ServiceClient.ANON_SERVICE);
     }
 
     @Override
     public void serviceUpdate(AxisEvent event, AxisService service) {
-        if (event.getEventType() == AxisEvent.SERVICE_DEPLOY && serviceName.equals(service.getName())) {
+        if (event.getEventType() == AxisEvent.SERVICE_DEPLOY && isGroupService(service)) {
             sign(service);
         }
     }
@@ -66,11 +78,11 @@ public final class ServiceSigning implements AxisObserver {
     private void sign(AxisService service) {
         try {
             RampartSigning.require(service, policy);
-            LOG.info("bftws: service {} requires WS-Security signatures (Rampart) on its WS-RM sequence exchange",
-                    serviceName);
+            LOG.info("bftws: service {} requires WS-Security signatures (Rampart) on its WS-RM sequence and"
+                    + " application messages", service.getName());
         } catch (AxisFault e) {
             service.setActive(false);
-            LOG.error("bftws: service {} deactivated: cannot require WS-Security signatures: {}", serviceName,
+            LOG.error("bftws: service {} deactivated: cannot require WS-Security signatures: {}", service.getName(),
                     e.getMessage());
         }
     }

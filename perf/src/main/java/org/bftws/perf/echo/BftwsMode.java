@@ -13,28 +13,37 @@ final class BftwsMode implements EchoMode {
     static final String GROUP = "http://echo.group.example/axis2/services/Echo";
 
     private final int n;
+    private final boolean signed;
 
     BftwsMode(int n) {
-        this.n = n;
+        this(n, false);
     }
 
-    /** {@code bftws} for 4 replicas (the echo experiment's name), else {@code bftws-nN}. */
+    /** @param signed {@code bftws.security=rampart}: X.509 WS-Security on the client↔replica WS-RM messages */
+    BftwsMode(int n, boolean signed) {
+        this.n = n;
+        this.signed = signed;
+    }
+
+    /** {@code bftws} for 4 replicas (the echo experiment's name), else {@code bftws-nN}; {@code -signed} with Rampart. */
     @Override
     public String name() {
-        return n == 4 ? "bftws" : "bftws-n" + n;
+        return (n == 4 ? "bftws" : "bftws-n" + n) + (signed ? "-signed" : "");
     }
 
     @Override
     public String description() {
         return "BFT-WS configuration I: " + n + " replicas (f = " + (n - 1) / 3 + ") as embedded Axis2 servers on "
                 + "loopback, PBFT over SOAP/HTTP, one listening client, one ServiceClient (own virtual sequence) per "
-                + "concurrent client";
+                + "concurrent client" + (signed ? "; bftws.security=rampart: CreateSequence and application messages"
+                + " X.509-signed by the client (WSS4J) and checked by each replica's Rampart" : "");
     }
 
     @Override
     public Deployment start(EchoSetup setup, Path work) throws Exception {
-        ReplicaGroup group = ReplicaGroup.start(setup, work, n, setup.echoAar(), "Echo", GROUP, "");
-        return new Deployment() {
+        ReplicaGroup group = ReplicaGroup.start(setup, work, n, ReplicaGroup.Keys.DEFAULT, setup.echoAar(), "Echo",
+                GROUP, "", signed);
+        Deployment d = new Deployment() {
             @Override
             public Caller newCaller() throws Exception {
                 ServiceClientCaller c = new ServiceClientCaller(group.clientContext(), GROUP, false);
@@ -47,5 +56,14 @@ final class BftwsMode implements EchoMode {
                 group.close();
             }
         };
+        if (signed) {
+            try {
+                EchoSigning.prime(d);
+            } catch (Exception | Error e) {
+                group.close();
+                throw e;
+            }
+        }
+        return d;
     }
 }

@@ -33,6 +33,7 @@ public final class EchoModes {
     /** Every mode either experiment knows, each name once. */
     private static List<EchoMode> known() {
         List<EchoMode> modes = new ArrayList<>(all());
+        modes.add(new BftwsMode(4, true)); // named only: --modes bftws-signed
         for (EchoMode m : scale()) {
             if (modes.stream().noneMatch(k -> k.name().equals(m.name()))) {
                 modes.add(m);

@@ -35,6 +35,8 @@ public final class ReplicaGroup implements AutoCloseable {
     private final int[] ports;
     private final EmbeddedAxis2Server[] replicas;
     private final Closer closer = new Closer();
+    /** X.509 signing ({@code bftws.security=rampart}), or null for none. */
+    private GroupSigning signing;
     private EmbeddedAxis2Server client;
     private int restarts;
 
@@ -87,6 +89,12 @@ public final class ReplicaGroup implements AutoCloseable {
      */
     public static ReplicaGroup start(EchoSetup setup, Path work, int n, Keys keyOptions, Path serviceAar,
             String serviceName, String groupEndpoint, String extraParams) throws Exception {
+        return start(setup, work, n, keyOptions, serviceAar, serviceName, groupEndpoint, extraParams, false);
+    }
+
+    /** As above; {@code signed}: {@code bftws.security=rampart} with generated X.509 keystores ({@link GroupSigning}). */
+    public static ReplicaGroup start(EchoSetup setup, Path work, int n, Keys keyOptions, Path serviceAar,
+            String serviceName, String groupEndpoint, String extraParams, boolean signed) throws Exception {
         if (n < 4 || (n - 1) % 3 != 0) {
             throw new IllegalArgumentException("n must be 3f+1 with f >= 1, got " + n);
         }
@@ -115,6 +123,7 @@ public final class ReplicaGroup implements AutoCloseable {
             ReplicaGroup g = new ReplicaGroup(setup, work, serviceAar, keys, group, Arrays.copyOf(ports, n));
             g.closer.register(forwarders);
             try {
+                g.signing = signed ? GroupSigning.generate(work.resolve("x509"), n) : null;
                 for (int r = 0; r < n; r++) {
                     g.startReplica(r, work.resolve("replica" + r));
                 }
@@ -177,7 +186,8 @@ public final class ReplicaGroup implements AutoCloseable {
     private void startReplica(int r, Path dir) throws Exception {
         Path xml = setup.axis2Xml(dir.resolve("conf"), "axis2-replica.xml", groupParams
                 + param("bftws.replica.id", String.valueOf(r))
-                + param("bftws.keys.private", keys.resolve(KeyFiles.replicaFileName(r + 1)).toString()));
+                + param("bftws.keys.private", keys.resolve(KeyFiles.replicaFileName(r + 1)).toString())
+                + (signing == null ? "" : signing.replicaParams(r)));
         replicas[r] = EmbeddedAxis2Server.start(setup.server(dir.resolve("repository"), xml, serviceAar), ports[r]);
     }
 
@@ -185,6 +195,7 @@ public final class ReplicaGroup implements AutoCloseable {
         Path xml = setup.axis2Xml(work.resolve("client/conf"), "axis2-client.xml", groupParams + replyEndpoint
                 + param("bftws.role", "client")
                 + param("bftws.keys.private", keys.resolve(KeyFiles.clientFileName(1)).toString())
+                + (signing == null ? "" : signing.clientParams())
                 + "<transportReceiver name=\"http\" class=\"org.apache.axis2.transport.http.SimpleHTTPServer\"/>\n    ");
         client = closer.register(EmbeddedAxis2Server.start(setup.client(work.resolve("client/repository"), xml),
                 port));
