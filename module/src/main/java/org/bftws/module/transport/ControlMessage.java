@@ -6,6 +6,7 @@ import java.io.Reader;
 import java.net.URI;
 import java.util.Base64;
 import java.util.Objects;
+import java.util.function.UnaryOperator;
 
 import javax.xml.namespace.QName;
 import javax.xml.stream.XMLStreamException;
@@ -38,11 +39,19 @@ public final class ControlMessage implements OutboundSoap {
 
     private final byte[] signedBytes;
     private final URI replyTo;
+    /** Null, or what puts a WS-Security header on the envelope (a replica's replies with bftws.security=rampart). */
+    private final UnaryOperator<byte[]> wsSecurity;
     private byte[] envelope;
 
     public ControlMessage(byte[] signedBytes, URI replyTo) {
+        this(signedBytes, replyTo, null);
+    }
+
+    /** A message whose envelope {@code wsSecurity} signs when the sender thread first builds it. */
+    public ControlMessage(byte[] signedBytes, URI replyTo, UnaryOperator<byte[]> wsSecurity) {
         this.signedBytes = Objects.requireNonNull(signedBytes, "signedBytes");
         this.replyTo = replyTo;
+        this.wsSecurity = wsSecurity;
     }
 
     public byte[] signedBytes() {
@@ -95,7 +104,7 @@ public final class ControlMessage implements OutboundSoap {
             } catch (XMLStreamException ex) {
                 throw new IllegalStateException("cannot serialise a control message", ex);
             }
-            envelope = out.toByteArray();
+            envelope = wsSecurity == null ? out.toByteArray() : wsSecurity.apply(out.toByteArray());
         }
         return envelope;
     }
