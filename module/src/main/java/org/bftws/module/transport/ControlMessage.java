@@ -36,6 +36,8 @@ public final class ControlMessage implements OutboundSoap {
 
     /** The SOAP envelope and element around the base64 text, with a replyTo attribute: about 400 bytes. */
     private static final int ENVELOPE_BYTES = 400;
+    /** A WS-Security header with timestamp, RSA-2048 certificate token and signature: about 3.5 KB. */
+    private static final int WS_SECURITY_BYTES = 4096;
 
     private final byte[] signedBytes;
     private final URI replyTo;
@@ -69,7 +71,8 @@ public final class ControlMessage implements OutboundSoap {
      */
     @Override
     public int estimatedEnvelopeBytes() {
-        return (int) Math.min(Integer.MAX_VALUE, 4L * ((signedBytes.length + 2L) / 3) + ENVELOPE_BYTES);
+        long header = wsSecurity == null ? 0 : WS_SECURITY_BYTES;
+        return (int) Math.min(Integer.MAX_VALUE, 4L * ((signedBytes.length + 2L) / 3) + ENVELOPE_BYTES + header);
     }
 
     /**
