@@ -28,12 +28,14 @@ final class SignedReplyGuard implements ControlGuard {
     @Override
     public boolean admit(SOAPEnvelope envelope, ControlMessage message) {
         int replica;
+        byte[] bytes;
         try {
             replica = ReplyBundle.decode(message.signedBytes()).sender();
+            bytes = bytes(envelope);
         } catch (RuntimeException e) {
             return false; // not a reply: the client takes nothing else on its control port
         }
-        return signatures.admit(bytes(envelope), replica);
+        return signatures.admit(bytes, replica);
     }
 
     long refused(int replica) {
