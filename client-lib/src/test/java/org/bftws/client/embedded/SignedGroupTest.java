@@ -68,7 +68,9 @@ import org.junit.rules.Timeout;
  * are WS-Security signed too ({@link ApplicationMessageSigner}) and checked by each replica's Rampart against
  * the service's policy: an unsigned one, one altered after signing (payload or a signed header), an expired
  * one, and one signed by another trusted party than the sequence's creator are refused by every replica and
- * nothing is recorded or executed. Real HTTP on 127.0.0.1.
+ * nothing is recorded or executed. The replicas' replies are WS-Security signed as well and checked on the
+ * client's control port before the Voter: one replica's badly signed replies are refused and out-voted.
+ * Real HTTP on 127.0.0.1.
  */
 public class SignedGroupTest {
     private static final String NS = "urn:bftws:samples:echo";
