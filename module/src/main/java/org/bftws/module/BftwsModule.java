@@ -2,6 +2,7 @@ package org.bftws.module;
 
 import java.io.IOException;
 import java.net.URI;
+import java.time.Clock;
 
 import org.apache.axis2.AxisFault;
 import org.apache.axis2.context.ConfigurationContext;
@@ -23,6 +24,7 @@ import org.bftws.module.order.BftwsReplica;
 import org.bftws.module.random.DeclaredRandomizedOperations;
 import org.bftws.module.random.RandomnessSetup;
 import org.bftws.module.transport.BoundedSoapBuilder;
+import org.bftws.module.security.ApplicationMessageSigner;
 import org.bftws.module.security.RampartSigning;
 import org.bftws.module.security.ServiceSigning;
 
@@ -59,10 +61,11 @@ public class BftwsModule extends SandeshaModule {
         if (keys != null) {
             BftwsRuntime.publishKeys(configContext, keys);
         }
-        if (config.isReplica() && config.security() == SecurityMode.RAMPART) {
+        Policy signing = config.isReplica() && config.security() == SecurityMode.RAMPART ? loadPolicy(config) : null;
+        if (signing != null) {
             // §3.3.1: the client↔replica WS-RM exchange is WS-Security signed; CreateSequence and the application
             // messages then need the client's signature before Sandesha2 sees them, on every group service.
-            ServiceSigning.install(configContext.getAxisConfiguration(), loadPolicy(config));
+            ServiceSigning.install(configContext.getAxisConfiguration(), signing);
         }
         if (config.isReplica()) {
             // Paper §3.3.1.4/§3.3.1.7: on a replica the Total Order Manager replaces Sandesha2's InOrder invoker
@@ -72,6 +75,9 @@ public class BftwsModule extends SandeshaModule {
             // Client requests come only through Sandesha2 as WS-RM application messages (§3.3.1.2-3.3.1.4).
             BftwsReplica replica = BftwsReplica.start(configContext, config, keys.signer(), keys.verifier(),
                     new TotalOrderInvoker(configContext, services, config.xmlLimits()), randomness, false);
+            if (signing != null) { // §3.3.1: and the replies too, with the same key
+                replica.manager().signRepliesWith(ApplicationMessageSigner.forReplies(signing, Clock.systemUTC()));
+            }
             configContext.setProperty(BftwsRuntime.REPLICA_PROPERTY, replica);
             LOG.info("bftws replica {} of {} orders requests for service {} (and the other services deployed"
                     + " here), randomness {}", config.replicaId(), config.n(), services.mainService(),

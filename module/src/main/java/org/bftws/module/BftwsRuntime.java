@@ -68,6 +68,12 @@ public final class BftwsRuntime {
         return r instanceof BftwsReplica ? (BftwsReplica) r : null;
     }
 
+    /** The client side of this Axis2 instance if started, or null. */
+    public static GroupClientRuntime runningClient(ConfigurationContext cc) {
+        Object c = cc.getProperty(CLIENT_PROPERTY);
+        return c instanceof GroupClientRuntime g ? g : null;
+    }
+
     /**
      * The client side of this Axis2 instance, started on first use: only then is the HTTP listener that
      * receives the replicas' replies known to run (an embedding starts it after the module initialised).

@@ -68,7 +68,9 @@ import org.junit.rules.Timeout;
  * are WS-Security signed too ({@link ApplicationMessageSigner}) and checked by each replica's Rampart against
  * the service's policy: an unsigned one, one altered after signing (payload or a signed header), an expired
  * one, and one signed by another trusted party than the sequence's creator are refused by every replica and
- * nothing is recorded or executed. Real HTTP on 127.0.0.1.
+ * nothing is recorded or executed. The replicas' replies are WS-Security signed as well and checked on the
+ * client's control port before the Voter: one replica's badly signed replies are refused and out-voted.
+ * Real HTTP on 127.0.0.1.
  */
 public class SignedGroupTest {
     private static final String NS = "urn:bftws:samples:echo";
@@ -93,6 +95,7 @@ public class SignedGroupTest {
     /** WS-Security with the client's X.509 key, and with another party's the replicas trust as well. */
     private static Path clientPolicy;
     private static Path intruderPolicy;
+    private static final Path[] replicaPolicies = new Path[N];
     private static ServiceClient caller;
     private static int calls;
     private static final AtomicBoolean TAMPER = new AtomicBoolean();
@@ -125,6 +128,7 @@ public class SignedGroupTest {
         for (int r = 0; r < N; r++) {
             Path dir = TMP.newFolder("replica" + r).toPath();
             Path policy = SigningPolicy.write(dir, keystores, "replica-" + (r + 1), SigningPolicy.REQUEST_SIGNER);
+            replicaPolicies[r] = policy;
             Path xml = TestRepositories.replicaXmlWith(dir.resolve("conf"), group
                     + param("bftws.replica.id", String.valueOf(r))
                     + param("bftws.keys.private", keys.resolve(KeyFiles.replicaFileName(r + 1)).toString())
@@ -149,6 +153,7 @@ public class SignedGroupTest {
                 group + param("bftws.role", "client")
                         + param("bftws.keys.private", keys.resolve(KeyFiles.clientFileName(1)).toString())
                         + param("bftws.security.policy", clientPolicy.toString()), "rampart"));
+        transportPhase(clientServer).addHandler(new ReplyTamperer());
     }
 
     @AfterClass
@@ -335,6 +340,60 @@ public class SignedGroupTest {
     private static String establishSequence() throws Exception {
         BftwsConfig config = (BftwsConfig) clientServer.context().getProperty(BftwsRuntime.CONFIG_PROPERTY);
         return SequenceEstablishment.establish(clientServer.context(), config, UUID.randomUUID(), WAIT_MS);
+    }
+
+    /**
+     * Replies are WS-Security signed by their replica and checked on the client's control port before the
+     * Voter: replica 3's replies unsigned, signed with replica 0's certificate, with another trusted party's,
+     * expired, or altered in transit are refused (counted against replica 3 only), and each call is still voted
+     * from the other three; with its own key again, its replies are accepted.
+     */
+    @Test
+    public void repliesNotSignedByTheirReplicaAreOutvoted() throws Exception {
+        correctCall("signed replies");
+        GroupClientRuntime runtime = BftwsRuntime.runningClient(clientServer.context());
+        Clock now = Clock.systemUTC();
+        long[] before = refusedReplies(runtime);
+        try {
+            outvoted(runtime, "unsigned replies", null);
+            outvoted(runtime, "replies signed by replica 0's certificate", replySigner(replicaPolicies[0], now));
+            outvoted(runtime, "replies signed by intruder", replySigner(intruderPolicy, now));
+            outvoted(runtime, "expired replies", replySigner(replicaPolicies[3], Clock.offset(now, Duration.ofHours(-1))));
+            ReplyTamperer.victim = 3;
+            outvoted(runtime, "replies altered in transit", replySigner(replicaPolicies[3], now));
+            assertTrue(ReplyTamperer.tampered.get() > 0);
+        } finally {
+            ReplyTamperer.victim = -1;
+            BftwsRuntime.replica(servers[3].context()).manager().signRepliesWith(replySigner(replicaPolicies[3], now));
+        }
+        long refused = runtime.refusedReplies(3);
+        correctCall("replica 3 signing its replies again");
+        assertEquals("replica 3's signed reply accepted", refused, runtime.refusedReplies(3));
+        long[] after = refusedReplies(runtime);
+        for (int r = 0; r < 3; r++) {
+            assertEquals("replica " + r + "'s replies refused", before[r], after[r]);
+        }
+    }
+
+    /** Replica 3 signs its replies with {@code signer} (none if null); the call is voted without it. */
+    private static void outvoted(GroupClientRuntime runtime, String what, ApplicationMessageSigner signer)
+            throws Exception {
+        long before = runtime.refusedReplies(3);
+        BftwsRuntime.replica(servers[3].context()).manager().signRepliesWith(signer);
+        correctCall(what);
+        Conditions.await("replica 3's " + what + " refused", WAIT_MS, () -> runtime.refusedReplies(3) > before);
+    }
+
+    private static long[] refusedReplies(GroupClientRuntime runtime) {
+        long[] refused = new long[N];
+        for (int r = 0; r < N; r++) {
+            refused[r] = runtime.refusedReplies(r);
+        }
+        return refused;
+    }
+
+    private static ApplicationMessageSigner replySigner(Path policy, Clock clock) throws Exception {
+        return ApplicationMessageSigner.forReplies(RampartSigning.load(policy), clock);
     }
 
     /** A signing policy whose ramp:user has no key in its keystore is refused when the signer is made. */

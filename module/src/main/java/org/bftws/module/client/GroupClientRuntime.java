@@ -31,6 +31,7 @@ import org.bftws.module.keys.GroupKeyMaterial;
 import org.bftws.core.message.Signed;
 import org.bftws.module.rm.ApplicationMessage;
 import org.bftws.module.security.ApplicationMessageSigner;
+import org.bftws.module.transport.ControlGuard;
 import org.bftws.module.transport.ControlMessage;
 import org.bftws.module.transport.ControlPort;
 import org.bftws.module.transport.MulticastSender;
@@ -71,6 +72,8 @@ public final class GroupClientRuntime implements AutoCloseable {
     private final MulticastSender sender;
     /** Puts the WS-Security header on an application message ({@code bftws.security=rampart}); else null. */
     private final UnaryOperator<byte[]> wsSecurity;
+    /** Null with bftws.security=none; else the check of the replicas' WS-Security signatures on replies. */
+    private final SignedReplyGuard replyGuard;
     private final ControlPort port;
     private final ScheduledExecutorService ticker;
     /**
@@ -86,11 +89,14 @@ public final class GroupClientRuntime implements AutoCloseable {
         this.config = config;
         this.keys = keys;
         this.replyTo = replyTo;
-        this.wsSecurity = wsSecurity(config);
+        Policy policy = SequenceEstablishment.signingPolicy(config);
+        this.wsSecurity = policy == null ? null : ApplicationMessageSigner.of(policy);
+        this.replyGuard = policy == null ? null : new SignedReplyGuard(policy, config.n());
         this.sender = new MulticastSender("bftws-client-send", config.n(),
                 config.multicast().withBuffer(SEND_QUEUE_CAPACITY, SEND_TIMEOUT));
         try {
-            this.port = ControlPort.deploy(context, this::onControlMessage, config.controlMaxBytes());
+            this.port = ControlPort.deploy(context, this::onControlMessage, config.controlMaxBytes(),
+                    replyGuard == null ? ControlGuard.NONE : replyGuard);
         } catch (AxisFault | RuntimeException e) {
             sender.close();
             throw e;
@@ -106,13 +112,11 @@ public final class GroupClientRuntime implements AutoCloseable {
     }
 
     /**
-     * With {@code bftws.security=rampart} the client's application messages are WS-Security signed with the
-     * key the signing policy names (§3.3.1), as its CreateSequence is; loaded once here, so a bad policy stops
-     * start-up.
+     * Replies of {@code replica} refused for their WS-Security signature (bftws.security=rampart; 0 with none):
+     * missing, invalid, expired or by another certificate than the replica's.
      */
-    private static UnaryOperator<byte[]> wsSecurity(BftwsConfig config) throws AxisFault {
-        Policy policy = SequenceEstablishment.signingPolicy(config);
-        return policy == null ? null : ApplicationMessageSigner.of(policy);
+    public long refusedReplies(int replica) {
+        return replyGuard == null ? 0 : replyGuard.refused(replica);
     }
 
     /** Starts the client side; {@code replyTo} is this instance's control port URL. */

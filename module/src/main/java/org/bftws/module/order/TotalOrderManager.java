@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.UnaryOperator;
 
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
@@ -105,6 +106,8 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
     private volatile boolean active = true;
     private volatile Throwable failure;
     private volatile boolean stopping;
+    /** Null, or the WS-Security signer of the replies (control messages to clients) with bftws.security=rampart. */
+    private volatile UnaryOperator<byte[]> replySigner;
 
     /**
      * @param replicaControl  control-port URL of every replica, indexed by replica id (0..n-1)
@@ -137,6 +140,15 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
         this.orderingThread = daemon(this::run, "bftws-order-r" + id);
         this.execution = Executors.newSingleThreadExecutor(r -> daemon(r, "bftws-exec-r" + id));
         this.ticker = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "bftws-tick-r" + id));
+    }
+
+    /**
+     * Replies to clients get a WS-Security header from {@code signer} (paper §3.3.1), built by the Multicast
+     * Sender's thread with the envelope, never here on the ordering thread; messages to replicas stay
+     * Ed25519-signed only.
+     */
+    public void signRepliesWith(UnaryOperator<byte[]> signer) {
+        this.replySigner = signer;
     }
 
     public void start() {
@@ -260,7 +272,7 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
         } else {
             URI client = clientReplyTo.get(o.to());
             if (client != null) {
-                sender.send(client, m);
+                sender.send(client, replySigner == null ? m : new ControlMessage(o.bytes(), null, replySigner));
             } else {
                 LOG.debug("replica {}: no reply endpoint known for client {}", id, o.to());
             }

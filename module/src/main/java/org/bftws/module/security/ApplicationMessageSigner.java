@@ -6,6 +6,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
 import org.apache.logging.log4j.LogManager;
@@ -34,6 +35,9 @@ import org.w3c.dom.Element;
  * <p>Called by the Multicast Sender's thread when it first builds the envelope, which all replicas then
  * share: one signature per multicast, never on an ordering thread. Thread-safe: WSS4J's objects are made
  * per message; the keystore ({@link SigningKeys}) is shared read-only.
+ *
+ * <p>{@link #forReplies} signs a replica's control messages to a client (its replies) the same way, over the
+ * Body and the timestamp only: a replica's replies are then WS-Security signed as the paper's are (§3.3.1).
  */
 public final class ApplicationMessageSigner implements UnaryOperator<byte[]> {
     private static final Logger LOG = LogManager.getLogger(ApplicationMessageSigner.class);
@@ -50,10 +54,22 @@ public final class ApplicationMessageSigner implements UnaryOperator<byte[]> {
 
     private final SigningKeys keys;
     private final Clock clock;
+    /** What the signature covers, found in the envelope being signed. */
+    private final Function<Document, List<WSEncryptionPart>> parts;
+    private final String what;
+    /**
+     * False for replies: the client's control port checks the header in its message receiver, which Axis2 calls
+     * after its mustUnderstand check, so a mustUnderstand header would be refused as not understood.
+     */
+    private final boolean mustUnderstand;
 
-    private ApplicationMessageSigner(SigningKeys keys, Clock clock) {
+    private ApplicationMessageSigner(SigningKeys keys, Clock clock, Function<Document, List<WSEncryptionPart>> parts,
+            String what, boolean mustUnderstand) {
         this.keys = keys;
         this.clock = clock;
+        this.parts = parts;
+        this.what = what;
+        this.mustUnderstand = mustUnderstand;
     }
 
     /** A signer with the key and keystore the policy's {@code ramp:RampartConfig} names. */
@@ -63,7 +79,17 @@ public final class ApplicationMessageSigner implements UnaryOperator<byte[]> {
 
     /** As {@link #of(Policy)}, timestamps taken from {@code clock} (tests make expired messages with it). */
     public static ApplicationMessageSigner of(Policy policy, Clock clock) {
-        return new ApplicationMessageSigner(SigningKeys.of(policy), clock);
+        return new ApplicationMessageSigner(SigningKeys.of(policy), clock, ApplicationMessageSigner::applicationParts,
+                "an application message", true);
+    }
+
+    /**
+     * A replica's signer of its control messages to clients (replies): Body and timestamp signed. The client's
+     * control port checks it with {@link ReplySignatures}, not with Rampart.
+     */
+    public static ApplicationMessageSigner forReplies(Policy policy, Clock clock) {
+        return new ApplicationMessageSigner(SigningKeys.of(policy), clock, ApplicationMessageSigner::replyParts,
+                "a reply", false);
     }
 
     /** The envelope with its WS-Security header. */
@@ -74,15 +100,15 @@ public final class ApplicationMessageSigner implements UnaryOperator<byte[]> {
             sign(doc, keys.crypto());
         } catch (WSSecurityException e) {
             // The Multicast Sender drops an envelope it cannot build; say why here (never the envelope or key).
-            LOG.error("bftws client: cannot WS-Security sign an application message: {}", e.getMessage());
-            throw new IllegalStateException("cannot sign the application message: " + e.getMessage(), e);
+            LOG.error("bftws: cannot WS-Security sign {}: {}", what, e.getMessage());
+            throw new IllegalStateException("cannot WS-Security sign " + what + ": " + e.getMessage(), e);
         }
         return DomEnvelopes.serialise(doc);
     }
 
     private void sign(Document doc, Crypto crypto) throws WSSecurityException {
         WSSecHeader header = new WSSecHeader();
-        header.setMustUnderstand(true);
+        header.setMustUnderstand(mustUnderstand);
         header.insertSecurityHeader(doc);
         WSSecTimestamp timestamp = new WSSecTimestamp();
         timestamp.setTimeToLive((int) TIME_TO_LIVE_SECONDS);
@@ -96,7 +122,7 @@ public final class ApplicationMessageSigner implements UnaryOperator<byte[]> {
         signature.setDigestAlgo(SHA256);
         signature.setSigCanonicalization(WSConstants.C14N_EXCL_OMIT_COMMENTS);
         signature.prepare(doc, crypto, header);
-        signature.computeSignature(signature.addReferencesToSign(parts(doc), header), false, null);
+        signature.computeSignature(signature.addReferencesToSign(parts.apply(doc), header), false, null);
         signature.prependBSTElementToHeader(header);
         Element security = header.getSecurityHeader();
         security.insertBefore(timestamp.getElement(), security.getFirstChild()); // Strict layout: timestamp first
@@ -110,11 +136,16 @@ public final class ApplicationMessageSigner implements UnaryOperator<byte[]> {
         e.setTextContent(XSD_DATE_TIME.format(created.plusSeconds(TIME_TO_LIVE_SECONDS)));
     }
 
-    private static List<WSEncryptionPart> parts(Document doc) {
+    private static List<WSEncryptionPart> replyParts(Document doc) {
         String soapNs = doc.getDocumentElement().getNamespaceURI();
         List<WSEncryptionPart> parts = new ArrayList<>();
         parts.add(new WSEncryptionPart(WSConstants.ELEM_BODY, soapNs, "Element"));
         parts.add(new WSEncryptionPart(WSConstants.TIMESTAMP_TOKEN_LN, WSConstants.WSU_NS, "Element"));
+        return parts;
+    }
+
+    private static List<WSEncryptionPart> applicationParts(Document doc) {
+        List<WSEncryptionPart> parts = replyParts(doc);
         parts.add(new WSEncryptionPart("Sequence", WSRM, "Element"));
         parts.add(new WSEncryptionPart(ApplicationMessage.HEADER.getLocalPart(),
                 ApplicationMessage.HEADER.getNamespaceURI(), "Element"));

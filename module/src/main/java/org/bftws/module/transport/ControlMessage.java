@@ -6,6 +6,7 @@ import java.io.Reader;
 import java.net.URI;
 import java.util.Base64;
 import java.util.Objects;
+import java.util.function.UnaryOperator;
 
 import javax.xml.namespace.QName;
 import javax.xml.stream.XMLStreamException;
@@ -35,14 +36,24 @@ public final class ControlMessage implements OutboundSoap {
 
     /** The SOAP envelope and element around the base64 text, with a replyTo attribute: about 400 bytes. */
     private static final int ENVELOPE_BYTES = 400;
+    /** A WS-Security header with timestamp, RSA-2048 certificate token and signature: about 3.5 KB. */
+    private static final int WS_SECURITY_BYTES = 4096;
 
     private final byte[] signedBytes;
     private final URI replyTo;
+    /** Null, or what puts a WS-Security header on the envelope (a replica's replies with bftws.security=rampart). */
+    private final UnaryOperator<byte[]> wsSecurity;
     private byte[] envelope;
 
     public ControlMessage(byte[] signedBytes, URI replyTo) {
+        this(signedBytes, replyTo, null);
+    }
+
+    /** A message whose envelope {@code wsSecurity} signs when the sender thread first builds it. */
+    public ControlMessage(byte[] signedBytes, URI replyTo, UnaryOperator<byte[]> wsSecurity) {
         this.signedBytes = Objects.requireNonNull(signedBytes, "signedBytes");
         this.replyTo = replyTo;
+        this.wsSecurity = wsSecurity;
     }
 
     public byte[] signedBytes() {
@@ -60,7 +71,8 @@ public final class ControlMessage implements OutboundSoap {
      */
     @Override
     public int estimatedEnvelopeBytes() {
-        return (int) Math.min(Integer.MAX_VALUE, 4L * ((signedBytes.length + 2L) / 3) + ENVELOPE_BYTES);
+        long header = wsSecurity == null ? 0 : WS_SECURITY_BYTES;
+        return (int) Math.min(Integer.MAX_VALUE, 4L * ((signedBytes.length + 2L) / 3) + ENVELOPE_BYTES + header);
     }
 
     /**
@@ -95,7 +107,7 @@ public final class ControlMessage implements OutboundSoap {
             } catch (XMLStreamException ex) {
                 throw new IllegalStateException("cannot serialise a control message", ex);
             }
-            envelope = out.toByteArray();
+            envelope = wsSecurity == null ? out.toByteArray() : wsSecurity.apply(out.toByteArray());
         }
         return envelope;
     }

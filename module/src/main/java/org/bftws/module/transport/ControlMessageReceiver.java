@@ -25,11 +25,13 @@ final class ControlMessageReceiver implements MessageReceiver {
 
     private final ControlSink sink;
     private final int maxBytes;
+    private final ControlGuard guard;
     private final AtomicLong refused = new AtomicLong();
 
-    ControlMessageReceiver(ControlSink sink, int maxBytes) {
+    ControlMessageReceiver(ControlSink sink, int maxBytes, ControlGuard guard) {
         this.sink = sink;
         this.maxBytes = maxBytes;
+        this.guard = guard;
     }
 
     @Override
@@ -45,7 +47,9 @@ final class ControlMessageReceiver implements MessageReceiver {
             }
             throw Refusal.fault(REFUSED);
         }
-        sink.deliver(m);
+        if (guard.admit(msgContext.getEnvelope(), m)) {
+            sink.deliver(m);
+        }
     }
 
     long refused() {

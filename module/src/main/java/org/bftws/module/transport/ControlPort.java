@@ -38,9 +38,15 @@ public final class ControlPort {
     /** Adds the control service to {@code context}; messages go to {@code sink}. */
     public static ControlPort deploy(ConfigurationContext context, ControlSink sink, int maxBytes)
             throws AxisFault {
+        return deploy(context, sink, maxBytes, ControlGuard.NONE);
+    }
+
+    /** As above, each well-formed message first checked by {@code guard}. */
+    public static ControlPort deploy(ConfigurationContext context, ControlSink sink, int maxBytes,
+            ControlGuard guard) throws AxisFault {
         AxisService service = new AxisService(SERVICE_NAME);
         AxisOperation op = new InOnlyAxisOperation(new QName(ControlMessage.NAMESPACE, "message"));
-        ControlMessageReceiver receiver = new ControlMessageReceiver(sink, maxBytes);
+        ControlMessageReceiver receiver = new ControlMessageReceiver(sink, maxBytes, guard);
         op.setMessageReceiver(receiver);
         op.setSoapAction(ControlMessage.ACTION);
         service.addOperation(op);
