@@ -5,6 +5,7 @@ import org.apache.axis2.AxisFault;
 import org.apache.axis2.context.MessageContext;
 import org.apache.axis2.description.AxisOperation;
 import org.apache.axis2.description.AxisService;
+import org.apache.sandesha2.storage.beans.RMDBean;
 import org.apache.axis2.context.ConfigurationContext;
 import org.bftws.module.BftwsRuntime;
 import org.bftws.module.config.BftwsConfig;
@@ -80,7 +81,8 @@ public class BftwsInHandler extends BftwsHandler {
         Verifier verifier = replica != null ? replica.manager().requestVerifier() : BftwsRuntime.keys(cc).verifier();
         ControlMessage request = ReceivedRequest.read(msgContext, config, verifier);
         Request q = Request.decode(Signed.decode(request.signedBytes()).body());
-        if (!RecordedMessages.known(cc, q.sequenceId())) {
+        RMDBean sequence = RecordedMessages.receiving(cc, q.sequenceId());
+        if (sequence == null) {
             // Sandesha2 1.6.2 would fault it too, but its UnknownSequence fault cannot be built in SOAP 1.1 on
             // Axiom 1.2.21 (createSOAPFaultSubCode is SOAP 1.2 only), so the sender got a generic "exception
             // when processing an in message" and the replica an ERROR with a stack trace.
@@ -95,7 +97,7 @@ public class BftwsInHandler extends BftwsHandler {
         if (duplicate) {
             // Sandesha2 sends seen numbers here (and would send unknown sequences, refused above): only
             // recorded numbers go on.
-            if (replica != null && RecordedMessages.recorded(cc, q.sequenceId(), q.messageNumber())) {
+            if (replica != null && RecordedMessages.recorded(sequence, q.messageNumber())) {
                 replica.deliverClientRequest(request);
             }
         } else {

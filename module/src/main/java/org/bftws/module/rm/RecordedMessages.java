@@ -21,13 +21,12 @@ public final class RecordedMessages {
 
     /** True if Sandesha2 knows {@code sequenceId} and has recorded message {@code number} of it. */
     public static boolean recorded(ConfigurationContext cc, String sequenceId, long number) throws AxisFault {
-        RMDBean bean = bean(cc, sequenceId);
-        return bean != null && bean.getServerCompletedMessages().isMessageNumberInRanges(number);
+        return recorded(receiving(cc, sequenceId), number);
     }
 
-    /** True if this replica's Sandesha2 has a receiving-side sequence {@code sequenceId}. */
-    public static boolean known(ConfigurationContext cc, String sequenceId) throws AxisFault {
-        return bean(cc, sequenceId) != null;
+    /** True if {@code bean} (null: an unknown sequence) has recorded message {@code number}. */
+    public static boolean recorded(RMDBean bean, long number) {
+        return bean != null && bean.getServerCompletedMessages().isMessageNumberInRanges(number);
     }
 
     /**
@@ -39,7 +38,11 @@ public final class RecordedMessages {
         return storage.getRMDBeanMgr() instanceof DeterministicRmdBeanMgr beans ? beans.creatorOf(sequenceId) : null;
     }
 
-    private static RMDBean bean(ConfigurationContext cc, String sequenceId) throws AxisFault {
+    /**
+     * This replica's Sandesha2 bean of the receiving-side sequence {@code sequenceId}, or null if it does not know
+     * the sequence. Read once per application message and asked both questions (known? number recorded?).
+     */
+    public static RMDBean receiving(ConfigurationContext cc, String sequenceId) throws AxisFault {
         StorageManager storage = SandeshaUtil.getSandeshaStorageManager(cc, cc.getAxisConfiguration());
         Transaction t = storage.getTransaction(); // Sandesha2 reads beans inside a transaction only
         try {
