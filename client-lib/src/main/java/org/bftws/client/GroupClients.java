@@ -5,7 +5,9 @@ import org.apache.axis2.addressing.EndpointReference;
 import org.apache.axis2.client.Options;
 import org.apache.axis2.client.ServiceClient;
 import org.apache.axis2.context.ConfigurationContext;
+import org.bftws.module.BftwsRuntime;
 import org.bftws.module.api.CollectiveRandom;
+import org.bftws.module.client.GroupClientRuntime;
 
 /**
  * A client of a BFT-WS replica group in a few lines: a plain {@link ServiceClient} with bftws engaged, aimed
@@ -48,6 +50,19 @@ public final class GroupClients {
      */
     public static void randomized(ServiceClient client, boolean on) {
         client.getOptions().setProperty(CollectiveRandom.RANDOMIZED_OPTION, on);
+    }
+
+    /**
+     * Ends the client's sequence with the group (BFT-WS paper §3.3.1.1) and waits until f+1 replicas confirmed:
+     * each replica's Sandesha2 terminates its side, and core keeps only a tombstone of it. Call it when done
+     * with the client (or set Sandesha2's {@code SandeshaClientConstants.LAST_MESSAGE} on the last call); a
+     * later call starts a new sequence.
+     */
+    public static void terminate(ServiceClient client) throws AxisFault {
+        GroupClientRuntime runtime = BftwsRuntime.runningClient(client.getServiceContext().getConfigurationContext());
+        if (runtime != null) {
+            runtime.terminate(client.getServiceContext(), client.getOptions().getTimeOutInMilliSeconds());
+        }
     }
 
     /** The collective random number of the client's last voted reply, or null if it carried none. */

@@ -17,6 +17,7 @@ import org.apache.axis2.AxisFault;
 import org.apache.axis2.client.ServiceClient;
 import org.apache.axis2.context.ConfigurationContext;
 import org.bftws.client.GroupClients;
+import org.bftws.module.client.GroupClientRuntime;
 import org.bftws.client.embedded.Axis2Repository;
 import org.bftws.client.embedded.Axis2Server;
 import org.bftws.client.embedded.EmbeddedAxis2Server;
@@ -273,6 +274,17 @@ public final class DemoClient implements AutoCloseable {
         return done;
     }
 
+    /** Ends every sequence this client opened (BFT-WS paper §3.3.1.1), one line printed each. */
+    public void terminate(PrintStream out) throws AxisFault {
+        for (ServiceClient c : List.of(client, dealer, idgen, counter)) {
+            String sequence = GroupClientRuntime.sequenceId(c.getServiceContext());
+            if (sequence != null) {
+                GroupClients.terminate(c);
+                out.printf("  sequence %s terminated: f+1 replicas confirmed%n", sequence);
+            }
+        }
+    }
+
     @Override
     public void close() throws AxisFault {
         try {
@@ -311,6 +323,7 @@ public final class DemoClient implements AutoCloseable {
                 case "counter" -> client.runCounter(calls, from, System.out);
                 default -> client.runRandomized(service, calls, System.out).stream().allMatch(RandomCall::correct);
             };
+            client.terminate(System.out);
         } catch (AxisFault e) {
             System.out.println("client: call failed: " + e.getMessage());
             ok = false;

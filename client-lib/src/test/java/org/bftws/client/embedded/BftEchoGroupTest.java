@@ -51,6 +51,9 @@ import org.bftws.module.client.SequenceEstablishment;
 import org.bftws.module.config.BftwsConfig;
 import org.apache.sandesha2.storage.beans.RMDBean;
 import org.bftws.module.rm.ApplicationMessage;
+import org.bftws.module.rm.TerminateMessage;
+import org.apache.sandesha2.client.SandeshaClientConstants;
+import org.bftws.client.GroupClients;
 import org.bftws.module.rm.SequenceIds;
 import org.bftws.module.transport.ControlMessage;
 import org.bftws.module.transport.MulticastSender;
@@ -459,6 +462,101 @@ public class BftEchoGroupTest {
         echo(1);
     }
 
+    /**
+     * Paper §3.3.1.1: a ServiceClient ends its sequence after its last message. Every replica's Sandesha2
+     * terminates its side of it (the signed TerminateSequence reached each), f+1 replicas confirmed the ordered
+     * terminate, and the ServiceClient's next call starts a new sequence. Sandesha2's own way to mark a last
+     * message ({@code LAST_MESSAGE}) does the same.
+     */
+    @Test
+    public void ch_aServiceClientTerminatesItsSequenceAtEveryReplica() throws Exception {
+        int before = voted.get();
+        awaitExecutedEverywhere(before, N);
+        ServiceClient own = new ServiceClient(clientServer.context(), null);
+        try {
+            own.engageModule("bftws");
+            own.getOptions().setTo(new EndpointReference(GROUP));
+            own.getOptions().setAction(ACTION);
+            own.getOptions().setTimeOutInMilliSeconds(WAIT_MS);
+            echoWith(own, List.of("last-of-the-first-sequence"));
+            String first = GroupClientRuntime.sequenceId(own.getServiceContext());
+            GroupClients.terminate(own);
+            assertEquals("the ServiceClient left its sequence", null, GroupClientRuntime.sequenceId(own.getServiceContext()));
+            awaitTerminatedEverywhere(first);
+            own.getOptions().setProperty(SandeshaClientConstants.LAST_MESSAGE, "true");
+            echoWith(own, List.of("only-message-of-the-second"));
+            awaitExecutedEverywhere(before + 2, N);
+            String second = probes[0].executed().get(before + 1);
+            assertFalse("a new sequence", second.startsWith("urn:bftws:request:" + first + "#"));
+            String secondId = second.substring("urn:bftws:request:".length(), second.lastIndexOf('#'));
+            awaitTerminatedEverywhere(secondId);
+        } finally {
+            own.cleanup();
+        }
+        awaitExecutedEverywhere(before + 2, N);
+    }
+
+    /**
+     * After the terminate, nothing of the sequence runs again: a replayed application message and a new number on
+     * it are refused with a SOAP fault by every replica that terminated it (core's tombstone would drop them too,
+     * {@code TerminateTest}), and nothing executes or is answered. A TerminateSequence without the client's signature, or with the
+     * signature of another sequence's terminate, is refused with a SOAP fault and terminates nothing.
+     */
+    @Test
+    public void ci_aTerminatedSequenceRunsNothingAgainAndOnlyItsClientCanEndIt() throws Exception {
+        int before = voted.get();
+        awaitExecutedEverywhere(before, N);
+        String sequence = establishSequence(UUID.randomUUID());
+        String other = establishSequence(UUID.randomUUID());
+        try (EmbeddedAxis2Server own = EmbeddedAxis2Server.start(
+                TestRepositories.listeningClient(TMP.newFolder("terminate-listener").toPath()));
+                GroupTestClient listener = rawClient(own, sequence)) {
+            String first = applicationMessage(sequence, "before-the-terminate", listener.replyTo());
+            for (int r = 0; r < N; r++) {
+                assertAcknowledged(r, RawSoap.post(servers[r].serviceUrl("Echo"), ACTION, first));
+            }
+            awaitExecutedEverywhere(before + 1, N);
+            String unsigned = terminateMessage(sequence).replaceAll("<bftws:Request[^>]*>[^<]*</bftws:Request>", "");
+            String foreign = terminateMessage(other).replace(other, sequence); // other's signature on this one
+            for (int r = 0; r < N; r++) {
+                HttpResponse<String> u = RawSoap.post(servers[r].serviceUrl("Echo"), TerminateMessage.ACTION, unsigned);
+                assertEquals(u.body(), 500, u.statusCode());
+                assertTrue(u.body(), u.body().contains("TerminateSequence refused"));
+                HttpResponse<String> fo = RawSoap.post(servers[r].serviceUrl("Echo"), TerminateMessage.ACTION, foreign);
+                assertEquals(fo.body(), 500, fo.statusCode());
+                assertTrue(fo.body(), fo.body().contains("signature does not cover this TerminateSequence"));
+                assertFalse("replica " + r + " terminated nothing", RmSequences.bean(servers[r].context(), sequence)
+                        .isTerminated());
+            }
+            String terminate = terminateMessage(sequence);
+            for (int r = 0; r < N; r++) {
+                HttpResponse<String> t = RawSoap.post(servers[r].serviceUrl("Echo"), TerminateMessage.ACTION, terminate);
+                assertEquals("replica " + r + ": " + t.body(), 200, t.statusCode());
+                assertTrue(t.body(), t.body().contains("TerminateSequenceResponse"));
+            }
+            awaitTerminatedEverywhere(sequence);
+            await("f+1 replicas confirmed the terminate", () -> listener.replies(Request.TERMINATE).size() >= f() + 1);
+            long replies = listener.authenticReplies();
+            String second = new String(ApplicationMessage.of(signedEcho(sequence, 2, "after-the-terminate"),
+                    URI.create(GROUP), listener.replyTo()).envelope(), StandardCharsets.UTF_8);
+            for (int r = 0; r < N; r++) {
+                for (String replay : List.of(first, second)) {
+                    HttpResponse<String> rsp = RawSoap.post(servers[r].serviceUrl("Echo"), ACTION, replay);
+                    assertEquals(rsp.body(), 500, rsp.statusCode());
+                    assertTrue(rsp.body(), rsp.body().contains("is terminated (WS-RM SequenceTerminated)"));
+                }
+            }
+            echo(1); // ordered after anything the replays could have caused
+            awaitExecutedEverywhere(before + 2, N);
+            for (int r = 0; r < N; r++) {
+                assertEquals("replica " + r + " executed only the voted call", before + 2, probes[r].executed().size());
+                assertTrue(probes[r].firstItems().get(before + 1), probes[r].firstItems().get(before + 1).startsWith("call"));
+            }
+            assertEquals("no replica answered a replay", replies, listener.authenticReplies());
+        }
+        voted.incrementAndGet(); // the raw request executed everywhere, like a voted call
+    }
+
     /** A request sent straight to one replica's service, bypassing ordering, is refused with a SOAP fault. */
     @Test
     public void d_aRequestToOneReplicaAloneIsRefused() throws Exception {
@@ -550,12 +648,35 @@ public class BftEchoGroupTest {
 
     /** Message 1 of {@code sequence}: an echo of {@code item}, signed with the client key (core node N). */
     private static Signed signedEcho(String sequence, String item) throws Exception {
+        return signedEcho(sequence, 1, item);
+    }
+
+    private static Signed signedEcho(String sequence, long number, String item) throws Exception {
+        String xml = "<e:echo xmlns:e=\"" + NS + "\"><e:item>" + item + "</e:item></e:echo>";
+        return signedByTheClient(new Request(N, sequence, number, false,
+                new ApplicationRequest(ACTION, false, xml.getBytes(StandardCharsets.UTF_8)).encode()));
+    }
+
+    private static Signed signedByTheClient(Request q) throws Exception {
         GroupKeys group = KeyFiles.readGroup(keys.resolve(KeyFiles.GROUP_FILE));
         ClientKeys mine = KeyFiles.readClient(keys.resolve(KeyFiles.clientFileName(1)), group);
-        String xml = "<e:echo xmlns:e=\"" + NS + "\"><e:item>" + item + "</e:item></e:echo>";
-        Request q = new Request(N, sequence, 1, false,
-                new ApplicationRequest(ACTION, false, xml.getBytes(StandardCharsets.UTF_8)).encode());
         return Signed.sign(Kind.REQUEST, N, q.encode(), Ed25519.signer(mine.signingKey()));
+    }
+
+    /** The TerminateSequence a group client sends to end {@code sequence}, signed with the client key. */
+    private static String terminateMessage(String sequence) throws Exception {
+        return new String(TerminateMessage.of(signedByTheClient(Request.terminate(N, sequence)), URI.create(GROUP), null)
+                .envelope(), StandardCharsets.UTF_8);
+    }
+
+    private static void awaitTerminatedEverywhere(String sequence) throws InterruptedException {
+        for (int r = 0; r < N; r++) {
+            int replica = r;
+            await("replica " + r + "'s Sandesha2 terminated " + sequence, () -> {
+                RMDBean bean = RmSequences.bean(servers[replica].context(), sequence);
+                return bean != null && bean.isTerminated(); // Sandesha2 removes it only 600 s later
+            });
+        }
     }
 
     /** The WS-RM application message a group client sends for {@link #signedEcho}, replies to {@code replyTo}. */

@@ -42,6 +42,7 @@ import org.bftws.core.keys.ClientKeys;
 import org.bftws.core.keys.GroupKeys;
 import org.bftws.core.keys.KeyFiles;
 import org.bftws.core.keys.KeyGen;
+import org.bftws.client.GroupClients;
 import org.bftws.module.BftwsRuntime;
 import org.bftws.module.client.GroupClientRuntime;
 import org.bftws.module.client.SequenceEstablishment;
@@ -165,7 +166,10 @@ public class SignedGroupTest {
         EmbeddedAxis2Server.closeAll(servers);
     }
 
-    /** The client's signed CreateSequence creates its sequence on all four; voted echo calls follow. */
+    /**
+     * The client's signed CreateSequence creates its sequence on all four; voted echo calls follow; its signed
+     * TerminateSequence ends it on all four.
+     */
     @Test
     public void signedGroupServesVotedEchoCalls() throws Exception {
         ServiceClient client = new ServiceClient(clientServer.context(), null);
@@ -187,6 +191,13 @@ public class SignedGroupTest {
                 int replica = r;
                 Conditions.await("replica " + r + " created " + sequence, WAIT_MS,
                         () -> RmSequences.bean(servers[replica].context(), sequence) != null);
+            }
+            // Its WS-Security signed TerminateSequence passes every replica's Rampart and ends it everywhere.
+            GroupClients.terminate(client);
+            for (int r = 0; r < N; r++) {
+                int replica = r;
+                Conditions.await("replica " + r + " terminated " + sequence, WAIT_MS,
+                        () -> RmSequences.bean(servers[replica].context(), sequence).isTerminated());
             }
         } finally {
             client.cleanup();

@@ -9,6 +9,23 @@ import org.bftws.core.codec.ByteWriter;
  * number). {@code randomized} marks operations that receive a collective random number.
  */
 public record Request(int client, String sequenceId, long messageNumber, boolean randomized, byte[] operation) {
+  /**
+   * The message number of a sequence's terminate request (BFT-WS §3.3.1.1: the client ends its sequence
+   * after its last message). It is the largest number a sequence can have, so once a terminate is ordered
+   * nothing of that sequence is new any more: the client-table entry becomes a tombstone that refuses
+   * replays, and the last reply it cached is dropped.
+   */
+  public static final long TERMINATE = Long.MAX_VALUE;
+
+  /** The signed request ending {@code sequenceId}: no operation, not randomized. */
+  public static Request terminate(int client, String sequenceId) {
+    return new Request(client, sequenceId, TERMINATE, false, new byte[0]);
+  }
+
+  public boolean terminates() {
+    return messageNumber == TERMINATE;
+  }
+
   public byte[] encode() {
     return new ByteWriter(operation.length + sequenceId.length() + 32).i32(client).str(sequenceId)
         .i64(messageNumber).bool(randomized).bytes(operation).toBytes();

@@ -4,12 +4,16 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.bftws.core.codec.ByteReader;
 import org.bftws.core.codec.ByteWriter;
+import org.bftws.core.message.Request;
 import org.bftws.core.message.RequestId;
 
 /**
- * Per WS-RM sequence: the last message number ordered for execution and its reply, the "last reply
- * sent to each client" of Castro-Liskov §4.1. It makes execution exactly-once and answers retransmitted
- * requests from the cache; it is part of every checkpoint, so state transfer carries it.
+ * Per WS-RM sequence: the client it belongs to, the last message number ordered for execution and its reply,
+ * the "last reply sent to each client" of Castro-Liskov §4.1. It makes execution exactly-once and answers
+ * retransmitted requests from the cache; it is part of every checkpoint, so state transfer carries it. A
+ * sequence belongs to the client whose request on it was ordered first: another client's requests on it are
+ * never executed (they could otherwise push its numbers ahead and silence its owner). A terminated sequence
+ * keeps a tombstone ({@link Request#TERMINATE}, an empty reply) and nothing else.
  */
 final class ClientTable {
   static final class Entry {
@@ -19,12 +23,26 @@ final class ClientTable {
     int client;
   }
 
+  static final byte[] EMPTY = new byte[0];
+
   private final TreeMap<String, Entry> entries = new TreeMap<>();
 
   /** True when (sequence, message number) is newer than anything ordered for that sequence. */
   boolean isNew(RequestId id) {
     Entry e = entries.get(id.sequenceId());
     return e == null || id.messageNumber() > e.messageNumber;
+  }
+
+  /** True when {@code q}'s sequence was first used by another client. */
+  boolean ownedByOther(Request q) {
+    Entry e = entries.get(q.sequenceId());
+    return e != null && e.client != q.client();
+  }
+
+  /** Ends {@code q}'s sequence: nothing of it is new any more, and the cached reply becomes the empty one. */
+  void terminated(Request q) {
+    ordered(q.id(), q.client());
+    result(q.id(), EMPTY, EMPTY);
   }
 
   Entry get(String sequenceId) {

@@ -3,6 +3,7 @@ package org.bftws.core.pbft;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -255,6 +256,10 @@ public final class Replica {
       evidence(s.sender(), "request " + q.id() + " flagged randomized for an operation that is not");
       return;
     }
+    if (clients.ownedByOther(q)) {
+      evidence(s.sender(), "request " + q.id() + " on a sequence of client " + clients.get(q.sequenceId()).client);
+      return;
+    }
     if (!clients.isNew(q.id())) {
       ClientTable.Entry e = clients.get(q.sequenceId());
       if (e.messageNumber == q.messageNumber() && e.result != null) {
@@ -265,7 +270,7 @@ public final class Replica {
     }
     ClientTable.Entry last = clients.get(q.sequenceId());
     long executedUpTo = last == null ? 0 : last.messageNumber;
-    if (q.messageNumber() > executedUpTo + cfg.get(GroupConfig.MAX_REQUESTS_AHEAD)
+    if ((!q.terminates() && q.messageNumber() > executedUpTo + cfg.get(GroupConfig.MAX_REQUESTS_AHEAD))
         || pending.size() >= cfg.get(GroupConfig.MAX_PENDING)) {
       return; // bounded memory: the client retransmits once earlier requests have executed
     }
@@ -520,19 +525,27 @@ public final class Replica {
       lastExecuted = slot.seq;
       List<Request> run = new ArrayList<>();
       List<byte[]> randoms = new ArrayList<>();
+      List<Request> terminates = new ArrayList<>();
       for (int i = 0; i < slot.committedBatch.size(); i++) {
         Request r = Request.decode(slot.committedBatch.get(i).body());
         pending.remove(r.id());
         proposed.remove(r.id());
-        if (clients.isNew(r.id())) {
+        if (!clients.isNew(r.id()) || clients.ownedByOther(r)) {
+          continue; // a duplicate, a replay, or a sequence of another client: every correct replica skips it
+        }
+        if (r.terminates()) {
+          clients.terminated(r);
+          terminates.add(r);
+        } else {
           clients.ordered(r.id(), r.client());
           run.add(r);
           randoms.add(contributions.active() ? contributions.random(slot, i) : coins.random(slot, i));
         }
       }
-      if (!run.isEmpty()) {
+      if (!run.isEmpty() || !terminates.isEmpty()) {
         progressed = true;
       }
+      answerTerminates(terminates);
       if (!run.isEmpty() && role == Role.AGREEMENT) {
         out.effects.add(new Effect.Execute(slot.seq, view, slot.committedDigest, List.copyOf(run), List.copyOf(randoms)));
       } else if (!run.isEmpty()) {
@@ -551,6 +564,18 @@ public final class Replica {
       viewChanges.onProgress();
     }
     propose();
+  }
+
+  /**
+   * A terminate is the replica's own business, not the application's: ordered, it turns the sequence's
+   * client-table entry into a tombstone, and the client gets an empty reply so that it knows f+1 replicas did
+   * so. Agreement-only replicas do not reply (configuration III's execution nodes would).
+   */
+  private void answerTerminates(List<Request> terminates) {
+    if (!terminates.isEmpty() && role != Role.AGREEMENT) {
+      List<byte[]> empty = Collections.nCopies(terminates.size(), ClientTable.EMPTY);
+      sendReplies(terminates, empty, empty);
+    }
   }
 
   /** One signed certificate for the whole batch, and to each client its entry with its result (§4.1). */

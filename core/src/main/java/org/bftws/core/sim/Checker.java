@@ -28,9 +28,10 @@ import org.bftws.core.pbft.RandomizedOperations;
  * The invariants of TESTING.md, checked on what correct replicas and clients report: one canonical
  * history that every commit must match (S1, S4), exactly-once execution (S2), only client-issued
  * requests (S3), agreeing checkpoints and state transfers (S5), view changes that keep what committed
- * (S6), client-accepted replies equal to a replay of the agreed history on a model (S7), and random numbers
+ * (S6), client-accepted replies equal to a replay of the agreed history on a model (S7), random numbers
  * that are the threshold coin of their (group, n, request) — the same at every correct replica and client,
- * and recomputed here from k of the dealt key shares (S8, integrity paper §6 C1).
+ * and recomputed here from k of the dealt key shares (S8, integrity paper §6 C1) — and nothing of a sequence
+ * executed after the batch that terminated it, nor a terminate handed to the application (S9).
  */
 final class Checker {
   /**
@@ -85,6 +86,8 @@ final class Checker {
   private final Map<Integer, Long> lastExecutedSeq = new HashMap<>();
   private final Map<Integer, Set<RequestId>> executedIds = new HashMap<>();
   private final Set<String> issued = new HashSet<>();
+  /** S9: the first canonical seq whose batch terminates a sequence; nothing of it executes in a later one. */
+  private final Map<String, Long> terminatedAt = new HashMap<>();
   private final Map<RequestId, byte[]> delivered = new HashMap<>();
   long commits;
   long committedRequests;
@@ -122,7 +125,14 @@ final class Checker {
         violation("S1 agreement: seq " + c.seq() + " committed with two digests (replica " + replica + ")");
       }
       committedView.merge(c.seq(), c.view(), Math::min);
-      batches.putIfAbsent(c.seq(), c.batch());
+      if (batches.putIfAbsent(c.seq(), c.batch()) == null) {
+        for (Signed q : c.batch()) {
+          Request r = Request.decode(q.body());
+          if (r.terminates()) {
+            terminatedAt.merge(r.sequenceId(), c.seq(), Math::min);
+          }
+        }
+      }
     } else if (e instanceof Event.RandomnessAgreed ra) {
       agreed(replica, ra);
     } else if (e instanceof Event.PrePrepared p) {
@@ -198,6 +208,12 @@ final class Checker {
     checkRandoms(replica, ex);
     Set<RequestId> ids = executedIds.computeIfAbsent(replica, k -> new HashSet<>());
     for (Request q : ex.requests()) {
+      Long end = terminatedAt.get(q.sequenceId());
+      if (q.terminates() || (end != null && end < ex.seq())) {
+        violation("S9 terminate: replica " + replica + " executed " + q.id() + (q.terminates()
+            ? ", a terminate, as an operation" : " at seq " + ex.seq() + ", after its sequence's terminate (seq "
+            + end + ")"));
+      }
       if (!ids.add(q.id())) {
         violation("S2 integrity: replica " + replica + " executed " + q.id() + " twice");
       }
@@ -308,7 +324,7 @@ final class Checker {
       }
     }
     Map<RequestId, byte[]> expected = replay();
-    committedRequests = expected.size();
+    committedRequests = expected.keySet().stream().filter(id -> id.messageNumber() != Request.TERMINATE).count();
     for (Map.Entry<RequestId, byte[]> e : delivered.entrySet()) {
       byte[] want = expected.get(e.getKey());
       if (want == null && complete) {
@@ -330,6 +346,7 @@ final class Checker {
   private Map<RequestId, byte[]> replay() {
     HashChainApp model = new HashChainApp();
     Map<String, Long> last = new HashMap<>();
+    Map<String, Integer> owner = new HashMap<>();
     Map<RequestId, byte[]> results = new HashMap<>();
     complete = true;
     long expect = 1;
@@ -341,8 +358,15 @@ final class Checker {
       expect++;
       for (Signed s : batches.get(e.getKey())) {
         Request q = Request.decode(s.body());
+        if (owner.computeIfAbsent(q.sequenceId(), k -> q.client()) != q.client()) {
+          continue; // a sequence belongs to the client that used it first
+        }
         if (q.messageNumber() > last.getOrDefault(q.sequenceId(), 0L)) {
           last.put(q.sequenceId(), q.messageNumber());
+          if (q.terminates()) {
+            results.put(q.id(), new byte[0]); // the replicas' own business: an empty reply, nothing executed
+            continue;
+          }
           byte[] random = expectedRandom(e.getKey(), e.getValue(), s.body());
           replayedRandoms.put(q.id(), random);
           results.put(q.id(), model.execute(q, random));

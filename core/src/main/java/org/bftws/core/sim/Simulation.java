@@ -91,6 +91,8 @@ public final class Simulation {
     /** Think time: the next request is issued no earlier, so requests spread over the fault phase. */
     long nextAt;
     int delivered;
+    /** A correct client ends its sequence after its last reply (BFT-WS §3.3.1.1). */
+    boolean terminated;
 
     ClientNode(ClientCore core, boolean byzantine) {
       this.core = core;
@@ -312,7 +314,7 @@ public final class Simulation {
     }
     long delivered = 0;
     for (ClientNode c : clients) {
-      delivered += c.issued - c.core.outstanding();
+      delivered += c.issued - (c.terminated ? 0 : c.core.outstanding()); // requests, not the terminate
     }
     return new SimResult(o, faults.describe(), checker.violations(), checker.committedRequests, delivered,
         checker.viewChanges, checker.stateTransfers, checker.evidence, checker.refused, checker.randomsChecked, time,
@@ -322,7 +324,7 @@ public final class Simulation {
 
   private boolean allDone() {
     for (ClientNode c : clients) {
-      if (!c.byzantine && (c.issued < c.quota || c.core.outstanding() > 0)) {
+      if (!c.byzantine && (c.issued < c.quota || !c.terminated || c.core.outstanding() > 0)) {
         return false;
       }
     }
@@ -397,6 +399,13 @@ public final class Simulation {
 
   private void issueRequests() {
     for (ClientNode c : clients) {
+      if (!c.byzantine && !c.terminated && c.issued == c.quota && c.core.outstanding() == 0 && time >= c.nextAt) {
+        c.terminated = true;
+        c.issuedAt = time;
+        checker.issued(Request.terminate(c.core.id(), c.core.sequenceId()));
+        handleClient(c, c.core.terminate());
+        continue;
+      }
       if (c.core.outstanding() == 0 && c.issued < c.quota && time >= c.nextAt) {
         byte[] op = new byte[8 + rng.nextInt(24)];
         rng.nextBytes(op);

@@ -54,10 +54,25 @@ public final class ClientCore {
 
   /** Issue the next request of the sequence. */
   public Ready invoke(byte[] operation, boolean randomized) {
-    long number = nextMessageNumber++;
-    Request q = new Request(id, sequenceId, number, randomized, operation);
+    if (nextMessageNumber == Request.TERMINATE) {
+      throw new IllegalStateException("sequence " + sequenceId + " is terminated");
+    }
+    return issue(new Request(id, sequenceId, nextMessageNumber++, randomized, operation));
+  }
+
+  /**
+   * End the sequence (BFT-WS §3.3.1.1): after the last reply, so that nothing outstanding is cut off. The
+   * replicas order the terminate like a request; its {@link Event.Delivered} (an empty result) says that f+1
+   * of them dropped the sequence. No request can follow it.
+   */
+  public Ready terminate() {
+    nextMessageNumber = Request.TERMINATE;
+    return issue(Request.terminate(id, sequenceId));
+  }
+
+  private Ready issue(Request q) {
     Signed s = Signed.sign(Kind.REQUEST, id, q.encode(), signer);
-    outstanding.put(number, new Outstanding(s, new Voter(cfg.f()), now));
+    outstanding.put(q.messageNumber(), new Outstanding(s, new Voter(cfg.f()), now));
     out.messages.add(new Ready.Outbound(Ready.ALL_REPLICAS, s.encode()));
     return flush();
   }

@@ -28,8 +28,10 @@ import org.bftws.module.Threads;
 import org.bftws.module.config.BftwsConfig;
 import org.bftws.module.config.ReplicaEndpoint;
 import org.bftws.module.keys.GroupKeyMaterial;
+import org.bftws.core.message.Request;
 import org.bftws.core.message.Signed;
 import org.bftws.module.rm.ApplicationMessage;
+import org.bftws.module.rm.TerminateMessage;
 import org.bftws.module.security.ApplicationMessageSigner;
 import org.bftws.module.transport.ControlGuard;
 import org.bftws.module.transport.ControlMessage;
@@ -168,6 +170,26 @@ public final class GroupClientRuntime implements AutoCloseable {
         return s.call(operation, randomized, timeoutMillis);
     }
 
+    /**
+     * Ends the sequence of the ServiceClient owning {@code owner} (paper §3.3.1.1; {@link GroupSequence#terminate})
+     * and waits until f+1 replicas confirmed. Its next call starts a new sequence. Nothing to do before its first
+     * call.
+     */
+    public void terminate(ServiceContext owner, long timeoutMillis) throws AxisFault {
+        GroupSequence s;
+        synchronized (owner) {
+            s = (GroupSequence) owner.getProperty(SEQUENCE_PROPERTY);
+            owner.removeProperty(SEQUENCE_PROPERTY);
+        }
+        if (s != null) {
+            try {
+                s.terminate(timeoutMillis);
+            } finally {
+                sequences.remove(s.id());
+            }
+        }
+    }
+
     /** The sequence id of the ServiceClient owning {@code owner}, or null before its first call. */
     public static String sequenceId(ServiceContext owner) {
         Object s = owner.getProperty(SEQUENCE_PROPERTY);
@@ -181,8 +203,12 @@ public final class GroupClientRuntime implements AutoCloseable {
      */
     void send(Ready r) {
         for (Ready.Outbound o : r.messages) {
-            ApplicationMessage m = ApplicationMessage.of(Signed.decode(o.bytes()), config.groupEndpoint(), replyTo,
-                    wsSecurity);
+            Signed signed = Signed.decode(o.bytes());
+            if (Request.decode(signed.body()).terminates()) {
+                sender.send(serviceEndpoints(""), TerminateMessage.of(signed, config.groupEndpoint(), wsSecurity));
+                continue;
+            }
+            ApplicationMessage m = ApplicationMessage.of(signed, config.groupEndpoint(), replyTo, wsSecurity);
             sender.send(serviceEndpoints(m.service()), m);
         }
     }

@@ -4,8 +4,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 
 import org.apache.axis2.AxisFault;
+import org.bftws.core.message.Request;
 import org.bftws.core.pbft.Event;
 import org.bftws.core.pbft.Ready;
 import org.bftws.core.voter.ClientCore;
@@ -41,28 +43,43 @@ final class GroupSequence {
      */
     Event.Delivered call(byte[] operation, boolean randomized, long timeoutMillis) throws AxisFault {
         synchronized (callLock) {
-            CompletableFuture<Event.Delivered> f = new CompletableFuture<>();
+            return await(() -> core.invoke(operation, randomized), ++issued, timeoutMillis);
+        }
+    }
+
+    /**
+     * Ends the sequence (paper §3.3.1.1, after its last message): the replicas order the client's signed
+     * terminate, each turns the sequence's entry into a tombstone, and Sandesha2 terminates its side of it.
+     * Returns once f+1 replicas confirmed; no call can follow.
+     */
+    void terminate(long timeoutMillis) throws AxisFault {
+        synchronized (callLock) {
+            await(core::terminate, Request.TERMINATE, timeoutMillis);
+        }
+    }
+
+    private Event.Delivered await(Supplier<Ready> issue, long number, long timeoutMillis) throws AxisFault {
+        CompletableFuture<Event.Delivered> f = new CompletableFuture<>();
+        synchronized (this) {
+            pending = f;
+            pendingNumber = number;
+            runtime.send(issue.get());
+        }
+        runtime.active(this, true);
+        try {
+            return f.get(timeoutMillis, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            throw new AxisFault("BFT-WS: no f+1 matching replies from the replica group within "
+                    + timeoutMillis + " ms (sequence " + id() + ")");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AxisFault("BFT-WS: interrupted while waiting for the replicas' replies");
+        } catch (ExecutionException e) {
+            throw new AxisFault("BFT-WS: " + e.getCause().getMessage(), e.getCause());
+        } finally {
+            runtime.active(this, false);
             synchronized (this) {
-                pending = f;
-                pendingNumber = ++issued;
-                runtime.send(core.invoke(operation, randomized));
-            }
-            runtime.active(this, true);
-            try {
-                return f.get(timeoutMillis, TimeUnit.MILLISECONDS);
-            } catch (TimeoutException e) {
-                throw new AxisFault("BFT-WS: no f+1 matching replies from the replica group within "
-                        + timeoutMillis + " ms (sequence " + id() + ")");
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AxisFault("BFT-WS: interrupted while waiting for the replicas' replies");
-            } catch (ExecutionException e) {
-                throw new AxisFault("BFT-WS: " + e.getCause().getMessage(), e.getCause());
-            } finally {
-                runtime.active(this, false);
-                synchronized (this) {
-                    pending = null;
-                }
+                pending = null;
             }
         }
     }

@@ -62,6 +62,9 @@ public class BftwsInHandler extends BftwsHandler {
             return InvocationResponse.CONTINUE;
         }
         AxisOperation op = msgContext.getAxisOperation();
+        if (ReceivedRequest.isTerminate(msgContext)) {
+            return terminateSequence(msgContext, config);
+        }
         if (ReceivedRequest.isPresent(msgContext)) {
             return applicationMessage(msgContext, config, op);
         }
@@ -71,6 +74,43 @@ public class BftwsInHandler extends BftwsHandler {
         }
         throw Refusal.fault("BFT-WS: service " + service.getName() + " is replicated; send requests to its"
                 + " replica group (bftws engaged with bftws.replicated=true), not to one replica");
+    }
+
+    /**
+     * A group sequence ends only by its client's signed terminate (paper §3.3.1.1), which goes to the Total
+     * Order Manager before Sandesha2 terminates its side: core drops retransmissions itself, and a replica that
+     * missed the CreateSequence still learns of the end. An unsigned or foreign TerminateSequence is refused:
+     * anyone could otherwise end a client's sequence at some replicas.
+     */
+    private static InvocationResponse terminateSequence(MessageContext msgContext, BftwsConfig config)
+            throws AxisFault {
+        if (!ReceivedRequest.isPresent(msgContext)) {
+            throw Refusal.fault("BFT-WS: TerminateSequence refused: a group sequence is ended by its client's signed"
+                    + " terminate (a bftws:Request header)");
+        }
+        ConfigurationContext cc = msgContext.getConfigurationContext();
+        BftwsReplica replica = BftwsRuntime.replica(cc);
+        Verifier verifier = replica != null ? replica.manager().requestVerifier() : BftwsRuntime.keys(cc).verifier();
+        ControlMessage terminate = ReceivedRequest.readTerminate(msgContext, config, verifier);
+        String sequenceId = Request.decode(Signed.decode(terminate.signedBytes()).body()).sequenceId();
+        if (config.security() == SecurityMode.RAMPART) {
+            SequenceCreators.requireCreator(msgContext, sequenceId, RecordedMessages.creator(cc, sequenceId));
+        }
+        if (replica != null) {
+            replica.deliverClientRequest(terminate);
+        }
+        if (RecordedMessages.receiving(cc, sequenceId) == null) {
+            throw unknownSequence(sequenceId); // core has it; Sandesha2 has nothing to terminate
+        }
+        return InvocationResponse.CONTINUE;
+    }
+
+    private static AxisFault unknownSequence(String sequenceId) {
+        // Sandesha2 1.6.2 would fault it too, but its UnknownSequence fault cannot be built in SOAP 1.1 on
+        // Axiom 1.2.21 (createSOAPFaultSubCode is SOAP 1.2 only), so the sender got a generic "exception
+        // when processing an in message" and the replica an ERROR with a stack trace.
+        return Refusal.fault("BFT-WS: unknown sequence " + sequenceId + " (WS-RM UnknownSequence): create"
+                + " the sequence with a CreateSequence carrying the client UUID first");
     }
 
     private static InvocationResponse applicationMessage(MessageContext msgContext, BftwsConfig config,
@@ -83,11 +123,12 @@ public class BftwsInHandler extends BftwsHandler {
         Request q = Request.decode(Signed.decode(request.signedBytes()).body());
         RMDBean sequence = RecordedMessages.receiving(cc, q.sequenceId());
         if (sequence == null) {
-            // Sandesha2 1.6.2 would fault it too, but its UnknownSequence fault cannot be built in SOAP 1.1 on
-            // Axiom 1.2.21 (createSOAPFaultSubCode is SOAP 1.2 only), so the sender got a generic "exception
-            // when processing an in message" and the replica an ERROR with a stack trace.
-            throw Refusal.fault("BFT-WS: unknown sequence " + q.sequenceId() + " (WS-RM UnknownSequence): create"
-                    + " the sequence with a CreateSequence carrying the client UUID first");
+            throw unknownSequence(q.sequenceId());
+        }
+        if (sequence.isTerminated()) {
+            // Its client ended it (or Sandesha2's inactivity timeout did): a replay. Refused here with a clear
+            // fault; Sandesha2's own SequenceTerminated fault has the SOAP 1.1 problem of UnknownSequence.
+            throw Refusal.fault("BFT-WS: sequence " + q.sequenceId() + " is terminated (WS-RM SequenceTerminated)");
         }
         if (config.security() == SecurityMode.RAMPART) {
             // Rampart has checked the message's signature (Security phase); it must be the sequence creator's.

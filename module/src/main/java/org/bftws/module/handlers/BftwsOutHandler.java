@@ -17,8 +17,12 @@ import org.apache.axis2.context.OperationContext;
 import org.apache.axis2.wsdl.WSDLConstants;
 import org.bftws.core.codec.DecodeException;
 import org.bftws.core.pbft.Event;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+import org.apache.sandesha2.client.SandeshaClientConstants;
 import org.bftws.module.BftwsRuntime;
 import org.bftws.module.api.ApplicationRequest;
+import org.bftws.module.client.GroupClientRuntime;
 import org.bftws.module.api.ApplicationResult;
 import org.bftws.module.api.CollectiveRandom;
 import org.bftws.module.config.BftwsConfig;
@@ -39,9 +43,12 @@ import org.bftws.module.xml.Payloads;
  *
  * <p>The request belongs to the ServiceClient's WS-RM sequence with the group, established on its first
  * call by a CreateSequence carrying the client UUID to every replica (§3.3.1.1,
- * {@link org.bftws.module.client.SequenceEstablishment}); it travels as a core request on the BFT-WS control port, numbered within that sequence, rather
- * than inside Sandesha2 (which would number and retransmit it per replica). Stopping the flow here keeps
- * Sandesha2 from seeing group requests. Everything else passes unchanged (plain WS-RM to other endpoints).
+ * {@link org.bftws.module.client.SequenceEstablishment}), and travels to every replica's service endpoint as a
+ * WS-RM application message built by the client runtime ({@link org.bftws.module.rm.ApplicationMessage}),
+ * numbered within that sequence by core rather than by this instance's Sandesha2 (which would number and
+ * retransmit it per replica). A message marked as the sequence's last (Sandesha2's {@code LAST_MESSAGE}
+ * property) is followed by the sequence's terminate ({@link GroupClientRuntime#terminate}). Everything else
+ * passes unchanged (plain WS-RM to other endpoints).
  *
  * <p>On a replica with {@code bftws.security=rampart}, it leaves the WS-RM acknowledgements of application
  * messages unsigned ({@link RampartSigning#leaveAcknowledgementUnsigned}).
@@ -49,6 +56,7 @@ import org.bftws.module.xml.Payloads;
 public class BftwsOutHandler extends BftwsHandler {
     /** Message property marking a request this handler has taken over (out-flow handlers may run again). */
     static final String HANDLED = "org.bftws.client.handled";
+    private static final Logger LOG = LogManager.getLogger(BftwsOutHandler.class);
 
     @Override
     protected InvocationResponse invokeReplicated(MessageContext msgContext, BftwsConfig config)
@@ -71,10 +79,33 @@ public class BftwsOutHandler extends BftwsHandler {
         ApplicationRequest request = new ApplicationRequest(config.groupService(msgContext.getTo().getAddress()),
                 action, !msgContext.isSOAP11(), Payloads.canonical(payload));
         long timeout = msgContext.getOptions().getTimeOutInMilliSeconds();
-        Event.Delivered voted = BftwsRuntime.client(msgContext).call(msgContext.getServiceContext(),
-                request.encode(), CollectiveRandom.flagged(msgContext), timeout);
+        GroupClientRuntime client = BftwsRuntime.client(msgContext);
+        Event.Delivered voted = client.call(msgContext.getServiceContext(), request.encode(),
+                CollectiveRandom.flagged(msgContext), timeout);
         deliver(msgContext, voted.result(), voted.random());
+        if (isLastMessage(msgContext)) {
+            terminate(client, msgContext, timeout);
+        }
         return InvocationResponse.ABORT;
+    }
+
+    /** Sandesha2's client API marks a sequence's last message so (SandeshaClientConstants.LAST_MESSAGE). */
+    private static boolean isLastMessage(MessageContext msgContext) {
+        Object last = msgContext.getProperty(SandeshaClientConstants.LAST_MESSAGE);
+        return Boolean.TRUE.equals(last) || "true".equals(last);
+    }
+
+    /**
+     * After the last message, as Sandesha2's Out Handler does (paper §3.3.1.1). The call itself was answered:
+     * a terminate that f+1 replicas do not confirm in time leaves the sequence open at some replicas (its
+     * tombstone missing, no harm to anyone else) and must not turn the voted reply into a failure.
+     */
+    private static void terminate(GroupClientRuntime client, MessageContext msgContext, long timeout) {
+        try {
+            client.terminate(msgContext.getServiceContext(), timeout);
+        } catch (AxisFault e) {
+            LOG.warn("bftws client: the sequence's terminate was not confirmed: {}", e.getMessage());
+        }
     }
 
     private static boolean toGroup(MessageContext msgContext, BftwsConfig config) {

@@ -74,6 +74,39 @@ public final class ReceivedRequest {
         return new ControlMessage(signed.encode(), replyTo(mc));
     }
 
+    /** True if the message's Body is a WS-RM 1.1 TerminateSequence ({@link TerminateMessage}). */
+    public static boolean isTerminate(MessageContext mc) {
+        OMElement first = mc.getEnvelope().getBody().getFirstElement();
+        return first != null && TerminateMessage.BODY.equals(first.getQName());
+    }
+
+    /**
+     * The client's signed terminate from a {@link TerminateMessage}, ready for the Total Order Manager (no
+     * reply address: the replica answers where the client's requests named).
+     *
+     * @throws AxisFault (a refusal) if the header or Identifier is missing or the signature does not verify
+     */
+    public static ControlMessage readTerminate(MessageContext mc, BftwsConfig config, Verifier verifier)
+            throws AxisFault {
+        OMElement bft = mc.getEnvelope().getHeader().getFirstChildWithName(ApplicationMessage.HEADER);
+        OMElement id = mc.getEnvelope().getBody().getFirstElement().getFirstChildWithName(TerminateMessage.IDENTIFIER);
+        Signed signed;
+        try {
+            if (id == null) {
+                throw new IllegalArgumentException("no Identifier");
+            }
+            int client = Integer.parseInt(bft.getAttributeValue(new QName(ApplicationMessage.CLIENT)));
+            byte[] signature = Base64.getDecoder().decode(bft.getText().strip());
+            signed = Signed.of(Kind.REQUEST, client, Request.terminate(client, id.getText().strip()).encode(), signature);
+        } catch (IllegalArgumentException e) {
+            throw refused("malformed TerminateSequence (" + e.getMessage() + ")");
+        }
+        if (signed.sender() < config.n() || !signed.verify(verifier)) {
+            throw refused("the client's signature does not cover this TerminateSequence");
+        }
+        return new ControlMessage(signed.encode(), null);
+    }
+
     private static URI replyTo(MessageContext mc) throws AxisFault {
         EndpointReference to = mc.getReplyTo();
         URI uri;

@@ -144,9 +144,12 @@ public final class ApplicationMessageSigner implements UnaryOperator<byte[]> {
         return parts;
     }
 
+    /** A TerminateSequence (rm.TerminateMessage) has no wsrm:Sequence header: its Identifier is in the Body. */
     private static List<WSEncryptionPart> applicationParts(Document doc) {
         List<WSEncryptionPart> parts = replyParts(doc);
-        parts.add(new WSEncryptionPart("Sequence", WSRM, "Element"));
+        if (doc.getElementsByTagNameNS(WSRM, "Sequence").getLength() > 0) {
+            parts.add(new WSEncryptionPart("Sequence", WSRM, "Element"));
+        }
         parts.add(new WSEncryptionPart(ApplicationMessage.HEADER.getLocalPart(),
                 ApplicationMessage.HEADER.getNamespaceURI(), "Element"));
         for (String name : WSA_HEADERS) {
