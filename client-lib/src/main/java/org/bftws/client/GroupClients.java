@@ -21,6 +21,7 @@ import org.bftws.module.client.GroupClientRuntime;
  *   GroupClients.randomized(dealer, true);
  *   OMElement deck = dealer.sendReceive(request);      // the reply f+1 replicas agreed on
  *   byte[] random = GroupClients.lastRandom(dealer);   // the number they dealt it with (32 bytes)
+ *   GroupClients.terminate(dealer);                    // done with it: the replicas end its sequence
  * </pre>
  */
 public final class GroupClients {
