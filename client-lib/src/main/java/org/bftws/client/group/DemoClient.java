@@ -279,8 +279,10 @@ public final class DemoClient implements AutoCloseable {
         for (ServiceClient c : List.of(client, dealer, idgen, counter)) {
             String sequence = GroupClientRuntime.sequenceId(c.getServiceContext());
             if (sequence != null) {
+                long start = System.nanoTime();
                 GroupClients.terminate(c);
-                out.printf("  sequence %s terminated: f+1 replicas confirmed%n", sequence);
+                out.printf("  sequence %s terminated: f+1 replicas confirmed  (%.1f ms)%n", sequence,
+                        (System.nanoTime() - start) / 1e6);
             }
         }
     }
