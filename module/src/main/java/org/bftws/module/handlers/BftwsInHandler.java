@@ -18,7 +18,6 @@ import org.bftws.module.rm.RecordedMessages;
 import org.bftws.core.crypto.Verifier;
 import org.bftws.module.security.SequenceCreators;
 import org.bftws.core.message.Request;
-import org.bftws.core.message.Signed;
 import org.bftws.module.transport.ControlMessage;
 import org.bftws.module.transport.ControlPort;
 
@@ -90,14 +89,11 @@ public class BftwsInHandler extends BftwsHandler {
         }
         ConfigurationContext cc = msgContext.getConfigurationContext();
         BftwsReplica replica = BftwsRuntime.replica(cc);
-        Verifier verifier = replica != null ? replica.manager().requestVerifier() : BftwsRuntime.keys(cc).verifier();
-        ControlMessage terminate = ReceivedRequest.readTerminate(msgContext, config, verifier);
-        String sequenceId = Request.decode(Signed.decode(terminate.signedBytes()).body()).sequenceId();
-        if (config.security() == SecurityMode.RAMPART) {
-            SequenceCreators.requireCreator(msgContext, sequenceId, RecordedMessages.creator(cc, sequenceId));
-        }
+        ReceivedRequest.Received terminate = ReceivedRequest.readTerminate(msgContext, config, requestVerifier(cc, replica));
+        String sequenceId = terminate.request().sequenceId();
+        requireCreator(msgContext, config, sequenceId);
         if (replica != null) {
-            replica.deliverClientRequest(terminate);
+            replica.deliverClientRequest(terminate.message());
         }
         if (RecordedMessages.receiving(cc, sequenceId) == null) {
             throw unknownSequence(sequenceId); // core has it; Sandesha2 has nothing to terminate
@@ -117,10 +113,9 @@ public class BftwsInHandler extends BftwsHandler {
             AxisOperation op) throws AxisFault {
         ConfigurationContext cc = msgContext.getConfigurationContext();
         BftwsReplica replica = BftwsRuntime.replica(cc);
-        // through the Total Order Manager's pre-verifier: the check here is the only real one the request gets
-        Verifier verifier = replica != null ? replica.manager().requestVerifier() : BftwsRuntime.keys(cc).verifier();
-        ControlMessage request = ReceivedRequest.read(msgContext, config, verifier);
-        Request q = Request.decode(Signed.decode(request.signedBytes()).body());
+        ReceivedRequest.Received received = ReceivedRequest.read(msgContext, config, requestVerifier(cc, replica));
+        ControlMessage request = received.message();
+        Request q = received.request();
         RMDBean sequence = RecordedMessages.receiving(cc, q.sequenceId());
         if (sequence == null) {
             throw unknownSequence(q.sequenceId());
@@ -130,10 +125,7 @@ public class BftwsInHandler extends BftwsHandler {
             // fault; Sandesha2's own SequenceTerminated fault has the SOAP 1.1 problem of UnknownSequence.
             throw Refusal.fault("BFT-WS: sequence " + q.sequenceId() + " is terminated (WS-RM SequenceTerminated)");
         }
-        if (config.security() == SecurityMode.RAMPART) {
-            // Rampart has checked the message's signature (Security phase); it must be the sequence creator's.
-            SequenceCreators.requireCreator(msgContext, q.sequenceId(), RecordedMessages.creator(cc, q.sequenceId()));
-        }
+        requireCreator(msgContext, config, q.sequenceId());
         boolean duplicate = op != null && op.getName().getLocalPart().startsWith(DUPLICATE_OPERATION_PREFIX);
         if (duplicate) {
             // Sandesha2 sends seen numbers here (and would send unknown sequences, refused above): only
@@ -145,6 +137,20 @@ public class BftwsInHandler extends BftwsHandler {
             msgContext.setProperty(BftwsOrderHandler.REQUEST, request);
         }
         return InvocationResponse.CONTINUE;
+    }
+
+    /** Through the Total Order Manager's pre-verifier: the check here is the only real one a request gets. */
+    private static Verifier requestVerifier(ConfigurationContext cc, BftwsReplica replica) {
+        return replica != null ? replica.manager().requestVerifier() : BftwsRuntime.keys(cc).verifier();
+    }
+
+    /** Rampart has checked the message's signature (Security phase); it must be the sequence creator's. */
+    private static void requireCreator(MessageContext msgContext, BftwsConfig config, String sequenceId)
+            throws AxisFault {
+        if (config.security() == SecurityMode.RAMPART) {
+            SequenceCreators.requireCreator(msgContext, sequenceId,
+                    RecordedMessages.creator(msgContext.getConfigurationContext(), sequenceId));
+        }
     }
 
     private static void requireClientUuid(MessageContext msgContext) throws AxisFault {

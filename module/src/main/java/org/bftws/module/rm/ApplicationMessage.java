@@ -148,13 +148,18 @@ public final class ApplicationMessage implements OutboundSoap {
         seq.setMustUnderstand(true);
         text(f.createOMElement("Identifier", rm, seq), request.sequenceId());
         text(f.createOMElement("MessageNumber", rm, seq), Long.toString(request.messageNumber()));
+        addRequestHeader(f, header, signed, request);
+        env.getBody().addChild(Payloads.parse(operation.payload()));
+        return env;
+    }
+
+    /** The BFT-WS header: what core's signed request holds besides what the WS-RM headers carry. */
+    static void addRequestHeader(SOAPFactory f, SOAPHeader header, Signed signed, Request request) {
         SOAPHeaderBlock bft = header.addHeaderBlock(HEADER.getLocalPart(),
                 f.createOMNamespace(HEADER.getNamespaceURI(), "bftws"));
         bft.addAttribute(CLIENT, Integer.toString(request.client()), null);
         bft.addAttribute(RANDOMIZED, Boolean.toString(request.randomized()), null);
         text(bft, Base64.getEncoder().encodeToString(signed.signature()));
-        env.getBody().addChild(Payloads.parse(operation.payload()));
-        return env;
     }
 
     /** A MessageID derived from (sequence, number): a retransmission is the same WS-Addressing message. */
@@ -167,7 +172,7 @@ public final class ApplicationMessage implements OutboundSoap {
         e.setText(text);
     }
 
-    private static byte[] serialise(SOAPEnvelope env) throws XMLStreamException {
+    static byte[] serialise(SOAPEnvelope env) throws XMLStreamException {
         ByteArrayOutputStream out = new ByteArrayOutputStream(1024);
         env.serialize(out);
         return out.toByteArray();

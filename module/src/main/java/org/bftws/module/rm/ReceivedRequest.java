@@ -40,12 +40,16 @@ public final class ReceivedRequest {
         return h != null && h.getFirstChildWithName(ApplicationMessage.HEADER) != null;
     }
 
+    /** A received request as core's signed bytes with the reply address, and decoded. */
+    public record Received(Request request, ControlMessage message) {
+    }
+
     /**
      * The signed request and its reply address, ready for the Total Order Manager.
      *
      * @throws AxisFault (a refusal) if a part is missing or malformed or the signature does not verify
      */
-    public static ControlMessage read(MessageContext mc, BftwsConfig config, Verifier verifier) throws AxisFault {
+    public static Received read(MessageContext mc, BftwsConfig config, Verifier verifier) throws AxisFault {
         SOAPEnvelope env = mc.getEnvelope();
         OMElement bft = env.getHeader().getFirstChildWithName(ApplicationMessage.HEADER);
         OMElement seq = env.getHeader().getFirstChildWithName(SEQUENCE);
@@ -56,22 +60,18 @@ public final class ReceivedRequest {
             throw refused("a wsrm:Sequence header, wsa:To naming a service of the group, wsa:Action and a body"
                     + " payload are required");
         }
-        Signed signed;
+        Request r;
+        byte[] signature;
         try {
-            int client = Integer.parseInt(bft.getAttributeValue(new QName(ApplicationMessage.CLIENT)));
             boolean randomized = bool(bft.getAttributeValue(new QName(ApplicationMessage.RANDOMIZED)));
-            byte[] signature = Base64.getDecoder().decode(bft.getText().strip());
             ApplicationRequest op = new ApplicationRequest(service, action, !mc.isSOAP11(), Payloads.serialize(payload));
-            Request r = new Request(client, child(seq, "Identifier"), Long.parseLong(child(seq, "MessageNumber")),
+            r = new Request(client(bft), child(seq, "Identifier"), Long.parseLong(child(seq, "MessageNumber")),
                     randomized, op.encode());
-            signed = Signed.of(Kind.REQUEST, client, r.encode(), signature);
+            signature = signature(bft);
         } catch (IllegalArgumentException e) { // NumberFormatException included
             throw refused("malformed request header (" + e.getMessage() + ")");
         }
-        if (signed.sender() < config.n() || !signed.verify(verifier)) {
-            throw refused("the client's signature does not cover this message");
-        }
-        return new ControlMessage(signed.encode(), replyTo(mc));
+        return verified(r, signature, replyTo(mc), config, verifier, "message");
     }
 
     /** True if the message's Body is a WS-RM 1.1 TerminateSequence ({@link TerminateMessage}). */
@@ -86,25 +86,38 @@ public final class ReceivedRequest {
      *
      * @throws AxisFault (a refusal) if the header or Identifier is missing or the signature does not verify
      */
-    public static ControlMessage readTerminate(MessageContext mc, BftwsConfig config, Verifier verifier)
-            throws AxisFault {
+    public static Received readTerminate(MessageContext mc, BftwsConfig config, Verifier verifier) throws AxisFault {
         OMElement bft = mc.getEnvelope().getHeader().getFirstChildWithName(ApplicationMessage.HEADER);
         OMElement id = mc.getEnvelope().getBody().getFirstElement().getFirstChildWithName(TerminateMessage.IDENTIFIER);
-        Signed signed;
+        Request r;
+        byte[] signature;
         try {
             if (id == null) {
                 throw new IllegalArgumentException("no Identifier");
             }
-            int client = Integer.parseInt(bft.getAttributeValue(new QName(ApplicationMessage.CLIENT)));
-            byte[] signature = Base64.getDecoder().decode(bft.getText().strip());
-            signed = Signed.of(Kind.REQUEST, client, Request.terminate(client, id.getText().strip()).encode(), signature);
+            r = Request.terminate(client(bft), id.getText().strip());
+            signature = signature(bft);
         } catch (IllegalArgumentException e) {
             throw refused("malformed TerminateSequence (" + e.getMessage() + ")");
         }
+        return verified(r, signature, null, config, verifier, "TerminateSequence");
+    }
+
+    private static Received verified(Request r, byte[] signature, URI replyTo, BftwsConfig config, Verifier verifier,
+            String what) throws AxisFault {
+        Signed signed = Signed.of(Kind.REQUEST, r.client(), r.encode(), signature);
         if (signed.sender() < config.n() || !signed.verify(verifier)) {
-            throw refused("the client's signature does not cover this TerminateSequence");
+            throw refused("the client's signature does not cover this " + what);
         }
-        return new ControlMessage(signed.encode(), null);
+        return new Received(r, new ControlMessage(signed.encode(), replyTo));
+    }
+
+    private static int client(OMElement bft) {
+        return Integer.parseInt(bft.getAttributeValue(new QName(ApplicationMessage.CLIENT)));
+    }
+
+    private static byte[] signature(OMElement bft) {
+        return Base64.getDecoder().decode(bft.getText().strip());
     }
 
     private static URI replyTo(MessageContext mc) throws AxisFault {

@@ -1,8 +1,6 @@
 package org.bftws.module.rm;
 
-import java.io.ByteArrayOutputStream;
 import java.net.URI;
-import java.util.Base64;
 import java.util.function.UnaryOperator;
 
 import javax.xml.namespace.QName;
@@ -14,7 +12,6 @@ import org.apache.axiom.om.OMNamespace;
 import org.apache.axiom.soap.SOAPEnvelope;
 import org.apache.axiom.soap.SOAPFactory;
 import org.apache.axiom.soap.SOAPHeader;
-import org.apache.axiom.soap.SOAPHeaderBlock;
 import org.apache.axis2.addressing.AddressingConstants;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.Signed;
@@ -81,9 +78,8 @@ public final class TerminateMessage implements OutboundSoap {
     public synchronized byte[] envelope() {
         if (envelope == null) {
             try {
-                ByteArrayOutputStream out = new ByteArrayOutputStream(1024);
-                build().serialize(out);
-                envelope = wsSecurity == null ? out.toByteArray() : wsSecurity.apply(out.toByteArray());
+                byte[] plain = ApplicationMessage.serialise(build());
+                envelope = wsSecurity == null ? plain : wsSecurity.apply(plain);
             } catch (XMLStreamException e) {
                 throw new IllegalStateException("cannot build the TerminateSequence", e);
             }
@@ -103,11 +99,7 @@ public final class TerminateMessage implements OutboundSoap {
         f.createOMElement("Address", wsa, reply).setText(AddressingConstants.Final.WSA_ANONYMOUS_URL);
         OMElement faultTo = header.addHeaderBlock("FaultTo", wsa);
         f.createOMElement("Address", wsa, faultTo).setText(AddressingConstants.Final.WSA_ANONYMOUS_URL);
-        SOAPHeaderBlock bft = header.addHeaderBlock(ApplicationMessage.HEADER.getLocalPart(),
-                f.createOMNamespace(ApplicationMessage.HEADER.getNamespaceURI(), "bftws"));
-        bft.addAttribute(ApplicationMessage.CLIENT, Integer.toString(request.client()), null);
-        bft.addAttribute(ApplicationMessage.RANDOMIZED, "false", null);
-        bft.setText(Base64.getEncoder().encodeToString(signed.signature()));
+        ApplicationMessage.addRequestHeader(f, header, signed, request);
         OMNamespace rm = f.createOMNamespace(ClientUuidElement.WSRM_11, "wsrm");
         OMElement terminate = f.createOMElement(BODY.getLocalPart(), rm, env.getBody());
         f.createOMElement(IDENTIFIER.getLocalPart(), rm, terminate).setText(request.sequenceId());

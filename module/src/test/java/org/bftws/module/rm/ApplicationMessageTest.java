@@ -91,7 +91,7 @@ public class ApplicationMessageTest {
         for (boolean soap12 : new boolean[] {false, true}) {
             for (String xml : CORPUS) {
                 Signed sent = sign(xml, "", soap12, 7);
-                byte[] received = ReceivedRequest.read(received(sent, GROUP), config, verifier).signedBytes();
+                byte[] received = ReceivedRequest.read(received(sent, GROUP), config, verifier).message().signedBytes();
                 assertArrayEquals(xml + " (SOAP 1." + (soap12 ? 2 : 1) + ")", sent.encode(), received);
             }
         }
@@ -103,7 +103,7 @@ public class ApplicationMessageTest {
         ApplicationMessage m = ApplicationMessage.of(sent, GROUP, REPLY_TO);
         assertEquals("Dealer", m.service());
         assertArrayEquals(sent.encode(), ReceivedRequest.read(received(sent, GROUP.resolve("Dealer")), config,
-                verifier).signedBytes());
+                verifier).message().signedBytes());
     }
 
     @Test
@@ -135,7 +135,7 @@ public class ApplicationMessageTest {
         assertRefused(env, GROUP.resolve("Dealer")); // another service than the client signed for
         assertRefused(env.replace("<e:text>hello</e:text>", "<e:text>hello</e:text><e:more/>"), GROUP);
         // untouched, it passes: the refusals above are the changes'
-        assertArrayEquals(sent.encode(), ReceivedRequest.read(context(env, GROUP), config, verifier).signedBytes());
+        assertArrayEquals(sent.encode(), ReceivedRequest.read(context(env, GROUP), config, verifier).message().signedBytes());
     }
 
     @Test
