@@ -1,5 +1,6 @@
 package org.bftws.client.embedded;
 
+import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNotNull;
@@ -60,6 +61,7 @@ import org.bftws.module.transport.MulticastSender;
 import org.bftws.module.api.ApplicationRequest;
 import org.bftws.module.api.ApplicationResult;
 import org.bftws.module.order.BftwsReplica;
+import org.bftws.module.order.TotalOrderManager;
 import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
@@ -87,6 +89,11 @@ public class BftEchoGroupTest {
     private static final String ACTION = "urn:bftws:samples:echo:echo";
     private static final String GROUP = "http://echo.group.example/axis2/services/Echo";
     private static final int N = 4;
+    /**
+     * Core id of the second client key, which signs the tests' raw messages: apart from the ServiceClients'
+     * key, so that replies counted for it are never the replies of their calls or retransmissions.
+     */
+    private static final int RAW = N + 1;
     private static final long WAIT_MS = 15_000;
 
     @ClassRule
@@ -109,7 +116,7 @@ public class BftEchoGroupTest {
     public static void startGroupAndClient() throws Exception {
         keys = TMP.newFolder("keys").toPath();
         ByteArrayOutputStream log = new ByteArrayOutputStream();
-        int status = KeyGen.run(new String[] {"--out", keys.toString(), "--replicas", "4", "--clients", "1"},
+        int status = KeyGen.run(new String[] {"--out", keys.toString(), "--replicas", "4", "--clients", "2"},
                 new SecureRandom(), new PrintStream(log), new PrintStream(log));
         assertEquals(log.toString(), 0, status);
 
@@ -535,10 +542,11 @@ public class BftEchoGroupTest {
                 assertTrue(t.body(), t.body().contains("TerminateSequenceResponse"));
             }
             awaitTerminatedEverywhere(sequence);
-            // every reply in before counting: a late one would look like an answered replay
             await("every replica answered message 1", () -> listener.replies(1).size() == N);
             await("every replica confirmed the terminate", () -> listener.replies(Request.TERMINATE).size() == N);
-            long replies = listener.authenticReplies();
+            echo(1); // ordered after everything above at every replica: its replies to the raw client are counted
+            awaitExecutedEverywhere(before + 2, N);
+            long[] replies = repliesToTheRawClient();
             String second = new String(ApplicationMessage.of(signedEcho(sequence, 2, "after-the-terminate"),
                     URI.create(GROUP), listener.replyTo()).envelope(), StandardCharsets.UTF_8);
             for (int r = 0; r < N; r++) {
@@ -549,12 +557,12 @@ public class BftEchoGroupTest {
                 }
             }
             echo(1); // ordered after anything the replays could have caused
-            awaitExecutedEverywhere(before + 2, N);
+            awaitExecutedEverywhere(before + 3, N);
             for (int r = 0; r < N; r++) {
-                assertEquals("replica " + r + " executed only the voted call", before + 2, probes[r].executed().size());
-                assertTrue(probes[r].firstItems().get(before + 1), probes[r].firstItems().get(before + 1).startsWith("call"));
+                assertEquals("replica " + r + " executed only the voted calls", before + 3, probes[r].executed().size());
+                assertTrue(probes[r].firstItems().get(before + 2), probes[r].firstItems().get(before + 2).startsWith("call"));
             }
-            assertEquals("no replica answered a replay", replies, listener.authenticReplies());
+            assertArrayEquals("no replica answered a replay", replies, repliesToTheRawClient());
         }
         voted.incrementAndGet(); // the raw request executed everywhere, like a voted call
     }
@@ -648,26 +656,38 @@ public class BftEchoGroupTest {
         return control;
     }
 
-    /** Message 1 of {@code sequence}: an echo of {@code item}, signed with the client key (core node N). */
+    /** Message 1 of {@code sequence}: an echo of {@code item}, signed with the raw client's key (core node RAW). */
     private static Signed signedEcho(String sequence, String item) throws Exception {
         return signedEcho(sequence, 1, item);
     }
 
     private static Signed signedEcho(String sequence, long number, String item) throws Exception {
         String xml = "<e:echo xmlns:e=\"" + NS + "\"><e:item>" + item + "</e:item></e:echo>";
-        return signedByTheClient(new Request(N, sequence, number, false,
+        return signedByTheClient(new Request(RAW, sequence, number, false,
                 new ApplicationRequest(ACTION, false, xml.getBytes(StandardCharsets.UTF_8)).encode()));
     }
 
     private static Signed signedByTheClient(Request q) throws Exception {
+        return Signed.sign(Kind.REQUEST, RAW, q.encode(), Ed25519.signer(rawClientKeys().signingKey()));
+    }
+
+    private static ClientKeys rawClientKeys() throws Exception {
         GroupKeys group = KeyFiles.readGroup(keys.resolve(KeyFiles.GROUP_FILE));
-        ClientKeys mine = KeyFiles.readClient(keys.resolve(KeyFiles.clientFileName(1)), group);
-        return Signed.sign(Kind.REQUEST, N, q.encode(), Ed25519.signer(mine.signingKey()));
+        return KeyFiles.readClient(keys.resolve(KeyFiles.clientFileName(RAW - N + 1)), group);
+    }
+
+    /** Replies each replica has routed to the raw client so far ({@link TotalOrderManager#repliesSent}). */
+    private static long[] repliesToTheRawClient() {
+        long[] sent = new long[N];
+        for (int r = 0; r < N; r++) {
+            sent[r] = BftwsRuntime.replica(servers[r].context()).manager().repliesSent(RAW);
+        }
+        return sent;
     }
 
     /** The TerminateSequence a group client sends to end {@code sequence}, signed with the client key. */
     private static String terminateMessage(String sequence) throws Exception {
-        return new String(TerminateMessage.of(signedByTheClient(Request.terminate(N, sequence)), URI.create(GROUP), null)
+        return new String(TerminateMessage.of(signedByTheClient(Request.terminate(RAW, sequence)), URI.create(GROUP), null)
                 .envelope(), StandardCharsets.UTF_8);
     }
 
@@ -690,14 +710,14 @@ public class BftEchoGroupTest {
     /** A core-built client on {@code sequence} whose control port counts the replicas' authentic replies. */
     private static GroupTestClient rawClient(EmbeddedAxis2Server own, String sequence) throws Exception {
         GroupKeys group = KeyFiles.readGroup(keys.resolve(KeyFiles.GROUP_FILE));
-        ClientKeys mine = KeyFiles.readClient(keys.resolve(KeyFiles.clientFileName(1)), group);
+        ClientKeys mine = rawClientKeys();
         Map<Integer, Ed25519PublicKeyParameters> publicKeys = new HashMap<>();
         List<URI> endpoints = new ArrayList<>();
         for (int r = 0; r < N; r++) {
             publicKeys.put(r, group.replicaKey(r + 1));
             endpoints.add(URI.create(servers[r].serviceUrl("Echo")));
         }
-        return new GroupTestClient(own, GroupConfig.defaults(), N, sequence, Ed25519.signer(mine.signingKey()),
+        return new GroupTestClient(own, GroupConfig.defaults(), RAW, sequence, Ed25519.signer(mine.signingKey()),
                 Ed25519.verifier(publicKeys), endpoints, URI.create(GROUP), 20);
     }
 

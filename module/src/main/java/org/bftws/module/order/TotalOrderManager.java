@@ -91,6 +91,8 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
     private final AtomicLong evidence = new AtomicLong();
     /** Client id → where its replies go, learned from its authentic requests. Ordering thread only. */
     private final Map<Integer, URI> clientReplyTo = new ConcurrentHashMap<>();
+    /** Per client id with a known reply endpoint, so bounded like {@link #clientReplyTo}. */
+    private final Map<Integer, AtomicLong> repliesSent = new ConcurrentHashMap<>();
     private final Thread orderingThread;
     private final ExecutorService execution;
     private final ScheduledExecutorService ticker;
@@ -273,6 +275,7 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
             URI client = clientReplyTo.get(o.to());
             if (client != null) {
                 sender.send(client, replySigner == null ? m : new ControlMessage(o.bytes(), null, replySigner));
+                repliesSent.computeIfAbsent(o.to(), k -> new AtomicLong()).incrementAndGet();
             } else {
                 LOG.debug("replica {}: no reply endpoint known for client {}", id, o.to());
             }
@@ -430,6 +433,16 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
 
     public long inboundDropped() {
         return inboundDropped.get();
+    }
+
+    /**
+     * Replies handed to the sender for {@code client} so far, resent cached replies included: counted when
+     * the ordering thread routes them, so a test can tell deterministically whether input it delivered earlier
+     * made this replica answer, where counting at the client would race with replies still in flight.
+     */
+    public long repliesSent(int client) {
+        AtomicLong c = repliesSent.get(client);
+        return c == null ? 0 : c.get();
     }
 
     /** Stops ticking, lets the ordering thread finish its current step, then stops execution. */
