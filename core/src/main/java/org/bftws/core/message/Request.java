@@ -26,6 +26,12 @@ public record Request(int client, String sequenceId, long messageNumber, boolean
     return messageNumber == TERMINATE;
   }
 
+  /** The sequence id names a client other than the signer ({@link SequenceOwner}). */
+  public boolean namesAnotherClient() {
+    int owner = SequenceOwner.of(sequenceId);
+    return owner != SequenceOwner.UNBOUND && owner != client;
+  }
+
   public byte[] encode() {
     return new ByteWriter(operation.length + sequenceId.length() + 32).i32(client).str(sequenceId)
         .i64(messageNumber).bool(randomized).bytes(operation).toBytes();

@@ -6,13 +6,14 @@ import org.bftws.core.codec.ByteReader;
 import org.bftws.core.codec.ByteWriter;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.RequestId;
+import org.bftws.core.message.SequenceOwner;
 
 /**
  * Per WS-RM sequence: the client it belongs to, the last message number ordered for execution and its reply,
  * the "last reply sent to each client" of Castro-Liskov §4.1. It makes execution exactly-once and answers
  * retransmitted requests from the cache; it is part of every checkpoint, so state transfer carries it. A
- * sequence belongs to the client whose request on it was ordered first: another client's requests on it are
- * never executed (they could otherwise push its numbers ahead and silence its owner). A terminated sequence
+ * sequence belongs to the client its id names ({@link SequenceOwner}), or else to the client whose request on
+ * it was ordered first: another client's requests on it are never executed (they could otherwise push its numbers ahead and silence its owner). A terminated sequence
  * keeps a tombstone ({@link Request#TERMINATE}, an empty reply) and nothing else.
  */
 final class ClientTable {
@@ -33,8 +34,11 @@ final class ClientTable {
     return e == null || id.messageNumber() > e.messageNumber;
   }
 
-  /** True when {@code q}'s sequence was first used by another client. */
+  /** True when {@code q}'s sequence names another client, or was first used by another client. */
   boolean ownedByOther(Request q) {
+    if (SequenceOwner.of(q.sequenceId()) != SequenceOwner.UNBOUND) {
+      return q.namesAnotherClient();
+    }
     Entry e = entries.get(q.sequenceId());
     return e != null && e.client != q.client();
   }

@@ -257,7 +257,7 @@ public final class Replica {
       return;
     }
     if (clients.ownedByOther(q)) {
-      evidence(s.sender(), "request " + q.id() + " on a sequence of client " + clients.get(q.sequenceId()).client);
+      evidence(s.sender(), "request " + q.id() + " on another client's sequence");
       return;
     }
     if (!clients.isNew(q.id())) {
@@ -363,6 +363,12 @@ public final class Replica {
       }
       if (needlesslyRandomized(r)) {
         evidence(primary, "batch with request " + r.id() + " flagged randomized for an operation that is not");
+        return false;
+      }
+      if (r.namesAnotherClient()) {
+        // decidable from the request alone, so refused like a forged one rather than ordered and skipped at
+        // execution (the first-come rule for other ids depends on what was executed, so it has to wait)
+        evidence(primary, "batch with request " + r.id() + " on another client's sequence");
         return false;
       }
     }

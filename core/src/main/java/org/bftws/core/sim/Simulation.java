@@ -23,6 +23,7 @@ import org.bftws.core.crypto.threshold.ThresholdScheme;
 import org.bftws.core.crypto.threshold.Thresholds;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.Request;
+import org.bftws.core.message.SequenceOwner;
 import org.bftws.core.message.Signed;
 import org.bftws.core.pbft.CoinConfig;
 import org.bftws.core.pbft.Effect;
@@ -176,7 +177,10 @@ public final class Simulation {
     clients = new ClientNode[o.clients()];
     for (int c = 0; c < o.clients(); c++) {
       int id = n + c;
-      clients[c] = new ClientNode(new ClientCore(cfg, id, "urn:uuid:sim-" + o.seed() + "-" + c, signers.get(id), verifier),
+      // Odd clients' sequence ids name them (SequenceOwner), even ones' go to whoever is ordered first.
+      String unique = "sim-" + o.seed() + "-" + c;
+      String sequence = c % 2 == 1 ? SequenceOwner.bind(id, unique) : "urn:uuid:" + unique;
+      clients[c] = new ClientNode(new ClientCore(cfg, id, sequence, signers.get(id), verifier),
           c == 0 && o.byzantine() == Byzantine.CLIENT);
       clients[c].quota = o.requests() / o.clients() + (c < o.requests() % o.clients() ? 1 : 0);
     }
@@ -491,10 +495,14 @@ public final class Simulation {
     }
   }
 
-  /** A Byzantine client: the same (sequence, number) with a different operation for odd replicas. */
+  /**
+   * A Byzantine client: the same (sequence, number) with a different operation for odd replicas; and, signed
+   * with its own key, a request on the sequence of a correct client whose id names it, which must never run.
+   */
   private void equivocate(ClientNode c, byte[] bytes) {
     Signed s = Signed.decode(bytes);
     Request q = Request.decode(s.body());
+    hijack(c, q);
     byte[] other = q.operation().clone();
     other[0] ^= 0x5a;
     Request q2 = new Request(q.client(), q.sequenceId(), q.messageNumber(), q.randomized(), other);
@@ -503,6 +511,20 @@ public final class Simulation {
     byte[] alt = Signed.sign(Kind.REQUEST, q.client(), q2.encode(), signers.get(q.client())).encode();
     for (int to = 0; to < o.n(); to++) {
       link(c.core.id(), -1, to, to % 2 == 0 ? bytes : alt);
+    }
+  }
+
+  /** Not {@link Checker#issued}: S3 flags it if any replica executes it. */
+  private void hijack(ClientNode c, Request own) {
+    ClientNode victim = clients[rng.nextInt(clients.length)];
+    String sequence = victim.core.sequenceId();
+    if (victim == c || SequenceOwner.of(sequence) == SequenceOwner.UNBOUND) {
+      return;
+    }
+    Request q = new Request(c.core.id(), sequence, victim.delivered + 1L, false, own.operation());
+    byte[] forged = Signed.sign(Kind.REQUEST, q.client(), q.encode(), signers.get(q.client())).encode();
+    for (int to = 0; to < o.n(); to++) {
+      link(c.core.id(), -1, to, forged);
     }
   }
 

@@ -16,6 +16,7 @@ import org.bftws.core.crypto.Ed25519;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.Verifier;
 import org.bftws.core.message.Request;
+import org.bftws.core.message.SequenceOwner;
 import org.bftws.core.voter.ClientCore;
 import org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters;
 import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
@@ -99,6 +100,13 @@ final class Cluster {
 
   ClientCore client() {
     return clients.get(n);
+  }
+
+  /** Gives the first client a fresh sequence whose id names it ({@link SequenceOwner}); returns the id. */
+  String bindClientSequence() {
+    String id = SequenceOwner.bind(n, "bound");
+    clients.put(n, new ClientCore(cfg, n, id, signers.get(n), verifier));
+    return id;
   }
 
   void invoke(String op) {
