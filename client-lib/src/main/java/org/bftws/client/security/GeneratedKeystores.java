@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
+import java.security.cert.X509Certificate;
 import java.security.cert.Certificate;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -111,6 +112,15 @@ public final class GeneratedKeystores {
             }
         } catch (GeneralSecurityException e) {
             throw new IOException("cannot cross-trust the generated keystores", e);
+        }
+    }
+
+    /** The certificate of {@code alias}'s key pair. */
+    public X509Certificate certificate(String alias) throws IOException {
+        try {
+            return (X509Certificate) load(keystore(alias)).getCertificate(alias);
+        } catch (GeneralSecurityException e) {
+            throw new IOException("cannot read the certificate of " + alias, e);
         }
     }
 

@@ -160,7 +160,7 @@ public class BadInputCorpusTest {
                 HostileInputs.signedEcho(clientSigner, 1, sequence, 1, "as a replica"),
                 "signature does not cover this message");
         refusedWithFault("an application message on an unknown WS-RM sequence", HostileInputs.signedEcho(clientSigner,
-                N, SequenceIds.derive(UUID.randomUUID(), URI.create(GroupLauncher.GROUP_ENDPOINT)), 1, "unknown"),
+                N, SequenceIds.derive(UUID.randomUUID(), N, URI.create(GroupLauncher.GROUP_ENDPOINT), null), 1, "unknown"),
                 "(WS-RM UnknownSequence)");
         BftwsReplica r0 = BftwsRuntime.replica(replicas[0].context());
         refusedAtControlPort("a client request with a forged signature", HostileInputs.forged(valid),
@@ -271,7 +271,7 @@ public class BadInputCorpusTest {
 
     private static String establishSequence() throws AxisFault {
         BftwsConfig config = (BftwsConfig) client.context().getProperty(BftwsRuntime.CONFIG_PROPERTY);
-        return SequenceEstablishment.establish(client.context(), config, UUID.randomUUID(), WAIT_MS);
+        return SequenceEstablishment.establish(client.context(), config, N, UUID.randomUUID(), WAIT_MS);
     }
 
     /** A reply address nobody listens on: these tests look at faults and executions, not replies. */

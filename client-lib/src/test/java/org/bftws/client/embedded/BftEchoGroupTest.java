@@ -198,7 +198,7 @@ public class BftEchoGroupTest {
         String id = establishSequence(uuid);
         LOG.info("CreateSequence to {} loopback replicas, f+1 matching ids: {} us", N,
                 (System.nanoTime() - start) / 1_000);
-        assertEquals(SequenceIds.derive(uuid, URI.create(GROUP)), id);
+        assertEquals(SequenceIds.derive(uuid, RAW, URI.create(GROUP), null), id);
         assertEquals("a retried CreateSequence (same UUID) names the same sequence", id, establishSequence(uuid));
         for (int r = 0; r < N; r++) {
             // its requests were WS-RM application messages 1..call that this replica's Sandesha2 recorded
@@ -216,13 +216,24 @@ public class BftEchoGroupTest {
         }
     }
 
-    /** A CreateSequence without the client UUID gets a SOAP fault from a replica and creates nothing. */
+    /**
+     * A CreateSequence without the client UUID, or whose UUID names no client id or a replica's, gets a SOAP
+     * fault from a replica and creates nothing.
+     */
     @Test
-    public void ac_aCreateSequenceWithoutClientUuidIsRefused() throws Exception {
+    public void ac_aCreateSequenceWithoutClientUuidOrClientIdIsRefused() throws Exception {
         int before = RmSequences.count(servers[0].context());
-        HttpResponse<String> rsp = RawSoap.createSequence(servers[0].serviceUrl("Echo"), null);
-        assertEquals(rsp.body(), 500, rsp.statusCode());
-        assertTrue(rsp.body(), rsp.body().contains("CreateSequence refused (no {urn:bftws}ClientUUID"));
+        String url = servers[0].serviceUrl("Echo");
+        Map<String, HttpResponse<String>> refused = new java.util.LinkedHashMap<>();
+        refused.put("CreateSequence refused (no {urn:bftws}ClientUUID", RawSoap.createSequence(url, null, ""));
+        refused.put("CreateSequence refused (ClientUUID names no client id",
+                RawSoap.createSequence(url, UUID.randomUUID(), ""));
+        refused.put("CreateSequence refused (client id 1 is a replica's",
+                RawSoap.createSequence(url, UUID.randomUUID(), "client=\"1\""));
+        for (Map.Entry<String, HttpResponse<String>> e : refused.entrySet()) {
+            assertEquals(e.getValue().body(), 500, e.getValue().statusCode());
+            assertTrue(e.getValue().body(), e.getValue().body().contains(e.getKey()));
+        }
         assertEquals("no sequence created", before, RmSequences.count(servers[0].context()));
     }
 
@@ -394,9 +405,10 @@ public class BftEchoGroupTest {
 
     /**
      * An application message whose payload is not the one the client signed (here the text changed on the
-     * way), and one on a sequence no replica created: each replica answers a SOAP fault (BFT-WS's signature
-     * check before Sandesha2; the In Handler's refusal of a sequence Sandesha2 does not know) and nothing executes. A client request
-     * posted to the control port, bypassing Sandesha2, is refused and counted.
+     * way), one on a sequence no replica created, and one signed by another group client than the one the
+     * sequence id names: each replica answers a SOAP fault (BFT-WS's signature check before Sandesha2; the In
+     * Handler's refusal of a sequence Sandesha2 does not know; the sequence's owner) and nothing executes. A
+     * client request posted to the control port, bypassing Sandesha2, is refused and counted.
      */
     @Test
     public void cf_aTamperedOrUnknownSequenceMessageIsRefusedWithAFault() throws Exception {
@@ -405,8 +417,14 @@ public class BftEchoGroupTest {
         String sequence = establishSequence(UUID.randomUUID());
         URI nowhere = URI.create("http://127.0.0.1:9/axis2/services/BftwsControl");
         String tampered = applicationMessage(sequence, "signed", nowhere).replace(">signed<", ">forged<");
-        String unknownId = SequenceIds.derive(UUID.randomUUID(), URI.create(GROUP));
+        String unknownId = SequenceIds.derive(UUID.randomUUID(), RAW, URI.create(GROUP), null);
         String unknown = applicationMessage(unknownId, "unknown", nowhere);
+        Request raw = Request.decode(signedEcho(sequence, "not-its-sequence").body());
+        Signed byTheServiceClientsKey = Signed.sign(Kind.REQUEST, N, new Request(N, sequence, 1, false,
+                raw.operation()).encode(), Ed25519.signer(KeyFiles.readClient(keys.resolve(KeyFiles.clientFileName(1)),
+                KeyFiles.readGroup(keys.resolve(KeyFiles.GROUP_FILE))).signingKey()));
+        String foreignClient = new String(ApplicationMessage.of(byTheServiceClientsKey, URI.create(GROUP), nowhere)
+                .envelope(), StandardCharsets.UTF_8);
         long[] refused = new long[N];
         for (int r = 0; r < N; r++) {
             HttpResponse<String> t = RawSoap.post(servers[r].serviceUrl("Echo"), ACTION, tampered);
@@ -415,6 +433,9 @@ public class BftEchoGroupTest {
             HttpResponse<String> u = RawSoap.post(servers[r].serviceUrl("Echo"), ACTION, unknown);
             assertEquals(u.body(), 500, u.statusCode());
             assertTrue(u.body(), u.body().contains("unknown sequence " + unknownId + " (WS-RM UnknownSequence)"));
+            HttpResponse<String> fc = RawSoap.post(servers[r].serviceUrl("Echo"), ACTION, foreignClient);
+            assertEquals(fc.body(), 500, fc.statusCode());
+            assertTrue(fc.body(), fc.body().contains("is another client's than " + N));
             refused[r] = BftwsRuntime.replica(servers[r].context()).refusedRequests();
             assertTrue("replica " + r + " recorded nothing of the tampered message",
                     !RmSequences.bean(servers[r].context(), sequence).getServerCompletedMessages()
@@ -645,7 +666,7 @@ public class BftEchoGroupTest {
     /** Establishes a sequence with the group as a group client does, with the test client's configuration. */
     private static String establishSequence(UUID uuid) throws AxisFault {
         BftwsConfig config = (BftwsConfig) clientServer.context().getProperty(BftwsRuntime.CONFIG_PROPERTY);
-        return SequenceEstablishment.establish(clientServer.context(), config, uuid, WAIT_MS);
+        return SequenceEstablishment.establish(clientServer.context(), config, RAW, uuid, WAIT_MS);
     }
 
     private static List<URI> controlPorts() {

@@ -29,11 +29,14 @@ final class RawSoap {
                 HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     }
 
-    /** An unsigned WS-RM 1.1 CreateSequence to {@code url}, with {@code clientUuid} or (null) without one. */
-    static HttpResponse<String> createSequence(String url, UUID clientUuid) throws Exception {
+    /**
+     * An unsigned WS-RM 1.1 CreateSequence to {@code url}, with {@code clientUuid} or (null) without one, and
+     * {@code clientAttribute} (e.g. {@code client="4"}, or empty) on its ClientUUID element.
+     */
+    static HttpResponse<String> createSequence(String url, UUID clientUuid, String clientAttribute) throws Exception {
         String rm = ClientUuidElement.WSRM_11;
-        String uuid = clientUuid == null ? ""
-                : "<bftws:ClientUUID xmlns:bftws=\"urn:bftws\">" + clientUuid + "</bftws:ClientUUID>";
+        String uuid = clientUuid == null ? "" : "<bftws:ClientUUID xmlns:bftws=\"urn:bftws\" " + clientAttribute
+                + ">" + clientUuid + "</bftws:ClientUUID>";
         String body = "<s:Envelope xmlns:s=\"http://schemas.xmlsoap.org/soap/envelope/\""
                 + " xmlns:wsa=\"http://www.w3.org/2005/08/addressing\"><s:Header><wsa:To>" + url + "</wsa:To>"
                 + "<wsa:Action>" + rm + "/CreateSequence</wsa:Action><wsa:MessageID>urn:uuid:" + UUID.randomUUID()

@@ -103,6 +103,8 @@ public class SignedGroupTest {
     private static EmbeddedAxis2Server clientServer;
     /** Replica 0's axis2.xml, for a second start without rampart.mar. */
     private static Path replica0Xml;
+    /** Signs the client's CreateSequence, so the replicas' sequence ids cover it. */
+    private static java.security.cert.X509Certificate clientCertificate;
 
     @BeforeClass
     public static void startSignedGroup() throws Exception {
@@ -116,6 +118,7 @@ public class SignedGroupTest {
             parties.add("replica-" + r);
         }
         GeneratedKeystores keystores = GeneratedKeystores.generate(x509, parties);
+        clientCertificate = keystores.certificate("client");
 
         int[] ports = GroupLauncher.freePorts(N);
         StringBuilder replicas = new StringBuilder();
@@ -235,11 +238,11 @@ public class SignedGroupTest {
     public void unsignedCreateSequenceIsRefused() throws Exception {
         int before = RmSequences.count(servers[1].context());
         UUID uuid = UUID.randomUUID();
-        HttpResponse<String> rsp = RawSoap.createSequence(servers[1].serviceUrl("Echo"), uuid);
+        HttpResponse<String> rsp = RawSoap.createSequence(servers[1].serviceUrl("Echo"), uuid, "client=\"" + N + "\"");
         assertEquals(rsp.body(), 500, rsp.statusCode());
         assertTrue(rsp.body(), rsp.body().contains("Fault") && rsp.body().contains("Security header"));
         assertEquals("no sequence created", before, RmSequences.count(servers[1].context()));
-        assertNull(RmSequences.bean(servers[1].context(), SequenceIds.derive(uuid, URI.create(GROUP))));
+        assertNull(RmSequences.bean(servers[1].context(), SequenceIds.derive(uuid, N, URI.create(GROUP), null)));
     }
 
     /**
@@ -249,12 +252,12 @@ public class SignedGroupTest {
     @Test
     public void createSequenceTamperedInTransitIsRefusedByThatReplica() throws Exception {
         UUID uuid = UUID.randomUUID();
-        String expected = SequenceIds.derive(uuid, URI.create(GROUP));
+        String expected = SequenceIds.derive(uuid, N, URI.create(GROUP), clientCertificate);
         int before = RmSequences.count(servers[0].context());
         BftwsConfig config = (BftwsConfig) clientServer.context().getProperty(BftwsRuntime.CONFIG_PROPERTY);
         TAMPER.set(true);
         try {
-            assertEquals(expected, SequenceEstablishment.establish(clientServer.context(), config, uuid, WAIT_MS));
+            assertEquals(expected, SequenceEstablishment.establish(clientServer.context(), config, N, uuid, WAIT_MS));
             for (int r = 1; r < N; r++) {
                 int replica = r;
                 Conditions.await("replica " + r + " created " + expected, WAIT_MS,
@@ -350,7 +353,7 @@ public class SignedGroupTest {
 
     private static String establishSequence() throws Exception {
         BftwsConfig config = (BftwsConfig) clientServer.context().getProperty(BftwsRuntime.CONFIG_PROPERTY);
-        return SequenceEstablishment.establish(clientServer.context(), config, UUID.randomUUID(), WAIT_MS);
+        return SequenceEstablishment.establish(clientServer.context(), config, N, UUID.randomUUID(), WAIT_MS);
     }
 
     /**

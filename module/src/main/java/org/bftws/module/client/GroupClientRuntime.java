@@ -142,7 +142,7 @@ public final class GroupClientRuntime implements AutoCloseable {
      * f+1 replicas answer with becomes the sequence id of this client's core requests.
      */
     GroupSequence newSequence(long timeoutMillis) throws AxisFault {
-        String id = SequenceEstablishment.establish(context, config, UUID.randomUUID(), timeoutMillis);
+        String id = SequenceEstablishment.establish(context, config, keys.nodeId(), UUID.randomUUID(), timeoutMillis);
         GroupSequence s = new GroupSequence(new ClientCore(config.group(), keys.nodeId(), id, keys.signer(),
                 keys.verifier()), this);
         sequences.values().removeIf(ref -> ref.get() == null);

@@ -53,8 +53,9 @@ public final class SequenceEstablishment {
      *
      * @throws AxisFault if no f+1 replicas agree within {@code timeoutMillis}
      */
-    public static String establish(ConfigurationContext context, BftwsConfig config, UUID clientUuid,
+    public static String establish(ConfigurationContext context, BftwsConfig config, int client, UUID clientUuid,
             long timeoutMillis) throws AxisFault {
+        ClientUuidElement.Claim claim = new ClientUuidElement.Claim(clientUuid, client);
         Policy signing = signingPolicy(config);
         LinkedBlockingQueue<Object> answers = new LinkedBlockingQueue<>();
         ExecutorService pool = Executors.newFixedThreadPool(config.n(), r -> {
@@ -64,7 +65,7 @@ public final class SequenceEstablishment {
         });
         try {
             for (ReplicaEndpoint r : config.replicas()) {
-                pool.execute(() -> answers.add(answerOf(context, r.endpoint(), clientUuid, timeoutMillis, signing)));
+                pool.execute(() -> answers.add(answerOf(context, r.endpoint(), claim, timeoutMillis, signing)));
             }
             return vote(answers, config, clientUuid, timeoutMillis);
         } finally {
@@ -88,7 +89,7 @@ public final class SequenceEstablishment {
     }
 
     /** A replica's sequence id, or the exception its CreateSequence ended with. */
-    private static Object answerOf(ConfigurationContext context, URI endpoint, UUID clientUuid, long timeoutMillis,
+    private static Object answerOf(ConfigurationContext context, URI endpoint, ClientUuidElement.Claim claim, long timeoutMillis,
             Policy signing) {
         try {
             ServiceClient sc = new ServiceClient(context, null);
@@ -106,7 +107,7 @@ public final class SequenceEstablishment {
                 if (signing != null) {
                     RampartSigning.require(sc, signing);
                 }
-                return identifier(sc.sendReceive(createSequence(clientUuid)));
+                return identifier(sc.sendReceive(createSequence(claim)));
             } finally {
                 sc.cleanup();
             }
@@ -166,14 +167,14 @@ public final class SequenceEstablishment {
     }
 
     /** {@code <wsrm:CreateSequence><wsrm:AcksTo>anonymous</wsrm:AcksTo><bftws:ClientUUID/></wsrm:CreateSequence>}. */
-    static OMElement createSequence(UUID clientUuid) {
+    static OMElement createSequence(ClientUuidElement.Claim claim) {
         OMFactory f = OMAbstractFactory.getOMFactory();
         OMNamespace rm = f.createOMNamespace(ClientUuidElement.WSRM_11, "wsrm");
         OMNamespace wsa = f.createOMNamespace(AddressingConstants.Final.WSA_NAMESPACE, "wsa");
         OMElement cs = f.createOMElement("CreateSequence", rm);
         OMElement address = f.createOMElement("Address", wsa, f.createOMElement("AcksTo", rm, cs));
         address.setText(AddressingConstants.Final.WSA_ANONYMOUS_URL);
-        cs.addChild(ClientUuidElement.create(f, clientUuid));
+        cs.addChild(ClientUuidElement.create(f, claim));
         return cs;
     }
 

@@ -68,7 +68,7 @@ public class BftwsInHandler extends BftwsHandler {
             return applicationMessage(msgContext, config, op);
         }
         if (op != null && op.isControlOperation()) {
-            requireClientUuid(msgContext);
+            requireClientUuid(msgContext, config);
             return InvocationResponse.CONTINUE;
         }
         throw Refusal.fault("BFT-WS: service " + service.getName() + " is replicated; send requests to its"
@@ -153,14 +153,16 @@ public class BftwsInHandler extends BftwsHandler {
         }
     }
 
-    private static void requireClientUuid(MessageContext msgContext) throws AxisFault {
+    private static void requireClientUuid(MessageContext msgContext, BftwsConfig config) throws AxisFault {
         OMElement createSequence = ClientUuidElement.createSequenceOf(msgContext.getEnvelope());
         if (createSequence == null) {
             return;
         }
         String problem;
         try {
-            problem = ClientUuidElement.read(createSequence) == null ? "no " + ClientUuidElement.NAME + " in it" : null;
+            ClientUuidElement.Claim claim = ClientUuidElement.read(createSequence);
+            problem = claim == null ? "no " + ClientUuidElement.NAME + " in it"
+                    : claim.client() < config.n() ? "client id " + claim.client() + " is a replica's" : null;
         } catch (IllegalArgumentException e) {
             problem = e.getMessage();
         }

@@ -2,7 +2,6 @@ package org.bftws.module.rm;
 
 import java.security.cert.X509Certificate;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.apache.axiom.om.OMElement;
@@ -23,8 +22,8 @@ import org.bftws.module.BftwsRuntime;
 /**
  * Sandesha2's in-memory store of receiving-side sequences, with the one change BFT-WS makes to sequence
  * creation (paper §3.3.1.1, §3.3.1.4): on a replica, a sequence created from a CreateSequence that carries a
- * client UUID gets the id {@link SequenceIds#derive}(UUID, group endpoint) instead of Sandesha2's random
- * one, so all replicas answer the client with the same id.
+ * client UUID gets the id {@link SequenceIds#derive}(UUID, client id, group endpoint, creator certificate)
+ * instead of Sandesha2's random one, so all replicas answer the client with the same id.
  *
  * <p>Sandesha2 sets the random id just before inserting the bean and reads it back from the bean when it
  * builds the CreateSequenceResponse, so replacing it on insert is enough. The CreateSequence being processed
@@ -62,26 +61,21 @@ final class DeterministicRmdBeanMgr extends InMemoryRMDBeanMgr {
         Object config = cc == null ? null : cc.getProperty(BftwsRuntime.CONFIG_PROPERTY);
         boolean replica = config instanceof BftwsConfig c && c.isReplica();
         OMElement createSequence = replica ? ClientUuidElement.createSequenceOf(mc.getEnvelope()) : null;
-        UUID uuid = createSequence == null ? null : ClientUuidElement.read(createSequence);
-        if (uuid == null) {
+        ClientUuidElement.Claim claim = createSequence == null ? null : ClientUuidElement.read(createSequence);
+        if (claim == null) {
             // Not a replica, or plain WS-RM: Sandesha2's random id (the In Handler refuses a replica's
             // CreateSequence without a UUID before it gets here).
             return super.insert(bean);
         }
-        String id = SequenceIds.derive(uuid, ((BftwsConfig) config).groupEndpoint());
+        BftwsConfig c = (BftwsConfig) config;
+        X509Certificate creator = c.security() == SecurityMode.RAMPART ? SequenceCreators.signerOf(mc) : null;
+        String id = SequenceIds.derive(claim.uuid(), claim.client(), c.groupEndpoint(), creator);
         bean.setSequenceID(id);
-        if (((BftwsConfig) config).security() == SecurityMode.RAMPART) {
-            recordCreator(id, mc);
+        if (creator != null) {
+            creators.putIfAbsent(id, creator); // the id covers the certificate: a repeat cannot rebind it
         }
         boolean inserted = super.insert(bean);
         LOG.debug("sequence {} created for a client UUID (new: {})", id, inserted);
         return inserted;
-    }
-
-    private void recordCreator(String id, MessageContext createSequence) {
-        X509Certificate signer = SequenceCreators.signerOf(createSequence);
-        if (signer != null) {
-            creators.putIfAbsent(id, signer); // a repeated CreateSequence of the same UUID does not rebind it
-        }
     }
 }

@@ -109,6 +109,11 @@ public final class ReceivedRequest {
         if (signed.sender() < config.n() || !signed.verify(verifier)) {
             throw refused("the client's signature does not cover this " + what);
         }
+        if (r.namesAnotherClient()) {
+            // core would only record evidence; the sender should hear why nothing happens (SequenceOwner)
+            throw refused("sequence " + r.sequenceId() + " is another client's than " + r.client() + ", which signed"
+                    + " this " + what);
+        }
         return new Received(r, new ControlMessage(signed.encode(), replyTo));
     }
 

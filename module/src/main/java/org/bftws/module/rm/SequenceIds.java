@@ -5,31 +5,52 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.security.cert.CertificateEncodingException;
+import java.security.cert.X509Certificate;
+import java.util.HexFormat;
 import java.util.UUID;
 
+import org.bftws.core.message.SequenceOwner;
+
 /**
- * The WS-RM sequence id of a replica group's sequence (paper §3.3.1.1): a function of the client's UUID
- * (carried in CreateSequence) and the group endpoint only, so every replica's Sandesha2 names the sequence
- * alike and the client can use the one id with all of them.
+ * The WS-RM sequence id of a replica group's sequence (paper §3.3.1.1): a function of what the client's
+ * CreateSequence carries (its UUID and its client id), of the group endpoint and, with WS-Security, of the
+ * certificate that signed the CreateSequence, so every replica's Sandesha2 names the sequence alike and the
+ * client can use the one id with all of them.
+ *
+ * <p>The id names the client ({@link SequenceOwner}): core then never executes another client's request on
+ * it, even one ordered before the owner's first (learning the UUID, which every replica and anyone on the
+ * path sees, is not enough to take the sequence over). With WS-Security the creator's certificate is part of
+ * the hash, so a CreateSequence replayed under another certificate makes a different sequence instead of
+ * claiming this one for that certificate.
  */
 public final class SequenceIds {
     private SequenceIds() {
     }
 
     /**
-     * {@code urn:uuid:} + a name-based UUID (RFC 9562 version 8, SHA-256): the first 128 bits of
-     * SHA-256(group endpoint, LF, client UUID), with the version and variant bits set.
+     * {@link SequenceOwner#bind}(client, a name-based UUID): RFC 9562 version 8 from the first 128 bits of
+     * SHA-256(group endpoint LF client LF client UUID [LF SHA-256 of the creator's DER certificate, hex]),
+     * version and variant bits set. {@code creator} is null without WS-Security.
      */
-    public static String derive(UUID clientUuid, URI groupEndpoint) {
-        ByteBuffer h = ByteBuffer.wrap(sha256(groupEndpoint.toString() + "\n" + clientUuid));
+    public static String derive(UUID clientUuid, int client, URI groupEndpoint, X509Certificate creator) {
+        String input = groupEndpoint + "\n" + client + "\n" + clientUuid;
+        if (creator != null) {
+            try {
+                input += "\n" + HexFormat.of().formatHex(sha256(creator.getEncoded()));
+            } catch (CertificateEncodingException e) {
+                throw new IllegalArgumentException("the CreateSequence signer's certificate has no DER form", e);
+            }
+        }
+        ByteBuffer h = ByteBuffer.wrap(sha256(input.getBytes(StandardCharsets.UTF_8)));
         long msb = (h.getLong() & ~0xF000L) | 0x8000L;
         long lsb = (h.getLong() & 0x3FFFFFFFFFFFFFFFL) | 0x8000000000000000L;
-        return "urn:uuid:" + new UUID(msb, lsb);
+        return SequenceOwner.bind(client, new UUID(msb, lsb).toString());
     }
 
-    private static byte[] sha256(String s) {
+    private static byte[] sha256(byte[] b) {
         try {
-            return MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
+            return MessageDigest.getInstance("SHA-256").digest(b);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 missing from the JDK", e);
         }

@@ -2,6 +2,7 @@ package org.bftws.module.rm;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.assertThrows;
 
 import java.io.ByteArrayInputStream;
@@ -17,13 +18,16 @@ import org.junit.Test;
 /** The client UUID in CreateSequence's extensibility point (paper §3.3.1.1): written, found, and bad ones refused. */
 public class ClientUuidElementTest {
     @Test
-    public void aWrittenUuidIsReadBackFromTheCreateSequenceInTheBody() {
+    public void aWrittenClaimIsReadBackFromTheCreateSequenceInTheBody() {
         UUID u = UUID.randomUUID();
-        OMElement cs = createSequence("<bftws:ClientUUID xmlns:bftws=\"urn:bftws\">" + u + "</bftws:ClientUUID>");
-        assertEquals(u, ClientUuidElement.read(cs));
-        OMElement built = ClientUuidElement.create(OMAbstractFactory.getOMFactory(), u);
+        OMElement cs = createSequence("<bftws:ClientUUID xmlns:bftws=\"urn:bftws\" client=\"4\">" + u
+                + "</bftws:ClientUUID>");
+        assertEquals(new ClientUuidElement.Claim(u, 4), ClientUuidElement.read(cs));
+        OMElement built = ClientUuidElement.create(OMAbstractFactory.getOMFactory(), new ClientUuidElement.Claim(u, 7));
         assertEquals(ClientUuidElement.NAME, built.getQName());
         assertEquals(u.toString(), built.getText());
+        OMElement written = createSequence(built.toString());
+        assertEquals(new ClientUuidElement.Claim(u, 7), ClientUuidElement.read(written));
     }
 
     @Test
@@ -33,7 +37,7 @@ public class ClientUuidElementTest {
 
     @Test
     public void aMalformedOrRepeatedUuidIsRefused() {
-        String el = "<bftws:ClientUUID xmlns:bftws=\"urn:bftws\">%s</bftws:ClientUUID>";
+        String el = "<bftws:ClientUUID xmlns:bftws=\"urn:bftws\" client=\"4\">%s</bftws:ClientUUID>";
         assertThrows(IllegalArgumentException.class,
                 () -> ClientUuidElement.read(createSequence(String.format(el, "1-1-1-1-1"))));
         assertThrows(IllegalArgumentException.class,
@@ -41,6 +45,18 @@ public class ClientUuidElementTest {
         String u = UUID.randomUUID().toString();
         assertThrows(IllegalArgumentException.class,
                 () -> ClientUuidElement.read(createSequence(String.format(el, u) + String.format(el, u))));
+    }
+
+    @Test
+    public void aUuidWithoutAClientIdIsRefused() {
+        String u = UUID.randomUUID().toString();
+        for (String attribute : new String[] {"", " client=\"\"", " client=\"-4\"", " client=\"four\"",
+            " client=\"1234567890\""}) {
+            String el = "<bftws:ClientUUID xmlns:bftws=\"urn:bftws\"" + attribute + ">" + u + "</bftws:ClientUUID>";
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> ClientUuidElement.read(createSequence(el)));
+            assertTrue(e.getMessage(), e.getMessage().contains("names no client id"));
+        }
     }
 
     @Test
