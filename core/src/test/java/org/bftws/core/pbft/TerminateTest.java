@@ -118,19 +118,7 @@ public class TerminateTest {
     Cluster c = new Cluster(GroupConfigs.withOutstanding(1), 2);
     c.invoke("owner-1");
     c.deliverAll();
-    int intruder = c.n + 1;
-    Request q = new Request(intruder, SEQ, 1_000, false, "intruder".getBytes(StandardCharsets.UTF_8));
-    Signed s = Signed.sign(Kind.REQUEST, intruder, q.encode(), c.signers.get(intruder));
-    for (int i = 0; i < c.n; i++) {
-      c.inject(intruder, i, s.encode());
-    }
-    c.deliverAll();
-    for (int i = 0; i < c.n; i++) {
-      int replica = i;
-      assertTrue("replica " + i + " recorded evidence", c.eventsOf(i, Event.Evidence.class).stream()
-          .anyMatch(e -> e.node() == intruder && e.what().contains("on another client's sequence")));
-      assertEquals(0, c.replicas[replica].pendingRequests());
-    }
+    Signed s = intrude(c, SEQ, 1_000);
     // Even a primary that orders it: every correct replica skips it, and the owner's numbers are not pushed on.
     Signed pp = Signed.sign(Kind.PRE_PREPARE, 0, PrePrepare.of(0, 2, List.of(s)).encode(), c.signers.get(0));
     for (int i = 1; i < c.n; i++) {
@@ -152,18 +140,8 @@ public class TerminateTest {
   public void aSequenceThatNamesItsClientIsNeverTakenOverNotEvenBeforeItsFirstRequest() {
     Cluster c = new Cluster(GroupConfigs.withOutstanding(1), 2);
     String bound = c.bindClientSequence();
-    int intruder = c.n + 1;
-    Request q = new Request(intruder, bound, 1, false, "intruder".getBytes(StandardCharsets.UTF_8));
-    Signed s = Signed.sign(Kind.REQUEST, intruder, q.encode(), c.signers.get(intruder));
-    for (int i = 0; i < c.n; i++) {
-      c.inject(intruder, i, s.encode());
-    }
-    c.deliverAll();
-    for (int i = 0; i < c.n; i++) {
-      assertTrue("replica " + i + " recorded evidence", c.eventsOf(i, Event.Evidence.class).stream()
-          .anyMatch(e -> e.node() == intruder && e.what().contains("on another client's sequence")));
-      assertEquals("not pending at replica " + i, 0, c.replicas[i].pendingRequests());
-    }
+    Signed s = intrude(c, bound, 1);
+    Request q = Request.decode(s.body());
     // A primary that proposes it anyway (first-come ownership would hand the sequence to the intruder here):
     // the id alone shows the batch is wrong, so no correct backup accepts it.
     Signed pp = Signed.sign(Kind.PRE_PREPARE, 0, PrePrepare.of(0, 1, List.of(s)).encode(), c.signers.get(0));
@@ -182,6 +160,26 @@ public class TerminateTest {
       assertEquals("replica " + i, List.of("owner-1"), c.apps[i].executed);
     }
     assertEquals(1, c.delivered.size());
+  }
+
+  /**
+   * The second client sends every replica a request on {@code sequence}, the first client's: each records
+   * evidence and keeps nothing pending. Returns the signed request.
+   */
+  private static Signed intrude(Cluster c, String sequence, long number) {
+    int intruder = c.n + 1;
+    Request q = new Request(intruder, sequence, number, false, "intruder".getBytes(StandardCharsets.UTF_8));
+    Signed s = Signed.sign(Kind.REQUEST, intruder, q.encode(), c.signers.get(intruder));
+    for (int i = 0; i < c.n; i++) {
+      c.inject(intruder, i, s.encode());
+    }
+    c.deliverAll();
+    for (int i = 0; i < c.n; i++) {
+      assertTrue("replica " + i + " recorded evidence", c.eventsOf(i, Event.Evidence.class).stream()
+          .anyMatch(e -> e.node() == intruder && e.what().contains("on another client's sequence")));
+      assertEquals("not pending at replica " + i, 0, c.replicas[i].pendingRequests());
+    }
+    return s;
   }
 
   /** The client's signed request numbered {@code number}, as it went out. */
