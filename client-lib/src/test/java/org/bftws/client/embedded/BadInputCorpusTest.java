@@ -269,9 +269,11 @@ public class BadInputCorpusTest {
         assertTrue("the voted reply after " + after + ": " + c.voted(), c.correct());
     }
 
-    private static String establishSequence() throws AxisFault {
+    private static String establishSequence() throws AxisFault, InterruptedException {
         BftwsConfig config = (BftwsConfig) client.context().getProperty(BftwsRuntime.CONFIG_PROPERTY);
-        return SequenceEstablishment.establish(client.context(), config, N, UUID.randomUUID(), WAIT_MS);
+        String id = SequenceEstablishment.establish(client.context(), config, N, UUID.randomUUID(), WAIT_MS);
+        RmSequences.awaitCreated(replicas, id, WAIT_MS);
+        return id;
     }
 
     /** A reply address nobody listens on: these tests look at faults and executions, not replies. */

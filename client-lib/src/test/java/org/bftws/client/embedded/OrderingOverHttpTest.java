@@ -111,7 +111,11 @@ public class OrderingOverHttpTest {
             assertTrue("replica " + r + " executed all 30", services[r].awaitExecuted(30, WAIT_MS));
             assertEquals(services[0].executed(), services[r].executed());
             assertNull("replica " + r + " failed", replicas[r].manager().failure());
-            assertEquals("no view change was needed", 0, replicas[r].manager().view());
+            // no view change is needed, but one is legitimate if a loaded machine delays a request past the
+            // timeout: only require that the three ended up active in one view
+            int id = r;
+            await("replica " + r + " active in replica 0's view", () -> replicas[id].manager().isActive()
+                    && replicas[id].manager().view() == replicas[0].manager().view());
         }
         assertEquals(30, services[0].executed().size());
         assertEquals(services[0].executed().subList(0, 20), services[stopped].executed());
@@ -130,6 +134,8 @@ public class OrderingOverHttpTest {
         for (int i = 1; i <= 5; i++) {
             call(i);
         }
+        // f+1 replies voted call 5; the primary itself may not have executed it yet
+        assertTrue("replica 0 executed all 5", services[0].awaitExecuted(5, WAIT_MS));
         crash(0);
         for (int i = 6; i <= 10; i++) {
             call(i);
@@ -139,7 +145,8 @@ public class OrderingOverHttpTest {
             assertEquals(services[1].executed(), services[r].executed());
             assertNull("replica " + r + " failed", replicas[r].manager().failure());
             int id = r;
-            await("replica " + r + " in view 1", () -> replicas[id].manager().view() == 1
+            // view 1 unless a loaded machine let a short (500 ms) timer expire again there: a later view is as good
+            await("replica " + r + " active in a view after 0", () -> replicas[id].manager().view() >= 1
                     && replicas[id].manager().isActive());
         }
         assertEquals(services[1].executed().subList(0, 5), services[0].executed());

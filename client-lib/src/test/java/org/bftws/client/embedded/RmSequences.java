@@ -27,6 +27,22 @@ final class RmSequences {
         }
     }
 
+    /**
+     * Waits until every running replica's Sandesha2 holds {@code sequenceId}: establishing a sequence returns
+     * once f+1 replicas answered (and a short grace), so a slow replica may still be creating it, and a
+     * message that reaches it first is refused as of an unknown sequence.
+     */
+    static void awaitCreated(EmbeddedAxis2Server[] replicas, String sequenceId, long waitMillis)
+            throws InterruptedException {
+        for (int r = 0; r < replicas.length; r++) {
+            EmbeddedAxis2Server replica = replicas[r];
+            if (replica != null) {
+                Conditions.await("replica " + r + " created " + sequenceId, waitMillis,
+                        () -> bean(replica.context(), sequenceId) != null);
+            }
+        }
+    }
+
     static int count(ConfigurationContext cc) throws Exception {
         return ((InMemoryRMDBeanMgr) storage(cc).getRMDBeanMgr()).retrieveAll().size();
     }

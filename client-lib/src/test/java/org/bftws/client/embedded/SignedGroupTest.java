@@ -353,7 +353,9 @@ public class SignedGroupTest {
 
     private static String establishSequence() throws Exception {
         BftwsConfig config = (BftwsConfig) clientServer.context().getProperty(BftwsRuntime.CONFIG_PROPERTY);
-        return SequenceEstablishment.establish(clientServer.context(), config, N, UUID.randomUUID(), WAIT_MS);
+        String id = SequenceEstablishment.establish(clientServer.context(), config, N, UUID.randomUUID(), WAIT_MS);
+        RmSequences.awaitCreated(servers, id, WAIT_MS);
+        return id;
     }
 
     /**

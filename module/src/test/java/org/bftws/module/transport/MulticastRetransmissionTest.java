@@ -105,14 +105,22 @@ public class MulticastRetransmissionTest {
             sender.send(back.uri(), message(0));
             awaitTrue("marked down after the limit", () -> sender.isDown(back.uri()));
             assertEquals(RETRANSMISSIONS + 1, back.posts.get());
+            // A probe may be out (the probe interval can pass during this loop on a loaded machine): it holds
+            // the message it carries until answered, beside the newest.
             for (long i = 1; i <= 10; i++) {
                 sender.send(back.uri(), message(i));
-                assertTrue("down: at most the newest is held", sender.held(back.uri()) <= 1);
+                assertTrue("down: at most the newest and one probe held", sender.held(back.uri()) <= 2);
             }
-            assertTrue("0 and all but the newest of 1..10 given up", sender.givenUp() >= 10);
+            assertTrue("0 and all but the newest of 1..10 (and a probe's) given up", sender.givenUp() >= 9);
             broken.set(false);
             sender.send(back.uri(), message(11));
-            assertArrived(back, 11); // by a probe within the probe interval, or at once if one was due
+            // by a probe within the probe interval, or at once if one was due; a probe already out when the
+            // destination came back may deliver its older message first
+            Long got = back.next();
+            if (got != null && got < 11) {
+                got = back.next();
+            }
+            assertEquals("message 11 arrived", Long.valueOf(11), got);
             awaitTrue("up again", () -> !sender.isDown(back.uri()));
             sender.send(back.uri(), message(12));
             assertArrived(back, 12);

@@ -139,7 +139,9 @@ public class MulticastSenderTest {
         awaitTrue("POSTs held and failed", () -> slow.inProgress.get() == 4 && sender.failed() >= 4);
         assertTrue("the sender runs threads", !threadsNamed(name).isEmpty());
         sender.close();
-        assertEquals("no sender thread survives close", List.of(), threadsNamed(name));
+        // close waits for the pools to terminate; a worker that ended its task is reported before its thread
+        // has quite returned, so allow that last instant
+        awaitTrue("no sender thread survives close", () -> threadsNamed(name).isEmpty());
         sender.send(slow.uri(), message(99)); // ignored after close, starts nothing
         assertEquals(List.of(), threadsNamed(name));
     }
