@@ -658,8 +658,26 @@ public class BftEchoGroupTest {
     private static void awaitExecutedEverywhere(int count, int replicas) throws InterruptedException {
         for (int r = 0; r < replicas; r++) {
             int id = r;
-            await("replica " + r + " executed " + count, () -> probes[id].executed().size() >= count);
+            try {
+                await("replica " + r + " executed " + count, () -> probes[id].executed().size() >= count);
+            } catch (AssertionError e) {
+                throw new AssertionError(e.getMessage() + "; the replicas: " + ordering(), e);
+            }
         }
+    }
+
+    /** Each running replica's ordering state, to tell a lagging replica from a stopped or view-changing one. */
+    private static String ordering() {
+        StringBuilder b = new StringBuilder();
+        for (int r = 0; r < N; r++) {
+            if (servers[r] != null) {
+                TotalOrderManager m = BftwsRuntime.replica(servers[r].context()).manager();
+                b.append(String.format("[%d: executed %d, lastExecuted %d, view %d, active %b, stable %d, evidence %d,"
+                        + " inbound dropped %d, failure %s] ", r, probes[r].executed().size(), m.lastExecuted(),
+                        m.view(), m.isActive(), m.stableCheckpoint(), m.evidence(), m.inboundDropped(), m.failure()));
+            }
+        }
+        return b.toString();
     }
 
     private static void await(String what, BooleanSupplier condition) throws InterruptedException {
