@@ -618,8 +618,13 @@ public final class Replica {
   // ---------------------------------------------------------------- retransmission
 
   /**
-   * Resend our own messages that peers may have lost, but only when this replica made no progress
-   * since the last round: in the normal case nothing extra is sent.
+   * Resend our own messages that peers may have lost. When this replica made no progress since the last
+   * round, all of them to all; otherwise, for slots that committed here, only to the peers whose commit
+   * never came (in the normal case nothing extra is sent). Without the second part a peer that lost one
+   * message just as traffic ends waits up to two rounds, and if its clock runs faster than ours (we are
+   * the loaded ones) its view-change timer fires first and it sits alone in a view change nobody joins
+   * (Castro-Liskov §5.2 sends status messages so that peers resend what one lacks; this is the part our
+   * own log already tells us).
    */
   private void retransmit() {
     boolean stalled = lastExecuted == executedAtLastRetransmit;
@@ -629,26 +634,33 @@ public final class Replica {
       return;
     }
     checkpoints.retransmit(stalled);
-    if (!stalled) {
-      return;
-    }
     // Every slot above the stable checkpoint, executed here or not: a peer may still lack our commit.
     for (Slot slot : log.values()) {
       if (slot.view != view) {
         continue;
       }
-      if (isPrimary() && slot.prePrepareMessage != null) {
-        multicast(slot.prePrepareMessage);
-      }
-      if (slot.ownPrepare != null) {
-        multicast(slot.ownPrepare);
-      }
-      if (slot.ownCommit != null) {
-        multicast(slot.ownCommit);
+      for (int peer = 0; peer < n; peer++) {
+        if (peer != id && (stalled || (slot.committed() && !slot.commits.containsKey(peer)))) {
+          resendOwn(slot, peer);
+        }
       }
     }
-    coins.retransmit();
-    contributions.retransmit();
+    if (stalled) {
+      coins.retransmit();
+      contributions.retransmit();
+    }
+  }
+
+  private void resendOwn(Slot slot, int peer) {
+    if (isPrimary() && slot.prePrepareMessage != null) {
+      send(peer, slot.prePrepareMessage);
+    }
+    if (slot.ownPrepare != null) {
+      send(peer, slot.ownPrepare);
+    }
+    if (slot.ownCommit != null) {
+      send(peer, slot.ownCommit);
+    }
   }
 
   // ---------------------------------------------------------------- helpers
