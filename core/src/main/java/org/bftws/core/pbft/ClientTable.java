@@ -13,7 +13,8 @@ import org.bftws.core.message.SequenceOwner;
  * the "last reply sent to each client" of Castro-Liskov §4.1. It makes execution exactly-once and answers
  * retransmitted requests from the cache; it is part of every checkpoint, so state transfer carries it. A
  * sequence belongs to the client its id names ({@link SequenceOwner}), or else to the client whose request on
- * it was ordered first: another client's requests on it are never executed (they could otherwise push its numbers ahead and silence its owner). A terminated sequence
+ * it was ordered first: another client's requests on it are never executed (they could otherwise push its
+ * numbers ahead and silence its owner). A terminated sequence
  * keeps a tombstone ({@link Request#TERMINATE}, an empty reply) and nothing else.
  */
 final class ClientTable {

@@ -639,8 +639,12 @@ public final class Replica {
       if (slot.view != view) {
         continue;
       }
+      if (stalled) {
+        resendOwn(slot, Ready.ALL_REPLICAS);
+        continue;
+      }
       for (int peer = 0; peer < n; peer++) {
-        if (peer != id && (stalled || (slot.committed() && !slot.commits.containsKey(peer)))) {
+        if (peer != id && slot.committed() && !slot.commits.containsKey(peer)) {
           resendOwn(slot, peer);
         }
       }
@@ -651,15 +655,16 @@ public final class Replica {
     }
   }
 
-  private void resendOwn(Slot slot, int peer) {
+  /** {@code to}: a replica, or {@link Ready#ALL_REPLICAS}. */
+  private void resendOwn(Slot slot, int to) {
     if (isPrimary() && slot.prePrepareMessage != null) {
-      send(peer, slot.prePrepareMessage);
+      send(to, slot.prePrepareMessage);
     }
     if (slot.ownPrepare != null) {
-      send(peer, slot.ownPrepare);
+      send(to, slot.ownPrepare);
     }
     if (slot.ownCommit != null) {
-      send(peer, slot.ownCommit);
+      send(to, slot.ownCommit);
     }
   }
 
