@@ -200,6 +200,8 @@ public class BftEchoGroupTest {
                 (System.nanoTime() - start) / 1_000);
         assertEquals(SequenceIds.derive(uuid, RAW, URI.create(GROUP), null), id);
         assertEquals("a retried CreateSequence (same UUID) names the same sequence", id, establishSequence(uuid));
+        // establishSequence waited until every replica created id; the ServiceClient's sequence too:
+        RmSequences.awaitCreated(servers, clientSequence, WAIT_MS);
         for (int r = 0; r < N; r++) {
             // its requests were WS-RM application messages 1..call that this replica's Sandesha2 recorded (a
             // backup may execute a call from the primary's pre-prepare before the client's own copy arrives)
@@ -210,11 +212,6 @@ public class BftEchoGroupTest {
                         clientSequence).getServerCompletedMessages().isMessageNumberInRanges(number));
             }
             assertEquals(call, RmSequences.bean(servers[r].context(), clientSequence).getHighestInMessageNumber());
-            for (String s : List.of(clientSequence, id)) {
-                // Sandesha2 creates the bean before it answers, but the f+1 vote may be in before the last answer.
-                int replica = r;
-                await("replica " + r + " created " + s, () -> RmSequences.bean(servers[replica].context(), s) != null);
-            }
         }
     }
 

@@ -190,11 +190,7 @@ public class SignedGroupTest {
             }
             String sequence = GroupClientRuntime.sequenceId(client.getServiceContext());
             assertNotNull(sequence);
-            for (int r = 0; r < N; r++) {
-                int replica = r;
-                Conditions.await("replica " + r + " created " + sequence, WAIT_MS,
-                        () -> RmSequences.bean(servers[replica].context(), sequence) != null);
-            }
+            RmSequences.awaitCreated(servers, sequence, WAIT_MS);
             // Its WS-Security signed TerminateSequence passes every replica's Rampart and ends it everywhere.
             GroupClients.terminate(client);
             for (int r = 0; r < N; r++) {

@@ -75,10 +75,6 @@ public final class ControlMessage implements OutboundSoap {
         return (int) Math.min(Integer.MAX_VALUE, 4L * ((signedBytes.length + 2L) / 3) + ENVELOPE_BYTES + header);
     }
 
-    /**
-     * The SOAP 1.1 envelope, built with AXIOM once (a multicast sends the same bytes to every replica)
-     * and on a sender thread, never on the ordering thread.
-     */
     @Override
     public String soapAction() {
         return ACTION;
@@ -89,6 +85,10 @@ public final class ControlMessage implements OutboundSoap {
         return false;
     }
 
+    /**
+     * The SOAP 1.1 envelope, built with AXIOM once (a multicast sends the same bytes to every replica)
+     * and on a sender thread, never on the ordering thread.
+     */
     @Override
     public synchronized byte[] envelope() {
         if (envelope == null) {
