@@ -38,7 +38,7 @@ public class ModuleXmlTest {
         assertEquals(7, ops.getLength()); // Sandesha2's six and BftwsApplicationRequest
         for (int i = 0; i < ops.getLength(); i++) {
             String mep = ((Element) ops.item(i)).getAttribute("mep");
-            assertTrue(mep, mep.startsWith("http://www.w3.org/ns/wsdl/")); // DEPENDENCIES.md fix 3
+            assertTrue(mep, mep.startsWith("http://www.w3.org/ns/wsdl/")); // docs/design/dependencies.md fix 3
         }
     }
 

@@ -12,7 +12,7 @@ import org.apache.axis2.context.ConfigurationContextFactory;
 
 /**
  * An Axis2 repository directory: {@code axis2.xml}, {@code modules/*.mar}, {@code services/*.aar}. Replicas
- * and clients each need one (ARCHITECTURE.md); a test or a script assembles it from the artifacts the Maven
+ * and clients each need one (docs/design/architecture.md); a test or a script assembles it from the artifacts the Maven
  * build produced, instead of depending on an Axis2 distribution.
  *
  * <p>Axis2 derives a module's name from its file name, so {@code bftws.mar} must keep that name.
@@ -52,7 +52,7 @@ public final class Axis2Repository {
 
     /**
      * Deploys the repository into a new Axis2 ConfigurationContext (modules are initialised, so a bad
-     * bftws.* parameter fails here). Uses the file system configurator, as DEPENDENCIES.md prescribes.
+     * bftws.* parameter fails here). Uses the file system configurator, as docs/design/dependencies.md prescribes.
      */
     public ConfigurationContext createConfigurationContext() throws AxisFault {
         return ConfigurationContextFactory.createConfigurationContextFromFileSystem(root.toString(),

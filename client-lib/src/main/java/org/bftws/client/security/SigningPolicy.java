@@ -9,7 +9,7 @@ import java.nio.file.Path;
  * X.509 v3 tokens (the initiator's certificate travels in the message, the recipient's is referenced by
  * key identifier), the {@code Basic256Sha256} suite, a signed timestamp and a signed body; no encryption.
  * The same policy serves both ends: the initiator signs requests with its key and verifies replies, the
- * recipient verifies requests and signs replies (DEPENDENCIES.md, measured set). The {@code RampartConfig}
+ * recipient verifies requests and signs replies (docs/design/dependencies.md, measured set). The {@code RampartConfig}
  * assertion names the party's keystore from {@link GeneratedKeystores}; Rampart caches the loaded keystore
  * (keyed by its file, refreshed hourly) instead of reading it for every message.
  */

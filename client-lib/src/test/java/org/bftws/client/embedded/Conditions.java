@@ -4,7 +4,7 @@ import static org.junit.Assert.fail;
 
 import java.util.function.BooleanSupplier;
 
-/** Waiting in tests on a condition, never on a guessed duration (TESTING.md: machines are loaded). */
+/** Waiting in tests on a condition, never on a guessed duration (docs/design/testing.md: machines are loaded). */
 public final class Conditions {
     private Conditions() {
     }

@@ -16,7 +16,7 @@ import org.apache.axis2.context.ServiceContext;
  * {@code init(ServiceContext)} on service objects), so a test can read every replica's total. Subclasses
  * expose the state to checkpoints in the two ways the Total Order Invoker supports.
  *
- * <p>No lambdas and no string {@code +}: Axis2 1.7 parses service bytecode (DEPENDENCIES.md).
+ * <p>No lambdas and no string {@code +}: Axis2 1.7 parses service bytecode (docs/design/dependencies.md).
  */
 public abstract class CounterBase {
     public static final String NAMESPACE = "urn:bftws:test:counter";

@@ -15,7 +15,7 @@ import org.bftws.core.message.PpUpdate;
 import org.bftws.core.pbft.BaRandomness;
 
 /**
- * How much one Byzantine replica can bias a BA random number (CRYPTO.md, "BA algorithm: known weaknesses"),
+ * How much one Byzantine replica can bias a BA random number (docs/design/cryptography.md, "BA algorithm: known weaknesses"),
  * plain (integrity paper §4) against hardened (commit-before-reveal, {@code pbft.Contributions}). A
  * benchmark, not a test: it writes {@code perf/results/ba-bias.csv}.
  *

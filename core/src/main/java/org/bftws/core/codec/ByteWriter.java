@@ -5,7 +5,7 @@ import java.util.Arrays;
 
 /**
  * Canonical binary encoder. Big-endian fixed-width integers, length-prefixed byte strings: one message
- * has exactly one encoding, so digests and signatures over it are well defined (ARCHITECTURE.md, "The
+ * has exactly one encoding, so digests and signatures over it are well defined (docs/design/architecture.md, "The
  * core's contract"). Never Java serialization.
  */
 public final class ByteWriter {

@@ -9,7 +9,7 @@ import org.bouncycastle.crypto.signers.Ed25519Signer;
 
 /**
  * Ed25519 (RFC 8032) through Bouncy Castle's lightweight API: ≈30 µs to sign, ≈58 µs to verify
- * (CRYPTO.md), 128-bit security, deterministic signatures. Signatures make view-change certificates
+ * (docs/design/cryptography.md), 128-bit security, deterministic signatures. Signatures make view-change certificates
  * transferable (Castro-Liskov §4.4), which MACs would not.
  */
 public final class Ed25519 {

@@ -22,7 +22,7 @@ import org.bftws.core.message.Signed;
  *
  * <p>R_j = XOR over the 2f+1 contributors i in S_R of H("mix", i, R_ij): hashing each contribution with its
  * contributor's id binds it to that id, so a Byzantine replica that copies an honest R_i under its own id
- * adds H(b, R_i), which does not cancel H(i, R_i) (CRYPTO.md: "x ⊕ x = 0"). d' = H("d'", d, R_1 … R_k).
+ * adds H(b, R_i), which does not cancel H(i, R_i) (docs/design/cryptography.md: "x ⊕ x = 0"). d' = H("d'", d, R_1 … R_k).
  */
 public final class BaRandomness {
   private static final byte[] MIX = tag("BFTWS-BA-mix-v1");

@@ -26,13 +26,13 @@ import org.bftws.core.message.Signed;
  * <p>When a batch with randomized requests commits locally, this replica signs, for each of them, the
  * canonical (group, n, D(request)) — one (group, n, d) for the whole batch with {@code bftws.coinPerBatch}
  * — with its key share, and multicasts the shares in one {@link Kind#COIN_SHARE}. With k shares from
- * distinct replicas for a coin it combines them optimistically (CRYPTO.md pitfall 9); a failed combination
+ * distinct replicas for a coin it combines them optimistically (docs/design/cryptography.md pitfall 9); a failed combination
  * names the bad shares, whose senders are recorded as evidence and dropped. The random number is
  * {@code coinValue} of the unique group value; execution of the batch waits until all its coins are known.
  *
  * <p>Shares are released only after the batch committed here, never at prepare time: once (n, d) committed
  * at a correct replica no later view can order anything else at n, so no coin is revealed for a request
- * that might then be ordered elsewhere for a second draw. The coin names no view (CRYPTO.md pitfall 6), so
+ * that might then be ordered elsewhere for a second draw. The coin names no view (docs/design/cryptography.md pitfall 6), so
  * the state here is kept per sequence number, outside the per-view {@link Slot} fields, and survives view
  * changes. Memory is bounded by the log window: one entry per sequence number above the stable checkpoint,
  * per entry at most one buffered message per replica; entries at or below the stable checkpoint are

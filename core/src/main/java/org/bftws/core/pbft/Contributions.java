@@ -28,7 +28,7 @@ import org.bftws.core.message.Signed;
  * "retransmission of missing pp-updates" is never needed: S_R carries them. Every replica then combines R
  * ({@link BaRandomness#combine}) and prepares and commits on d' = D(d || R) instead of d.
  *
- * <p><b>Hardened BA</b> (removes CRYPTO.md's two weaknesses). Contributions are replaced by commitments
+ * <p><b>Hardened BA</b> (removes docs/design/cryptography.md's two weaknesses). Contributions are replaced by commitments
  * H(i, n, j, d, R_ij, nonce_i) (the primary's in its pre-prepare); the primary's set fixes 2f+1
  * commitments; only then does each contributor in the set reveal (R_i, nonce_i), and every replica checks
  * each reveal against its commitment and combines the 2f+1 revealed values once it holds all of them. A

@@ -17,7 +17,7 @@ public record RandomnessConfig(Algorithm algorithm, CoinConfig coins, Entropy en
     BA,
     /**
      * BA with commit-before-reveal: contributors first send H(i, n, j, d, R_ij, nonce_i), the primary fixes
-     * 2f+1 commitments, only then are the values revealed (removes CRYPTO.md's last-revealer and
+     * 2f+1 commitments, only then are the values revealed (removes docs/design/cryptography.md's last-revealer and
      * subset-choice weaknesses; see {@link Contributions}).
      */
     BA_HARDENED;

@@ -1,6 +1,6 @@
 package org.bftws.core.sim;
 
-/** The nemesis a run uses on top of the benign fault mix (TESTING.md). */
+/** The nemesis a run uses on top of the benign fault mix (docs/design/testing.md). */
 public enum Byzantine {
   /** No Byzantine node; crashes may lose state (amnesia counts against f). */
   NONE,

@@ -25,7 +25,7 @@ import org.bftws.core.pbft.Event;
 import org.bftws.core.pbft.RandomizedOperations;
 
 /**
- * The invariants of TESTING.md, checked on what correct replicas and clients report: one canonical
+ * The invariants of docs/design/testing.md, checked on what correct replicas and clients report: one canonical
  * history that every commit must match (S1, S4), exactly-once execution (S2), only client-issued
  * requests (S3), agreeing checkpoints and state transfers (S5), view changes that keep what committed
  * (S6), client-accepted replies equal to a replay of the agreed history on a model (S7), random numbers

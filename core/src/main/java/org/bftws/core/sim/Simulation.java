@@ -40,7 +40,7 @@ import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
 
 /**
  * A whole replica group and its clients in one thread, on virtual time, driven by one seed (the
- * FoundationDB/TigerBeetle approach of TESTING.md). Events are ordered by (time, insertion order), so a
+ * FoundationDB/TigerBeetle approach of docs/design/testing.md). Events are ordered by (time, insertion order), so a
  * seed replays exactly. The fault mix comes from {@link Faults}, the nemesis from {@link Byzantine}; the
  * {@link Checker} judges what correct nodes report.
  */

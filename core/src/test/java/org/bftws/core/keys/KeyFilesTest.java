@@ -13,7 +13,7 @@ import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
 
-/** The loader rejects every inconsistency and names the file and the field (CRYPTO.md pitfall 3: trust only
+/** The loader rejects every inconsistency and names the file and the field (docs/design/cryptography.md pitfall 3: trust only
  * the group's published verification keys, so they and the shares must be checked when loaded). */
 public class KeyFilesTest {
   @Rule

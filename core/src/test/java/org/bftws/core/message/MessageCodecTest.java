@@ -12,7 +12,7 @@ import org.bftws.core.crypto.Signer;
 import org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters;
 import org.junit.Test;
 
-/** The canonical binary encoding (ARCHITECTURE.md, "The core's contract"): one encoding per message. */
+/** The canonical binary encoding (docs/design/architecture.md, "The core's contract"): one encoding per message. */
 public class MessageCodecTest {
   private final Signer signer = Ed25519.signer(new Ed25519PrivateKeyParameters(new byte[32], 0));
 

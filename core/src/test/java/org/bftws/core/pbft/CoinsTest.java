@@ -201,7 +201,7 @@ public class CoinsTest {
     }
   }
 
-  // Reference: integrity paper §5 ("combining k threshold signature shares"), CRYPTO.md pitfall 1: with
+  // Reference: integrity paper §5 ("combining k threshold signature shares"), docs/design/cryptography.md pitfall 1: with
   // k = 2f+1 = 3, our own share and one peer's (k-1) never give a random number; the k-th does.
   @Test
   public void kMinusOneSharesNeverProduceARandomNumber() throws Exception {
@@ -222,7 +222,7 @@ public class CoinsTest {
     assertArrayEquals(g.expectedCoin(1, body), g.executed.get(1).get(0).randoms().get(0));
   }
 
-  // Reference: integrity paper §6 C2 with a Byzantine replica, CRYPTO.md pitfall 9: the optimistic
+  // Reference: integrity paper §6 C2 with a Byzantine replica, docs/design/cryptography.md pitfall 9: the optimistic
   // combination fails on a bad share, names its sender in evidence and goes on without it.
   @Test
   public void byzantineShareIsDetectedAndItsSenderNamedInEvidence() throws Exception {
@@ -247,7 +247,7 @@ public class CoinsTest {
     assertArrayEquals(g.expectedCoin(1, body), g.executed.get(1).get(0).randoms().get(0));
   }
 
-  // Reference: integrity paper §5 (the share signs d||n, no view) and CRYPTO.md pitfall 6: a batch that
+  // Reference: integrity paper §5 (the share signs d||n, no view) and docs/design/cryptography.md pitfall 6: a batch that
   // committed keeps its coin across a view change — the shares resent in the new view are the same bytes,
   // and those sent in the old view still count.
   @Test

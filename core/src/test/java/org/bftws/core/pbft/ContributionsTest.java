@@ -309,7 +309,7 @@ public class ContributionsTest {
     }
   }
 
-  // Reference: integrity paper §6 C2 and CRYPTO.md ("copying an honest contribution cancels it"): R binds
+  // Reference: integrity paper §6 C2 and docs/design/cryptography.md ("copying an honest contribution cancels it"): R binds
   // each contribution to its contributor's id, so a copy under another id does not cancel it and swapping
   // ids changes R.
   @Test
@@ -347,7 +347,7 @@ public class ContributionsTest {
     }
   }
 
-  // Reference: CRYPTO.md "BA algorithm: known weaknesses" — hardened variant: a reveal must open the
+  // Reference: docs/design/cryptography.md "BA algorithm: known weaknesses" — hardened variant: a reveal must open the
   // commitment fixed in the set; a member that never reveals leaves the slot unprepared (no substitute).
   @Test
   public void hardenedRevealsMustOpenTheirCommitments() {

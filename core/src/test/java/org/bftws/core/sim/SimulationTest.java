@@ -42,7 +42,7 @@ import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
 
 /**
- * Deterministic simulation (TESTING.md): the seed range of the system property {@code sim.seeds}
+ * Deterministic simulation (docs/design/testing.md): the seed range of the system property {@code sim.seeds}
  * (default 1..1000, set by scripts/test) runs across the nemeses, each seed under one of them in turn;
  * every run checks S1–S7 and L1. A failure names the seed and the command that replays it. The CT runs
  * (integrity paper §5) take the first {@link #MAX_CT_SEEDS} seeds of the range and also check S8; so do the
@@ -110,7 +110,7 @@ public class SimulationTest {
     }
   }
 
-  // N1 (TESTING.md): with f+1 Byzantine replicas the checker must report violations, or it is blind.
+  // N1 (docs/design/testing.md): with f+1 Byzantine replicas the checker must report violations, or it is blind.
   @Test
   public void negativeControlOverThresholdIsCaught() throws Exception {
     List<SimOptions> runs = new ArrayList<>();
@@ -168,9 +168,9 @@ public class SimulationTest {
     assertEquals(String.join("\n", failures), 0, failures.size());
   }
 
-  // Reference: TESTING.md N1 applied to S8: the checker must see a random number that is not the coin of
+  // Reference: docs/design/testing.md N1 applied to S8: the checker must see a random number that is not the coin of
   // (group, n, d) — here the coin of another message, as a wrong coin encoding (e.g. one naming the view,
-  // CRYPTO.md pitfall 6) would give — a missing one, and correct replicas that differ.
+  // docs/design/cryptography.md pitfall 6) would give — a missing one, and correct replicas that differ.
   @Test
   public void checkerReportsARandomNumberThatIsNotTheCoin() throws Exception {
     ThresholdScheme cks = Thresholds.scheme(SchemeId.CKS);
@@ -234,7 +234,7 @@ public class SimulationTest {
     assertEquals(String.join("\n", failures), 0, failures.size());
   }
 
-  // Reference: TESTING.md N1 applied to S8 for BA: the checker must reject a set of fewer than 2f+1
+  // Reference: docs/design/testing.md N1 applied to S8 for BA: the checker must reject a set of fewer than 2f+1
   // contributions, a set whose R differs between correct replicas, and an executed R that is not the
   // combination of the certified set.
   @Test
@@ -303,7 +303,7 @@ public class SimulationTest {
     assertEquals(String.join("\n", failures), 0, failures.size());
   }
 
-  // TESTING.md N1 for §4: the checker must see a correct replica execute a request flagged randomized
+  // docs/design/testing.md N1 for §4: the checker must see a correct replica execute a request flagged randomized
   // for an operation that is not.
   @Test
   public void checkerReportsAnExecutedNeedlesslyRandomizedRequest() {
@@ -361,7 +361,7 @@ public class SimulationTest {
     }
   }
 
-  // TESTING.md: a BA seed replays exactly (each replica's entropy source is seeded from the seed).
+  // docs/design/testing.md: a BA seed replays exactly (each replica's entropy source is seeded from the seed).
   @Test
   public void aBaSeedReplaysExactly() {
     SimOptions o = new SimOptions(7, 1, 3, 40, Byzantine.TWINS).withRandom(SimOptions.Randomness.BA_HARDENED, SchemeId.CKS, false);
@@ -384,14 +384,14 @@ public class SimulationTest {
     return failures;
   }
 
-  // TESTING.md: one seed replays exactly.
+  // docs/design/testing.md: one seed replays exactly.
   @Test
   public void aSeedReplaysExactly() {
     SimOptions o = new SimOptions(7, 1, 3, 40, Byzantine.TWINS);
     assertEquals(Simulation.run(o).describe(), Simulation.run(o).describe());
   }
 
-  // TESTING.md ("one long seed drives everything ... key material for test keys"): with the CT algorithm
+  // docs/design/testing.md ("one long seed drives everything ... key material for test keys"): with the CT algorithm
   // the dealer's keys, and so every coin, come from the seed too.
   @Test
   public void aCtSeedReplaysExactly() {

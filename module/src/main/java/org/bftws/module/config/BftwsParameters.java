@@ -21,7 +21,7 @@ import org.bftws.module.xml.XmlLimits;
 
 /**
  * The axis2.xml {@code <parameter>}s of the Axis2 module, declared once with their default and the reason
- * for that default (STYLE.md, after Ratis). The protocol keys the whole group agrees on ({@code bftws.f},
+ * for that default (docs/design/style.md, after Ratis). The protocol keys the whole group agrees on ({@code bftws.f},
  * {@code bftws.checkpointInterval}, ..., all in ticks) are declared in core's {@link GroupConfig} and only
  * parsed here, through {@link GroupConfig#fromProperties}: one declaration per key.
  *
@@ -52,7 +52,7 @@ public final class BftwsParameters {
     public static final String REPLICA_ID_KEY = "bftws.replica.id";
     public static final int REPLICA_ID_NONE = -1;
 
-    /** This instance's private signing key (Ed25519 over protocol bytes, ARCHITECTURE.md). */
+    /** This instance's private signing key (Ed25519 over protocol bytes, docs/design/architecture.md). */
     public static final String PRIVATE_KEY_KEY = "bftws.keys.private";
     /** Public keys of all replicas and clients, written by the keygen tool. */
     public static final String PUBLIC_KEYS_KEY = "bftws.keys.public";
@@ -61,7 +61,7 @@ public final class BftwsParameters {
      * Wall-clock milliseconds per core tick. Every protocol timeout is a core key counted in ticks
      * ({@link GroupConfig}); this key alone turns ticks into time. 20 ms makes core's defaults read: view
      * change after 200 ticks = 4 s (above the ≈1.8 s of the first signed call in a cold JVM,
-     * DEPENDENCIES.md, so a replica that just started does not depose a correct primary), retransmission
+     * docs/design/dependencies.md, so a replica that just started does not depose a correct primary), retransmission
      * every 50 ticks = 1 s, client retransmission after 100 ticks = 2 s, view-change timeout capped at
      * 3200 ticks ≈ 64 s. Finer ticks would only wake the ordering thread more often: no protocol step
      * waits for a tick in the normal case.
@@ -127,7 +127,7 @@ public final class BftwsParameters {
 
     /** cks | bls | rsa: the threshold scheme of the CT coin. */
     public static final String THRESHOLD_SCHEME_KEY = "bftws.randomness.scheme";
-    /** Pure Java (no JNI), 128-bit, fastest to sign of the three (shared/design/CRYPTO.md). */
+    /** Pure Java (no JNI), 128-bit, fastest to verify of the three (docs/design/cryptography.md). */
     public static final ThresholdScheme THRESHOLD_SCHEME_DEFAULT = ThresholdScheme.CKS;
 
     /**
@@ -136,7 +136,7 @@ public final class BftwsParameters {
      * replicas of a group must agree, or CreateSequence is refused.
      */
     public static final String SECURITY_KEY = "bftws.security";
-    /** Off, as in plain Axis2: signing costs ≈3.8 ms per message (DEPENDENCIES.md) and needs keystores. */
+    /** Off, as in plain Axis2: signing costs ≈3.8 ms per message (docs/design/dependencies.md) and needs keystores. */
     public static final SecurityMode SECURITY_DEFAULT = SecurityMode.NONE;
 
     /**

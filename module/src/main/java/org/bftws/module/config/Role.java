@@ -5,7 +5,7 @@ import java.util.Locale;
 /**
  * Which side of a replica group this Axis2 instance is. Declared rather than guessed: on the client,
  * synchronous WS-RM replies pass the in-flow with {@code isServerSide() == true}
- * (DEPENDENCIES.md, SenderWorker.checkForSyncResponses), so handlers cannot tell the sides apart.
+ * (docs/design/dependencies.md, SenderWorker.checkForSyncResponses), so handlers cannot tell the sides apart.
  */
 public enum Role {
     CLIENT,

@@ -2,7 +2,7 @@ package org.bftws.module.config;
 
 import java.util.Locale;
 
-/** Threshold scheme behind the CT coin; see shared/design/CRYPTO.md for costs and assumptions. */
+/** Threshold scheme behind the CT coin; see docs/design/cryptography.md for costs and assumptions. */
 public enum ThresholdScheme {
     /** Cachin-Kursawe-Shoup coin on P-256 (pure Java, Bouncy Castle). */
     CKS,

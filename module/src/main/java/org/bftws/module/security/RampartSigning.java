@@ -20,7 +20,7 @@ import org.bftws.module.rm.ClientUuidElement;
  * Puts an {@link AxisService} under a WS-SecurityPolicy enforced by Rampart (paper §3.3.1: client↔replica
  * messages are WS-Security signed; protocol messages between replicas keep their own signatures). The
  * policy is attached to the service itself, not passed as the {@code rampartPolicy} option: with WS-RM
- * some control messages (CreateSequence, acknowledgements) otherwise leave unsigned (DEPENDENCIES.md).
+ * some control messages (CreateSequence, acknowledgements) otherwise leave unsigned (docs/design/dependencies.md).
  * Needs {@code rampart.mar} deployed in the repository; nothing here links against Rampart's classes.
  */
 public final class RampartSigning {

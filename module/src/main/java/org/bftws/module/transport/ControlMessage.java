@@ -21,7 +21,7 @@ import org.apache.axiom.soap.SOAPFactory;
  * One BFT-WS control message on the wire (paper §3.3.1.8: "control messages ... among replicas" as SOAP
  * one-way messages): the body holds {@code <bftws:message xmlns:bftws="urn:bftws:control">} with the
  * base64 of core's {@code Signed} envelope. The signature inside those bytes is what authenticates the
- * message (ARCHITECTURE.md: XML never enters the agreement path); the SOAP layer only carries it.
+ * message (docs/design/architecture.md: XML never enters the agreement path); the SOAP layer only carries it.
  *
  * <p>{@code replyTo} is set on client requests only: where the replicas send the replies. It lies outside
  * the signed bytes, so a replica believes it only after checking the request's signature (see

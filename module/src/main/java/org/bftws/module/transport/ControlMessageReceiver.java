@@ -14,7 +14,7 @@ import org.bftws.module.handlers.Refusal;
  * {@link ControlSink}. The rule for answers: what is not a control message in form (not well-formed, a
  * DTD, another element, not base64, above {@code bftws.control.maxMessageBytes}) gets a SOAP fault with
  * one fixed reason, {@value #REFUSED}, whatever the cause, and a short log line (never the message itself:
- * STYLE.md). Everything well-formed is answered 202 and judged later by its signature on the ordering
+ * docs/design/style.md). Everything well-formed is answered 202 and judged later by its signature on the ordering
  * thread (forged, replayed, unknown sequence, wrong sender: dropped, recorded as evidence). So the port
  * tells an unauthenticated sender only what the public message format already says, never whether a
  * signature, sequence or key was right.

@@ -48,7 +48,7 @@ final class EchoSigning {
 
     /**
      * One signed call before anything is timed: the first signature in a JVM costs ≈2 s (class loading,
-     * WSS4J and XML-Security initialisation; DEPENDENCIES.md), more than a smoke run's warm-up window.
+     * WSS4J and XML-Security initialisation; docs/design/dependencies.md), more than a smoke run's warm-up window.
      */
     static void prime(EchoMode.Deployment deployment) throws Exception {
         try (EchoMode.Caller caller = deployment.newCaller()) {

@@ -22,7 +22,7 @@ final class WsRmMode implements EchoMode {
 
     /**
      * @param signed Rampart X.509 signatures on every message of the sequence, RM control messages included
-     *               ({@link EchoSigning}: the policy sits on the client's AxisService, DEPENDENCIES.md)
+     *               ({@link EchoSigning}: the policy sits on the client's AxisService, docs/design/dependencies.md)
      */
     WsRmMode(boolean signed) {
         this.signed = signed;

@@ -16,7 +16,7 @@ import org.bftws.module.api.CollectiveRandom;
  * collective randomness is the difference between two operations on the same group, same payload, same run.
  * {@code echoRandom} also returns the number's hex, so the client's voter must agree on it too.
  *
- * <p>No lambdas and no string {@code +}: Axis2 1.7 parses service bytecode (DEPENDENCIES.md).
+ * <p>No lambdas and no string {@code +}: Axis2 1.7 parses service bytecode (docs/design/dependencies.md).
  */
 public class RandomEchoService {
     /** The reply's namespace: the echo sample's, so replies look alike for both operations. */

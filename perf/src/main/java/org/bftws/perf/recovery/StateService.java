@@ -22,7 +22,7 @@ import org.bftws.module.api.StatefulService;
  * <p>Each instance registers under its Axis2 instance and records when its state was installed, when it next
  * executed, and how long each {@code get_state} took, for the experiment to read.
  *
- * <p>No lambdas and no string {@code +}: Axis2 1.7 parses service bytecode (DEPENDENCIES.md).
+ * <p>No lambdas and no string {@code +}: Axis2 1.7 parses service bytecode (docs/design/dependencies.md).
  */
 public class StateService implements StatefulService {
     public static final String NAMESPACE = "urn:bftws:perf:state";

@@ -21,7 +21,7 @@ import org.apache.axis2.AxisFault;
  *
  * <p>One object serves every ordered request of a replica (the Total Order Invoker binds it once), on the
  * replica's execution thread; the methods are synchronized all the same, as a service object may be shared.
- * No lambdas and no string {@code +} here: Axis2 1.7 parses service bytecode (DEPENDENCIES.md).
+ * No lambdas and no string {@code +} here: Axis2 1.7 parses service bytecode (docs/design/dependencies.md).
  */
 public class CounterService {
     /** Target namespace of wsdl/counter.wsdl. */

@@ -13,7 +13,7 @@ import org.bftws.module.api.CollectiveRandom;
  * returns it. The operation is declared randomized in the WSDL, so every correct replica deals the same
  * deck and no f replicas, nor the client, can choose it (integrity paper §1: the card-game example).
  *
- * <p>No lambdas and no string {@code +} here: Axis2 1.7 parses service bytecode (DEPENDENCIES.md).
+ * <p>No lambdas and no string {@code +} here: Axis2 1.7 parses service bytecode (docs/design/dependencies.md).
  */
 public class DealerService {
     public static final String NAMESPACE = "urn:bftws:samples:dealer";

@@ -9,7 +9,7 @@ import java.security.NoSuchAlgorithmException;
  * same seed (integrity paper §4–§5), so every replica draws the same integers; nobody who cannot predict
  * the seed can predict them.
  *
- * <p>No lambdas and no string {@code +}: Axis2 1.7 parses service bytecode (shared/design/DEPENDENCIES.md).
+ * <p>No lambdas and no string {@code +}: Axis2 1.7 parses service bytecode (docs/design/dependencies.md).
  */
 public final class RandomStream {
     private static final byte[] TAG = {'B', 'F', 'T', 'W', 'S', '-', 'd', 'e', 'a', 'l', 'e', 'r', '-', 'v', '1'};

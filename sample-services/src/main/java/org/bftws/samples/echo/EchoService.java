@@ -13,7 +13,7 @@ import org.apache.axiom.om.OMNamespace;
  * size is set by the client's element count.
  *
  * <p>No lambdas and no string {@code +} here: Axis2 1.7 parses service bytecode and fails on what javac 9+
- * emits for them (shared/design/DEPENDENCIES.md).
+ * emits for them (docs/design/dependencies.md).
  */
 public class EchoService {
     /** Target namespace of wsdl/echo.wsdl. */

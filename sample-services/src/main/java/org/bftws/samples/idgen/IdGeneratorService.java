@@ -15,7 +15,7 @@ import org.bftws.module.api.CollectiveRandom;
  * output on a value no f replicas can predict (integrity paper §5), so its prefix is a uniform, unguessable id
  * that every correct replica returns alike.
  *
- * <p>No lambdas and no string {@code +} here: Axis2 1.7 parses service bytecode (DEPENDENCIES.md).
+ * <p>No lambdas and no string {@code +} here: Axis2 1.7 parses service bytecode (docs/design/dependencies.md).
  */
 public class IdGeneratorService {
     public static final String NAMESPACE = "urn:bftws:samples:idgen";

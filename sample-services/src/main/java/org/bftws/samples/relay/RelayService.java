@@ -15,7 +15,7 @@ import org.apache.axis2.context.MessageContext;
  * ({@link BackendCall}); the reply the middle replicas vote on is the backend's voted reply, unchanged, or
  * a fault derived only from the backend's voted fault, so the middle replicas cannot diverge.
  *
- * <p>No lambdas and no string {@code +} here: Axis2 1.7 parses service bytecode (DEPENDENCIES.md).
+ * <p>No lambdas and no string {@code +} here: Axis2 1.7 parses service bytecode (docs/design/dependencies.md).
  */
 public class RelayService {
     /** The echo operation, relayed. */

@@ -18,7 +18,7 @@ import supranational.blst.P2_Affine;
  * <p>Dealer: x with a random polynomial of degree k−1 over Z_r; group key g2^x, verification keys g2^{x_i}.
  * Share: σ_i = H(m)^{x_i}, checked by the pairing e(σ_i, g2) = e(H(m), g2^{x_i}) against the group's key of
  * index i. Combination: σ = Π σ_i^{λ_i} (Lagrange in the exponent), verified once against g2^x. σ is the
- * unique BLS signature of m under x, so the coin SHA-256(σ) is publicly verifiable (CRYPTO.md).
+ * unique BLS signature of m under x, so the coin SHA-256(σ) is publicly verifiable (docs/design/cryptography.md).
  *
  * <p>blst's point objects mutate in place ({@code mult}, {@code add} return {@code this}): always
  * {@code dup()} shared points first.

@@ -25,12 +25,12 @@ import org.bouncycastle.math.ec.FixedPointCombMultiplier;
  *
  * <p>Dealer: secret x with a random polynomial f of degree k−1 over Z_q, x_i = f(i), verification keys
  * g_i = g^{x_i}. For a coin name C, g̃ = H(C) is RFC 9380 hash-to-curve (P256_XMD:SHA-256_SSWU_RO_), whose
- * discrete logarithm nobody knows (CRYPTO.md pitfall 2: never g^hash). Share: g̃_i = g̃^{x_i} with a
+ * discrete logarithm nobody knows (docs/design/cryptography.md pitfall 2: never g^hash). Share: g̃_i = g̃^{x_i} with a
  * Chaum-Pedersen proof that log_g g_i = log_g̃ g̃_i, made non-interactive by Fiat-Shamir with a non-negative
  * challenge (pitfall 4). Combination: g̃_0 = Π g̃_i^{λ_i} = g̃^x; the coin is SHA-256(g̃_0).
  *
  * <p>g̃^x cannot be checked against g^x without a pairing, so {@link #combine} verifies the k proofs it uses
- * and the {@link GroupValue} carries those shares as evidence (CRYPTO.md: "CKS needs the shares and proofs").
+ * and the {@link GroupValue} carries those shares as evidence (docs/design/cryptography.md: "CKS needs the shares and proofs").
  */
 public final class CksCoin extends AbstractThresholdScheme {
   /** RFC 9380 §3.1: an application-specific domain separation tag ending in the suite id. */
@@ -189,7 +189,7 @@ public final class CksCoin extends AbstractThresholdScheme {
   }
 
   /**
-   * g̃ = H(C): RFC 9380 hash_to_curve, so log_g g̃ is unknown (CRYPTO.md pitfall 2). A replica hashes one
+   * g̃ = H(C): RFC 9380 hash_to_curve, so log_g g̃ is unknown (docs/design/cryptography.md pitfall 2). A replica hashes one
    * coin name for its own share and for each of the k shares it checks, so the last result is kept per
    * thread (keyed by a copy of the whole name: a pure function, nothing shared between threads).
    */
@@ -218,7 +218,7 @@ public final class CksCoin extends AbstractThresholdScheme {
       for (ECPoint p : new ECPoint[] {G, gi, h, gt, gti, ht}) {
         md.update(p.getEncoded(true));
       }
-      // Non-negative challenge (CRYPTO.md pitfall 4): the digest read as an unsigned integer, mod q.
+      // Non-negative challenge (docs/design/cryptography.md pitfall 4): the digest read as an unsigned integer, mod q.
       return new BigInteger(1, md.digest()).mod(Q);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 unavailable", e);

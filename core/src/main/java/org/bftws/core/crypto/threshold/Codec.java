@@ -7,7 +7,7 @@ import java.util.Arrays;
 /**
  * The canonical binary encoding used for keys, shares and group values: big-endian fixed-width integers and
  * byte strings prefixed by a 32-bit length. Decoding is strict (bounded lengths, no trailing bytes) because
- * shares arrive from possibly Byzantine replicas; never Java serialization (STYLE.md).
+ * shares arrive from possibly Byzantine replicas; never Java serialization (docs/design/style.md).
  */
 public final class Codec {
   /** Longest byte string accepted when decoding (large enough for a 16384-bit RSA element). */

@@ -6,7 +6,7 @@ import java.nio.charset.StandardCharsets;
  * What the CT algorithm signs for the coin of one request (integrity paper §5: each replica signs "d||n", the
  * request digest and the sequence number), canonically encoded and bound to the replica group.
  *
- * <p>CRYPTO.md pitfall 6: never include the view number — after a view change the same (n, d) must give the
+ * <p>docs/design/cryptography.md pitfall 6: never include the view number — after a view change the same (n, d) must give the
  * same coin, or a Byzantine primary could force a second draw. The group id keeps two groups sharing a
  * dealer from sharing coins.
  */

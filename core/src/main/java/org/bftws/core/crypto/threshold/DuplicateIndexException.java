@@ -1,6 +1,6 @@
 package org.bftws.core.crypto.threshold;
 
-/** Two shares carry the same index: Lagrange interpolation needs distinct points (CRYPTO.md pitfall 8). */
+/** Two shares carry the same index: Lagrange interpolation needs distinct points (docs/design/cryptography.md pitfall 8). */
 public class DuplicateIndexException extends ThresholdException {
   private final int index;
 

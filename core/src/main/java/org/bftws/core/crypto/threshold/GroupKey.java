@@ -6,7 +6,7 @@ import java.util.List;
 /**
  * All public material of one dealt threshold key: the scheme, (n, k, t), the scheme's common public part
  * (group public key and parameters) and one verification key per replica index 1..n. Shares are verified
- * against these verification keys by index, never against key material carried in a share (CRYPTO.md
+ * against these verification keys by index, never against key material carried in a share (docs/design/cryptography.md
  * pitfall 3). Instances are immutable and only made by the schemes of this package, which validate every
  * part on construction.
  */

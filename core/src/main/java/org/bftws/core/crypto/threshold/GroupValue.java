@@ -4,7 +4,7 @@ import java.util.Arrays;
 
 /**
  * The combined value: the unique group signature (BLS, RSA) or the unique coin point g̃^x (CKS). Only
- * {@link #unique()} feeds the coin (CRYPTO.md pitfall 7: never hash the set of shares). For CKS, whose value
+ * {@link #unique()} feeds the coin (docs/design/cryptography.md pitfall 7: never hash the set of shares). For CKS, whose value
  * cannot be checked against the group key alone, {@link #evidence()} carries the k shares with their proofs
  * so that any holder of the group key can verify it; it is empty for BLS and RSA.
  */

@@ -4,7 +4,7 @@ import java.math.BigInteger;
 import java.security.SecureRandom;
 
 /**
- * Lagrange coefficients for interpolation at 0 over the indices actually used (CRYPTO.md pitfall 8): for the
+ * Lagrange coefficients for interpolation at 0 over the indices actually used (docs/design/cryptography.md pitfall 8): for the
  * set S and i in S, λ_{0,i}^S = Π_{j∈S, j≠i} (0 − j) / (i − j).
  */
 final class Lagrange {
@@ -44,7 +44,7 @@ final class Lagrange {
   }
 
   /**
-   * The dealer's random polynomial of degree k−1 over Z_q — k coefficients, never k−1 (CRYPTO.md pitfall 1:
+   * The dealer's random polynomial of degree k−1 over Z_q — k coefficients, never k−1 (docs/design/cryptography.md pitfall 1:
    * ThreshSig's degree k−2 let one share less produce the group value). a[0] is the secret, never zero.
    */
   static BigInteger[] randomPolynomial(int k, BigInteger q, SecureRandom random) {

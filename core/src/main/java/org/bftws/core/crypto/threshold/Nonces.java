@@ -9,7 +9,7 @@ import javax.crypto.spec.SecretKeySpec;
 /**
  * Deterministic proof nonces, in the spirit of RFC 6979: the nonce of a share proof is a PRF (HMAC-SHA256 in
  * counter mode) of the replica's secret share and of the message. The core has no randomness of its own
- * (STYLE.md: no {@code new Random()} in core), the simulator stays reproducible, and a weak RNG can never
+ * (docs/design/style.md: no {@code new Random()} in core), the simulator stays reproducible, and a weak RNG can never
  * leak a share through a repeated nonce. Different messages give independent nonces; the same message gives
  * the same proof, which reveals nothing new.
  */

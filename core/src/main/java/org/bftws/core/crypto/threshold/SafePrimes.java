@@ -5,7 +5,7 @@ import java.security.SecureRandom;
 
 /**
  * Safe primes p = 2p'+1 (p' prime) for Shoup's RSA scheme (Shoup 2000, §3: the dealer "chooses p, q safe
- * primes"; CRYPTO.md pitfall 5). Candidates p' ≡ 5 (mod 6) are sieved together with 2p'+1 against small
+ * primes"; docs/design/cryptography.md pitfall 5). Candidates p' ≡ 5 (mod 6) are sieved together with 2p'+1 against small
  * primes, then p' gets a base-2 Fermat test, p a base-2 Fermat test, and p' a full Miller-Rabin test. p is
  * then prime by Pocklington's criterion (p−1 = 2p' with p' prime and p' &gt; √p; 2^{p−1} ≡ 1 and
  * gcd(2²−1, p) = 1 since the sieve excluded 3 | p).

@@ -17,7 +17,7 @@ import org.bouncycastle.crypto.params.MGFParameters;
  * may be anything from t+1 to n−t (integrity paper §5). Security of the modulus: 2048 bits ≈ 112-bit,
  * 3072 ≈ 128-bit, 1024 ≈ 80-bit (benchmarks only), 512 bits none (tests only).
  *
- * <p>Dealer: N = pq with safe primes p = 2p'+1, q = 2q'+1 (CRYPTO.md pitfall 5), m = p'q', prime e = 65537
+ * <p>Dealer: N = pq with safe primes p = 2p'+1, q = 2q'+1 (docs/design/cryptography.md pitfall 5), m = p'q', prime e = 65537
  * &gt; n, d = e^{−1} mod m, polynomial f of degree k−1 over Z_m with f(0) = d, s_i = f(i); v a random square
  * (generator of Q_N w.h.p.), v_i = v^{s_i}; u with Jacobi symbol (u|N) = −1.
  *
@@ -240,7 +240,7 @@ public final class ShoupRsa extends AbstractThresholdScheme {
       for (BigInteger x : values) {
         md.update(Codec.toFixed(x, pub.len));
       }
-      // L1 = 128-bit truncated, non-negative challenge (Shoup §3; CRYPTO.md pitfall 4).
+      // L1 = 128-bit truncated, non-negative challenge (Shoup §3; docs/design/cryptography.md pitfall 4).
       byte[] h = md.digest();
       return new BigInteger(1, Arrays.copyOf(h, L1 / 8));
     } catch (NoSuchAlgorithmException e) {

@@ -11,7 +11,7 @@ import java.util.List;
  * {@code ThresholdCoin} (release / verify / assemble), without its mutable init-update modes.
  *
  * <p>Use in the CT algorithm (integrity paper §5): each replica calls {@link #share} on the canonical
- * encoding of (group id, sequence number n, request digest d) — never the view number (CRYPTO.md pitfall
+ * encoding of (group id, sequence number n, request digest d) — never the view number (docs/design/cryptography.md pitfall
  * 6) — and piggybacks the share on its commit; with 2f+1 commits a replica calls {@link #combine} on k of the
  * shares and delivers {@link #coinValue} of the result with the request.
  *
@@ -20,7 +20,7 @@ import java.util.List;
 public interface ThresholdScheme {
   SchemeId id();
 
-  /** Trusted dealer: a fresh key with a random polynomial of degree k−1 (CRYPTO.md pitfall 1). */
+  /** Trusted dealer: a fresh key with a random polynomial of degree k−1 (docs/design/cryptography.md pitfall 1). */
   Dealt deal(ThresholdParams params, SecureRandom random);
 
   /** Rebuilds a group key from its parts, validating each; {@link IllegalArgumentException} names the part. */
@@ -45,7 +45,7 @@ public interface ThresholdScheme {
   boolean verifyShare(GroupKey group, byte[] message, SignatureShare share);
 
   /**
-   * Optimistic combination (CRYPTO.md pitfall 9): interpolates the first k shares (in the given order),
+   * Optimistic combination (docs/design/cryptography.md pitfall 9): interpolates the first k shares (in the given order),
    * verifies the result once against the group key and returns it; only if that fails does it verify every
    * given share. CKS cannot check a combined value without the proofs, so it verifies the k shares used.
    *

@@ -21,7 +21,7 @@
  *       benchmarks only), 512-bit none (tests only).</li>
  * </ul>
  *
- * <p>Pitfalls of shared/design/CRYPTO.md that this package guards against: polynomial degree k−1; hash to
+ * <p>Pitfalls of docs/design/cryptography.md that this package guards against: polynomial degree k−1; hash to
  * the group with unknown discrete logarithm; shares checked against the group's verification keys by index,
  * never against key material inside a share; non-negative (truncated) proof challenges; safe primes and a
  * deterministic full-domain hash for RSA; only unique schemes; Lagrange coefficients over the indices

@@ -39,7 +39,7 @@ public class BlsThresholdTest extends ThresholdSchemeContract {
   /**
    * Cross-check with Bouncy Castle's independent pure-Java BLS12-381 (bcprov 1.85, org.bouncycastle.crypto.bls):
    * the secret interpolated from k key shares gives, in BC, the same group key and the same signature as
-   * blst's combined shares (CRYPTO.md: "BC and blst produce identical BLS signatures"), and BC's pairing
+   * blst's combined shares (docs/design/cryptography.md: "BC and blst produce identical BLS signatures"), and BC's pairing
    * accepts it: e(σ, g2) = e(H(m), pk).
    */
   @Test

@@ -65,7 +65,7 @@ public class CksCoinTest extends ThresholdSchemeContract {
     assertFalse(scheme().verifyCombined(k2.group(), MSG, new GroupValue(SchemeId.CKS, v.unique(), new byte[0])));
   }
 
-  // TESTING.md: one seed reproduces everything, key material included.
+  // docs/design/testing.md: one seed reproduces everything, key material included.
   @Test
   public void seededDealingIsReproducible() {
     Dealt again = new CksCoin().deal(new ThresholdParams(4, 2, 1), TestRandom.seeded(1));

@@ -6,7 +6,7 @@ import static org.junit.Assert.assertFalse;
 import java.util.Arrays;
 import org.junit.Test;
 
-/** Integrity paper §5 (sign d||n) and CRYPTO.md pitfall 6 (no view number; canonical encoding). */
+/** Integrity paper §5 (sign d||n) and docs/design/cryptography.md pitfall 6 (no view number; canonical encoding). */
 public class CoinMessageTest {
   @Test
   public void encodingIsCanonicalAndSeparatesItsFields() {

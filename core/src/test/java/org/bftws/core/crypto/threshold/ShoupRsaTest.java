@@ -33,7 +33,7 @@ public class ShoupRsaTest extends ThresholdSchemeContract {
     return k == 2 ? k2 : k3;
   }
 
-  // Shoup §3 ("the dealer chooses p, q safe primes"); CRYPTO.md pitfall 5.
+  // Shoup §3 ("the dealer chooses p, q safe primes"); docs/design/cryptography.md pitfall 5.
   @Test
   public void generatedPrimesAreSafe() {
     SecureRandom r = TestRandom.seeded(7);

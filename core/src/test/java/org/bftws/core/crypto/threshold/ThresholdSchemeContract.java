@@ -16,7 +16,7 @@ import org.junit.Test;
 
 /**
  * The properties every scheme must have, after the integrity paper §5/§6 (C1: all correct replicas get the
- * same random number from any k shares) and shared/design/CRYPTO.md's pitfalls. Subclasses deal keys once
+ * same random number from any k shares) and docs/design/cryptography.md's pitfalls. Subclasses deal keys once
  * per class (RSA safe primes are slow) for (n, k, t) = (4, 2, 1) and (4, 3, 1).
  */
 public abstract class ThresholdSchemeContract {
@@ -58,7 +58,7 @@ public abstract class ThresholdSchemeContract {
     }
   }
 
-  // CRYPTO.md pitfall 1 (ThreshSig's degree k−2 polynomial): k−1 shares must not give the group value,
+  // docs/design/cryptography.md pitfall 1 (ThreshSig's degree k−2 polynomial): k−1 shares must not give the group value,
   // neither through combine nor by interpolating them directly.
   @Test
   public void kMinusOneSharesNeverCombine() throws Exception {
@@ -80,7 +80,7 @@ public abstract class ThresholdSchemeContract {
     }
   }
 
-  // CRYPTO.md pitfall 9: optimistic combination falls back to per-share checks and names the bad share.
+  // docs/design/cryptography.md pitfall 9: optimistic combination falls back to per-share checks and names the bad share.
   @Test
   public void forgedShareIsDetectedAndItsIndexNamed() throws Exception {
     Dealt d = dealt(3);
@@ -113,7 +113,7 @@ public abstract class ThresholdSchemeContract {
     }
   }
 
-  // SINTRA §3.1 (verifyShare with the index's verification key) and CRYPTO.md pitfall 3.
+  // SINTRA §3.1 (verifyShare with the index's verification key) and docs/design/cryptography.md pitfall 3.
   @Test
   public void shareVerifiedAgainstTheWrongIndexFails() {
     Dealt d = dealt(2);
@@ -125,7 +125,7 @@ public abstract class ThresholdSchemeContract {
     }
   }
 
-  // CRYPTO.md pitfall 8: duplicate indices are rejected, not interpolated.
+  // docs/design/cryptography.md pitfall 8: duplicate indices are rejected, not interpolated.
   @Test(expected = DuplicateIndexException.class)
   public void duplicateIndicesAreRejected() throws Exception {
     Dealt d = dealt(2);
@@ -133,7 +133,7 @@ public abstract class ThresholdSchemeContract {
     scheme().combine(d.group(), MSG, List.of(s, s, scheme().share(d.group(), d.share(2), MSG)));
   }
 
-  // Integrity paper §6, C2 and CRYPTO.md: the group value verifies against the group key for (n, d) only.
+  // Integrity paper §6, C2 and docs/design/cryptography.md: the group value verifies against the group key for (n, d) only.
   @Test
   public void combinedValueVerifiesForItsMessageOnly() throws Exception {
     Dealt d = dealt(2);
@@ -155,7 +155,7 @@ public abstract class ThresholdSchemeContract {
     assertArrayEquals(coin, scheme().coinValue(scheme().combine(d.group(), MSG, shares(d, MSG, 3, 4))));
   }
 
-  // STYLE.md ("canonical binary encoding ... never Java serialization"): encodings round trip, strictly.
+  // docs/design/style.md ("canonical binary encoding ... never Java serialization"): encodings round trip, strictly.
   @Test
   public void encodingsRoundTrip() throws Exception {
     Dealt d = dealt(3);
@@ -190,7 +190,7 @@ public abstract class ThresholdSchemeContract {
     assertArrayEquals(scheme().combine(d.group(), MSG, shares(d, MSG, 1, 2)).unique(), v.unique());
   }
 
-  // TESTING.md (one seed reproduces a run): shares, proofs included, are a function of key and message.
+  // docs/design/testing.md (one seed reproduces a run): shares, proofs included, are a function of key and message.
   @Test
   public void sharesAreDeterministic() {
     Dealt d = dealt(2);

@@ -4,7 +4,7 @@ import org.apache.axis2.context.MessageContext;
 
 /**
  * Compatibility stand-in for the class Axis2 1.7 removed; it only gives {@link Callback#onComplete} a
- * parameter type (fix 2 of shared/design/DEPENDENCIES.md).
+ * parameter type (fix 2 of docs/design/dependencies.md).
  */
 public class AsyncResult {
     private final MessageContext result;

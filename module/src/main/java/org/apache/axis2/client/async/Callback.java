@@ -2,7 +2,7 @@ package org.apache.axis2.client.async;
 
 /**
  * Compatibility stand-in for the class of this name that Axis2 1.7 removed (fix 2 of
- * shared/design/DEPENDENCIES.md). Sandesha2 1.6.2's {@code FaultManager} tests
+ * docs/design/dependencies.md). Sandesha2 1.6.2's {@code FaultManager} tests
  * {@code instanceof Callback} and calls {@link #onError} on its fault path, and {@code SandeshaUtil}
  * casts to it on its reallocation path; without the class those paths end in
  * {@code NoClassDefFoundError}. Nothing in Axis2 1.7 creates instances, so the checks simply fail.
