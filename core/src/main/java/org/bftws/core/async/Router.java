@@ -79,6 +79,15 @@ public final class Router {
     }
   }
 
+  /** Messages waiting for their instance. */
+  public int buffered() {
+    int total = 0;
+    for (int c : bufferedCount) {
+      total += c;
+    }
+    return total;
+  }
+
   /** Messages dropped because a sender's buffer was full. */
   public long dropped() {
     return dropped;

@@ -99,17 +99,25 @@ final class AsyncNet {
   /** Delivers pending messages in the adversary's order until none is left; returns how many. */
   int run() {
     int before = delivered;
-    while (!pending.isEmpty()) {
+    while (step()) {
       if (delivered - before > MAX_STEPS) {
         throw new AssertionError("no quiescence after " + MAX_STEPS + " messages, seed " + seed);
       }
-      Pending p = pending.remove(next());
-      delivered++;
-      if (contexts[p.to()] != null) {
-        post(p.to(), contexts[p.to()].receive(p.bytes()));
-      }
     }
     return delivered - before;
+  }
+
+  /** Delivers the one pending message the adversary picks; false if none is pending. */
+  boolean step() {
+    if (pending.isEmpty()) {
+      return false;
+    }
+    Pending p = pending.remove(next());
+    delivered++;
+    if (contexts[p.to()] != null) {
+      post(p.to(), contexts[p.to()].receive(p.bytes()));
+    }
+    return true;
   }
 
   /** Evidence events correct replica {@code i} recorded so far. */
