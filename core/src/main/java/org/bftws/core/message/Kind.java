@@ -14,7 +14,13 @@ public enum Kind {
    * A pp-update of the BA algorithm (integrity paper §4): a replica's contribution (or, hardened, its
    * commitment or reveal) for the randomized requests of a pre-prepared batch, or the primary's set S_R.
    */
-  PP_UPDATE;
+  PP_UPDATE,
+  /**
+   * A message of an asynchronous protocol instance (SINTRA §2): its body is an {@code
+   * org.bftws.core.async.AsyncMessage}, (protocol id, type, payload), so the envelope's signature binds the
+   * message to its instance.
+   */
+  ASYNC;
 
   private static final Kind[] ALL = values();
 

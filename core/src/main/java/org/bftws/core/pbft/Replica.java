@@ -207,6 +207,7 @@ public final class Replica {
       case COIN_SHARE -> coins.onShare(s);
       case PP_UPDATE -> contributions.onPpUpdate(s);
       case REPLY -> evidence(s.sender(), "a reply sent to a replica");
+      case ASYNC -> evidence(s.sender(), "an asynchronous-protocol message sent to a PBFT replica");
     }
   }
 

@@ -10,11 +10,11 @@ import org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters;
 import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
 
 /** Ed25519 keys for nodes 0..count−1 drawn from a seed, for the in-memory groups of the unit tests. */
-final class TestKeys {
+public final class TestKeys {
   private TestKeys() {}
 
   /** Fills {@code signers} with each node's signer and returns the verifier of all of them. */
-  static Verifier ed25519(int count, long seed, Map<Integer, Signer> signers) {
+  public static Verifier ed25519(int count, long seed, Map<Integer, Signer> signers) {
     Random seeds = new Random(seed);
     Map<Integer, Ed25519PublicKeyParameters> keys = new HashMap<>();
     for (int node = 0; node < count; node++) {

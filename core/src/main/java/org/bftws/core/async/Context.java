@@ -1,0 +1,162 @@
+package org.bftws.core.async;
+
+import java.util.ArrayDeque;
+import org.bftws.core.codec.DecodeException;
+import org.bftws.core.crypto.Signer;
+import org.bftws.core.crypto.Verifier;
+import org.bftws.core.message.Kind;
+import org.bftws.core.message.Signed;
+import org.bftws.core.pbft.Event;
+import org.bftws.core.pbft.Ready;
+
+/**
+ * One replica's runtime for its asynchronous protocol instances, in the same contract as {@code
+ * pbft.Replica}: bytes in ({@link #receive}) or a local input ({@link #input}), a {@link Ready} out
+ * (messages as encoded {@link Signed} envelopes of kind {@link Kind#ASYNC}, and {@link Event.Evidence}).
+ * No threads, clocks or randomness.
+ *
+ * <p>Self-delivery: SINTRA's protocols count their own messages ("send to all parties"), so {@link
+ * #multicast} reaches this replica too, through a local queue drained after the current handler returns;
+ * handlers are never re-entered. Links are point-to-point authenticated (SINTRA §2) by each envelope's
+ * Ed25519 signature, as PBFT's messages are.
+ */
+public final class Context {
+  private final int n;
+  private final int f;
+  private final int id;
+  private final Signer signer;
+  private final Verifier verifier;
+  private final Router router;
+  private final ArrayDeque<Local> local = new ArrayDeque<>();
+  private Ready out = Ready.forClient();
+
+  private record Local(int sender, AsyncMessage message) {}
+
+  public Context(int n, int f, int id, Signer signer, Verifier verifier) {
+    if (n < 3 * f + 1 || f < 0) {
+      throw new IllegalArgumentException("n=" + n + " cannot tolerate f=" + f + " (n > 3f)");
+    }
+    if (id < 0 || id >= n) {
+      throw new IllegalArgumentException("replica id " + id + " outside 0.." + (n - 1));
+    }
+    this.n = n;
+    this.f = f;
+    this.id = id;
+    this.signer = signer;
+    this.verifier = verifier;
+    this.router = new Router(this);
+  }
+
+  public int n() {
+    return n;
+  }
+
+  /** The number of corrupted parties tolerated (SINTRA's t). */
+  public int f() {
+    return f;
+  }
+
+  public int id() {
+    return id;
+  }
+
+  public Router router() {
+    return router;
+  }
+
+  // ---------------------------------------------------------------- inputs
+
+  /** An envelope from a peer, as received (this method authenticates it). */
+  public Ready receive(byte[] bytes) {
+    Signed s;
+    try {
+      s = Signed.decode(bytes);
+    } catch (DecodeException e) {
+      evidence(-1, "malformed envelope: " + e.getMessage());
+      return flush();
+    }
+    if (s.kind() != Kind.ASYNC || s.sender() < 0 || s.sender() >= n || s.sender() == id) {
+      evidence(s.sender(), "not an asynchronous-protocol message from a peer: " + s.kind());
+      return flush();
+    }
+    if (!s.verify(verifier)) {
+      evidence(s.sender(), "bad signature");
+      return flush();
+    }
+    AsyncMessage m;
+    try {
+      m = AsyncMessage.decode(s.body());
+    } catch (DecodeException e) {
+      evidence(s.sender(), "malformed message: " + e.getMessage());
+      return flush();
+    }
+    router.route(s.sender(), m);
+    return drain();
+  }
+
+  /**
+   * A local input: {@code action} calls into instances (e.g. {@code router().register(...)} then a
+   * broadcast's {@code send}); what they send, and what this replica sends itself, is processed before
+   * the step returns.
+   */
+  public Ready input(Runnable action) {
+    action.run();
+    return drain();
+  }
+
+  // ---------------------------------------------------------------- for protocols
+
+  /** Sends to every replica, this one included (delivered to itself after the current handler). */
+  public void multicast(Pid pid, int type, byte[] payload) {
+    AsyncMessage m = new AsyncMessage(pid, type, payload);
+    out.messages.add(new Ready.Outbound(Ready.ALL_REPLICAS, envelope(m)));
+    local.add(new Local(id, m));
+  }
+
+  public void send(int to, Pid pid, int type, byte[] payload) {
+    AsyncMessage m = new AsyncMessage(pid, type, payload);
+    if (to == id) {
+      local.add(new Local(id, m));
+    } else {
+      out.messages.add(new Ready.Outbound(to, envelope(m)));
+    }
+  }
+
+  /** Something a peer sent that a correct peer would not have: recorded, never fatal. */
+  public void evidence(int node, String what) {
+    out.events.add(new Event.Evidence(node, what));
+  }
+
+  /** This replica's Ed25519 signature, for transferable proofs (e.g. a multi-signature, SINTRA §2.1). */
+  public byte[] sign(byte[] data) {
+    return signer.sign(data);
+  }
+
+  public boolean verify(int node, byte[] data, byte[] signature) {
+    return verifier.verify(node, data, signature);
+  }
+
+  /** Hands a message that the router released (its instance now exists) to the local queue. */
+  void requeue(int sender, AsyncMessage m) {
+    local.add(new Local(sender, m));
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  private byte[] envelope(AsyncMessage m) {
+    return Signed.sign(Kind.ASYNC, id, m.encode(), signer).encode();
+  }
+
+  private Ready drain() {
+    for (Local l = local.poll(); l != null; l = local.poll()) {
+      router.route(l.sender(), l.message());
+    }
+    return flush();
+  }
+
+  private Ready flush() {
+    Ready r = out;
+    out = Ready.forClient(); // a fresh mutable Ready (its factory's name predates the asynchronous engine)
+    return r;
+  }
+}

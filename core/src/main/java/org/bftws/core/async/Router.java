@@ -1,0 +1,126 @@
+package org.bftws.core.async;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.bftws.core.codec.DecodeException;
+
+/**
+ * One replica's instances by protocol id (SINTRA §3: protocols are identified by their {@code pid}).
+ * Parents create children with {@link #register}; the router hands each authenticated message to the
+ * instance of its id.
+ *
+ * <p>A message can arrive before its instance exists (a peer started the round first): it is buffered
+ * until {@link #register}, then handed over through the context's local queue. The buffer is bounded per
+ * sender, so a Byzantine peer inventing ids can fill only its own share: at most {@link
+ * #MAX_BUFFERED_PER_SENDER} messages and {@link #MAX_BUFFERED_BYTES_PER_SENDER} payload bytes per sender,
+ * hence at most n times that in all. Beyond it, messages are dropped (a correct peer's message may be among
+ * them; retransmission by ticks is the remedy for lossy links). Messages for a {@link #close}d instance
+ * are dropped.
+ */
+public final class Router {
+  /** Enough for every message of several rounds ahead of a slow replica at the group sizes we run. */
+  public static final int MAX_BUFFERED_PER_SENDER = 1024;
+  public static final int MAX_BUFFERED_BYTES_PER_SENDER = 8 << 20;
+
+  private final Context ctx;
+  private final Map<Pid, Protocol> instances = new HashMap<>();
+  private final Set<Pid> closed = new HashSet<>();
+  private final Map<Pid, List<Buffered>> buffered = new HashMap<>();
+  private final int[] bufferedCount;
+  private final long[] bufferedBytes;
+  private long dropped;
+
+  private record Buffered(int sender, AsyncMessage message) {}
+
+  Router(Context ctx) {
+    this.ctx = ctx;
+    this.bufferedCount = new int[ctx.n()];
+    this.bufferedBytes = new long[ctx.n()];
+  }
+
+  /**
+   * Adds an instance; messages already buffered for its id are delivered after the current step's
+   * handler returns (never inside this call).
+   *
+   * @throws IllegalStateException an instance with this id exists or existed (our own bug, not a peer's)
+   */
+  public <P extends Protocol> P register(P instance) {
+    Pid pid = instance.pid();
+    if (instances.containsKey(pid) || closed.contains(pid)) {
+      throw new IllegalStateException("instance " + pid + " already created");
+    }
+    instances.put(pid, instance);
+    List<Buffered> early = buffered.remove(pid);
+    if (early != null) {
+      for (Buffered b : early) {
+        release(b);
+        ctx.requeue(b.sender(), b.message());
+      }
+    }
+    return instance;
+  }
+
+  /** The instance with this id, or null. */
+  public Protocol get(Pid pid) {
+    return instances.get(pid);
+  }
+
+  /** Ends an instance: it is removed and its later messages are dropped (SINTRA §3.2 {@code abort}). */
+  public void close(Pid pid) {
+    instances.remove(pid);
+    closed.add(pid);
+    List<Buffered> early = buffered.remove(pid);
+    if (early != null) {
+      early.forEach(this::release);
+    }
+  }
+
+  /** Messages waiting for their instance. */
+  public int buffered() {
+    int total = 0;
+    for (int c : bufferedCount) {
+      total += c;
+    }
+    return total;
+  }
+
+  /** Messages dropped because a sender's buffer was full. */
+  public long dropped() {
+    return dropped;
+  }
+
+  void route(int sender, AsyncMessage m) {
+    Protocol p = instances.get(m.pid());
+    if (p == null) {
+      if (!closed.contains(m.pid())) {
+        buffer(sender, m);
+      }
+      return;
+    }
+    try {
+      p.onMessage(sender, m.type(), m.payload());
+    } catch (DecodeException e) {
+      ctx.evidence(sender, m.pid() + ": malformed type " + m.type() + ": " + e.getMessage());
+    }
+  }
+
+  private void buffer(int sender, AsyncMessage m) {
+    if (bufferedCount[sender] >= MAX_BUFFERED_PER_SENDER
+        || bufferedBytes[sender] + m.payload().length > MAX_BUFFERED_BYTES_PER_SENDER) {
+      dropped++;
+      return;
+    }
+    bufferedCount[sender]++;
+    bufferedBytes[sender] += m.payload().length;
+    buffered.computeIfAbsent(m.pid(), k -> new ArrayList<>()).add(new Buffered(sender, m));
+  }
+
+  private void release(Buffered b) {
+    bufferedCount[b.sender()]--;
+    bufferedBytes[b.sender()] -= b.message().payload().length;
+  }
+}

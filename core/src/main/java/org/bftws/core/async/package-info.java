@@ -1,0 +1,22 @@
+/**
+ * SINTRA's asynchronous protocols (Cachin-Poritz, "Secure Intrusion-tolerant Replication on the Internet", 2002, §2) as pure deterministic state machines, in
+ * the contract of {@code pbft.Replica}: bytes or a local input in, a {@code pbft.Ready} out; no threads,
+ * clocks or randomness.
+ *
+ * <ul>
+ *   <li>{@link org.bftws.core.async.Pid}: the hierarchical protocol id of an instance ({@code
+ *       "abc/7/mvba/cb/2"}); it is inside every signed message body, and {@link
+ *       org.bftws.core.async.Pid#bind} gives the bytes every threshold share or coin of the instance signs.
+ *   <li>{@link org.bftws.core.async.AsyncMessage}: the body of a {@code Kind.ASYNC} envelope, (pid, type,
+ *       payload); the type codes belong to the protocol of the instance.
+ *   <li>{@link org.bftws.core.async.Context}: one replica's runtime. {@code receive(bytes)} authenticates
+ *       and routes a peer's envelope; {@code input(action)} runs a local input; both drain the local queue
+ *       (a replica's messages to itself) and return the step's {@code Ready}.
+ *   <li>{@link org.bftws.core.async.Router}: instances by id; buffers (bounded per sender) messages for
+ *       instances not yet created.
+ *   <li>{@link org.bftws.core.async.Protocol}: the base of every instance. A parent creates a child with
+ *       {@code ctx.router().register(new Child(ctx, pid.child(...), ..., output -> ...))}; the child calls
+ *       that callback synchronously when it outputs.
+ * </ul>
+ */
+package org.bftws.core.async;

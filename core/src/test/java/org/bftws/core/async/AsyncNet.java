@@ -1,0 +1,160 @@
+package org.bftws.core.async;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import org.bftws.core.crypto.Signer;
+import org.bftws.core.crypto.Verifier;
+import org.bftws.core.message.Kind;
+import org.bftws.core.message.Signed;
+import org.bftws.core.pbft.Event;
+import org.bftws.core.pbft.Ready;
+import org.bftws.core.pbft.TestKeys;
+
+/**
+ * n replicas' {@link Context}s on an in-memory asynchronous network whose scheduler is the adversary of
+ * SINTRA §2's model: one seed picks which pending message is delivered next (any of them: arbitrary delay
+ * and reorder), with a per-seed set of slow links whose messages go only when nothing else is pending, and
+ * a per-seed bias towards the newest message. It is fair: {@link #run} delivers until nothing is pending,
+ * so every message is eventually delivered. There are no ticks and no losses.
+ *
+ * <p>Byzantine nodes have no context: messages to them are dropped, and a test makes them speak with
+ * {@link #forge} and {@link #post}. Use: create, {@link #input} at correct replicas (register instances,
+ * start broadcasts), post Byzantine messages, {@link #run}, then check outputs and {@link #evidence}. Every
+ * failure message should include {@link #seed}.
+ */
+final class AsyncNet {
+  /** Far above what any test needs: a run that does not quiesce is a livelock bug. */
+  private static final int MAX_STEPS = 1_000_000;
+
+  final int n;
+  final int f;
+  final long seed;
+  private final Random rng;
+  private final Map<Integer, Signer> signers = new HashMap<>();
+  private final Context[] contexts;
+  private final List<List<Event.Evidence>> evidence = new ArrayList<>();
+  private final List<Pending> pending = new ArrayList<>();
+  private final Set<Integer> slowLinks = new HashSet<>();
+  private final double newestBias;
+  private int delivered;
+
+  private record Pending(int from, int to, byte[] bytes) {}
+
+  AsyncNet(int n, int f, long seed, Set<Integer> byzantine) {
+    this.n = n;
+    this.f = f;
+    this.seed = seed;
+    this.rng = new Random(seed);
+    Verifier verifier = TestKeys.ed25519(n, seed, signers);
+    contexts = new Context[n];
+    for (int i = 0; i < n; i++) {
+      contexts[i] = byzantine.contains(i) ? null : new Context(n, f, i, signers.get(i), verifier);
+      evidence.add(new ArrayList<>());
+    }
+    for (int link = 0; link < n * n; link++) {
+      if (rng.nextInt(4) == 0) {
+        slowLinks.add(link);
+      }
+    }
+    newestBias = rng.nextBoolean() ? 0 : rng.nextDouble();
+  }
+
+  boolean correct(int i) {
+    return contexts[i] != null;
+  }
+
+  Context ctx(int i) {
+    if (contexts[i] == null) {
+      throw new IllegalArgumentException("node " + i + " is Byzantine");
+    }
+    return contexts[i];
+  }
+
+  /** A local input at correct replica {@code i}; its output goes on the network. */
+  void input(int i, Runnable action) {
+    post(i, ctx(i).input(action));
+  }
+
+  /** Raw bytes from {@code from} to {@code to}: a Byzantine node's message, or hostile bytes. */
+  void post(int from, int to, byte[] bytes) {
+    pending.add(new Pending(from, to, bytes));
+  }
+
+  /** A correctly signed envelope from node {@code from} (a Byzantine node speaks with its own key). */
+  byte[] forge(int from, Pid pid, int type, byte[] payload) {
+    return forge(from, from, pid, type, payload);
+  }
+
+  /** An envelope claiming {@code claimed} as sender but signed with {@code signer}'s key. */
+  byte[] forge(int claimed, int signer, Pid pid, int type, byte[] payload) {
+    byte[] body = new AsyncMessage(pid, type, payload).encode();
+    return Signed.sign(Kind.ASYNC, claimed, body, signers.get(signer)).encode();
+  }
+
+  /** Delivers pending messages in the adversary's order until none is left; returns how many. */
+  int run() {
+    int before = delivered;
+    while (step()) {
+      if (delivered - before > MAX_STEPS) {
+        throw new AssertionError("no quiescence after " + MAX_STEPS + " messages, seed " + seed);
+      }
+    }
+    return delivered - before;
+  }
+
+  /** Delivers the one pending message the adversary picks; false if none is pending. */
+  boolean step() {
+    if (pending.isEmpty()) {
+      return false;
+    }
+    Pending p = pending.remove(next());
+    delivered++;
+    if (contexts[p.to()] != null) {
+      post(p.to(), contexts[p.to()].receive(p.bytes()));
+    }
+    return true;
+  }
+
+  /** Evidence events correct replica {@code i} recorded so far. */
+  List<Event.Evidence> evidence(int i) {
+    return evidence.get(i);
+  }
+
+  private int next() {
+    if (rng.nextDouble() < newestBias) {
+      return pending.size() - 1;
+    }
+    List<Integer> fast = new ArrayList<>();
+    for (int i = 0; i < pending.size(); i++) {
+      Pending p = pending.get(i);
+      if (!slowLinks.contains(p.from() * n + p.to())) {
+        fast.add(i);
+      }
+    }
+    return fast.isEmpty() ? rng.nextInt(pending.size()) : fast.get(rng.nextInt(fast.size()));
+  }
+
+  private void post(int from, Ready r) {
+    for (Event e : r.events) {
+      if (e instanceof Event.Evidence ev) {
+        evidence.get(from).add(ev);
+      }
+    }
+    for (Ready.Outbound o : r.messages) {
+      if (o.to() == Ready.ALL_REPLICAS) {
+        for (int to = 0; to < n; to++) {
+          if (to != from) {
+            post(from, to, o.bytes());
+          }
+        }
+      } else {
+        post(from, o.to(), o.bytes());
+      }
+    }
+  }
+}
