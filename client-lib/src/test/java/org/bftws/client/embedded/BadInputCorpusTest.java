@@ -44,6 +44,7 @@ import org.bftws.module.client.SequenceEstablishment;
 import org.bftws.module.config.BftwsConfig;
 import org.bftws.module.order.BftwsReplica;
 import org.bftws.module.rm.SequenceIds;
+import org.bftws.module.testing.Conditions;
 import org.bftws.module.transport.ControlMessage;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;

@@ -3,6 +3,7 @@ package org.bftws.client.embedded;
 import static org.junit.Assert.assertEquals;
 
 import org.bftws.module.BftwsRuntime;
+import org.bftws.module.testing.Conditions;
 
 /**
  * What a bad input must not change, snapshot on every replica: the requests the service executed (a

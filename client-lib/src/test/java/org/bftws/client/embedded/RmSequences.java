@@ -6,6 +6,7 @@ import org.apache.sandesha2.storage.Transaction;
 import org.apache.sandesha2.storage.beans.RMDBean;
 import org.apache.sandesha2.storage.inmemory.InMemoryRMDBeanMgr;
 import org.apache.sandesha2.util.SandeshaUtil;
+import org.bftws.module.testing.Conditions;
 
 /** What a replica's Sandesha2 holds of receiving-side WS-RM sequences (created by CreateSequence). */
 final class RmSequences {

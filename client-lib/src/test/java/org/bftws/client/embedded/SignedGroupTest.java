@@ -52,6 +52,7 @@ import org.bftws.module.rm.RecordedMessages;
 import org.bftws.module.rm.SequenceIds;
 import org.bftws.module.security.ApplicationMessageSigner;
 import org.bftws.module.security.RampartSigning;
+import org.bftws.module.testing.Conditions;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
 import org.junit.ClassRule;

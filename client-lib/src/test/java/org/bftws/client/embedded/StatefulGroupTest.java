@@ -32,6 +32,7 @@ import org.bftws.core.keys.KeyGen;
 import org.bftws.module.BftwsRuntime;
 import org.bftws.module.client.GroupClientRuntime;
 import org.bftws.module.order.TotalOrderManager;
+import org.bftws.module.testing.Conditions;
 import org.junit.After;
 import org.junit.Rule;
 import org.junit.Test;

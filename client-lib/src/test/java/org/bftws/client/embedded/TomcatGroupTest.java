@@ -23,6 +23,7 @@ import org.bftws.client.group.GroupLauncher.Container;
 import org.bftws.core.keys.KeyGen;
 import org.bftws.module.BftwsRuntime;
 import org.bftws.module.order.BftwsReplica;
+import org.bftws.module.testing.Conditions;
 import org.junit.After;
 import org.junit.Rule;
 import org.junit.Test;

@@ -19,31 +19,73 @@ import org.junit.rules.ExternalResource;
 import org.junit.rules.TemporaryFolder;
 
 /**
- * A test's demo group as scripts/start-group makes it, in one JVM: keys from {@link KeyGen} (4 replicas, 1
- * client), four {@link GroupLauncher} replicas on free loopback ports; stopped, with the test's clients,
- * after each test. Use inside the {@link TemporaryFolder} it writes to
- * ({@code RuleChain.outerRule(tmp).around(group)}).
+ * The one way the HTTP-level tests assemble a replica group: the demo group as scripts/start-group makes it, in
+ * one JVM. Keys from {@link KeyGen} (4 replicas, 1 client unless {@link #clientKeys}), four {@link GroupLauncher}
+ * replicas on free loopback ports (echo the main service; dealer, id generator, counter and any
+ * {@link #service} beside it), {@link DemoClient}s as the group's clients; all stopped after the test (or the
+ * class, as a {@code ClassRule}). Use inside the {@link TemporaryFolder} it writes to
+ * ({@code RuleChain.outerRule(tmp).around(group)}). The options apply to replicas started after they are set.
  */
-final class LaunchedGroup extends ExternalResource {
-    static final int N = 4;
+public final class LaunchedGroup extends ExternalResource {
+    public static final int N = 4;
 
     private final TemporaryFolder tmp;
     private final EmbeddedAxis2Server[] replicas = new EmbeddedAxis2Server[N];
+    private final Path[] dirs = new Path[N];
     private final List<DemoClient> clients = new ArrayList<>();
+    private final List<Path> services = new ArrayList<>();
+    private int clientKeys = 1;
+    private String randomness = GroupLauncher.RANDOMNESS_DEFAULT;
+    private String parameters = "";
+    private GroupSecurity security = GroupSecurity.NONE;
     private GroupLauncher.Layout layout;
     private int[] ports;
 
-    LaunchedGroup(TemporaryFolder tmp) {
+    public LaunchedGroup(TemporaryFolder tmp) {
         this.tmp = tmp;
     }
 
+    /** How many client keys keygen makes ({@code client-1.key} ...; the demo clients sign with the first). */
+    public LaunchedGroup clientKeys(int count) {
+        if (layout != null) {
+            throw new IllegalStateException("the keys are made already");
+        }
+        clientKeys = count;
+        return this;
+    }
+
+    /** {@code bftws.randomness.algorithm} of the replicas (none|ct|ba|ba-hardened; the demo's ct otherwise). */
+    public LaunchedGroup randomness(String algorithm) {
+        randomness = algorithm;
+        return this;
+    }
+
+    /** Further axis2.xml {@code <parameter>}s of every replica ({@link GroupLauncher#param}). */
+    public LaunchedGroup parameters(String extra) {
+        parameters = extra;
+        return this;
+    }
+
+    /** How the replicas and the clients sign their CreateSequence exchange. */
+    public LaunchedGroup security(GroupSecurity signing) {
+        security = signing;
+        return this;
+    }
+
+    /** A further service archive every replica deploys, reached under the group endpoint's sibling. */
+    public LaunchedGroup service(Path aar) {
+        services.add(aar);
+        return this;
+    }
+
     /** Generates the keys and picks the ports; no replica runs yet. */
-    GroupLauncher.Layout layout() throws IOException {
+    public GroupLauncher.Layout layout() throws IOException {
         if (layout == null) {
             Path keys = tmp.newFolder("keys").toPath();
             ByteArrayOutputStream log = new ByteArrayOutputStream();
             assertEquals(log.toString(), 0, KeyGen.run(new String[] {"--out", keys.toString(), "--replicas",
-                String.valueOf(N), "--clients", "1"}, new SecureRandom(), new PrintStream(log), new PrintStream(log)));
+                String.valueOf(N), "--clients", String.valueOf(clientKeys)}, new SecureRandom(), new PrintStream(log),
+                new PrintStream(log)));
             layout = new GroupLauncher.Layout(Path.of(System.getProperty("bftws.test.artifacts")),
                     Path.of(System.getProperty("bftws.conf")), keys);
             ports = GroupLauncher.freePorts(N);
@@ -51,44 +93,65 @@ final class LaunchedGroup extends ExternalResource {
         return layout;
     }
 
-    int[] ports() throws IOException {
+    /** The replicas' ports, by replica id. */
+    public int[] ports() throws IOException {
         layout();
         return ports;
     }
 
-    /** Starts all replicas with {@code extra} parameters, signing as {@code security} says. */
-    void start(String extra, GroupSecurity security) throws IOException {
-        for (int r = 0; r < N; r++) {
-            start(r, "replica" + r, extra, security);
+    /** Starts all replicas, each in a fresh directory {@code replicaR}. */
+    public LaunchedGroup start() throws IOException {
+        if (security == GroupSecurity.RAMPART) {
+            GroupSecurity.keystores(layout().keys(), N); // as scripts/start-group does, before the parties start
         }
+        for (int r = 0; r < N; r++) {
+            start(r, "replica" + r);
+        }
+        return this;
     }
 
     /** (Re)starts replica {@code r} with an empty state in a fresh directory named {@code dirName}. */
-    EmbeddedAxis2Server start(int r, String dirName, String extra, GroupSecurity security) throws IOException {
-        replicas[r] = GroupLauncher.start(r, ports(), layout(), tmp.newFolder(dirName).toPath(),
-                GroupLauncher.RANDOMNESS_DEFAULT, extra, security);
+    public EmbeddedAxis2Server start(int r, String dirName) throws IOException {
+        dirs[r] = tmp.newFolder(dirName).toPath();
+        replicas[r] = GroupLauncher.start(r, ports(), layout(), dirs[r], randomness, parameters, security, services);
         return replicas[r];
     }
 
     /** Stops replica {@code r} (as a crash would: its state is gone). */
-    void stop(int r) throws Exception {
+    public void stop(int r) throws Exception {
         replicas[r].close();
         replicas[r] = null;
     }
 
-    EmbeddedAxis2Server replica(int r) {
+    public EmbeddedAxis2Server replica(int r) {
         assertNotNull("replica " + r + " is running", replicas[r]);
         return replicas[r];
     }
 
-    TotalOrderManager manager(int r) {
+    /** The replicas by id, as they are now (null where stopped): the group's own array, not a copy. */
+    public EmbeddedAxis2Server[] replicas() {
+        return replicas;
+    }
+
+    public TotalOrderManager manager(int r) {
         return BftwsRuntime.replica(replica(r).context()).manager();
     }
 
-    /** A demo client of this group, closed after the test; its repository in a fresh directory. */
-    DemoClient client(String dirName, GroupSecurity security) throws IOException {
+    /** The axis2.xml replica {@code r} was last started with. */
+    public Path axis2Xml(int r) {
+        assertNotNull("replica " + r + " was started", dirs[r]);
+        return dirs[r].resolve("conf/axis2.xml");
+    }
+
+    /** A demo client of this group (client-1's key), signing as the group does; closed after the test. */
+    public DemoClient client(String dirName) throws IOException {
+        return client(dirName, security);
+    }
+
+    /** As above, signing as {@code signing} says (a client the group must refuse, say). */
+    public DemoClient client(String dirName, GroupSecurity signing) throws IOException {
         DemoClient c = DemoClient.connect(GroupLauncher.Container.AXIS2, ports(), layout(),
-                tmp.newFolder(dirName).toPath(), security);
+                tmp.newFolder(dirName).toPath(), signing);
         clients.add(c);
         return c;
     }

@@ -19,7 +19,7 @@ import java.util.Set;
 import java.util.function.BooleanSupplier;
 
 import org.apache.axis2.AxisFault;
-import org.bftws.client.embedded.Conditions;
+import org.bftws.module.testing.Conditions;
 import org.bftws.client.embedded.EmbeddedAxis2Server;
 import org.bftws.core.keys.KeyGen;
 import org.bftws.core.message.Request;
