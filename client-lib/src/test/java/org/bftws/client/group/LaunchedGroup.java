@@ -37,6 +37,7 @@ public final class LaunchedGroup extends ExternalResource {
     private int clientKeys = 1;
     private String randomness = GroupLauncher.RANDOMNESS_DEFAULT;
     private String parameters = "";
+    private String clientParameters = "";
     private GroupSecurity security = GroupSecurity.NONE;
     private GroupLauncher.Layout layout;
     private int[] ports;
@@ -63,6 +64,12 @@ public final class LaunchedGroup extends ExternalResource {
     /** Further axis2.xml {@code <parameter>}s of every replica ({@link GroupLauncher#param}). */
     public LaunchedGroup parameters(String extra) {
         parameters = extra;
+        return this;
+    }
+
+    /** Further axis2.xml {@code <parameter>}s of every demo client (e.g. its retransmission timeout). */
+    public LaunchedGroup clientParameters(String extra) {
+        clientParameters = extra;
         return this;
     }
 
@@ -151,7 +158,7 @@ public final class LaunchedGroup extends ExternalResource {
     /** As above, signing as {@code signing} says (a client the group must refuse, say). */
     public DemoClient client(String dirName, GroupSecurity signing) throws IOException {
         DemoClient c = DemoClient.connect(GroupLauncher.Container.AXIS2, ports(), layout(),
-                tmp.newFolder(dirName).toPath(), signing);
+                tmp.newFolder(dirName).toPath(), signing, clientParameters);
         clients.add(c);
         return c;
     }
