@@ -92,7 +92,7 @@ public class BadInputCorpusTest {
     public final Timeout timeout = Timeout.seconds(180);
 
     /** The group's replicas. */
-    private static EmbeddedAxis2Server[] replicas;
+    private static Axis2Server[] replicas;
     private static final ReplicaProbe[] probes = new ReplicaProbe[N];
     private static DemoClient client;
     private static Signer clientSigner;

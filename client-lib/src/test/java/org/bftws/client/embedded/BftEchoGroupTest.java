@@ -105,7 +105,7 @@ public class BftEchoGroupTest {
     public final Timeout timeout = Timeout.seconds(60);
 
     /** The group's replicas (null where stopped). */
-    private static EmbeddedAxis2Server[] servers;
+    private static Axis2Server[] servers;
     private static final ReplicaProbe[] probes = new ReplicaProbe[N];
     /** The group client's Axis2 context: bftws configured with client-1's key, its control port listening. */
     private static ConfigurationContext clientContext;

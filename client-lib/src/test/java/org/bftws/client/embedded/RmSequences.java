@@ -33,10 +33,10 @@ final class RmSequences {
      * once f+1 replicas answered (and a short grace), so a slow replica may still be creating it, and a
      * message that reaches it first is refused as of an unknown sequence.
      */
-    static void awaitCreated(EmbeddedAxis2Server[] replicas, String sequenceId, long waitMillis)
+    static void awaitCreated(Axis2Server[] replicas, String sequenceId, long waitMillis)
             throws InterruptedException {
         for (int r = 0; r < replicas.length; r++) {
-            EmbeddedAxis2Server replica = replicas[r];
+            Axis2Server replica = replicas[r];
             if (replica != null) {
                 Conditions.await("replica " + r + " created " + sequenceId, waitMillis,
                         () -> bean(replica.context(), sequenceId) != null);

@@ -90,7 +90,7 @@ public class SignedGroupTest {
     public final Timeout timeout = Timeout.seconds(120);
 
     /** The group's replicas. */
-    private static EmbeddedAxis2Server[] servers;
+    private static Axis2Server[] servers;
     private static final ReplicaProbe[] probes = new ReplicaProbe[N];
     /** The group client's node id: replicas are 0..N-1. */
     private static final int CLIENT = N;

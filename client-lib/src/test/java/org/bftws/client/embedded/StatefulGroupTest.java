@@ -87,7 +87,7 @@ public class StatefulGroupTest {
     public final Timeout timeout = Timeout.seconds(80);
 
     /** The group's replicas (null where stopped). */
-    private EmbeddedAxis2Server[] servers;
+    private Axis2Server[] servers;
     private ServiceClient client;
     private long expected;
 

@@ -1,12 +1,7 @@
 package org.bftws.client.embedded;
 
-import java.io.File;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.stream.Stream;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipOutputStream;
 
 import org.bftws.client.group.GroupLauncher;
 
@@ -69,40 +64,6 @@ final class TestRepositories {
     static Path replicaXmlWith(Path dir, String extra) throws IOException {
         return GroupLauncher.withParameters(conf().resolve("axis2-replica.xml"), dir.resolve("axis2-custom.xml"),
                 extra);
-    }
-
-    /**
-     * Fills an Axis2 web application's {@code WEB-INF/lib} with the jars an installed deployment holds there:
-     * client-lib's runtime class path (Axis2, Axiom, Sandesha2, the bftws module and core, Log4j, ...) without
-     * Tomcat, which the container provides. Class directories (a reactor build that did not package) are
-     * jarred.
-     */
-    static void webInfLib(Path webapp) throws IOException {
-        Path lib = webapp.resolve("WEB-INF/lib");
-        Files.createDirectories(lib);
-        String classPath = Files.readString(Path.of(required("bftws.test.webappLib"))).trim();
-        for (String entry : classPath.split(File.pathSeparator)) {
-            Path p = Path.of(entry);
-            if (p.getFileName().toString().startsWith("tomcat-")) {
-                continue;
-            }
-            if (Files.isDirectory(p)) {
-                jar(p, lib.resolve(p.getParent().getParent().getFileName() + ".jar"));
-            } else {
-                Files.copy(p, lib.resolve(p.getFileName()));
-            }
-        }
-    }
-
-    private static void jar(Path classes, Path jar) throws IOException {
-        try (ZipOutputStream out = new ZipOutputStream(Files.newOutputStream(jar));
-                Stream<Path> files = Files.walk(classes)) {
-            for (Path f : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
-                out.putNextEntry(new ZipEntry(classes.relativize(f).toString().replace('\\', '/')));
-                Files.copy(f, out);
-                out.closeEntry();
-            }
-        }
     }
 
     private static String required(String property) {

@@ -24,7 +24,7 @@ import org.apache.axis2.engine.Phase;
 import org.apache.axis2.handlers.AbstractHandler;
 import org.bftws.client.GroupClients;
 import org.bftws.module.testing.Conditions;
-import org.bftws.client.embedded.EmbeddedAxis2Server;
+import org.bftws.client.embedded.Axis2Server;
 import org.bftws.module.order.TotalOrderManager;
 import org.junit.Rule;
 import org.junit.Test;
@@ -149,7 +149,7 @@ public class CounterGroupTest {
     static final class ValueProbe extends AbstractHandler {
         private final List<Long> values = new CopyOnWriteArrayList<>();
 
-        static ValueProbe on(EmbeddedAxis2Server replica) throws AxisFault {
+        static ValueProbe on(Axis2Server replica) throws AxisFault {
             ValueProbe probe = new ValueProbe();
             HandlerDescription d = new HandlerDescription("CounterValueProbe");
             d.setHandler(probe);

@@ -4,14 +4,20 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotNull;
 
 import java.io.ByteArrayOutputStream;
+import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipOutputStream;
 
-import org.bftws.client.embedded.EmbeddedAxis2Server;
+import org.bftws.client.embedded.Axis2Server;
+import org.bftws.client.embedded.TomcatAxis2Server;
 import org.bftws.core.keys.KeyGen;
 import org.bftws.module.BftwsRuntime;
 import org.bftws.module.order.TotalOrderManager;
@@ -21,16 +27,16 @@ import org.junit.rules.TemporaryFolder;
 /**
  * The one way the HTTP-level tests assemble a replica group: the demo group as scripts/start-group makes it, in
  * one JVM. Keys from {@link KeyGen} (4 replicas, 1 client unless {@link #clientKeys}), four {@link GroupLauncher}
- * replicas on free loopback ports (echo the main service; dealer, id generator, counter and any
- * {@link #service} beside it), {@link DemoClient}s as the group's clients; all stopped after the test (or the
- * class, as a {@code ClassRule}). Use inside the {@link TemporaryFolder} it writes to
+ * replicas on free loopback ports (echo the main service; dealer, id generator, counter and any {@link #service}
+ * beside it) in Axis2's own HTTP server or in Tomcat, {@link DemoClient}s as the group's clients; all stopped
+ * after the test (or the class, as a {@code ClassRule}). Use inside the {@link TemporaryFolder} it writes to
  * ({@code RuleChain.outerRule(tmp).around(group)}). The options apply to replicas started after they are set.
  */
 public final class LaunchedGroup extends ExternalResource {
     public static final int N = 4;
 
     private final TemporaryFolder tmp;
-    private final EmbeddedAxis2Server[] replicas = new EmbeddedAxis2Server[N];
+    private final Axis2Server[] replicas = new Axis2Server[N];
     private final Path[] dirs = new Path[N];
     private final List<DemoClient> clients = new ArrayList<>();
     private final List<Path> services = new ArrayList<>();
@@ -39,6 +45,8 @@ public final class LaunchedGroup extends ExternalResource {
     private String parameters = "";
     private String clientParameters = "";
     private GroupSecurity security = GroupSecurity.NONE;
+    private GroupLauncher.Container container = GroupLauncher.Container.AXIS2;
+    private boolean installed;
     private GroupLauncher.Layout layout;
     private int[] ports;
 
@@ -76,6 +84,24 @@ public final class LaunchedGroup extends ExternalResource {
     /** How the replicas and the clients sign their CreateSequence exchange. */
     public LaunchedGroup security(GroupSecurity signing) {
         security = signing;
+        return this;
+    }
+
+    /** Runs the replicas as Axis2's servlet in an embedded Tomcat ({@link GroupLauncher.Container#TOMCAT}). */
+    public LaunchedGroup inTomcat() {
+        container = GroupLauncher.Container.TOMCAT;
+        return this;
+    }
+
+    /**
+     * Runs each replica in Tomcat as an installed Axis2 web application does: AxisServlet, Axis2, Sandesha2 and
+     * bftws loaded by the application's own class loader from its WEB-INF/lib (README: installation into an
+     * existing Axis2 web application), so the replicas share no class with each other or with the test, and
+     * their {@code context()} is null.
+     */
+    public LaunchedGroup installedInTomcat() {
+        inTomcat();
+        installed = true;
         return this;
     }
 
@@ -118,9 +144,24 @@ public final class LaunchedGroup extends ExternalResource {
     }
 
     /** (Re)starts replica {@code r} with an empty state in a fresh directory named {@code dirName}. */
-    public EmbeddedAxis2Server start(int r, String dirName) throws IOException {
+    public Axis2Server start(int r, String dirName) throws IOException {
         dirs[r] = tmp.newFolder(dirName).toPath();
-        replicas[r] = GroupLauncher.start(r, ports(), layout(), dirs[r], randomness, parameters, security, services);
+        if (container == GroupLauncher.Container.AXIS2) {
+            replicas[r] = GroupLauncher.start(r, ports(), layout(), dirs[r], randomness, parameters, security,
+                    services);
+        } else if (!parameters.isEmpty() || !services.isEmpty()) {
+            throw new IllegalStateException("GroupLauncher runs replicas in Tomcat without further parameters"
+                    + " or services");
+        } else if (installed) {
+            if (security != GroupSecurity.NONE || !randomness.equals(GroupLauncher.RANDOMNESS_DEFAULT)) {
+                throw new IllegalStateException("an installed web application is the demo replica as it is");
+            }
+            Path webapp = GroupLauncher.webApplication(r, ports(), layout(), dirs[r]);
+            webInfLib(webapp);
+            replicas[r] = TomcatAxis2Server.startInstalled(webapp, ports()[r], dirs[r].resolve("tomcat"));
+        } else {
+            replicas[r] = GroupLauncher.start(container, r, ports(), layout(), dirs[r], randomness, security);
+        }
         return replicas[r];
     }
 
@@ -130,13 +171,13 @@ public final class LaunchedGroup extends ExternalResource {
         replicas[r] = null;
     }
 
-    public EmbeddedAxis2Server replica(int r) {
+    public Axis2Server replica(int r) {
         assertNotNull("replica " + r + " is running", replicas[r]);
         return replicas[r];
     }
 
     /** The replicas by id, as they are now (null where stopped): the group's own array, not a copy. */
-    public EmbeddedAxis2Server[] replicas() {
+    public Axis2Server[] replicas() {
         return replicas;
     }
 
@@ -163,13 +204,51 @@ public final class LaunchedGroup extends ExternalResource {
         return c;
     }
 
+    /**
+     * Fills an Axis2 web application's {@code WEB-INF/lib} with the jars an installed deployment holds there:
+     * client-lib's runtime class path (Axis2, Axiom, Sandesha2, the bftws module and core, Log4j, ...) without
+     * Tomcat, which the container provides. Class directories (a reactor build that did not package) are
+     * jarred.
+     */
+    private static void webInfLib(Path webapp) throws IOException {
+        Path lib = webapp.resolve("WEB-INF/lib");
+        Files.createDirectories(lib);
+        String classPath = Files.readString(Path.of(System.getProperty("bftws.test.webappLib"))).trim();
+        for (String entry : classPath.split(File.pathSeparator)) {
+            Path p = Path.of(entry);
+            if (p.getFileName().toString().startsWith("tomcat-")) {
+                continue;
+            }
+            if (Files.isDirectory(p)) {
+                jar(p, lib.resolve(p.getParent().getParent().getFileName() + ".jar"));
+            } else {
+                Files.copy(p, lib.resolve(p.getFileName()));
+            }
+        }
+    }
+
+    private static void jar(Path classes, Path jar) throws IOException {
+        try (ZipOutputStream out = new ZipOutputStream(Files.newOutputStream(jar));
+                Stream<Path> files = Files.walk(classes)) {
+            for (Path f : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
+                out.putNextEntry(new ZipEntry(classes.relativize(f).toString().replace('\\', '/')));
+                Files.copy(f, out);
+                out.closeEntry();
+            }
+        }
+    }
+
     @Override
     protected void after() {
         try {
             for (DemoClient c : clients) {
                 c.close();
             }
-            EmbeddedAxis2Server.closeAll(replicas);
+            for (Axis2Server s : replicas) {
+                if (s != null) {
+                    s.close();
+                }
+            }
         } catch (Exception e) {
             throw new IllegalStateException("stopping the launched group", e);
         }
