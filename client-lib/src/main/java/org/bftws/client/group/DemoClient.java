@@ -98,9 +98,15 @@ public final class DemoClient implements AutoCloseable {
     /** As above, signing its CreateSequence as the group's {@code security} requires (policy under {@code dir}). */
     public static DemoClient connect(GroupLauncher.Container container, int[] ports, GroupLauncher.Layout layout,
             Path dir, GroupSecurity security) throws IOException {
+        return connect(container, ports, layout, dir, security, "");
+    }
+
+    /** As above, with {@code extra} axis2.xml {@code <parameter>}s (e.g. the client's retransmission timeout). */
+    public static DemoClient connect(GroupLauncher.Container container, int[] ports, GroupLauncher.Layout layout,
+            Path dir, GroupSecurity security, String extra) throws IOException {
         String group = GroupLauncher.groupParameters(ports, layout.keys()) + GroupLauncher.param("bftws.role", "client")
                 + GroupLauncher.param("bftws.keys.private", layout.keys().resolve(KeyFiles.clientFileName(1)).toString())
-                + security.clientParameters(layout.keys(), ports.length, dir.resolve("conf"));
+                + security.clientParameters(layout.keys(), ports.length, dir.resolve("conf")) + extra;
         Path source = layout.conf().resolve("axis2-client.xml");
         Path xml = dir.resolve("conf/axis2.xml");
         Axis2Server listener;

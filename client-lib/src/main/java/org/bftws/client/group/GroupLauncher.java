@@ -141,10 +141,22 @@ public final class GroupLauncher {
     /** As above, signing the CreateSequence exchange as {@code security} says (its policy under {@code dir}). */
     public static EmbeddedAxis2Server start(int id, int[] ports, Layout layout, Path dir, String randomness,
             String extra, GroupSecurity security) throws IOException {
+        return start(id, ports, layout, dir, randomness, extra, security, List.of());
+    }
+
+    /**
+     * As above, deploying the service archives {@code services} beside the demo's; clients reach each under the
+     * group endpoint's sibling {@code .../services/NAME}.
+     */
+    public static EmbeddedAxis2Server start(int id, int[] ports, Layout layout, Path dir, String randomness,
+            String extra, GroupSecurity security, List<Path> services) throws IOException {
         Path xml = replicaXml(id, ports, layout, dir.resolve("conf/axis2.xml"), randomness,
                 security.replicaParameters(layout.keys(), ports.length, id, dir.resolve("conf")) + extra);
-        return EmbeddedAxis2Server.start(withArchives(Axis2Repository.at(dir.resolve("repository")).axis2Xml(xml),
-                layout, security), ports[id]);
+        Axis2Repository.Builder repository = Axis2Repository.at(dir.resolve("repository")).axis2Xml(xml);
+        for (Path aar : services) {
+            repository.service(aar);
+        }
+        return EmbeddedAxis2Server.start(withArchives(repository, layout, security), ports[id]);
     }
 
     /**

@@ -6,15 +6,12 @@ import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -33,23 +30,24 @@ import org.apache.logging.log4j.Logger;
 import org.bftws.client.GroupClients;
 import org.bftws.client.group.DemoClient;
 import org.bftws.client.group.GroupLauncher;
+import org.bftws.client.group.LaunchedGroup;
 import org.bftws.core.crypto.Ed25519;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.keys.ClientKeys;
 import org.bftws.core.keys.GroupKeys;
 import org.bftws.core.keys.KeyFiles;
-import org.bftws.core.keys.KeyGen;
 import org.bftws.module.BftwsRuntime;
 import org.bftws.module.client.SequenceEstablishment;
 import org.bftws.module.config.BftwsConfig;
 import org.bftws.module.order.BftwsReplica;
 import org.bftws.module.rm.SequenceIds;
+import org.bftws.module.testing.Conditions;
 import org.bftws.module.transport.ControlMessage;
-import org.junit.AfterClass;
 import org.junit.BeforeClass;
 import org.junit.ClassRule;
 import org.junit.Rule;
 import org.junit.Test;
+import org.junit.rules.RuleChain;
 import org.junit.rules.TemporaryFolder;
 import org.junit.rules.Timeout;
 
@@ -67,7 +65,7 @@ import org.junit.rules.Timeout;
  */
 public class BadInputCorpusTest {
     private static final Logger LOG = LogManager.getLogger(BadInputCorpusTest.class);
-    private static final int N = 4;
+    private static final int N = LaunchedGroup.N;
     private static final long WAIT_MS = 30_000;
     /** Tighter than the defaults so the oversized cases stay small on a loaded machine. */
     private static final int MAX_REQUEST = 32 * 1024;
@@ -77,13 +75,24 @@ public class BadInputCorpusTest {
     private static final int XML_ELEMENTS = 1_000;
     private static final int XML_ATTRIBUTES = 32;
 
+    private static final TemporaryFolder TMP = new TemporaryFolder();
+    /** Four replicas with the limits above. */
+    private static final LaunchedGroup GROUP_OF_FOUR = new LaunchedGroup(TMP).randomness("none").parameters(
+            GroupLauncher.param("bftws.maxRequestBytes", String.valueOf(MAX_REQUEST))
+            + GroupLauncher.param("bftws.control.maxMessageBytes", String.valueOf(CONTROL_MAX))
+            + GroupLauncher.param("bftws.http.maxRequestBytes", String.valueOf(HTTP_MAX))
+            + GroupLauncher.param("bftws.xml.maxDepth", String.valueOf(XML_DEPTH))
+            + GroupLauncher.param("bftws.xml.maxElements", String.valueOf(XML_ELEMENTS))
+            + GroupLauncher.param("bftws.xml.maxAttributes", String.valueOf(XML_ATTRIBUTES)));
+
     @ClassRule
-    public static final TemporaryFolder TMP = new TemporaryFolder();
+    public static final RuleChain RULES = RuleChain.outerRule(TMP).around(GROUP_OF_FOUR);
 
     @Rule
     public final Timeout timeout = Timeout.seconds(180);
 
-    private static final EmbeddedAxis2Server[] replicas = new EmbeddedAxis2Server[N];
+    /** The group's replicas. */
+    private static Axis2Server[] replicas;
     private static final ReplicaProbe[] probes = new ReplicaProbe[N];
     private static DemoClient client;
     private static Signer clientSigner;
@@ -94,37 +103,17 @@ public class BadInputCorpusTest {
 
     @BeforeClass
     public static void startGroup() throws Exception {
-        Path keys = TMP.newFolder("keys").toPath();
-        ByteArrayOutputStream log = new ByteArrayOutputStream();
-        assertEquals(log.toString(StandardCharsets.UTF_8), 0, KeyGen.run(new String[] {"--out", keys.toString(),
-                "--replicas", "4", "--clients", "1"}, new SecureRandom(), new PrintStream(log), new PrintStream(log)));
-        GroupLauncher.Layout layout = new GroupLauncher.Layout(TestRepositories.artifacts(), TestRepositories.conf(),
-                keys);
-        String limits = GroupLauncher.param("bftws.maxRequestBytes", String.valueOf(MAX_REQUEST))
-                + GroupLauncher.param("bftws.control.maxMessageBytes", String.valueOf(CONTROL_MAX))
-                + GroupLauncher.param("bftws.http.maxRequestBytes", String.valueOf(HTTP_MAX))
-                + GroupLauncher.param("bftws.xml.maxDepth", String.valueOf(XML_DEPTH))
-                + GroupLauncher.param("bftws.xml.maxElements", String.valueOf(XML_ELEMENTS))
-                + GroupLauncher.param("bftws.xml.maxAttributes", String.valueOf(XML_ATTRIBUTES));
-        int[] ports = GroupLauncher.freePorts(N);
+        Path keys = GROUP_OF_FOUR.layout().keys();
+        replicas = GROUP_OF_FOUR.start().replicas();
         for (int r = 0; r < N; r++) {
-            replicas[r] = GroupLauncher.start(r, ports, layout, TMP.newFolder("replica" + r).toPath(), "none", limits);
             probes[r] = new ReplicaProbe().installOn(replicas[r].context().getAxisConfiguration()
                     .getService("Echo").getOperation(ReplicaProbe.echo()));
         }
-        client = DemoClient.connect(ports, layout, TMP.newFolder("client").toPath());
+        client = GROUP_OF_FOUR.client("client");
         GroupKeys group = KeyFiles.readGroup(keys.resolve(KeyFiles.GROUP_FILE));
         ClientKeys mine = KeyFiles.readClient(keys.resolve(KeyFiles.clientFileName(1)), group);
         clientSigner = Ed25519.signer(mine.signingKey());
         correctCall("warm-up"); // establishes the client's sequence and warms every path
-    }
-
-    @AfterClass
-    public static void stop() throws Exception {
-        if (client != null) {
-            client.close();
-        }
-        EmbeddedAxis2Server.closeAll(replicas);
     }
 
     /** What is not a control message in form gets a SOAP fault from both endpoints, and changes nothing. */

@@ -7,13 +7,10 @@ import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -29,20 +26,20 @@ import org.apache.axiom.om.OMFactory;
 import org.apache.axiom.om.OMNamespace;
 import org.apache.axis2.AxisFault;
 import org.apache.axis2.addressing.EndpointReference;
-import org.apache.axis2.client.Options;
 import org.apache.axis2.client.ServiceClient;
+import org.apache.axis2.context.ConfigurationContext;
 import org.apache.axis2.context.MessageContext;
 import org.apache.axis2.wsdl.WSDLConstants;
 import org.apache.axiom.soap.SOAP12Constants;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.bftws.client.group.GroupLauncher;
+import org.bftws.client.group.LaunchedGroup;
 import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.Ed25519;
 import org.bftws.core.keys.ClientKeys;
 import org.bftws.core.keys.GroupKeys;
 import org.bftws.core.keys.KeyFiles;
-import org.bftws.core.keys.KeyGen;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.Signed;
@@ -56,6 +53,7 @@ import org.bftws.module.rm.TerminateMessage;
 import org.apache.sandesha2.client.SandeshaClientConstants;
 import org.bftws.client.GroupClients;
 import org.bftws.module.rm.SequenceIds;
+import org.bftws.module.testing.Conditions;
 import org.bftws.module.transport.ControlMessage;
 import org.bftws.module.transport.MulticastSender;
 import org.bftws.module.api.ApplicationRequest;
@@ -69,6 +67,7 @@ import org.junit.ClassRule;
 import org.junit.FixMethodOrder;
 import org.junit.Rule;
 import org.junit.Test;
+import org.junit.rules.RuleChain;
 import org.junit.rules.TemporaryFolder;
 import org.junit.rules.Timeout;
 import org.junit.runners.MethodSorters;
@@ -85,10 +84,10 @@ import org.junit.runners.MethodSorters;
 @FixMethodOrder(MethodSorters.NAME_ASCENDING)
 public class BftEchoGroupTest {
     private static final Logger LOG = LogManager.getLogger(BftEchoGroupTest.class);
-    private static final String NS = "urn:bftws:samples:echo";
-    private static final String ACTION = "urn:bftws:samples:echo:echo";
-    private static final String GROUP = "http://echo.group.example/axis2/services/Echo";
-    private static final int N = 4;
+    private static final String NS = GroupLauncher.ECHO_NS;
+    private static final String ACTION = GroupLauncher.ECHO_ACTION;
+    private static final String GROUP = GroupLauncher.GROUP_ENDPOINT;
+    private static final int N = LaunchedGroup.N;
     /**
      * Core id of the second client key, which signs the tests' raw messages: apart from the ServiceClients'
      * key, so that replies counted for it are never the replies of their calls or retransmissions.
@@ -96,15 +95,20 @@ public class BftEchoGroupTest {
     private static final int RAW = N + 1;
     private static final long WAIT_MS = 15_000;
 
+    private static final TemporaryFolder TMP = new TemporaryFolder();
+    private static final LaunchedGroup GROUP_OF_FOUR = new LaunchedGroup(TMP).clientKeys(2).randomness("none");
+
     @ClassRule
-    public static final TemporaryFolder TMP = new TemporaryFolder();
+    public static final RuleChain RULES = RuleChain.outerRule(TMP).around(GROUP_OF_FOUR);
 
     @Rule
     public final Timeout timeout = Timeout.seconds(60);
 
-    private static final EmbeddedAxis2Server[] servers = new EmbeddedAxis2Server[N];
+    /** The group's replicas (null where stopped). */
+    private static Axis2Server[] servers;
     private static final ReplicaProbe[] probes = new ReplicaProbe[N];
-    private static EmbeddedAxis2Server clientServer;
+    /** The group client's Axis2 context: bftws configured with client-1's key, its control port listening. */
+    private static ConfigurationContext clientContext;
     private static ServiceClient client;
     private static int call;
     private static Path keys;
@@ -114,41 +118,15 @@ public class BftEchoGroupTest {
 
     @BeforeClass
     public static void startGroupAndClient() throws Exception {
-        keys = TMP.newFolder("keys").toPath();
-        ByteArrayOutputStream log = new ByteArrayOutputStream();
-        int status = KeyGen.run(new String[] {"--out", keys.toString(), "--replicas", "4", "--clients", "2"},
-                new SecureRandom(), new PrintStream(log), new PrintStream(log));
-        assertEquals(log.toString(), 0, status);
-
-        // bftws.replicas must name every endpoint before any replica starts: take free ports first.
-        int[] ports = GroupLauncher.freePorts(N);
-        replicaPorts = ports;
-        StringBuilder replicas = new StringBuilder();
+        keys = GROUP_OF_FOUR.layout().keys();
+        replicaPorts = GROUP_OF_FOUR.ports();
+        servers = GROUP_OF_FOUR.start().replicas();
         for (int r = 0; r < N; r++) {
-            replicas.append(r).append("=http://127.0.0.1:").append(ports[r]).append("/axis2/services/Echo ");
-        }
-        String group = param("bftws.replicated", "true") + param("bftws.group.endpoint", GROUP)
-                + param("bftws.replicas", replicas.toString().trim())
-                + param("bftws.keys.public", keys.resolve(KeyFiles.GROUP_FILE).toString());
-        for (int r = 0; r < N; r++) {
-            Path dir = TMP.newFolder("replica" + r).toPath();
-            Path xml = TestRepositories.replicaXmlWith(dir.resolve("conf"), group
-                    + param("bftws.replica.id", String.valueOf(r))
-                    + param("bftws.keys.private", keys.resolve(KeyFiles.replicaFileName(r + 1)).toString()));
-            servers[r] = EmbeddedAxis2Server.start(TestRepositories.replica(dir.resolve("repository"), xml), ports[r]);
             probes[r] = new ReplicaProbe().installOn(servers[r].context().getAxisConfiguration()
                     .getService("Echo").getOperation(ReplicaProbe.echo()));
         }
-        clientServer = EmbeddedAxis2Server.start(TestRepositories.listeningClient(TMP.newFolder("client").toPath(),
-                group + param("bftws.role", "client")
-                        + param("bftws.keys.private", keys.resolve(KeyFiles.clientFileName(1)).toString())));
-
-        client = new ServiceClient(clientServer.context(), null);
-        client.engageModule("bftws");
-        Options options = client.getOptions();
-        options.setTo(new EndpointReference(GROUP));
-        options.setAction(ACTION);
-        options.setTimeOutInMilliSeconds(WAIT_MS);
+        clientContext = GROUP_OF_FOUR.client("client").context();
+        client = GroupClients.create(clientContext, GROUP, ACTION, WAIT_MS);
     }
 
     @AfterClass
@@ -156,8 +134,6 @@ public class BftEchoGroupTest {
         if (client != null) {
             client.cleanup();
         }
-        EmbeddedAxis2Server.closeAll(clientServer);
-        EmbeddedAxis2Server.closeAll(servers);
     }
 
     /** (a) Ten echo calls: every reply correct; all four replicas executed the same requests in one order. */
@@ -276,7 +252,7 @@ public class BftEchoGroupTest {
      */
     @Test
     public void cc_aVotedFaultReachesTheCallerAsAnAxisFault() throws Exception {
-        ServiceClient other = new ServiceClient(clientServer.context(), null);
+        ServiceClient other = new ServiceClient(clientContext, null);
         try {
             other.engageModule("bftws");
             other.getOptions().setTo(new EndpointReference(GROUP));
@@ -302,7 +278,7 @@ public class BftEchoGroupTest {
      */
     @Test
     public void cca_aSoap12ClientIsServedToo() throws Exception {
-        ServiceClient soap12 = new ServiceClient(clientServer.context(), null);
+        ServiceClient soap12 = new ServiceClient(clientContext, null);
         try {
             soap12.engageModule("bftws");
             soap12.getOptions().setTo(new EndpointReference(GROUP));
@@ -334,7 +310,7 @@ public class BftEchoGroupTest {
             for (int c = 0; c < clients; c++) {
                 String tag = "client" + c;
                 done.add(pool.submit(() -> {
-                    ServiceClient sc = new ServiceClient(clientServer.context(), null);
+                    ServiceClient sc = new ServiceClient(clientContext, null);
                     try {
                         sc.engageModule("bftws");
                         sc.getOptions().setTo(new EndpointReference(GROUP));
@@ -499,7 +475,7 @@ public class BftEchoGroupTest {
     public void ch_aServiceClientTerminatesItsSequenceAtEveryReplica() throws Exception {
         int before = voted.get();
         awaitExecutedEverywhere(before, N);
-        ServiceClient own = new ServiceClient(clientServer.context(), null);
+        ServiceClient own = new ServiceClient(clientContext, null);
         try {
             own.engageModule("bftws");
             own.getOptions().setTo(new EndpointReference(GROUP));
@@ -607,8 +583,7 @@ public class BftEchoGroupTest {
         int stopped = N - 1; // the primary of view 0 is replica 0
         int before = voted.get();
         awaitExecutedEverywhere(before, N);
-        servers[stopped].close();
-        servers[stopped] = null;
+        GROUP_OF_FOUR.stop(stopped);
         for (int i = 0; i < 10; i++) {
             echo(2);
         }
@@ -683,8 +658,8 @@ public class BftEchoGroupTest {
 
     /** Establishes a sequence with the group as a group client does, with the test client's configuration. */
     private static String establishSequence(UUID uuid) throws AxisFault, InterruptedException {
-        BftwsConfig config = (BftwsConfig) clientServer.context().getProperty(BftwsRuntime.CONFIG_PROPERTY);
-        String id = SequenceEstablishment.establish(clientServer.context(), config, RAW, uuid, WAIT_MS);
+        BftwsConfig config = (BftwsConfig) clientContext.getProperty(BftwsRuntime.CONFIG_PROPERTY);
+        String id = SequenceEstablishment.establish(clientContext, config, RAW, uuid, WAIT_MS);
         RmSequences.awaitCreated(servers, id, WAIT_MS);
         return id;
     }
@@ -692,7 +667,7 @@ public class BftEchoGroupTest {
     private static List<URI> controlPorts() {
         List<URI> control = new ArrayList<>();
         for (int r = 0; r < N; r++) {
-            control.add(URI.create("http://127.0.0.1:" + replicaPorts[r] + "/axis2/services/BftwsControl"));
+            control.add(URI.create(GroupLauncher.serviceUrl(replicaPorts[r], "BftwsControl")));
         }
         return control;
     }
@@ -770,9 +745,5 @@ public class BftEchoGroupTest {
 
     private static int f() {
         return (N - 1) / 3;
-    }
-
-    private static String param(String name, String value) {
-        return "<parameter name=\"" + name + "\">" + value + "</parameter>\n    ";
     }
 }

@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
+import org.bftws.module.testing.Conditions;
 import org.bftws.module.transport.ControlMessage;
 import org.bftws.module.transport.ControlPort;
 import org.bftws.module.transport.MulticastSender;

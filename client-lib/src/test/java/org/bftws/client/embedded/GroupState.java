@@ -3,6 +3,7 @@ package org.bftws.client.embedded;
 import static org.junit.Assert.assertEquals;
 
 import org.bftws.module.BftwsRuntime;
+import org.bftws.module.testing.Conditions;
 
 /**
  * What a bad input must not change, snapshot on every replica: the requests the service executed (a
@@ -20,7 +21,7 @@ final class GroupState {
     }
 
     /** The state of every replica once they all executed the same requests (stragglers caught up). */
-    static GroupState of(EmbeddedAxis2Server[] replicas, ReplicaProbe[] probes) throws InterruptedException {
+    static GroupState of(Axis2Server[] replicas, ReplicaProbe[] probes) throws InterruptedException {
         int[] executed = new int[probes.length];
         long[] seq = new long[replicas.length];
         awaitAlike(replicas, probes);
@@ -53,11 +54,11 @@ final class GroupState {
      * After one correct call: every replica executed exactly that request, in exactly one more sequence
      * number (a bad input neither executed nor took a place in the order).
      */
-    void assertOnlyOneMoreExecuted(String what, EmbeddedAxis2Server[] replicas, ReplicaProbe[] probes)
+    void assertOnlyOneMoreExecuted(String what, Axis2Server[] replicas, ReplicaProbe[] probes)
             throws InterruptedException {
         assertExecutedRequests(what, probes, 1);
         for (int r = 0; r < replicas.length; r++) {
-            EmbeddedAxis2Server replica = replicas[r];
+            Axis2Server replica = replicas[r];
             long expected = lastExecuted[r] + 1;
             Conditions.await("replica " + r + " recorded seq " + expected, WAIT_MS,
                     () -> lastExecuted(replica) >= expected);
@@ -65,7 +66,7 @@ final class GroupState {
         }
     }
 
-    private static void awaitAlike(EmbeddedAxis2Server[] replicas, ReplicaProbe[] probes) throws InterruptedException {
+    private static void awaitAlike(Axis2Server[] replicas, ReplicaProbe[] probes) throws InterruptedException {
         Conditions.await("every replica executed the same requests", WAIT_MS, () -> {
             for (int r = 1; r < probes.length; r++) {
                 if (probes[r].executed().size() != probes[0].executed().size()
@@ -77,7 +78,7 @@ final class GroupState {
         });
     }
 
-    private static long lastExecuted(EmbeddedAxis2Server replica) {
+    private static long lastExecuted(Axis2Server replica) {
         return BftwsRuntime.replica(replica.context()).manager().lastExecuted();
     }
 }

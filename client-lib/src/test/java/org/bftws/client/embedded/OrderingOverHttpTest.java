@@ -26,6 +26,7 @@ import org.bftws.core.crypto.Verifier;
 import org.bftws.module.config.BftwsConfig;
 import org.bftws.module.config.BftwsParameters;
 import org.bftws.module.order.BftwsReplica;
+import org.bftws.module.testing.Conditions;
 import org.bftws.module.transport.ControlPort;
 import org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters;
 import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;

@@ -6,6 +6,7 @@ import org.apache.sandesha2.storage.Transaction;
 import org.apache.sandesha2.storage.beans.RMDBean;
 import org.apache.sandesha2.storage.inmemory.InMemoryRMDBeanMgr;
 import org.apache.sandesha2.util.SandeshaUtil;
+import org.bftws.module.testing.Conditions;
 
 /** What a replica's Sandesha2 holds of receiving-side WS-RM sequences (created by CreateSequence). */
 final class RmSequences {
@@ -32,10 +33,10 @@ final class RmSequences {
      * once f+1 replicas answered (and a short grace), so a slow replica may still be creating it, and a
      * message that reaches it first is refused as of an unknown sequence.
      */
-    static void awaitCreated(EmbeddedAxis2Server[] replicas, String sequenceId, long waitMillis)
+    static void awaitCreated(Axis2Server[] replicas, String sequenceId, long waitMillis)
             throws InterruptedException {
         for (int r = 0; r < replicas.length; r++) {
-            EmbeddedAxis2Server replica = replicas[r];
+            Axis2Server replica = replicas[r];
             if (replica != null) {
                 Conditions.await("replica " + r + " created " + sequenceId, waitMillis,
                         () -> bean(replica.context(), sequenceId) != null);

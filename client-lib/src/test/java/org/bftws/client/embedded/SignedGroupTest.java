@@ -1,19 +1,15 @@
 package org.bftws.client.embedded;
 
-import static org.bftws.client.embedded.TestRepositories.param;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.nio.charset.StandardCharsets;
-import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,10 +26,13 @@ import org.apache.axiom.soap.SOAP12Constants;
 import org.apache.axis2.addressing.EndpointReference;
 import org.apache.axis2.client.Options;
 import org.apache.axis2.client.ServiceClient;
+import org.apache.axis2.context.ConfigurationContext;
 import org.apache.axis2.context.MessageContext;
 import org.apache.axis2.engine.Phase;
 import org.apache.axis2.handlers.AbstractHandler;
 import org.bftws.client.group.GroupLauncher;
+import org.bftws.client.group.GroupSecurity;
+import org.bftws.client.group.LaunchedGroup;
 import org.bftws.client.security.GeneratedKeystores;
 import org.bftws.client.security.SigningPolicy;
 import org.bftws.core.crypto.Ed25519;
@@ -41,7 +40,6 @@ import org.bftws.core.crypto.Signer;
 import org.bftws.core.keys.ClientKeys;
 import org.bftws.core.keys.GroupKeys;
 import org.bftws.core.keys.KeyFiles;
-import org.bftws.core.keys.KeyGen;
 import org.bftws.client.GroupClients;
 import org.bftws.module.BftwsRuntime;
 import org.bftws.module.client.GroupClientRuntime;
@@ -52,11 +50,13 @@ import org.bftws.module.rm.RecordedMessages;
 import org.bftws.module.rm.SequenceIds;
 import org.bftws.module.security.ApplicationMessageSigner;
 import org.bftws.module.security.RampartSigning;
+import org.bftws.module.testing.Conditions;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
 import org.junit.ClassRule;
 import org.junit.Rule;
 import org.junit.Test;
+import org.junit.rules.RuleChain;
 import org.junit.rules.TemporaryFolder;
 import org.junit.rules.Timeout;
 
@@ -74,21 +74,27 @@ import org.junit.rules.Timeout;
  * Real HTTP on 127.0.0.1.
  */
 public class SignedGroupTest {
-    private static final String NS = "urn:bftws:samples:echo";
-    private static final String GROUP = "http://echo.group.example/axis2/services/Echo";
-    private static final int N = 4;
+    private static final String NS = GroupLauncher.ECHO_NS;
+    private static final String GROUP = GroupLauncher.GROUP_ENDPOINT;
+    private static final int N = LaunchedGroup.N;
     private static final long WAIT_MS = 30_000;
 
+    private static final TemporaryFolder TMP = new TemporaryFolder();
+    private static final LaunchedGroup GROUP_OF_FOUR = new LaunchedGroup(TMP).randomness("none")
+            .security(GroupSecurity.RAMPART);
+
     @ClassRule
-    public static final TemporaryFolder TMP = new TemporaryFolder();
+    public static final RuleChain RULES = RuleChain.outerRule(TMP).around(GROUP_OF_FOUR);
 
     @Rule
     public final Timeout timeout = Timeout.seconds(120);
 
-    private static final EmbeddedAxis2Server[] servers = new EmbeddedAxis2Server[N];
+    /** The group's replicas. */
+    private static Axis2Server[] servers;
     private static final ReplicaProbe[] probes = new ReplicaProbe[N];
     /** The group client's node id: replicas are 0..N-1. */
     private static final int CLIENT = N;
+    private static final String INTRUDER = "intruder";
     private static final String WSSE = "oasis-200401-wss-wssecurity-secext-1.0.xsd";
     private static final URI NOWHERE = URI.create("http://127.0.0.1:9/axis2/services/BftwsControl");
     /** The client's Ed25519 request key, for application messages the test builds itself. */
@@ -100,64 +106,40 @@ public class SignedGroupTest {
     private static ServiceClient caller;
     private static int calls;
     private static final AtomicBoolean TAMPER = new AtomicBoolean();
-    private static EmbeddedAxis2Server clientServer;
-    /** Replica 0's axis2.xml, for a second start without rampart.mar. */
-    private static Path replica0Xml;
+    /** The group client's Axis2 context: bftws configured with client-1's key and its signing policy. */
+    private static ConfigurationContext clientContext;
     /** Signs the client's CreateSequence, so the replicas' sequence ids cover it. */
     private static java.security.cert.X509Certificate clientCertificate;
 
     @BeforeClass
     public static void startSignedGroup() throws Exception {
-        Path keys = TMP.newFolder("keys").toPath();
-        ByteArrayOutputStream log = new ByteArrayOutputStream();
-        assertEquals(log.toString(), 0, KeyGen.run(new String[] {"--out", keys.toString(), "--replicas", "4",
-            "--clients", "1"}, new SecureRandom(), new PrintStream(log), new PrintStream(log)));
-        Path x509 = TMP.newFolder("x509").toPath();
-        List<String> parties = new ArrayList<>(List.of("client", "intruder"));
-        for (int r = 1; r <= N; r++) {
-            parties.add("replica-" + r);
-        }
-        GeneratedKeystores keystores = GeneratedKeystores.generate(x509, parties);
-        clientCertificate = keystores.certificate("client");
-
-        int[] ports = GroupLauncher.freePorts(N);
-        StringBuilder replicas = new StringBuilder();
+        Path keys = GROUP_OF_FOUR.layout().keys();
+        // The group's keystores where the group looks for them, and an intruder's that every party trusts too.
+        List<String> parties = new ArrayList<>(List.of(GroupSecurity.CLIENT, INTRUDER));
         for (int r = 0; r < N; r++) {
-            replicas.append(r).append("=http://127.0.0.1:").append(ports[r]).append("/axis2/services/Echo ");
+            parties.add(GroupSecurity.replicaAlias(r));
         }
-        String group = param("bftws.replicated", "true") + param("bftws.group.endpoint", GROUP)
-                + param("bftws.replicas", replicas.toString().trim())
-                + param("bftws.keys.public", keys.resolve(KeyFiles.GROUP_FILE).toString())
-                + param("bftws.security", "rampart");
+        GeneratedKeystores keystores = GeneratedKeystores.generate(keys, parties);
+        clientCertificate = keystores.certificate(GroupSecurity.CLIENT);
+        servers = GROUP_OF_FOUR.start().replicas();
         for (int r = 0; r < N; r++) {
-            Path dir = TMP.newFolder("replica" + r).toPath();
-            Path policy = SigningPolicy.write(dir, keystores, "replica-" + (r + 1), SigningPolicy.REQUEST_SIGNER);
-            replicaPolicies[r] = policy;
-            Path xml = TestRepositories.replicaXmlWith(dir.resolve("conf"), group
-                    + param("bftws.replica.id", String.valueOf(r))
-                    + param("bftws.keys.private", keys.resolve(KeyFiles.replicaFileName(r + 1)).toString())
-                    + param("bftws.security.policy", policy.toString()));
-            servers[r] = EmbeddedAxis2Server.start(TestRepositories.replica(dir.resolve("repository"), xml,
-                    "rampart"), ports[r]);
-            if (r == 0) {
-                replica0Xml = xml;
-            }
+            // the policy replica r signs with (GroupSecurity's), again for the test's own reply signers
+            replicaPolicies[r] = SigningPolicy.write(TMP.newFolder("policy-of-replica" + r).toPath(), keystores,
+                    GroupSecurity.replicaAlias(r), SigningPolicy.REQUEST_SIGNER);
             probes[r] = new ReplicaProbe().installOn(servers[r].context().getAxisConfiguration().getService("Echo")
                     .getOperation(ReplicaProbe.echo()));
         }
         // In transit to replica 0: before its Security phase, after the client's.
-        transportPhase(servers[0]).addHandler(new ClientUuidTamperer());
-        Path clientDir = TMP.newFolder("client").toPath();
-        clientPolicy = SigningPolicy.write(clientDir, keystores, "client", "replica-1");
-        intruderPolicy = SigningPolicy.write(TMP.newFolder("intruder").toPath(), keystores, "intruder", "replica-1");
+        transportPhase(servers[0].context()).addHandler(new ClientUuidTamperer());
+        clientPolicy = SigningPolicy.write(TMP.newFolder("policy-of-client").toPath(), keystores,
+                GroupSecurity.CLIENT, GroupSecurity.replicaAlias(0));
+        intruderPolicy = SigningPolicy.write(TMP.newFolder(INTRUDER).toPath(), keystores, INTRUDER,
+                GroupSecurity.replicaAlias(0));
         GroupKeys groupKeys = KeyFiles.readGroup(keys.resolve(KeyFiles.GROUP_FILE));
         ClientKeys mine = KeyFiles.readClient(keys.resolve(KeyFiles.clientFileName(1)), groupKeys);
         clientRequests = Ed25519.signer(mine.signingKey());
-        clientServer = EmbeddedAxis2Server.start(TestRepositories.listeningClient(clientDir,
-                group + param("bftws.role", "client")
-                        + param("bftws.keys.private", keys.resolve(KeyFiles.clientFileName(1)).toString())
-                        + param("bftws.security.policy", clientPolicy.toString()), "rampart"));
-        transportPhase(clientServer).addHandler(new ReplyTamperer());
+        clientContext = GROUP_OF_FOUR.client("client").context();
+        transportPhase(clientContext).addHandler(new ReplyTamperer());
     }
 
     @AfterClass
@@ -165,8 +147,6 @@ public class SignedGroupTest {
         if (caller != null) {
             caller.cleanup();
         }
-        EmbeddedAxis2Server.closeAll(clientServer);
-        EmbeddedAxis2Server.closeAll(servers);
     }
 
     /**
@@ -175,7 +155,7 @@ public class SignedGroupTest {
      */
     @Test
     public void signedGroupServesVotedEchoCalls() throws Exception {
-        ServiceClient client = new ServiceClient(clientServer.context(), null);
+        ServiceClient client = new ServiceClient(clientContext, null);
         try {
             client.engageModule("bftws");
             Options options = client.getOptions();
@@ -211,7 +191,7 @@ public class SignedGroupTest {
     public void soap12ApplicationMessagesAreSignedAndServed() throws Exception {
         correctCall("warm-up");
         GroupState before = GroupState.of(servers, probes);
-        ServiceClient soap12 = new ServiceClient(clientServer.context(), null);
+        ServiceClient soap12 = new ServiceClient(clientContext, null);
         try {
             soap12.engageModule("bftws");
             Options options = soap12.getOptions();
@@ -250,10 +230,10 @@ public class SignedGroupTest {
         UUID uuid = UUID.randomUUID();
         String expected = SequenceIds.derive(uuid, N, URI.create(GROUP), clientCertificate);
         int before = RmSequences.count(servers[0].context());
-        BftwsConfig config = (BftwsConfig) clientServer.context().getProperty(BftwsRuntime.CONFIG_PROPERTY);
+        BftwsConfig config = (BftwsConfig) clientContext.getProperty(BftwsRuntime.CONFIG_PROPERTY);
         TAMPER.set(true);
         try {
-            assertEquals(expected, SequenceEstablishment.establish(clientServer.context(), config, N, uuid, WAIT_MS));
+            assertEquals(expected, SequenceEstablishment.establish(clientContext, config, N, uuid, WAIT_MS));
             for (int r = 1; r < N; r++) {
                 int replica = r;
                 Conditions.await("replica " + r + " created " + expected, WAIT_MS,
@@ -336,7 +316,7 @@ public class SignedGroupTest {
     /** A voted echo call through the group on the test's ServiceClient (its own signed sequence). */
     private static void correctCall(String after) throws Exception {
         if (caller == null) {
-            caller = new ServiceClient(clientServer.context(), null);
+            caller = new ServiceClient(clientContext, null);
             caller.engageModule("bftws");
             Options options = caller.getOptions();
             options.setTo(new EndpointReference(GROUP));
@@ -348,8 +328,8 @@ public class SignedGroupTest {
     }
 
     private static String establishSequence() throws Exception {
-        BftwsConfig config = (BftwsConfig) clientServer.context().getProperty(BftwsRuntime.CONFIG_PROPERTY);
-        String id = SequenceEstablishment.establish(clientServer.context(), config, N, UUID.randomUUID(), WAIT_MS);
+        BftwsConfig config = (BftwsConfig) clientContext.getProperty(BftwsRuntime.CONFIG_PROPERTY);
+        String id = SequenceEstablishment.establish(clientContext, config, N, UUID.randomUUID(), WAIT_MS);
         RmSequences.awaitCreated(servers, id, WAIT_MS);
         return id;
     }
@@ -363,7 +343,7 @@ public class SignedGroupTest {
     @Test
     public void repliesNotSignedByTheirReplicaAreOutvoted() throws Exception {
         correctCall("signed replies");
-        GroupClientRuntime runtime = BftwsRuntime.runningClient(clientServer.context());
+        GroupClientRuntime runtime = BftwsRuntime.runningClient(clientContext);
         Clock now = Clock.systemUTC();
         long[] before = refusedReplies(runtime);
         try {
@@ -429,7 +409,8 @@ public class SignedGroupTest {
     /** Signing asked for but rampart.mar missing: start-up stops naming the key, nothing serves unsigned. */
     @Test
     public void replicaWithoutRampartModuleDoesNotStart() throws Exception {
-        Axis2Repository repo = TestRepositories.replica(TMP.newFolder("no-rampart").toPath(), replica0Xml);
+        Axis2Repository repo = TestRepositories.replica(TMP.newFolder("no-rampart").toPath(),
+                GROUP_OF_FOUR.axis2Xml(0));
         try {
             repo.createConfigurationContext().terminate();
             fail("a replica with bftws.security=rampart started without rampart.mar");
@@ -454,8 +435,8 @@ public class SignedGroupTest {
         return request;
     }
 
-    private static Phase transportPhase(EmbeddedAxis2Server server) {
-        for (Object p : server.context().getAxisConfiguration().getInFlowPhases()) {
+    private static Phase transportPhase(ConfigurationContext context) {
+        for (Object p : context.getAxisConfiguration().getInFlowPhases()) {
             if (((Phase) p).getPhaseName().equals("Transport")) {
                 return (Phase) p;
             }

@@ -6,16 +6,11 @@ import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.PrintStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 import java.util.zip.ZipEntry;
@@ -24,17 +19,18 @@ import java.util.zip.ZipOutputStream;
 import org.apache.axiom.om.OMAbstractFactory;
 import org.apache.axiom.om.OMElement;
 import org.apache.axiom.om.OMFactory;
-import org.apache.axis2.addressing.EndpointReference;
-import org.apache.axis2.client.Options;
 import org.apache.axis2.client.ServiceClient;
-import org.bftws.core.keys.KeyFiles;
-import org.bftws.core.keys.KeyGen;
+import org.bftws.client.GroupClients;
+import org.bftws.client.group.GroupLauncher;
+import org.bftws.client.group.LaunchedGroup;
 import org.bftws.module.BftwsRuntime;
 import org.bftws.module.client.GroupClientRuntime;
 import org.bftws.module.order.TotalOrderManager;
+import org.bftws.module.testing.Conditions;
 import org.junit.After;
 import org.junit.Rule;
 import org.junit.Test;
+import org.junit.rules.RuleChain;
 import org.junit.rules.TemporaryFolder;
 import org.junit.rules.Timeout;
 import org.junit.runner.RunWith;
@@ -44,8 +40,8 @@ import org.junit.runners.Parameterized.Parameters;
 
 /**
  * A stateful service (a counter whose state is reached through {@code StatefulService}, or through its own
- * {@code get_state}/{@code set_state} operations: one run each) replicated by four
- * embedded Axis2 replicas with {@code bftws.replicated=true}, called by a plain ServiceClient with bftws
+ * {@code get_state}/{@code set_state} operations: one run each) replicated by the four replicas of a
+ * {@link LaunchedGroup}, beside the demo group's services, called by a plain ServiceClient with bftws
  * engaged. Checkpoints every 4 batches run get_state through the Total Order Invoker and become stable only
  * if the states agree (paper §3.3.1.8); a backup restarted empty gets the stable checkpoint by state transfer
  * and installs it with set_state; then the primary stops, the others change view, and the restarted replica
@@ -65,23 +61,34 @@ public class StatefulGroupTest {
     @Parameter(1)
     public Class<? extends CounterBase> serviceClass;
 
-    private static final String GROUP = "http://counter.group.example/axis2/services/Counter";
-    private static final int N = 4;
+    /** The test's counter, deployed beside the demo group's services: a sibling of the group endpoint. */
+    private static final String SERVICE = "StatefulCounter";
+    private static final String ENDPOINT = GroupLauncher.GROUP_ENDPOINT.substring(0,
+            GroupLauncher.GROUP_ENDPOINT.lastIndexOf('/') + 1) + SERVICE;
+    private static final int N = LaunchedGroup.N;
     private static final long WAIT_MS = 20_000;
+    /**
+     * Short timeouts (ticks of 20 ms) keep the view change quick; small checkpoint interval and log window make
+     * the restarted replica fall below the low watermark after a few calls. The client has them too.
+     */
+    private static final String FAST = GroupLauncher.param("bftws.checkpointInterval", "4")
+            + GroupLauncher.param("bftws.logWindow", "8") + GroupLauncher.param("bftws.retransmitTicks", "5")
+            + GroupLauncher.param("bftws.viewChangeTimeoutTicks", "25")
+            + GroupLauncher.param("bftws.clientRetransmitTicks", "10");
+
+    private final TemporaryFolder tmp = new TemporaryFolder();
+    private final LaunchedGroup group = new LaunchedGroup(tmp).randomness("none").parameters(FAST)
+            .clientParameters(FAST);
 
     @Rule
-    public final TemporaryFolder tmp = new TemporaryFolder();
+    public final RuleChain rules = RuleChain.outerRule(tmp).around(group);
 
     @Rule
     public final Timeout timeout = Timeout.seconds(80);
 
-    private final EmbeddedAxis2Server[] servers = new EmbeddedAxis2Server[N];
-    private final int[] ports = new int[N];
-    private EmbeddedAxis2Server clientServer;
+    /** The group's replicas (null where stopped). */
+    private Axis2Server[] servers;
     private ServiceClient client;
-    private String groupParams;
-    private Path keys;
-    private Path aar;
     private long expected;
 
     @After
@@ -89,8 +96,6 @@ public class StatefulGroupTest {
         if (client != null) {
             client.cleanup();
         }
-        EmbeddedAxis2Server.closeAll(clientServer);
-        EmbeddedAxis2Server.closeAll(servers);
     }
 
     @Test
@@ -123,14 +128,13 @@ public class StatefulGroupTest {
         }
 
         int lagging = N - 1;
-        servers[lagging].close();
-        servers[lagging] = null;
+        group.stop(lagging);
         for (int i = 11; i <= 24; i++) {
             add(i);
         }
         // Same endpoint, empty state: as after a crash that lost the disk. What it missed is below the
         // others' low watermark now, so only state transfer can bring it back.
-        servers[lagging] = startReplica(lagging, tmp.newFolder("replica" + lagging + "-restarted").toPath());
+        group.start(lagging, "replica" + lagging + "-restarted");
         for (int i = 25; i <= 28; i++) {
             add(i);
         }
@@ -141,8 +145,7 @@ public class StatefulGroupTest {
         assertNull(manager(lagging).failure());
 
         // The primary of view 0 stops: replicas 1, 2 and the restarted 3 must form every quorum now.
-        servers[0].close();
-        servers[0] = null;
+        group.stop(0);
         for (int i = 29; i <= 32; i++) {
             add(i);
         }
@@ -177,67 +180,17 @@ public class StatefulGroupTest {
     }
 
     private void startGroup() throws Exception {
-        keys = tmp.newFolder("keys").toPath();
-        ByteArrayOutputStream log = new ByteArrayOutputStream();
-        assertEquals(0, KeyGen.run(new String[] {"--out", keys.toString(), "--replicas", "4", "--clients", "1"},
-                new SecureRandom(), new PrintStream(log), new PrintStream(log)));
-        aar = counterAar(tmp.newFolder("aar").toPath(), serviceClass);
-        ServerSocket[] sockets = new ServerSocket[N];
-        StringBuilder replicas = new StringBuilder();
-        try {
-            for (int r = 0; r < N; r++) {
-                sockets[r] = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-                ports[r] = sockets[r].getLocalPort();
-                replicas.append(r).append("=http://127.0.0.1:").append(ports[r]).append("/axis2/services/Counter ");
-            }
-        } finally {
-            for (ServerSocket s : sockets) {
-                if (s != null) {
-                    s.close();
-                }
-            }
-        }
-        // Short timeouts (ticks of 20 ms) keep the view change quick; small checkpoint interval and log window
-        // make the restarted replica fall below the low watermark after a few calls.
-        groupParams = param("bftws.replicated", "true") + param("bftws.group.endpoint", GROUP)
-                + param("bftws.replicas", replicas.toString().trim())
-                + param("bftws.keys.public", keys.resolve(KeyFiles.GROUP_FILE).toString())
-                + param("bftws.checkpointInterval", "4") + param("bftws.logWindow", "8")
-                + param("bftws.retransmitTicks", "5") + param("bftws.viewChangeTimeoutTicks", "25")
-                + param("bftws.clientRetransmitTicks", "10");
-        for (int r = 0; r < N; r++) {
-            servers[r] = startReplica(r, tmp.newFolder("replica" + r).toPath());
-        }
-        clientServer = EmbeddedAxis2Server.start(TestRepositories.listeningClient(tmp.newFolder("client").toPath(),
-                groupParams + param("bftws.role", "client")
-                        + param("bftws.keys.private", keys.resolve(KeyFiles.clientFileName(1)).toString())));
-        client = new ServiceClient(clientServer.context(), null);
-        client.engageModule("bftws");
-        Options options = client.getOptions();
-        options.setTo(new EndpointReference(GROUP));
-        options.setAction(CounterBase.ACTION);
-        options.setTimeOutInMilliSeconds(WAIT_MS);
-    }
-
-    private EmbeddedAxis2Server startReplica(int r, Path dir) throws Exception {
-        Path xml = TestRepositories.replicaXmlWith(dir.resolve("conf"), groupParams
-                + param("bftws.replica.id", String.valueOf(r))
-                + param("bftws.keys.private", keys.resolve(KeyFiles.replicaFileName(r + 1)).toString()));
-        Axis2Repository repo = Axis2Repository.at(dir.resolve("repository")).axis2Xml(xml)
-                .module(TestRepositories.artifacts().resolve("modules/bftws.mar"))
-                .module(TestRepositories.artifacts().resolve("modules/addressing.mar"))
-                .service(aar)
-                .build();
-        return EmbeddedAxis2Server.start(repo, ports[r]);
+        servers = group.service(counterAar(tmp.newFolder("aar").toPath(), serviceClass)).start().replicas();
+        client = GroupClients.create(group.client("client").context(), ENDPOINT, CounterBase.ACTION, WAIT_MS);
     }
 
     /**
-     * counter.aar: only META-INF/services.xml; the class comes from the test class path (the archive's
+     * StatefulCounter.aar: only META-INF/services.xml; the class comes from the test class path (the archive's
      * class loader delegates to its parent). Deployed with the repository, so it exists before the replica
      * can receive anything.
      */
     private static Path counterAar(Path dir, Class<?> serviceClass) throws IOException {
-        StringBuilder xml = new StringBuilder("<service name=\"Counter\">\n"
+        StringBuilder xml = new StringBuilder("<service name=\"" + SERVICE + "\">\n"
                 + "  <parameter name=\"ServiceClass\">" + serviceClass.getName() + "</parameter>\n");
         for (String op : serviceClass == OperationStateCounter.class ? List.of("add", "get_state", "set_state")
                 : List.of("add")) {
@@ -247,7 +200,7 @@ public class StatefulGroupTest {
                     .append("  </operation>\n");
         }
         xml.append("</service>\n");
-        Path aar = dir.resolve("counter.aar");
+        Path aar = dir.resolve(SERVICE + ".aar");
         try (OutputStream out = Files.newOutputStream(aar); ZipOutputStream zip = new ZipOutputStream(out)) {
             zip.putNextEntry(new ZipEntry("META-INF/services.xml"));
             zip.write(xml.toString().getBytes(StandardCharsets.UTF_8));
@@ -258,9 +211,5 @@ public class StatefulGroupTest {
 
     private static void await(String what, BooleanSupplier condition) throws InterruptedException {
         Conditions.await(what, WAIT_MS, condition);
-    }
-
-    private static String param(String name, String value) {
-        return "<parameter name=\"" + name + "\">" + value + "</parameter>\n    ";
     }
 }

@@ -1,16 +1,14 @@
 package org.bftws.client.embedded;
 
-import java.io.File;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.stream.Stream;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipOutputStream;
+
+import org.bftws.client.group.GroupLauncher;
 
 /**
- * Repositories for the end-to-end tests, assembled from what the Maven build copied into
- * {@code target/axis2-artifacts} (bftws.mar, addressing.mar, echo.aar) and from {@code conf/}.
+ * Repositories of single servers for the end-to-end tests, assembled from what the Maven build copied into
+ * {@code target/axis2-artifacts} (bftws.mar, addressing.mar, echo.aar) and from {@code conf/}. A replica group
+ * is a {@link org.bftws.client.group.LaunchedGroup}.
  */
 final class TestRepositories {
     private TestRepositories() {
@@ -29,13 +27,13 @@ final class TestRepositories {
         return replica(dir, conf().resolve("axis2-replica.xml"));
     }
 
-    /** A replica with the given axis2.xml, and {@code extraModules} (e.g. "rampart") besides bftws and addressing. */
-    static Axis2Repository replica(Path dir, Path axis2Xml, String... extraModules) throws IOException {
-        return withModules(Axis2Repository.at(dir)
+    /** A replica with the given axis2.xml: both modules, the echo service. */
+    static Axis2Repository replica(Path dir, Path axis2Xml) throws IOException {
+        return Axis2Repository.at(dir)
                 .axis2Xml(axis2Xml)
                 .module(artifacts().resolve("modules/bftws.mar"))
                 .module(artifacts().resolve("modules/addressing.mar"))
-                .service(artifacts().resolve("services/echo.aar")), extraModules)
+                .service(artifacts().resolve("services/echo.aar"))
                 .build();
     }
 
@@ -53,82 +51,19 @@ final class TestRepositories {
      * receives the replicas' replies on its own control port.
      */
     static Axis2Repository listeningClient(Path dir) throws IOException {
-        return listeningClient(dir, "");
-    }
-
-    /**
-     * A client that listens (see {@link #listeningClient}) with {@code extra} parameters (e.g. a replica
-     * group) inserted before the first phaseOrder.
-     */
-    static Axis2Repository listeningClient(Path dir, String extra, String... extraModules) throws IOException {
-        String xml = Files.readString(conf().resolve("axis2-client.xml"));
-        int at = xml.indexOf("<phaseOrder");
-        Path conf = dir.resolve("conf/axis2-client-listening.xml");
-        Files.createDirectories(conf.getParent());
-        Files.writeString(conf, xml.substring(0, at) + extra + "\n    <transportReceiver name=\"http\""
-                + " class=\"org.apache.axis2.transport.http.SimpleHTTPServer\"/>\n    " + xml.substring(at));
-        return withModules(Axis2Repository.at(dir.resolve("repository"))
+        Path conf = GroupLauncher.withParameters(conf().resolve("axis2-client.xml"),
+                dir.resolve("conf/axis2-client-listening.xml"), GroupLauncher.httpReceiver(0));
+        return Axis2Repository.at(dir.resolve("repository"))
                 .axis2Xml(conf)
                 .module(artifacts().resolve("modules/bftws.mar"))
-                .module(artifacts().resolve("modules/addressing.mar")), extraModules)
+                .module(artifacts().resolve("modules/addressing.mar"))
                 .build();
-    }
-
-    private static Axis2Repository.Builder withModules(Axis2Repository.Builder b, String... names)
-            throws IOException {
-        for (String name : names) {
-            b = b.module(artifacts().resolve("modules/" + name + ".mar"));
-        }
-        return b;
     }
 
     /** conf/axis2-replica.xml with {@code extra} inserted before the first phaseOrder. */
     static Path replicaXmlWith(Path dir, String extra) throws IOException {
-        String xml = Files.readString(conf().resolve("axis2-replica.xml"));
-        int at = xml.indexOf("<phaseOrder");
-        Path out = dir.resolve("axis2-custom.xml");
-        Files.createDirectories(dir);
-        Files.writeString(out, xml.substring(0, at) + extra + "\n    " + xml.substring(at));
-        return out;
-    }
-
-    /**
-     * Fills an Axis2 web application's {@code WEB-INF/lib} with the jars an installed deployment holds there:
-     * client-lib's runtime class path (Axis2, Axiom, Sandesha2, the bftws module and core, Log4j, ...) without
-     * Tomcat, which the container provides. Class directories (a reactor build that did not package) are
-     * jarred.
-     */
-    static void webInfLib(Path webapp) throws IOException {
-        Path lib = webapp.resolve("WEB-INF/lib");
-        Files.createDirectories(lib);
-        String classPath = Files.readString(Path.of(required("bftws.test.webappLib"))).trim();
-        for (String entry : classPath.split(File.pathSeparator)) {
-            Path p = Path.of(entry);
-            if (p.getFileName().toString().startsWith("tomcat-")) {
-                continue;
-            }
-            if (Files.isDirectory(p)) {
-                jar(p, lib.resolve(p.getParent().getParent().getFileName() + ".jar"));
-            } else {
-                Files.copy(p, lib.resolve(p.getFileName()));
-            }
-        }
-    }
-
-    private static void jar(Path classes, Path jar) throws IOException {
-        try (ZipOutputStream out = new ZipOutputStream(Files.newOutputStream(jar));
-                Stream<Path> files = Files.walk(classes)) {
-            for (Path f : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
-                out.putNextEntry(new ZipEntry(classes.relativize(f).toString().replace('\\', '/')));
-                Files.copy(f, out);
-                out.closeEntry();
-            }
-        }
-    }
-
-    /** One axis2.xml parameter element, for {@link #replicaXmlWith} and {@link #listeningClient}. */
-    static String param(String name, String value) {
-        return "<parameter name=\"" + name + "\">" + value + "</parameter>\n    ";
+        return GroupLauncher.withParameters(conf().resolve("axis2-replica.xml"), dir.resolve("axis2-custom.xml"),
+                extra);
     }
 
     private static String required(String property) {

@@ -12,7 +12,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.util.List;
 
 import org.apache.axis2.context.ConfigurationContext;
@@ -20,12 +19,13 @@ import org.apache.axis2.transport.http.AxisServletListener;
 import org.bftws.client.group.DemoClient;
 import org.bftws.client.group.GroupLauncher;
 import org.bftws.client.group.GroupLauncher.Container;
-import org.bftws.core.keys.KeyGen;
+import org.bftws.client.group.LaunchedGroup;
 import org.bftws.module.BftwsRuntime;
 import org.bftws.module.order.BftwsReplica;
-import org.junit.After;
+import org.bftws.module.testing.Conditions;
 import org.junit.Rule;
 import org.junit.Test;
+import org.junit.rules.RuleChain;
 import org.junit.rules.TemporaryFolder;
 import org.junit.rules.Timeout;
 
@@ -39,34 +39,27 @@ import org.junit.rules.Timeout;
  * Tomcat, is still served by the other three.
  */
 public class TomcatGroupTest {
-    private static final int N = 4;
+    private static final int N = LaunchedGroup.N;
     private static final int CALLS = 5;
     private static final long WAIT_MS = 30_000;
 
+    private final TemporaryFolder tmp = new TemporaryFolder();
+    private final LaunchedGroup group = new LaunchedGroup(tmp);
+
     @Rule
-    public final TemporaryFolder tmp = new TemporaryFolder();
+    public final RuleChain rules = RuleChain.outerRule(tmp).around(group);
 
     @Rule
     public final Timeout timeout = Timeout.seconds(180);
 
-    private final Axis2Server[] replicas = new Axis2Server[N];
     private final ReplicaProbe[] probes = new ReplicaProbe[N];
-
-    @After
-    public void stop() throws Exception {
-        for (Axis2Server s : replicas) {
-            if (s != null) {
-                s.close();
-            }
-        }
-    }
 
     @Test
     public void fourReplicasInTomcatServeAServiceClientAlsoWithOneBackupDown() throws Exception {
-        GroupLauncher.Layout layout = layout();
-        int[] ports = GroupLauncher.freePorts(N);
+        GroupLauncher.Layout layout = group.layout();
+        int[] ports = group.ports();
+        group.inTomcat().start();
         for (int r = 0; r < N; r++) {
-            replicas[r] = GroupLauncher.start(Container.TOMCAT, r, ports, layout, tmp.newFolder("replica" + r).toPath());
             assertServedByTheServlet(r, ports[r]);
         }
 
@@ -76,13 +69,12 @@ public class TomcatGroupTest {
         }
         awaitSameOrder(CALLS, N);
         for (int r = 0; r < N; r++) {
-            BftwsReplica replica = BftwsRuntime.replica(replicas[r].context());
+            BftwsReplica replica = BftwsRuntime.replica(group.replica(r).context());
             assertTrue("replica " + r + " executed ordered batches", replica.manager().lastExecuted() >= 1);
             assertNull("replica " + r + " ordering failure", replica.manager().failure());
         }
 
-        replicas[N - 1].close(); // a backup (the primary of view 0 is replica 0); AxisServlet.destroy stops bftws
-        replicas[N - 1] = null;
+        group.stop(N - 1); // a backup (the primary of view 0 is replica 0); AxisServlet.destroy stops bftws
         // An undeployed web application must leave no thread behind (its class loader would leak).
         // Stopping waits for every pool to terminate; a worker is reported ended an instant before its thread
         // returns, so allow that instant (a leak would stay).
@@ -104,21 +96,17 @@ public class TomcatGroupTest {
      */
     @Test
     public void fourInstalledWebApplicationsFormAGroup() throws Exception {
-        GroupLauncher.Layout layout = layout();
-        int[] ports = GroupLauncher.freePorts(N);
+        GroupLauncher.Layout layout = group.layout();
+        int[] ports = group.ports();
+        group.installedInTomcat().start();
         for (int r = 0; r < N; r++) {
-            Path dir = tmp.newFolder("replica" + r).toPath();
-            Path webapp = GroupLauncher.webApplication(r, ports, layout, dir);
-            TestRepositories.webInfLib(webapp);
-            replicas[r] = TomcatAxis2Server.startInstalled(webapp, ports[r], dir.resolve("tomcat"));
-            assertNull("replica " + r + ": Axis2 classes are the web application's own", replicas[r].context());
+            assertNull("replica " + r + ": Axis2 classes are the web application's own", group.replica(r).context());
         }
         PrintStream out = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
         try (DemoClient client = DemoClient.connect(ports, layout, tmp.newFolder("client1").toPath())) {
             assertVoted(client.run("installed", CALLS, 3, out), "installed");
         }
-        replicas[N - 1].close();
-        replicas[N - 1] = null;
+        group.stop(N - 1);
         try (DemoClient client = DemoClient.connect(ports, layout, tmp.newFolder("client2").toPath())) {
             assertVoted(client.run("three", CALLS, 2, out), "three");
         }
@@ -143,7 +131,7 @@ public class TomcatGroupTest {
 
     /** The servlet transport replaced SimpleHTTPServer; bftws runs inside the servlet's Axis2 instance. */
     private void assertServedByTheServlet(int r, int port) throws Exception {
-        Axis2Server s = replicas[r];
+        Axis2Server s = group.replica(r);
         assertTrue(s instanceof TomcatAxis2Server);
         assertEquals(port, s.port());
         ConfigurationContext context = s.context();
@@ -185,13 +173,5 @@ public class TomcatGroupTest {
     private static List<String> liveThreads(String marker) {
         return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).map(Thread::getName)
                 .filter(n -> n.startsWith("bftws-") && (n.endsWith(marker) || n.contains(marker + "-"))).sorted().toList();
-    }
-
-    private GroupLauncher.Layout layout() throws IOException {
-        Path keys = tmp.newFolder("keys").toPath();
-        ByteArrayOutputStream log = new ByteArrayOutputStream();
-        assertEquals(log.toString(), 0, KeyGen.run(new String[] {"--out", keys.toString(), "--replicas", "4",
-                "--clients", "1"}, new SecureRandom(), new PrintStream(log), new PrintStream(log)));
-        return new GroupLauncher.Layout(TestRepositories.artifacts(), TestRepositories.conf(), keys);
     }
 }

@@ -23,8 +23,8 @@ import org.apache.axis2.description.HandlerDescription;
 import org.apache.axis2.engine.Phase;
 import org.apache.axis2.handlers.AbstractHandler;
 import org.bftws.client.GroupClients;
-import org.bftws.client.embedded.Conditions;
-import org.bftws.client.embedded.EmbeddedAxis2Server;
+import org.bftws.module.testing.Conditions;
+import org.bftws.client.embedded.Axis2Server;
 import org.bftws.module.order.TotalOrderManager;
 import org.junit.Rule;
 import org.junit.Test;
@@ -61,8 +61,8 @@ public class CounterGroupTest {
 
     @Test
     public void votedIncrementsCheckpointsAndStateTransferToABackupRestartedEmpty() throws Exception {
-        group.start(FAST, GroupSecurity.NONE);
-        client = group.client("client", GroupSecurity.NONE);
+        group.parameters(FAST).start();
+        client = group.client("client");
         assertEquals("a fresh counter", 0, client.readCounter().value());
         for (int amount = 1; amount <= 10; amount++) {
             increment(amount);
@@ -82,7 +82,7 @@ public class CounterGroupTest {
             increment(amount);
         }
         // Same endpoint, empty state: what it missed is below the others' low watermark now.
-        ValueProbe probe = ValueProbe.on(group.start(backup, "replica3-restarted", FAST, GroupSecurity.NONE));
+        ValueProbe probe = ValueProbe.on(group.start(backup, "replica3-restarted"));
         for (int amount = 25; amount <= 28; amount++) {
             increment(amount);
         }
@@ -149,7 +149,7 @@ public class CounterGroupTest {
     static final class ValueProbe extends AbstractHandler {
         private final List<Long> values = new CopyOnWriteArrayList<>();
 
-        static ValueProbe on(EmbeddedAxis2Server replica) throws AxisFault {
+        static ValueProbe on(Axis2Server replica) throws AxisFault {
             ValueProbe probe = new ValueProbe();
             HandlerDescription d = new HandlerDescription("CounterValueProbe");
             d.setHandler(probe);

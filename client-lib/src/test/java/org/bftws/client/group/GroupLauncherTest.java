@@ -1,5 +1,6 @@
 package org.bftws.client.group;
 
+import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
@@ -13,13 +14,12 @@ import java.util.List;
 
 import org.apache.axis2.AxisFault;
 import org.apache.axis2.context.ConfigurationContext;
-import org.bftws.client.embedded.EmbeddedAxis2Server;
 import org.bftws.module.BftwsRuntime;
 import org.bftws.module.config.BftwsConfig;
 import org.bftws.module.config.SecurityMode;
-import org.junit.After;
 import org.junit.Rule;
 import org.junit.Test;
+import org.junit.rules.RuleChain;
 import org.junit.rules.TemporaryFolder;
 import org.junit.rules.Timeout;
 
@@ -31,43 +31,34 @@ import org.junit.rules.Timeout;
  * their CreateSequence exchange with Rampart, an unsigned client refused.
  */
 public class GroupLauncherTest {
-    private static final int N = 4;
+    private static final int N = LaunchedGroup.N;
+
+    private final TemporaryFolder tmp = new TemporaryFolder();
+    private final LaunchedGroup group = new LaunchedGroup(tmp);
 
     @Rule
-    public final TemporaryFolder tmp = new TemporaryFolder();
+    public final RuleChain rules = RuleChain.outerRule(tmp).around(group);
 
     @Rule
     public final Timeout timeout = Timeout.seconds(120);
 
-    private final EmbeddedAxis2Server[] replicas = new EmbeddedAxis2Server[N];
-
-    @After
-    public void stop() throws Exception {
-        for (EmbeddedAxis2Server s : replicas) {
-            if (s != null) {
-                s.close();
-            }
-        }
-    }
-
     @Test
     public void fourLaunchedReplicasServeTheDemoClientAlsoWithOneBackupDown() throws Exception {
-        GroupLauncher.Layout layout = new LaunchedGroup(tmp).layout(); // keys from KeyGen; replicas started here
-
-        int[] free = GroupLauncher.freePorts(N);
+        GroupLauncher.Layout layout = group.layout();
         StringBuilder groupFile = new StringBuilder("# id port\n");
         for (int r = 0; r < N; r++) {
-            groupFile.append(r).append(' ').append(free[r]).append('\n');
+            groupFile.append(r).append(' ').append(group.ports()[r]).append('\n');
         }
-        Path group = tmp.getRoot().toPath().resolve("group");
-        Files.writeString(group, groupFile);
-        int[] ports = GroupLauncher.readGroup(group);
+        Path file = tmp.getRoot().toPath().resolve("group");
+        Files.writeString(file, groupFile);
+        int[] ports = GroupLauncher.readGroup(file);
         assertEquals(N, ports.length);
+        assertArrayEquals("the group file's ports", group.ports(), ports);
 
+        group.start();
         for (int r = 0; r < N; r++) {
-            replicas[r] = GroupLauncher.start(r, ports, layout, tmp.newFolder("replica" + r).toPath());
-            assertEquals(ports[r], replicas[r].port());
-            assertTrue("replica " + r + " is replicated", BftwsRuntime.replica(replicas[r].context()) != null);
+            assertEquals(ports[r], group.replica(r).port());
+            assertTrue("replica " + r + " is replicated", BftwsRuntime.replica(group.replica(r).context()) != null);
         }
 
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
@@ -84,8 +75,7 @@ public class GroupLauncherTest {
         }
         assertTrue(printed.toString(), printed.toString().contains("echo 3: voted reply [all4-call3-item0"));
 
-        replicas[N - 1].close(); // a backup (the primary of view 0 is replica 0)
-        replicas[N - 1] = null;
+        group.stop(N - 1); // a backup (the primary of view 0 is replica 0)
         try (DemoClient client = DemoClient.connect(ports, layout, tmp.newFolder("client2").toPath())) {
             for (DemoClient.Call c : client.run("three", 3, 2, out)) {
                 assertTrue(c.sent() + " vs " + c.voted(), c.correct());
@@ -95,34 +85,28 @@ public class GroupLauncherTest {
 
     @Test
     public void withRampartLaunchedReplicasServeOnlyASigningClient() throws Exception {
-        LaunchedGroup group = new LaunchedGroup(tmp);
+        group.security(GroupSecurity.RAMPART).start();
+        for (int r = 0; r < N; r++) {
+            ConfigurationContext context = group.replica(r).context();
+            assertEquals(SecurityMode.RAMPART, ((BftwsConfig) context.getProperty(BftwsRuntime.CONFIG_PROPERTY))
+                    .security());
+            assertTrue("replica " + r + "'s main service is under Rampart",
+                    context.getAxisConfiguration().getService("Echo").isEngaged("rampart"));
+        }
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        PrintStream out = new PrintStream(printed, true, StandardCharsets.UTF_8);
+        DemoClient signed = group.client("signed");
+        assertTrue(printed.toString(), signed.runCounter(3, 0L, out));
+        for (DemoClient.Call c : signed.run("signed", 2, 2, out)) {
+            assertTrue(c.sent() + " vs " + c.voted(), c.correct());
+        }
+        assertTrue(printed.toString(), printed.toString().contains("client: counter now 6"));
         try {
-            GroupSecurity.keystores(group.layout().keys(), N); // as scripts/start-group does before the replicas
-            group.start("", GroupSecurity.RAMPART);
-            for (int r = 0; r < N; r++) {
-                ConfigurationContext context = group.replica(r).context();
-                assertEquals(SecurityMode.RAMPART, ((BftwsConfig) context.getProperty(BftwsRuntime.CONFIG_PROPERTY))
-                        .security());
-                assertTrue("replica " + r + "'s main service is under Rampart",
-                        context.getAxisConfiguration().getService("Echo").isEngaged("rampart"));
-            }
-            ByteArrayOutputStream printed = new ByteArrayOutputStream();
-            PrintStream out = new PrintStream(printed, true, StandardCharsets.UTF_8);
-            DemoClient signed = group.client("signed", GroupSecurity.RAMPART);
-            assertTrue(printed.toString(), signed.runCounter(3, 0L, out));
-            for (DemoClient.Call c : signed.run("signed", 2, 2, out)) {
-                assertTrue(c.sent() + " vs " + c.voted(), c.correct());
-            }
-            assertTrue(printed.toString(), printed.toString().contains("client: counter now 6"));
-            try {
-                group.client("unsigned", GroupSecurity.NONE).readCounter();
-                fail("a client without WS-Security was served by a rampart group");
-            } catch (AxisFault expected) {
-                // its CreateSequence is refused by every replica, so it has no sequence to send on
-                assertTrue(expected.getMessage(), expected.getMessage().contains("Missing wsse:Security header"));
-            }
-        } finally {
-            group.after();
+            group.client("unsigned", GroupSecurity.NONE).readCounter();
+            fail("a client without WS-Security was served by a rampart group");
+        } catch (AxisFault expected) {
+            // its CreateSequence is refused by every replica, so it has no sequence to send on
+            assertTrue(expected.getMessage(), expected.getMessage().contains("Missing wsse:Security header"));
         }
     }
 }

@@ -4,14 +4,20 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotNull;
 
 import java.io.ByteArrayOutputStream;
+import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipOutputStream;
 
-import org.bftws.client.embedded.EmbeddedAxis2Server;
+import org.bftws.client.embedded.Axis2Server;
+import org.bftws.client.embedded.TomcatAxis2Server;
 import org.bftws.core.keys.KeyGen;
 import org.bftws.module.BftwsRuntime;
 import org.bftws.module.order.TotalOrderManager;
@@ -19,31 +25,100 @@ import org.junit.rules.ExternalResource;
 import org.junit.rules.TemporaryFolder;
 
 /**
- * A test's demo group as scripts/start-group makes it, in one JVM: keys from {@link KeyGen} (4 replicas, 1
- * client), four {@link GroupLauncher} replicas on free loopback ports; stopped, with the test's clients,
- * after each test. Use inside the {@link TemporaryFolder} it writes to
- * ({@code RuleChain.outerRule(tmp).around(group)}).
+ * The one way the HTTP-level tests assemble a replica group: the demo group as scripts/start-group makes it, in
+ * one JVM. Keys from {@link KeyGen} (4 replicas, 1 client unless {@link #clientKeys}), four {@link GroupLauncher}
+ * replicas on free loopback ports (echo the main service; dealer, id generator, counter and any {@link #service}
+ * beside it) in Axis2's own HTTP server or in Tomcat, {@link DemoClient}s as the group's clients; all stopped
+ * after the test (or the class, as a {@code ClassRule}). Use inside the {@link TemporaryFolder} it writes to
+ * ({@code RuleChain.outerRule(tmp).around(group)}). The options apply to replicas started after they are set.
  */
-final class LaunchedGroup extends ExternalResource {
-    static final int N = 4;
+public final class LaunchedGroup extends ExternalResource {
+    public static final int N = 4;
 
     private final TemporaryFolder tmp;
-    private final EmbeddedAxis2Server[] replicas = new EmbeddedAxis2Server[N];
+    private final Axis2Server[] replicas = new Axis2Server[N];
+    private final Path[] dirs = new Path[N];
     private final List<DemoClient> clients = new ArrayList<>();
+    private final List<Path> services = new ArrayList<>();
+    private int clientKeys = 1;
+    private String randomness = GroupLauncher.RANDOMNESS_DEFAULT;
+    private String parameters = "";
+    private String clientParameters = "";
+    private GroupSecurity security = GroupSecurity.NONE;
+    private GroupLauncher.Container container = GroupLauncher.Container.AXIS2;
+    private boolean installed;
     private GroupLauncher.Layout layout;
     private int[] ports;
 
-    LaunchedGroup(TemporaryFolder tmp) {
+    public LaunchedGroup(TemporaryFolder tmp) {
         this.tmp = tmp;
     }
 
+    /** How many client keys keygen makes ({@code client-1.key} ...; the demo clients sign with the first). */
+    public LaunchedGroup clientKeys(int count) {
+        if (layout != null) {
+            throw new IllegalStateException("the keys are made already");
+        }
+        clientKeys = count;
+        return this;
+    }
+
+    /** {@code bftws.randomness.algorithm} of the replicas (none|ct|ba|ba-hardened; the demo's ct otherwise). */
+    public LaunchedGroup randomness(String algorithm) {
+        randomness = algorithm;
+        return this;
+    }
+
+    /** Further axis2.xml {@code <parameter>}s of every replica ({@link GroupLauncher#param}). */
+    public LaunchedGroup parameters(String extra) {
+        parameters = extra;
+        return this;
+    }
+
+    /** Further axis2.xml {@code <parameter>}s of every demo client (e.g. its retransmission timeout). */
+    public LaunchedGroup clientParameters(String extra) {
+        clientParameters = extra;
+        return this;
+    }
+
+    /** How the replicas and the clients sign their CreateSequence exchange. */
+    public LaunchedGroup security(GroupSecurity signing) {
+        security = signing;
+        return this;
+    }
+
+    /** Runs the replicas as Axis2's servlet in an embedded Tomcat ({@link GroupLauncher.Container#TOMCAT}). */
+    public LaunchedGroup inTomcat() {
+        container = GroupLauncher.Container.TOMCAT;
+        return this;
+    }
+
+    /**
+     * Runs each replica in Tomcat as an installed Axis2 web application does: AxisServlet, Axis2, Sandesha2 and
+     * bftws loaded by the application's own class loader from its WEB-INF/lib (README: installation into an
+     * existing Axis2 web application), so the replicas share no class with each other or with the test, and
+     * their {@code context()} is null.
+     */
+    public LaunchedGroup installedInTomcat() {
+        inTomcat();
+        installed = true;
+        return this;
+    }
+
+    /** A further service archive every replica deploys, reached under the group endpoint's sibling. */
+    public LaunchedGroup service(Path aar) {
+        services.add(aar);
+        return this;
+    }
+
     /** Generates the keys and picks the ports; no replica runs yet. */
-    GroupLauncher.Layout layout() throws IOException {
+    public GroupLauncher.Layout layout() throws IOException {
         if (layout == null) {
             Path keys = tmp.newFolder("keys").toPath();
             ByteArrayOutputStream log = new ByteArrayOutputStream();
             assertEquals(log.toString(), 0, KeyGen.run(new String[] {"--out", keys.toString(), "--replicas",
-                String.valueOf(N), "--clients", "1"}, new SecureRandom(), new PrintStream(log), new PrintStream(log)));
+                String.valueOf(N), "--clients", String.valueOf(clientKeys)}, new SecureRandom(), new PrintStream(log),
+                new PrintStream(log)));
             layout = new GroupLauncher.Layout(Path.of(System.getProperty("bftws.test.artifacts")),
                     Path.of(System.getProperty("bftws.conf")), keys);
             ports = GroupLauncher.freePorts(N);
@@ -51,46 +126,116 @@ final class LaunchedGroup extends ExternalResource {
         return layout;
     }
 
-    int[] ports() throws IOException {
+    /** The replicas' ports, by replica id. */
+    public int[] ports() throws IOException {
         layout();
         return ports;
     }
 
-    /** Starts all replicas with {@code extra} parameters, signing as {@code security} says. */
-    void start(String extra, GroupSecurity security) throws IOException {
-        for (int r = 0; r < N; r++) {
-            start(r, "replica" + r, extra, security);
+    /** Starts all replicas, each in a fresh directory {@code replicaR}. */
+    public LaunchedGroup start() throws IOException {
+        if (security == GroupSecurity.RAMPART) {
+            GroupSecurity.keystores(layout().keys(), N); // as scripts/start-group does, before the parties start
         }
+        for (int r = 0; r < N; r++) {
+            start(r, "replica" + r);
+        }
+        return this;
     }
 
     /** (Re)starts replica {@code r} with an empty state in a fresh directory named {@code dirName}. */
-    EmbeddedAxis2Server start(int r, String dirName, String extra, GroupSecurity security) throws IOException {
-        replicas[r] = GroupLauncher.start(r, ports(), layout(), tmp.newFolder(dirName).toPath(),
-                GroupLauncher.RANDOMNESS_DEFAULT, extra, security);
+    public Axis2Server start(int r, String dirName) throws IOException {
+        dirs[r] = tmp.newFolder(dirName).toPath();
+        if (container == GroupLauncher.Container.AXIS2) {
+            replicas[r] = GroupLauncher.start(r, ports(), layout(), dirs[r], randomness, parameters, security,
+                    services);
+        } else if (!parameters.isEmpty() || !services.isEmpty()) {
+            throw new IllegalStateException("GroupLauncher runs replicas in Tomcat without further parameters"
+                    + " or services");
+        } else if (installed) {
+            if (security != GroupSecurity.NONE || !randomness.equals(GroupLauncher.RANDOMNESS_DEFAULT)) {
+                throw new IllegalStateException("an installed web application is the demo replica as it is");
+            }
+            Path webapp = GroupLauncher.webApplication(r, ports(), layout(), dirs[r]);
+            webInfLib(webapp);
+            replicas[r] = TomcatAxis2Server.startInstalled(webapp, ports()[r], dirs[r].resolve("tomcat"));
+        } else {
+            replicas[r] = GroupLauncher.start(container, r, ports(), layout(), dirs[r], randomness, security);
+        }
         return replicas[r];
     }
 
     /** Stops replica {@code r} (as a crash would: its state is gone). */
-    void stop(int r) throws Exception {
+    public void stop(int r) throws Exception {
         replicas[r].close();
         replicas[r] = null;
     }
 
-    EmbeddedAxis2Server replica(int r) {
+    public Axis2Server replica(int r) {
         assertNotNull("replica " + r + " is running", replicas[r]);
         return replicas[r];
     }
 
-    TotalOrderManager manager(int r) {
+    /** The replicas by id, as they are now (null where stopped): the group's own array, not a copy. */
+    public Axis2Server[] replicas() {
+        return replicas;
+    }
+
+    public TotalOrderManager manager(int r) {
         return BftwsRuntime.replica(replica(r).context()).manager();
     }
 
-    /** A demo client of this group, closed after the test; its repository in a fresh directory. */
-    DemoClient client(String dirName, GroupSecurity security) throws IOException {
+    /** The axis2.xml replica {@code r} was last started with. */
+    public Path axis2Xml(int r) {
+        assertNotNull("replica " + r + " was started", dirs[r]);
+        return dirs[r].resolve("conf/axis2.xml");
+    }
+
+    /** A demo client of this group (client-1's key), signing as the group does; closed after the test. */
+    public DemoClient client(String dirName) throws IOException {
+        return client(dirName, security);
+    }
+
+    /** As above, signing as {@code signing} says (a client the group must refuse, say). */
+    public DemoClient client(String dirName, GroupSecurity signing) throws IOException {
         DemoClient c = DemoClient.connect(GroupLauncher.Container.AXIS2, ports(), layout(),
-                tmp.newFolder(dirName).toPath(), security);
+                tmp.newFolder(dirName).toPath(), signing, clientParameters);
         clients.add(c);
         return c;
+    }
+
+    /**
+     * Fills an Axis2 web application's {@code WEB-INF/lib} with the jars an installed deployment holds there:
+     * client-lib's runtime class path (Axis2, Axiom, Sandesha2, the bftws module and core, Log4j, ...) without
+     * Tomcat, which the container provides. Class directories (a reactor build that did not package) are
+     * jarred.
+     */
+    private static void webInfLib(Path webapp) throws IOException {
+        Path lib = webapp.resolve("WEB-INF/lib");
+        Files.createDirectories(lib);
+        String classPath = Files.readString(Path.of(System.getProperty("bftws.test.webappLib"))).trim();
+        for (String entry : classPath.split(File.pathSeparator)) {
+            Path p = Path.of(entry);
+            if (p.getFileName().toString().startsWith("tomcat-")) {
+                continue;
+            }
+            if (Files.isDirectory(p)) {
+                jar(p, lib.resolve(p.getParent().getParent().getFileName() + ".jar"));
+            } else {
+                Files.copy(p, lib.resolve(p.getFileName()));
+            }
+        }
+    }
+
+    private static void jar(Path classes, Path jar) throws IOException {
+        try (ZipOutputStream out = new ZipOutputStream(Files.newOutputStream(jar));
+                Stream<Path> files = Files.walk(classes)) {
+            for (Path f : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
+                out.putNextEntry(new ZipEntry(classes.relativize(f).toString().replace('\\', '/')));
+                Files.copy(f, out);
+                out.closeEntry();
+            }
+        }
     }
 
     @Override
@@ -99,7 +244,11 @@ final class LaunchedGroup extends ExternalResource {
             for (DemoClient c : clients) {
                 c.close();
             }
-            EmbeddedAxis2Server.closeAll(replicas);
+            for (Axis2Server s : replicas) {
+                if (s != null) {
+                    s.close();
+                }
+            }
         } catch (Exception e) {
             throw new IllegalStateException("stopping the launched group", e);
         }

@@ -5,11 +5,7 @@ import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.HexFormat;
@@ -19,50 +15,42 @@ import java.util.Set;
 import java.util.function.BooleanSupplier;
 
 import org.apache.axis2.AxisFault;
-import org.bftws.client.embedded.Conditions;
-import org.bftws.client.embedded.EmbeddedAxis2Server;
-import org.bftws.core.keys.KeyGen;
+import org.bftws.module.testing.Conditions;
 import org.bftws.core.message.Request;
 import org.bftws.module.api.ApplicationRequest;
 import org.bftws.module.invoker.GroupServices;
 import org.bftws.module.random.DeclaredRandomizedOperations;
 import org.bftws.samples.dealer.Deck;
 import org.bftws.samples.dealer.RandomStream;
-import org.junit.After;
 import org.junit.Rule;
 import org.junit.Test;
+import org.junit.rules.RuleChain;
 import org.junit.rules.TemporaryFolder;
 import org.junit.rules.Timeout;
 
 /**
  * Randomized operations through the Axis2 module (integrity paper §4 BA, §5 CT; BFT-WS issue: "all correct
- * replicas delivered the same random number"): four {@link GroupLauncher} replicas on loopback HTTP with
+ * replicas delivered the same random number"): the four replicas of a {@link LaunchedGroup} on loopback HTTP with
  * echo, dealer and id generator deployed, keys from keygen, and {@link DemoClient}'s ServiceClients. The
  * dealer's and id generator's operations are declared randomized in their WSDLs; echo's is not.
  */
 public class RandomizedGroupTest {
-    private static final int N = 4;
+    private static final int N = LaunchedGroup.N;
     private static final long WAIT_MS = 30_000;
 
+    private final TemporaryFolder tmp = new TemporaryFolder();
+    private final LaunchedGroup group = new LaunchedGroup(tmp);
+
     @Rule
-    public final TemporaryFolder tmp = new TemporaryFolder();
+    public final RuleChain rules = RuleChain.outerRule(tmp).around(group);
 
     @Rule
     public final Timeout timeout = Timeout.seconds(150);
 
-    private final EmbeddedAxis2Server[] replicas = new EmbeddedAxis2Server[N];
     private final RandomProbe[] dealerProbes = new RandomProbe[N];
     private final RandomProbe[] idgenProbes = new RandomProbe[N];
     private final RandomProbe[] echoProbes = new RandomProbe[N];
     private DemoClient client;
-
-    @After
-    public void stop() throws Exception {
-        if (client != null) {
-            client.close();
-        }
-        EmbeddedAxis2Server.closeAll(replicas);
-    }
 
     /** CT (threshold coin, CKS): dealer and id generator get one agreed number each call; echo gets none. */
     @Test
@@ -98,7 +86,7 @@ public class RandomizedGroupTest {
     public void theDeployedWsdlsDecideWhichRequestsAreRandomized() throws Exception {
         start("ct");
         DeclaredRandomizedOperations ops = new DeclaredRandomizedOperations(
-                new GroupServices(replicas[1].context().getAxisConfiguration(), "Echo"));
+                new GroupServices(group.replica(1).context().getAxisConfiguration(), "Echo"));
         assertTrue(ops.isRandomized(request("Dealer", GroupLauncher.DEALER_ACTION)));
         assertEquals(256, ops.bits(request("Dealer", GroupLauncher.DEALER_ACTION)));
         assertEquals(128, ops.bits(request("IdGenerator", GroupLauncher.IDGEN_ACTION)));
@@ -173,21 +161,14 @@ public class RandomizedGroupTest {
     }
 
     private void start(String randomness) throws Exception {
-        Path keys = tmp.newFolder("keys").toPath();
-        ByteArrayOutputStream log = new ByteArrayOutputStream();
-        assertEquals(log.toString(StandardCharsets.UTF_8), 0, KeyGen.run(new String[] {"--out", keys.toString(),
-                "--replicas", "4", "--clients", "1"}, new SecureRandom(), new PrintStream(log), new PrintStream(log)));
-        GroupLauncher.Layout layout = new GroupLauncher.Layout(Path.of(System.getProperty("bftws.test.artifacts")),
-                Path.of(System.getProperty("bftws.conf")), keys);
-        int[] ports = GroupLauncher.freePorts(N);
+        group.randomness(randomness).start();
         for (int r = 0; r < N; r++) {
-            replicas[r] = GroupLauncher.start(r, ports, layout, tmp.newFolder("replica" + r).toPath(), randomness);
-            var axis = replicas[r].context().getAxisConfiguration();
+            var axis = group.replica(r).context().getAxisConfiguration();
             dealerProbes[r] = RandomProbe.on(axis, "Dealer", "deal");
             idgenProbes[r] = RandomProbe.on(axis, "IdGenerator", "next");
             echoProbes[r] = RandomProbe.on(axis, "Echo", "echo");
         }
-        client = DemoClient.connect(ports, layout, tmp.newFolder("client").toPath());
+        client = group.client("client");
     }
 
     private static void await(String what, BooleanSupplier condition) throws InterruptedException {

@@ -16,7 +16,7 @@ import org.apache.axiom.om.OMFactory;
 import org.apache.axis2.AxisFault;
 import org.apache.axis2.client.ServiceClient;
 import org.bftws.client.GroupClients;
-import org.bftws.client.embedded.Conditions;
+import org.bftws.module.testing.Conditions;
 import org.bftws.client.embedded.EmbeddedAxis2Server;
 import org.junit.After;
 import org.junit.Rule;

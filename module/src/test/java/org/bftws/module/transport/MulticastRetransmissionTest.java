@@ -2,7 +2,7 @@ package org.bftws.module.transport;
 
 import static org.bftws.module.transport.LoopbackControlServer.message;
 import static org.bftws.module.transport.MulticastSenderTest.assertArrived;
-import static org.bftws.module.transport.MulticastSenderTest.awaitTrue;
+import static org.bftws.module.transport.MulticastSenderTest.WAIT_MS;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import org.bftws.module.testing.Conditions;
 import org.junit.After;
 import org.junit.Rule;
 import org.junit.Test;
@@ -57,7 +58,7 @@ public class MulticastRetransmissionTest {
             for (long i = 0; i < 5; i++) {
                 assertArrived(flaky, i); // a window of 1 keeps FIFO order through retransmissions
             }
-            awaitTrue("all acknowledged", () -> sender.sent() == 5);
+            Conditions.await("all acknowledged", WAIT_MS, () -> sender.sent() == 5);
             assertEquals(k, sender.failed());
             assertEquals(k + 5, flaky.posts.get());
             assertEquals(0, sender.givenUp());
@@ -78,7 +79,7 @@ public class MulticastRetransmissionTest {
                 got.add(live.next());
             }
             assertEquals("the live destination got every message once", 20, got.size());
-            awaitTrue("the dead destination is marked down", () -> sender.isDown(dead));
+            Conditions.await("the dead destination is marked down", WAIT_MS, () -> sender.isDown(dead));
             long failedAtDown = sender.failed();
             assertTrue("at most a window's worth of messages tried the limit, got " + failedAtDown,
                     failedAtDown <= 4L * (RETRANSMISSIONS + 1));
@@ -86,7 +87,7 @@ public class MulticastRetransmissionTest {
             for (long i = 20; i < 220; i++) {
                 sender.send(dead, message(i));
             }
-            awaitTrue("down: all but the newest released", () -> sender.held(dead) <= 1);
+            Conditions.await("down: all but the newest released", WAIT_MS, () -> sender.held(dead) <= 1);
             long probes = sender.failed() - failedAtDown;
             long elapsed = (System.nanoTime() - start) / 1_000_000;
             long probeMillis = settings(4).probeMillis();
@@ -103,7 +104,7 @@ public class MulticastRetransmissionTest {
         LoopbackControlServer back = server(new LoopbackControlServer(n -> broken.get() ? 503 : 202));
         try (MulticastSender sender = new MulticastSender("test-probe", 1, settings(2))) {
             sender.send(back.uri(), message(0));
-            awaitTrue("marked down after the limit", () -> sender.isDown(back.uri()));
+            Conditions.await("marked down after the limit", WAIT_MS, () -> sender.isDown(back.uri()));
             assertEquals(RETRANSMISSIONS + 1, back.posts.get());
             // A probe may be out (the probe interval can pass during this loop on a loaded machine): it holds
             // the message it carries until answered, beside the newest.
@@ -121,7 +122,7 @@ public class MulticastRetransmissionTest {
                 got = back.next();
             }
             assertEquals("message 11 arrived", Long.valueOf(11), got);
-            awaitTrue("up again", () -> !sender.isDown(back.uri()));
+            Conditions.await("up again", WAIT_MS, () -> !sender.isDown(back.uri()));
             sender.send(back.uri(), message(12));
             assertArrived(back, 12);
             assertTrue("nothing older than the newest came through a probe", back.accepted.isEmpty());
@@ -136,7 +137,7 @@ public class MulticastRetransmissionTest {
             sender.send(refusing.uri(), message(0));
             sender.send(refusing.uri(), message(1));
             assertArrived(refusing, 1);
-            awaitTrue("both answered", () -> sender.refused() + sender.sent() == 2);
+            Conditions.await("both answered", WAIT_MS, () -> sender.refused() + sender.sent() == 2);
             assertEquals(1, sender.refused());
             assertEquals(0, sender.failed());
             assertEquals("no retransmission of the refused one", 2, refusing.posts.get());

@@ -10,8 +10,8 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.function.BooleanSupplier;
 
+import org.bftws.module.testing.Conditions;
 import org.junit.After;
 import org.junit.Rule;
 import org.junit.Test;
@@ -26,6 +26,9 @@ import org.junit.rules.Timeout;
 public class MulticastSenderTest {
     @Rule
     public final Timeout timeout = Timeout.seconds(60);
+
+    /** How long a test waits for a condition on the senders and servers. */
+    static final long WAIT_MS = 20_000;
 
     private final List<LoopbackControlServer> servers = new ArrayList<>();
 
@@ -47,7 +50,8 @@ public class MulticastSenderTest {
         int capacity = 10;
         try (MulticastSender sender = new MulticastSender("test-send", 2, settings(1, 1 << 20, capacity))) {
             sender.send(slow.uri(), message(0));
-            awaitTrue("the first message is in flight, held by the slow server", () -> slow.inProgress.get() == 1);
+            Conditions.await("the first message is in flight, held by the slow server", WAIT_MS,
+                    () -> slow.inProgress.get() == 1);
             for (long i = 1; i <= 100; i++) {
                 sender.send(slow.uri(), message(i)); // would hang here if send waited for the destination
             }
@@ -75,7 +79,7 @@ public class MulticastSenderTest {
             for (long i = 0; i < 20; i++) {
                 sender.send(slow.uri(), message(i));
             }
-            awaitTrue("W POSTs in flight at once", () -> slow.inProgress.get() == window);
+            Conditions.await("W POSTs in flight at once", WAIT_MS, () -> slow.inProgress.get() == window);
             assertEquals("held: W in flight plus the waiting ones", 20, sender.held(slow.uri()));
             slow.open();
             Set<Long> got = new HashSet<>();
@@ -84,7 +88,8 @@ public class MulticastSenderTest {
             }
             assertEquals("every message arrived once", 20, got.size());
             assertEquals("never more than W at once", window, slow.maxInProgress.get());
-            awaitTrue("all acknowledged and released", () -> sender.held(slow.uri()) == 0 && sender.sent() == 20);
+            Conditions.await("all acknowledged and released", WAIT_MS,
+                    () -> sender.held(slow.uri()) == 0 && sender.sent() == 20);
         }
     }
 
@@ -96,7 +101,7 @@ public class MulticastSenderTest {
         slow.hold();
         try (MulticastSender sender = new MulticastSender("test-bytes", 1, settings(1, limit, 1000))) {
             sender.send(slow.uri(), message(0, size));
-            awaitTrue("the first message is in flight", () -> slow.inProgress.get() == 1);
+            Conditions.await("the first message is in flight", WAIT_MS, () -> slow.inProgress.get() == 1);
             long most = 0;
             for (long i = 1; i <= 50; i++) {
                 sender.send(slow.uri(), message(i, size));
@@ -136,12 +141,12 @@ public class MulticastSenderTest {
             sender.send(slow.uri(), message(i));
             sender.send(broken.uri(), message(i));
         }
-        awaitTrue("POSTs held and failed", () -> slow.inProgress.get() == 4 && sender.failed() >= 4);
+        Conditions.await("POSTs held and failed", WAIT_MS, () -> slow.inProgress.get() == 4 && sender.failed() >= 4);
         assertTrue("the sender runs threads", !threadsNamed(name).isEmpty());
         sender.close();
         // close waits for the pools to terminate; a worker that ended its task is reported before its thread
         // has quite returned, so allow that last instant
-        awaitTrue("no sender thread survives close", () -> threadsNamed(name).isEmpty());
+        Conditions.await("no sender thread survives close", WAIT_MS, () -> threadsNamed(name).isEmpty());
         sender.send(slow.uri(), message(99)); // ignored after close, starts nothing
         assertEquals(List.of(), threadsNamed(name));
     }
@@ -157,14 +162,6 @@ public class MulticastSenderTest {
     }
 
     /** Waits (bounded, generously: the machine is shared) for a condition; no sleep stands in for it. */
-    static void awaitTrue(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (!condition.getAsBoolean()) {
-            assertTrue("timed out waiting: " + what, System.nanoTime() < deadline);
-            Thread.sleep(5);
-        }
-    }
-
     private LoopbackControlServer server() throws Exception {
         LoopbackControlServer s = LoopbackControlServer.accepting();
         servers.add(s);

@@ -1,6 +1,6 @@
 package org.bftws.perf.echo;
 
-import static org.bftws.perf.echo.EchoSetup.param;
+import static org.bftws.client.group.GroupLauncher.param;
 
 import java.io.IOException;
 import java.nio.file.Path;

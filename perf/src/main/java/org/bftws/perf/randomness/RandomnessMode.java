@@ -1,6 +1,6 @@
 package org.bftws.perf.randomness;
 
-import static org.bftws.perf.echo.EchoSetup.param;
+import static org.bftws.client.group.GroupLauncher.param;
 
 import java.nio.file.Path;
 

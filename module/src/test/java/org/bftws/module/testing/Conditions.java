@@ -1,4 +1,4 @@
-package org.bftws.client.embedded;
+package org.bftws.module.testing;
 
 import static org.junit.Assert.fail;
 
