@@ -127,11 +127,6 @@ public final class EchoSetup {
         return out;
     }
 
-    /** One axis2.xml parameter element. */
-    public static String param(String name, String value) {
-        return "<parameter name=\"" + name + "\">" + value + "</parameter>\n    ";
-    }
-
     private static String required(String property) {
         String v = System.getProperty(property);
         if (v == null) {

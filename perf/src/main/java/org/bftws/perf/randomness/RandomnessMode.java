@@ -1,9 +1,11 @@
 package org.bftws.perf.randomness;
 
-import static org.bftws.perf.echo.EchoSetup.param;
+import static org.bftws.client.group.GroupLauncher.param;
 
 import java.nio.file.Path;
 
+import org.bftws.core.config.GroupConfig;
+import org.bftws.module.config.BftwsKeys;
 import org.bftws.perf.echo.EchoMode;
 import org.bftws.perf.echo.EchoPayload;
 import org.bftws.perf.echo.EchoSetup;
@@ -64,7 +66,7 @@ public final class RandomnessMode implements EchoMode {
     public Deployment start(EchoSetup setup, Path work) throws Exception {
         Path aar = RandomEchoArchive.write(work.resolve("service"));
         ReplicaGroup group = ReplicaGroup.start(setup, work, 4, keys, aar, RandomEchoArchive.SERVICE, GROUP,
-                param("bftws.randomness.algorithm", algorithm) + param("bftws.coinPerBatch", String.valueOf(coinPerBatch)));
+                param(BftwsKeys.RANDOMNESS.name(), algorithm) + param(GroupConfig.COIN_PER_BATCH, coinPerBatch));
         return new Deployment() {
             @Override
             public Caller newCaller() throws Exception {
