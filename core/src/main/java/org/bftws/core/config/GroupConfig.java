@@ -115,19 +115,21 @@ public final class GroupConfig {
     return new Builder();
   }
 
-  /** Reads every known key from textual properties (unknown keys are the caller's concern). */
+  /**
+   * Reads every key declared here from textual properties, as {@link ConfigValues#read} does (a blank value
+   * counts as not given); unknown keys are the caller's concern.
+   */
   public static GroupConfig fromProperties(Map<String, String> props) {
+    ConfigValues given = ConfigValues.read(props, ALL);
     Builder b = new Builder();
     for (ConfigKey<Integer> k : KEYS) {
-      String text = props.get(k.name());
-      if (text != null) {
-        b.values.put(k.name(), k.parse(text));
+      if (given.isSet(k)) {
+        b.set(k, given.get(k));
       }
     }
     for (ConfigKey<Boolean> k : FLAGS) {
-      String text = props.get(k.name());
-      if (text != null) {
-        b.flags.put(k.name(), k.parse(text));
+      if (given.isSet(k)) {
+        b.set(k, given.get(k));
       }
     }
     return b.build();

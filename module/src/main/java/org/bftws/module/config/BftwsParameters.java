@@ -17,7 +17,6 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -187,14 +186,8 @@ public final class BftwsParameters {
 
     /** Core parses its own keys and checks its own rules across them. */
     private static GroupConfig groupConfig(Map<String, String> params) {
-        Map<String, String> present = new HashMap<>();
-        for (Map.Entry<String, String> e : params.entrySet()) {
-            if (e.getValue() != null && !e.getValue().isBlank()) {
-                present.put(e.getKey(), e.getValue());
-            }
-        }
         try {
-            return GroupConfig.fromProperties(present);
+            return GroupConfig.fromProperties(params);
         } catch (ConfigException e) {
             throw new BftwsConfigException(e.key(), e.detail());
         }
