@@ -3,6 +3,7 @@ package org.bftws.module.keys;
 import java.util.HashMap;
 import java.util.Map;
 
+import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.Ed25519;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.Verifier;
@@ -44,7 +45,8 @@ public record GroupKeyMaterial(int nodeId, Signer signer, Verifier verifier, Gro
         int n = config.n();
         if (group.n() != n || group.f() != config.f()) {
             throw new BftwsConfigException(BftwsKeys.PUBLIC_KEYS.name(), "is for a group of n = " + group.n()
-                    + ", f = " + group.f() + ", but bftws.f gives n = " + n + ", f = " + config.f());
+                    + ", f = " + group.f() + ", but " + GroupConfig.F.name() + " gives n = " + n + ", f = "
+                    + config.f());
         }
         Map<Integer, Ed25519PublicKeyParameters> publicKeys = new HashMap<>();
         for (int i = 0; i < n; i++) {
@@ -59,8 +61,8 @@ public record GroupKeyMaterial(int nodeId, Signer signer, Verifier verifier, Gro
                 ReplicaKeys mine = KeyFiles.readReplica(config.privateKeyPath(), group);
                 if (mine.index() != config.replicaId() + 1) {
                     throw new BftwsConfigException(BftwsKeys.PRIVATE_KEY.name(), "holds the key of replica "
-                            + mine.index() + " (file numbering 1..n), but bftws.replica.id " + config.replicaId()
-                            + " needs replica-" + (config.replicaId() + 1) + ".key");
+                            + mine.index() + " (file numbering 1..n), but " + BftwsKeys.REPLICA_ID.name() + " "
+                            + config.replicaId() + " needs replica-" + (config.replicaId() + 1) + ".key");
                 }
                 return new GroupKeyMaterial(config.replicaId(), Ed25519.signer(mine.signingKey()), verifier, group,
                         mine.share());

@@ -52,7 +52,7 @@ public final class RandomnessMode implements EchoMode {
 
     @Override
     public String description() {
-        return "4 replicas, bftws.randomness.algorithm=" + algorithm
+        return "4 replicas, " + BftwsKeys.RANDOMNESS.name() + "=" + algorithm
                 + (algorithm.equals("ct") ? ", scheme " + keys.scheme() + (keys.rsaBits() > 0 ? " " + keys.rsaBits()
                         + " bits" : "") + ", k = " + keys.k() + (coinPerBatch ? ", one coin per batch" : "") : "");
     }
