@@ -8,8 +8,8 @@ import java.util.Map;
 /**
  * Everything a replica group agrees on, as typed keys with defaults and validation, declared here and
  * nowhere else; each key's {@link ConfigScope} says who reads it. Times are in ticks: the embedding
- * decides how long a tick is (the Axis2 module uses
- * {@code bftws.tickMillis}); the simulator uses virtual ticks.
+ * decides how long a tick is (the Axis2 module uses {@code bftws.tickMillis}); the simulator uses virtual
+ * ticks.
  */
 public final class GroupConfig {
   /** The largest f {@link #F} accepts (n = 97). */
