@@ -133,7 +133,9 @@ public final class ConfigKey<T> {
     } catch (RuntimeException e) {
       throw new ConfigException(name, text, ruleText);
     }
-    check(v);
+    if (v == null || !rule.test(v)) {
+      throw new ConfigException(name, text, ruleText); // the text as written, not the parsed value
+    }
     return v;
   }
 
