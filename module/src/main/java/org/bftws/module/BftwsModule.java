@@ -14,6 +14,7 @@ import org.apache.sandesha2.SandeshaModule;
 import org.apache.sandesha2.util.SandeshaUtil;
 import org.bftws.module.config.BftwsConfig;
 import org.bftws.module.config.BftwsConfigException;
+import org.bftws.module.config.BftwsKeys;
 import org.bftws.module.config.BftwsParameters;
 import org.bftws.module.config.SecurityMode;
 import org.bftws.core.pbft.RandomnessConfig;
@@ -99,7 +100,7 @@ public class BftwsModule extends SandeshaModule {
         try {
             return RampartSigning.load(config.securityPolicy());
         } catch (IOException e) {
-            throw new BftwsConfigException(BftwsParameters.SECURITY_POLICY_KEY, e.getMessage());
+            throw new BftwsConfigException(BftwsKeys.SECURITY_POLICY.name(), e.getMessage());
         }
     }
 
@@ -111,7 +112,7 @@ public class BftwsModule extends SandeshaModule {
         String path = endpoint.getPath();
         String name = path == null ? "" : path.substring(path.lastIndexOf('/') + 1);
         if (name.isEmpty()) {
-            throw new BftwsConfigException(BftwsParameters.REPLICAS_KEY, "endpoint " + endpoint
+            throw new BftwsConfigException(BftwsKeys.REPLICAS.name(), "endpoint " + endpoint
                     + " names no service (expected .../services/NAME)");
         }
         return name;

@@ -9,7 +9,7 @@ import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.bftws.module.client.GroupClientRuntime;
 import org.bftws.module.config.BftwsConfig;
-import org.bftws.module.config.BftwsParameters;
+import org.bftws.module.config.BftwsKeys;
 import org.bftws.module.keys.GroupKeyMaterial;
 import org.bftws.module.order.BftwsReplica;
 
@@ -88,7 +88,7 @@ public final class BftwsRuntime {
             BftwsConfig config = config(msgContext);
             URI replyTo = GroupClientRuntime.replyEndpoint(cc, config);
             if (replyTo == null) {
-                throw new AxisFault("BFT-WS client: set " + BftwsParameters.CLIENT_REPLY_ENDPOINT_KEY
+                throw new AxisFault("BFT-WS client: set " + BftwsKeys.CLIENT_REPLY_ENDPOINT.name()
                         + " (where the replicas reach this client's control port) or start the client's Axis2"
                         + " with an HTTP listener through EmbeddedAxis2Server");
             }

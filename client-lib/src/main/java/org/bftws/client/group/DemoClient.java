@@ -22,8 +22,8 @@ import org.bftws.client.embedded.Axis2Repository;
 import org.bftws.client.embedded.Axis2Server;
 import org.bftws.client.embedded.EmbeddedAxis2Server;
 import org.bftws.client.embedded.TomcatAxis2Server;
-import org.bftws.core.keys.KeyFiles;
 import org.bftws.module.api.CollectiveRandom;
+import org.bftws.module.config.BftwsKeys;
 
 /**
  * A plain Axis2 {@link ServiceClient} with bftws engaged, aimed at a service of the demo group: calls echo,
@@ -104,8 +104,8 @@ public final class DemoClient implements AutoCloseable {
     /** As above, with {@code extra} axis2.xml {@code <parameter>}s (e.g. the client's retransmission timeout). */
     public static DemoClient connect(GroupLauncher.Container container, int[] ports, GroupLauncher.Layout layout,
             Path dir, GroupSecurity security, String extra) throws IOException {
-        String group = GroupLauncher.groupParameters(ports, layout.keys()) + GroupLauncher.param("bftws.role", "client")
-                + GroupLauncher.param("bftws.keys.private", layout.keys().resolve(KeyFiles.clientFileName(1)).toString())
+        String group = GroupLauncher.groupParameters(ports, layout.keys())
+                + GroupLauncher.clientParameters(1, layout.keys())
                 + security.clientParameters(layout.keys(), ports.length, dir.resolve("conf")) + extra;
         Path source = layout.conf().resolve("axis2-client.xml");
         Path xml = dir.resolve("conf/axis2.xml");
@@ -117,8 +117,8 @@ public final class DemoClient implements AutoCloseable {
                     Axis2Repository.at(dir.resolve("repository")).axis2Xml(xml), layout), layout).build());
         } else {
             int port = GroupLauncher.freePorts(1)[0];
-            GroupLauncher.withParameters(source, xml, group + GroupLauncher.param("bftws.client.replyEndpoint",
-                    GroupLauncher.serviceUrl(port, "BftwsControl")));
+            GroupLauncher.withParameters(source, xml, group + GroupLauncher.param(
+                    BftwsKeys.CLIENT_REPLY_ENDPOINT.name(), GroupLauncher.serviceUrl(port, "BftwsControl")));
             security.withModule(GroupLauncher.withModules(TomcatAxis2Server.webApplication(dir.resolve("webapp"),
                     xml), layout), layout).build();
             listener = TomcatAxis2Server.start(dir.resolve("webapp"), port, dir.resolve("tomcat"));

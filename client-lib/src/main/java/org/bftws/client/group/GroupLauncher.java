@@ -16,7 +16,10 @@ import org.bftws.client.embedded.Axis2Repository;
 import org.bftws.client.embedded.Axis2Server;
 import org.bftws.client.embedded.EmbeddedAxis2Server;
 import org.bftws.client.embedded.TomcatAxis2Server;
+import org.bftws.core.config.ConfigKey;
 import org.bftws.core.keys.KeyFiles;
+import org.bftws.module.config.BftwsKeys;
+import org.bftws.module.config.Role;
 
 /**
  * Starts ONE replica of the demo group on 127.0.0.1: an embedded Axis2 server whose repository holds
@@ -102,9 +105,9 @@ public final class GroupLauncher {
         for (int r = 0; r < ports.length; r++) {
             replicas.append(r).append('=').append(serviceUrl(ports[r], mainService)).append(' ');
         }
-        return param("bftws.replicated", "true") + param("bftws.group.endpoint", groupEndpoint)
-                + param("bftws.replicas", replicas.toString().trim())
-                + param("bftws.keys.public", keys.resolve(KeyFiles.GROUP_FILE).toString());
+        return param(BftwsKeys.REPLICATED, true) + param(BftwsKeys.GROUP_ENDPOINT.name(), groupEndpoint)
+                + param(BftwsKeys.REPLICAS.name(), replicas.toString().trim())
+                + param(BftwsKeys.PUBLIC_KEYS, keys.resolve(KeyFiles.GROUP_FILE));
     }
 
     /** Where a replica runs: Axis2's own HTTP server, or Axis2's servlet in an embedded Tomcat. */
@@ -212,7 +215,7 @@ public final class GroupLauncher {
             throw new IllegalArgumentException("replica id " + id + " is not in 0.." + (ports.length - 1));
         }
         return withParameters(layout.replicaXml(), out, groupParameters(ports, layout.keys())
-                + replicaParameters(id, layout.keys()) + param("bftws.randomness.algorithm", randomness) + extra);
+                + replicaParameters(id, layout.keys()) + param(BftwsKeys.RANDOMNESS.name(), randomness) + extra);
     }
 
     /**
@@ -235,8 +238,8 @@ public final class GroupLauncher {
 
     /** {@code bftws.replica.id} and {@code bftws.keys.private} of replica {@code id} (keygen's file names). */
     public static String replicaParameters(int id, Path keys) {
-        return param("bftws.replica.id", String.valueOf(id))
-                + param("bftws.keys.private", keys.resolve(KeyFiles.replicaFileName(id + 1)).toString());
+        return param(BftwsKeys.REPLICA_ID, id)
+                + param(BftwsKeys.PRIVATE_KEY, keys.resolve(KeyFiles.replicaFileName(id + 1)));
     }
 
     /**
@@ -255,8 +258,8 @@ public final class GroupLauncher {
 
     /** {@code bftws.role=client} with keygen's {@code client-J.key} (J from 1). */
     public static String clientParameters(int j, Path keys) {
-        return param("bftws.role", "client")
-                + param("bftws.keys.private", keys.resolve(KeyFiles.clientFileName(j)).toString());
+        return param(BftwsKeys.ROLE, Role.CLIENT)
+                + param(BftwsKeys.PRIVATE_KEY, keys.resolve(KeyFiles.clientFileName(j)));
     }
 
     /**
@@ -291,6 +294,11 @@ public final class GroupLauncher {
     /** One axis2.xml {@code <parameter>} line. */
     public static String param(String name, String value) {
         return "<parameter name=\"" + name + "\">" + value + "</parameter>\n    ";
+    }
+
+    /** One axis2.xml {@code <parameter>} line of a declared key, its value written as the key parses it. */
+    public static <T> String param(ConfigKey<T> key, T value) {
+        return param(key.name(), key.text(value));
     }
 
     /** {@code http://127.0.0.1:PORT/axis2/services/NAME}. */

@@ -9,6 +9,7 @@ import java.util.Locale;
 import org.bftws.client.embedded.Axis2Repository;
 import org.bftws.client.security.GeneratedKeystores;
 import org.bftws.client.security.SigningPolicy;
+import org.bftws.module.config.BftwsKeys;
 
 /**
  * How a launched group's clients and replicas sign their WS-RM CreateSequence exchange ({@code bftws.security},
@@ -76,8 +77,8 @@ public enum GroupSecurity {
     }
 
     private String parameters(Path policy) {
-        return GroupLauncher.param("bftws.security", value())
-                + GroupLauncher.param("bftws.security.policy", policy.toAbsolutePath().toString());
+        return GroupLauncher.param(BftwsKeys.SECURITY.name(), value())
+                + GroupLauncher.param(BftwsKeys.SECURITY_POLICY, policy.toAbsolutePath());
     }
 
     /** rampart.mar into a repository when signing (without it a replica with rampart does not start). */

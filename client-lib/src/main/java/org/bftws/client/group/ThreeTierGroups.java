@@ -7,7 +7,10 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 
 import org.bftws.client.embedded.EmbeddedAxis2Server;
+import org.bftws.core.config.GroupConfig;
 import org.bftws.core.keys.KeyGen;
+import org.bftws.module.config.BftwsKeys;
+import org.bftws.module.config.RandomnessAlgorithm;
 
 /**
  * The three-tier echo (BFT-WS paper §3.4, §4.1.2) on 127.0.0.1 in this JVM: a backend group of 4 echo
@@ -78,7 +81,7 @@ public final class ThreeTierGroups implements AutoCloseable {
     private String backendReplicaParameters(int r) {
         return GroupLauncher.groupParameters(BACKEND_ENDPOINT, "Echo", backendPorts, backendKeys)
                 + GroupLauncher.replicaParameters(r, backendKeys)
-                + GroupLauncher.param("bftws.randomness.algorithm", "none");
+                + GroupLauncher.param(BftwsKeys.RANDOMNESS, RandomnessAlgorithm.NONE);
     }
 
     /** Middle replica {@code r}: the relay service, and a nested client repository listening on {@code nestedPort}. */
@@ -88,12 +91,12 @@ public final class ThreeTierGroups implements AutoCloseable {
         Path nested = GroupLauncher.clientRepository(layout(artifacts, conf, backendKeys), dir.resolve("backend-client"),
                 GroupLauncher.groupParameters(BACKEND_ENDPOINT, "Echo", backendPorts, backendKeys)
                         + GroupLauncher.clientParameters(r + 1, backendKeys)
-                        + GroupLauncher.param("bftws.client.replyEndpoint", reply)
+                        + GroupLauncher.param(BftwsKeys.CLIENT_REPLY_ENDPOINT.name(), reply)
                         + GroupLauncher.httpReceiver(nestedPort)).root();
         String params = GroupLauncher.groupParameters(MIDDLE_ENDPOINT, "Relay", middlePorts, middleKeys)
                 + GroupLauncher.replicaParameters(r, middleKeys)
-                + GroupLauncher.param("bftws.randomness.algorithm", "none")
-                + GroupLauncher.param("bftws.viewChangeTimeoutTicks", String.valueOf(MIDDLE_VIEW_CHANGE_TICKS))
+                + GroupLauncher.param(BftwsKeys.RANDOMNESS, RandomnessAlgorithm.NONE)
+                + GroupLauncher.param(GroupConfig.VIEW_CHANGE_TIMEOUT, MIDDLE_VIEW_CHANGE_TICKS)
                 + relayParameters(nested, BACKEND_ENDPOINT, NESTED_ATTEMPT_MILLIS)
                 + GroupLauncher.param("relay.backend.action", backendAction);
         return GroupLauncher.startReplica(layout(artifacts, conf, middleKeys), dir, middlePorts[r], params,

@@ -1,55 +1,65 @@
 package org.bftws.core.config;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * Everything a replica group agrees on, as typed keys with defaults and validation, declared here and
- * nowhere else. Times are in ticks: the embedding decides how long a tick is (the Axis2 module uses
- * {@code bftws.tickMillis}); the simulator uses virtual ticks.
+ * nowhere else; each key's {@link ConfigScope} says who reads it. Times are in ticks: the embedding
+ * decides how long a tick is (the Axis2 module uses {@code bftws.tickMillis}); the simulator uses virtual
+ * ticks.
  */
 public final class GroupConfig {
-  /** f: the number of Byzantine replicas tolerated; the group has n = 3f+1 (Castro-Liskov §2). */
-  public static final ConfigKey<Integer> F = ConfigKey.integer("bftws.f", 1, 1, 32);
+  /** The largest f {@link #F} accepts (n = 97). */
+  public static final int F_MAX = 32;
+
+  /**
+   * f: the number of Byzantine replicas tolerated; the group has n = 3f+1 (Castro-Liskov §2). 1: the
+   * smallest group that tolerates a fault, four replicas.
+   */
+  public static final ConfigKey<Integer> F = ConfigKey.integer("bftws.f", ConfigScope.GROUP, 1, 1, F_MAX);
   /**
    * K: a checkpoint every K executed batches (§4.3). 16 keeps the log short in the simulator and the
    * checkpoint cost (a get_state call) amortised in the module.
    */
   public static final ConfigKey<Integer> CHECKPOINT_INTERVAL =
-      ConfigKey.integer("bftws.checkpointInterval", 16, 1, 1 << 20);
+      ConfigKey.integer("bftws.checkpointInterval", ConfigScope.REPLICA, 16, 1, 1 << 20);
   /**
    * L: sequence numbers accepted above the stable checkpoint (high watermark H = h + L, §4.3). Twice K,
    * so that ordering goes on while the next checkpoint becomes stable.
    */
-  public static final ConfigKey<Integer> LOG_WINDOW = ConfigKey.integer("bftws.logWindow", 32, 2, 1 << 21);
+  public static final ConfigKey<Integer> LOG_WINDOW =
+      ConfigKey.integer("bftws.logWindow", ConfigScope.REPLICA, 32, 2, 1 << 21);
   /** Requests per pre-prepare at most (§5.1 batching). */
-  public static final ConfigKey<Integer> MAX_BATCH_SIZE = ConfigKey.integer("bftws.maxBatchSize", 64, 1, 4096);
+  public static final ConfigKey<Integer> MAX_BATCH_SIZE =
+      ConfigKey.integer("bftws.maxBatchSize", ConfigScope.REPLICA, 64, 1, 4096);
   /**
    * Batches in flight at the primary (BFT-WS §2.2: "often set to 1"); 2 lets the next batch form while
    * one commits, which keeps batches full under load without waiting on a timer.
    */
   public static final ConfigKey<Integer> MAX_OUTSTANDING_BATCHES =
-      ConfigKey.integer("bftws.maxOutstandingBatches", 2, 1, 1024);
+      ConfigKey.integer("bftws.maxOutstandingBatches", ConfigScope.REPLICA, 2, 1, 1024);
   /** Ticks a backup waits for a pending request to execute before it starts a view change (§4.4). */
   public static final ConfigKey<Integer> VIEW_CHANGE_TIMEOUT =
-      ConfigKey.integer("bftws.viewChangeTimeoutTicks", 200, 2, Integer.MAX_VALUE / 4);
+      ConfigKey.integer("bftws.viewChangeTimeoutTicks", ConfigScope.REPLICA, 200, 2, Integer.MAX_VALUE / 4);
   /** Cap of the doubling view-change timeout, so a long outage does not leave minutes of waiting. */
   public static final ConfigKey<Integer> VIEW_CHANGE_TIMEOUT_MAX =
-      ConfigKey.integer("bftws.viewChangeTimeoutMaxTicks", 3200, 2, Integer.MAX_VALUE / 2);
+      ConfigKey.integer("bftws.viewChangeTimeoutMaxTicks", ConfigScope.REPLICA, 3200, 2, Integer.MAX_VALUE / 2);
   /**
    * Ticks between retransmissions of a replica's own protocol messages that may not have arrived
    * (pre-prepare, prepare, commit, checkpoint, view-change, state fetch). Half the view-change timeout,
    * so a lost message is resent before the group gives up on the primary.
    */
   public static final ConfigKey<Integer> RETRANSMIT_INTERVAL =
-      ConfigKey.integer("bftws.retransmitTicks", 50, 1, Integer.MAX_VALUE / 4);
+      ConfigKey.integer("bftws.retransmitTicks", ConfigScope.REPLICA, 50, 1, Integer.MAX_VALUE / 4);
   /** Ticks a client waits for f+1 matching replies before it sends the request again to all. */
   public static final ConfigKey<Integer> CLIENT_RETRANSMIT =
-      ConfigKey.integer("bftws.clientRetransmitTicks", 100, 1, Integer.MAX_VALUE / 4);
+      ConfigKey.integer("bftws.clientRetransmitTicks", ConfigScope.CLIENT, 100, 1, Integer.MAX_VALUE / 4);
   /** Largest client operation accepted (bytes); bigger requests are refused before ordering. */
   public static final ConfigKey<Integer> MAX_REQUEST_BYTES =
-      ConfigKey.integer("bftws.maxRequestBytes", 1 << 20, 16, 64 << 20);
+      ConfigKey.integer("bftws.maxRequestBytes", ConfigScope.GROUP, 1 << 20, 16, 64 << 20);
 
   /**
    * How far ahead of its last executed message number a sequence may send: requests beyond it are
@@ -57,9 +67,10 @@ public final class GroupConfig {
    * pipeline a few messages, not thousands).
    */
   public static final ConfigKey<Integer> MAX_REQUESTS_AHEAD =
-      ConfigKey.integer("bftws.maxRequestsAhead", 64, 1, 1 << 20);
+      ConfigKey.integer("bftws.maxRequestsAhead", ConfigScope.REPLICA, 64, 1, 1 << 20);
   /** Pending requests a replica holds at most, over all clients; beyond it new ones are dropped. */
-  public static final ConfigKey<Integer> MAX_PENDING = ConfigKey.integer("bftws.maxPendingRequests", 1 << 16, 1, 1 << 24);
+  public static final ConfigKey<Integer> MAX_PENDING =
+      ConfigKey.integer("bftws.maxPendingRequests", ConfigScope.REPLICA, 1 << 16, 1, 1 << 24);
 
   /**
    * CT algorithm (integrity paper §5): toss one threshold coin per batch, on (group, n, batch digest),
@@ -78,12 +89,15 @@ public final class GroupConfig {
    * Off by default, the paper's per-request coin; turn it on only for throughput-bound groups whose
    * randomized operations of different clients need no secrecy from each other.
    */
-  public static final ConfigKey<Boolean> COIN_PER_BATCH = ConfigKey.bool("bftws.coinPerBatch", false);
+  public static final ConfigKey<Boolean> COIN_PER_BATCH =
+      ConfigKey.bool("bftws.coinPerBatch", ConfigScope.REPLICA, false);
 
   public static final List<ConfigKey<Integer>> KEYS = List.of(F, CHECKPOINT_INTERVAL, LOG_WINDOW,
       MAX_BATCH_SIZE, MAX_OUTSTANDING_BATCHES, VIEW_CHANGE_TIMEOUT, VIEW_CHANGE_TIMEOUT_MAX,
       RETRANSMIT_INTERVAL, CLIENT_RETRANSMIT, MAX_REQUEST_BYTES, MAX_REQUESTS_AHEAD, MAX_PENDING);
   public static final List<ConfigKey<Boolean>> FLAGS = List.of(COIN_PER_BATCH);
+  /** {@link #KEYS} and {@link #FLAGS}: every key declared here. */
+  public static final List<ConfigKey<?>> ALL = all();
 
   private final Map<String, Integer> values;
   private final Map<String, Boolean> flags;
@@ -101,22 +115,30 @@ public final class GroupConfig {
     return new Builder();
   }
 
-  /** Reads every known key from textual properties (unknown keys are the caller's concern). */
+  /**
+   * Reads every key declared here from textual properties, as {@link ConfigValues#read} does (a blank value
+   * counts as not given); unknown keys are the caller's concern.
+   */
   public static GroupConfig fromProperties(Map<String, String> props) {
+    ConfigValues given = ConfigValues.read(props, ALL);
     Builder b = new Builder();
     for (ConfigKey<Integer> k : KEYS) {
-      String text = props.get(k.name());
-      if (text != null) {
-        b.values.put(k.name(), k.parse(text));
+      if (given.isSet(k)) {
+        b.set(k, given.get(k));
       }
     }
     for (ConfigKey<Boolean> k : FLAGS) {
-      String text = props.get(k.name());
-      if (text != null) {
-        b.flags.put(k.name(), k.parse(text));
+      if (given.isSet(k)) {
+        b.set(k, given.get(k));
       }
     }
     return b.build();
+  }
+
+  private static List<ConfigKey<?>> all() {
+    List<ConfigKey<?>> all = new ArrayList<>(KEYS);
+    all.addAll(FLAGS);
+    return List.copyOf(all);
   }
 
   public int get(ConfigKey<Integer> key) {

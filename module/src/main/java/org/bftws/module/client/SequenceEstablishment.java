@@ -26,7 +26,7 @@ import org.apache.axis2.context.ConfigurationContext;
 import org.apache.neethi.Policy;
 import org.apache.sandesha2.client.SandeshaClientConstants;
 import org.bftws.module.config.BftwsConfig;
-import org.bftws.module.config.BftwsParameters;
+import org.bftws.module.config.BftwsKeys;
 import org.bftws.module.config.SecurityMode;
 import org.bftws.module.config.ReplicaEndpoint;
 import org.bftws.module.rm.ClientUuidElement;
@@ -84,7 +84,7 @@ public final class SequenceEstablishment {
         try {
             return RampartSigning.load(config.securityPolicy());
         } catch (IOException e) {
-            throw new AxisFault("BFT-WS: " + BftwsParameters.SECURITY_POLICY_KEY + ": " + e.getMessage());
+            throw new AxisFault("BFT-WS: " + BftwsKeys.SECURITY_POLICY.name() + ": " + e.getMessage());
         }
     }
 

@@ -4,50 +4,131 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.util.List;
 
+import org.bftws.core.config.ConfigKey;
+import org.bftws.core.config.ConfigValues;
 import org.bftws.core.config.GroupConfig;
 import org.bftws.module.transport.MulticastSettings;
 import org.bftws.module.xml.XmlLimits;
 
 /**
- * The validated BFT-WS settings of one Axis2 instance, as read from axis2.xml by
- * {@link BftwsParameters#parse}. Immutable; one instance per ConfigurationContext.
- *
- * @param replicated          false: bftws.mar behaves exactly like Sandesha2 (plain WS-RM, paper §3.3.1)
- * @param group               the protocol settings the whole group agrees on (f, K, L, batching, timeouts
- *                            in ticks), declared once in core's {@link GroupConfig}
- * @param replicaId           this instance's id in {@code replicas}, or -1 on a client
- * @param tickMillis          wall-clock length of one core tick
- * @param controlMaxBytes     largest BFT-WS control message accepted or sent (decoded bytes)
- * @param httpMaxRequestBytes largest HTTP request body (Content-Length) let into Axis2
- * @param xmlLimits           shape limits on a client's payload (depth, elements, attributes)
- * @param clientReplyEndpoint a client's control port as the replicas reach it, or null (see
- *                            {@link BftwsParameters#CLIENT_REPLY_ENDPOINT_KEY})
- * @param security            WS-Security signing of the client↔replica WS-RM exchange
- * @param securityPolicy      the WS-SecurityPolicy file Rampart enforces, or null without signing
- * @param multicast           the Multicast Sender's window, retransmission and buffer limits (§3.3.1.2)
+ * The validated BFT-WS settings of one Axis2 instance, as read from axis2.xml by {@link BftwsParameters#parse}:
+ * the values of the module's keys ({@link BftwsKeys}) and core's {@link GroupConfig}. Immutable; one instance
+ * per ConfigurationContext. Each getter reads one declared key (see its declaration for the meaning and the
+ * default), or a few of them grouped the way their user takes them.
  */
-public record BftwsConfig(
-        boolean replicated,
-        Role role,
-        GroupConfig group,
-        URI groupEndpoint,
-        List<ReplicaEndpoint> replicas,
-        int replicaId,
-        Path privateKeyPath,
-        Path publicKeysPath,
-        int tickMillis,
-        int controlMaxBytes,
-        int httpMaxRequestBytes,
-        XmlLimits xmlLimits,
-        URI clientReplyEndpoint,
-        RandomnessAlgorithm randomness,
-        ThresholdScheme thresholdScheme,
-        SecurityMode security,
-        Path securityPolicy,
-        MulticastSettings multicast) {
+public final class BftwsConfig {
+    /** {@link #replicaId()} of a client, or of an instance outside a group. */
+    public static final int NO_REPLICA = -1;
 
-    public BftwsConfig {
-        replicas = List.copyOf(replicas);
+    private final ConfigValues values;
+    private final GroupConfig group;
+    private final XmlLimits xmlLimits;
+    private final MulticastSettings multicast;
+
+    BftwsConfig(ConfigValues values, GroupConfig group) {
+        this.values = values;
+        this.group = group;
+        this.xmlLimits = new XmlLimits(get(BftwsKeys.XML_MAX_DEPTH), get(BftwsKeys.XML_MAX_ELEMENTS),
+                get(BftwsKeys.XML_MAX_ATTRIBUTES));
+        this.multicast = new MulticastSettings(get(BftwsKeys.MULTICAST_WINDOW),
+                get(BftwsKeys.MULTICAST_RETRANSMISSIONS), get(BftwsKeys.MULTICAST_RETRANSMIT_MILLIS),
+                get(BftwsKeys.MULTICAST_BUFFER_BYTES), MulticastSettings.BUFFER_MESSAGES_DEFAULT,
+                MulticastSettings.TIMEOUT_DEFAULT);
+    }
+
+    /** The value of one of the module's keys: as given, else its default (null if it has none). */
+    public <T> T get(ConfigKey<T> key) {
+        return values.get(key);
+    }
+
+    /** False: bftws.mar behaves exactly like Sandesha2 (plain WS-RM, paper §3.3.1). */
+    public boolean replicated() {
+        return get(BftwsKeys.REPLICATED);
+    }
+
+    public Role role() {
+        return get(BftwsKeys.ROLE);
+    }
+
+    /**
+     * The protocol settings the whole group agrees on (f, K, L, batching, timeouts in ticks), declared once in
+     * core's {@link GroupConfig}.
+     */
+    public GroupConfig group() {
+        return group;
+    }
+
+    /** The group endpoint, or null when not replicated. */
+    public URI groupEndpoint() {
+        return get(BftwsKeys.GROUP_ENDPOINT);
+    }
+
+    /** The replicas ordered by id (index i holds replica i); empty when not replicated. */
+    public List<ReplicaEndpoint> replicas() {
+        List<ReplicaEndpoint> replicas = get(BftwsKeys.REPLICAS);
+        return replicas == null ? List.of() : replicas;
+    }
+
+    /** This instance's id in {@link #replicas()}, or {@link #NO_REPLICA} on a client. */
+    public int replicaId() {
+        Integer id = get(BftwsKeys.REPLICA_ID);
+        return id == null ? NO_REPLICA : id;
+    }
+
+    public Path privateKeyPath() {
+        return get(BftwsKeys.PRIVATE_KEY);
+    }
+
+    public Path publicKeysPath() {
+        return get(BftwsKeys.PUBLIC_KEYS);
+    }
+
+    /** Wall-clock length of one core tick. */
+    public int tickMillis() {
+        return get(BftwsKeys.TICK_MILLIS);
+    }
+
+    /** Largest BFT-WS control message accepted or sent (decoded bytes). */
+    public int controlMaxBytes() {
+        return get(BftwsKeys.CONTROL_MAX_BYTES);
+    }
+
+    /** Largest HTTP request body (Content-Length) let into Axis2. */
+    public int httpMaxRequestBytes() {
+        return get(BftwsKeys.HTTP_MAX_REQUEST_BYTES);
+    }
+
+    /** Shape limits on a client's payload (depth, elements, attributes). */
+    public XmlLimits xmlLimits() {
+        return xmlLimits;
+    }
+
+    /** A client's control port as the replicas reach it, or null (see {@link BftwsKeys#CLIENT_REPLY_ENDPOINT}). */
+    public URI clientReplyEndpoint() {
+        return get(BftwsKeys.CLIENT_REPLY_ENDPOINT);
+    }
+
+    public RandomnessAlgorithm randomness() {
+        return get(BftwsKeys.RANDOMNESS);
+    }
+
+    public ThresholdScheme thresholdScheme() {
+        return get(BftwsKeys.THRESHOLD_SCHEME);
+    }
+
+    /** WS-Security signing of the client↔replica WS-RM exchange. */
+    public SecurityMode security() {
+        return get(BftwsKeys.SECURITY);
+    }
+
+    /** The WS-SecurityPolicy file Rampart enforces, or null without signing. */
+    public Path securityPolicy() {
+        return get(BftwsKeys.SECURITY_POLICY);
+    }
+
+    /** The Multicast Sender's window, retransmission and buffer limits (§3.3.1.2). */
+    public MulticastSettings multicast() {
+        return multicast;
     }
 
     /** Faults tolerated (core's {@code bftws.f}). */
@@ -57,12 +138,12 @@ public record BftwsConfig(
 
     /** Number of replicas, n = 3f + 1 in configuration I; 0 when not replicated. */
     public int n() {
-        return replicated ? group.n() : 0;
+        return replicated() ? group.n() : 0;
     }
 
     /** True on a replica of a configured group: the only case where ordering handlers act. */
     public boolean isReplica() {
-        return replicated && role == Role.REPLICA;
+        return replicated() && role() == Role.REPLICA;
     }
 
     /** True if {@code address} (a message's wsa:To) addresses a service of this configuration's group. */
@@ -76,6 +157,7 @@ public record BftwsConfig(
      * any other address.
      */
     public String groupService(String address) {
+        URI groupEndpoint = groupEndpoint();
         if (groupEndpoint == null || address == null) {
             return null;
         }
@@ -92,6 +174,6 @@ public record BftwsConfig(
 
     /** True on a client of a configured group: the only case where the voter acts. */
     public boolean isGroupClient() {
-        return replicated && role == Role.CLIENT;
+        return replicated() && role() == Role.CLIENT;
     }
 }

@@ -1,5 +1,7 @@
 package org.bftws.module.config;
 
+import org.bftws.core.config.ConfigKey;
+
 /**
  * How a collective random number is produced for randomized operations (integrity paper §4–§5); each maps
  * to one of core's {@code RandomnessConfig} factories.
@@ -16,6 +18,6 @@ public enum RandomnessAlgorithm {
 
     /** The value as written in axis2.xml. */
     public String configValue() {
-        return BftwsParameters.ParameterReader.configValue(this);
+        return ConfigKey.choiceText(this);
     }
 }

@@ -1,6 +1,6 @@
 package org.bftws.module.config;
 
-import java.util.Locale;
+import org.bftws.core.config.ConfigKey;
 
 /**
  * Which side of a replica group this Axis2 instance is. Declared rather than guessed: on the client,
@@ -13,6 +13,6 @@ public enum Role {
 
     /** The value as written in axis2.xml. */
     public String configValue() {
-        return name().toLowerCase(Locale.ROOT);
+        return ConfigKey.choiceText(this);
     }
 }

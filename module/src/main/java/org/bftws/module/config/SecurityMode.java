@@ -1,5 +1,7 @@
 package org.bftws.module.config;
 
+import org.bftws.core.config.ConfigKey;
+
 /**
  * Whether client↔replica messages carry WS-Security signatures (paper §3.3.1: "the messages exchanged
  * between the client and the replicas are protected by WS-Security"; protocol messages between replicas keep
@@ -13,6 +15,6 @@ public enum SecurityMode {
 
     /** The value as written in axis2.xml. */
     public String configValue() {
-        return BftwsParameters.ParameterReader.configValue(this);
+        return ConfigKey.choiceText(this);
     }
 }

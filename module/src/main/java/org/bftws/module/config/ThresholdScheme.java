@@ -1,6 +1,6 @@
 package org.bftws.module.config;
 
-import java.util.Locale;
+import org.bftws.core.config.ConfigKey;
 
 /** Threshold scheme behind the CT coin; see docs/design/cryptography.md for costs and assumptions. */
 public enum ThresholdScheme {
@@ -13,6 +13,6 @@ public enum ThresholdScheme {
 
     /** The value as written in axis2.xml. */
     public String configValue() {
-        return name().toLowerCase(Locale.ROOT);
+        return ConfigKey.choiceText(this);
     }
 }

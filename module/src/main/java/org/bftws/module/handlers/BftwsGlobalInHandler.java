@@ -8,6 +8,7 @@ import org.apache.axis2.context.MessageContext;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.bftws.module.config.BftwsConfig;
+import org.bftws.module.config.BftwsKeys;
 
 /**
  * BFT-WS Global In Handler (paper §3.3.1.3). Runs in PreDispatch, a global phase: after Security (Rampart
@@ -37,8 +38,8 @@ public class BftwsGlobalInHandler extends BftwsHandler {
             if (Long.bitCount(n) == 1) { // powers of two: a flood cannot flood the log
                 LOG.warn("refused an HTTP request body of {} bytes ({} refused so far)", declared, n);
             }
-            throw Refusal.fault("BFT-WS: request body of " + declared + " bytes refused (bftws.http.maxRequestBytes"
-                    + " is " + config.httpMaxRequestBytes() + ")");
+            throw Refusal.fault("BFT-WS: request body of " + declared + " bytes refused ("
+                    + BftwsKeys.HTTP_MAX_REQUEST_BYTES.name() + " is " + config.httpMaxRequestBytes() + ")");
         }
         return InvocationResponse.CONTINUE;
     }

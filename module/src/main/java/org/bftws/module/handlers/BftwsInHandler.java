@@ -9,6 +9,7 @@ import org.apache.sandesha2.storage.beans.RMDBean;
 import org.apache.axis2.context.ConfigurationContext;
 import org.bftws.module.BftwsRuntime;
 import org.bftws.module.config.BftwsConfig;
+import org.bftws.module.config.BftwsKeys;
 import org.bftws.module.config.SecurityMode;
 import org.bftws.module.order.BftwsReplica;
 import org.bftws.module.rm.ApplicationMessage;
@@ -72,7 +73,7 @@ public class BftwsInHandler extends BftwsHandler {
             return InvocationResponse.CONTINUE;
         }
         throw Refusal.fault("BFT-WS: service " + service.getName() + " is replicated; send requests to its"
-                + " replica group (bftws engaged with bftws.replicated=true), not to one replica");
+                + " replica group (bftws engaged with " + BftwsKeys.REPLICATED.name() + "=true), not to one replica");
     }
 
     /**

@@ -3,6 +3,7 @@ package org.bftws.module.keys;
 import java.util.HashMap;
 import java.util.Map;
 
+import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.Ed25519;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.Verifier;
@@ -14,7 +15,7 @@ import org.bftws.core.keys.KeyFiles;
 import org.bftws.core.keys.ReplicaKeys;
 import org.bftws.module.config.BftwsConfig;
 import org.bftws.module.config.BftwsConfigException;
-import org.bftws.module.config.BftwsParameters;
+import org.bftws.module.config.BftwsKeys;
 import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
 
 /**
@@ -39,12 +40,13 @@ public record GroupKeyMaterial(int nodeId, Signer signer, Verifier verifier, Gro
         try {
             group = KeyFiles.readGroup(config.publicKeysPath());
         } catch (KeyFileException e) {
-            throw new BftwsConfigException(BftwsParameters.PUBLIC_KEYS_KEY, "cannot be used: " + e.getMessage());
+            throw new BftwsConfigException(BftwsKeys.PUBLIC_KEYS.name(), "cannot be used: " + e.getMessage());
         }
         int n = config.n();
         if (group.n() != n || group.f() != config.f()) {
-            throw new BftwsConfigException(BftwsParameters.PUBLIC_KEYS_KEY, "is for a group of n = " + group.n()
-                    + ", f = " + group.f() + ", but bftws.f gives n = " + n + ", f = " + config.f());
+            throw new BftwsConfigException(BftwsKeys.PUBLIC_KEYS.name(), "is for a group of n = " + group.n()
+                    + ", f = " + group.f() + ", but " + GroupConfig.F.name() + " gives n = " + n + ", f = "
+                    + config.f());
         }
         Map<Integer, Ed25519PublicKeyParameters> publicKeys = new HashMap<>();
         for (int i = 0; i < n; i++) {
@@ -58,9 +60,9 @@ public record GroupKeyMaterial(int nodeId, Signer signer, Verifier verifier, Gro
             if (config.isReplica()) {
                 ReplicaKeys mine = KeyFiles.readReplica(config.privateKeyPath(), group);
                 if (mine.index() != config.replicaId() + 1) {
-                    throw new BftwsConfigException(BftwsParameters.PRIVATE_KEY_KEY, "holds the key of replica "
-                            + mine.index() + " (file numbering 1..n), but bftws.replica.id " + config.replicaId()
-                            + " needs replica-" + (config.replicaId() + 1) + ".key");
+                    throw new BftwsConfigException(BftwsKeys.PRIVATE_KEY.name(), "holds the key of replica "
+                            + mine.index() + " (file numbering 1..n), but " + BftwsKeys.REPLICA_ID.name() + " "
+                            + config.replicaId() + " needs replica-" + (config.replicaId() + 1) + ".key");
                 }
                 return new GroupKeyMaterial(config.replicaId(), Ed25519.signer(mine.signingKey()), verifier, group,
                         mine.share());
@@ -68,7 +70,7 @@ public record GroupKeyMaterial(int nodeId, Signer signer, Verifier verifier, Gro
             ClientKeys mine = KeyFiles.readClient(config.privateKeyPath(), group);
             return new GroupKeyMaterial(n + mine.index() - 1, Ed25519.signer(mine.signingKey()), verifier, group, null);
         } catch (KeyFileException e) {
-            throw new BftwsConfigException(BftwsParameters.PRIVATE_KEY_KEY, "cannot be used: " + e.getMessage());
+            throw new BftwsConfigException(BftwsKeys.PRIVATE_KEY.name(), "cannot be used: " + e.getMessage());
         }
     }
 

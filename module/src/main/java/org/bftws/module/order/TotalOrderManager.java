@@ -31,6 +31,7 @@ import org.bftws.core.pbft.RandomnessConfig;
 import org.bftws.core.pbft.Replica;
 import org.bftws.core.pbft.Role;
 import org.bftws.module.Threads;
+import org.bftws.module.config.BftwsKeys;
 import org.bftws.module.transport.ControlMessage;
 import org.bftws.module.transport.ControlSink;
 import org.bftws.module.transport.MulticastSender;
@@ -262,8 +263,8 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
 
     private void route(Ready.Outbound o) {
         if (o.bytes().length > maxMessageBytes) {
-            LOG.warn("replica {}: not sending a {}-byte message, above bftws.control.maxMessageBytes", id,
-                    o.bytes().length);
+            LOG.warn("replica {}: not sending a {}-byte message, above {}", id, o.bytes().length,
+                    BftwsKeys.CONTROL_MAX_BYTES.name());
             return;
         }
         ControlMessage m = new ControlMessage(o.bytes(), null);

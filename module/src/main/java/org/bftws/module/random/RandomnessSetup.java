@@ -10,7 +10,7 @@ import org.bftws.core.pbft.RandomizedOperations;
 import org.bftws.core.pbft.RandomnessConfig;
 import org.bftws.module.config.BftwsConfig;
 import org.bftws.module.config.BftwsConfigException;
-import org.bftws.module.config.BftwsParameters;
+import org.bftws.module.config.BftwsKeys;
 import org.bftws.module.keys.GroupKeyMaterial;
 
 /**
@@ -42,15 +42,15 @@ public final class RandomnessSetup {
         GroupKeys group = keys.group();
         String dealt = group.scheme().label();
         if (!dealt.equals(config.thresholdScheme().configValue())) {
-            throw new BftwsConfigException(BftwsParameters.THRESHOLD_SCHEME_KEY, "is "
-                    + config.thresholdScheme().configValue() + ", but " + BftwsParameters.PUBLIC_KEYS_KEY
+            throw new BftwsConfigException(BftwsKeys.THRESHOLD_SCHEME.name(), "is "
+                    + config.thresholdScheme().configValue() + ", but " + BftwsKeys.PUBLIC_KEYS.name()
                     + " holds a " + dealt + " group key (scripts/keygen --scheme)");
         }
         try {
             return new CoinConfig(group.thresholdScheme(), group.threshold(), keys.share(), groupId(config));
         } catch (IllegalArgumentException e) {
-            throw new BftwsConfigException(BftwsParameters.PRIVATE_KEY_KEY, "holds a threshold share that "
-                    + BftwsParameters.PUBLIC_KEYS_KEY + "'s group key does not match: " + e.getMessage());
+            throw new BftwsConfigException(BftwsKeys.PRIVATE_KEY.name(), "holds a threshold share that "
+                    + BftwsKeys.PUBLIC_KEYS.name() + "'s group key does not match: " + e.getMessage());
         }
     }
 

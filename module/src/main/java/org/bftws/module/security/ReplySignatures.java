@@ -16,7 +16,7 @@ import org.apache.ws.security.WSSecurityException;
 import org.apache.ws.security.components.crypto.Crypto;
 import org.apache.ws.security.components.crypto.CryptoType;
 import org.bftws.module.config.BftwsConfigException;
-import org.bftws.module.config.BftwsParameters;
+import org.bftws.module.config.BftwsKeys;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 import org.w3c.dom.Node;
@@ -150,7 +150,7 @@ public final class ReplySignatures {
         } catch (WSSecurityException e) {
             // reported below, naming the alias
         }
-        throw new BftwsConfigException(BftwsParameters.SECURITY_POLICY_KEY,
+        throw new BftwsConfigException(BftwsKeys.SECURITY_POLICY.name(),
                 "its keystore has no certificate " + alias + " (a replica's replies are checked against it)");
     }
 }

@@ -18,7 +18,7 @@ import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.apache.neethi.Policy;
 import org.bftws.module.config.BftwsConfigException;
-import org.bftws.module.config.BftwsParameters;
+import org.bftws.module.config.BftwsKeys;
 import org.bftws.module.transport.ControlPort;
 
 /**
@@ -50,7 +50,7 @@ public final class ServiceSigning implements AxisObserver {
      */
     public static void install(AxisConfiguration axis, Policy policy) throws AxisFault {
         if (axis.getModule(RampartSigning.RAMPART_MODULE) == null) {
-            throw new BftwsConfigException(BftwsParameters.SECURITY_KEY,
+            throw new BftwsConfigException(BftwsKeys.SECURITY.name(),
                     "is rampart, but rampart.mar is not among the repository's modules");
         }
         ServiceSigning observer = new ServiceSigning(policy);

@@ -16,7 +16,7 @@ import org.apache.ws.security.WSSecurityException;
 import org.apache.ws.security.components.crypto.Crypto;
 import org.apache.ws.security.components.crypto.CryptoFactory;
 import org.bftws.module.config.BftwsConfigException;
-import org.bftws.module.config.BftwsParameters;
+import org.bftws.module.config.BftwsKeys;
 
 /**
  * This party's X.509 signing key as the signing policy's {@code ramp:RampartConfig} names it: the key alias
@@ -104,6 +104,6 @@ final class SigningKeys {
     }
 
     private static BftwsConfigException invalid(String why) {
-        return new BftwsConfigException(BftwsParameters.SECURITY_POLICY_KEY, why);
+        return new BftwsConfigException(BftwsKeys.SECURITY_POLICY.name(), why);
     }
 }

@@ -10,6 +10,7 @@ import org.apache.axis2.builder.Builder;
 import org.apache.axis2.builder.SOAPBuilder;
 import org.apache.axis2.context.MessageContext;
 import org.apache.axis2.engine.AxisConfiguration;
+import org.bftws.module.config.BftwsKeys;
 
 /**
  * Axis2's SOAP builder over a stream that stops after {@code bftws.http.maxRequestBytes}: the parser never
@@ -80,7 +81,8 @@ public final class BoundedSoapBuilder implements Builder {
         private long counted(long n) throws IOException {
             count += n;
             if (count > max) {
-                throw new IOException("BFT-WS: request body above bftws.http.maxRequestBytes (" + max + ")");
+                throw new IOException("BFT-WS: request body above " + BftwsKeys.HTTP_MAX_REQUEST_BYTES.name()
+                        + " (" + max + ")");
             }
             return n;
         }

@@ -2,13 +2,13 @@ package org.bftws.module.transport;
 
 import java.time.Duration;
 
-import org.bftws.module.config.BftwsParameters;
+import org.bftws.module.config.BftwsKeys;
 
 /**
  * How the {@link MulticastSender} buffers and retransmits (BFT-WS paper §3.3.1.2: "a message to be multicast
  * is kept in the buffer until the acknowledgement from all destinations have been collected, or a predefined
  * retransmission limit has been exceeded"). The first four are axis2.xml keys, declared with their defaults
- * and rules in {@link BftwsParameters}; the others are fixed here.
+ * and rules in {@link BftwsKeys}; the others are fixed here.
  *
  * @param window           messages sent to one destination and not yet acknowledged (in flight, or waiting to
  *                         be retransmitted): at most this many POSTs to it are in flight at once
@@ -38,11 +38,11 @@ public record MulticastSettings(int window, int retransmissions, int retransmitM
         }
     }
 
-    /** The defaults of the axis2.xml keys, declared with their reasons in {@link BftwsParameters}. */
+    /** The defaults of the axis2.xml keys, declared with their reasons in {@link BftwsKeys}. */
     public static MulticastSettings defaults() {
-        return new MulticastSettings(BftwsParameters.MULTICAST_WINDOW_DEFAULT,
-                BftwsParameters.MULTICAST_RETRANSMISSIONS_DEFAULT, BftwsParameters.MULTICAST_RETRANSMIT_MILLIS_DEFAULT,
-                BftwsParameters.MULTICAST_BUFFER_BYTES_DEFAULT, BUFFER_MESSAGES_DEFAULT, TIMEOUT_DEFAULT);
+        return new MulticastSettings(BftwsKeys.MULTICAST_WINDOW.defaultValue(),
+                BftwsKeys.MULTICAST_RETRANSMISSIONS.defaultValue(), BftwsKeys.MULTICAST_RETRANSMIT_MILLIS.defaultValue(),
+                BftwsKeys.MULTICAST_BUFFER_BYTES.defaultValue(), BUFFER_MESSAGES_DEFAULT, TIMEOUT_DEFAULT);
     }
 
     /** The same with another per-destination message limit and POST timeout. */

@@ -9,10 +9,11 @@ import javax.xml.stream.XMLStreamReader;
 import org.apache.axiom.om.util.StAXParserConfiguration;
 import org.apache.axiom.om.util.StAXUtils;
 import org.apache.axis2.AxisFault;
+import org.bftws.module.config.BftwsKeys;
 
 /**
  * Bounds on the shape of a client's payload before Axiom builds it into a tree: nesting depth, element
- * count, attributes per element ({@code bftws.xml.*}, declared in {@code BftwsParameters}). A signed client
+ * count, attributes per element ({@code bftws.xml.*}, declared in {@code BftwsKeys}). A signed client
  * request is executed by every correct replica (paper §3.3.1.5), so its payload is checked the same way on
  * each: the refusal is deterministic and becomes the group's voted fault, and nothing executes. Size is
  * bounded earlier, by core's {@code bftws.maxRequestBytes}.
@@ -47,9 +48,9 @@ public record XmlLimits(int maxDepth, int maxElements, int maxAttributes) {
         while (r.hasNext()) {
             int event = r.next();
             if (event == XMLStreamConstants.START_ELEMENT) {
-                refuseAbove(++depth, maxDepth, "bftws.xml.maxDepth", "nesting depth");
-                refuseAbove(++elements, maxElements, "bftws.xml.maxElements", "element count");
-                refuseAbove(r.getAttributeCount(), maxAttributes, "bftws.xml.maxAttributes",
+                refuseAbove(++depth, maxDepth, BftwsKeys.XML_MAX_DEPTH.name(), "nesting depth");
+                refuseAbove(++elements, maxElements, BftwsKeys.XML_MAX_ELEMENTS.name(), "element count");
+                refuseAbove(r.getAttributeCount(), maxAttributes, BftwsKeys.XML_MAX_ATTRIBUTES.name(),
                         "attributes of one element");
             } else if (event == XMLStreamConstants.END_ELEMENT) {
                 depth--;

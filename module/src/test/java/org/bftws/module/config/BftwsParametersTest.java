@@ -286,7 +286,7 @@ public class BftwsParametersTest {
     public void multicastKeysHaveDefaultsAndRanges() {
         MulticastSettings d = BftwsParameters.parse(replica).multicast();
         assertEquals(MulticastSettings.defaults(), d);
-        assertEquals(BftwsParameters.MULTICAST_WINDOW_DEFAULT, d.window());
+        assertEquals((int) BftwsKeys.MULTICAST_WINDOW.defaultValue(), d.window());
         replica.put("bftws.multicast.window", "1");
         replica.put("bftws.multicast.retransmissions", "0");
         replica.put("bftws.multicast.retransmitMillis", "250");

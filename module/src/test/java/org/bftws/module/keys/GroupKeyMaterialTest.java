@@ -18,6 +18,7 @@ import org.bftws.core.keys.KeyFiles;
 import org.bftws.core.keys.KeyGen;
 import org.bftws.module.config.BftwsConfig;
 import org.bftws.module.config.BftwsConfigException;
+import org.bftws.module.config.BftwsKeys;
 import org.bftws.module.config.BftwsParameters;
 import org.junit.BeforeClass;
 import org.junit.ClassRule;
@@ -58,7 +59,7 @@ public class GroupKeyMaterialTest {
             GroupKeyMaterial.load(config("replica", 0, KeyFiles.replicaFileName(2)));
             fail("loaded replica 2's key as replica 0's");
         } catch (BftwsConfigException e) {
-            assertEquals(BftwsParameters.PRIVATE_KEY_KEY, e.key());
+            assertEquals(BftwsKeys.PRIVATE_KEY.name(), e.key());
         }
     }
 
@@ -72,7 +73,7 @@ public class GroupKeyMaterialTest {
             GroupKeyMaterial.load(BftwsParameters.parse(p));
             fail("loaded a 4-replica group.pub for 7 replicas");
         } catch (BftwsConfigException e) {
-            assertEquals(BftwsParameters.PUBLIC_KEYS_KEY, e.key());
+            assertEquals(BftwsKeys.PUBLIC_KEYS.name(), e.key());
         }
         Path garbage = Files.writeString(TMP.newFile().toPath(), "format = nonsense\n");
         Map<String, String> q = params("client", -1, KeyFiles.clientFileName(1));
@@ -81,7 +82,7 @@ public class GroupKeyMaterialTest {
             GroupKeyMaterial.load(BftwsParameters.parse(q));
             fail("loaded a malformed group.pub");
         } catch (BftwsConfigException e) {
-            assertEquals(BftwsParameters.PUBLIC_KEYS_KEY, e.key());
+            assertEquals(BftwsKeys.PUBLIC_KEYS.name(), e.key());
         }
     }
 

@@ -2,6 +2,8 @@ package org.bftws.perf.echo;
 
 import java.nio.file.Path;
 
+import org.bftws.module.config.BftwsKeys;
+
 /**
  * BFT-WS, configuration I (paper §3.2): n = 3f+1 replicas ({@link ReplicaGroup}: embedded Axis2 servers with
  * bftws engaged globally, {@code bftws.replicated=true} and the echo service, keys from keygen) and one
@@ -35,7 +37,7 @@ final class BftwsMode implements EchoMode {
     public String description() {
         return "BFT-WS configuration I: " + n + " replicas (f = " + (n - 1) / 3 + ") as embedded Axis2 servers on "
                 + "loopback, PBFT over SOAP/HTTP, one listening client, one ServiceClient (own virtual sequence) per "
-                + "concurrent client" + (signed ? "; bftws.security=rampart: CreateSequence and application messages"
+                + "concurrent client" + (signed ? "; " + BftwsKeys.SECURITY.name() + "=rampart: CreateSequence and application messages"
                 + " X.509-signed by the client (WSS4J) and checked by each replica's Rampart" : "");
     }
 

@@ -9,6 +9,8 @@ import java.util.List;
 
 import org.bftws.client.security.GeneratedKeystores;
 import org.bftws.client.security.SigningPolicy;
+import org.bftws.module.config.BftwsKeys;
+import org.bftws.module.config.SecurityMode;
 
 /**
  * {@code bftws.security=rampart} for a {@link ReplicaGroup} (README "WS-Security signing"): an X.509 keystore per
@@ -46,7 +48,7 @@ final class GroupSigning {
     }
 
     private static String params(Path policy) {
-        return param("bftws.security", "rampart") + param("bftws.security.policy", policy.toString());
+        return param(BftwsKeys.SECURITY, SecurityMode.RAMPART) + param(BftwsKeys.SECURITY_POLICY, policy);
     }
 
     private static String replica(int r) {

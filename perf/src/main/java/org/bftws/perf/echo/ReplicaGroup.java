@@ -14,9 +14,12 @@ import java.util.List;
 
 import org.apache.axis2.context.ConfigurationContext;
 import org.bftws.client.embedded.EmbeddedAxis2Server;
+import org.bftws.core.config.GroupConfig;
 import org.bftws.core.keys.KeyFiles;
 import org.bftws.core.keys.KeyGen;
 import org.bftws.module.BftwsRuntime;
+import org.bftws.module.config.BftwsKeys;
+import org.bftws.module.config.Role;
 import org.bftws.module.order.BftwsReplica;
 import org.bftws.module.order.TotalOrderManager;
 
@@ -114,11 +117,11 @@ public final class ReplicaGroup implements AutoCloseable {
                 list.append(r).append("=http://127.0.0.1:").append(setup.reachablePort(forwarders, ports[r]))
                         .append("/axis2/services/").append(serviceName).append(' ');
             }
-            String group = param("bftws.replicated", "true") + param("bftws.group.endpoint", groupEndpoint)
-                    + param("bftws.replicas", list.toString().trim()) + param("bftws.f", String.valueOf((n - 1) / 3))
-                    + param("bftws.keys.public", keys.resolve(KeyFiles.GROUP_FILE).toString())
-                    + param("bftws.randomness.scheme", keyOptions.scheme()) + extraParams;
-            String replyEndpoint = setup.wanDelayMillis() == 0 ? "" : param("bftws.client.replyEndpoint",
+            String group = param(BftwsKeys.REPLICATED, true) + param(BftwsKeys.GROUP_ENDPOINT.name(), groupEndpoint)
+                    + param(BftwsKeys.REPLICAS.name(), list.toString().trim()) + param(GroupConfig.F, (n - 1) / 3)
+                    + param(BftwsKeys.PUBLIC_KEYS, keys.resolve(KeyFiles.GROUP_FILE))
+                    + param(BftwsKeys.THRESHOLD_SCHEME.name(), keyOptions.scheme()) + extraParams;
+            String replyEndpoint = setup.wanDelayMillis() == 0 ? "" : param(BftwsKeys.CLIENT_REPLY_ENDPOINT.name(),
                     "http://127.0.0.1:" + setup.reachablePort(forwarders, ports[n]) + "/axis2/services/BftwsControl");
             ReplicaGroup g = new ReplicaGroup(setup, work, serviceAar, keys, group, Arrays.copyOf(ports, n));
             g.closer.register(forwarders);
@@ -185,16 +188,16 @@ public final class ReplicaGroup implements AutoCloseable {
 
     private void startReplica(int r, Path dir) throws Exception {
         Path xml = setup.axis2Xml(dir.resolve("conf"), "axis2-replica.xml", groupParams
-                + param("bftws.replica.id", String.valueOf(r))
-                + param("bftws.keys.private", keys.resolve(KeyFiles.replicaFileName(r + 1)).toString())
+                + param(BftwsKeys.REPLICA_ID, r)
+                + param(BftwsKeys.PRIVATE_KEY, keys.resolve(KeyFiles.replicaFileName(r + 1)))
                 + (signing == null ? "" : signing.replicaParams(r)));
         replicas[r] = EmbeddedAxis2Server.start(setup.server(dir.resolve("repository"), xml, serviceAar), ports[r]);
     }
 
     private void startClient(int port, String replyEndpoint) throws Exception {
         Path xml = setup.axis2Xml(work.resolve("client/conf"), "axis2-client.xml", groupParams + replyEndpoint
-                + param("bftws.role", "client")
-                + param("bftws.keys.private", keys.resolve(KeyFiles.clientFileName(1)).toString())
+                + param(BftwsKeys.ROLE, Role.CLIENT)
+                + param(BftwsKeys.PRIVATE_KEY, keys.resolve(KeyFiles.clientFileName(1)))
                 + (signing == null ? "" : signing.clientParams())
                 + "<transportReceiver name=\"http\" class=\"org.apache.axis2.transport.http.SimpleHTTPServer\"/>\n    ");
         client = closer.register(EmbeddedAxis2Server.start(setup.client(work.resolve("client/repository"), xml),

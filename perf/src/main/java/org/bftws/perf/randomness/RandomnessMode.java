@@ -4,6 +4,8 @@ import static org.bftws.client.group.GroupLauncher.param;
 
 import java.nio.file.Path;
 
+import org.bftws.core.config.GroupConfig;
+import org.bftws.module.config.BftwsKeys;
 import org.bftws.perf.echo.EchoMode;
 import org.bftws.perf.echo.EchoPayload;
 import org.bftws.perf.echo.EchoSetup;
@@ -50,7 +52,7 @@ public final class RandomnessMode implements EchoMode {
 
     @Override
     public String description() {
-        return "4 replicas, bftws.randomness.algorithm=" + algorithm
+        return "4 replicas, " + BftwsKeys.RANDOMNESS.name() + "=" + algorithm
                 + (algorithm.equals("ct") ? ", scheme " + keys.scheme() + (keys.rsaBits() > 0 ? " " + keys.rsaBits()
                         + " bits" : "") + ", k = " + keys.k() + (coinPerBatch ? ", one coin per batch" : "") : "");
     }
@@ -64,7 +66,7 @@ public final class RandomnessMode implements EchoMode {
     public Deployment start(EchoSetup setup, Path work) throws Exception {
         Path aar = RandomEchoArchive.write(work.resolve("service"));
         ReplicaGroup group = ReplicaGroup.start(setup, work, 4, keys, aar, RandomEchoArchive.SERVICE, GROUP,
-                param("bftws.randomness.algorithm", algorithm) + param("bftws.coinPerBatch", String.valueOf(coinPerBatch)));
+                param(BftwsKeys.RANDOMNESS.name(), algorithm) + param(GroupConfig.COIN_PER_BATCH, coinPerBatch));
         return new Deployment() {
             @Override
             public Caller newCaller() throws Exception {

@@ -1,5 +1,7 @@
 package org.bftws.perf.recovery;
 
+import static org.bftws.client.group.GroupLauncher.param;
+
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -8,7 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicReference;
 
-import org.bftws.client.group.GroupLauncher;
+import org.bftws.core.config.GroupConfig;
 import org.bftws.perf.Csv;
 import org.bftws.perf.Machine;
 import org.bftws.perf.echo.EchoSetup;
@@ -179,11 +181,11 @@ public final class RecoveryExperiment {
     private ReplicaGroup start(Path dir, int stateBytes, int interval) throws Exception {
         // Short retransmission and view-change timeouts, as in client-lib's StatefulGroupTest: the paper's
         // view change ran under a 2 s timeout; the outage measured includes this one (stated in RESULTS.md).
-        String params = GroupLauncher.param("bftws.checkpointInterval", String.valueOf(interval))
-                + GroupLauncher.param("bftws.logWindow", String.valueOf(2 * interval))
-                + GroupLauncher.param("bftws.retransmitTicks", "5")
-                + GroupLauncher.param("bftws.viewChangeTimeoutTicks", String.valueOf(config.viewChangeTimeoutTicks()))
-                + GroupLauncher.param("bftws.clientRetransmitTicks", "10");
+        String params = param(GroupConfig.CHECKPOINT_INTERVAL, interval)
+                + param(GroupConfig.LOG_WINDOW, 2 * interval)
+                + param(GroupConfig.RETRANSMIT_INTERVAL, 5)
+                + param(GroupConfig.VIEW_CHANGE_TIMEOUT, config.viewChangeTimeoutTicks())
+                + param(GroupConfig.CLIENT_RETRANSMIT, 10);
         Path aar = StateArchive.write(dir.resolve("aar"), stateBytes);
         ReplicaGroup group = ReplicaGroup.start(setup, dir, 4, aar, StateArchive.SERVICE, GROUP, params);
         running.set(group);

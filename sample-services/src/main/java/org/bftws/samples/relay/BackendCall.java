@@ -15,6 +15,7 @@ import org.apache.axis2.description.Parameter;
 import org.apache.axis2.engine.ListenerManager;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.bftws.module.config.BftwsKeys;
 
 /**
  * The nested invocation of a middle-tier replica (BFT-WS paper §3.4): the middle tier acts as a client of
@@ -61,7 +62,7 @@ public final class BackendCall {
         this.endpoint = endpoint;
         this.action = action;
         this.attemptMillis = attemptMillis;
-        Parameter p = context.getAxisConfiguration().getParameter("bftws.replicated");
+        Parameter p = context.getAxisConfiguration().getParameter(BftwsKeys.REPLICATED.name());
         this.replicated = p != null && "true".equals(String.valueOf(p.getValue()).trim());
     }
 
