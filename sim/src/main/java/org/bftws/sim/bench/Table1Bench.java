@@ -1,4 +1,4 @@
-package org.bftws.core.crypto.threshold;
+package org.bftws.sim.bench;
 
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
@@ -8,6 +8,12 @@ import java.util.ArrayList;
 import java.util.List;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
+import org.bftws.core.crypto.threshold.Dealt;
+import org.bftws.core.crypto.threshold.ShoupRsa;
+import org.bftws.core.crypto.threshold.SignatureShare;
+import org.bftws.core.crypto.threshold.ThresholdException;
+import org.bftws.core.crypto.threshold.ThresholdParams;
+import org.bftws.core.crypto.threshold.ThresholdScheme;
 
 /**
  * The rows of the integrity paper's Table 1 (§7.1), measured the way the paper states them so our figures sit

@@ -1,4 +1,4 @@
-package org.bftws.core.sim;
+package org.bftws.sim;
 
 import java.nio.charset.StandardCharsets;
 import java.security.NoSuchAlgorithmException;

@@ -1,4 +1,4 @@
-package org.bftws.core.bench;
+package org.bftws.sim.bench;
 
 import java.io.IOException;
 import java.io.PrintWriter;

@@ -1,4 +1,4 @@
-package org.bftws.core.bench;
+package org.bftws.sim.bench;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -6,10 +6,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import org.bftws.core.crypto.threshold.SchemeId;
-import org.bftws.core.sim.Byzantine;
-import org.bftws.core.sim.SimOptions;
-import org.bftws.core.sim.SimResult;
-import org.bftws.core.sim.Simulation;
+import org.bftws.sim.Byzantine;
+import org.bftws.sim.SimOptions;
+import org.bftws.sim.SimResult;
+import org.bftws.sim.Simulation;
 
 /**
  * What the BA algorithm and its hardened variant cost on the simulator's ordering path, against no

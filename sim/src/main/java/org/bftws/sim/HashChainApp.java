@@ -1,4 +1,4 @@
-package org.bftws.core.sim;
+package org.bftws.sim;
 
 import java.util.Arrays;
 import org.bftws.core.codec.ByteWriter;

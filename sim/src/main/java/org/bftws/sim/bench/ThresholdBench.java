@@ -1,4 +1,4 @@
-package org.bftws.core.crypto.threshold;
+package org.bftws.sim.bench;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -9,6 +9,16 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import org.bftws.core.crypto.threshold.CksCoin;
+import org.bftws.core.crypto.threshold.Dealt;
+import org.bftws.core.crypto.threshold.GroupValue;
+import org.bftws.core.crypto.threshold.SchemeId;
+import org.bftws.core.crypto.threshold.ShoupRsa;
+import org.bftws.core.crypto.threshold.SignatureShare;
+import org.bftws.core.crypto.threshold.ThresholdException;
+import org.bftws.core.crypto.threshold.ThresholdParams;
+import org.bftws.core.crypto.threshold.ThresholdScheme;
+import org.bftws.core.crypto.threshold.Thresholds;
 import org.bouncycastle.crypto.digests.SHA256Digest;
 import org.bouncycastle.crypto.macs.HMac;
 import org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters;

@@ -1,4 +1,4 @@
-package org.bftws.core.sim;
+package org.bftws.sim;
 
 import java.util.ArrayList;
 import java.util.List;

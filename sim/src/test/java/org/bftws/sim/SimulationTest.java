@@ -1,4 +1,4 @@
-package org.bftws.core.sim;
+package org.bftws.sim;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;

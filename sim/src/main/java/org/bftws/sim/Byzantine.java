@@ -1,4 +1,4 @@
-package org.bftws.core.sim;
+package org.bftws.sim;
 
 /** The nemesis a run uses on top of the benign fault mix (TESTING.md). */
 public enum Byzantine {

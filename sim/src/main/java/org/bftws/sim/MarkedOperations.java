@@ -1,4 +1,4 @@
-package org.bftws.core.sim;
+package org.bftws.sim;
 
 import org.bftws.core.message.Request;
 import org.bftws.core.pbft.RandomizedOperations;

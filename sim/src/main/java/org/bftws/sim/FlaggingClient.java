@@ -1,4 +1,4 @@
-package org.bftws.core.sim;
+package org.bftws.sim;
 
 import java.util.Random;
 import org.bftws.core.crypto.Signer;

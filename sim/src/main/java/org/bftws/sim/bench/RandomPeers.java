@@ -1,4 +1,4 @@
-package org.bftws.core.bench;
+package org.bftws.sim.bench;
 
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
