@@ -26,9 +26,10 @@ ensure_toolchain() {
 build_sim() {
   local stamp="$ROOT/sim/target/classpath.txt"
   if [ ! -f "$stamp" ] || [ -n "$(find "$ROOT/core/src/main" "$ROOT/sim/src/main" "$ROOT/core/pom.xml" \
-      "$ROOT/sim/pom.xml" "$ROOT/pom.xml" -newer "$stamp" -print -quit)" ]; then
-    # sim writes its class path file in process-test-classes (see sim/pom.xml); tests are not compiled
-    (cd "$ROOT" && mvn -B -q -pl sim -am -Dmaven.test.skip=true process-test-classes) >&2
+      "$ROOT/core/src/test/java/org/bftws/core/testkit" "$ROOT/sim/pom.xml" "$ROOT/pom.xml" -newer "$stamp" -print -quit)" ]; then
+    # sim uses core's test kit (test-jar) and writes its class path file in process-test-classes: the
+    # test classes are compiled, no test runs (see sim/pom.xml)
+    (cd "$ROOT" && mvn -B -q -pl sim -am -DskipTests process-test-classes) >&2
     touch "$stamp"
   fi
 }

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import org.bftws.core.crypto.Digests;
+import org.bftws.core.crypto.Verifier;
 import org.bftws.core.crypto.threshold.Dealt;
 import org.bftws.core.crypto.threshold.SignatureShare;
 import org.bftws.core.crypto.threshold.ThresholdException;
@@ -17,12 +18,12 @@ import org.bftws.core.crypto.threshold.ThresholdScheme;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.RequestId;
 import org.bftws.core.message.Signed;
-import org.bftws.core.crypto.Verifier;
 import org.bftws.core.pbft.BaRandomness;
 import org.bftws.core.pbft.CoinConfig;
 import org.bftws.core.pbft.Effect;
 import org.bftws.core.pbft.Event;
 import org.bftws.core.pbft.RandomizedOperations;
+import org.bftws.core.testkit.HashChainApp;
 
 /**
  * The invariants of TESTING.md, checked on what correct replicas and clients report: one canonical

@@ -28,12 +28,14 @@ import org.bftws.core.message.Signed;
 import org.bftws.core.pbft.CoinConfig;
 import org.bftws.core.pbft.Effect;
 import org.bftws.core.pbft.Entropy;
+import org.bftws.core.pbft.Event;
 import org.bftws.core.pbft.RandomizedOperations;
 import org.bftws.core.pbft.RandomnessConfig;
-import org.bftws.core.pbft.Event;
 import org.bftws.core.pbft.Ready;
 import org.bftws.core.pbft.Replica;
 import org.bftws.core.pbft.Role;
+import org.bftws.core.testkit.HashChainApp;
+import org.bftws.core.testkit.TestKeys;
 import org.bftws.core.voter.ClientCore;
 import org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters;
 import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
@@ -142,15 +144,12 @@ public final class Simulation {
     }
     checker = new Checker(oracle);
     checker.operations(operations());
-    Map<Integer, Ed25519PublicKeyParameters> keys = new HashMap<>();
-    for (int node = 0; node < n + o.clients(); node++) {
-      byte[] seed = new byte[32];
-      rng.nextBytes(seed); // drawn with keygen's keys too: the schedule stays the seed's
-      Ed25519PrivateKeyParameters k = node < n && o.keys() != null ? o.keys().replicas().get(node).signingKey()
-          : new Ed25519PrivateKeyParameters(seed, 0);
-      keys.put(node, k.generatePublicKey());
-      signers.put(node, Ed25519.signer(k));
+    TestKeys drawn = TestKeys.drawn(n + o.clients(), rng); // drawn with keygen's keys too: the schedule stays the seed's
+    for (int i = 0; o.keys() != null && i < n; i++) {
+      drawn = drawn.with(i, o.keys().replicas().get(i).signingKey());
     }
+    Map<Integer, Ed25519PublicKeyParameters> keys = drawn.publicKeys();
+    signers.putAll(drawn.signers());
     flagging = o.random() != SimOptions.Randomness.NONE || o.byzantine() == Byzantine.FLAGGING
         ? flaggingClient(n + o.clients(), keys) : null;
     verifier = Ed25519.verifier(keys);
@@ -212,9 +211,7 @@ public final class Simulation {
 
   /** The flagging client's key comes from the seed alone (not {@link #rng}: other runs keep their schedules). */
   private FlaggingClient flaggingClient(int id, Map<Integer, Ed25519PublicKeyParameters> keys) {
-    byte[] seed = new byte[32];
-    new Random(o.seed() ^ 0x466c6167L).nextBytes(seed);
-    Ed25519PrivateKeyParameters k = new Ed25519PrivateKeyParameters(seed, 0);
+    Ed25519PrivateKeyParameters k = TestKeys.key(new Random(o.seed() ^ 0x466c6167L));
     keys.put(id, k.generatePublicKey());
     return new FlaggingClient(id, Ed25519.signer(k), o.seed());
   }

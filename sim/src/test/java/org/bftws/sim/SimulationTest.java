@@ -9,18 +9,15 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.bftws.core.crypto.Ed25519;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.threshold.Dealt;
 import org.bftws.core.crypto.threshold.SchemeId;
 import org.bftws.core.crypto.threshold.SignatureShare;
-import org.bftws.core.crypto.threshold.TestRandom;
 import org.bftws.core.crypto.threshold.ThresholdParams;
 import org.bftws.core.crypto.threshold.ThresholdScheme;
 import org.bftws.core.crypto.threshold.Thresholds;
@@ -35,8 +32,8 @@ import org.bftws.core.pbft.CoinConfig;
 import org.bftws.core.pbft.Effect;
 import org.bftws.core.pbft.Event;
 import org.bftws.core.pbft.RandomizedOperations;
-import org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters;
-import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
+import org.bftws.core.testkit.TestKeys;
+import org.bftws.core.testkit.TestRandom;
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
@@ -239,17 +236,10 @@ public class SimulationTest {
   // combination of the certified set.
   @Test
   public void checkerReportsABaRandomNumberThatIsNotTheCertifiedOne() {
-    Map<Integer, Ed25519PublicKeyParameters> keys = new HashMap<>();
-    Map<Integer, Signer> signers = new HashMap<>();
-    for (int i = 0; i < 4; i++) {
-      byte[] seed = new byte[32];
-      seed[0] = (byte) (i + 1);
-      Ed25519PrivateKeyParameters k = new Ed25519PrivateKeyParameters(seed, 0);
-      keys.put(i, k.generatePublicKey());
-      signers.put(i, Ed25519.signer(k));
-    }
+    TestKeys keys = TestKeys.seeded(4, 1);
+    Map<Integer, Signer> signers = keys.signers();
     Checker checker = new Checker(null);
-    checker.agreement(new Checker.BaOracle(4, 1, false, Ed25519.verifier(keys)));
+    checker.agreement(new Checker.BaOracle(4, 1, false, keys.verifier()));
     Request q = new Request(4, "urn:uuid:c", 1, true, new byte[] {1, 2, 3});
     Signed s = Signed.of(Kind.REQUEST, 4, q.encode(), new byte[64]);
     checker.issued(q);

@@ -1,4 +1,4 @@
-package org.bftws.core.crypto.threshold;
+package org.bftws.core.testkit;
 
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
