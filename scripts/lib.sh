@@ -20,17 +20,22 @@ ensure_toolchain() {
   fi
 }
 
-# Builds core (classes + runtime class path file) unless it is up to date with its sources.
-build_core() {
-  local stamp="$ROOT/core/target/classpath.txt"
-  if [ ! -f "$stamp" ] || [ -n "$(find "$ROOT/core/src/main" "$ROOT/core/pom.xml" "$ROOT/pom.xml" -newer "$stamp" -print -quit)" ]; then
-    (cd "$ROOT" && mvn -B -q -pl core -am -DskipTests compile) >&2
+# Builds the sim module and core under it (classes + sim/target/classpath.txt, which names core's classes)
+# unless they are up to date with their sources: the simulator, the benchmarks on the core alone and the key
+# dealer's command live there.
+build_sim() {
+  local stamp="$ROOT/sim/target/classpath.txt"
+  if [ ! -f "$stamp" ] || [ -n "$(find "$ROOT/core/src/main" "$ROOT/sim/src/main" "$ROOT/core/pom.xml" \
+      "$ROOT/core/src/test/java/org/bftws/core/testkit" "$ROOT/sim/pom.xml" "$ROOT/pom.xml" -newer "$stamp" -print -quit)" ]; then
+    # sim uses core's test kit (test-jar) and writes its class path file in process-test-classes: the
+    # test classes are compiled, no test runs (see sim/pom.xml)
+    (cd "$ROOT" && mvn -B -q -pl sim -am -DskipTests process-test-classes) >&2
     touch "$stamp"
   fi
 }
 
-core_classpath() {
-  echo "$ROOT/core/target/classes:$(cat "$ROOT/core/target/classpath.txt")"
+sim_classpath() {
+  echo "$ROOT/sim/target/classes:$(cat "$ROOT/sim/target/classpath.txt")"
 }
 
 # Builds core, the module, the sample services and client-lib (jars, target/axis2-artifacts and

@@ -7,7 +7,6 @@ import static org.junit.Assert.assertTrue;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
@@ -20,16 +19,14 @@ import java.util.function.BooleanSupplier;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.bftws.core.config.GroupConfig;
-import org.bftws.core.crypto.Ed25519;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.Verifier;
+import org.bftws.core.testkit.TestKeys;
 import org.bftws.module.config.BftwsConfig;
 import org.bftws.module.config.BftwsParameters;
 import org.bftws.module.order.BftwsReplica;
 import org.bftws.module.testing.Conditions;
 import org.bftws.module.transport.ControlPort;
-import org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters;
-import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
 import org.junit.After;
 import org.junit.Rule;
 import org.junit.Test;
@@ -220,22 +217,19 @@ public class OrderingOverHttpTest {
     }
 
     private void startGroup(Map<String, String> extra) throws Exception {
-        SecureRandom random = new SecureRandom();
-        Map<Integer, Ed25519PublicKeyParameters> publicKeys = new HashMap<>();
+        TestKeys nodeKeys = TestKeys.seeded(N + 1, 1);
         StringBuilder publicText = new StringBuilder();
         Path keys = tmp.newFolder("keys").toPath();
         for (int node = 0; node <= N; node++) {
-            Ed25519PrivateKeyParameters k = Ed25519.generate(random);
-            publicKeys.put(node, k.generatePublicKey());
-            signers[node] = Ed25519.signer(k);
-            Files.write(keys.resolve("node" + node + ".key"), k.getEncoded());
+            signers[node] = nodeKeys.signer(node);
+            Files.write(keys.resolve("node" + node + ".key"), nodeKeys.privateKey(node).getEncoded());
             publicText.append(node).append(' ')
-                    .append(Base64.getEncoder().encodeToString(k.generatePublicKey().getEncoded())).append('\n');
+                    .append(Base64.getEncoder().encodeToString(nodeKeys.publicKey(node).getEncoded())).append('\n');
         }
         // The module does not load key files yet (the keygen format is pending): the files only satisfy
         // the configuration's checks; the keys themselves are passed in.
         Files.writeString(keys.resolve("public-keys"), publicText);
-        verifier = Ed25519.verifier(publicKeys);
+        verifier = nodeKeys.verifier();
 
         // Ports are chosen at start-up, so the servers start before the group's endpoint list is known.
         StringBuilder endpoints = new StringBuilder();

@@ -18,9 +18,11 @@ import org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters;
 import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
 
 /**
- * The trusted dealer as a command (SINTRA §2: "a trusted dealer to generate the secret keys of all threshold
+ * The trusted dealer (SINTRA §2: "a trusted dealer to generate the secret keys of all threshold
  * schemes ... required only once"): deals a threshold key and Ed25519 keys for every replica and client and
  * writes {@code group.pub}, {@code replica-I.key} and {@code client-J.key} into a new or empty directory.
+ * Its console command, {@code scripts/keygen}, lives beside the simulator and passes a fresh
+ * {@link SecureRandom} and the console's streams to {@link #run}.
  *
  * <pre>
  * KeyGen --out DIR --replicas N [--f F] [--k K] [--scheme cks|bls|rsa] [--rsa-bits B] [--clients C]
@@ -33,10 +35,6 @@ public final class KeyGen {
   record Options(Path out, int replicas, int f, int k, SchemeId scheme, int rsaBits, int clients) {}
 
   private KeyGen() {}
-
-  public static void main(String[] args) {
-    System.exit(run(args, new SecureRandom(), System.out, System.err));
-  }
 
   /** Runs the command with the given randomness (tests pass a seeded DRBG); returns the exit status. */
   public static int run(String[] args, SecureRandom random, PrintStream out, PrintStream err) {

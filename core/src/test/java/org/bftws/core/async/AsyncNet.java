@@ -13,7 +13,7 @@ import org.bftws.core.message.Kind;
 import org.bftws.core.message.Signed;
 import org.bftws.core.pbft.Event;
 import org.bftws.core.pbft.Ready;
-import org.bftws.core.pbft.TestKeys;
+import org.bftws.core.testkit.TestKeys;
 
 /**
  * n replicas' {@link Context}s on an in-memory asynchronous network whose scheduler is the adversary of
@@ -50,7 +50,9 @@ final class AsyncNet {
     this.f = f;
     this.seed = seed;
     this.rng = new Random(seed);
-    Verifier verifier = TestKeys.ed25519(n, seed, signers);
+    TestKeys keys = TestKeys.seeded(n, seed);
+    signers.putAll(keys.signers());
+    Verifier verifier = keys.verifier();
     contexts = new Context[n];
     for (int i = 0; i < n; i++) {
       contexts[i] = byzantine.contains(i) ? null : new Context(n, f, i, signers.get(i), verifier);

@@ -7,14 +7,14 @@ import static org.junit.Assert.assertThrows;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.bftws.core.codec.DecodeException;
-import org.bftws.core.crypto.Ed25519;
 import org.bftws.core.crypto.Signer;
-import org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters;
+import org.bftws.core.testkit.TestKeys;
 import org.junit.Test;
 
 /** The canonical binary encoding (docs/design/architecture.md, "The core's contract"): one encoding per message. */
 public class MessageCodecTest {
-  private final Signer signer = Ed25519.signer(new Ed25519PrivateKeyParameters(new byte[32], 0));
+  private final TestKeys keys = TestKeys.seeded(2, 1);
+  private final Signer signer = keys.signer(1);
 
   private Signed request(long n) {
     Request q = new Request(4, "urn:uuid:x", n, true, "op".getBytes(StandardCharsets.UTF_8));
@@ -67,8 +67,7 @@ public class MessageCodecTest {
   // Reference: Castro-Liskov §4.1 — a reply is authentic only if the signed certificate covers its result.
   @Test
   public void replyBundleWithAResultItsCertificateDoesNotCoverFailsVerification() {
-    org.bftws.core.crypto.Verifier v = org.bftws.core.crypto.Ed25519.verifier(java.util.Map.of(1,
-        new Ed25519PrivateKeyParameters(new byte[32], 0).generatePublicKey()));
+    org.bftws.core.crypto.Verifier v = keys.verifier();
     ReplyCertificate rc = new ReplyCertificate(0, List.of(new ReplyCertificate.Entry("s", 1,
         ReplyCertificate.resultDigest(new byte[] {1}, new byte[0]))));
     Signed cert = Signed.sign(Kind.REPLY, 1, rc.encode(), signer);

@@ -47,7 +47,7 @@ public class CheckpointTest {
     c.drop = m -> false;
     c.tick(200); // retransmitted checkpoint messages arrive; ordering resumes
     assertTrue(c.replicas[0].stableCheckpoint() >= 8);
-    assertEquals(12, c.apps[0].executed.size());
+    assertEquals(12, c.operations(0).size());
   }
 
   // Reference: §4.3 — memory stays bounded: the log never exceeds the window however long the run.
@@ -63,6 +63,6 @@ public class CheckpointTest {
       }
     }
     assertTrue("log size " + max + " within L = 8", max <= 8);
-    assertEquals(100, c.apps[3].executed.size());
+    assertEquals(100, c.operations(3).size());
   }
 }

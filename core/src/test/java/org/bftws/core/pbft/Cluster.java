@@ -7,84 +7,97 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.Set;
 import java.util.function.Predicate;
-import org.bftws.core.codec.ByteWriter;
+import org.bftws.core.codec.DecodeException;
 import org.bftws.core.config.GroupConfig;
-import org.bftws.core.crypto.Digests;
-import org.bftws.core.crypto.Ed25519;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.Verifier;
+import org.bftws.core.crypto.threshold.Dealt;
+import org.bftws.core.crypto.threshold.ThresholdParams;
+import org.bftws.core.crypto.threshold.ThresholdScheme;
+import org.bftws.core.message.Kind;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.SequenceOwner;
+import org.bftws.core.message.Signed;
+import org.bftws.core.pbft.RandomnessConfig.Algorithm;
+import org.bftws.core.testkit.HashChainApp;
+import org.bftws.core.testkit.TestKeys;
+import org.bftws.core.testkit.TestRandom;
 import org.bftws.core.voter.ClientCore;
-import org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters;
-import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
 
 /**
- * A small in-memory group for unit tests, in the manner of etcd raft's test network: FIFO delivery,
- * with {@link #isolate}, {@link #drop} filters and explicit ticks; no randomness, no threads.
+ * The in-memory replica group of the core's unit tests, in the manner of etcd raft's test network: FIFO
+ * delivery, explicit ticks, no threads; {@link #isolate}, {@link #drop} (lost) and {@link #hold} (set aside
+ * until {@link #release}) choose what arrives. Each replica runs a {@link HashChainApp}; the replicas get
+ * random numbers as {@link Randomness} says (integrity paper §4 BA, §5 CT). Clients are {@link ClientCore}s
+ * (nodes n..n+clients−1), and one more node, {@link #rawClient}, signs requests a test builds and sends itself.
  */
 final class Cluster {
   record Msg(int from, int to, byte[] bytes) {}
 
-  /** The replicated service: a hash chain plus the list of executed operations. */
-  static final class App {
-    byte[] state = new byte[32];
-    final List<String> executed = new ArrayList<>();
+  /** The coins' group id (integrity paper §5: the coin name starts with it). */
+  static final byte[] GROUP_ID = "urn:bftws:test-group".getBytes(StandardCharsets.US_ASCII);
 
-    byte[] execute(Request q) {
-      executed.add(new String(q.operation(), StandardCharsets.UTF_8));
-      state = Digests.sha256(new ByteWriter().raw(state).bytes(q.operation()).toBytes());
-      return q.operation();
+  /** The raw client's sequence id. */
+  static final String RAW_SEQUENCE = "urn:uuid:raw-client";
+
+  /**
+   * How the replicas get random numbers: none, CT with a scheme and (n, k, f), BA plain or hardened; and which
+   * operations are randomized (default: the client's flag).
+   */
+  record Randomness(Algorithm algorithm, ThresholdScheme scheme, ThresholdParams params,
+      RandomizedOperations operations) {
+    static final Randomness NONE = new Randomness(Algorithm.NONE, null, null, RandomizedOperations.AS_FLAGGED);
+
+    static Randomness ct(ThresholdScheme scheme, ThresholdParams params) {
+      return new Randomness(Algorithm.CT, scheme, params, RandomizedOperations.AS_FLAGGED);
+    }
+
+    static Randomness ba(boolean hardened) {
+      return new Randomness(hardened ? Algorithm.BA_HARDENED : Algorithm.BA, null, null,
+          RandomizedOperations.AS_FLAGGED);
+    }
+
+    Randomness withOperations(RandomizedOperations ops) {
+      return new Randomness(algorithm, scheme, params, ops);
     }
   }
 
   final GroupConfig cfg;
   final int n;
+  final Role role;
+  final Randomness randomness;
+  /** CT only: the dealt threshold key (share i+1 to replica i). */
+  final Dealt dealt;
   final Replica[] replicas;
-  final App[] apps;
+  final HashChainApp[] apps;
+  /** Each replica's executed batches, in order (cleared by {@link #restart}, as its service is). */
+  final List<List<Effect.Execute>> executed = new ArrayList<>();
   final List<List<Event>> events = new ArrayList<>();
-  final Map<Integer, Signer> signers = new HashMap<>();
-  final Map<Integer, Ed25519PrivateKeyParameters> keys = new HashMap<>();
+  final TestKeys keys;
+  final Map<Integer, Signer> signers;
   final Verifier verifier;
   final ArrayDeque<Msg> net = new ArrayDeque<>();
   final Set<Integer> down = new HashSet<>();
   final Map<Integer, ClientCore> clients = new HashMap<>();
   final List<Event.Delivered> delivered = new ArrayList<>();
+  /** Messages that are lost. */
   Predicate<Msg> drop = m -> false;
+  /** Messages set aside in {@link #held} instead of delivered. */
+  Predicate<Msg> hold = m -> false;
+  final List<Msg> held = new ArrayList<>();
+  /** Every message delivered, in order. */
   final List<Msg> sent = new ArrayList<>();
+  private long rawNumber;
 
   Cluster(GroupConfig cfg, int clientCount) {
     this(cfg, clientCount, Role.BOTH);
   }
 
-  final Role role;
-
   Cluster(GroupConfig cfg, int clientCount, Role role) {
-    this.cfg = cfg;
-    this.role = role;
-    this.n = cfg.n();
-    Map<Integer, Ed25519PublicKeyParameters> pub = new HashMap<>();
-    for (int node = 0; node < n + clientCount; node++) {
-      byte[] seed = new byte[32];
-      seed[0] = (byte) node;
-      seed[1] = 42;
-      Ed25519PrivateKeyParameters k = new Ed25519PrivateKeyParameters(seed, 0);
-      keys.put(node, k);
-      pub.put(node, k.generatePublicKey());
-      signers.put(node, Ed25519.signer(k));
-    }
-    verifier = Ed25519.verifier(pub);
-    replicas = new Replica[n];
-    apps = new App[n];
-    for (int i = 0; i < n; i++) {
-      restart(i);
-      events.add(new ArrayList<>());
-    }
-    for (int c = 0; c < clientCount; c++) {
-      clients.put(n + c, new ClientCore(cfg, n + c, "urn:uuid:client-" + c, signers.get(n + c), verifier));
-    }
+    this(cfg, clientCount, role, Randomness.NONE);
   }
 
   Cluster(int f) {
@@ -92,14 +105,58 @@ final class Cluster {
         .set(GroupConfig.LOG_WINDOW, 8).build(), 1);
   }
 
+  /** Replicas with {@code randomness} and no client but the raw one (f = 1 unless {@code cfg} says). */
+  Cluster(GroupConfig cfg, Randomness randomness) {
+    this(cfg, 0, Role.BOTH, randomness);
+  }
+
+  Cluster(GroupConfig cfg, int clientCount, Role role, Randomness randomness) {
+    this.cfg = cfg;
+    this.role = role;
+    this.randomness = randomness;
+    this.n = cfg.n();
+    keys = TestKeys.seeded(n + clientCount + 1, 42);
+    signers = keys.signers();
+    verifier = keys.verifier();
+    dealt = randomness.algorithm() == Algorithm.CT ? randomness.scheme().deal(randomness.params(), TestRandom.seeded(11))
+        : null;
+    replicas = new Replica[n];
+    apps = new HashChainApp[n];
+    for (int i = 0; i < n; i++) {
+      executed.add(new ArrayList<>());
+      events.add(new ArrayList<>());
+      restart(i);
+    }
+    for (int c = 0; c < clientCount; c++) {
+      clients.put(n + c, new ClientCore(cfg, n + c, "urn:uuid:client-" + c, signers.get(n + c), verifier));
+    }
+  }
+
   /** Replace replica i by a fresh one with the same keys and an empty service (amnesia). */
   void restart(int i) {
-    replicas[i] = new Replica(cfg, i, signers.get(i), verifier, role);
-    apps[i] = new App();
+    replicas[i] = new Replica(cfg, i, signers.get(i), verifier, role, randomnessOf(i));
+    apps[i] = new HashChainApp();
+    executed.get(i).clear();
+  }
+
+  private RandomnessConfig randomnessOf(int i) {
+    Random entropy = new Random(100 + i);
+    RandomnessConfig rc = switch (randomness.algorithm()) {
+      case NONE -> RandomnessConfig.none();
+      case CT -> RandomnessConfig.ct(new CoinConfig(randomness.scheme(), dealt.group(), dealt.share(i + 1), GROUP_ID));
+      case BA -> RandomnessConfig.ba(entropy::nextBytes);
+      case BA_HARDENED -> RandomnessConfig.baHardened(entropy::nextBytes);
+    };
+    return rc.withOperations(randomness.operations());
   }
 
   ClientCore client() {
     return clients.get(n);
+  }
+
+  /** The node that signs the requests {@link #request} builds; it has no {@link ClientCore}, its replies are lost. */
+  int rawClient() {
+    return keys.count() - 1;
   }
 
   /** Gives the first client a fresh sequence whose id names it ({@link SequenceOwner}); returns the id. */
@@ -113,6 +170,35 @@ final class Cluster {
     handleClient(client(), client().invoke(op.getBytes(StandardCharsets.UTF_8), false));
   }
 
+  /** The raw client's next request on {@link #RAW_SEQUENCE}, signed; not sent. */
+  Signed request(String op, boolean randomized) {
+    Request q = new Request(rawClient(), RAW_SEQUENCE, ++rawNumber, randomized, op.getBytes(StandardCharsets.US_ASCII));
+    return Signed.sign(Kind.REQUEST, rawClient(), q.encode(), signers.get(rawClient()));
+  }
+
+  /** The raw client's next request, operation "op-<number>", sent to every replica and delivered; its body. */
+  byte[] submit(boolean randomized) {
+    Signed s = request("op-" + (rawNumber + 1), randomized);
+    toReplicas(s, allReplicas());
+    deliverAll();
+    return s.body();
+  }
+
+  /** Queues {@code m} from the raw client to these replicas. */
+  void toReplicas(Signed m, int... to) {
+    for (int i : to) {
+      net.add(new Msg(rawClient(), i, m.encode()));
+    }
+  }
+
+  private int[] allReplicas() {
+    int[] all = new int[n];
+    for (int i = 0; i < n; i++) {
+      all[i] = i;
+    }
+    return all;
+  }
+
   void handle(int i, Ready r) {
     for (Ready.Outbound m : r.messages) {
       route(i, m);
@@ -120,17 +206,18 @@ final class Cluster {
     events.get(i).addAll(r.events);
     for (Effect e : r.effects) {
       if (e instanceof Effect.Execute ex) {
+        executed.get(i).add(ex);
         List<byte[]> results = new ArrayList<>();
-        for (Request q : ex.requests()) {
-          results.add(apps[i].execute(q));
+        for (int j = 0; j < ex.requests().size(); j++) {
+          results.add(apps[i].execute(ex.requests().get(j), ex.randoms().get(j)));
         }
         if (role != Role.AGREEMENT) { // agreement replicas only hand batches on (configuration III)
           handle(i, replicas[i].executed(ex.seq(), results));
         }
       } else if (e instanceof Effect.CaptureState cs) {
-        handle(i, replicas[i].stateCaptured(cs.seq(), apps[i].state.clone()));
+        handle(i, replicas[i].stateCaptured(cs.seq(), apps[i].getState()));
       } else if (e instanceof Effect.InstallState is) {
-        apps[i].state = is.appState().clone();
+        apps[i].setState(is.appState());
       }
     }
   }
@@ -146,6 +233,7 @@ final class Cluster {
     }
   }
 
+  /** To every other replica, or to one node; what goes to a client without a {@link ClientCore} is lost. */
   private void route(int from, Ready.Outbound m) {
     if (m.to() == Ready.ALL_REPLICAS) {
       for (int to = 0; to < n; to++) {
@@ -153,20 +241,16 @@ final class Cluster {
           net.add(new Msg(from, to, m.bytes()));
         }
       }
-    } else {
+    } else if (m.to() < n || clients.containsKey(m.to())) {
       net.add(new Msg(from, m.to(), m.bytes()));
     }
   }
 
   /** The kind of a protocol message; null for what goes to clients (reply bundles, not envelopes). */
-  static org.bftws.core.message.Kind kind(Msg m) {
-    return kindOrNull(m.bytes());
-  }
-
-  private static org.bftws.core.message.Kind kindOrNull(byte[] bytes) {
+  static Kind kind(Msg m) {
     try {
-      return org.bftws.core.message.Signed.decode(bytes).kind();
-    } catch (org.bftws.core.codec.DecodeException e) {
+      return Signed.decode(m.bytes()).kind();
+    } catch (DecodeException e) {
       return null;
     }
   }
@@ -176,11 +260,30 @@ final class Cluster {
     net.add(new Msg(from, to, bytes));
   }
 
+  /** Hands {@code bytes} to replica {@code to} now, past the network (its answers are queued). */
+  void deliver(int to, byte[] bytes) {
+    handle(to, replicas[to].receive(bytes));
+  }
+
+  /** Delivers the held messages that match, in order, then everything queued. */
+  void release(Predicate<Msg> which) {
+    List<Msg> now = new ArrayList<>();
+    held.removeIf(m -> which.test(m) && now.add(m));
+    for (Msg m : now) {
+      deliver(m.to(), m.bytes());
+    }
+    deliverAll();
+  }
+
   void deliverAll() {
     int budget = 1_000_000;
     while (!net.isEmpty() && budget-- > 0) {
       Msg m = net.poll();
       if (down.contains(m.from()) || down.contains(m.to()) || drop.test(m)) {
+        continue;
+      }
+      if (hold.test(m)) {
+        held.add(m);
         continue;
       }
       sent.add(m);
@@ -210,6 +313,16 @@ final class Cluster {
     }
   }
 
+  /** Ticks until {@code done} holds; fails after {@code maxTicks}. */
+  void tickUntil(Predicate<Cluster> done, int maxTicks) {
+    for (int t = 0; t < maxTicks && !done.test(this); t++) {
+      tick(1);
+    }
+    if (!done.test(this)) {
+      throw new AssertionError("condition not reached within " + maxTicks + " ticks");
+    }
+  }
+
   void isolate(int i) {
     down.add(i);
   }
@@ -226,5 +339,39 @@ final class Cluster {
       }
     }
     return out;
+  }
+
+  /** Replica i's evidence whose text contains {@code text}, against {@code node} (−1: anyone). */
+  boolean evidenceAt(int i, int node, String text) {
+    return eventsOf(i, Event.Evidence.class).stream()
+        .anyMatch(e -> (node < 0 || e.node() == node) && e.what().contains(text));
+  }
+
+  /** The operations replica i executed since its last restart, in order. */
+  List<String> operations(int i) {
+    List<String> out = new ArrayList<>();
+    for (Effect.Execute ex : executed.get(i)) {
+      for (Request q : ex.requests()) {
+        out.add(new String(q.operation(), StandardCharsets.UTF_8));
+      }
+    }
+    return out;
+  }
+
+  /** The random number replica i executed operation {@code op} with (null: not executed). */
+  byte[] randomOf(int i, String op) {
+    for (Effect.Execute ex : executed.get(i)) {
+      for (int j = 0; j < ex.requests().size(); j++) {
+        if (new String(ex.requests().get(j).operation(), StandardCharsets.UTF_8).equals(op)) {
+          return ex.randoms().get(j);
+        }
+      }
+    }
+    return null;
+  }
+
+  /** Messages delivered so far of this kind. */
+  long sentOfKind(Kind kind) {
+    return sent.stream().filter(m -> kind(m) == kind).count();
   }
 }

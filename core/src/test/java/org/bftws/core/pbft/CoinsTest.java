@@ -6,31 +6,20 @@ import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Predicate;
 import org.bftws.core.config.GroupConfig;
-import org.bftws.core.crypto.Digests;
-import org.bftws.core.crypto.Ed25519;
-import org.bftws.core.crypto.Signer;
-import org.bftws.core.crypto.Verifier;
 import org.bftws.core.crypto.threshold.Dealt;
 import org.bftws.core.crypto.threshold.SchemeId;
 import org.bftws.core.crypto.threshold.SignatureShare;
-import org.bftws.core.crypto.threshold.TestRandom;
 import org.bftws.core.crypto.threshold.ThresholdParams;
 import org.bftws.core.crypto.threshold.ThresholdScheme;
 import org.bftws.core.crypto.threshold.Thresholds;
 import org.bftws.core.message.CoinShare;
 import org.bftws.core.message.Kind;
-import org.bftws.core.message.Request;
 import org.bftws.core.message.Signed;
-import org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters;
-import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
+import org.bftws.core.testkit.TestRandom;
 import org.junit.Test;
 
 /**
@@ -39,148 +28,53 @@ import org.junit.Test;
  */
 public class CoinsTest {
   private static final ThresholdScheme CKS = Thresholds.scheme(SchemeId.CKS);
-  private static final byte[] GROUP = "urn:bftws:test-group".getBytes(StandardCharsets.US_ASCII);
-  private static final int CLIENT = 4;
 
-  /** Four replicas, one client, a FIFO network; held-back messages wait in {@link #held}. */
-  private static final class Group {
-    final Dealt dealt;
-    final Map<Integer, Signer> signers = new HashMap<>();
-    final Replica[] replicas = new Replica[4];
-    final List<List<Effect.Execute>> executed = new ArrayList<>();
-    final List<List<Event.Evidence>> evidence = new ArrayList<>();
-    final ArrayDeque<Object[]> queue = new ArrayDeque<>();
-    final List<Object[]> held = new ArrayList<>();
-    Predicate<Object[]> hold = m -> false;
-    long messageNumber;
-
-    Group(ThresholdParams params, boolean perBatch) {
-      KeySeeds rnd = new KeySeeds(7);
-      dealt = CKS.deal(params, TestRandom.seeded(11));
-      Map<Integer, Ed25519PublicKeyParameters> keys = new HashMap<>();
-      for (int node = 0; node <= CLIENT; node++) {
-        Ed25519PrivateKeyParameters k = new Ed25519PrivateKeyParameters(rnd.next(), 0);
-        keys.put(node, k.generatePublicKey());
-        signers.put(node, Ed25519.signer(k));
-      }
-      Verifier verifier = Ed25519.verifier(keys);
-      GroupConfig cfg = GroupConfig.builder().set(GroupConfig.COIN_PER_BATCH, perBatch).build();
-      for (int i = 0; i < 4; i++) {
-        replicas[i] = new Replica(cfg, i, signers.get(i), verifier, Role.BOTH,
-            new CoinConfig(CKS, dealt.group(), dealt.share(i + 1), GROUP));
-        executed.add(new ArrayList<>());
-        evidence.add(new ArrayList<>());
-      }
-    }
-
-    /** A client request to every replica; returns its signed body. */
-    byte[] request(boolean randomized) {
-      Request q = new Request(CLIENT, "urn:uuid:coins-test", ++messageNumber, randomized,
-          ("op-" + messageNumber).getBytes(StandardCharsets.US_ASCII));
-      Signed s = Signed.sign(Kind.REQUEST, CLIENT, q.encode(), signers.get(CLIENT));
-      for (int to = 0; to < 4; to++) {
-        queue.add(new Object[] {CLIENT, to, s.encode()});
-      }
-      run();
-      return q.encode();
-    }
-
-    void run() {
-      while (!queue.isEmpty()) {
-        Object[] m = queue.poll();
-        if (hold.test(m)) {
-          held.add(m);
-        } else {
-          deliver((Integer) m[1], (byte[]) m[2]);
-        }
-      }
-    }
-
-    void deliver(int to, byte[] bytes) {
-      handle(to, replicas[to].receive(bytes));
-    }
-
-    /** Deliver the held messages that match, in order. */
-    void release(Predicate<Object[]> which) {
-      List<Object[]> now = new ArrayList<>();
-      held.removeIf(m -> which.test(m) && now.add(m));
-      for (Object[] m : now) {
-        deliver((Integer) m[1], (byte[]) m[2]);
-      }
-      run();
-    }
-
-    void handle(int i, Ready r) {
-      TestNet.fanOut(i, 4, r, (to, bytes) -> queue.add(new Object[] {i, to, bytes}));
-      for (Event e : r.events) {
-        if (e instanceof Event.Evidence ev) {
-          evidence.get(i).add(ev);
-        }
-      }
-      for (Effect e : r.effects) {
-        if (e instanceof Effect.Execute ex) {
-          executed.get(i).add(ex);
-          handle(i, replicas[i].executed(ex.seq(), TestNet.results(ex, Digests::sha256)));
-        }
-      }
-    }
-
-    /** The COIN-SHARE that {@code from} sent to {@code to}, held back. */
-    Signed heldShare(int from, int to) {
-      for (Object[] m : held) {
-        Signed s = Signed.decode((byte[]) m[2]);
-        if ((Integer) m[0] == from && (Integer) m[1] == to && s.kind() == Kind.COIN_SHARE) {
-          return s;
-        }
-      }
-      throw new AssertionError("no coin share held from " + from + " to " + to);
-    }
-
-    byte[] expectedCoin(long seq, byte[] requestBody) throws Exception {
-      byte[] m = CoinConfig.requestCoinMessage(GROUP, seq, requestBody);
-      List<SignatureShare> shares = new ArrayList<>();
-      for (int i = dealt.group().params().n(); shares.size() < dealt.group().params().k(); i--) {
-        shares.add(CKS.share(dealt.group(), dealt.share(i), m)); // the last k: other shares than the replicas' first
-      }
-      return CKS.coinValue(CKS.combine(dealt.group(), m, shares));
-    }
+  private static Cluster group(ThresholdParams params, boolean perBatch) {
+    return new Cluster(GroupConfig.builder().set(GroupConfig.COIN_PER_BATCH, perBatch).build(),
+        Cluster.Randomness.ct(CKS, params));
   }
 
-  /** Deterministic 32-byte seeds for the replicas' Ed25519 keys. */
-  private static final class KeySeeds {
-    private final java.util.Random r;
-
-    KeySeeds(long seed) {
-      r = new java.util.Random(seed);
+  /** The COIN-SHARE that {@code from} sent to {@code to}, held back. */
+  private static Signed heldShare(Cluster g, int from, int to) {
+    for (Cluster.Msg m : g.held) {
+      if (m.from() == from && m.to() == to && Cluster.kind(m) == Kind.COIN_SHARE) {
+        return Signed.decode(m.bytes());
+      }
     }
+    throw new AssertionError("no coin share held from " + from + " to " + to);
+  }
 
-    byte[] next() {
-      byte[] b = new byte[32];
-      r.nextBytes(b);
-      return b;
+  /** The coin of (seq, request) combined from the last k shares: other shares than the replicas' first. */
+  private static byte[] expectedCoin(Cluster g, long seq, byte[] requestBody) throws Exception {
+    Dealt dealt = g.dealt;
+    byte[] m = CoinConfig.requestCoinMessage(Cluster.GROUP_ID, seq, requestBody);
+    List<SignatureShare> shares = new ArrayList<>();
+    for (int i = dealt.group().params().n(); shares.size() < dealt.group().params().k(); i--) {
+      shares.add(CKS.share(dealt.group(), dealt.share(i), m));
     }
+    return CKS.coinValue(CKS.combine(dealt.group(), m, shares));
   }
 
-  private static boolean isCoinShare(Object[] m) {
-    return Signed.decode((byte[]) m[2]).kind() == Kind.COIN_SHARE;
+  private static boolean isCoinShare(Cluster.Msg m) {
+    return Cluster.kind(m) == Kind.COIN_SHARE;
   }
 
-  private static Predicate<Object[]> coinShareTo(int to) {
-    return m -> (Integer) m[1] == to && isCoinShare(m);
+  private static Predicate<Cluster.Msg> coinShareTo(int to) {
+    return m -> m.to() == to && isCoinShare(m);
   }
 
-  private static Predicate<Object[]> coinShareFromTo(int from, int to) {
-    return m -> (Integer) m[0] == from && (Integer) m[1] == to && isCoinShare(m);
+  private static Predicate<Cluster.Msg> coinShareFromTo(int from, int to) {
+    return m -> m.from() == from && m.to() == to && isCoinShare(m);
   }
 
   // Reference: integrity paper §5 ("The random number will be delivered together with the request to the
   // application") and §6 C1: a batch with a randomized request waits for its coin, and so does every later one.
   @Test
   public void batchWithRandomizedRequestIsNotExecutedWithoutTheCoin() throws Exception {
-    Group g = new Group(ThresholdParams.forF(1), false);
+    Cluster g = group(ThresholdParams.forF(1), false);
     g.hold = CoinsTest::isCoinShare;
-    byte[] randomized = g.request(true);
-    byte[] plain = g.request(false);
+    byte[] randomized = g.submit(true);
+    byte[] plain = g.submit(false);
     for (int i = 0; i < 4; i++) {
       assertEquals("replica " + i + " executed without the coin", 0, g.executed.get(i).size());
       assertEquals(1, g.replicas[i].coins.missing(1));
@@ -188,7 +82,7 @@ public class CoinsTest {
     }
     g.hold = m -> false;
     g.release(m -> true);
-    byte[] coin = g.expectedCoin(1, randomized);
+    byte[] coin = expectedCoin(g, 1, randomized);
     for (int i = 0; i < 4; i++) {
       List<Effect.Execute> ex = g.executed.get(i);
       assertEquals(2, ex.size());
@@ -197,7 +91,7 @@ public class CoinsTest {
       assertEquals(2, ex.get(1).seq());
       assertArrayEquals(plain, ex.get(1).requests().get(0).encode());
       assertEquals(0, ex.get(1).randoms().get(0).length);
-      assertTrue(g.evidence.get(i).isEmpty());
+      assertTrue(g.eventsOf(i, Event.Evidence.class).isEmpty());
     }
   }
 
@@ -205,46 +99,46 @@ public class CoinsTest {
   // k = 2f+1 = 3, our own share and one peer's (k-1) never give a random number; the k-th does.
   @Test
   public void kMinusOneSharesNeverProduceARandomNumber() throws Exception {
-    Group g = new Group(new ThresholdParams(4, 3, 1), false);
+    Cluster g = group(new ThresholdParams(4, 3, 1), false);
     g.hold = coinShareTo(1);
-    byte[] body = g.request(true);
+    byte[] body = g.submit(true);
     assertEquals(0, g.executed.get(1).size());
     assertEquals(1, g.replicas[1].coins.missing(1));
-    Signed from2 = g.heldShare(2, 1);
+    Signed from2 = heldShare(g, 2, 1);
     g.release(coinShareFromTo(2, 1));
     assertEquals("k-1 = 2 shares (own + replica 2) gave a random number", 0, g.executed.get(1).size());
     assertEquals(1, g.replicas[1].coins.missing(1));
     g.deliver(1, from2.encode()); // a duplicate is not a second share
-    g.run();
+    g.deliverAll();
     assertEquals(0, g.executed.get(1).size());
     g.release(coinShareFromTo(3, 1));
     assertEquals(1, g.executed.get(1).size());
-    assertArrayEquals(g.expectedCoin(1, body), g.executed.get(1).get(0).randoms().get(0));
+    assertArrayEquals(expectedCoin(g, 1, body), g.executed.get(1).get(0).randoms().get(0));
   }
 
   // Reference: integrity paper §6 C2 with a Byzantine replica, docs/design/cryptography.md pitfall 9: the optimistic
   // combination fails on a bad share, names its sender in evidence and goes on without it.
   @Test
   public void byzantineShareIsDetectedAndItsSenderNamedInEvidence() throws Exception {
-    Group g = new Group(ThresholdParams.forF(1), false);
+    Cluster g = group(ThresholdParams.forF(1), false);
     g.hold = coinShareTo(1);
-    byte[] body = g.request(true);
+    byte[] body = g.submit(true);
     // Replica 3 sends a share made with its own key share but on another message: well-formed, index 4.
     SignatureShare bad = CKS.share(g.dealt.group(), g.dealt.share(4),
-        CoinConfig.requestCoinMessage(GROUP, 2, body));
-    Signed real = g.heldShare(3, 1);
+        CoinConfig.requestCoinMessage(Cluster.GROUP_ID, 2, body));
+    Signed real = heldShare(g, 3, 1);
     CoinShare cs = CoinShare.decode(real.body());
     Signed forged = Signed.sign(Kind.COIN_SHARE, 3, new CoinShare(cs.seq(), cs.digest(),
         List.of(new CoinShare.Entry(cs.shares().get(0).request(), bad.encode()))).encode(), g.signers.get(3));
     g.handle(1, g.replicas[1].receive(forged.encode()));
     assertEquals("own share + a bad one must not execute", 0, g.executed.get(1).size());
-    assertTrue(g.evidence.get(1).stream().anyMatch(e -> e.node() == 3 && e.what().contains("invalid coin share")));
+    assertTrue(g.evidenceAt(1, 3, "invalid coin share"));
     // Its correct share, sent later, is no longer taken: the sender was caught at this seq.
     g.handle(1, g.replicas[1].receive(real.encode()));
     assertEquals(0, g.executed.get(1).size());
     g.release(coinShareFromTo(2, 1));
     assertEquals(1, g.executed.get(1).size());
-    assertArrayEquals(g.expectedCoin(1, body), g.executed.get(1).get(0).randoms().get(0));
+    assertArrayEquals(expectedCoin(g, 1, body), g.executed.get(1).get(0).randoms().get(0));
   }
 
   // Reference: integrity paper §5 (the share signs d||n, no view) and docs/design/cryptography.md pitfall 6: a batch that
@@ -252,23 +146,17 @@ public class CoinsTest {
   // and those sent in the old view still count.
   @Test
   public void sharesSurviveAViewChange() throws Exception {
-    Group g = new Group(ThresholdParams.forF(1), false);
+    Cluster g = group(ThresholdParams.forF(1), false);
     g.hold = CoinsTest::isCoinShare;
-    byte[] body = g.request(true);
-    for (int t = 0; t < 2000 && !allInView(g, 1); t++) {
-      for (int i = 0; i < 4; i++) {
-        g.handle(i, g.replicas[i].tick());
-      }
-      g.run();
-    }
-    assertTrue("no view change happened", allInView(g, 1));
+    byte[] body = g.submit(true);
+    g.tickUntil(x -> allInView(x, 1), 2000);
     for (int i = 0; i < 4; i++) {
       assertEquals(0, g.executed.get(i).size());
     }
     List<byte[]> from2 = new ArrayList<>();
-    for (Object[] m : g.held) {
-      if ((Integer) m[0] == 2 && isCoinShare(m)) {
-        from2.add(Signed.decode((byte[]) m[2]).body());
+    for (Cluster.Msg m : g.held) {
+      if (m.from() == 2 && isCoinShare(m)) {
+        from2.add(Signed.decode(m.bytes()).body());
       }
     }
     assertTrue("replica 2 sent its shares again after the view change", from2.size() >= 2);
@@ -277,14 +165,14 @@ public class CoinsTest {
     }
     g.hold = m -> false;
     g.release(m -> true);
-    byte[] coin = g.expectedCoin(1, body);
+    byte[] coin = expectedCoin(g, 1, body);
     for (int i = 0; i < 4; i++) {
       assertEquals(1, g.executed.get(i).size());
       assertArrayEquals(coin, g.executed.get(i).get(0).randoms().get(0));
     }
   }
 
-  private static boolean allInView(Group g, long view) {
+  private static boolean allInView(Cluster g, long view) {
     for (Replica r : g.replicas) {
       if (r.view() < view || !r.isActive()) {
         return false;
@@ -297,7 +185,7 @@ public class CoinsTest {
   // below the stable checkpoint or above the window are dropped, one early message per sender is kept.
   @Test
   public void coinStateIsBoundedByTheLogWindow() {
-    Group g = new Group(ThresholdParams.forF(1), false);
+    Cluster g = group(ThresholdParams.forF(1), false);
     Replica r = g.replicas[1];
     int window = GroupConfig.defaults().logWindow();
     for (long seq : new long[] {0, window + 1, 1L << 40}) {
@@ -317,30 +205,30 @@ public class CoinsTest {
   // also check that the index is the authenticated sender's" — replaying another replica's share is evidence.
   @Test
   public void shareUnderAnotherReplicasIndexIsRejected() throws Exception {
-    Group g = new Group(ThresholdParams.forF(1), false);
+    Cluster g = group(ThresholdParams.forF(1), false);
     g.hold = coinShareTo(1);
-    g.request(true);
-    CoinShare of3 = CoinShare.decode(g.heldShare(3, 1).body());
+    g.submit(true);
+    CoinShare of3 = CoinShare.decode(heldShare(g, 3, 1).body());
     Signed replayedBy2 = Signed.sign(Kind.COIN_SHARE, 2, of3.encode(), g.signers.get(2));
     g.handle(1, g.replicas[1].receive(replayedBy2.encode()));
     assertEquals(0, g.executed.get(1).size());
-    assertTrue(g.evidence.get(1).stream().anyMatch(e -> e.node() == 2 && e.what().contains("key index 4")));
+    assertTrue(g.evidenceAt(1, 2, "key index 4"));
   }
 
   // Reference: integrity paper §5 (the coin of d||n) with bftws.coinPerBatch: one coin per batch, each
   // randomized request gets SHA-256(coin, D(request)), and one share per replica per batch.
   @Test
   public void perBatchCoinGivesEachRandomizedRequestItsOwnNumber() throws Exception {
-    Group g = new Group(ThresholdParams.forF(1), true);
+    Cluster g = group(ThresholdParams.forF(1), true);
     g.hold = CoinsTest::isCoinShare;
-    byte[] body = g.request(true);
-    CoinShare cs = CoinShare.decode(g.heldShare(0, 1).body());
+    byte[] body = g.submit(true);
+    CoinShare cs = CoinShare.decode(heldShare(g, 0, 1).body());
     assertEquals(1, cs.shares().size());
     assertEquals(CoinShare.BATCH, cs.shares().get(0).request());
     g.hold = m -> false;
     g.release(m -> true);
     Effect.Execute ex = g.executed.get(2).get(0);
-    byte[] m = CoinConfig.batchCoinMessage(GROUP, 1, ex.batchDigest());
+    byte[] m = CoinConfig.batchCoinMessage(Cluster.GROUP_ID, 1, ex.batchDigest());
     byte[] coin = CKS.coinValue(CKS.combine(g.dealt.group(), m,
         List.of(CKS.share(g.dealt.group(), g.dealt.share(3), m), CKS.share(g.dealt.group(), g.dealt.share(4), m))));
     assertArrayEquals(CoinConfig.perBatchRandom(coin, body), ex.randoms().get(0));
@@ -353,7 +241,7 @@ public class CoinsTest {
     Dealt d = CKS.deal(ThresholdParams.forF(1), TestRandom.seeded(3));
     try {
       new Replica(GroupConfig.defaults(), 0, data -> new byte[64], (n, data, sig) -> true, Role.BOTH,
-          new CoinConfig(CKS, d.group(), d.share(2), GROUP));
+          new CoinConfig(CKS, d.group(), d.share(2), Cluster.GROUP_ID));
       fail("replica 0 accepted key share 2");
     } catch (IllegalArgumentException expected) {
       assertTrue(expected.getMessage().contains("key share 1"));

@@ -7,23 +7,14 @@ import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
-import java.util.function.Predicate;
 import org.bftws.core.config.GroupConfig;
-import org.bftws.core.crypto.Digests;
-import org.bftws.core.crypto.Signer;
-import org.bftws.core.crypto.Verifier;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.PpUpdate;
 import org.bftws.core.message.PrePrepare;
-import org.bftws.core.message.Request;
 import org.bftws.core.message.Signed;
 import org.junit.Test;
 
@@ -32,117 +23,18 @@ import org.junit.Test;
  * four replicas (f = 1) connected by an in-memory network that can hold back chosen messages.
  */
 public class ContributionsTest {
-  private static final int CLIENT = 4;
-
-  private static final class Group {
-    final Map<Integer, Signer> signers = new HashMap<>();
-    final Verifier verifier;
-    final boolean hardened;
-    final Replica[] replicas = new Replica[4];
-    final List<List<Effect.Execute>> executed = new ArrayList<>();
-    final List<List<Event.Evidence>> evidence = new ArrayList<>();
-    final List<List<Event.RandomnessAgreed>> agreed = new ArrayList<>();
-    final ArrayDeque<Object[]> queue = new ArrayDeque<>();
-    final List<Object[]> held = new ArrayList<>();
-    final List<Object[]> sent = new ArrayList<>();
-    Predicate<Object[]> hold = m -> false;
-    long messageNumber;
-
-    Group(boolean hardened) {
-      this.hardened = hardened;
-      verifier = TestKeys.ed25519(CLIENT + 1, 7, signers);
-      for (int i = 0; i < 4; i++) {
-        Random entropy = new Random(100 + i);
-        replicas[i] = new Replica(GroupConfig.defaults(), i, signers.get(i), verifier, Role.BOTH,
-            hardened ? RandomnessConfig.baHardened(entropy::nextBytes) : RandomnessConfig.ba(entropy::nextBytes));
-        executed.add(new ArrayList<>());
-        evidence.add(new ArrayList<>());
-        agreed.add(new ArrayList<>());
-      }
-    }
-
-    Signed signedRequest(boolean randomized) {
-      Request q = new Request(CLIENT, "urn:uuid:ba-test", ++messageNumber, randomized,
-          ("op-" + messageNumber).getBytes(StandardCharsets.US_ASCII));
-      return Signed.sign(Kind.REQUEST, CLIENT, q.encode(), signers.get(CLIENT));
-    }
-
-    void request(boolean randomized) {
-      Signed s = signedRequest(randomized);
-      for (int to = 0; to < 4; to++) {
-        queue.add(new Object[] {CLIENT, to, s.encode()});
-      }
-      run();
-    }
-
-    void run() {
-      while (!queue.isEmpty()) {
-        Object[] m = queue.poll();
-        if (hold.test(m)) {
-          held.add(m);
-        } else {
-          handle((Integer) m[1], replicas[(Integer) m[1]].receive((byte[]) m[2]));
-        }
-      }
-    }
-
-    void release(Predicate<Object[]> which) {
-      List<Object[]> now = new ArrayList<>();
-      held.removeIf(m -> which.test(m) && now.add(m));
-      for (Object[] m : now) {
-        handle((Integer) m[1], replicas[(Integer) m[1]].receive((byte[]) m[2]));
-      }
-      run();
-    }
-
-    void tickUntil(Predicate<Group> done) {
-      for (int t = 0; t < 3000 && !done.test(this); t++) {
-        for (int i = 0; i < 4; i++) {
-          handle(i, replicas[i].tick());
-        }
-        run();
-      }
-      assertTrue("condition not reached within 3000 ticks", done.test(this));
-    }
-
-    void handle(int i, Ready r) {
-      for (Ready.Outbound o : r.messages) {
-        for (int to = 0; to < 4; to++) {
-          if (to != i && (o.to() == Ready.ALL_REPLICAS || o.to() == to)) {
-            Object[] m = {i, to, o.bytes()};
-            queue.add(m);
-            sent.add(m);
-          }
-        }
-      }
-      for (Event e : r.events) {
-        if (e instanceof Event.Evidence ev) {
-          evidence.get(i).add(ev);
-        } else if (e instanceof Event.RandomnessAgreed ra) {
-          agreed.get(i).add(ra);
-        }
-      }
-      for (Effect e : r.effects) {
-        if (e instanceof Effect.Execute ex) {
-          executed.get(i).add(ex);
-          handle(i, replicas[i].executed(ex.seq(), TestNet.results(ex, Digests::sha256)));
-        }
-      }
-    }
-
-    boolean evidenceAt(int replica, String text) {
-      return evidence.get(replica).stream().anyMatch(e -> e.what().contains(text));
-    }
-
-    /** A pp-update of replica {@code from} for (seq, d): its signed contribution of these values. */
-    Signed contribution(int from, long seq, byte[] d, List<byte[]> values) {
-      PpUpdate u = PpUpdate.values(PpUpdate.Type.CONTRIBUTION, 0, seq, d, values, new byte[0]);
-      return Signed.sign(Kind.PP_UPDATE, from, u.encode(), signers.get(from));
-    }
+  private static Cluster group(boolean hardened) {
+    return new Cluster(GroupConfig.defaults(), Cluster.Randomness.ba(hardened));
   }
 
-  private static boolean kind(Object[] m, Kind k) {
-    return Signed.decode((byte[]) m[2]).kind() == k;
+  /** A pp-update of replica {@code from} for (seq, d): its signed contribution of these values. */
+  private static Signed contribution(Cluster g, int from, long seq, byte[] d, List<byte[]> values) {
+    PpUpdate u = PpUpdate.values(PpUpdate.Type.CONTRIBUTION, 0, seq, d, values, new byte[0]);
+    return Signed.sign(Kind.PP_UPDATE, from, u.encode(), g.signers.get(from));
+  }
+
+  private static boolean kind(Cluster.Msg m, Kind k) {
+    return Cluster.kind(m) == k;
   }
 
   private static byte[] value(int b) {
@@ -156,21 +48,21 @@ public class ContributionsTest {
   @Test
   public void everyReplicaDeliversTheSameRandomNumber() {
     for (boolean hardened : new boolean[] {false, true}) {
-      Group g = new Group(hardened);
-      g.request(true);
-      g.request(false);
+      Cluster g = group(hardened);
+      g.submit(true);
+      g.submit(false);
       byte[] r0 = g.executed.get(0).get(0).randoms().get(0);
       assertEquals(32, r0.length);
       for (int i = 0; i < 4; i++) {
         assertEquals(2, g.executed.get(i).size());
         assertArrayEquals(r0, g.executed.get(i).get(0).randoms().get(0));
         assertEquals(0, g.executed.get(i).get(1).randoms().get(0).length);
-        Event.RandomnessAgreed ra = g.agreed.get(i).get(0);
+        Event.RandomnessAgreed ra = g.eventsOf(i, Event.RandomnessAgreed.class).get(0);
         List<Signed> batch = g.replicas[i].log.get(1L).committedBatch;
         List<byte[]> r = BaRandomness.checkCertificate(ra.certificate(), 1, ra.batchDigest(), batch, RandomizedOperations.AS_FLAGGED, 4, 1, hardened,
             s -> s.verify(g.verifier));
         assertArrayEquals(r0, r.get(0));
-        assertTrue("evidence at " + i + ": " + g.evidence.get(i), g.evidence.get(i).isEmpty());
+        assertTrue("evidence at " + i, g.eventsOf(i, Event.Evidence.class).isEmpty());
       }
     }
   }
@@ -181,11 +73,11 @@ public class ContributionsTest {
   @Test
   public void ppUpdatesPerRandomizedRequest() {
     for (boolean hardened : new boolean[] {false, true}) {
-      Group g = new Group(hardened);
-      g.request(false);
-      assertEquals(0, g.sent.stream().filter(m -> kind(m, Kind.PP_UPDATE)).count());
-      g.request(true);
-      assertEquals(hardened ? 21 : 12, g.sent.stream().filter(m -> kind(m, Kind.PP_UPDATE)).count());
+      Cluster g = group(hardened);
+      g.submit(false);
+      assertEquals(0, g.sentOfKind(Kind.PP_UPDATE));
+      g.submit(true);
+      assertEquals(hardened ? 21 : 12, g.sentOfKind(Kind.PP_UPDATE));
       for (int i = 0; i < 4; i++) {
         assertEquals(2, g.executed.get(i).size());
       }
@@ -197,10 +89,10 @@ public class ContributionsTest {
   // keeps the bytes it had before BA existed.
   @Test
   public void ppUpdatesAndRandomnessRoundTrip() {
-    Group g = new Group(true);
-    Signed q = g.signedRequest(true);
+    Cluster g = group(true);
+    Signed q = g.request("op", true);
     PrePrepare plain = PrePrepare.of(0, 1, List.of(q));
-    Signed c = g.contribution(0, 1, plain.digest(), List.of(value(1)));
+    Signed c = contribution(g, 0, 1, plain.digest(), List.of(value(1)));
     PpUpdate reveal = PpUpdate.values(PpUpdate.Type.REVEAL, 0, 1, plain.digest(), List.of(value(2)), value(3));
     PpUpdate set = PpUpdate.set(0, 1, plain.digest(), List.of(c, c), List.of(c));
     for (PpUpdate u : List.of(PpUpdate.decode(c.body()), reveal, set)) {
@@ -224,16 +116,16 @@ public class ContributionsTest {
   // prevent a faulty primary from putting unnecessary loads on correct replicas": refused, no work done.
   @Test
   public void aContributionForANonRandomizedRequestIsRefused() {
-    Group g = new Group(false);
-    Signed q = g.signedRequest(false);
+    Cluster g = group(false);
+    Signed q = g.request("op", false);
     PrePrepare plain = PrePrepare.of(0, 1, List.of(q));
-    PrePrepare pp = plain.withRandomness(g.contribution(0, 1, plain.digest(), List.of(value(1))));
+    PrePrepare pp = plain.withRandomness(contribution(g, 0, 1, plain.digest(), List.of(value(1))));
     Ready r = g.replicas[1].receive(Signed.sign(Kind.PRE_PREPARE, 0, pp.encode(), g.signers.get(0)).encode());
     assertTrue(r.messages.isEmpty()); // no prepare, no contribution of its own
     assertTrue(r.events.stream().anyMatch(e -> e instanceof Event.Evidence ev && ev.node() == 0
         && ev.what().contains("no randomized request")));
     // A randomized batch without the primary's contribution is refused too.
-    Signed rq = g.signedRequest(true);
+    Signed rq = g.request("op", true);
     Ready r2 = g.replicas[1].receive(Signed.sign(Kind.PRE_PREPARE, 0, PrePrepare.of(0, 1, List.of(rq)).encode(),
         g.signers.get(0)).encode());
     assertTrue(r2.messages.isEmpty());
@@ -244,13 +136,13 @@ public class ContributionsTest {
   // each member carries its contributor's signature: a forged, a missing or a duplicated contribution fails.
   @Test
   public void aSetWithAForgedOrMissingContributionIsRejected() {
-    Group g = new Group(false);
-    Signed q = g.signedRequest(true);
+    Cluster g = group(false);
+    Signed q = g.request("op", true);
     PrePrepare pp = PrePrepare.of(0, 1, List.of(q));
     byte[] d = pp.digest();
     List<Signed> good = new ArrayList<>();
     for (int i = 0; i < 3; i++) {
-      good.add(g.contribution(i, 1, d, List.of(value(i + 1))));
+      good.add(contribution(g, i, 1, d, List.of(value(i + 1))));
     }
     assertNotNull(check(g, PpUpdate.set(0, 1, d, good, List.of()), pp));
     // Forged: replica 2's value replaced, its signature kept.
@@ -261,17 +153,17 @@ public class ContributionsTest {
     assertRejected(g, PpUpdate.set(0, 1, d, forged, List.of()), pp, "did not sign");
     assertRejected(g, PpUpdate.set(0, 1, d, good.subList(0, 2), List.of()), pp, "not 2f+1");
     assertRejected(g, PpUpdate.set(0, 1, d, List.of(good.get(0), good.get(1), good.get(1)), List.of()), pp, "two contributions");
-    Signed other = g.contribution(2, 2, d, List.of(value(3)));
+    Signed other = contribution(g, 2, 2, d, List.of(value(3)));
     assertRejected(g, PpUpdate.set(0, 1, d, List.of(good.get(0), good.get(1), other), List.of()), pp, "another request");
 
     // In the engine: a backup that accepted the pre-prepare gets a set with a forged member — evidence
     // against the primary, and no prepare.
-    g.hold = m -> kind(m, Kind.PP_UPDATE) && (Integer) m[0] == 0;
-    g.request(true);
+    g.hold = m -> kind(m, Kind.PP_UPDATE) && m.from() == 0;
+    g.submit(true);
     Signed set = null;
-    for (Object[] m : g.held) {
-      Signed s = Signed.decode((byte[]) m[2]);
-      if ((Integer) m[1] == 1 && PpUpdate.decode(s.body()).type() == PpUpdate.Type.SET) {
+    for (Cluster.Msg m : g.held) {
+      Signed s = Signed.decode(m.bytes());
+      if (m.to() == 1 && PpUpdate.decode(s.body()).type() == PpUpdate.Type.SET) {
         set = s;
       }
     }
@@ -295,12 +187,12 @@ public class ContributionsTest {
     }
   }
 
-  private static List<byte[]> check(Group g, PpUpdate set, PrePrepare pp) {
+  private static List<byte[]> check(Cluster g, PpUpdate set, PrePrepare pp) {
     Signed s = Signed.sign(Kind.PP_UPDATE, 0, set.encode(), g.signers.get(0));
     return BaRandomness.checkCertificate(s, pp.seq(), pp.digest(), pp.requests(), RandomizedOperations.AS_FLAGGED, 4, 1, false, m -> m.verify(g.verifier));
   }
 
-  private static void assertRejected(Group g, PpUpdate set, PrePrepare pp, String why) {
+  private static void assertRejected(Cluster g, PpUpdate set, PrePrepare pp, String why) {
     try {
       check(g, set, pp);
       fail("accepted a set that should fail with: " + why);
@@ -332,15 +224,15 @@ public class ContributionsTest {
   @Test
   public void aPreparedSetSurvivesAViewChange() {
     for (boolean hardened : new boolean[] {false, true}) {
-      Group g = new Group(hardened);
+      Cluster g = group(hardened);
       g.hold = m -> kind(m, Kind.COMMIT);
-      g.request(true);
+      g.submit(true);
       List<byte[]> before = g.replicas[2].contributions.randoms(1);
       assertNotNull("prepared before the view change", before);
-      g.tickUntil(x -> Arrays.stream(x.replicas).allMatch(r -> r.view() >= 1 && r.isActive()));
+      g.tickUntil(x -> Arrays.stream(x.replicas).allMatch(r -> r.view() >= 1 && r.isActive()), 3000);
       g.hold = m -> false;
       g.held.clear();
-      g.tickUntil(x -> x.executed.stream().allMatch(e -> e.size() == 1));
+      g.tickUntil(x -> x.executed.stream().allMatch(e -> e.size() == 1), 3000);
       for (int i = 0; i < 4; i++) {
         assertArrayEquals(before.get(0), g.executed.get(i).get(0).randoms().get(0));
       }
@@ -351,12 +243,12 @@ public class ContributionsTest {
   // commitment fixed in the set; a member that never reveals leaves the slot unprepared (no substitute).
   @Test
   public void hardenedRevealsMustOpenTheirCommitments() {
-    Group g = new Group(true);
+    Cluster g = group(true);
     // Replica 1 (a member of the primary's set: its commitment arrives first) withholds its reveals:
     // nothing prepares, and nothing substitutes for its value.
-    g.hold = m -> (Integer) m[0] == 1 && kind(m, Kind.PP_UPDATE)
-        && PpUpdate.decode(Signed.decode((byte[]) m[2]).body()).type() == PpUpdate.Type.REVEAL;
-    g.request(true);
+    g.hold = m -> m.from() == 1 && kind(m, Kind.PP_UPDATE)
+        && PpUpdate.decode(Signed.decode(m.bytes()).body()).type() == PpUpdate.Type.REVEAL;
+    g.submit(true);
     assertFalse("replica 1 revealed", g.held.isEmpty());
     for (int i = 0; i < 4; i++) {
       assertEquals(0, g.executed.get(i).size());
@@ -365,12 +257,12 @@ public class ContributionsTest {
       }
     }
     // A reveal that does not open the commitment: evidence, still nothing.
-    Signed real = Signed.decode((byte[]) g.held.get(0)[2]);
+    Signed real = Signed.decode(g.held.get(0).bytes());
     PpUpdate u = PpUpdate.decode(real.body());
     Signed other = Signed.sign(Kind.PP_UPDATE, 1, PpUpdate.values(PpUpdate.Type.REVEAL, u.view(), u.seq(), u.digest(),
         List.of(value(8)), u.nonce()).encode(), g.signers.get(1));
     g.handle(2, g.replicas[2].receive(other.encode()));
-    assertTrue(g.evidenceAt(2, "does not open its commitment"));
+    assertTrue(g.evidenceAt(2, -1, "does not open its commitment"));
     assertEquals(0, g.executed.get(2).size());
     g.hold = m -> false;
     g.release(m -> true);
@@ -378,7 +270,7 @@ public class ContributionsTest {
       assertEquals(1, g.executed.get(i).size());
     }
     // The certificate itself: a reveal swapped for one that does not open its commitment fails the check.
-    Event.RandomnessAgreed ra = g.agreed.get(0).get(0);
+    Event.RandomnessAgreed ra = g.eventsOf(0, Event.RandomnessAgreed.class).get(0);
     PpUpdate set = PpUpdate.decode(ra.certificate().body());
     List<Signed> reveals = new ArrayList<>(set.reveals());
     Signed rv = reveals.get(0);

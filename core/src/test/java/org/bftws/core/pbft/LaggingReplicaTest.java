@@ -35,8 +35,8 @@ public class LaggingReplicaTest {
       }
     }
     assertTrue("the pre-prepare was lost", dropped.get());
-    assertEquals(List.of("first", "last"), c.apps[0].executed);
-    assertEquals("replica 3 caught up", c.apps[0].executed, c.apps[3].executed);
+    assertEquals(List.of("first", "last"), c.operations(0));
+    assertEquals("replica 3 caught up", c.operations(0), c.operations(3));
     assertEquals("and stayed in view 0", 0, c.replicas[3].view());
     assertTrue(c.replicas[3].isActive());
   }

@@ -20,7 +20,7 @@ public class RoleTest {
       c.deliverAll();
     }
     for (int i = 0; i < c.n; i++) {
-      assertEquals(List.of("op-0", "op-1", "op-2", "op-3", "op-4"), c.apps[i].executed);
+      assertEquals(List.of("op-0", "op-1", "op-2", "op-3", "op-4"), c.operations(i));
       assertEquals(4, c.replicas[i].stableCheckpoint());
     }
     assertTrue("no replies from agreement replicas", c.delivered.isEmpty());

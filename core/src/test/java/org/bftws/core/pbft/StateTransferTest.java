@@ -35,7 +35,7 @@ public class StateTransferTest {
     c.invoke("after");
     c.tick(600);
     assertEquals(10, c.delivered.size());
-    assertArrayEquals(c.apps[1].state, c.apps[3].state);
+    assertArrayEquals(c.apps[1].getState(), c.apps[3].getState());
   }
 
   // Reference: §4.3 — a state transfer must match its proof; a tampered one is evidence and is ignored.

@@ -33,7 +33,7 @@ public class TerminateTest {
     c.handleClient(c.client(), c.client().terminate());
     c.deliverAll();
     for (int i = 0; i < c.n; i++) {
-      assertEquals("replica " + i, List.of("last"), c.apps[i].executed);
+      assertEquals("replica " + i, List.of("last"), c.operations(i));
     }
     assertEquals(2, c.delivered.size());
     Event.Delivered d = c.delivered.get(1);
@@ -86,7 +86,7 @@ public class TerminateTest {
     }
     c.deliverAll();
     for (int i = 0; i < c.n; i++) {
-      assertEquals("replica " + i, List.of("once"), c.apps[i].executed);
+      assertEquals("replica " + i, List.of("once"), c.operations(i));
     }
   }
 
@@ -130,10 +130,10 @@ public class TerminateTest {
     c.invoke("owner-2");
     c.tick(2000);
     for (int i = 1; i < c.n; i++) {
-      assertEquals("replica " + i, List.of("owner-1", "owner-2"), c.apps[i].executed);
+      assertEquals("replica " + i, List.of("owner-1", "owner-2"), c.operations(i));
     }
     assertEquals(2, c.delivered.size());
-    assertFalse(c.apps[1].executed.contains("intruder"));
+    assertFalse(c.operations(1).contains("intruder"));
   }
 
   @Test
@@ -157,7 +157,7 @@ public class TerminateTest {
     c.invoke("owner-1");
     c.tick(2000);
     for (int i = 1; i < c.n; i++) {
-      assertEquals("replica " + i, List.of("owner-1"), c.apps[i].executed);
+      assertEquals("replica " + i, List.of("owner-1"), c.operations(i));
     }
     assertEquals(1, c.delivered.size());
   }

@@ -24,7 +24,7 @@ public class ViewChangeTest {
     for (int i = 1; i < c.n; i++) {
       assertEquals("replica " + i, 1, c.replicas[i].view());
       assertTrue(c.replicas[i].isActive());
-      assertEquals(List.of("after-crash"), c.apps[i].executed);
+      assertEquals(List.of("after-crash"), c.operations(i));
     }
     assertEquals(1, c.delivered.size());
   }
@@ -40,7 +40,7 @@ public class ViewChangeTest {
     c.invoke("after");
     c.tick(500);
     for (int i = 1; i < c.n; i++) {
-      assertEquals(List.of("before", "after"), c.apps[i].executed);
+      assertEquals(List.of("before", "after"), c.operations(i));
     }
   }
 
@@ -53,12 +53,12 @@ public class ViewChangeTest {
     c.invoke("prepared-only");
     c.deliverAll();
     for (int i = 0; i < c.n; i++) {
-      assertTrue(c.apps[i].executed.isEmpty());
+      assertTrue(c.operations(i).isEmpty());
     }
     c.isolate(0);
     c.tick(500);
     for (int i = 1; i < c.n; i++) {
-      assertEquals(List.of("prepared-only"), c.apps[i].executed);
+      assertEquals(List.of("prepared-only"), c.operations(i));
       assertTrue(c.eventsOf(i, Event.PrePrepared.class).stream().anyMatch(p -> p.view() == 1 && p.seq() == 1));
     }
   }
@@ -101,7 +101,7 @@ public class ViewChangeTest {
         c.signers.get(1));
     c.handle(2, c.replicas[2].receive(forged.encode()));
     assertTrue(NormalCaseTest.hasEvidence(c, 2, 1, "do not follow"));
-    assertTrue(c.apps[2].executed.isEmpty());
+    assertTrue(c.operations(2).isEmpty());
   }
 
   static boolean commitOfViewZero(Cluster.Msg m) {
@@ -123,7 +123,7 @@ public class ViewChangeTest {
     c.invoke("y");
     c.tick(600);
     assertEquals(c.replicas[1].view(), c.replicas[0].view());
-    assertEquals(List.of("x", "y"), c.apps[0].executed.isEmpty() ? c.apps[1].executed : c.apps[0].executed);
+    assertEquals(List.of("x", "y"), c.operations(0).isEmpty() ? c.operations(1) : c.operations(0));
     assertEquals(2, c.delivered.size());
   }
 

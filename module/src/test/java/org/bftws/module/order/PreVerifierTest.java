@@ -5,31 +5,25 @@ import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
 import java.nio.charset.StandardCharsets;
-import java.security.SecureRandom;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import org.bftws.core.crypto.Ed25519;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.Verifier;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.PrePrepare;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.Signed;
-import org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters;
+import org.bftws.core.testkit.TestKeys;
 import org.junit.Test;
 
 /** The pre-verifying cache answers exactly as the real verifier would, only elsewhere. */
 public class PreVerifierTest {
-    private static final SecureRandom RANDOM = new SecureRandom();
-    private final Ed25519PrivateKeyParameters replicaKey = Ed25519.generate(RANDOM);
-    private final Ed25519PrivateKeyParameters clientKey = Ed25519.generate(RANDOM);
-    private final Signer replica = Ed25519.signer(replicaKey);
-    private final Signer client = Ed25519.signer(clientKey);
+    private final TestKeys keys = TestKeys.seeded(5, 1); // replica 0 and client 4 sign
+    private final Signer replica = keys.signer(0);
+    private final Signer client = keys.signer(4);
     private final AtomicInteger realChecks = new AtomicInteger();
-    private final Verifier real = counting(Ed25519.verifier(Map.of(0, replicaKey.generatePublicKey(),
-            4, clientKey.generatePublicKey())));
+    private final Verifier real = counting(keys.verifier());
 
     private Verifier counting(Verifier v) {
         return (node, data, sig) -> {

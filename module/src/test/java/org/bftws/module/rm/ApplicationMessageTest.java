@@ -10,7 +10,6 @@ import java.io.File;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.security.SecureRandom;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,16 +20,15 @@ import org.apache.axiom.soap.SOAPEnvelope;
 import org.apache.axis2.AxisFault;
 import org.apache.axis2.addressing.EndpointReference;
 import org.apache.axis2.context.MessageContext;
-import org.bftws.core.crypto.Ed25519;
 import org.bftws.core.crypto.Verifier;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.Signed;
+import org.bftws.core.testkit.TestKeys;
 import org.bftws.module.api.ApplicationRequest;
 import org.bftws.module.config.BftwsConfig;
 import org.bftws.module.config.BftwsParameters;
 import org.bftws.module.xml.Payloads;
-import org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters;
 import org.junit.Before;
 import org.junit.Rule;
 import org.junit.Test;
@@ -66,8 +64,8 @@ public class ApplicationMessageTest {
     @Rule
     public TemporaryFolder tmp = new TemporaryFolder();
 
-    private final Ed25519PrivateKeyParameters clientKey = Ed25519.generate(new SecureRandom());
-    private final Verifier verifier = Ed25519.verifier(Map.of(CLIENT, clientKey.generatePublicKey()));
+    private final TestKeys keys = TestKeys.seeded(CLIENT + 1, 1);
+    private final Verifier verifier = keys.verifier();
     private BftwsConfig config;
 
     @Before
@@ -159,7 +157,7 @@ public class ApplicationMessageTest {
         OMElement payload = Payloads.parse(xml.getBytes(StandardCharsets.UTF_8));
         byte[] op = new ApplicationRequest(service, "urn:echo:echo", soap12, Payloads.canonical(payload)).encode();
         return Signed.sign(Kind.REQUEST, CLIENT, new Request(CLIENT, SEQUENCE, number, false, op).encode(),
-                Ed25519.signer(clientKey));
+                keys.signer(CLIENT));
     }
 
     private MessageContext received(Signed sent, URI to) throws Exception {

@@ -191,9 +191,10 @@ public final class CksCoin extends AbstractThresholdScheme {
   /**
    * g̃ = H(C): RFC 9380 hash_to_curve, so log_g g̃ is unknown (docs/design/cryptography.md pitfall 2). A replica hashes one
    * coin name for its own share and for each of the k shares it checks, so the last result is kept per
-   * thread (keyed by a copy of the whole name: a pure function, nothing shared between threads).
+   * thread (keyed by a copy of the whole name: a pure function, nothing shared between threads). Public for
+   * the crypto benchmark, which times this one-off cost on its own.
    */
-  static ECPoint hashToCurve(byte[] message) {
+  public static ECPoint hashToCurve(byte[] message) {
     LastHash last = LAST_HASH.get();
     if (last.message != null && Arrays.equals(last.message, message)) {
       return last.point;

@@ -5,6 +5,7 @@ import static org.junit.Assert.assertTrue;
 
 import java.math.BigInteger;
 import java.util.Arrays;
+import org.bftws.core.testkit.TestRandom;
 import org.bouncycastle.crypto.bls.BLS12_381G1;
 import org.bouncycastle.crypto.bls.BLS12_381G2;
 import org.bouncycastle.crypto.bls.BLS12_381Pairing;

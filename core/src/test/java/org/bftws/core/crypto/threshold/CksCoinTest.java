@@ -5,6 +5,7 @@ import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
 import java.math.BigInteger;
+import org.bftws.core.testkit.TestRandom;
 import org.bouncycastle.crypto.hash2curve.HashToCurveProfile;
 import org.bouncycastle.crypto.hash2curve.HashToEllipticCurve;
 import org.bouncycastle.math.ec.ECPoint;

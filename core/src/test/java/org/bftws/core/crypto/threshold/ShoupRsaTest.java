@@ -5,6 +5,7 @@ import static org.junit.Assert.assertTrue;
 
 import java.math.BigInteger;
 import java.security.SecureRandom;
+import org.bftws.core.testkit.TestRandom;
 import org.junit.BeforeClass;
 import org.junit.Test;
 

@@ -1,0 +1,30 @@
+package org.bftws.sim;
+
+/** The nemesis a run uses on top of the benign fault mix (docs/design/testing.md). */
+public enum Byzantine {
+  /** No Byzantine node; crashes may lose state (amnesia counts against f). */
+  NONE,
+  /** Twins: two copies of one replica with the same keys, each hearing part of the group. */
+  TWINS,
+  /** Small-scope mutations of one replica's messages (ByzzFuzz-style), re-signed with its key. */
+  MUTATE,
+  /** One replica sends nothing. */
+  SILENT,
+  /** One client sends different requests with the same identity to different replicas. */
+  CLIENT,
+  /**
+   * Randomness DoS (integrity paper §4): a client flags operations randomized that are not, and replica 0 (the
+   * first primary) batches its requests into every pre-prepare it sends; correct replicas refuse both.
+   */
+  FLAGGING,
+  /** Negative control N1: f+1 Byzantine replicas split the group; the checker must see violations. */
+  OVER_THRESHOLD;
+
+  public static Byzantine parse(String s) {
+    return valueOf(s.trim().toUpperCase().replace('-', '_'));
+  }
+
+  public String label() {
+    return name().toLowerCase().replace('_', '-');
+  }
+}

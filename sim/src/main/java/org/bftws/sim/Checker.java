@@ -1,0 +1,379 @@
+package org.bftws.sim;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.bftws.core.crypto.Digests;
+import org.bftws.core.crypto.Verifier;
+import org.bftws.core.crypto.threshold.Dealt;
+import org.bftws.core.crypto.threshold.SignatureShare;
+import org.bftws.core.crypto.threshold.ThresholdException;
+import org.bftws.core.crypto.threshold.ThresholdScheme;
+import org.bftws.core.message.Request;
+import org.bftws.core.message.RequestId;
+import org.bftws.core.message.Signed;
+import org.bftws.core.pbft.BaRandomness;
+import org.bftws.core.pbft.CoinConfig;
+import org.bftws.core.pbft.Effect;
+import org.bftws.core.pbft.Event;
+import org.bftws.core.pbft.RandomizedOperations;
+import org.bftws.core.testkit.HashChainApp;
+
+/**
+ * The invariants of docs/design/testing.md, checked on what correct replicas and clients report: one canonical
+ * history that every commit must match (S1, S4), exactly-once execution (S2), only client-issued
+ * requests (S3), agreeing checkpoints and state transfers (S5), view changes that keep what committed
+ * (S6), client-accepted replies equal to a replay of the agreed history on a model (S7), random numbers
+ * that are the threshold coin of their (group, n, request) — the same at every correct replica and client,
+ * and recomputed here from k of the dealt key shares (S8, integrity paper §6 C1) — and nothing of a sequence
+ * executed after the batch that terminated it, nor a terminate handed to the application (S9).
+ */
+final class Checker {
+  /**
+   * S8's reference: the dealt keys, with which the checker computes every coin itself (k shares of the
+   * dealer's key shares, combined), as an auditor holding the group key would.
+   */
+  record CoinOracle(ThresholdScheme scheme, Dealt dealt, byte[] groupId, boolean perBatch) {}
+
+  private final CoinOracle oracle;
+
+  /**
+   * S8's reference for the BA algorithm (integrity paper §4): the group's size and public keys, with which
+   * the checker re-checks every certified set S_R a correct replica committed with and recomputes R.
+   */
+  record BaOracle(int n, int f, boolean hardened, Verifier verifier) {}
+
+  private BaOracle ba;
+  /** BA: per committed seq, the random number of each request index of the canonical batch (null: none). */
+  private final Map<Long, byte[][]> agreed = new HashMap<>();
+
+  void agreement(BaOracle ba) {
+    this.ba = ba;
+  }
+  private final Map<String, byte[]> coinCache = new HashMap<>();
+  /** S8: the random number each (seq, request) was executed with, first seen. */
+  private final Map<String, byte[]> executedRandoms = new HashMap<>();
+  private final Map<RequestId, byte[]> deliveredRandoms = new HashMap<>();
+  long randomsChecked;
+
+  /** Which requests are randomized: the replicas' own predicate (integrity paper §4). */
+  private RandomizedOperations ops = RandomizedOperations.AS_FLAGGED;
+  /** Correct replicas' evidence against needlessly randomized requests or batches holding them. */
+  long refused;
+
+  Checker(CoinOracle oracle) {
+    this.oracle = oracle;
+  }
+
+  void operations(RandomizedOperations ops) {
+    this.ops = ops;
+  }
+
+  private final Set<String> violations = new LinkedHashSet<>();
+  /** Canonical history: seq → digest, and the batch behind each digest. */
+  private final TreeMap<Long, byte[]> canonical = new TreeMap<>();
+  private final Map<Long, Long> committedView = new HashMap<>();
+  private final Map<Long, List<Signed>> batches = new HashMap<>();
+  private final List<long[]> prePrepared = new ArrayList<>();
+  private final List<byte[]> prePreparedDigests = new ArrayList<>();
+  private final Map<Long, byte[]> checkpointDigests = new HashMap<>();
+  private final Map<Long, byte[]> stableDigests = new HashMap<>();
+  private final Map<Integer, Long> lastExecutedSeq = new HashMap<>();
+  private final Map<Integer, Set<RequestId>> executedIds = new HashMap<>();
+  private final Set<String> issued = new HashSet<>();
+  /** S9: the first canonical seq whose batch terminates a sequence; nothing of it executes in a later one. */
+  private final Map<String, Long> terminatedAt = new HashMap<>();
+  private final Map<RequestId, byte[]> delivered = new HashMap<>();
+  long commits;
+  long committedRequests;
+  long viewChanges;
+  long stateTransfers;
+  long evidence;
+
+  void violation(String v) {
+    violations.add(v);
+  }
+
+  List<String> violations() {
+    return new ArrayList<>(violations);
+  }
+
+  static String key(Request q) {
+    return q.client() + "|" + q.sequenceId() + "|" + q.messageNumber() + "|" + Digests.hex(Digests.sha256(q.operation()), 32);
+  }
+
+  void issued(Request q) {
+    issued.add(key(q));
+  }
+
+  /** A replica restarted without its state: a new incarnation, tracked afresh for S2. */
+  void amnesia(int replica) {
+    lastExecutedSeq.remove(replica);
+    executedIds.remove(replica);
+  }
+
+  void event(int replica, Event e) {
+    if (e instanceof Event.Committed c) {
+      commits++;
+      byte[] before = canonical.putIfAbsent(c.seq(), c.digest());
+      if (before != null && !Arrays.equals(before, c.digest())) {
+        violation("S1 agreement: seq " + c.seq() + " committed with two digests (replica " + replica + ")");
+      }
+      committedView.merge(c.seq(), c.view(), Math::min);
+      if (batches.putIfAbsent(c.seq(), c.batch()) == null) {
+        for (Signed q : c.batch()) {
+          Request r = Request.decode(q.body());
+          if (r.terminates()) {
+            terminatedAt.merge(r.sequenceId(), c.seq(), Math::min);
+          }
+        }
+      }
+    } else if (e instanceof Event.RandomnessAgreed ra) {
+      agreed(replica, ra);
+    } else if (e instanceof Event.PrePrepared p) {
+      prePrepared.add(new long[] {p.view(), p.seq()});
+      prePreparedDigests.add(p.digest());
+    } else if (e instanceof Event.CheckpointTaken t) {
+      same(checkpointDigests, t.seq(), t.digest(), "S5 checkpoints: replicas took different checkpoints at ");
+    } else if (e instanceof Event.CheckpointStable s) {
+      same(stableDigests, s.seq(), s.digest(), "S5 checkpoints: different stable checkpoints at ");
+    } else if (e instanceof Event.StateInstalled s) {
+      stateTransfers++;
+      same(stableDigests, s.seq(), s.digest(), "S5 state transfer: installed a state other than the proven one at ");
+      lastExecutedSeq.put(replica, s.seq());
+    } else if (e instanceof Event.ViewEntered) {
+      viewChanges++;
+    } else if (e instanceof Event.Evidence ev) {
+      evidence++;
+      if (ev.what().contains("flagged randomized")) {
+        refused++;
+      }
+    }
+  }
+
+  /**
+   * S8 for BA: the certified set a correct replica committed with must check out (2f+1 distinct, authentic
+   * contributions for this batch; hardened: reveals opening 2f+1 commitments), and every correct replica's
+   * set must give the same R.
+   */
+  private void agreed(int replica, Event.RandomnessAgreed ra) {
+    List<Signed> batch = batches.get(ra.seq());
+    if (ba == null || batch == null || !Arrays.equals(canonical.get(ra.seq()), ra.batchDigest())) {
+      violation("S8 randomness: replica " + replica + " agreed on a random number for seq " + ra.seq()
+          + (ba == null ? " without BA" : " outside the canonical history"));
+      return;
+    }
+    List<byte[]> randoms;
+    try {
+      randoms = BaRandomness.checkCertificate(ra.certificate(), ra.seq(), ra.batchDigest(), batch, ops, ba.n(), ba.f(),
+          ba.hardened(), s -> s.verify(ba.verifier()));
+    } catch (IllegalArgumentException ex) {
+      violation("S8 randomness: replica " + replica + " committed seq " + ra.seq() + " with a set that does not check: "
+          + ex.getMessage());
+      return;
+    }
+    int[] idx = BaRandomness.randomizedIndices(batch, ops);
+    byte[][] per = new byte[batch.size()][];
+    for (int j = 0; j < idx.length; j++) {
+      per[idx[j]] = randoms.get(j);
+    }
+    byte[][] before = agreed.putIfAbsent(ra.seq(), per);
+    if (before != null && !Arrays.deepEquals(before, per)) {
+      violation("S8 randomness: correct replicas committed seq " + ra.seq() + " with different random numbers");
+    }
+  }
+
+  private void same(Map<Long, byte[]> m, long seq, byte[] d, String what) {
+    byte[] before = m.putIfAbsent(seq, d);
+    if (before != null && !Arrays.equals(before, d)) {
+      violation(what + seq);
+    }
+  }
+
+  void executed(int replica, Effect.Execute ex) {
+    Long last = lastExecutedSeq.get(replica);
+    if (last != null && ex.seq() <= last) {
+      violation("S2 integrity: replica " + replica + " executed seq " + ex.seq() + " after " + last);
+    }
+    lastExecutedSeq.put(replica, ex.seq());
+    byte[] d = canonical.get(ex.seq());
+    if (d == null || !Arrays.equals(d, ex.batchDigest())) {
+      violation("S4 history: replica " + replica + " executed seq " + ex.seq() + " outside the canonical history");
+    }
+    checkRandoms(replica, ex);
+    Set<RequestId> ids = executedIds.computeIfAbsent(replica, k -> new HashSet<>());
+    for (Request q : ex.requests()) {
+      Long end = terminatedAt.get(q.sequenceId());
+      if (q.terminates() || (end != null && end < ex.seq())) {
+        violation("S9 terminate: replica " + replica + " executed " + q.id() + (q.terminates()
+            ? ", a terminate, as an operation" : " at seq " + ex.seq() + ", after its sequence's terminate (seq "
+            + end + ")"));
+      }
+      if (!ids.add(q.id())) {
+        violation("S2 integrity: replica " + replica + " executed " + q.id() + " twice");
+      }
+      if (!issued.contains(key(q))) {
+        violation("S3 validity: replica " + replica + " executed " + q.id() + ", which no client issued");
+      }
+      if (q.randomized() && !ops.isRandomized(q)) {
+        violation("S3 validity: replica " + replica + " executed " + q.id()
+            + ", flagged randomized for an operation that is not (integrity paper §4: refused)");
+      }
+    }
+  }
+
+  /**
+   * S8: each executed request's random number equals the coin recomputed from the dealt keys (empty for a
+   * request that is not randomized, or without coins) and what other correct replicas executed it with.
+   */
+  private void checkRandoms(int replica, Effect.Execute ex) {
+    if (ex.randoms().size() != ex.requests().size()) {
+      violation("S8 randomness: replica " + replica + " executed seq " + ex.seq() + " with "
+          + ex.randoms().size() + " random numbers for " + ex.requests().size() + " requests");
+      return;
+    }
+    List<Signed> batch = batches.get(ex.seq());
+    for (int i = 0; i < ex.requests().size(); i++) {
+      Request q = ex.requests().get(i);
+      byte[] got = ex.randoms().get(i);
+      byte[] body = batch == null ? null : bodyOf(batch, q.id());
+      if (body == null) {
+        continue; // outside the canonical history: S4 reports it
+      }
+      byte[] want = expectedRandom(ex.seq(), ex.batchDigest(), body);
+      if (!Arrays.equals(got, want)) {
+        violation("S8 randomness: replica " + replica + " executed " + q.id() + " at seq " + ex.seq()
+            + " with a random number that is not " + (ba != null ? "the combination of its certified set"
+            : "the coin of (group, n, d)") + (got.length == 0 ? " (none)" : ""));
+      }
+      byte[] before = executedRandoms.putIfAbsent(ex.seq() + "|" + q.id(), got);
+      if (before != null && !Arrays.equals(before, got)) {
+        violation("S8 randomness: correct replicas executed " + q.id() + " at seq " + ex.seq() + " with different random numbers");
+      }
+      if (got.length > 0) {
+        randomsChecked++;
+      }
+    }
+  }
+
+  /** The body of the request of the batch with this id that executes: its first occurrence. */
+  private static byte[] bodyOf(List<Signed> batch, RequestId id) {
+    for (Signed s : batch) {
+      if (Request.decode(s.body()).id().equals(id)) {
+        return s.body();
+      }
+    }
+    return null;
+  }
+
+  /** The random number a request with this body must get at seq in the batch with this digest. */
+  private byte[] expectedRandom(long seq, byte[] batchDigest, byte[] requestBody) {
+    if (ba != null && ops.isRandomized(Request.decode(requestBody))) {
+      byte[][] per = agreed.get(seq);
+      List<Signed> batch = batches.get(seq);
+      for (int i = 0; per != null && i < batch.size(); i++) {
+        if (Arrays.equals(batch.get(i).body(), requestBody)) {
+          return per[i] == null ? new byte[0] : per[i];
+        }
+      }
+      return new byte[0]; // committed without an agreed set: any random number delivered is a violation
+    }
+    if (oracle == null || !ops.isRandomized(Request.decode(requestBody))) {
+      return new byte[0];
+    }
+    if (oracle.perBatch()) {
+      return CoinConfig.perBatchRandom(coin(CoinConfig.batchCoinMessage(oracle.groupId(), seq, batchDigest)), requestBody);
+    }
+    return coin(CoinConfig.requestCoinMessage(oracle.groupId(), seq, requestBody));
+  }
+
+  /** The coin on a message, from the dealer's key shares 1..k (any k give the same unique value). */
+  private byte[] coin(byte[] message) {
+    return coinCache.computeIfAbsent(Digests.hex(Digests.sha256(message), 64), h -> {
+      List<SignatureShare> shares = new ArrayList<>();
+      int k = oracle.dealt().group().params().k();
+      for (int i = 1; i <= k; i++) {
+        shares.add(oracle.scheme().share(oracle.dealt().group(), oracle.dealt().share(i), message));
+      }
+      try {
+        return oracle.scheme().coinValue(oracle.scheme().combine(oracle.dealt().group(), message, shares));
+      } catch (ThresholdException e) {
+        throw new IllegalStateException("the checker's own coin failed", e);
+      }
+    });
+  }
+
+  void delivered(RequestId id, byte[] result, byte[] random) {
+    delivered.put(id, result);
+    deliveredRandoms.put(id, random);
+  }
+
+  /** End of run: S6 (what committed stays), S7 (replies equal a replay of the canonical history). */
+  void finish() {
+    for (int i = 0; i < prePrepared.size(); i++) {
+      long view = prePrepared.get(i)[0];
+      long seq = prePrepared.get(i)[1];
+      Long cv = committedView.get(seq);
+      if (cv != null && view > cv && !Arrays.equals(canonical.get(seq), prePreparedDigests.get(i))) {
+        violation("S6 view change: seq " + seq + " committed in view " + cv + " but re-proposed differently in view " + view);
+      }
+    }
+    Map<RequestId, byte[]> expected = replay();
+    committedRequests = expected.keySet().stream().filter(id -> id.messageNumber() != Request.TERMINATE).count();
+    for (Map.Entry<RequestId, byte[]> e : delivered.entrySet()) {
+      byte[] want = expected.get(e.getKey());
+      if (want == null && complete) {
+        violation("S7 clients: a reply for " + e.getKey() + " was accepted but it is not in the agreed history");
+      } else if (want != null && !Arrays.equals(want, e.getValue())) {
+        violation("S7 clients: the accepted reply for " + e.getKey() + " differs from the replayed history");
+      }
+      byte[] wantRandom = replayedRandoms.get(e.getKey());
+      if (wantRandom != null && !Arrays.equals(wantRandom, deliveredRandoms.get(e.getKey()))) {
+        violation("S8 randomness: the client accepted a random number for " + e.getKey() + " other than the coin");
+      }
+    }
+  }
+
+  private final Map<RequestId, byte[]> replayedRandoms = new HashMap<>();
+
+  private boolean complete;
+
+  private Map<RequestId, byte[]> replay() {
+    HashChainApp model = new HashChainApp();
+    Map<String, Long> last = new HashMap<>();
+    Map<String, Integer> owner = new HashMap<>();
+    Map<RequestId, byte[]> results = new HashMap<>();
+    complete = true;
+    long expect = 1;
+    for (Map.Entry<Long, byte[]> e : canonical.entrySet()) {
+      if (e.getKey() != expect) {
+        complete = false; // a gap: nothing after it can be replayed
+        break;
+      }
+      expect++;
+      for (Signed s : batches.get(e.getKey())) {
+        Request q = Request.decode(s.body());
+        if (owner.computeIfAbsent(q.sequenceId(), k -> q.client()) != q.client()) {
+          continue; // a sequence belongs to the client that used it first
+        }
+        if (q.messageNumber() > last.getOrDefault(q.sequenceId(), 0L)) {
+          last.put(q.sequenceId(), q.messageNumber());
+          if (q.terminates()) {
+            results.put(q.id(), new byte[0]); // the replicas' own business: an empty reply, nothing executed
+            continue;
+          }
+          byte[] random = expectedRandom(e.getKey(), e.getValue(), s.body());
+          replayedRandoms.put(q.id(), random);
+          results.put(q.id(), model.execute(q, random));
+        }
+      }
+    }
+    return results;
+  }
+}

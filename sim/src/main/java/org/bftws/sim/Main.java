@@ -1,0 +1,131 @@
+package org.bftws.sim;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.bftws.core.crypto.threshold.SchemeId;
+
+/**
+ * {@code scripts/simulate}: runs a range of seeds and prints one line per failing seed (with the command
+ * that replays it) and a summary line {@code simulate: seeds=S runs_ok=R violations=V requests_committed=C}.
+ * Exit status 0 iff no violation — except for the over-threshold negative control, where it is 0 iff
+ * violations were found (the checker can see them).
+ */
+public final class Main {
+  private Main() {}
+
+  public static void main(String[] args) throws Exception {
+    long from = 1;
+    long to = 100;
+    int replicas = 4;
+    int clients = 3;
+    int requests = 200;
+    int threads = Math.max(1, Runtime.getRuntime().availableProcessors());
+    boolean verbose = false;
+    SimOptions.Randomness random = SimOptions.Randomness.NONE;
+    SchemeId scheme = null;
+    String keys = null;
+    boolean coinPerBatch = false;
+    List<Byzantine> modes = new ArrayList<>(List.of(Byzantine.NONE));
+    for (int i = 0; i < args.length; i++) {
+      String a = args[i];
+      switch (a) {
+        case "--seeds" -> {
+          String[] r = args[++i].split("\\.\\.");
+          from = Long.parseLong(r[0]);
+          to = r.length > 1 ? Long.parseLong(r[1]) : from;
+        }
+        case "--replicas" -> replicas = Integer.parseInt(args[++i]);
+        case "--clients" -> clients = Integer.parseInt(args[++i]);
+        case "--requests" -> requests = Integer.parseInt(args[++i]);
+        case "--threads" -> threads = Integer.parseInt(args[++i]);
+        case "--byzantine" -> {
+          modes.clear();
+          for (String m : args[++i].split(",")) {
+            modes.add(m.equals("all") ? null : Byzantine.parse(m));
+          }
+          if (modes.contains(null)) {
+            modes = new ArrayList<>(List.of(Byzantine.NONE, Byzantine.TWINS, Byzantine.MUTATE, Byzantine.SILENT, Byzantine.CLIENT));
+          }
+        }
+        case "--random" -> random = SimOptions.Randomness.parse(args[++i]);
+        case "--scheme" -> scheme = SchemeId.fromLabel(args[++i]);
+        case "--coin-per-batch" -> coinPerBatch = true;
+        case "--keys" -> keys = args[++i];
+        case "--verbose", "-v" -> verbose = true;
+        default -> usage("unknown argument " + a);
+      }
+    }
+    if (replicas < 4 || (replicas - 1) % 3 != 0) {
+      usage("--replicas must be 3f+1 with f >= 1 (4, 7, 10, ...)");
+    }
+    int f = (replicas - 1) / 3;
+    SimKeys simKeys = null;
+    if (keys != null) {
+      try {
+        simKeys = SimKeys.load(Path.of(keys), replicas, f, random == SimOptions.Randomness.CT ? scheme : null);
+      } catch (IllegalArgumentException e) {
+        System.err.println("simulate: --keys " + keys + ": " + e.getMessage());
+        System.exit(2);
+      }
+      scheme = simKeys.group().scheme(); // CT without --scheme: the keys' scheme
+    }
+    SimOptions template = new SimOptions(from, f, clients, requests, Byzantine.NONE, random,
+        scheme == null ? SchemeId.CKS : scheme, coinPerBatch, simKeys);
+    System.exit(run(from, to, template, modes, threads, verbose));
+  }
+
+  private static void usage(String why) {
+    System.err.println("simulate: " + why);
+    System.err.println("usage: scripts/simulate --seeds A..B [--replicas N] [--clients C] [--requests N]"
+        + " [--byzantine none|twins|mutate|silent|client|flagging|over-threshold|all[,...]] [--random none|ct|ba|ba-hardened]"
+        + " [--scheme cks|bls|rsa] [--coin-per-batch] [--keys DIR] [--threads T] [--verbose]");
+    System.exit(2);
+  }
+
+  static int run(long from, long to, int f, int clients, int requests, List<Byzantine> modes, int threads,
+      boolean verbose) throws Exception {
+    return run(from, to, new SimOptions(from, f, clients, requests, Byzantine.NONE), modes, threads, verbose);
+  }
+
+  /** Runs seeds from..to with the options of {@code template} (its seed and nemesis are replaced). */
+  static int run(long from, long to, SimOptions template, List<Byzantine> modes, int threads, boolean verbose)
+      throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    List<Future<SimResult>> futures = new ArrayList<>();
+    for (long seed = from; seed <= to; seed++) {
+      // Several nemeses: each seed runs under one, in turn, so a range covers them all.
+      Byzantine mode = modes.get((int) Math.floorMod(seed, (long) modes.size()));
+      SimOptions opt = new SimOptions(seed, template.f(), template.clients(), template.requests(), mode,
+          template.random(), template.scheme(), template.coinPerBatch(), template.keys());
+      futures.add(pool.submit(() -> Simulation.run(opt)));
+    }
+    long ok = 0;
+    long violations = 0;
+    long committed = 0;
+    long started = System.nanoTime();
+    for (Future<SimResult> fu : futures) {
+      SimResult r = fu.get();
+      committed += r.requestsCommitted();
+      if (r.ok()) {
+        ok++;
+      } else {
+        violations += r.violations().size();
+        System.out.println("FAIL " + r.describe() + " replay: " + r.options().replay());
+      }
+      if (verbose && r.ok()) {
+        System.out.println("ok   " + r.describe());
+      }
+    }
+    pool.shutdown();
+    long seeds = to - from + 1;
+    double minutes = (System.nanoTime() - started) / 60e9;
+    System.out.printf("simulate: seeds=%d runs_ok=%d violations=%d requests_committed=%d%n", seeds, ok, violations, committed);
+    System.err.printf("simulate: %.1f seeds/minute on %d threads%n", seeds / Math.max(minutes, 1e-9), threads);
+    boolean negativeControl = modes.size() == 1 && modes.get(0) == Byzantine.OVER_THRESHOLD;
+    return negativeControl ? (violations > 0 ? 0 : 1) : (violations == 0 ? 0 : 1);
+  }
+}

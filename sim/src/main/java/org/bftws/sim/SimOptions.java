@@ -1,0 +1,79 @@
+package org.bftws.sim;
+
+import org.bftws.core.crypto.threshold.SchemeId;
+
+/**
+ * One simulation run: the seed drives everything else (keys, fault rates, schedules, Byzantine choices).
+ * Replaying a seed with the same options replays the run exactly.
+ *
+ * <p>{@code random}: whether the group tosses threshold coins for randomized requests (CT algorithm,
+ * integrity paper §5) with {@code scheme}, one coin per randomized request or, with {@code coinPerBatch},
+ * per batch. The dealer's keys are drawn from the seed too — or, with {@code keys}, are those written by
+ * {@code scripts/keygen}, which then also give the replicas their Ed25519 keys.
+ */
+public record SimOptions(long seed, int f, int clients, int requests, Byzantine byzantine, Randomness random,
+    SchemeId scheme, boolean coinPerBatch, SimKeys keys) {
+  /** How the group gets the random numbers of randomized requests. */
+  public enum Randomness {
+    /** None: no request is randomized, random numbers are empty. */
+    NONE,
+    /** The CT algorithm: threshold coin-tossing after commit (integrity paper §5). */
+    CT,
+    /** The BA algorithm: agreement on 2f+1 contributions before prepare (integrity paper §4). */
+    BA,
+    /** BA hardened by commit-before-reveal (see {@code pbft.Contributions}). */
+    BA_HARDENED;
+
+    public static Randomness parse(String s) {
+      return valueOf(s.trim().toUpperCase().replace('-', '_'));
+    }
+
+    public String label() {
+      return name().toLowerCase().replace('_', '-');
+    }
+  }
+
+  public SimOptions {
+    if (f < 1 || clients < 1 || requests < 0) {
+      throw new IllegalArgumentException("f >= 1, clients >= 1, requests >= 0");
+    }
+  }
+
+  public SimOptions(long seed, int f, int clients, int requests, Byzantine byzantine) {
+    this(seed, f, clients, requests, byzantine, Randomness.NONE, SchemeId.CKS, false);
+  }
+
+  public SimOptions(long seed, int f, int clients, int requests, Byzantine byzantine, Randomness random,
+      SchemeId scheme, boolean coinPerBatch) {
+    this(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, null);
+  }
+
+  public static SimOptions of(long seed, Byzantine b) {
+    return new SimOptions(seed, 1, 3, 60, b);
+  }
+
+  public SimOptions withSeed(long s) {
+    return new SimOptions(s, f, clients, requests, byzantine, random, scheme, coinPerBatch, keys);
+  }
+
+  public SimOptions withRandom(Randomness r, SchemeId s, boolean perBatch) {
+    return new SimOptions(seed, f, clients, requests, byzantine, r, s, perBatch, keys);
+  }
+
+  SimOptions withKeys(SimKeys k) {
+    return new SimOptions(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, k);
+  }
+
+  public int n() {
+    return 3 * f + 1;
+  }
+
+  /** The command line that replays this run. */
+  public String replay() {
+    return "scripts/simulate --seeds " + seed + " --replicas " + n() + " --clients " + clients
+        + " --requests " + requests + " --byzantine " + byzantine.label()
+        + (random == Randomness.NONE ? "" : " --random " + random.label())
+        + (random != Randomness.CT ? "" : " --scheme " + scheme.label() + (coinPerBatch ? " --coin-per-batch" : ""))
+        + (keys == null ? "" : " --keys " + keys.dir());
+  }
+}

@@ -1,0 +1,34 @@
+package org.bftws.sim;
+
+import java.util.List;
+
+/** What one run found: its fault configuration, the invariant violations, and how much it did. */
+public record SimResult(SimOptions options, String faults, List<String> violations, long requestsCommitted,
+    long requestsDelivered, long viewChanges, long stateTransfers, long evidence, long refused, long randomsChecked, long endTime,
+    Traffic traffic) {
+  /**
+   * What the run cost (for benchmarks, not in {@link #describe}): replica-to-replica messages sent (one per
+   * destination, retransmissions included), the BA pp-updates among them, and the mean ticks from a
+   * request's issue to its delivery at the client — over all requests, and over those issued after the
+   * heal (reliable network, no crash: the protocol's own delay).
+   *
+   * <p>{@code refused}: evidence of correct replicas against requests flagged randomized for an operation
+   * that is not, or batches holding one (integrity paper §4).
+   */
+  public record Traffic(long messages, long ppUpdates, double meanLatency, double meanLatencyHealed) {}
+
+  public boolean ok() {
+    return violations.isEmpty();
+  }
+
+  public String describe() {
+    return "seed=" + options.seed() + " byzantine=" + options.byzantine().label()
+        + (options.random() == SimOptions.Randomness.NONE ? ""
+            : options.random() != SimOptions.Randomness.CT ? " random=" + options.random().label()
+            : " random=ct/" + options.scheme().label() + (options.coinPerBatch() ? "/per-batch" : "")) + " faults={" + faults + "}"
+        + " committed=" + requestsCommitted + " delivered=" + requestsDelivered + " viewChanges=" + viewChanges
+        + " stateTransfers=" + stateTransfers + " evidence=" + evidence + (refused == 0 ? "" : " refused=" + refused)
+        + " randoms=" + randomsChecked + " time=" + endTime
+        + (ok() ? "" : " violations=" + violations);
+  }
+}

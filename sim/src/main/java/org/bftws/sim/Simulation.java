@@ -1,0 +1,670 @@
+package org.bftws.sim;
+
+import java.nio.charset.StandardCharsets;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.Random;
+import java.util.Set;
+import org.bftws.core.config.GroupConfig;
+import org.bftws.core.crypto.Ed25519;
+import org.bftws.core.crypto.Signer;
+import org.bftws.core.crypto.Verifier;
+import org.bftws.core.crypto.threshold.Dealt;
+import org.bftws.core.crypto.threshold.SchemeId;
+import org.bftws.core.crypto.threshold.ShoupRsa;
+import org.bftws.core.crypto.threshold.ThresholdParams;
+import org.bftws.core.crypto.threshold.ThresholdScheme;
+import org.bftws.core.crypto.threshold.Thresholds;
+import org.bftws.core.message.Kind;
+import org.bftws.core.message.Request;
+import org.bftws.core.message.SequenceOwner;
+import org.bftws.core.message.Signed;
+import org.bftws.core.pbft.CoinConfig;
+import org.bftws.core.pbft.Effect;
+import org.bftws.core.pbft.Entropy;
+import org.bftws.core.pbft.Event;
+import org.bftws.core.pbft.RandomizedOperations;
+import org.bftws.core.pbft.RandomnessConfig;
+import org.bftws.core.pbft.Ready;
+import org.bftws.core.pbft.Replica;
+import org.bftws.core.pbft.Role;
+import org.bftws.core.testkit.HashChainApp;
+import org.bftws.core.testkit.TestKeys;
+import org.bftws.core.voter.ClientCore;
+import org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters;
+import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
+
+/**
+ * A whole replica group and its clients in one thread, on virtual time, driven by one seed (the
+ * FoundationDB/TigerBeetle approach of docs/design/testing.md). Events are ordered by (time, insertion order), so a
+ * seed replays exactly. The fault mix comes from {@link Faults}, the nemesis from {@link Byzantine}; the
+ * {@link Checker} judges what correct nodes report.
+ */
+public final class Simulation {
+  /** Ticks after the heal within which every outstanding request of a correct client must complete (L1). */
+  static final long LIVENESS_BOUND = 20_000;
+  /** {@code -Dsim.trace=true} prints every replica's events of a (replayed) run to stderr. */
+  private static final boolean TRACE = Boolean.getBoolean("sim.trace");
+
+  private record Delivery(long time, long order, int from, int fromSide, int to, byte[] bytes) {}
+
+  private static final class Instance {
+    Replica replica;
+    HashChainApp app = new HashChainApp();
+    final int side;
+
+    Instance(int side) {
+      this.side = side;
+    }
+  }
+
+  private final class ReplicaNode {
+    final int id;
+    final List<Instance> instances = new ArrayList<>();
+    final boolean byzantine;
+    boolean crashed;
+    boolean silent;
+    Mutator mutator;
+    /** FLAGGING: a primary that batches the flagging client's requests into every pre-prepare it sends. */
+    boolean insists;
+
+    ReplicaNode(int id, boolean byzantine, int copies) {
+      this.id = id;
+      this.byzantine = byzantine;
+      for (int i = 0; i < copies; i++) {
+        Instance in = new Instance(copies == 1 ? -1 : i);
+        in.replica = newReplica(id);
+        instances.add(in);
+      }
+    }
+  }
+
+  private static final class ClientNode {
+    final ClientCore core;
+    final boolean byzantine;
+    int quota;
+    int issued;
+    long issuedAt;
+    /** Think time: the next request is issued no earlier, so requests spread over the fault phase. */
+    long nextAt;
+    int delivered;
+    /** A correct client ends its sequence after its last reply (BFT-WS §3.3.1.1). */
+    boolean terminated;
+
+    ClientNode(ClientCore core, boolean byzantine) {
+      this.core = core;
+      this.byzantine = byzantine;
+    }
+  }
+
+  private record Partition(Set<Integer> group, boolean blockOut, boolean blockIn, long until) {}
+
+  private final SimOptions o;
+  private final GroupConfig cfg;
+  private final Random rng;
+  private final Faults faults;
+  private final Checker checker;
+  /** CT algorithm: each replica's coin material (index i: replica i), or null without randomness. */
+  private final CoinConfig[] coinConfigs;
+  private final PriorityQueue<Delivery> queue = new PriorityQueue<>(
+      (a, b) -> a.time != b.time ? Long.compare(a.time, b.time) : Long.compare(a.order, b.order));
+  private final Map<Integer, Signer> signers = new HashMap<>();
+  private final Verifier verifier;
+  private final ReplicaNode[] replicas;
+  private final ClientNode[] clients;
+  /** With randomness or FLAGGING: the identity that flags unrandomized operations (null otherwise). */
+  private final FlaggingClient flagging;
+  private final List<Partition> partitions = new ArrayList<>();
+  private final Map<Long, long[]> clogs = new HashMap<>();
+  private final Map<Long, int[]> twinRoutes = new HashMap<>();
+  private long order;
+  private long time;
+  /** Twins only: when one copy restarts empty (-1: never in this seed). */
+  private final long twinAmnesiaAt;
+
+  public Simulation(SimOptions o) {
+    this.o = o;
+    this.rng = new Random(o.seed());
+    this.cfg = GroupConfig.builder().set(GroupConfig.F, o.f()).set(GroupConfig.CHECKPOINT_INTERVAL, 8)
+        .set(GroupConfig.LOG_WINDOW, 16).set(GroupConfig.MAX_BATCH_SIZE, 16)
+        .set(GroupConfig.COIN_PER_BATCH, o.coinPerBatch()).build();
+    int n = o.n();
+    Checker.CoinOracle oracle = null;
+    if (o.random() == SimOptions.Randomness.CT) {
+      coinConfigs = new CoinConfig[n];
+      oracle = dealCoins(coinConfigs);
+    } else {
+      coinConfigs = null;
+    }
+    checker = new Checker(oracle);
+    checker.operations(operations());
+    TestKeys drawn = TestKeys.drawn(n + o.clients(), rng); // drawn with keygen's keys too: the schedule stays the seed's
+    for (int i = 0; o.keys() != null && i < n; i++) {
+      drawn = drawn.with(i, o.keys().replicas().get(i).signingKey());
+    }
+    Map<Integer, Ed25519PublicKeyParameters> keys = drawn.publicKeys();
+    signers.putAll(drawn.signers());
+    flagging = o.random() != SimOptions.Randomness.NONE || o.byzantine() == Byzantine.FLAGGING
+        ? flaggingClient(n + o.clients(), keys) : null;
+    verifier = Ed25519.verifier(keys);
+    if (o.random() == SimOptions.Randomness.BA || o.random() == SimOptions.Randomness.BA_HARDENED) {
+      checker.agreement(new Checker.BaOracle(n, o.f(), o.random() == SimOptions.Randomness.BA_HARDENED, verifier));
+    }
+    Set<Integer> byz = chooseByzantine();
+    int amnesiaBudget = o.byzantine() == Byzantine.NONE || o.byzantine() == Byzantine.CLIENT ? o.f()
+        : o.byzantine() == Byzantine.OVER_THRESHOLD ? 0 : o.f() - 1;
+    faults = Faults.draw(rng, o, amnesiaBudget);
+    replicas = new ReplicaNode[n];
+    boolean twins = o.byzantine() == Byzantine.TWINS || o.byzantine() == Byzantine.OVER_THRESHOLD;
+    for (int i = 0; i < n; i++) {
+      boolean b = byz.contains(i);
+      replicas[i] = new ReplicaNode(i, b, b && twins ? 2 : 1);
+      replicas[i].silent = b && o.byzantine() == Byzantine.SILENT;
+      if (b && o.byzantine() == Byzantine.MUTATE) {
+        replicas[i].mutator = new Mutator(new Random(rng.nextLong()), signers.get(i), 0.1 + rng.nextDouble() * 0.5,
+            flagging == null ? null : this::flaggedRequest);
+      }
+      replicas[i].insists = b && o.byzantine() == Byzantine.FLAGGING;
+    }
+    twinAmnesiaAt = o.byzantine() == Byzantine.TWINS && rng.nextBoolean() ? rng.nextInt((int) faults.healAt) : -1;
+    clients = new ClientNode[o.clients()];
+    for (int c = 0; c < o.clients(); c++) {
+      int id = n + c;
+      // Odd clients' sequence ids name them (SequenceOwner), even ones' go to whoever is ordered first.
+      String unique = "sim-" + o.seed() + "-" + c;
+      String sequence = c % 2 == 1 ? SequenceOwner.bind(id, unique) : "urn:uuid:" + unique;
+      clients[c] = new ClientNode(new ClientCore(cfg, id, sequence, signers.get(id), verifier),
+          c == 0 && o.byzantine() == Byzantine.CLIENT);
+      clients[c].quota = o.requests() / o.clients() + (c < o.requests() % o.clients() ? 1 : 0);
+    }
+  }
+
+  private Set<Integer> chooseByzantine() {
+    Set<Integer> byz = new HashSet<>();
+    switch (o.byzantine()) {
+      case TWINS, MUTATE, SILENT -> byz.add(rng.nextInt(o.n()));
+      case FLAGGING -> byz.add(0); // the first primary, colluding with the flagging client
+      case OVER_THRESHOLD -> {
+        for (int i = 0; i <= o.f(); i++) {
+          byz.add(i); // f+1 replicas, the first primary among them
+        }
+      }
+      default -> { }
+    }
+    return byz;
+  }
+
+  private Replica newReplica(int id) {
+    return new Replica(cfg, id, signers.get(id), verifier, Role.BOTH, randomness(id).withOperations(operations()));
+  }
+
+  /** With randomness, an operation says itself whether it is randomized ({@link MarkedOperations}). */
+  private RandomizedOperations operations() {
+    return o.random() == SimOptions.Randomness.NONE ? RandomizedOperations.AS_FLAGGED : MarkedOperations.PREDICATE;
+  }
+
+  /** The flagging client's key comes from the seed alone (not {@link #rng}: other runs keep their schedules). */
+  private FlaggingClient flaggingClient(int id, Map<Integer, Ed25519PublicKeyParameters> keys) {
+    Ed25519PrivateKeyParameters k = TestKeys.key(new Random(o.seed() ^ 0x466c6167L));
+    keys.put(id, k.generatePublicKey());
+    return new FlaggingClient(id, Ed25519.signer(k), o.seed());
+  }
+
+  /** A new request of the flagging client, known to the checker as issued (S3), signed. */
+  private Signed flaggedRequest() {
+    Request q = flagging.next();
+    checker.issued(q);
+    return flagging.sign(q);
+  }
+
+  /**
+   * BA: each replica's entropy source, seeded from the seed and the replica id alone (not from {@link
+   * #rng}, so other runs keep their schedules); a restarted replica draws afresh.
+   */
+  private RandomnessConfig randomness(int id) {
+    return switch (o.random()) {
+      case NONE -> RandomnessConfig.none();
+      case CT -> RandomnessConfig.ct(coinConfigs[id]);
+      case BA -> RandomnessConfig.ba(entropy(id));
+      case BA_HARDENED -> RandomnessConfig.baHardened(entropy(id));
+    };
+  }
+
+  private Entropy entropy(int id) {
+    Random source = new Random(o.seed() * 0x9E3779B97F4A7C15L + id * 1_000_003L + (++incarnations));
+    return source::nextBytes;
+  }
+
+  private long incarnations;
+  private long messagesSent;
+  private long ppUpdatesSent;
+  private long latencySum;
+  private long latencyCount;
+  private long healedSum;
+  private long healedCount;
+
+  /**
+   * The trusted dealer of the CT algorithm, deterministic per seed: a DRBG seeded from the seed alone (not
+   * from {@link #rng}, so runs without randomness keep their schedules). RSA uses 512-bit moduli (two
+   * 256-bit safe primes), insecure but fast enough to deal per seed; CKS and BLS use their real curves.
+   */
+  private Checker.CoinOracle dealCoins(CoinConfig[] out) {
+    byte[] groupId = ("urn:bftws:sim-group-" + o.seed()).getBytes(StandardCharsets.US_ASCII);
+    if (o.keys() != null) {
+      return coins(o.keys().group().thresholdScheme(), o.keys().dealt(), groupId, out);
+    }
+    ThresholdScheme scheme = o.scheme() == SchemeId.RSA ? new ShoupRsa(SIM_RSA_BITS) : Thresholds.scheme(o.scheme());
+    SecureRandom dealerRandom;
+    try {
+      dealerRandom = SecureRandom.getInstance("SHA1PRNG");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+    dealerRandom.setSeed(("bftws-sim-dealer-" + o.seed()).getBytes(StandardCharsets.US_ASCII));
+    return coins(scheme, scheme.deal(ThresholdParams.forF(o.f()), dealerRandom), groupId, out);
+  }
+
+  /** Each replica's coin material from the dealt keys (share i+1 to replica i), and the checker's oracle. */
+  private Checker.CoinOracle coins(ThresholdScheme scheme, Dealt dealt, byte[] groupId, CoinConfig[] out) {
+    for (int i = 0; i < out.length; i++) {
+      out[i] = new CoinConfig(scheme, dealt.group(), dealt.share(i + 1), groupId);
+    }
+    return new Checker.CoinOracle(scheme, dealt, groupId, o.coinPerBatch());
+  }
+
+  /** RSA modulus size in the simulator: small for speed (dealing safe primes per seed), never for real keys. */
+  static final int SIM_RSA_BITS = 512;
+
+  public static SimResult run(SimOptions o) {
+    return new Simulation(o).run();
+  }
+
+  public SimResult run() {
+    long end = faults.healAt + LIVENESS_BOUND;
+    while (time < end && !allDone()) {
+      time++;
+      crashesAndRestarts();
+      if (time < faults.healAt) {
+        drawPartitionsAndClogs();
+      }
+      while (!queue.isEmpty() && queue.peek().time <= time) {
+        deliver(queue.poll());
+      }
+      tickAll();
+      issueRequests();
+      if (livenessViolated()) {
+        break;
+      }
+    }
+    if (!allDone() && checker.violations().stream().noneMatch(v -> v.startsWith("L1"))) {
+      checker.violation("L1 liveness: requests still outstanding at the end of the run");
+    }
+    checker.finish();
+    if (TRACE) {
+      for (ReplicaNode node : replicas) {
+        for (Instance in : node.instances) {
+          System.err.println("end r" + node.id + (node.byzantine ? " (byzantine)" : "") + " " + in.replica.describe());
+        }
+      }
+    }
+    long delivered = 0;
+    for (ClientNode c : clients) {
+      delivered += c.issued - (c.terminated ? 0 : c.core.outstanding()); // requests, not the terminate
+    }
+    return new SimResult(o, faults.describe(), checker.violations(), checker.committedRequests, delivered,
+        checker.viewChanges, checker.stateTransfers, checker.evidence, checker.refused, checker.randomsChecked, time,
+        new SimResult.Traffic(messagesSent, ppUpdatesSent, latencyCount == 0 ? 0 : (double) latencySum / latencyCount,
+            healedCount == 0 ? 0 : (double) healedSum / healedCount));
+  }
+
+  private boolean allDone() {
+    for (ClientNode c : clients) {
+      if (!c.byzantine && (c.issued < c.quota || !c.terminated || c.core.outstanding() > 0)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private boolean livenessViolated() {
+    if (time <= faults.healAt) {
+      return false;
+    }
+    for (ClientNode c : clients) {
+      if (!c.byzantine && c.core.outstanding() > 0 && time - Math.max(c.issuedAt, faults.healAt) > LIVENESS_BOUND) {
+        checker.violation("L1 liveness: client " + c.core.id() + " request " + c.issued + " not done "
+            + LIVENESS_BOUND + " ticks after the heal");
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // ---------------------------------------------------------------- nodes
+
+  private void crashesAndRestarts() {
+    for (Faults.Crash c : faults.crashes) {
+      ReplicaNode node = replicas[c.replica()];
+      if (c.at() == time && !node.crashed) {
+        node.crashed = true;
+      } else if (c.restartAt() == time && node.crashed) {
+        node.crashed = false;
+        if (c.amnesia()) {
+          for (Instance in : node.instances) {
+            in.replica = newReplica(node.id);
+            in.app = new HashChainApp();
+          }
+          checker.amnesia(node.id);
+        }
+      }
+    }
+    if (time == faults.healAt) {
+      for (ReplicaNode node : replicas) {
+        node.crashed = false;
+      }
+    }
+    if (time == twinAmnesiaAt) {
+      // Twins' amnesia: one copy of the Byzantine replica forgets everything it sent and starts again.
+      for (ReplicaNode node : replicas) {
+        if (node.instances.size() > 1) {
+          Instance in = node.instances.get(1);
+          in.replica = newReplica(node.id);
+          in.app = new HashChainApp();
+        }
+      }
+    }
+  }
+
+  private void tickAll() {
+    for (ReplicaNode node : replicas) {
+      if (!node.crashed) {
+        for (Instance in : node.instances) {
+          try {
+            handle(node, in, in.replica.tick());
+          } catch (RuntimeException e) {
+            checker.violation("exception in replica " + node.id + ": " + e);
+          }
+        }
+      }
+    }
+    for (ClientNode c : clients) {
+      handleClient(c, c.core.tick());
+    }
+  }
+
+  private void issueRequests() {
+    for (ClientNode c : clients) {
+      if (!c.byzantine && !c.terminated && c.issued == c.quota && c.core.outstanding() == 0 && time >= c.nextAt) {
+        c.terminated = true;
+        c.issuedAt = time;
+        checker.issued(Request.terminate(c.core.id(), c.core.sequenceId()));
+        handleClient(c, c.core.terminate());
+        continue;
+      }
+      if (c.core.outstanding() == 0 && c.issued < c.quota && time >= c.nextAt) {
+        byte[] op = new byte[8 + rng.nextInt(24)];
+        rng.nextBytes(op);
+        c.issued++;
+        c.issuedAt = time;
+        // With coins, about half the requests are randomized (drawn only then: other runs keep their schedule).
+        boolean randomized = o.random() != SimOptions.Randomness.NONE && rng.nextBoolean();
+        if (o.random() != SimOptions.Randomness.NONE) {
+          MarkedOperations.mark(op, randomized);
+        }
+        checker.issued(new Request(c.core.id(), c.core.sequenceId(), c.issued, randomized, op));
+        handleClient(c, c.core.invoke(op, randomized));
+        if (o.byzantine() == Byzantine.FLAGGING) {
+          byte[] flagged = flaggedRequest().encode();
+          for (int to = 0; to < o.n(); to++) {
+            link(flagging.id, -1, to, flagged);
+          }
+        }
+      }
+    }
+  }
+
+  private void handle(ReplicaNode node, Instance in, Ready r) {
+    boolean correct = !node.byzantine;
+    for (Ready.Outbound m : r.messages) {
+      send(node, in, m);
+    }
+    if (correct) {
+      for (Event e : r.events) {
+        checker.event(node.id, e);
+      }
+    }
+    if (TRACE) {
+      for (Event e : r.events) {
+        if (!(e instanceof Event.PrePrepared) && !(e instanceof Event.Committed)) {
+          System.err.println("t=" + time + " r" + node.id + (in.side >= 0 ? "/" + in.side : "") + " v" + in.replica.view()
+              + (in.replica.isActive() ? "" : "*") + " exec=" + in.replica.lastExecuted() + " " + e);
+        }
+      }
+    }
+    for (Effect e : r.effects) {
+      if (e instanceof Effect.Execute ex) {
+        if (correct) {
+          checker.executed(node.id, ex);
+        }
+        List<byte[]> results = new ArrayList<>();
+        for (int i = 0; i < ex.requests().size(); i++) {
+          results.add(in.app.execute(ex.requests().get(i), ex.randoms().get(i)));
+        }
+        handle(node, in, in.replica.executed(ex.seq(), results));
+      } else if (e instanceof Effect.CaptureState cs) {
+        handle(node, in, in.replica.stateCaptured(cs.seq(), in.app.getState()));
+      } else if (e instanceof Effect.InstallState is) {
+        in.app.setState(is.appState());
+      }
+    }
+  }
+
+  private void handleClient(ClientNode c, Ready r) {
+    for (Ready.Outbound m : r.messages) {
+      if (c.byzantine) {
+        equivocate(c, m.bytes());
+      } else {
+        for (int to = 0; to < o.n(); to++) {
+          link(c.core.id(), -1, to, m.bytes());
+        }
+      }
+    }
+    for (Event e : r.events) {
+      if (e instanceof Event.Delivered d) {
+        c.delivered++;
+        latencySum += time - c.issuedAt;
+        latencyCount++;
+        if (c.issuedAt >= faults.healAt) {
+          healedSum += time - c.issuedAt;
+          healedCount++;
+        }
+        c.nextAt = time + rng.nextInt((int) (2 * faults.healAt / Math.max(1, c.quota)) + 1);
+        if (!c.byzantine) {
+          checker.delivered(d.request(), d.result(), d.random());
+        }
+      }
+    }
+  }
+
+  /**
+   * A Byzantine client: the same (sequence, number) with a different operation for odd replicas; and, signed
+   * with its own key, a request on the sequence of a correct client whose id names it, which must never run.
+   */
+  private void equivocate(ClientNode c, byte[] bytes) {
+    Signed s = Signed.decode(bytes);
+    Request q = Request.decode(s.body());
+    hijack(c, q);
+    byte[] other = q.operation().clone();
+    other[0] ^= 0x5a;
+    Request q2 = new Request(q.client(), q.sequenceId(), q.messageNumber(), q.randomized(), other);
+    checker.issued(q);
+    checker.issued(q2);
+    byte[] alt = Signed.sign(Kind.REQUEST, q.client(), q2.encode(), signers.get(q.client())).encode();
+    for (int to = 0; to < o.n(); to++) {
+      link(c.core.id(), -1, to, to % 2 == 0 ? bytes : alt);
+    }
+  }
+
+  /** Not {@link Checker#issued}: S3 flags it if any replica executes it. */
+  private void hijack(ClientNode c, Request own) {
+    ClientNode victim = clients[rng.nextInt(clients.length)];
+    String sequence = victim.core.sequenceId();
+    if (victim == c || SequenceOwner.of(sequence) == SequenceOwner.UNBOUND) {
+      return;
+    }
+    Request q = new Request(c.core.id(), sequence, victim.delivered + 1L, false, own.operation());
+    byte[] forged = Signed.sign(Kind.REQUEST, q.client(), q.encode(), signers.get(q.client())).encode();
+    for (int to = 0; to < o.n(); to++) {
+      link(c.core.id(), -1, to, forged);
+    }
+  }
+
+  // ---------------------------------------------------------------- network
+
+  private void send(ReplicaNode node, Instance in, Ready.Outbound m) {
+    if (node.silent) {
+      return;
+    }
+    byte[] bytes = m.bytes();
+    if (node.insists && m.to() == Ready.ALL_REPLICAS && bytes.length > 0 && bytes[0] == Kind.PRE_PREPARE.code()) {
+      bytes = Mutator.withFlagged(bytes, flaggedRequest(), signers.get(node.id));
+    }
+    List<byte[]> out = node.mutator == null ? List.of(bytes) : node.mutator.apply(bytes);
+    for (byte[] b : out) {
+      long copies = m.to() == Ready.ALL_REPLICAS ? o.n() - 1 : m.to() < o.n() ? 1 : 0;
+      messagesSent += copies;
+      if (b.length > 0 && b[0] == Kind.PP_UPDATE.code()) {
+        ppUpdatesSent += copies;
+      }
+      if (m.to() == Ready.ALL_REPLICAS) {
+        for (int to = 0; to < o.n(); to++) {
+          if (to != node.id) {
+            link(node.id, in.side, to, b);
+          }
+        }
+      } else {
+        link(node.id, in.side, m.to(), b);
+      }
+    }
+  }
+
+  private void link(int from, int fromSide, int to, byte[] bytes) {
+    boolean faulty = time < faults.healAt;
+    if (faulty && (blocked(from, to) || rng.nextDouble() < faults.loss)) {
+      return;
+    }
+    schedule(from, fromSide, to, bytes, faulty);
+    if (faulty && rng.nextDouble() < faults.duplicate) {
+      schedule(from, fromSide, to, bytes, true);
+    }
+  }
+
+  private void schedule(int from, int fromSide, int to, byte[] bytes, boolean faulty) {
+    long delay = faults.minDelay + rng.nextInt(faults.maxDelay - faults.minDelay + 1);
+    if (faulty && rng.nextDouble() < faults.reorder) {
+      delay += rng.nextInt(5 * faults.maxDelay);
+    }
+    long[] clog = clogs.get(linkKey(from, to));
+    if (faulty && clog != null && clog[0] > time) {
+      delay *= clog[1];
+    }
+    queue.add(new Delivery(time + delay, order++, from, fromSide, to, bytes));
+  }
+
+  private static long linkKey(int from, int to) {
+    return ((long) from << 32) | (to & 0xffffffffL);
+  }
+
+  private boolean blocked(int from, int to) {
+    partitions.removeIf(p -> p.until <= time);
+    for (Partition p : partitions) {
+      boolean fromIn = p.group.contains(from);
+      boolean toIn = p.group.contains(to);
+      if ((p.blockOut && fromIn && !toIn) || (p.blockIn && !fromIn && toIn)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private void drawPartitionsAndClogs() {
+    if (faults.partitionRate > 0 && rng.nextDouble() < faults.partitionRate) {
+      Set<Integer> group = new HashSet<>();
+      int size = 1 + rng.nextInt(o.n() - 1);
+      while (group.size() < size) {
+        group.add(rng.nextInt(o.n()));
+      }
+      boolean out = !faults.asymmetricPartitions || rng.nextBoolean();
+      boolean in = !faults.asymmetricPartitions || !out;
+      partitions.add(new Partition(group, out, in, time + 50 + rng.nextInt(800)));
+    }
+    if (faults.clogRate > 0 && rng.nextDouble() < faults.clogRate) {
+      int from = rng.nextInt(o.n() + o.clients());
+      int to = rng.nextInt(o.n());
+      clogs.put(linkKey(from, to), new long[] {time + 100 + rng.nextInt(900), 10 + rng.nextInt(40)});
+    }
+  }
+
+  private void deliver(Delivery d) {
+    if (d.to >= o.n() + clients.length) {
+      return; // to the flagging client, which ignores replies
+    }
+    if (d.to >= o.n()) {
+      ClientNode c = clients[d.to - o.n()];
+      if (d.fromSide < 0 || o.byzantine() != Byzantine.OVER_THRESHOLD || sideOf(d.to) == d.fromSide) {
+        handleClient(c, c.core.receive(d.bytes));
+      }
+      return;
+    }
+    ReplicaNode node = replicas[d.to];
+    if (node.crashed) {
+      return;
+    }
+    if (node.instances.size() == 1) {
+      if (d.fromSide < 0 || o.byzantine() != Byzantine.OVER_THRESHOLD || sideOf(d.to) == d.fromSide) {
+        receive(node, node.instances.get(0), d.bytes);
+      }
+      return;
+    }
+    int route = twinRoute(d.from, d.fromSide);
+    for (Instance in : node.instances) {
+      if (route == 2 || route == in.side) {
+        receive(node, in, d.bytes);
+      }
+    }
+  }
+
+  private void receive(ReplicaNode node, Instance in, byte[] bytes) {
+    try {
+      handle(node, in, in.replica.receive(bytes));
+    } catch (RuntimeException e) {
+      checker.violation("exception in replica " + node.id + ": " + e);
+    }
+  }
+
+  /** Over-threshold: a fixed split brain. Twins: each sender's messages reach copy 0, 1 or both, per epoch. */
+  private int twinRoute(int from, int fromSide) {
+    if (o.byzantine() == Byzantine.OVER_THRESHOLD) {
+      return fromSide >= 0 ? fromSide : sideOf(from);
+    }
+    int[] routes = twinRoutes.computeIfAbsent(time / 300, e -> {
+      int[] r = new int[o.n() + o.clients()];
+      for (int i = 0; i < r.length; i++) {
+        r[i] = rng.nextInt(3);
+      }
+      return r;
+    });
+    return routes[from];
+  }
+
+  /** Which half of the split brain a correct replica or client belongs to (over-threshold only). */
+  private int sideOf(int node) {
+    return node < o.n() ? (node - o.f() - 1) % 2 : (node - o.n()) % 2;
+  }
+}

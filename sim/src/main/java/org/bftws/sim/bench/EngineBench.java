@@ -1,0 +1,243 @@
+package org.bftws.sim.bench;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.bftws.core.config.GroupConfig;
+import org.bftws.core.crypto.Ed25519;
+import org.bftws.core.crypto.Signer;
+import org.bftws.core.crypto.Verifier;
+import org.bftws.core.message.Kind;
+import org.bftws.core.message.PpUpdate;
+import org.bftws.core.message.PrePrepare;
+import org.bftws.core.message.Request;
+import org.bftws.core.message.Signed;
+import org.bftws.core.message.Vote;
+import org.bftws.core.pbft.Effect;
+import org.bftws.core.pbft.Ready;
+import org.bftws.core.pbft.Replica;
+import org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters;
+import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
+
+/**
+ * One backup replica's engine alone (no network): per batch it receives the clients' signed requests,
+ * the primary's pre-prepare, two prepares and three commits, all signed by their real senders, verifies
+ * every signature, executes, signs its prepare, commit, replies and checkpoints. Only time spent inside
+ * the replica is measured; the peers' signing is excluded. A benchmark, not a test: it writes
+ * {@code perf/results/engine.csv} and never fails on a timing.
+ *
+ * <p>Usage: {@code scripts/bench-engine [requests] [batch sizes...]} (default 100000, batches 1 16 64).
+ *
+ * <p>With {@code --random CONFIGS} (see {@link RandomBench}) every request is randomized and the replica also
+ * does its part of the CT or BA algorithm (integrity paper §4, §5), the peers' messages for it made outside
+ * the timing by {@link RandomPeers}; the rows go to {@code perf/results/engine-random.csv}.
+ */
+public final class EngineBench {
+  private static final int CLIENTS = 64;
+
+  private final GroupConfig cfg;
+  private final Map<Integer, Signer> signers = new HashMap<>();
+  private final Verifier verifier;
+  final Replica replica;
+  private final RandomPeers peers;
+  private final long[] nextNumber = new long[CLIENTS];
+  private long seq;
+  long nanos;
+  long executed;
+
+  EngineBench(int batch) {
+    this(batch, false, null);
+  }
+
+  /** {@code random}: the peers of a group with randomness (null: none, requests not randomized). */
+  EngineBench(int batch, boolean coinPerBatch, java.util.function.Function<Map<Integer, Signer>, RandomPeers> random) {
+    cfg = GroupConfig.builder().set(GroupConfig.MAX_BATCH_SIZE, batch).set(GroupConfig.CHECKPOINT_INTERVAL, 128)
+        .set(GroupConfig.LOG_WINDOW, 256).set(GroupConfig.COIN_PER_BATCH, coinPerBatch).build();
+    Map<Integer, Ed25519PublicKeyParameters> pub = new HashMap<>();
+    for (int node = 0; node < cfg.n() + CLIENTS; node++) {
+      byte[] seed = new byte[32];
+      seed[0] = (byte) node;
+      seed[1] = (byte) (node >> 8);
+      Ed25519PrivateKeyParameters k = new Ed25519PrivateKeyParameters(seed, 0);
+      pub.put(node, k.generatePublicKey());
+      signers.put(node, Ed25519.signer(k));
+    }
+    verifier = Ed25519.verifier(pub);
+    peers = random == null ? null : random.apply(signers);
+    replica = peers == null ? new Replica(cfg, 1, signers.get(1), verifier)
+        : new Replica(cfg, 1, signers.get(1), verifier, org.bftws.core.pbft.Role.BOTH, peers.config(1));
+  }
+
+  private final List<Ready> produced = new ArrayList<>();
+
+  private static final java.lang.management.ThreadMXBean THREADS = java.lang.management.ManagementFactory.getThreadMXBean();
+  /** CPU time of this thread inside the replica: robust to other load on a shared machine. */
+  long cpuNanos;
+
+  private void step(byte[] bytes) {
+    long c0 = THREADS.getCurrentThreadCpuTime();
+    long t0 = System.nanoTime();
+    Ready r = replica.receive(bytes);
+    perform(r);
+    nanos += System.nanoTime() - t0;
+    cpuNanos += THREADS.getCurrentThreadCpuTime() - c0;
+  }
+
+  private void perform(Ready r) {
+    produced.add(r);
+    for (Effect e : r.effects) {
+      if (e instanceof Effect.Execute ex) {
+        List<byte[]> results = new ArrayList<>(ex.requests().size());
+        for (Request q : ex.requests()) {
+          results.add(q.operation());
+        }
+        executed += results.size();
+        perform(replica.executed(ex.seq(), results));
+      } else if (e instanceof Effect.CaptureState cs) {
+        perform(replica.stateCaptured(cs.seq(), new byte[32]));
+      }
+    }
+  }
+
+  /** One batch of the normal case, as the backup sees it (Castro-Liskov §4.2). */
+  void batch(int size, byte[] operation) {
+    long executedBefore = executed;
+    List<Signed> requests = new ArrayList<>(size);
+    for (int i = 0; i < size; i++) {
+      int c = (int) ((seq * size + i) % CLIENTS);
+      int client = cfg.n() + c;
+      Request q = new Request(client, "urn:uuid:bench-" + c, ++nextNumber[c], peers != null && peers.randomized(), operation);
+      requests.add(Signed.sign(Kind.REQUEST, client, q.encode(), signers.get(client)));
+    }
+    seq++;
+    PrePrepare pp = PrePrepare.of(0, seq, requests);
+    if (peers != null) {
+      pp = peers.inPrePrepare(pp);
+    }
+    byte[] ppBytes = Signed.sign(Kind.PRE_PREPARE, 0, pp.encode(), signers.get(0)).encode();
+    for (Signed q : requests) {
+      step(q.encode());
+    }
+    step(ppBytes);
+    // BA: prepares and commits are on d' = D(d || R), known once the set (and reveals) arrived.
+    byte[] d = peers == null ? pp.digest() : peers.afterPrePrepare(pp, this::ownPpUpdate, this::step);
+    byte[] vote = new Vote(0, seq, d).encode();
+    List<byte[]> prepares = List.of(Signed.sign(Kind.PREPARE, 2, vote, signers.get(2)).encode(),
+        Signed.sign(Kind.PREPARE, 3, vote, signers.get(3)).encode());
+    List<byte[]> commits = new ArrayList<>();
+    for (int j : new int[] {0, 2, 3}) {
+      commits.add(Signed.sign(Kind.COMMIT, j, vote, signers.get(j)).encode());
+    }
+    prepares.forEach(this::step);
+    commits.forEach(this::step);
+    if (peers != null) {
+      peers.coinShares(pp).forEach(this::step);
+    }
+    if (executed != executedBefore + size) {
+      throw new IllegalStateException("batch " + seq + " did not execute: " + replica.describe());
+    }
+    byte[] cp = ownCheckpointBody();
+    if (cp != null) {
+      // The other replicas executed the same and vote for the same digest (§4.3).
+      for (int j : new int[] {0, 2}) {
+        step(Signed.sign(Kind.CHECKPOINT, j, cp, signers.get(j)).encode());
+      }
+    }
+  }
+
+  /** Our own BA pp-update of this type among what the batch's steps produced (looked at outside the timing). */
+  private Signed ownPpUpdate(PpUpdate.Type type) {
+    for (Ready r : produced) {
+      for (Ready.Outbound m : r.messages) {
+        if (m.to() != Ready.ALL_REPLICAS) {
+          continue; // replies to clients
+        }
+        Signed s = Signed.decode(m.bytes());
+        if (s.kind() == Kind.PP_UPDATE && PpUpdate.decode(s.body()).type() == type) {
+          return s;
+        }
+      }
+    }
+    throw new IllegalStateException("replica 1 sent no " + type);
+  }
+
+  /** Our own checkpoint vote among what the last steps produced (looked at outside the timing). */
+  private byte[] ownCheckpointBody() {
+    byte[] body = null;
+    for (Ready r : produced) {
+      for (Ready.Outbound m : r.messages) {
+        if (m.to() == Ready.ALL_REPLICAS && m.bytes().length < 200) {
+          Signed s = Signed.decode(m.bytes());
+          if (s.kind() == Kind.CHECKPOINT) {
+            body = s.body();
+          }
+        }
+      }
+    }
+    produced.clear();
+    return body;
+  }
+
+  public static void main(String[] args) throws IOException {
+    if (args.length > 0 && args[0].startsWith("--")) {
+      RandomBench.main(args);
+      return;
+    }
+    long requests = args.length > 0 ? Long.parseLong(args[0]) : 100_000;
+    int[] batches = args.length > 1 ? java.util.Arrays.stream(args, 1, args.length).mapToInt(Integer::parseInt).toArray()
+        : new int[] {1, 16, 64};
+    Path out = Path.of(System.getProperty("bench.out", "perf/results/engine.csv"));
+    Files.createDirectories(out.getParent());
+    try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(out))) {
+      w.println("batch_size,requests,wall_seconds,requests_per_second_wall,cpu_seconds,requests_per_cpu_second,heap_mb_start,heap_mb_end,log_size_end,java,cores");
+      for (int b : batches) {
+        run(b, Math.min(requests, 20_000), null); // warm-up
+        String row = run(b, requests, w);
+        System.out.println(row);
+      }
+    }
+    System.out.println("wrote " + out);
+  }
+
+  private static String run(int batch, long requests, PrintWriter w) {
+    EngineBench bench = new EngineBench(batch);
+    byte[] op = new byte[1024];
+    long heapStart = heapMb();
+    long sampleEvery = Math.max(requests / 10, 1);
+    long nextSample = sampleEvery;
+    StringBuilder samples = new StringBuilder();
+    while (bench.executed < requests) {
+      bench.batch(batch, op);
+      if (w != null && bench.executed >= nextSample) {
+        samples.append(' ').append(bench.executed / 1000).append("k:").append(heapMb()).append("MB/log")
+            .append(bench.replica.logSize());
+        nextSample += sampleEvery;
+      }
+    }
+    if (w != null) {
+      System.out.println("heap after GC (batch " + batch + "):" + samples);
+    }
+    long heapEnd = heapMb();
+    double s = bench.nanos / 1e9;
+    double cpu = bench.cpuNanos / 1e9;
+    String row = String.format("%d,%d,%.3f,%.0f,%.3f,%.0f,%d,%d,%d,%s,%d", batch, bench.executed, s, bench.executed / s,
+        cpu, bench.executed / cpu, heapStart, heapEnd, bench.replica.logSize(), System.getProperty("java.version"),
+        Runtime.getRuntime().availableProcessors());
+    if (w != null) {
+      w.println(row);
+      w.flush();
+    }
+    return row;
+  }
+
+  private static long heapMb() {
+    System.gc();
+    Runtime rt = Runtime.getRuntime();
+    return (rt.totalMemory() - rt.freeMemory()) >> 20;
+  }
+}

@@ -1,0 +1,393 @@
+package org.bftws.sim;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.bftws.core.crypto.Signer;
+import org.bftws.core.crypto.threshold.Dealt;
+import org.bftws.core.crypto.threshold.SchemeId;
+import org.bftws.core.crypto.threshold.SignatureShare;
+import org.bftws.core.crypto.threshold.ThresholdParams;
+import org.bftws.core.crypto.threshold.ThresholdScheme;
+import org.bftws.core.crypto.threshold.Thresholds;
+import org.bftws.core.keys.KeyGen;
+import org.bftws.core.message.Kind;
+import org.bftws.core.message.PpUpdate;
+import org.bftws.core.message.PrePrepare;
+import org.bftws.core.message.Request;
+import org.bftws.core.message.Signed;
+import org.bftws.core.pbft.BaRandomness;
+import org.bftws.core.pbft.CoinConfig;
+import org.bftws.core.pbft.Effect;
+import org.bftws.core.pbft.Event;
+import org.bftws.core.pbft.RandomizedOperations;
+import org.bftws.core.testkit.TestKeys;
+import org.bftws.core.testkit.TestRandom;
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
+
+/**
+ * Deterministic simulation (docs/design/testing.md): the seed range of the system property {@code sim.seeds}
+ * (default 1..1000, set by scripts/test) runs across the nemeses, each seed under one of them in turn;
+ * every run checks S1–S7 and L1. A failure names the seed and the command that replays it. The CT runs
+ * (integrity paper §5) take the first {@link #MAX_CT_SEEDS} seeds of the range and also check S8; so do the
+ * BA runs (§4, plain and hardened) with the first {@link #MAX_BA_SEEDS}.
+ */
+public class SimulationTest {
+  private static final List<Byzantine> NEMESES =
+      List.of(Byzantine.NONE, Byzantine.TWINS, Byzantine.MUTATE, Byzantine.SILENT, Byzantine.CLIENT);
+  /** Requests per seed in CI: enough for several checkpoints, view changes and state transfers. */
+  private static final int REQUESTS = 60;
+  /** Threshold coins cost ≈1 ms per randomized request and replica: CI runs the CT algorithm on fewer seeds. */
+  static final int MAX_CT_SEEDS = 100;
+
+  static long[] seedRange() {
+    String[] r = System.getProperty("sim.seeds", "1..1000").split("\\.\\.");
+    long from = Long.parseLong(r[0]);
+    return new long[] {from, r.length > 1 ? Long.parseLong(r[1]) : from};
+  }
+
+  static List<SimResult> runAll(List<SimOptions> runs) throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Runtime.getRuntime().availableProcessors()));
+    try {
+      List<Future<SimResult>> fs = new ArrayList<>();
+      for (SimOptions o : runs) {
+        fs.add(pool.submit(() -> Simulation.run(o)));
+      }
+      List<SimResult> out = new ArrayList<>();
+      for (Future<SimResult> f : fs) {
+        out.add(f.get());
+      }
+      return out;
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
+  public void seedsAcrossAllNemesesKeepEveryInvariant() throws Exception {
+    long[] range = seedRange();
+    List<SimOptions> runs = new ArrayList<>();
+    for (long seed = range[0]; seed <= range[1]; seed++) {
+      runs.add(new SimOptions(seed, 1, 3, REQUESTS, NEMESES.get((int) Math.floorMod(seed, (long) NEMESES.size()))));
+    }
+    List<String> failures = new ArrayList<>();
+    long committed = 0;
+    for (SimResult r : runAll(runs)) {
+      committed += r.requestsCommitted();
+      if (!r.ok()) {
+        failures.add(r.describe() + "\n  replay: " + r.options().replay());
+      }
+    }
+    System.out.println("simulation: seeds=" + runs.size() + " failures=" + failures.size() + " requests_committed=" + committed);
+    assertTrue(failures.size() + " failing seeds:\n" + String.join("\n", failures), failures.isEmpty());
+  }
+
+  // f = 2 (n = 7): the quorum arithmetic for larger groups.
+  @Test
+  public void sevenReplicasWithTwinsAndMutations() throws Exception {
+    List<SimOptions> runs = new ArrayList<>();
+    for (long seed = 1; seed <= 20; seed++) {
+      runs.add(new SimOptions(seed, 2, 3, 40, seed % 2 == 0 ? Byzantine.TWINS : Byzantine.MUTATE));
+    }
+    for (SimResult r : runAll(runs)) {
+      assertTrue(r.describe() + " replay: " + r.options().replay(), r.ok());
+    }
+  }
+
+  // N1 (docs/design/testing.md): with f+1 Byzantine replicas the checker must report violations, or it is blind.
+  @Test
+  public void negativeControlOverThresholdIsCaught() throws Exception {
+    List<SimOptions> runs = new ArrayList<>();
+    for (long seed = 1; seed <= 10; seed++) {
+      runs.add(new SimOptions(seed, 1, 3, 30, Byzantine.OVER_THRESHOLD));
+    }
+    long caught = runAll(runs).stream().filter(r -> r.violations().stream()
+        .anyMatch(v -> v.startsWith("S1") || v.startsWith("S7"))).count();
+    assertTrue("only " + caught + " of 10 over-threshold runs violated S1 or S7", caught >= 5);
+  }
+
+  // Reference: integrity paper §6 C1 ("All correct replicas deliver the same random number to the
+  // application together with the associated request") and C2 with f Byzantine replicas: Twins (duplicate
+  // shares, equivocation) and mutated coin shares; S1-S8 and L1 hold on every seed.
+  @Test
+  public void ctUnderTwinsAndMutateHasNoViolations() throws Exception {
+    long[] range = seedRange();
+    range[1] = Math.min(range[1], range[0] + MAX_CT_SEEDS - 1);
+    List<SimOptions> runs = new ArrayList<>();
+    for (long seed = range[0]; seed <= range[1]; seed++) {
+      Byzantine b = seed % 2 == 0 ? Byzantine.TWINS : Byzantine.MUTATE;
+      runs.add(SimOptions.of(seed, b).withRandom(SimOptions.Randomness.CT, SchemeId.CKS, false));
+    }
+    List<String> failures = failures(runAll(runs));
+    assertEquals("seeds " + range[0] + ".." + range[1] + ":\n" + String.join("\n", failures), 0, failures.size());
+  }
+
+  // Reference: integrity paper §5 ("Most existing (k, l) threshold signature schemes ... can be used"):
+  // the same runs with threshold BLS, Shoup RSA (512-bit moduli in the simulator, for speed) and one coin
+  // per batch; a few seeds each.
+  @Test
+  public void ctWithBlsRsaAndPerBatchCoinsHasNoViolations() throws Exception {
+    long[] range = seedRange();
+    range[1] = Math.min(range[1], range[0] + 1);
+    List<SimOptions> runs = new ArrayList<>();
+    for (long seed = range[0]; seed <= range[1]; seed++) {
+      Byzantine b = seed % 2 == 0 ? Byzantine.TWINS : Byzantine.MUTATE;
+      runs.add(SimOptions.of(seed, b).withRandom(SimOptions.Randomness.CT, SchemeId.BLS, false));
+      runs.add(SimOptions.of(seed, b).withRandom(SimOptions.Randomness.CT, SchemeId.RSA, false));
+      runs.add(SimOptions.of(seed, b).withRandom(SimOptions.Randomness.CT, SchemeId.CKS, true));
+    }
+    List<String> failures = failures(runAll(runs));
+    assertEquals(String.join("\n", failures), 0, failures.size());
+  }
+
+  // Reference: integrity paper §5 ("l = 3f+1 ... k = t+1"): f = 2, n = 7, k = 3 shares per coin.
+  @Test
+  public void ctWithSevenReplicas() throws Exception {
+    List<SimOptions> runs = new ArrayList<>();
+    for (long seed = 1; seed <= 4; seed++) {
+      runs.add(new SimOptions(seed, 2, 3, 40, seed % 2 == 0 ? Byzantine.TWINS : Byzantine.MUTATE)
+          .withRandom(SimOptions.Randomness.CT, SchemeId.CKS, false));
+    }
+    List<String> failures = failures(runAll(runs));
+    assertEquals(String.join("\n", failures), 0, failures.size());
+  }
+
+  // Reference: docs/design/testing.md N1 applied to S8: the checker must see a random number that is not the coin of
+  // (group, n, d) — here the coin of another message, as a wrong coin encoding (e.g. one naming the view,
+  // docs/design/cryptography.md pitfall 6) would give — a missing one, and correct replicas that differ.
+  @Test
+  public void checkerReportsARandomNumberThatIsNotTheCoin() throws Exception {
+    ThresholdScheme cks = Thresholds.scheme(SchemeId.CKS);
+    Dealt dealt = cks.deal(ThresholdParams.forF(1), TestRandom.seeded(5));
+    byte[] group = "urn:bftws:checker-test".getBytes(StandardCharsets.US_ASCII);
+    Checker checker = new Checker(new Checker.CoinOracle(cks, dealt, group, false));
+    Request q = new Request(4, "urn:uuid:c", 1, true, new byte[] {1, 2, 3});
+    Signed s = Signed.of(Kind.REQUEST, 4, q.encode(), new byte[64]);
+    checker.issued(q);
+    PrePrepare pp = PrePrepare.of(0, 1, List.of(s));
+    checker.event(0, new Event.Committed(0, 1, pp.digest(), pp.requests()));
+
+    byte[] m = CoinConfig.requestCoinMessage(group, 1, q.encode());
+    List<SignatureShare> shares = List.of(cks.share(dealt.group(), dealt.share(2), m), cks.share(dealt.group(), dealt.share(3), m));
+    byte[] coin = cks.coinValue(cks.combine(dealt.group(), m, shares));
+    checker.executed(0, new Effect.Execute(1, 0, pp.digest(), List.of(q), List.of(coin)));
+    assertTrue(checker.violations().toString(), checker.violations().isEmpty());
+
+    byte[] other = CoinConfig.requestCoinMessage(group, 1, new Request(4, "urn:uuid:c", 1, true, new byte[] {1, 2, 4}).encode());
+    byte[] wrong = cks.coinValue(cks.combine(dealt.group(), other, List.of(
+        cks.share(dealt.group(), dealt.share(1), other), cks.share(dealt.group(), dealt.share(4), other))));
+    checker.executed(1, new Effect.Execute(1, 1, pp.digest(), List.of(q), List.of(wrong)));
+    checker.executed(2, new Effect.Execute(1, 1, pp.digest(), List.of(q), List.of(new byte[0])));
+    List<String> v = checker.violations();
+    assertTrue(v.toString(), v.stream().anyMatch(x -> x.startsWith("S8") && x.contains("replica 1") && x.contains("not the coin")));
+    assertTrue(v.toString(), v.stream().anyMatch(x -> x.startsWith("S8") && x.contains("replica 2") && x.contains("(none)")));
+    assertTrue(v.toString(), v.stream().anyMatch(x -> x.startsWith("S8") && x.contains("different random numbers")));
+  }
+
+  /** BA runs cost little more than plain runs, but there are two variants: CI takes this many seeds of each. */
+  static final int MAX_BA_SEEDS = 100;
+
+  // Reference: integrity paper §4 (BA algorithm) and §6 C1/C2 with f Byzantine replicas: Twins (two
+  // contributions per id, equivocating sets) and mutated pp-updates (forged set members, wrong values,
+  // missing members, reveals that open nothing); S1-S8 and L1 hold on every seed, plain and hardened.
+  @Test
+  public void baUnderTwinsAndMutateHasNoViolations() throws Exception {
+    long[] range = seedRange();
+    range[1] = Math.min(range[1], range[0] + MAX_BA_SEEDS - 1);
+    List<SimOptions> runs = new ArrayList<>();
+    for (long seed = range[0]; seed <= range[1]; seed++) {
+      Byzantine b = seed % 2 == 0 ? Byzantine.TWINS : Byzantine.MUTATE;
+      runs.add(SimOptions.of(seed, b).withRandom(SimOptions.Randomness.BA, SchemeId.CKS, false));
+      runs.add(SimOptions.of(seed, b).withRandom(SimOptions.Randomness.BA_HARDENED, SchemeId.CKS, false));
+    }
+    List<String> failures = failures(runAll(runs));
+    assertEquals("seeds " + range[0] + ".." + range[1] + ":\n" + String.join("\n", failures), 0, failures.size());
+  }
+
+  // Reference: integrity paper §4 ("2f+1 tuples"): f = 2, n = 7, five contributions per set; and a silent
+  // Byzantine replica (its contribution never arrives: the primary still gets 2f+1).
+  @Test
+  public void baWithSevenReplicasAndSilence() throws Exception {
+    List<SimOptions> runs = new ArrayList<>();
+    for (long seed = 1; seed <= 4; seed++) {
+      SimOptions.Randomness ra = seed % 2 == 0 ? SimOptions.Randomness.BA : SimOptions.Randomness.BA_HARDENED;
+      runs.add(new SimOptions(seed, 2, 3, 40, seed <= 2 ? Byzantine.TWINS : Byzantine.MUTATE).withRandom(ra, SchemeId.CKS, false));
+      runs.add(SimOptions.of(seed, Byzantine.SILENT).withRandom(ra, SchemeId.CKS, false));
+    }
+    List<String> failures = failures(runAll(runs));
+    assertEquals(String.join("\n", failures), 0, failures.size());
+  }
+
+  // Reference: docs/design/testing.md N1 applied to S8 for BA: the checker must reject a set of fewer than 2f+1
+  // contributions, a set whose R differs between correct replicas, and an executed R that is not the
+  // combination of the certified set.
+  @Test
+  public void checkerReportsABaRandomNumberThatIsNotTheCertifiedOne() {
+    TestKeys keys = TestKeys.seeded(4, 1);
+    Map<Integer, Signer> signers = keys.signers();
+    Checker checker = new Checker(null);
+    checker.agreement(new Checker.BaOracle(4, 1, false, keys.verifier()));
+    Request q = new Request(4, "urn:uuid:c", 1, true, new byte[] {1, 2, 3});
+    Signed s = Signed.of(Kind.REQUEST, 4, q.encode(), new byte[64]);
+    checker.issued(q);
+    PrePrepare pp = PrePrepare.of(0, 1, List.of(s));
+    checker.event(0, new Event.Committed(0, 1, pp.digest(), pp.requests()));
+    List<Signed> members = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      byte[] v = new byte[32];
+      v[0] = (byte) (10 + i);
+      members.add(Signed.sign(Kind.PP_UPDATE, i, PpUpdate.values(PpUpdate.Type.CONTRIBUTION, 0, 1, pp.digest(), List.of(v),
+          new byte[0]).encode(), signers.get(i)));
+    }
+    Signed good = Signed.sign(Kind.PP_UPDATE, 0, PpUpdate.set(0, 1, pp.digest(), members.subList(0, 3), List.of()).encode(), signers.get(0));
+    Signed other = Signed.sign(Kind.PP_UPDATE, 0, PpUpdate.set(0, 1, pp.digest(), members.subList(1, 4), List.of()).encode(), signers.get(0));
+    Signed small = Signed.sign(Kind.PP_UPDATE, 0, PpUpdate.set(0, 1, pp.digest(), members.subList(0, 2), List.of()).encode(), signers.get(0));
+    checker.event(0, new Event.RandomnessAgreed(1, pp.digest(), good));
+    byte[] r = BaRandomness.checkCertificate(good, 1, pp.digest(), pp.requests(), RandomizedOperations.AS_FLAGGED, 4, 1, false, m -> true).get(0);
+    checker.executed(0, new Effect.Execute(1, 0, pp.digest(), List.of(q), List.of(r)));
+    assertTrue(checker.violations().toString(), checker.violations().isEmpty());
+
+    checker.event(1, new Event.RandomnessAgreed(1, pp.digest(), other));
+    checker.event(2, new Event.RandomnessAgreed(1, pp.digest(), small));
+    checker.executed(3, new Effect.Execute(1, 0, pp.digest(), List.of(q), List.of(new byte[32])));
+    List<String> v = checker.violations();
+    assertTrue(v.toString(), v.stream().anyMatch(x -> x.startsWith("S8") && x.contains("different random numbers")));
+    assertTrue(v.toString(), v.stream().anyMatch(x -> x.startsWith("S8") && x.contains("replica 2") && x.contains("not 2f+1")));
+    assertTrue(v.toString(), v.stream().anyMatch(x -> x.startsWith("S8") && x.contains("replica 3")
+        && x.contains("combination of its certified set")));
+  }
+
+  // Integrity paper §4 ("the primary checks whether the operation is randomized"; backups verify it: a
+  // DoS defence): a client flags unrandomized operations and the first primary batches its requests into
+  // every pre-prepare. Correct replicas refuse them (evidence), none executes (S3), S1-S8 and L1 hold; the
+  // mutating replica of the MUTATE runs batches them now and then too.
+  @Test
+  public void needlesslyRandomizedRequestsAreRefusedUnderEveryAlgorithm() throws Exception {
+    long[] range = seedRange();
+    range[1] = Math.min(range[1], range[0] + 5);
+    List<SimOptions> runs = new ArrayList<>();
+    for (long seed = range[0]; seed <= range[1]; seed++) {
+      for (SimOptions.Randomness ra : List.of(SimOptions.Randomness.CT, SimOptions.Randomness.BA,
+          SimOptions.Randomness.BA_HARDENED)) {
+        runs.add(new SimOptions(seed, 1, 3, 40, Byzantine.FLAGGING).withRandom(ra, SchemeId.CKS, false));
+      }
+    }
+    List<SimResult> results = runAll(runs);
+    for (SimResult r : results) {
+      assertTrue(r.describe(), r.refused() > 0);
+    }
+    List<String> failures = failures(results);
+    assertEquals(String.join("\n", failures), 0, failures.size());
+  }
+
+  // docs/design/testing.md N1 for §4: the checker must see a correct replica execute a request flagged randomized
+  // for an operation that is not.
+  @Test
+  public void checkerReportsAnExecutedNeedlesslyRandomizedRequest() {
+    Checker checker = new Checker(null);
+    checker.operations(MarkedOperations.PREDICATE);
+    Request marked = new Request(4, "urn:uuid:c", 1, true, MarkedOperations.mark(new byte[] {1, 2, 3}, true));
+    Request needless = new Request(4, "urn:uuid:c", 2, true, MarkedOperations.mark(new byte[] {4, 5, 6}, false));
+    Signed s1 = Signed.of(Kind.REQUEST, 4, marked.encode(), new byte[64]);
+    Signed s2 = Signed.of(Kind.REQUEST, 4, needless.encode(), new byte[64]);
+    checker.issued(marked);
+    checker.issued(needless);
+    PrePrepare pp = PrePrepare.of(0, 1, List.of(s1, s2));
+    checker.event(0, new Event.Committed(0, 1, pp.digest(), pp.requests()));
+    checker.executed(0, new Effect.Execute(1, 0, pp.digest(), List.of(marked, needless), List.of(new byte[0], new byte[0])));
+    List<String> v = checker.violations();
+    assertTrue(v.toString(), v.stream().anyMatch(x -> x.startsWith("S3") && x.contains(needless.id().toString())));
+    assertTrue(v.toString(), v.stream().noneMatch(x -> x.startsWith("S3") && x.contains(marked.id().toString())));
+  }
+
+  @Rule
+  public TemporaryFolder tmp = new TemporaryFolder();
+
+  // Issue 3's done-when: scripts/keygen, then scripts/simulate --random ct|ba --byzantine twins --keys DIR.
+  // The dealer's real files (CKS, n = 4) give CT its threshold key and shares and every replica its Ed25519
+  // key; the checker recomputes each coin from those shares (S8). A group of another size or scheme is refused.
+  @Test
+  public void runsOnTheKeysOfKeygen() throws Exception {
+    Path dir = tmp.getRoot().toPath().resolve("keys");
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int status = KeyGen.run(new String[] {"--out", dir.toString(), "--replicas", "4"}, TestRandom.seeded(9),
+        new PrintStream(new ByteArrayOutputStream()), new PrintStream(err));
+    assertEquals(err.toString(), 0, status);
+    SimKeys keys = SimKeys.load(dir, 4, 1, SchemeId.CKS);
+    List<SimOptions> runs = new ArrayList<>();
+    for (long seed = 1; seed <= 3; seed++) {
+      runs.add(new SimOptions(seed, 1, 3, 40, Byzantine.TWINS).withRandom(SimOptions.Randomness.CT, SchemeId.CKS, false)
+          .withKeys(keys));
+    }
+    runs.add(new SimOptions(4, 1, 3, 40, Byzantine.TWINS).withRandom(SimOptions.Randomness.BA, SchemeId.CKS, false)
+        .withKeys(keys));
+    List<String> failures = failures(runAll(runs));
+    assertEquals(String.join("\n", failures), 0, failures.size());
+    assertTrue(runs.get(0).replay(), runs.get(0).replay().endsWith("--keys " + dir));
+    try {
+      SimKeys.load(dir, 7, 2, SchemeId.CKS);
+      fail("keys for n = 4 accepted for n = 7");
+    } catch (IllegalArgumentException e) {
+      assertTrue(e.getMessage(), e.getMessage().contains("n=4") && e.getMessage().contains("n=7"));
+    }
+    try {
+      SimKeys.load(dir, 4, 1, SchemeId.BLS);
+      fail("CKS keys accepted for BLS");
+    } catch (IllegalArgumentException e) {
+      assertTrue(e.getMessage(), e.getMessage().contains("cks") && e.getMessage().contains("bls"));
+    }
+  }
+
+  // docs/design/testing.md: a BA seed replays exactly (each replica's entropy source is seeded from the seed).
+  @Test
+  public void aBaSeedReplaysExactly() {
+    SimOptions o = new SimOptions(7, 1, 3, 40, Byzantine.TWINS).withRandom(SimOptions.Randomness.BA_HARDENED, SchemeId.CKS, false);
+    SimResult first = Simulation.run(o);
+    assertTrue(first.describe(), first.randomsChecked() > 0);
+    assertEquals(first.describe(), Simulation.run(o).describe());
+  }
+
+  /** Failing runs, each with the command that replays it; S8 must have checked some random numbers. */
+  private static List<String> failures(List<SimResult> results) {
+    List<String> failures = new ArrayList<>();
+    long randoms = 0;
+    for (SimResult r : results) {
+      randoms += r.randomsChecked();
+      if (!r.ok()) {
+        failures.add(r.describe() + "\n  replay: " + r.options().replay());
+      }
+    }
+    assertTrue("no randomized request was executed: S8 checked nothing", randoms > 0);
+    return failures;
+  }
+
+  // docs/design/testing.md: one seed replays exactly.
+  @Test
+  public void aSeedReplaysExactly() {
+    SimOptions o = new SimOptions(7, 1, 3, 40, Byzantine.TWINS);
+    assertEquals(Simulation.run(o).describe(), Simulation.run(o).describe());
+  }
+
+  // docs/design/testing.md ("one long seed drives everything ... key material for test keys"): with the CT algorithm
+  // the dealer's keys, and so every coin, come from the seed too.
+  @Test
+  public void aCtSeedReplaysExactly() {
+    SimOptions o = new SimOptions(7, 1, 3, 40, Byzantine.MUTATE).withRandom(SimOptions.Randomness.CT, SchemeId.CKS, false);
+    SimResult first = Simulation.run(o);
+    assertTrue(first.describe(), first.randomsChecked() > 0);
+    assertEquals(first.describe(), Simulation.run(o).describe());
+  }
+}
