@@ -30,7 +30,7 @@ import org.junit.rules.TemporaryFolder;
 import org.junit.rules.Timeout;
 
 /**
- * Replicas deployed in a servlet container (issue 4): four replicas, each an embedded Tomcat 9 running Axis2's
+ * Replicas deployed in a servlet container: four replicas, each an embedded Tomcat 9 running Axis2's
  * AxisServlet over a web application laid out as README's "Installing into an existing Axis2 web application"
  * says (WEB-INF/conf/axis2.xml with the bftws.* parameters, WEB-INF/modules/bftws.mar and addressing.mar,
  * WEB-INF/services/echo.aar), on free 127.0.0.1 ports. An ordinary ServiceClient with bftws engaged

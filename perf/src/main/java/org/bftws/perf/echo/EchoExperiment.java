@@ -18,7 +18,7 @@ import org.bftws.perf.Machine;
 import org.bftws.perf.Stats;
 
 /**
- * Experiment 1 of issue 5 (BFT-WS paper §4.1.1): clients call echo in a loop with no think time; the
+ * Experiment 1 (BFT-WS paper §4.1.1): clients call echo in a loop with no think time; the
  * latency of every call is taken at the client, throughput is calls completed per second of the
  * measurement window. Modes x payloads x client counts x repetitions.
  *
@@ -41,7 +41,7 @@ public final class EchoExperiment {
             return warmupMillis >= 1_000 ? 300 : 30;
         }
 
-        /** The issue's axes (sizes 1-1000 elements and 1 KB, 1-8 clients), 3 repetitions. */
+        /** The default axes (sizes 1-1000 elements and 1 KB, 1-8 clients), 3 repetitions. */
         public static Config full() {
             return new Config(EchoModes.all(),
                     List.of(EchoPayload.elements(1), EchoPayload.elements(10), EchoPayload.elements(100),

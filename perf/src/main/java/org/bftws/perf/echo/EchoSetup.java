@@ -15,7 +15,7 @@ import org.bftws.perf.wan.DelayForwarder;
  * {@code echo.aar} (perf/target/axis2-artifacts, copied by perf/pom.xml) and the project's {@code conf/}
  * axis2.xml files. Repositories are assembled from them the way the README's installation section says.
  * With a WAN delay set, every listener a mode advertises is reached through a {@link DelayForwarder}, so each
- * hop pays the one-way delay (issue 5, "Emulated WAN").
+ * hop pays the one-way delay (docs/performance.md, "Emulated WAN").
  */
 public final class EchoSetup {
     private final Path artifacts;
