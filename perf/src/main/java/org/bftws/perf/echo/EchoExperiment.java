@@ -256,7 +256,7 @@ public final class EchoExperiment {
     /**
      * One call per new caller, all at once, before the clock starts. A caller's first call sets up its WS-RM
      * sequence; with BFT-WS a replica whose Sandesha2 has not yet processed the CreateSequence refuses the
-     * sequence's first request (README, "Which sequences a replica orders requests of"), and if that replica is
+     * sequence's first request (docs/module.md, "Which sequences a replica orders requests of"), and if that replica is
      * the primary the call waits
      * for the client's retransmission (2 s): set-up, not steady state, and long enough to leave a short window
      * empty. A failing first call is not an error here: the measured loop records what persists.
