@@ -55,7 +55,7 @@ public class BftwsModule extends SandeshaModule {
         }
         super.init(configContext, module);
         if (config.replicated()) {
-            // Bad input (issue 4): no request body is parsed beyond bftws.http.maxRequestBytes, chunked or not.
+            // Bad input: no request body is parsed beyond bftws.http.maxRequestBytes, chunked or not.
             BoundedSoapBuilder.install(configContext.getAxisConfiguration(), config.httpMaxRequestBytes());
         }
         BftwsRuntime.publish(configContext, config);

@@ -7,7 +7,7 @@ import java.util.Locale;
 
 /** RESULTS.md's replica heap section, from heap.csv (scripts/perf-heap: one JVM per replica, jcmd). */
 final class HeapReport {
-    /** Issue 5's target for a replica's heap at steady state. */
+    /** The target for a replica's heap at steady state. */
     static final double TARGET_MB = 512;
 
     private HeapReport() {
@@ -27,7 +27,7 @@ final class HeapReport {
         double worst = rows.stream().mapToDouble(r -> r.number("used_after_gc_kb")).max().orElse(Double.NaN) / 1024;
         double committed = rows.stream().mapToDouble(r -> r.number("committed_kb")).max().orElse(Double.NaN) / 1024;
         md.append(String.format(Locale.ROOT, "\nLargest live heap %.1f MB, largest committed heap %.1f MB, against "
-                + "issue 5's target of ≤ %.0f MB per replica: %s.\n\n", worst, committed, TARGET_MB,
+                + "the target of ≤ %.0f MB per replica: %s.\n\n", worst, committed, TARGET_MB,
                 committed <= TARGET_MB ? "met" : "not met"));
     }
 }

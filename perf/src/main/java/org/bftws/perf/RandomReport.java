@@ -10,8 +10,8 @@ import java.util.Map;
 import org.knowm.xchart.style.Styler.LegendPosition;
 
 /**
- * The RESULTS.md sections of issue 3 (collective randomness): the engine's cost with CT and BA
- * ({@code engine-random.csv} from {@code scripts/bench-engine --random}) against the issue's targets, and the
+ * The RESULTS.md sections on collective randomness: the engine's cost with CT and BA
+ * ({@code engine-random.csv} from {@code scripts/bench-engine --random}) against its targets, and the
  * integrity paper's Table 1 (§7.1) next to our rows of the same operations ({@code table1_*} in
  * {@code crypto.csv}). Each with a bar chart on a log axis.
  */
@@ -44,14 +44,14 @@ final class RandomReport {
 
     void engine(StringBuilder md, List<Path> plots) throws IOException {
         List<Csv.Row> rows = Csv.read(results.resolve("engine-random.csv"));
-        md.append("## Engine with collective randomness (`scripts/bench-engine --random`; issue 3)\n\n");
+        md.append("## Engine with collective randomness (`scripts/bench-engine --random`)\n\n");
         if (rows.isEmpty()) {
             md.append("No `engine-random.csv` yet: run `scripts/bench-engine --random ct,ct-bls,ct-per-batch,ba,ba-hardened`.\n\n");
             return;
         }
         md.append("One backup's engine as in the section above, every request randomized, the peers' coin shares "
                 + "or pp-updates made outside the timing; CPU µs per request, and the overhead against `none` at "
-                + "the same batch size. Issue 3's target (at ≥ 128-bit security, one request per batch): CT ≤ 10 %, "
+                + "the same batch size. The target (at ≥ 128-bit security, one request per batch): CT ≤ 10 %, "
                 + "BA ≤ 15 %. From `perf/results/engine-random.csv` as written.\n\n");
         md.append("| random | batch | CPU µs / request | requests / CPU-s | overhead vs none | target |\n|---|---:|---:|---:|---:|---|\n");
         for (Csv.Row r : rows) {

@@ -12,7 +12,7 @@ import java.util.TreeSet;
 /**
  * RESULTS.md's experiment 3 section and plot, from randomness.csv (LAN) and randomness-wan.csv (emulated WAN):
  * per configuration, {@code echoRandom} against {@code echo} of the same group and run, and against the
- * {@code none} group's echo. Issue 5's targets: CT at ≥ 128-bit security adds ≤ 10 % latency, BA ≤ 15 %.
+ * {@code none} group's echo. The targets: CT at ≥ 128-bit security adds ≤ 10 % latency, BA ≤ 15 %.
  */
 final class RandomnessReport {
     private final Path results;
@@ -75,7 +75,7 @@ final class RandomnessReport {
                 }
             }
         }
-        md.append("\nIssue 5's targets: CT at ≥ 128-bit security (ct-cks: P-256, 128-bit; ct-rsa3072) adds ≤ 10 % latency "
+        md.append("\nThe targets: CT at ≥ 128-bit security (ct-cks: P-256, 128-bit; ct-rsa3072) adds ≤ 10 % latency "
                 + "(echoRandom / echo ≤ 1.10), BA ≤ 15 % (≤ 1.15). BLS12-381 is ≈117–128-bit, RSA-2048 ≈112-bit.\n\n");
         plot(md, plots, randomized, plot);
     }

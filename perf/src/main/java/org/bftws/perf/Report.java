@@ -189,7 +189,7 @@ public final class Report {
                         .append(" |\n");
             }
         }
-        md.append("\nIssue 5's targets (4 replicas, 1 KB echo): BFT-WS / WS-RM single-client latency ≤ 2×, 8-client "
+        md.append("\nThe targets (4 replicas, 1 KB echo): BFT-WS / WS-RM single-client latency ≤ 2×, 8-client "
                 + "throughput ≥ 0.5×. Read them in the `1KB` rows above.\n\n");
     }
 

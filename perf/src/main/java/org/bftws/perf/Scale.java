@@ -7,7 +7,7 @@ import org.bftws.perf.echo.EchoModes;
 import org.bftws.perf.echo.EchoPayload;
 
 /**
- * Experiment 5 of issue 5, scale: the echo measurement (1 KB payload, 1 and 8 clients) with BFT-WS at
+ * Experiment 5, scale: the echo measurement (1 KB payload, 1 and 8 clients) with BFT-WS at
  * n = 4, 7, 10 replicas (f = 1, 2, 3) and WS-RM as the baseline in the same run ({@link EchoModes#scale()}).
  */
 final class Scale {

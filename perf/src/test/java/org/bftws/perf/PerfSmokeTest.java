@@ -19,7 +19,7 @@ import org.junit.rules.TemporaryFolder;
 import org.junit.rules.Timeout;
 
 /**
- * The suite cannot rot (issue 5): the echo experiment runs end to end with tiny sizes, every mode, real
+ * The suite cannot rot: the echo experiment runs end to end with tiny sizes, every mode, real
  * servers and a real 4-replica group, and the CSV, the plots and RESULTS.md come out with sane contents.
  * Never asserts on a timing value: only that numbers exist and are positive.
  */

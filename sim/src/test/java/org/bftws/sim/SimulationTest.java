@@ -316,7 +316,7 @@ public class SimulationTest {
   @Rule
   public TemporaryFolder tmp = new TemporaryFolder();
 
-  // Issue 3's done-when: scripts/keygen, then scripts/simulate --random ct|ba --byzantine twins --keys DIR.
+  // The keygen path end to end: scripts/keygen, then scripts/simulate --random ct|ba --byzantine twins --keys DIR.
   // The dealer's real files (CKS, n = 4) give CT its threshold key and shares and every replica its Ed25519
   // key; the checker recomputes each coin from those shares (S8). A group of another size or scheme is refused.
   @Test

@@ -27,7 +27,7 @@ import org.bftws.module.config.Role;
  * {@code conf/axis2-replica.xml} plus the group's {@code bftws.*} parameters for replica {@code id}, the
  * randomness algorithm, and the keys of {@code scripts/keygen}. Echo is the group's main service (the
  * replicas' endpoints name it); dealer, id generator and counter are reached under the same group endpoint.
- * The counter keeps state: checkpoints capture it beside any other stateful service (README "State").
+ * The counter keeps state: checkpoints capture it beside any other stateful service (docs/module.md, "State").
  *
  * <pre>
  *   GroupLauncher ports N                     # prints N free loopback ports, one a line

@@ -13,7 +13,7 @@ import org.bftws.module.config.BftwsKeys;
 
 /**
  * How a launched group's clients and replicas sign their WS-RM CreateSequence exchange ({@code bftws.security},
- * README "WS-Security signing", BFT-WS paper §3.3.1): {@link #NONE}, or {@link #RAMPART} with X.509 keystores
+ * docs/security.md "WS-Security signing", BFT-WS paper §3.3.1): {@link #NONE}, or {@link #RAMPART} with X.509 keystores
  * generated into the group's key directory on first use ({@link GeneratedKeystores}: {@code client.jks},
  * {@code replica-1.jks} ... beside keygen's files) and one {@link SigningPolicy} per party.
  */

@@ -20,7 +20,7 @@ import java.util.concurrent.TimeUnit;
  * holding that party's RSA-2048 key pair (a self-signed certificate made by the JDK's {@code keytool}) and,
  * as trusted entries, the certificates of every other party, so WSS4J's Merlin both signs with the party's
  * key and accepts the others' signatures. Meant for tests, benchmarks and a local demo group; a real
- * deployment uses its own CA-issued keystores and policy (README, "WS-Security signing").
+ * deployment uses its own CA-issued keystores and policy (docs/security.md, "WS-Security signing").
  *
  * <p>Every keystore and key uses {@link KeystorePasswordCallback#PASSWORD}: these files are throwaway and
  * protected by their file mode, not by the password.

@@ -52,7 +52,7 @@ import org.junit.rules.TemporaryFolder;
 import org.junit.rules.Timeout;
 
 /**
- * The bad-input corpus (BFT-WS issue 4) against four replicas over loopback HTTP: every hostile input of
+ * The bad-input corpus against four replicas over loopback HTTP: every hostile input of
  * {@link HostileInputs} is posted raw to replica 0's application endpoint and to its control port. For
  * each: the answer the rules promise (a SOAP fault for anything not well-formed, a fault from the
  * application endpoint for everything, 202 and a counted refusal for well-formed control messages that fail

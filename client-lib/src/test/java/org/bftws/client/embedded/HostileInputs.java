@@ -14,8 +14,8 @@ import org.bftws.module.rm.ApplicationMessage;
 import org.bftws.module.transport.ControlMessage;
 
 /**
- * The bad-input corpus of {@link BadInputCorpusTest} (BFT-WS issue 4: "DTDs refused, size/depth/element
- * limits, forged or replayed messages, unknown sequences"): raw HTTP bodies, each the way an attacker would
+ * The bad-input corpus of {@link BadInputCorpusTest} (DTDs refused, size/depth/element
+ * limits, forged or replayed messages, unknown sequences): raw HTTP bodies, each the way an attacker would
  * write it, never through our own serialisers.
  */
 final class HostileInputs {

@@ -30,8 +30,8 @@ import org.junit.rules.TemporaryFolder;
 import org.junit.rules.Timeout;
 
 /**
- * Replicas deployed in a servlet container (issue 4): four replicas, each an embedded Tomcat 9 running Axis2's
- * AxisServlet over a web application laid out as README's "Installing into an existing Axis2 web application"
+ * Replicas deployed in a servlet container: four replicas, each an embedded Tomcat 9 running Axis2's
+ * AxisServlet over a web application laid out as docs/installing.md's "Into an existing Axis2 web application"
  * says (WEB-INF/conf/axis2.xml with the bftws.* parameters, WEB-INF/modules/bftws.mar and addressing.mar,
  * WEB-INF/services/echo.aar), on free 127.0.0.1 ports. An ordinary ServiceClient with bftws engaged
  * ({@link DemoClient}) calls echo through the group endpoint and gets voted replies; every replica executes
@@ -89,7 +89,7 @@ public class TomcatGroupTest {
 
     /**
      * As an installed Axis2 web application runs: AxisServlet, Axis2, Sandesha2 and bftws are loaded by each
-     * application's own class loader from its WEB-INF/lib (README: installation into an existing Axis2 web
+     * application's own class loader from its WEB-INF/lib (docs/installing.md: installation into an existing Axis2 web
      * application), so the four replicas share no class with each other or with the client. With replica 3
      * stopped, every request needs all three others (2f+1 commits), so the second client's voted replies show
      * that the remaining replicas order together.

@@ -95,7 +95,7 @@ public final class LaunchedGroup extends ExternalResource {
 
     /**
      * Runs each replica in Tomcat as an installed Axis2 web application does: AxisServlet, Axis2, Sandesha2 and
-     * bftws loaded by the application's own class loader from its WEB-INF/lib (README: installation into an
+     * bftws loaded by the application's own class loader from its WEB-INF/lib (docs/installing.md: installation into an
      * existing Axis2 web application), so the replicas share no class with each other or with the test, and
      * their {@code context()} is null.
      */

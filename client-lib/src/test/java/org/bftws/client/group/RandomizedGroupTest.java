@@ -29,8 +29,8 @@ import org.junit.rules.TemporaryFolder;
 import org.junit.rules.Timeout;
 
 /**
- * Randomized operations through the Axis2 module (integrity paper §4 BA, §5 CT; BFT-WS issue: "all correct
- * replicas delivered the same random number"): the four replicas of a {@link LaunchedGroup} on loopback HTTP with
+ * Randomized operations through the Axis2 module (integrity paper §4 BA, §5 CT; all correct
+ * replicas deliver the same random number): the four replicas of a {@link LaunchedGroup} on loopback HTTP with
  * echo, dealer and id generator deployed, keys from keygen, and {@link DemoClient}'s ServiceClients. The
  * dealer's and id generator's operations are declared randomized in their WSDLs; echo's is not.
  */

@@ -25,7 +25,7 @@ import org.junit.rules.TemporaryFolder;
 import org.junit.rules.Timeout;
 
 /**
- * Three-tier echo (BFT-WS paper §3.4, issue 4): a ServiceClient → 4 middle replicas running relay.aar →
+ * Three-tier echo (BFT-WS paper §3.4): a ServiceClient → 4 middle replicas running relay.aar →
  * 4 backend echo replicas, all over loopback HTTP in this JVM. Each middle replica relays as its own
  * BFT-WS client of the backend (own key, own reply listener), so the backend executes each relayed request
  * once per middle replica; the reply the outer client gets is voted twice (backend replies at each middle

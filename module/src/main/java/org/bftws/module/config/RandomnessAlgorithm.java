@@ -11,7 +11,7 @@ public enum RandomnessAlgorithm {
     NONE,
     /** Byzantine-agreement based: contributions collected in the pp-update phase (§4). */
     BA,
-    /** BA with commit-before-reveal: no last-revealer or subset-choice bias (README, BA section). */
+    /** BA with commit-before-reveal: no last-revealer or subset-choice bias (docs/randomness.md, BA). */
     BA_HARDENED,
     /** Threshold coin: each replica adds a share on commit, k shares combine (§5). */
     CT;

@@ -94,10 +94,10 @@ public class ConfigReferenceTest {
         return row[1].trim().replace("`", "");
     }
 
-    /** ../README.md from the module's base directory (Surefire sets basedir; the working directory otherwise). */
+    /** ../docs/configuration.md from the module's base directory (Surefire sets basedir; else the working directory). */
     private static Path readme() {
         Path base = Path.of(System.getProperty("basedir", System.getProperty("user.dir")));
-        Path readme = base.resolve("../README.md").normalize();
+        Path readme = base.resolve("../docs/configuration.md").normalize();
         assertTrue("no README at " + readme, Files.isRegularFile(readme));
         return readme;
     }

@@ -8,7 +8,7 @@ import org.bftws.module.config.BftwsKeys;
  * BFT-WS, configuration I (paper §3.2): n = 3f+1 replicas ({@link ReplicaGroup}: embedded Axis2 servers with
  * bftws engaged globally, {@code bftws.replicated=true} and the echo service, keys from keygen) and one
  * listening client whose ServiceClients, bftws engaged, call the group endpoint and get the reply f+1
- * replicas agree on (README, "Application requests through the replica group"). Everything on 127.0.0.1 in
+ * replicas agree on (docs/module.md, "Application requests through the replica group"). Everything on 127.0.0.1 in
  * this JVM, like the baselines. n = 4 is the echo experiment's {@code bftws}; 7 and 10 are experiment 5's.
  */
 final class BftwsMode implements EchoMode {

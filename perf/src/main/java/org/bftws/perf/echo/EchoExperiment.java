@@ -18,7 +18,7 @@ import org.bftws.perf.Machine;
 import org.bftws.perf.Stats;
 
 /**
- * Experiment 1 of issue 5 (BFT-WS paper §4.1.1): clients call echo in a loop with no think time; the
+ * Experiment 1 (BFT-WS paper §4.1.1): clients call echo in a loop with no think time; the
  * latency of every call is taken at the client, throughput is calls completed per second of the
  * measurement window. Modes x payloads x client counts x repetitions.
  *
@@ -41,7 +41,7 @@ public final class EchoExperiment {
             return warmupMillis >= 1_000 ? 300 : 30;
         }
 
-        /** The issue's axes (sizes 1-1000 elements and 1 KB, 1-8 clients), 3 repetitions. */
+        /** The default axes (sizes 1-1000 elements and 1 KB, 1-8 clients), 3 repetitions. */
         public static Config full() {
             return new Config(EchoModes.all(),
                     List.of(EchoPayload.elements(1), EchoPayload.elements(10), EchoPayload.elements(100),
@@ -256,7 +256,7 @@ public final class EchoExperiment {
     /**
      * One call per new caller, all at once, before the clock starts. A caller's first call sets up its WS-RM
      * sequence; with BFT-WS a replica whose Sandesha2 has not yet processed the CreateSequence refuses the
-     * sequence's first request (README, "Which sequences a replica orders requests of"), and if that replica is
+     * sequence's first request (docs/module.md, "Which sequences a replica orders requests of"), and if that replica is
      * the primary the call waits
      * for the client's retransmission (2 s): set-up, not steady state, and long enough to leave a short window
      * empty. A failing first call is not an error here: the measured loop records what persists.

@@ -4,7 +4,7 @@ import java.nio.file.Path;
 
 /**
  * One way of serving and calling the echo service, measured side by side with the others in the same run
- * (issue 5, experiment 1). A mode is one class: {@link EchoModes} lists them, and a mode that cannot run
+ * (experiment 1). A mode is one class: {@link EchoModes} lists them, and a mode that cannot run
  * here says why in {@link #unavailableReason()}, so its rows read "not available" instead of a number.
  */
 public interface EchoMode {

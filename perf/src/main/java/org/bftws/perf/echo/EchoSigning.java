@@ -13,8 +13,8 @@ import org.bftws.client.security.SigningPolicy;
 import org.bftws.module.security.RampartSigning;
 
 /**
- * Rampart X.509 signing of the echo exchange, both directions (issue 5: "with and without WS-Security
- * signing"): keystores made at run time in the mode's work directory (client and service, each trusting
+ * Rampart X.509 signing of the echo exchange, both directions (echo with and without WS-Security
+ * signing): keystores made at run time in the mode's work directory (client and service, each trusting
  * the other), one WS-SecurityPolicy per party, attached to the server's Echo service and to each caller's
  * ServiceClient.
  */

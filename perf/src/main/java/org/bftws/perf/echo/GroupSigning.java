@@ -13,7 +13,7 @@ import org.bftws.module.config.BftwsKeys;
 import org.bftws.module.config.SecurityMode;
 
 /**
- * {@code bftws.security=rampart} for a {@link ReplicaGroup} (README "WS-Security signing"): an X.509 keystore per
+ * {@code bftws.security=rampart} for a {@link ReplicaGroup} (docs/security.md "WS-Security signing"): an X.509 keystore per
  * replica and for the client, made at run time (each trusting the others), and each party's own signing policy,
  * as axis2.xml parameters. The client then WS-Security signs its CreateSequence and application messages and
  * each replica's Rampart checks them.

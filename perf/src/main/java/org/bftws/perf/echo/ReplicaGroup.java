@@ -54,7 +54,7 @@ public final class ReplicaGroup implements AutoCloseable {
     }
 
     /**
-     * Keygen options (README "Keys and threshold cryptography"): the coin scheme ({@code cks}, {@code bls},
+     * Keygen options (docs/security.md "Keys and threshold cryptography"): the coin scheme ({@code cks}, {@code bls},
      * {@code rsa}), the threshold k (0: keygen's default f+1) and the RSA modulus bits (0: keygen's default).
      * The replicas' {@code bftws.randomness.scheme} follows the scheme.
      */

@@ -5,7 +5,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * Experiment 2 of issue 5 (BFT-WS paper §4.1.2, Fig. 8): three-tier echo, client → middle tier → backend,
+ * Experiment 2 (BFT-WS paper §4.1.2, Fig. 8): three-tier echo, client → middle tier → backend,
  * BFT-WS (both tiers replicated, 4 replicas each) beside plain Axis2 in the same run; 1 KB echo with 1 and
  * 8 closed-loop clients. The measurement is experiment 1's ({@link EchoExperiment}), under its own name,
  * with the three-tier modes; rows go to {@code three-tier.csv}.
@@ -17,7 +17,7 @@ public final class ThreeTierExperiment {
     }
 
     /**
-     * The issue's axes: 1 KB, 1 and 8 clients, 3 repetitions. The smoke run keeps the axes and cuts the time,
+     * The default axes: 1 KB, 1 and 8 clients, 3 repetitions. The smoke run keeps the axes and cuts the time,
      * but less than experiment 1's: a middle replica executes its requests one after another, each waiting
      * for its nested call, so 8 BFT-WS clients' first calls (sequence creation included) need about a second.
      */

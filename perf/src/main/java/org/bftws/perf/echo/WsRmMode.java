@@ -7,8 +7,8 @@ import org.apache.sandesha2.Sandesha2Constants;
 import org.apache.sandesha2.client.SandeshaClientConstants;
 
 /**
- * Baseline the issue's targets are stated against: Axis2 + Sandesha2 WS-RM 1.1, through bftws.mar with no
- * replica group (bftws.mar is a superset of Sandesha2: README, installation). The server is
+ * Baseline the performance targets are stated against: Axis2 + Sandesha2 WS-RM 1.1, through bftws.mar with no
+ * replica group (bftws.mar is a superset of Sandesha2: docs/installing.md). The server is
  * conf/axis2-replica.xml as shipped (bftws engaged globally, {@code bftws.replicated=false}); each caller
  * is a ServiceClient with bftws engaged and its own WS-RM sequence, synchronous request-reply.
  */

@@ -17,7 +17,7 @@ import org.bftws.perf.echo.EchoPayload;
 import org.bftws.perf.echo.EchoSetup;
 
 /**
- * Where BFT-WS spends its CPU on the critical path (issue 5's closing note): the BFT-WS 1 KB echo (4 replicas,
+ * Where BFT-WS spends its CPU on the critical path: the BFT-WS 1 KB echo (4 replicas,
  * 1 and 8 clients) runs under Java Flight Recorder (the JDK's {@code profile} settings: an execution sample of
  * every running Java thread every 10 ms). Only samples inside the measurement windows count (warm-up and
  * start-up are left out); {@link ProfileSummary} aggregates them by component, package, method and thread

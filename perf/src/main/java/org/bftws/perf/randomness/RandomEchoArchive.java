@@ -12,7 +12,7 @@ import java.util.zip.ZipOutputStream;
 /**
  * {@code random-echo.aar} for {@link RandomEchoService}, as the recovery experiment packages its service: a
  * services.xml (the class comes from the driver's class path) plus {@code META-INF/RandomEcho.wsdl}, where the
- * module reads which operations are randomized (README, "Randomized operations through the module").
+ * module reads which operations are randomized (docs/randomness.md, "Randomized operations through the module").
  */
 public final class RandomEchoArchive {
     public static final String SERVICE = "RandomEcho";

@@ -11,7 +11,7 @@ import org.apache.axis2.AxisFault;
 import org.bftws.module.api.CollectiveRandom;
 
 /**
- * Experiment 3's service (issue 5; integrity paper §7.2): the same echo twice, {@code echo} not randomized and
+ * Experiment 3's service (integrity paper §7.2): the same echo twice, {@code echo} not randomized and
  * {@code echoRandom} declared randomized ({@code <bftws:Randomized bits="256"/>} in its WSDL), so the cost of
  * collective randomness is the difference between two operations on the same group, same payload, same run.
  * {@code echoRandom} also returns the number's hex, so the client's voter must agree on it too.

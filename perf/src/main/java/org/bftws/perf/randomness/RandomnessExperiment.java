@@ -8,7 +8,7 @@ import org.bftws.perf.echo.EchoMode;
 import org.bftws.perf.echo.EchoPayload;
 
 /**
- * Experiment 3 of issue 5 (integrity paper §7.2): the 1 KB echo through 4 replicas, {@code echo} and
+ * Experiment 3 (integrity paper §7.2): the 1 KB echo through 4 replicas, {@code echo} and
  * {@code echoRandom} alternately measured on the same group, per randomness configuration: none, CT per
  * scheme, key size and k (2 and 3), CT with one coin per batch, BA and hardened BA. The echo experiment's
  * measurement ({@link EchoExperiment}) does the rest; with {@code --wan-delay-ms} every hop is delayed.

@@ -12,7 +12,7 @@ import org.bftws.perf.echo.EchoSetup;
 import org.bftws.perf.echo.ReplicaGroup;
 
 /**
- * One configuration of experiment 3 (issue 5; integrity paper §7.2): a group of 4 replicas serving
+ * One configuration of experiment 3 (integrity paper §7.2): a group of 4 replicas serving
  * {@link RandomEchoService} with one randomness algorithm ({@code bftws.randomness.algorithm}) and, for CT, one
  * coin scheme, threshold k and key size (keygen), optionally one coin per batch ({@code bftws.coinPerBatch}).
  * Its callers call {@code echo} and {@code echoRandom} with the same payload, so each configuration's overhead

@@ -17,7 +17,7 @@ import org.bftws.perf.echo.EchoSetup;
 import org.bftws.perf.echo.ReplicaGroup;
 
 /**
- * Experiment 4 of issue 5, the shapes of the BFT-WS paper's Figs. 9–11 (§4.2): 4 replicas in this JVM over
+ * Experiment 4, the shapes of the BFT-WS paper's Figs. 9–11 (§4.2): 4 replicas in this JVM over
  * loopback HTTP serve {@link StateService} (a state of S bytes) to one steady client.
  * <ul>
  * <li>{@code recovery-checkpoint.csv} (Fig. 9): per state size, how long taking a checkpoint takes (the

@@ -14,7 +14,7 @@ import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
 /**
- * An emulated wide-area link in user space (issue 5, "Emulated WAN"): a TCP forwarder listening on a loopback
+ * An emulated wide-area link in user space (docs/performance.md, "Emulated WAN"): a TCP forwarder listening on a loopback
  * port that relays every connection to {@code target} and delivers each chunk, in both directions, {@code
  * delay} milliseconds after it arrived, in order. Put one in front of every listening endpoint of a group
  * (each replica and the client's reply endpoint) and every hop pays the one-way delay, as the BFT-WS paper's

@@ -12,7 +12,7 @@ import org.apache.axis2.AxisFault;
  * The stateful counter sample service (wsdl/counter.wsdl): {@code increment} adds an amount to one running
  * value and returns the new value, {@code read} returns it. The value is the service's whole state; the
  * Total Order Manager captures it for checkpoints with {@code get_state} and installs a checkpoint's with
- * {@code set_state} on a replica that fell behind (BFT-WS paper §3.3.1.8, README "State").
+ * {@code set_state} on a replica that fell behind (BFT-WS paper §3.3.1.8, docs/module.md "State").
  *
  * <p>Every replica must compute the same reply from the same ordered requests, so the operations depend on
  * nothing but the request and the value, and bad input is refused with a fault whose reason is the same on

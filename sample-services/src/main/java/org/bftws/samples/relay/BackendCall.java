@@ -109,7 +109,7 @@ public final class BackendCall {
                 repository, xml);
         try {
             if (!context.getAxisConfiguration().getTransportsIn().isEmpty()) {
-                // the backend replicas send their replies to this instance's control port (README)
+                // the backend replicas send their replies to this instance's control port (docs/module.md)
                 ListenerManager listeners = new ListenerManager();
                 listeners.init(context);
                 listeners.start();

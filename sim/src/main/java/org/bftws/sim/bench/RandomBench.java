@@ -12,7 +12,7 @@ import org.bftws.core.crypto.threshold.SchemeId;
 import org.bftws.core.pbft.RandomnessConfig.Algorithm;
 
 /**
- * The engine's per-request cost with collective randomness (issue 3's target: at ≥ 128-bit security CT adds
+ * The engine's per-request cost with collective randomness (the target: at ≥ 128-bit security CT adds
  * ≤ 10 % and BA ≤ 15 % with one request per batch), measured like {@link EngineBench}: CPU time of one
  * backup inside the engine, every signature, share and proof real. Every request is randomized.
  *
