@@ -25,6 +25,7 @@ import org.bftws.module.xml.XmlLimits;
  * @param security            WS-Security signing of the client↔replica WS-RM exchange
  * @param securityPolicy      the WS-SecurityPolicy file Rampart enforces, or null without signing
  * @param multicast           the Multicast Sender's window, retransmission and buffer limits (§3.3.1.2)
+ * @param statusLogSeconds    seconds between a replica's status lines in its log, 0 for none
  */
 public record BftwsConfig(
         boolean replicated,
@@ -44,7 +45,8 @@ public record BftwsConfig(
         ThresholdScheme thresholdScheme,
         SecurityMode security,
         Path securityPolicy,
-        MulticastSettings multicast) {
+        MulticastSettings multicast,
+        int statusLogSeconds) {
 
     public BftwsConfig {
         replicas = List.copyOf(replicas);

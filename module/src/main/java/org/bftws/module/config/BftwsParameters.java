@@ -182,6 +182,14 @@ public final class BftwsParameters {
     public static final String MULTICAST_BUFFER_BYTES_KEY = "bftws.multicast.bufferBytes";
     public static final int MULTICAST_BUFFER_BYTES_DEFAULT = 8 << 20;
 
+    /**
+     * Seconds between a replica's status lines in its log (view, primary, executed, stable checkpoint, pending
+     * requests, evidence, peers down; docs/operating.md); 0 turns them off. 30 s shows a replica falling behind
+     * or a view change within half a minute at two lines a minute per replica; finer state is on the MBean.
+     */
+    public static final String STATUS_LOG_SECONDS_KEY = "bftws.statusLogSeconds";
+    public static final int STATUS_LOG_SECONDS_DEFAULT = 30;
+
     /** The module's own keys; the protocol keys are {@link GroupConfig#KEYS}, declared in core. */
     public static final List<String> MODULE_KEYS = List.of(
             REPLICATED_KEY, ROLE_KEY, GROUP_ENDPOINT_KEY, REPLICAS_KEY, REPLICA_ID_KEY,
@@ -189,7 +197,7 @@ public final class BftwsParameters {
             HTTP_MAX_REQUEST_BYTES_KEY, XML_MAX_DEPTH_KEY, XML_MAX_ELEMENTS_KEY, XML_MAX_ATTRIBUTES_KEY,
             CLIENT_REPLY_ENDPOINT_KEY, RANDOMNESS_KEY, THRESHOLD_SCHEME_KEY, SECURITY_KEY, SECURITY_POLICY_KEY,
             MULTICAST_WINDOW_KEY, MULTICAST_RETRANSMISSIONS_KEY, MULTICAST_RETRANSMIT_MILLIS_KEY,
-            MULTICAST_BUFFER_BYTES_KEY);
+            MULTICAST_BUFFER_BYTES_KEY, STATUS_LOG_SECONDS_KEY);
 
     /** Every key axis2.xml may set: the module's and core's, for the unknown-key check. */
     public static final List<String> KEYS = allKeys();
@@ -227,9 +235,11 @@ public final class BftwsParameters {
                 THRESHOLD_SCHEME_DEFAULT);
         SecurityMode security = in.choice(SECURITY_KEY, SecurityMode.class, SECURITY_DEFAULT);
         MulticastSettings multicast = multicast(in);
+        int statusLogSeconds = in.integer(STATUS_LOG_SECONDS_KEY, STATUS_LOG_SECONDS_DEFAULT, 0, 86_400);
         if (!replicated) {
             return new BftwsConfig(false, role, groupConfig, null, List.of(), REPLICA_ID_NONE, null, null,
-                    tickMillis, controlMax, httpMax, xml, null, randomness, scheme, security, null, multicast);
+                    tickMillis, controlMax, httpMax, xml, null, randomness, scheme, security, null, multicast,
+                    statusLogSeconds);
         }
         Path securityPolicy = securityPolicy(in, security);
         URI group = in.httpUri(GROUP_ENDPOINT_KEY);
@@ -246,7 +256,7 @@ public final class BftwsParameters {
         }
         return new BftwsConfig(true, role, groupConfig, group, replicas, replicaId, privateKey, publicKeys,
                 tickMillis, controlMax, httpMax, xml, replyEndpoint, randomness, scheme, security, securityPolicy,
-                multicast);
+                multicast, statusLogSeconds);
     }
 
     private static MulticastSettings multicast(ParameterReader in) {
