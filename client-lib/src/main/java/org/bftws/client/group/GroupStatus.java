@@ -1,6 +1,7 @@
 package org.bftws.client.group;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -136,10 +137,22 @@ public final class GroupStatus {
         }
     }
 
-    /** True if {@code pid} runs, and runs a replica (a pid file may outlive its process, and the pid be reused). */
+    /**
+     * True if {@code pid} runs, and runs a replica (a pid file may outlive its process, and the pid be reused):
+     * as scripts/stop-group checks, by /proc's command line, which {@link ProcessHandle.Info} cuts at 4 KiB, before
+     * the class path ends.
+     */
     private static boolean isReplica(long pid) {
-        return ProcessHandle.of(pid).filter(ProcessHandle::isAlive).flatMap(p -> p.info().commandLine())
-                .map(c -> c.contains(GroupLauncher.class.getName())).orElse(false);
+        if (!ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+            return false;
+        }
+        try {
+            String cmdline = new String(Files.readAllBytes(Path.of("/proc", String.valueOf(pid), "cmdline")),
+                    StandardCharsets.UTF_8);
+            return cmdline.contains(GroupLauncher.class.getName());
+        } catch (IOException e) {
+            return true; // no /proc: the attach and the MBean query tell
+        }
     }
 
     /** The address of {@code pid}'s local JMX agent, started if it is not yet (what jconsole does). */
