@@ -38,8 +38,8 @@ import org.junit.rules.Timeout;
 /**
  * Each replica's {@code org.bftws:type=Replica} MBean (docs/operating.md), read as an operator reads it: through
  * the platform MBeanServer of the JVM the four replicas of a {@link LaunchedGroup} run in. Its attributes follow
- * the voted calls, count evidence against the peer that forged a message, show a stopped peer as down, and
- * {@link GroupStatus} turns them into the rows scripts/group-status prints.
+ * the voted calls, count evidence against the peer that forged a message and name it as the log does, show a
+ * stopped peer as down, and {@link GroupStatus} turns them into the rows scripts/group-status prints.
  */
 public class ReplicaStatusTest {
     private static final int N = LaunchedGroup.N;
@@ -57,7 +57,7 @@ public class ReplicaStatusTest {
 
     @Test
     public void theMBeansFollowCallsCountForgedMessagesAndShowAStoppedPeerDown() throws Exception {
-        // status lines every second: the key is accepted and the line is logged beside the calls
+        // status lines every second: the key is accepted
         group.randomness("none").parameters(GroupLauncher.param("bftws.statusLogSeconds", "1")).start();
         for (int r = 0; r < N; r++) {
             assertEquals(r, attribute(r, "ReplicaId"));
@@ -90,8 +90,11 @@ public class ReplicaStatusTest {
                 () -> (Long) attribute(0, "EvidenceTotal") == 1L);
         assertEquals(Map.of(1, 1L), attribute(0, "EvidenceByNode"));
         assertEquals(Map.of("bad signature on PREPARE", 1L), attribute(0, "EvidenceByKind"));
-        assertTrue((String) attribute(0, "StatusLine"), ((String) attribute(0, "StatusLine"))
-                .startsWith("replica 0: view 0 (primary 0, active), executed "));
+        assertEquals("as logged, naming the forger", "evidence against replica 1 (" + controlUri(1)
+                + "): bad signature on PREPARE", attribute(0, "LastEvidence"));
+        String status = (String) attribute(0, "StatusLine");
+        assertTrue(status, status.startsWith("replica 0: view 0 (primary 0, active), executed "));
+        assertTrue(status, status.endsWith(", pending 0, evidence 1 {1=1}, peers down []"));
 
         List<GroupStatus.Row> rows = rows();
         String table = GroupStatus.table(rows);
@@ -123,11 +126,14 @@ public class ReplicaStatusTest {
         byte[] vote = new Vote(0, 1, new byte[32]).encode();
         byte[] forged = Signed.sign(Kind.PREPARE, claimed, vote, Ed25519.signer(Ed25519.generate(new SecureRandom())))
                 .encode();
-        URI control = ControlPort.controlUri(URI.create(GroupLauncher.serviceUrl(group.ports()[to], "Echo")));
         try (MulticastSender sender = new MulticastSender("forger", 1, 4, Duration.ofSeconds(5))) {
-            sender.send(control, new ControlMessage(forged, null));
+            sender.send(controlUri(to), new ControlMessage(forged, null));
             Conditions.await("the forged prepare is delivered", WAIT_MS, () -> sender.sent() == 1);
         }
+    }
+
+    private URI controlUri(int r) throws Exception {
+        return ControlPort.controlUri(URI.create(GroupLauncher.serviceUrl(group.ports()[r], "Echo")));
     }
 
     private List<GroupStatus.Row> rows() throws Exception {

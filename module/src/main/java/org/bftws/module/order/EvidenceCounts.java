@@ -27,6 +27,7 @@ public final class EvidenceCounts {
     private final AtomicLong total = new AtomicLong();
     private final ConcurrentHashMap<String, AtomicLong> byKind = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<Integer, AtomicLong> byNode = new ConcurrentHashMap<>();
+    private volatile String last;
 
     /**
      * Counts one piece of evidence against {@code node} (-1: sender unknown).
@@ -37,6 +38,16 @@ public final class EvidenceCounts {
         total.incrementAndGet();
         counter(byKind, kind(what), MAX_KINDS, OTHER_KIND).incrementAndGet();
         return counter(byNode, node, MAX_NODES, OTHER_NODE).incrementAndGet();
+    }
+
+    /** Remembers how the latest evidence was logged (naming its sender), for {@link #last()}. */
+    void describeLast(String description) {
+        last = description;
+    }
+
+    /** The latest evidence as logged, naming its sender, or null if there was none. */
+    public String last() {
+        return last;
     }
 
     public long total() {

@@ -206,6 +206,11 @@ public final class ReplicaStatus implements ReplicaStatusMBean, AutoCloseable {
     }
 
     @Override
+    public String getLastEvidence() {
+        return manager.evidenceCounts().last();
+    }
+
+    @Override
     public Map<String, Long> getEvidenceByKind() {
         return manager.evidenceCounts().byKind();
     }

@@ -49,6 +49,9 @@ public interface ReplicaStatusMBean {
     /** Evidence core reported: messages a correct peer would not have sent. */
     long getEvidenceTotal();
 
+    /** The latest evidence as the log shows it, naming the sender, or null if there was none. */
+    String getLastEvidence();
+
     /** Evidence per kind (the text without numbers and details). */
     Map<String, Long> getEvidenceByKind();
 

@@ -333,9 +333,10 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
     private void log(Event e) {
         if (e instanceof Event.Evidence ev) {
             long count = evidence.record(ev.node(), ev.what());
+            String description = "evidence against " + describeNode(ev.node()) + ": " + ev.what();
+            evidence.describeLast(description);
             if (count <= EVIDENCE_LOGGED || count % EVIDENCE_LOG_EVERY == 0) {
-                LOG.warn("replica {}: evidence against {} (#{} from it): {}", id, describeNode(ev.node()), count,
-                        ev.what());
+                LOG.warn("replica {}: {} (#{} from it)", id, description, count);
             }
         } else if (e instanceof Event.ViewChangeStarted vc) {
             LOG.info("replica {}: view change to view {} started", id, vc.view());
