@@ -131,6 +131,11 @@ public final class BftwsConfig {
         return multicast;
     }
 
+    /** Seconds between the replica's status lines in its log, 0 for none. */
+    public int statusLogSeconds() {
+        return get(BftwsKeys.STATUS_LOG_SECONDS);
+    }
+
     /** Faults tolerated (core's {@code bftws.f}). */
     public int f() {
         return group.f();

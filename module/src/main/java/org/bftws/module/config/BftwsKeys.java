@@ -188,6 +188,14 @@ public final class BftwsKeys {
             ConfigKey.integer("bftws.multicast.bufferBytes", INSTANCE, 8 << 20, 64 << 10, 1 << 30);
 
     /**
+     * Seconds between a replica's status lines in its log (view, primary, executed, stable checkpoint, pending
+     * requests, evidence, peers down; docs/operating.md); 0 turns them off. 30 s shows a replica falling behind
+     * or a view change within half a minute at two lines a minute per replica; finer state is on the MBean.
+     */
+    public static final ConfigKey<Integer> STATUS_LOG_SECONDS =
+            ConfigKey.integer("bftws.statusLogSeconds", REPLICA, 30, 0, 86_400);
+
+    /**
      * The keys that place an instance in a group (its endpoints, id, key files, reply port, policy): read only
      * with {@code bftws.replicated=true}, so a plain WS-RM instance may leave stale ones in its axis2.xml.
      */
@@ -199,7 +207,7 @@ public final class BftwsKeys {
             PRIVATE_KEY, PUBLIC_KEYS, TICK_MILLIS, CONTROL_MAX_BYTES, HTTP_MAX_REQUEST_BYTES, XML_MAX_DEPTH,
             XML_MAX_ELEMENTS, XML_MAX_ATTRIBUTES, CLIENT_REPLY_ENDPOINT, RANDOMNESS, THRESHOLD_SCHEME, SECURITY,
             SECURITY_POLICY, MULTICAST_WINDOW, MULTICAST_RETRANSMISSIONS, MULTICAST_RETRANSMIT_MILLIS,
-            MULTICAST_BUFFER_BYTES);
+            MULTICAST_BUFFER_BYTES, STATUS_LOG_SECONDS);
 
     private BftwsKeys() {
     }

@@ -18,8 +18,9 @@ import org.bftws.module.transport.MulticastSender;
 /**
  * One replica's ordering machinery inside an Axis2 instance: the {@link MulticastSender}, the
  * {@link TotalOrderManager} and the {@link ControlPort} that feeds it, wired from a validated
- * {@link BftwsConfig}. Keys are passed in: loading them from {@code bftws.keys.*} waits for the keygen
- * tool's file format. Closing stops them in the reverse order.
+ * {@link BftwsConfig}, and its {@link ReplicaStatus} (the JMX MBean and the status line). Keys are passed in:
+ * loading them from {@code bftws.keys.*} waits for the keygen tool's file format. Closing stops them in the
+ * reverse order.
  */
 public final class BftwsReplica implements AutoCloseable {
     /**
@@ -32,13 +33,15 @@ public final class BftwsReplica implements AutoCloseable {
     private final TotalOrderManager manager;
     private final ControlPort port;
     private final ControlPortClientFilter filter;
+    private final ReplicaStatus status;
 
     private BftwsReplica(MulticastSender sender, TotalOrderManager manager, ControlPort port,
-            ControlPortClientFilter filter) {
+            ControlPortClientFilter filter, ReplicaStatus status) {
         this.sender = sender;
         this.manager = manager;
         this.port = port;
         this.filter = filter;
+        this.status = status;
     }
 
     /**
@@ -80,7 +83,10 @@ public final class BftwsReplica implements AutoCloseable {
             throw e;
         }
         manager.start();
-        return new BftwsReplica(sender, manager, port, filter);
+        ReplicaStatus status = new ReplicaStatus(config.groupEndpoint(), id, control, manager, sender,
+                requestsOnControlPort);
+        status.start(config.statusLogSeconds());
+        return new BftwsReplica(sender, manager, port, filter, status);
     }
 
     /**
@@ -108,8 +114,14 @@ public final class BftwsReplica implements AutoCloseable {
         return port;
     }
 
+    /** What this replica shows operators, also registered as its MBean while it runs. */
+    public ReplicaStatus status() {
+        return status;
+    }
+
     @Override
     public void close() throws AxisFault {
+        status.close();
         try {
             port.undeploy();
         } finally {

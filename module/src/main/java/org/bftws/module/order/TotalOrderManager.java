@@ -69,6 +69,12 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
     private record Stop() implements Input {}
 
     private static final Tick TICK = new Tick();
+    /**
+     * Evidence from one node logged each time up to this count, then every {@link #EVIDENCE_LOG_EVERY}th:
+     * a Byzantine peer must not be able to flood the log; the MBean counts all of it.
+     */
+    private static final long EVIDENCE_LOGGED = 10;
+    private static final long EVIDENCE_LOG_EVERY = 1000;
 
     private final int id;
     private final int n;
@@ -84,12 +90,13 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
     private final int inboundCapacity;
     private final int maxMessageBytes;
     private final RandomnessConfig randomness;
+    private final String orderingMode;
 
     private final LinkedBlockingQueue<Input> inbox = new LinkedBlockingQueue<>();
     private final AtomicInteger inboundQueued = new AtomicInteger();
     private final AtomicBoolean tickQueued = new AtomicBoolean();
     private final AtomicLong inboundDropped = new AtomicLong();
-    private final AtomicLong evidence = new AtomicLong();
+    private final EvidenceCounts evidence = new EvidenceCounts();
     /** Client id → where its replies go, learned from its authentic requests. Ordering thread only. */
     private final Map<Integer, URI> clientReplyTo = new ConcurrentHashMap<>();
     /** Per client id with a known reply endpoint, so bounded like {@link #clientReplyTo}. */
@@ -103,10 +110,8 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
      * a set_state describe a state core has already replaced, and core must not see them.
      */
     private long generation;
-    private volatile long lastExecuted;
-    private volatile long view;
-    private volatile long stableCheckpoint;
-    private volatile boolean active = true;
+    /** Published by the ordering thread after each step: other threads read the replica's state only here. */
+    private volatile ReplicaSnapshot snapshot = ReplicaSnapshot.initial(System.nanoTime());
     private volatile Throwable failure;
     private volatile boolean stopping;
     /** Null, or the WS-Security signer of the replies (control messages to clients) with bftws.security=rampart. */
@@ -140,6 +145,7 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
         this.inboundCapacity = inboundCapacity;
         this.maxMessageBytes = maxMessageBytes;
         this.randomness = randomness;
+        this.orderingMode = "PBFT " + Role.BOTH + ", randomness " + randomness.algorithm();
         this.orderingThread = daemon(this::run, "bftws-order-r" + id);
         this.execution = Executors.newSingleThreadExecutor(r -> daemon(r, "bftws-exec-r" + id));
         this.ticker = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "bftws-tick-r" + id));
@@ -195,10 +201,7 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
                 if (r != null) {
                     perform(r);
                 }
-                lastExecuted = replica.lastExecuted();
-                view = replica.view();
-                stableCheckpoint = replica.stableCheckpoint();
-                active = replica.isActive();
+                snapshot = ReplicaSnapshot.of(replica, n, System.nanoTime());
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -330,8 +333,12 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
     /** Evidence at WARN, view changes and state transfer at INFO; never whole messages or keys. */
     private void log(Event e) {
         if (e instanceof Event.Evidence ev) {
-            evidence.incrementAndGet();
-            LOG.warn("replica {}: evidence against node {}: {}", id, ev.node(), ev.what());
+            long count = evidence.record(ev.node(), ev.what());
+            String description = "evidence against " + describeNode(ev.node()) + ": " + ev.what();
+            evidence.describeLast(description);
+            if (count <= EVIDENCE_LOGGED || count % EVIDENCE_LOG_EVERY == 0) {
+                LOG.warn("replica {}: {} (#{} from it)", id, description, count);
+            }
         } else if (e instanceof Event.ViewChangeStarted vc) {
             LOG.info("replica {}: view change to view {} started", id, vc.view());
         } else if (e instanceof Event.ViewEntered ve) {
@@ -344,6 +351,22 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
             LOG.trace("replica {}: committed seq {} in view {} ({} requests)", id, c.seq(), c.view(),
                     c.batch().size());
         }
+    }
+
+    /**
+     * The sender of evidence as an operator finds it: a replica by id and control port, a client by id and the
+     * reply endpoint it gave, or unknown (bytes that were no signed envelope name no sender).
+     */
+    private String describeNode(int node) {
+        if (node < 0) {
+            return "an unknown sender (no signed envelope)";
+        } else if (node == id) {
+            return "this replica itself";
+        } else if (node < n) {
+            return "replica " + node + " (" + replicaControl.get(node) + ")";
+        }
+        URI replyTo = clientReplyTo.get(node);
+        return "client " + node + (replyTo == null ? "" : " (replies to " + replyTo + ")");
     }
 
     // ---------------------------------------------------------------- event listeners
@@ -392,21 +415,34 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
         return id;
     }
 
+    /** The replica's state after the ordering thread's last step (any thread). */
+    public ReplicaSnapshot snapshot() {
+        return snapshot;
+    }
+
     public long lastExecuted() {
-        return lastExecuted;
+        return snapshot.lastExecuted();
     }
 
     public long view() {
-        return view;
+        return snapshot.view();
     }
 
     /** The sequence number of the last stable checkpoint (low watermark h, Castro-Liskov §4.3). */
     public long stableCheckpoint() {
-        return stableCheckpoint;
+        return snapshot.stableCheckpoint();
     }
 
     public boolean isActive() {
-        return active;
+        return snapshot.active();
+    }
+
+    /**
+     * How this replica orders: core's protocol and role (configuration I: agreement and execution on every
+     * replica, BFT-WS §3.3.2) and how randomized requests get their random numbers.
+     */
+    public String orderingMode() {
+        return orderingMode;
     }
 
     /** The internal error that stopped ordering, or null. */
@@ -429,7 +465,12 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
 
     /** Evidence events core reported so far: messages refused as forged, malformed or misdirected. */
     public long evidence() {
-        return evidence.get();
+        return evidence.total();
+    }
+
+    /** The evidence counted per kind and per node (any thread). */
+    public EvidenceCounts evidenceCounts() {
+        return evidence;
     }
 
     public long inboundDropped() {
@@ -458,7 +499,7 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
             Thread.currentThread().interrupt();
         }
         Threads.stop(execution);
-        LOG.info("replica {}: total order manager stopped at seq {}", id, lastExecuted);
+        LOG.info("replica {}: total order manager stopped at seq {}", id, snapshot.lastExecuted());
     }
 
     private static Thread daemon(Runnable r, String name) {
