@@ -138,6 +138,20 @@ final class AgreementGroup {
     return net.forge(from, pid, type, w.toBytes());
   }
 
+  /**
+   * A round-1 pre-vote for {@code b} justified by the pre-process signatures of {@code justifiers} on b:
+   * a Byzantine party holding f+1 such votes for each bit can send both pre-votes.
+   */
+  byte[] justifiedPreVote(int from, int b, List<Integer> justifiers) {
+    byte[] sig = net.sign(from, pid.bind("abba/pre-vote", new ByteWriter().i64(1).u8(b).toBytes()));
+    ByteWriter w = new ByteWriter().i64(1).u8(b).bytes(sig).bytes(new byte[0]).bool(false)
+        .i32(justifiers.size());
+    for (int j : justifiers) {
+      w.i32(j).bytes(net.sign(j, pid.bind("abba/pre-process", new byte[] {(byte) b})));
+    }
+    return net.forge(from, pid, BinaryAgreement.PRE_VOTE, w.bytes(new byte[0]).toBytes());
+  }
+
   /** A round-r coin share of {@code from} on {@code message} (bad unless it is this round's coin name). */
   byte[] coin(int from, long round, byte[] message) {
     byte[] share = net.coinShare(from, message).encode();

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import org.bftws.core.codec.DecodeException;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.Verifier;
 import org.bftws.core.crypto.threshold.Dealt;
@@ -56,6 +57,14 @@ final class AsyncNet {
 
   private record Pending(int from, int to, byte[] bytes) {}
 
+  /**
+   * One line of a correct replica's transcript: a message it received from {@code peer} (authentic or not:
+   * as the network carried it) or, with {@code sent}, one it sent (to one peer or to all).
+   */
+  record Seen(boolean sent, int peer, AsyncMessage message) {}
+
+  private final List<List<Seen>> transcripts = new ArrayList<>();
+
   AsyncNet(int n, int f, long seed, Set<Integer> byzantine) {
     this(n, f, seed, byzantine, false);
   }
@@ -78,6 +87,7 @@ final class AsyncNet {
           new byte[0]) : null;
       contexts[i] = byzantine.contains(i) ? null : new Context(n, f, i, signers.get(i), verifier, coin);
       evidence.add(new ArrayList<>());
+      transcripts.add(new ArrayList<>());
     }
     for (int link = 0; link < n * n; link++) {
       if (rng.nextInt(4) == 0) {
@@ -148,9 +158,15 @@ final class AsyncNet {
     Pending p = pending.remove(next());
     delivered++;
     if (contexts[p.to()] != null) {
+      note(p.to(), false, p.from(), p.bytes());
       post(p.to(), contexts[p.to()].receive(p.bytes()));
     }
     return true;
+  }
+
+  /** What correct replica {@code i} received and sent so far, in its order (messages to itself aside). */
+  List<Seen> transcript(int i) {
+    return transcripts.get(i);
   }
 
   /** Evidence events correct replica {@code i} recorded so far. */
@@ -172,6 +188,14 @@ final class AsyncNet {
     return fast.isEmpty() ? rng.nextInt(pending.size()) : fast.get(rng.nextInt(fast.size()));
   }
 
+  private void note(int replica, boolean sent, int peer, byte[] bytes) {
+    try {
+      transcripts.get(replica).add(new Seen(sent, peer, AsyncMessage.decode(Signed.decode(bytes).body())));
+    } catch (DecodeException e) {
+      // hostile bytes: the replica's evidence tells what it made of them
+    }
+  }
+
   private void post(int from, Ready r) {
     for (Event e : r.events) {
       if (e instanceof Event.Evidence ev) {
@@ -179,6 +203,7 @@ final class AsyncNet {
       }
     }
     for (Ready.Outbound o : r.messages) {
+      note(from, true, o.to(), o.bytes());
       if (o.to() == Ready.ALL_REPLICAS) {
         for (int to = 0; to < n; to++) {
           if (to != from) {

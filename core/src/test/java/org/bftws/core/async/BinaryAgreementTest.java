@@ -139,6 +139,92 @@ public class BinaryAgreementTest {
     assertTrue("some bad share must be combined first for the test to mean anything", accused > 0);
   }
 
+  // Reference: CKS 2005 §4 (a party sends one pre-vote per round; two justified ones are a double vote)
+  @Test
+  public void justifiedDoublePreVotesAreEvidenceAndAgreementHolds() {
+    int detected = 0;
+    for (long seed = 0; seed < SEEDS; seed++) {
+      for (int[] nf : GROUPS) {
+        int n = nf[0];
+        int f = nf[1];
+        Set<Integer> byz = lastF(n, f);
+        int liar = n - f; // the first Byzantine party
+        AgreementGroup g = new AgreementGroup(n, f, seed, byz);
+        List<Integer> zeros = new ArrayList<>();
+        List<Integer> ones = new ArrayList<>(List.of(liar));
+        for (int i = 0; i < n - f; i++) { // parties 0..f propose 0, the others 1
+          (i <= f ? zeros : ones).add(i);
+        }
+        Random adv = new Random(seed + 77);
+        for (int to = 0; to < n - f; to++) {
+          g.net.post(liar, to, g.preProcess(liar, adv.nextInt(2)));
+          int first = adv.nextInt(2);
+          for (int b : new int[] {first, 1 - first}) {
+            g.net.post(liar, to, g.justifiedPreVote(liar, b, b == 0 ? zeros : ones));
+          }
+        }
+        for (int i = 0; i < n - f; i++) {
+          g.propose(i, i > f);
+        }
+        g.net.run();
+        g.agreed();
+        List<String> ev = g.evidenceAgainst(liar);
+        assertTrue(ev + ", seed " + seed, ev.stream().allMatch(w -> w.endsWith("two different pre-votes in round 1")));
+        detected += ev.size();
+      }
+    }
+    assertTrue("double pre-votes must be seen for the test to mean anything", detected > 0);
+  }
+
+  // Reference: CKS 2005 §4 (coin shares of round r are released after n−f main-votes of round r, so the
+  // coin is unknown while the round's main-votes are cast); SINTRA §2.3 step 3
+  @Test
+  public void coinShareIsReleasedOnlyAfterNMinusFMainVotes() {
+    int coins = 0;
+    for (long seed = 0; seed < SEEDS; seed++) {
+      for (int[] nf : GROUPS) {
+        int n = nf[0];
+        AgreementGroup g = new AgreementGroup(n, nf[1], seed, Set.of());
+        for (int i = 0; i < n; i++) {
+          g.propose(i, i % 2 == 0);
+        }
+        g.net.run();
+        g.agreed();
+        for (int i = 0; i < n; i++) {
+          java.util.Map<Long, Set<Integer>> mainVoters = new java.util.HashMap<>();
+          for (AsyncNet.Seen s : g.net.transcript(i)) {
+            long r = new org.bftws.core.codec.ByteReader(s.message().payload()).i64();
+            if (!s.sent() && s.message().type() == BinaryAgreement.MAIN_VOTE) {
+              mainVoters.computeIfAbsent(r, k -> new java.util.HashSet<>()).add(s.peer());
+            } else if (s.sent() && s.message().type() == BinaryAgreement.COIN) {
+              coins++;
+              int others = mainVoters.getOrDefault(r, Set.of()).size();
+              assertTrue("replica " + i + " released the coin of round " + r + " after " + others
+                  + " main-votes of others, seed " + seed, others >= n - nf[1] - 1);
+            }
+          }
+        }
+      }
+    }
+    assertTrue("some coin must be released for the test to mean anything", coins > 0);
+  }
+
+  // Reference: CKS 2005 §4 (termination: a party that decides sends its proof, and the others decide)
+  @Test
+  public void partyThatNeverProposesStillDecides() {
+    for (long seed = 0; seed < SEEDS; seed++) {
+      for (int[] nf : GROUPS) {
+        int n = nf[0];
+        AgreementGroup g = new AgreementGroup(n, nf[1], seed, Set.of());
+        for (int i = 0; i < n - nf[1]; i++) { // the last f parties never propose: n−f drive the protocol
+          g.propose(i, i % 2 == 1);
+        }
+        g.net.run();
+        g.agreed();
+      }
+    }
+  }
+
   // Reference: SINTRA §2.1 ((n, k, t) threshold coin: fewer than k = f+1 shares reveal nothing)
   @Test
   public void coinNeedsFPlusOneShares() throws Exception {
