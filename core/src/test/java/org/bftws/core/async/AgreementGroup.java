@@ -7,6 +7,8 @@ import static org.junit.Assert.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
 import java.util.function.Predicate;
 import org.bftws.core.codec.ByteWriter;
 import org.bftws.core.pbft.Event;
@@ -56,6 +58,18 @@ final class AgreementGroup {
         }
       });
     }
+  }
+
+  /**
+   * The last f parties, in ascending order: tests post their messages in this order, so one seed gives
+   * one run ({@code Set.of} iterates in an order that changes from one JVM to the next).
+   */
+  static SortedSet<Integer> lastF(int n, int f) {
+    SortedSet<Integer> out = new TreeSet<>();
+    for (int i = n - f; i < n; i++) {
+      out.add(i);
+    }
+    return out;
   }
 
   void propose(int i, boolean value) {
