@@ -152,6 +152,17 @@ final class AgreementGroup {
     return net.forge(from, pid, type, w.toBytes());
   }
 
+  /** A validly signed abstaining main-vote whose two embedded pre-votes (for 0 and 1) have no justification. */
+  byte[] bareAbstention(int from, long round) {
+    ByteWriter w = new ByteWriter().i64(round).u8(2)
+        .bytes(net.sign(from, pid.bind("abba/main-vote", new ByteWriter().i64(round).u8(2).toBytes())));
+    for (int b = 0; b < 2; b++) {
+      byte[] sig = net.sign(from, pid.bind("abba/pre-vote", new ByteWriter().i64(round).u8(b).toBytes()));
+      w.i32(from).i64(round).u8(b).bytes(sig).bytes(new byte[0]).bool(false).i32(0).bytes(new byte[0]);
+    }
+    return net.forge(from, pid, BinaryAgreement.MAIN_VOTE, w.toBytes());
+  }
+
   /**
    * A round-1 pre-vote for {@code b} justified by the pre-process signatures of {@code justifiers} on b:
    * a Byzantine party holding f+1 such votes for each bit can send both pre-votes.

@@ -81,6 +81,7 @@ public class BinaryAgreementTest {
           g.toAll(x, g.bareVote(x, BinaryAgreement.PRE_VOTE, 1, adv.nextInt(2), new byte[0]));
           g.toAll(x, g.bareVote(x, BinaryAgreement.MAIN_VOTE, 1, adv.nextInt(2), new byte[0]));
           g.toAll(x, g.bareVote(x, BinaryAgreement.PRE_VOTE, 2, adv.nextInt(2), new byte[0]));
+          g.toAll(x, g.bareAbstention(x, 1));
         }
         for (int i = 0; i < n - nf[1]; i++) {
           g.propose(i, adv.nextBoolean());
@@ -104,7 +105,8 @@ public class BinaryAgreementTest {
 
   private static final String[] KINDS = {"two different pre-process votes",
       "round 1: pre-vote without f+1 pre-process votes for it", "round 1: main-vote for",
-      "round 2: hard pre-vote without n-f pre-votes for it in round 1"};
+      "round 2: hard pre-vote without n-f pre-votes for it in round 1",
+      "round 1: abstention justified by an unjustified pre-vote"};
 
   // Reference: SINTRA §2.1 (threshold coin: shares are verifiable); CKS 2005 §4 (robust coin)
   @Test
