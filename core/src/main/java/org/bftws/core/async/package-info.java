@@ -17,6 +17,11 @@
  *   <li>{@link org.bftws.core.async.Protocol}: the base of every instance. A parent creates a child with
  *       {@code ctx.router().register(new Child(ctx, pid.child(...), ..., output -> ...))}; the child calls
  *       that callback synchronously when it outputs.
+ *   <li>{@link org.bftws.core.async.ReliableBroadcast}: Bracha-Toueg reliable broadcast (SINTRA §2.2).
+ *   <li>{@link org.bftws.core.async.BinaryAgreement}: Cachin-Kursawe-Shoup ABBA (SINTRA §2.3) with
+ *       justified votes (multi-signatures) and the threshold coin of {@code Context.coin()} on {@code
+ *       pid.bind("coin", round)}; {@link org.bftws.core.async.ValidatedBinaryAgreement}: its validated and
+ *       optionally biased form (Cachin-Kursawe-Petzold-Shoup, CRYPTO 2001), on the same engine.
  * </ul>
  */
 package org.bftws.core.async;
