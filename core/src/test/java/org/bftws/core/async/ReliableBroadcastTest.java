@@ -96,7 +96,7 @@ public class ReliableBroadcastTest {
       Group g = new Group(n, f, seed, 0, byz);
       Random adv = new Random(~seed);
       for (int to = 0; to < n; to++) {
-        for (int b : byz) { // each Byzantine party votes for p or q or nothing, per recipient
+        for (int b : new java.util.TreeSet<>(byz)) { // each Byzantine party votes for p or q or nothing, per recipient
           byte[] v = adv.nextBoolean() ? P : Q;
           if (b == 0 && adv.nextInt(4) > 0) {
             g.net.post(0, to, g.net.forge(0, g.pid, ReliableBroadcast.SEND, v));
