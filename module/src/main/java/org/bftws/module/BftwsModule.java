@@ -28,6 +28,7 @@ import org.bftws.module.transport.BoundedSoapBuilder;
 import org.bftws.module.security.ApplicationMessageSigner;
 import org.bftws.module.security.RampartSigning;
 import org.bftws.module.security.ServiceSigning;
+import org.bftws.module.wsdl.GroupWsdl;
 
 /**
  * The module class of bftws.mar. bftws.mar is a superset of Sandesha2 (paper §3.3.1: "backward
@@ -52,6 +53,9 @@ public class BftwsModule extends SandeshaModule {
                     serviceName(config.replicas().get(config.replicaId()).endpoint()));
             // A CT share that does not fit the group key, or a scheme other than the dealt one, stops start-up.
             randomness = RandomnessSetup.of(config, keys, new DeclaredRandomizedOperations(services));
+            // Clients generate stubs from ?wsdl: it must name the group endpoint, not this replica.
+            configContext.getAxisConfiguration().addObservers(
+                    new GroupWsdl(config.groupEndpoint().toString(), services.mainService()));
         }
         super.init(configContext, module);
         if (config.replicated()) {

@@ -33,10 +33,10 @@ import org.xml.sax.SAXException;
  *
  * <p>Two places are read. (1) The operation's Axis2 policy subject, for services whose descriptor attaches
  * policies there. (2) The service's WSDL as deployed ({@code META-INF/NAME.wsdl} in its archive), since
- * Axis2 1.7.9 did not attach the WSDL's policies for an {@code .aar} with a services.xml (checked: the
- * operations' policy subjects stay empty and the endpoints are generated): a {@code wsp:Policy} child of
- * the {@code wsdl:operation} in the portType or in a binding. That WSDL is parsed here with DTDs refused,
- * no external entities and a size limit. Only inline policies count, not {@code wsp:PolicyReference}.
+ * Axis2 1.7.9 does not attach the WSDL's operation policies for an {@code .aar} with a services.xml (checked:
+ * the operations' policy subjects stay empty, also when Axis2 reads the WSDL to serve it): a
+ * {@code wsp:Policy} child of the {@code wsdl:operation} in the portType or in a binding. That WSDL is parsed
+ * here with DTDs refused, no external entities and a size limit. Only inline policies count, not {@code wsp:PolicyReference}.
  */
 public final class RandomizedDeclarations {
     public static final String NAMESPACE = "urn:bftws:policy";
