@@ -2,7 +2,7 @@ package org.bftws.core.config;
 
 /**
  * Who reads a configuration key, and whether the members of a group must agree on it. The configuration
- * reference (README) shows GROUP and INSTANCE as "both", REPLICA as "R" and CLIENT as "C".
+ * reference (docs/configuration.md) shows GROUP and INSTANCE as "both", REPLICA as "R" and CLIENT as "C".
  */
 public enum ConfigScope {
   /** Read by replicas and clients, and the same on every member of the group (f, the replica list). */

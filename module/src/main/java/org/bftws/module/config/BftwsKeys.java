@@ -135,7 +135,7 @@ public final class BftwsKeys {
             REPLICA, ThresholdScheme.class, ThresholdScheme.CKS);
 
     /**
-     * none | rampart: WS-Security signing of the client↔replica WS-RM exchange by Rampart (README,
+     * none | rampart: WS-Security signing of the client↔replica WS-RM exchange by Rampart (docs/security.md,
      * "WS-Security signing"). Needs rampart.mar in the repository and {@link #SECURITY_POLICY}; clients and
      * replicas of a group must agree, or CreateSequence is refused. Default none, as in plain Axis2: signing
      * costs ≈3.8 ms per message (docs/design/dependencies.md) and needs keystores.
@@ -155,8 +155,8 @@ public final class BftwsKeys {
      * Messages the Multicast Sender has sent to one destination and not yet had acknowledged (paper §3.3.1.2),
      * hence POSTs in flight to it at most. One at a time capped a replica at one message per round trip and
      * peer: with 25 ms of emulated WAN delay per hop, BFT-WS echo reached 0.13× WS-RM's throughput at 8
-     * clients; a window of 4 gave 0.34×, and 8 or 16 no more (on the LAN no window made a difference): README,
-     * "Replicas ordering over SOAP/HTTP". Each step costs a sender thread per peer. A window of 1 keeps each
+     * clients; a window of 4 gave 0.34×, and 8 or 16 no more (on the LAN no window made a difference): docs/module.md,
+     * "Ordering over SOAP/HTTP". Each step costs a sender thread per peer. A window of 1 keeps each
      * destination's messages in FIFO order; PBFT does not need it.
      */
     public static final ConfigKey<Integer> MULTICAST_WINDOW =
@@ -202,7 +202,7 @@ public final class BftwsKeys {
     public static final List<ConfigKey<?>> MEMBERSHIP = List.of(GROUP_ENDPOINT, REPLICAS, REPLICA_ID,
             PRIVATE_KEY, PUBLIC_KEYS, CLIENT_REPLY_ENDPOINT, SECURITY_POLICY);
 
-    /** Every key of the module, in the order of the README's configuration reference. */
+    /** Every key of the module, in the order of the configuration reference (docs/configuration.md). */
     public static final List<ConfigKey<?>> ALL = List.of(REPLICATED, ROLE, GROUP_ENDPOINT, REPLICAS, REPLICA_ID,
             PRIVATE_KEY, PUBLIC_KEYS, TICK_MILLIS, CONTROL_MAX_BYTES, HTTP_MAX_REQUEST_BYTES, XML_MAX_DEPTH,
             XML_MAX_ELEMENTS, XML_MAX_ATTRIBUTES, CLIENT_REPLY_ENDPOINT, RANDOMNESS, THRESHOLD_SCHEME, SECURITY,

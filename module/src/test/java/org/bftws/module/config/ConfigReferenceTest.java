@@ -19,7 +19,7 @@ import org.bftws.core.config.ConfigKey;
 import org.junit.Test;
 
 /**
- * The README's "Configuration reference" table names exactly the declared keys ({@link BftwsParameters#DECLARED}:
+ * The "Configuration reference" table of docs/configuration.md names exactly the declared keys ({@link BftwsParameters#DECLARED}:
  * the module's and core's), each once, with each key's declared default and readers, so the documentation
  * cannot drift from the code.
  */
@@ -27,15 +27,15 @@ public class ConfigReferenceTest {
     static final String HEADING = "## Configuration reference";
 
     @Test
-    public void theReadmeTableNamesExactlyTheDeclaredKeys() throws IOException {
-        List<String> documented = tableKeys(Files.readAllLines(readme()));
+    public void theReferenceTableNamesExactlyTheDeclaredKeys() throws IOException {
+        List<String> documented = tableKeys(Files.readAllLines(reference()));
         Set<String> declared = new TreeSet<>(BftwsParameters.KEYS);
         Set<String> missing = new TreeSet<>(declared);
         missing.removeAll(documented);
         Set<String> undeclared = new TreeSet<>(documented);
         undeclared.removeAll(declared);
-        assertTrue("declared but missing from the README's table: " + missing, missing.isEmpty());
-        assertTrue("in the README's table but not declared: " + undeclared, undeclared.isEmpty());
+        assertTrue("declared but missing from docs/configuration.md's table: " + missing, missing.isEmpty());
+        assertTrue("in docs/configuration.md's table but not declared: " + undeclared, undeclared.isEmpty());
         assertEquals("a key listed twice in " + documented, declared.size(), documented.size());
     }
 
@@ -43,7 +43,7 @@ public class ConfigReferenceTest {
     @Test
     public void eachRowShowsTheDeclaredDefaultAndReaders() throws IOException {
         Map<String, String[]> rows = new HashMap<>();
-        for (String[] row : tableRows(Files.readAllLines(readme()))) {
+        for (String[] row : tableRows(Files.readAllLines(reference()))) {
             rows.put(key(row), row);
         }
         for (ConfigKey<?> k : BftwsParameters.DECLARED) {
@@ -95,10 +95,10 @@ public class ConfigReferenceTest {
     }
 
     /** ../docs/configuration.md from the module's base directory (Surefire sets basedir; else the working directory). */
-    private static Path readme() {
+    private static Path reference() {
         Path base = Path.of(System.getProperty("basedir", System.getProperty("user.dir")));
-        Path readme = base.resolve("../docs/configuration.md").normalize();
-        assertTrue("no README at " + readme, Files.isRegularFile(readme));
-        return readme;
+        Path reference = base.resolve("../docs/configuration.md").normalize();
+        assertTrue("no configuration reference at " + reference, Files.isRegularFile(reference));
+        return reference;
     }
 }
