@@ -17,6 +17,11 @@
  *   <li>{@link org.bftws.core.async.Protocol}: the base of every instance. A parent creates a child with
  *       {@code ctx.router().register(new Child(ctx, pid.child(...), ..., output -> ...))}; the child calls
  *       that callback synchronously when it outputs.
+ *   <li>{@link org.bftws.core.async.ReliableBroadcast} (Bracha-Toueg) and {@link
+ *       org.bftws.core.async.ConsistentBroadcast} (Reiter's echo broadcast, verifiable: it delivers a
+ *       transferable certificate), SINTRA §2.2. The certificate is a {@link
+ *       org.bftws.core.async.QuorumSignatures}: a {@link org.bftws.core.async.MultiSignature} (SINTRA's
+ *       default) or a {@link org.bftws.core.async.ThresholdSignatures} (Shoup's RSA), SINTRA §2.1.
  * </ul>
  */
 package org.bftws.core.async;
