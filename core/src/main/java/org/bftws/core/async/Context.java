@@ -6,6 +6,7 @@ import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.Verifier;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.Signed;
+import org.bftws.core.pbft.CoinConfig;
 import org.bftws.core.pbft.Event;
 import org.bftws.core.pbft.Ready;
 
@@ -27,12 +28,23 @@ public final class Context {
   private final Signer signer;
   private final Verifier verifier;
   private final Router router;
+  private final CoinConfig coin;
   private final ArrayDeque<Local> local = new ArrayDeque<>();
   private Ready out = Ready.forClient();
 
   private record Local(int sender, AsyncMessage message) {}
 
+  /** A context without threshold-coin material: for protocols that toss no coin (e.g. broadcasts). */
   public Context(int n, int f, int id, Signer signer, Verifier verifier) {
+    this(n, f, id, signer, verifier, null);
+  }
+
+  /**
+   * A context whose randomized protocols (binary agreement, SINTRA §2.3) toss {@code coin}: the dealt
+   * (n, k, f) threshold coin of the group, with this replica's key share (index = id + 1). The group id of
+   * {@link CoinConfig} is not used here: every coin names its instance through {@link Pid#bind}.
+   */
+  public Context(int n, int f, int id, Signer signer, Verifier verifier, CoinConfig coin) {
     if (n < 3 * f + 1 || f < 0) {
       throw new IllegalArgumentException("n=" + n + " cannot tolerate f=" + f + " (n > 3f)");
     }
@@ -44,6 +56,11 @@ public final class Context {
     this.id = id;
     this.signer = signer;
     this.verifier = verifier;
+    if (coin != null && (coin.group().params().n() != n || coin.share().index() != id + 1)) {
+      throw new IllegalArgumentException("coin key share " + coin.share().index() + " of a group of "
+          + coin.group().params().n() + " does not fit replica " + id + " of " + n);
+    }
+    this.coin = coin;
     this.router = new Router(this);
   }
 
@@ -62,6 +79,19 @@ public final class Context {
 
   public Router router() {
     return router;
+  }
+
+  /**
+   * The threshold coin (SINTRA §2.1): a share of the value on {@code pid.bind("coin", ...)} is released by
+   * {@code coin().scheme().share(coin().group(), coin().share(), ...)}; k shares combine to it.
+   *
+   * @throws IllegalStateException this context was built without coin material
+   */
+  public CoinConfig coin() {
+    if (coin == null) {
+      throw new IllegalStateException("replica " + id + " has no threshold-coin material");
+    }
+    return coin;
   }
 
   // ---------------------------------------------------------------- inputs

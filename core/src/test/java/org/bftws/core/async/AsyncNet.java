@@ -7,10 +7,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import org.bftws.core.codec.DecodeException;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.Verifier;
+import org.bftws.core.crypto.threshold.Dealt;
+import org.bftws.core.crypto.threshold.SchemeId;
+import org.bftws.core.crypto.threshold.SignatureShare;
+import org.bftws.core.crypto.threshold.TestRandom;
+import org.bftws.core.crypto.threshold.ThresholdParams;
+import org.bftws.core.crypto.threshold.ThresholdScheme;
+import org.bftws.core.crypto.threshold.Thresholds;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.Signed;
+import org.bftws.core.pbft.CoinConfig;
 import org.bftws.core.pbft.Event;
 import org.bftws.core.pbft.Ready;
 import org.bftws.core.pbft.TestKeys;
@@ -30,12 +39,15 @@ import org.bftws.core.pbft.TestKeys;
 final class AsyncNet {
   /** Far above what any test needs: a run that does not quiesce is a livelock bug. */
   private static final int MAX_STEPS = 1_000_000;
+  static final ThresholdScheme CKS = Thresholds.scheme(SchemeId.CKS);
 
   final int n;
   final int f;
   final long seed;
   private final Random rng;
   private final Map<Integer, Signer> signers = new HashMap<>();
+  /** The dealt (n, f+1, f) CKS coin, or null for a network without coins. */
+  final Dealt coins;
   private final Context[] contexts;
   private final List<List<Event.Evidence>> evidence = new ArrayList<>();
   private final List<Pending> pending = new ArrayList<>();
@@ -45,16 +57,37 @@ final class AsyncNet {
 
   private record Pending(int from, int to, byte[] bytes) {}
 
+  /**
+   * One line of a correct replica's transcript: a message it received from {@code peer} (authentic or not:
+   * as the network carried it) or, with {@code sent}, one it sent (to one peer or to all).
+   */
+  record Seen(boolean sent, int peer, AsyncMessage message) {}
+
+  private final List<List<Seen>> transcripts = new ArrayList<>();
+
   AsyncNet(int n, int f, long seed, Set<Integer> byzantine) {
+    this(n, f, seed, byzantine, false);
+  }
+
+  /**
+   * With {@code coins}, every correct context gets its share of a CKS threshold coin on P-256 with
+   * (n, k, t) = (n, f+1, f), dealt from the seed as the threshold-scheme tests deal theirs; Byzantine
+   * nodes' shares stay in {@link #coins} for tests to misuse.
+   */
+  AsyncNet(int n, int f, long seed, Set<Integer> byzantine, boolean coins) {
     this.n = n;
     this.f = f;
     this.seed = seed;
     this.rng = new Random(seed);
     Verifier verifier = TestKeys.ed25519(n, seed, signers);
+    this.coins = coins ? CKS.deal(new ThresholdParams(n, f + 1, f), TestRandom.seeded(seed)) : null;
     contexts = new Context[n];
     for (int i = 0; i < n; i++) {
-      contexts[i] = byzantine.contains(i) ? null : new Context(n, f, i, signers.get(i), verifier);
+      CoinConfig coin = coins ? new CoinConfig(CKS, this.coins.group(), this.coins.share(i + 1),
+          new byte[0]) : null;
+      contexts[i] = byzantine.contains(i) ? null : new Context(n, f, i, signers.get(i), verifier, coin);
       evidence.add(new ArrayList<>());
+      transcripts.add(new ArrayList<>());
     }
     for (int link = 0; link < n * n; link++) {
       if (rng.nextInt(4) == 0) {
@@ -96,6 +129,16 @@ final class AsyncNet {
     return Signed.sign(Kind.ASYNC, claimed, body, signers.get(signer)).encode();
   }
 
+  /** Node {@code node}'s share of the coin on {@code message} (a Byzantine node's, for forged COINs). */
+  SignatureShare coinShare(int node, byte[] message) {
+    return CKS.share(coins.group(), coins.share(node + 1), message);
+  }
+
+  /** Node {@code node}'s Ed25519 signature (a Byzantine node signs whatever it likes). */
+  byte[] sign(int node, byte[] data) {
+    return signers.get(node).sign(data);
+  }
+
   /** Delivers pending messages in the adversary's order until none is left; returns how many. */
   int run() {
     int before = delivered;
@@ -115,9 +158,15 @@ final class AsyncNet {
     Pending p = pending.remove(next());
     delivered++;
     if (contexts[p.to()] != null) {
+      note(p.to(), false, p.from(), p.bytes());
       post(p.to(), contexts[p.to()].receive(p.bytes()));
     }
     return true;
+  }
+
+  /** What correct replica {@code i} received and sent so far, in its order (messages to itself aside). */
+  List<Seen> transcript(int i) {
+    return transcripts.get(i);
   }
 
   /** Evidence events correct replica {@code i} recorded so far. */
@@ -139,6 +188,14 @@ final class AsyncNet {
     return fast.isEmpty() ? rng.nextInt(pending.size()) : fast.get(rng.nextInt(fast.size()));
   }
 
+  private void note(int replica, boolean sent, int peer, byte[] bytes) {
+    try {
+      transcripts.get(replica).add(new Seen(sent, peer, AsyncMessage.decode(Signed.decode(bytes).body())));
+    } catch (DecodeException e) {
+      // hostile bytes: the replica's evidence tells what it made of them
+    }
+  }
+
   private void post(int from, Ready r) {
     for (Event e : r.events) {
       if (e instanceof Event.Evidence ev) {
@@ -146,6 +203,7 @@ final class AsyncNet {
       }
     }
     for (Ready.Outbound o : r.messages) {
+      note(from, true, o.to(), o.bytes());
       if (o.to() == Ready.ALL_REPLICAS) {
         for (int to = 0; to < n; to++) {
           if (to != from) {
