@@ -22,6 +22,10 @@
  *       transferable certificate), SINTRA §2.2. The certificate is a {@link
  *       org.bftws.core.async.QuorumSignatures}: a {@link org.bftws.core.async.MultiSignature} (SINTRA's
  *       default) or a {@link org.bftws.core.async.ThresholdSignatures} (Shoup's RSA), SINTRA §2.1.
+ *   <li>{@link org.bftws.core.async.BinaryAgreement} and {@link
+ *       org.bftws.core.async.ValidatedBinaryAgreement} (SINTRA §2.3), and {@link
+ *       org.bftws.core.async.MultiValuedAgreement} (SINTRA §2.4): proposals by consistent broadcast, then
+ *       candidates in a pid-derived order, each decided by a biased validated binary agreement.
  * </ul>
  */
 package org.bftws.core.async;
