@@ -218,9 +218,11 @@ public final class MultiValuedAgreement extends Protocol {
       enterRound(r + 1);
       return;
     }
-    if (valid[candidate] == null) {
+    if (valid[candidate] == null) { // not delivered here: the agreement's validation data carries it
       ByteReader v = new ByteReader(d.validation());
-      broadcasts[candidate].deliverClosing(v.bytes(), v.bytes());
+      if (!broadcasts[candidate].deliverClosing(v.bytes(), v.bytes()) || valid[candidate] == null) {
+        throw new IllegalStateException("decided 1 in " + pid + " without a valid proposal of " + candidate);
+      }
     }
     decided = valid[candidate].payload();
     decide.accept(decided);

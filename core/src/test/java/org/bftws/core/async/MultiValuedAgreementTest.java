@@ -14,11 +14,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import org.bftws.core.codec.ByteWriter;
 import org.bftws.core.crypto.Digests;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.Verifier;
+import org.bftws.core.crypto.threshold.Dealt;
+import org.bftws.core.crypto.threshold.ShoupRsa;
+import org.bftws.core.crypto.threshold.TestRandom;
+import org.bftws.core.crypto.threshold.ThresholdParams;
 import org.bftws.core.pbft.Event;
 import org.bftws.core.pbft.TestKeys;
 import org.junit.Test;
@@ -28,7 +33,7 @@ import org.junit.Test;
  * coins, f Byzantine parties silent, proposing invalid values, or equivocating, at n = 4 and 7.
  */
 public class MultiValuedAgreementTest {
-  private static final int SEEDS = 12;
+  private static final int SEEDS = 20;
   private static final int[][] GROUPS = {{4, 1}, {7, 2}};
   /** External validity of the tests: a value is valid iff it starts with "valid:". */
   private static final Predicate<byte[]> VALID = v -> text(v).startsWith("valid:");
@@ -55,6 +60,11 @@ public class MultiValuedAgreementTest {
     final List<List<byte[]>> decided = new ArrayList<>();
 
     Group(int n, int f, long seed, Set<Integer> byz) {
+      this(n, f, seed, byz, MultiSignature::new);
+    }
+
+    /** With {@code scheme} as every party's proposal certificate. */
+    Group(int n, int f, long seed, Set<Integer> byz, Function<Context, QuorumSignatures> scheme) {
       net = new AsyncNet(n, f, seed, byz, true);
       pid = Pid.root("t").child("mvba").child(seed);
       this.byz = byz;
@@ -67,11 +77,11 @@ public class MultiValuedAgreementTest {
         decided.add(mine);
         int me = i;
         if (net.correct(i)) {
-          sigs[i] = new MultiSignature(net.ctx(i));
+          sigs[i] = scheme.apply(net.ctx(i));
           net.input(i, () -> mvba[me] = net.ctx(me).router()
-              .register(new MultiValuedAgreement(net.ctx(me), pid, VALID, mine::add)));
+              .register(new MultiValuedAgreement(net.ctx(me), pid, sigs[me], VALID, mine::add)));
         } else {
-          sigs[i] = new MultiSignature(new Context(n, f, i, signers.get(i), verifier));
+          sigs[i] = scheme.apply(new Context(n, f, i, signers.get(i), verifier));
         }
       }
     }
@@ -217,6 +227,7 @@ public class MultiValuedAgreementTest {
   @Test
   public void equivocatingProposersCannotSplitTheDecision() {
     int byzantineDecided = 0;
+    int doubleVotes = 0;
     for (long seed = 0; seed < SEEDS * 2; seed++) {
       for (int[] nf : GROUPS) {
         int n = nf[0];
@@ -262,10 +273,37 @@ public class MultiValuedAgreementTest {
           assertArrayEquals("the certified proposal of " + b + ", seed " + seed, certified.get(b), d);
           byzantineDecided++;
         }
+        for (int b : g.byz) {
+          List<String> ev = g.evidenceAgainst(b);
+          assertTrue(ev + ", seed " + seed, ev.stream().allMatch(w -> w.contains("second vote in round")
+              || w.contains("without a valid proposal"))); // yes-votes for other candidates
+          doubleVotes += (int) ev.stream().filter(w -> w.contains("second vote in round")).count();
+        }
       }
     }
+    assertTrue("double votes were sent and recorded as evidence", doubleVotes > 0);
     assertTrue("some Byzantine proposal decided, for the test to mean anything: " + byzantineDecided,
         byzantineDecided > 0);
+  }
+
+  // Reference: SINTRA §2.1, §2.4 (the threshold signature replaces the multi-signature with no protocol change)
+  @Test
+  public void decidesWithRsaThresholdCertificates() {
+    ShoupRsa rsa = new ShoupRsa(512); // no security: test moduli
+    Dealt keys = rsa.deal(new ThresholdParams(4, 3, 1), TestRandom.seeded(43));
+    for (long seed = 0; seed < 3; seed++) {
+      Group g = new Group(4, 1, seed, Set.of(3),
+          ctx -> new ThresholdSignatures(rsa, keys.group(), keys.share(ctx.id() + 1)));
+      byte[] bad = bytes("invalid from 3");
+      byte[] cert = g.certificate(3, bad, g.all());
+      for (int to = 0; to < 3; to++) {
+        g.send(3, to, bad);
+        g.fin(3, to, bad, cert);
+      }
+      g.proposeAllCorrect();
+      g.net.run();
+      assertTrue("seed " + seed, text(g.agreed()).matches("valid:\\d+"));
+    }
   }
 
   // Reference: SINTRA §2.4 (Π "chosen at random from information that is locally available to every party")
