@@ -158,8 +158,13 @@ public final class BinaryAgreement extends Protocol {
     propose(value, NONE);
   }
 
-  /** The decision, or null while undecided. */
-  public ValidatedBinaryAgreement.Decision decision() {
+  /** The decided bit, or null while undecided. */
+  public Boolean decision() {
+    return decision == null ? null : decision.value();
+  }
+
+  /** The decision with its validation data (for {@link ValidatedBinaryAgreement}), or null. */
+  ValidatedBinaryAgreement.Decision outcome() {
     return decision;
   }
 

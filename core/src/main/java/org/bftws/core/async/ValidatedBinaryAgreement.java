@@ -56,7 +56,7 @@ public final class ValidatedBinaryAgreement extends Protocol {
 
   /** The decision, or null while undecided. */
   public Decision decision() {
-    return engine.decision();
+    return engine.outcome();
   }
 
   /** The round whose n−f main-votes decided, 0 while undecided. */

@@ -7,6 +7,8 @@ import static org.junit.Assert.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
 import java.util.function.Predicate;
 import org.bftws.core.codec.ByteWriter;
 import org.bftws.core.pbft.Event;
@@ -56,6 +58,18 @@ final class AgreementGroup {
         }
       });
     }
+  }
+
+  /**
+   * The last f parties, in ascending order: tests post their messages in this order, so one seed gives
+   * one run ({@code Set.of} iterates in an order that changes from one JVM to the next).
+   */
+  static SortedSet<Integer> lastF(int n, int f) {
+    SortedSet<Integer> out = new TreeSet<>();
+    for (int i = n - f; i < n; i++) {
+      out.add(i);
+    }
+    return out;
   }
 
   void propose(int i, boolean value) {
@@ -136,6 +150,17 @@ final class AgreementGroup {
       w.i32(0);
     }
     return net.forge(from, pid, type, w.toBytes());
+  }
+
+  /** A validly signed abstaining main-vote whose two embedded pre-votes (for 0 and 1) have no justification. */
+  byte[] bareAbstention(int from, long round) {
+    ByteWriter w = new ByteWriter().i64(round).u8(2)
+        .bytes(net.sign(from, pid.bind("abba/main-vote", new ByteWriter().i64(round).u8(2).toBytes())));
+    for (int b = 0; b < 2; b++) {
+      byte[] sig = net.sign(from, pid.bind("abba/pre-vote", new ByteWriter().i64(round).u8(b).toBytes()));
+      w.i32(from).i64(round).u8(b).bytes(sig).bytes(new byte[0]).bool(false).i32(0).bytes(new byte[0]);
+    }
+    return net.forge(from, pid, BinaryAgreement.MAIN_VOTE, w.toBytes());
   }
 
   /**

@@ -22,10 +22,6 @@ public class ValidatedBinaryAgreementTest {
     return ("ok from " + i).getBytes(StandardCharsets.UTF_8);
   }
 
-  private static Set<Integer> lastF(int n, int f) {
-    return f == 1 ? Set.of(n - 1) : Set.of(n - 2, n - 1);
-  }
-
   // Reference: SINTRA §2.3 (external validity: "an honest party may only decide for a value for which it
   // has corresponding validation data"; "returns this proof together with the decision value")
   @Test
@@ -35,7 +31,7 @@ public class ValidatedBinaryAgreementTest {
     for (long seed = 0; seed < SEEDS; seed++) {
       for (int[] nf : GROUPS) {
         int n = nf[0];
-        Set<Integer> byz = lastF(n, nf[1]);
+        Set<Integer> byz = AgreementGroup.lastF(n, nf[1]);
         AgreementGroup g = new AgreementGroup(n, nf[1], seed, byz, false, VALID);
         Random adv = new Random(seed + 1000);
         for (int x : byz) { // votes for 1 with validation data that validOne rejects
@@ -70,7 +66,7 @@ public class ValidatedBinaryAgreementTest {
     for (long seed = 0; seed < SEEDS; seed++) {
       for (int[] nf : GROUPS) {
         int n = nf[0];
-        Set<Integer> byz = lastF(n, nf[1]);
+        Set<Integer> byz = AgreementGroup.lastF(n, nf[1]);
         AgreementGroup g = new AgreementGroup(n, nf[1], seed, byz, seed % 2 == 0, VALID);
         for (int x : byz) {
           g.toAll(x, g.bareVote(x, BinaryAgreement.PRE_VOTE, 1, 1, BAD));
@@ -94,7 +90,7 @@ public class ValidatedBinaryAgreementTest {
       for (int[] nf : GROUPS) {
         int n = nf[0];
         int f = nf[1];
-        Set<Integer> byz = lastF(n, f);
+        Set<Integer> byz = AgreementGroup.lastF(n, f);
         AgreementGroup g = new AgreementGroup(n, f, seed, byz, true, VALID);
         for (int x : byz) { // Byzantine parties pre-vote 0 (needs no justification in round 1)
           g.toAll(x, g.bareVote(x, BinaryAgreement.PRE_VOTE, 1, 0, new byte[0]));
