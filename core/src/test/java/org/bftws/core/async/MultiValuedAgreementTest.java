@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import org.bftws.core.codec.ByteWriter;
@@ -67,7 +68,7 @@ public class MultiValuedAgreementTest {
     Group(int n, int f, long seed, Set<Integer> byz, Function<Context, QuorumSignatures> scheme) {
       net = new AsyncNet(n, f, seed, byz, true);
       pid = Pid.root("t").child("mvba").child(seed);
-      this.byz = byz;
+      this.byz = new TreeSet<>(byz); // ascending: one seed gives one run in every JVM
       mvba = new MultiValuedAgreement[n];
       sigs = new QuorumSignatures[n];
       Map<Integer, Signer> signers = new HashMap<>();
