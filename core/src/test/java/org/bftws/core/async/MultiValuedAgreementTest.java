@@ -287,6 +287,29 @@ public class MultiValuedAgreementTest {
         byzantineDecided > 0);
   }
 
+  // Reference: SINTRA §2.4 (termination for every correct party: a slow one decides after the others did)
+  @Test
+  public void lateReplicaDecidesWhatTheOthersDecided() {
+    for (long seed = 0; seed < SEEDS / 2; seed++) {
+      for (int[] nf : GROUPS) {
+        int n = nf[0];
+        Group g = new Group(n, nf[1], seed, Set.of());
+        for (int i = 0; i < n - 1; i++) {
+          int me = i;
+          g.net.input(i, () -> g.mvba[me].propose(bytes("valid:" + me)));
+        }
+        g.net.run();
+        for (int i = 0; i < n - 1; i++) {
+          assertEquals("replica " + i + ", seed " + seed, 1, g.decided.get(i).size());
+        }
+        assertEquals(List.of(), g.decided.get(n - 1));
+        g.net.input(n - 1, () -> g.mvba[n - 1].propose(bytes("valid:" + (n - 1))));
+        g.net.run();
+        g.agreed();
+      }
+    }
+  }
+
   // Reference: SINTRA §2.1, §2.4 (the threshold signature replaces the multi-signature with no protocol change)
   @Test
   public void decidesWithRsaThresholdCertificates() {
