@@ -19,10 +19,18 @@ public final class MultiSignature implements QuorumSignatures {
   private final Context ctx;
   private final int quorum;
 
-  /** The multi-signature of {@code ctx}'s group, with quorum ⌈(n+f+1)/2⌉. */
+  /** The multi-signature of {@code ctx}'s group with consistent broadcast's quorum, ⌈(n+f+1)/2⌉. */
   public MultiSignature(Context ctx) {
+    this(ctx, QuorumSignatures.echoQuorum(ctx.n(), ctx.f()));
+  }
+
+  /** The multi-signature of {@code ctx}'s group with another quorum (e.g. n−f or f+1 for justified votes). */
+  public MultiSignature(Context ctx, int quorum) {
+    if (quorum < 1 || quorum > ctx.n()) {
+      throw new IllegalArgumentException("quorum " + quorum + " outside 1.." + ctx.n());
+    }
     this.ctx = ctx;
-    this.quorum = QuorumSignatures.echoQuorum(ctx.n(), ctx.f());
+    this.quorum = quorum;
   }
 
   @Override

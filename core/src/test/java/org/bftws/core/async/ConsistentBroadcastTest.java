@@ -245,6 +245,19 @@ public class ConsistentBroadcastTest {
     }
   }
 
+  // Reference: SINTRA §2.1 (a multi-signature is a vector of exactly a quorum of signatures)
+  @Test
+  public void multiSignatureChecksItsOwnQuorumSize() {
+    Group g = new Group(4, 1, 4, 0, Set.of(), Scheme.MULTI);
+    g.net.input(0, () -> g.cb[0].send(P));
+    g.net.run();
+    byte[] cert = g.delivered.get(1).get(0).certificate();
+    Context ctx = g.net.ctx(2);
+    assertTrue(new MultiSignature(ctx, 3).verify(g.bound(P), cert));
+    assertFalse(new MultiSignature(ctx, 4).verify(g.bound(P), cert));
+    assertFalse(new MultiSignature(ctx, 2).verify(g.bound(P), cert));
+  }
+
   // Reference: SINTRA §3.2 (deliverClosing: a valid closing message delivers without further messages)
   @Test
   public void closingMessageDeliversAtAPartyThatSawNothing() {
