@@ -18,10 +18,17 @@
  *       {@code ctx.router().register(new Child(ctx, pid.child(...), ..., output -> ...))}; the child calls
  *       that callback synchronously when it outputs.
  *   <li>{@link org.bftws.core.async.ReliableBroadcast}: Bracha-Toueg reliable broadcast (SINTRA §2.2).
+ *   <li>{@link org.bftws.core.async.ConsistentBroadcast}: Reiter's echo broadcast (SINTRA §2.2),
+ *       verifiable: it delivers a transferable certificate. The certificate is a {@link
+ *       org.bftws.core.async.QuorumSignatures}: a {@link org.bftws.core.async.MultiSignature} (SINTRA's
+ *       default) or a {@link org.bftws.core.async.ThresholdSignatures} (Shoup's RSA), SINTRA §2.1.
  *   <li>{@link org.bftws.core.async.BinaryAgreement}: Cachin-Kursawe-Shoup ABBA (SINTRA §2.3) with
  *       justified votes (multi-signatures) and the threshold coin of {@code Context.coin()} on {@code
  *       pid.bind("coin", round)}; {@link org.bftws.core.async.ValidatedBinaryAgreement}: its validated and
  *       optionally biased form (Cachin-Kursawe-Petzold-Shoup, CRYPTO 2001), on the same engine.
+ *   <li>{@link org.bftws.core.async.MultiValuedAgreement} (SINTRA §2.4): proposals by consistent
+ *       broadcast, then candidates in a pid-derived order, each decided by a biased validated binary
+ *       agreement.
  * </ul>
  */
 package org.bftws.core.async;

@@ -1,0 +1,253 @@
+package org.bftws.core.async;
+
+import java.nio.ByteBuffer;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+import org.bftws.core.codec.ByteReader;
+import org.bftws.core.codec.ByteWriter;
+import org.bftws.core.codec.DecodeException;
+import org.bftws.core.crypto.Digests;
+
+/**
+ * Multi-valued Byzantine agreement with external validity (SINTRA §2.4; Cachin, Kursawe, Petzold and Shoup,
+ * "Secure and Efficient Asynchronous Broadcast Protocols", CRYPTO 2001): correct parties decide the same
+ * value, and only a value that {@code externallyValid} accepts.
+ * <ol>
+ *   <li>every party proposes by consistent broadcast (children {@code pid/cb/j}); after n−f valid
+ *       proposals, and its own proposal, a party enters the loop;
+ *   <li>round r considers candidate a = Π(r): the party sends a yes-vote carrying a's proposal and its
+ *       certificate if it holds a valid one, else a no-vote (VOTE); it waits for n−f proper votes (a
+ *       yes-vote counts only with a valid proposal of a, which it also hands to a's broadcast as a closing
+ *       message); then it proposes to a validated binary agreement biased towards 1 (child {@code
+ *       pid/vba/r}) 1 iff it holds a valid proposal of a, with (proposal, certificate) as validation;
+ *   <li>if that agreement decides 1, the decision is a's proposal, from a's broadcast or from the
+ *       validation data the agreement returns; on 0 the party goes to round r+1.
+ * </ol>
+ * Termination within n rounds: each of the n−f correct parties holds n−f valid proposals on entering the
+ * loop, (n−f)² &gt; n·f, so some candidate's valid proposal is held by f+1 correct parties, and the biased
+ * agreement of its round decides 1 (biased validity, CKPS 2001). Agreement and validity follow from those
+ * of the binary agreement and from the consistency of the broadcasts: one certificate per instance.
+ *
+ * <p>The order Π is SINTRA's second variation, "chosen at random from information that is locally
+ * available to every party": a permutation of the parties drawn from SHA-256 of {@code pid.bind("order",
+ * ...)}, the same at every party. It spreads the first candidate over instances (balancing load), but the
+ * adversary can compute it in advance, so it is no more secure than a fixed order: O(f) rounds in the worst
+ * case. The coin-chosen order with a commit step (expected constant rounds) is not implemented.
+ */
+public final class MultiValuedAgreement extends Protocol {
+  public static final int VOTE = 1;
+
+  private final Predicate<byte[]> externallyValid;
+  private final Consumer<byte[]> decide;
+  private final QuorumSignatures sigs;
+  private final ConsistentBroadcast[] broadcasts;
+  private final int[] order;
+  /** Valid proposals held (delivered by the party's broadcast and externally valid), by party. */
+  private final ConsistentBroadcast.Delivery[] valid;
+  private int validCount;
+  /** Parties whose vote of a round was received, counted or not, by round. */
+  private final Map<Integer, Map<Integer, Boolean>> votes = new HashMap<>();
+  private boolean proposed;
+  /** The current round (an index into Π), −1 before the loop. */
+  private int round = -1;
+  private ValidatedBinaryAgreement agreement;
+  private byte[] decided;
+
+  /** With SINTRA's default certificate, the multi-signature, for the proposals' broadcasts. */
+  public MultiValuedAgreement(Context ctx, Pid pid, Predicate<byte[]> externallyValid, Consumer<byte[]> decide) {
+    this(ctx, pid, new MultiSignature(ctx), externallyValid, decide);
+  }
+
+  /**
+   * The instance {@code pid}; {@code externallyValid} must be deterministic and the same at every correct
+   * party; {@code decide} gets the decision once, inside a handler. Registers the n proposal broadcasts.
+   */
+  public MultiValuedAgreement(Context ctx, Pid pid, QuorumSignatures sigs, Predicate<byte[]> externallyValid,
+      Consumer<byte[]> decide) {
+    super(ctx, pid);
+    this.externallyValid = externallyValid;
+    this.decide = decide;
+    this.sigs = sigs;
+    this.order = order(pid, ctx.n());
+    this.valid = new ConsistentBroadcast.Delivery[ctx.n()];
+    this.broadcasts = new ConsistentBroadcast[ctx.n()];
+    for (int j = 0; j < ctx.n(); j++) {
+      int party = j;
+      broadcasts[j] = ctx.router().register(
+          new ConsistentBroadcast(ctx, proposalPid(j), j, sigs, d -> onProposal(party, d)));
+    }
+  }
+
+  /** SINTRA §3.3 {@code propose}: once, with a value {@code externallyValid} accepts. */
+  public void propose(byte[] value) {
+    if (proposed) {
+      throw new IllegalStateException("replica " + ctx.id() + " already proposed in " + pid);
+    }
+    if (!externallyValid.test(value)) {
+      throw new IllegalArgumentException("proposal fails the external validity predicate");
+    }
+    proposed = true;
+    broadcasts[ctx.id()].send(value);
+    maybeEnterLoop();
+  }
+
+  /** The decided value, or null. */
+  public byte[] decided() {
+    return decided;
+  }
+
+  /** The round (index into Π) this party is in or decided in, −1 before the loop. */
+  public int round() {
+    return round;
+  }
+
+  /**
+   * Π: the parties in the order the loop considers them, from SHA-256 of {@code pid.bind("order", ...)}
+   * by a Fisher-Yates shuffle (SINTRA §2.4, "chosen at random from information that is locally available").
+   */
+  static int[] order(Pid pid, int n) {
+    int[] pi = new int[n];
+    for (int i = 0; i < n; i++) {
+      pi[i] = i;
+    }
+    byte[] seed = Digests.sha256(pid.bind("order", new byte[0]));
+    for (int i = n - 1; i > 0; i--) {
+      long draw = ByteBuffer.wrap(Digests.sha256(seed, ByteBuffer.allocate(4).putInt(i).array())).getLong();
+      int j = (int) Math.floorMod(draw, (long) i + 1); // bias below 2^-50 for n < 2^13
+      int t = pi[i];
+      pi[i] = pi[j];
+      pi[j] = t;
+    }
+    return pi;
+  }
+
+  @Override
+  protected void onMessage(int from, int type, byte[] body) {
+    if (type != VOTE) {
+      throw new DecodeException("unknown multi-valued agreement message type " + type);
+    }
+    ByteReader r = new ByteReader(body);
+    int voteRound = r.i32();
+    if (voteRound < 0 || voteRound >= ctx.n()) {
+      throw new DecodeException("vote for round " + voteRound);
+    }
+    boolean yes = r.bool();
+    byte[] payload = yes ? r.bytes() : null;
+    byte[] certificate = yes ? r.bytes() : null;
+    r.end();
+    onVote(from, voteRound, yes ? new ConsistentBroadcast.Delivery(payload, certificate) : null);
+  }
+
+  private void onProposal(int party, ConsistentBroadcast.Delivery d) {
+    if (!externallyValid.test(d.payload())) {
+      evidence(party, "proposal fails the external validity predicate");
+      return;
+    }
+    valid[party] = d;
+    validCount++;
+    maybeEnterLoop();
+  }
+
+  private void maybeEnterLoop() {
+    if (proposed && round < 0 && validCount >= ctx.n() - ctx.f()) {
+      enterRound(0);
+    }
+  }
+
+  private void enterRound(int r) {
+    round = r;
+    agreement = null;
+    ConsistentBroadcast.Delivery held = valid[order[r]];
+    ByteWriter w = new ByteWriter().i32(r).bool(held != null);
+    if (held != null) {
+      w.bytes(held.payload()).bytes(held.certificate());
+    }
+    multicast(VOTE, w.toBytes());
+    maybeStartAgreement();
+  }
+
+  /** A vote of round {@code r}; {@code yes} holds the candidate's proposal, null for a no-vote. */
+  private void onVote(int from, int r, ConsistentBroadcast.Delivery yes) {
+    Map<Integer, Boolean> ofRound = votes.computeIfAbsent(r, k -> new HashMap<>());
+    if (ofRound.containsKey(from)) {
+      evidence(from, "second vote in round " + r);
+      return;
+    }
+    int candidate = order[r];
+    boolean proper = yes == null || (externallyValid.test(yes.payload())
+        && ConsistentBroadcast.verifies(sigs, proposalPid(candidate), yes.payload(), yes.certificate()));
+    ofRound.put(from, proper);
+    if (!proper) {
+      evidence(from, "yes-vote in round " + r + " without a valid proposal of " + candidate);
+      return;
+    }
+    if (yes != null) {
+      broadcasts[candidate].deliverClosing(yes.payload(), yes.certificate()); // may enter the loop
+    }
+    maybeStartAgreement();
+  }
+
+  private void maybeStartAgreement() {
+    if (round < 0 || agreement != null || decided != null) {
+      return;
+    }
+    Map<Integer, Boolean> ofRound = votes.getOrDefault(round, Map.of());
+    long proper = ofRound.values().stream().filter(p -> p).count();
+    if (proper < ctx.n() - ctx.f()) {
+      return;
+    }
+    int r = round;
+    int candidate = order[r];
+    agreement = ctx.router().register(new ValidatedBinaryAgreement(ctx, pid.child("vba").child(r), true,
+        v -> validates(candidate, v), d -> onDecision(r, candidate, d)));
+    ConsistentBroadcast.Delivery held = valid[candidate];
+    agreement.propose(held != null, held == null ? null : validation(held));
+  }
+
+  private void onDecision(int r, int candidate, ValidatedBinaryAgreement.Decision d) {
+    if (r != round || decided != null) {
+      throw new IllegalStateException("decision of round " + r + " in round " + round + " of " + pid);
+    }
+    if (!d.value()) {
+      if (r + 1 >= ctx.n()) {
+        // impossible by the counting argument of the class comment: our own state is broken
+        throw new IllegalStateException("no candidate chosen after " + ctx.n() + " rounds of " + pid);
+      }
+      enterRound(r + 1);
+      return;
+    }
+    if (valid[candidate] == null) { // not delivered here: the agreement's validation data carries it
+      ByteReader v = new ByteReader(d.validation());
+      if (!broadcasts[candidate].deliverClosing(v.bytes(), v.bytes()) || valid[candidate] == null) {
+        throw new IllegalStateException("decided 1 in " + pid + " without a valid proposal of " + candidate);
+      }
+    }
+    decided = valid[candidate].payload();
+    decide.accept(decided);
+  }
+
+  /** The agreement's validation predicate for 1: a valid proposal of {@code candidate} with its certificate. */
+  private boolean validates(int candidate, byte[] validation) {
+    try {
+      ByteReader r = new ByteReader(validation);
+      byte[] payload = r.bytes();
+      byte[] certificate = r.bytes();
+      r.end();
+      return externallyValid.test(payload)
+          && ConsistentBroadcast.verifies(sigs, proposalPid(candidate), payload, certificate);
+    } catch (DecodeException e) {
+      return false;
+    }
+  }
+
+  private static byte[] validation(ConsistentBroadcast.Delivery d) {
+    return new ByteWriter(d.payload().length + d.certificate().length + 8)
+        .bytes(d.payload()).bytes(d.certificate()).toBytes();
+  }
+
+  private Pid proposalPid(int party) {
+    return pid.child("cb").child(party);
+  }
+}
