@@ -22,10 +22,10 @@ import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.Verifier;
 import org.bftws.core.crypto.threshold.Dealt;
 import org.bftws.core.crypto.threshold.ShoupRsa;
-import org.bftws.core.crypto.threshold.TestRandom;
 import org.bftws.core.crypto.threshold.ThresholdParams;
 import org.bftws.core.pbft.Event;
-import org.bftws.core.pbft.TestKeys;
+import org.bftws.core.testkit.TestKeys;
+import org.bftws.core.testkit.TestRandom;
 import org.junit.BeforeClass;
 import org.junit.Test;
 
@@ -80,7 +80,9 @@ public class ConsistentBroadcastTest {
       sigs = new QuorumSignatures[n];
       cb = new ConsistentBroadcast[n];
       Map<Integer, Signer> signers = new HashMap<>();
-      Verifier verifier = TestKeys.ed25519(n, seed, signers); // the same keys as the net's
+      TestKeys keys = TestKeys.seeded(n, seed); // the same keys as the net's
+      signers.putAll(keys.signers());
+      Verifier verifier = keys.verifier();
       for (int i = 0; i < n; i++) {
         List<ConsistentBroadcast.Delivery> mine = new ArrayList<>();
         delivered.add(mine);

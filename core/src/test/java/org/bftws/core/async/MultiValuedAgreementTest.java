@@ -23,10 +23,10 @@ import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.Verifier;
 import org.bftws.core.crypto.threshold.Dealt;
 import org.bftws.core.crypto.threshold.ShoupRsa;
-import org.bftws.core.crypto.threshold.TestRandom;
 import org.bftws.core.crypto.threshold.ThresholdParams;
 import org.bftws.core.pbft.Event;
-import org.bftws.core.pbft.TestKeys;
+import org.bftws.core.testkit.TestKeys;
+import org.bftws.core.testkit.TestRandom;
 import org.junit.Test;
 
 /**
@@ -72,7 +72,9 @@ public class MultiValuedAgreementTest {
       mvba = new MultiValuedAgreement[n];
       sigs = new QuorumSignatures[n];
       Map<Integer, Signer> signers = new HashMap<>();
-      Verifier verifier = TestKeys.ed25519(n, seed, signers); // the same keys as the net's
+      TestKeys keys = TestKeys.seeded(n, seed); // the same keys as the net's
+      signers.putAll(keys.signers());
+      Verifier verifier = keys.verifier();
       for (int i = 0; i < n; i++) {
         List<byte[]> mine = new ArrayList<>();
         decided.add(mine);
