@@ -45,8 +45,7 @@ public final class Replica {
   /** Which requests are randomized: the embedding decides, not the client (integrity paper §4). */
   final RandomizedOperations operations;
 
-  // View state: written only here, through the transitions below ({@link #startViewChange}, {@link
-  // #enterView}, the timer, {@link #discardUpTo}, {@link #installed}); collaborators read it.
+  // Written only here (collaborators go through the view state transitions below); read by them.
   long view;
   /** False between sending VIEW-CHANGE for {@link #view} and accepting its NEW-VIEW. */
   boolean active = true;
@@ -601,23 +600,20 @@ public final class Replica {
   // ---------------------------------------------------------------- view state transitions
 
   /**
-   * Leave the view for w (Castro-Liskov §4.4: on timeout, or §4.5.2 on f+1 replicas in higher views):
-   * accept no more messages of the old view until NEW-VIEW for w, stop the timer, forget what the old
-   * primary proposed, and reset the per-view part of every slot (the prepared certificates stay: they go
-   * into our VIEW-CHANGE).
+   * Leave the view for w (Castro-Liskov §4.4; §4.5.2): no messages of the old view until NEW-VIEW for w, no
+   * timer, nothing proposed; slots keep only their prepared certificates (they go into our VIEW-CHANGE).
    */
   void startViewChange(long w) {
     view = w;
     active = false;
-    stopTimer();
+    timerStart = -1;
     proposed.clear();
     resetSlotsForView(w);
   }
 
   /**
-   * NEW-VIEW for w accepted (§4.4): the replica enters w and accepts its messages again. A replica that
-   * never sent VIEW-CHANGE for w resets its slots now. What the old primary proposed no longer counts;
-   * the pre-prepares of O follow ({@link #markProposed}, {@link #acceptPrePrepare}, {@link #assignFrom}).
+   * NEW-VIEW for w accepted (§4.4): enter w (a replica that sent no VIEW-CHANGE for w resets its slots now)
+   * with nothing proposed; the pre-prepares of O follow ({@link #markProposed}, {@link #assignFrom}).
    */
   void enterView(long w) {
     if (view != w) {
@@ -653,14 +649,7 @@ public final class Replica {
     }
   }
 
-  private void stopTimer() {
-    timerStart = -1;
-  }
-
-  /**
-   * §4.5.2: after an execution (or on entering a view) the timer restarts if requests still wait, and
-   * stops if none does.
-   */
+  /** §4.5.2: after an execution, or on entering a view, the timer runs again only if requests still wait. */
   void restartTimer() {
     timerStart = pending.isEmpty() ? -1 : now;
   }
@@ -670,20 +659,13 @@ public final class Replica {
     return timerStart >= 0 && now - timerStart >= timeout;
   }
 
-  /**
-   * A checkpoint at seq is stable, or installed (§4.3): the log at and below it is discarded, and the
-   * primary never assigns a sequence number at or below the low watermark.
-   */
+  /** A checkpoint at seq is stable or installed (§4.3): discard the log up to it; number above it. */
   void discardUpTo(long seq) {
     log.headMap(seq, true).clear();
     nextSeq = Math.max(nextSeq, seq + 1);
   }
 
-  /**
-   * Replace execution state by a proven checkpoint and its client table (state transfer, §4.3; see
-   * {@link Checkpoints}): results and captures still awaited are moot, numbering continues above seq, and
-   * pending requests that the checkpoint executed are dropped.
-   */
+  /** Replace execution state by a proven checkpoint and its client table (state transfer, §4.3). */
   void installed(long seq, ClientTable table) {
     clients.copyFrom(table);
     installedUpTo = Math.max(installedUpTo, Math.max(seq, lastExecuted));
