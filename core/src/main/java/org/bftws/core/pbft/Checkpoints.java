@@ -139,7 +139,7 @@ final class Checkpoints {
     if (mine != null && stableBytes == null) {
       r.evidence(r.id, "own checkpoint at " + seq + " differs from the stable one");
     }
-    r.log.headMap(seq, true).clear();
+    r.discardUpTo(seq);
     r.coins.discardUpTo(seq);
     r.contributions.discardUpTo(seq);
     ownBytes.headMap(seq, false).clear();
@@ -148,9 +148,8 @@ final class Checkpoints {
       votes.get(sender).headMap(seq, true).clear();
       voteDigests.get(sender).headMap(seq, true).clear();
     }
-    r.nextSeq = Math.max(r.nextSeq, seq + 1);
     r.out.events.add(new Event.CheckpointStable(seq, digest));
-    if (r.lastExecuted < seq) {
+    if (r.lastExecuted() < seq) {
       fetch();
     }
   }
@@ -204,7 +203,7 @@ final class Checkpoints {
     if (lastOwn != null && (lastOwnSeq > stableSeq || stalled && lastOwnSeq == stableSeq)) {
       r.multicast(lastOwn);
     }
-    if (r.lastExecuted < stableSeq) {
+    if (r.lastExecuted() < stableSeq) {
       fetch();
     }
   }
@@ -215,16 +214,16 @@ final class Checkpoints {
       return;
     }
     Long last = lastServed.get(s.sender());
-    if (last != null && r.now - last < r.cfg.get(GroupConfig.RETRANSMIT_INTERVAL)) {
+    if (last != null && r.now() - last < r.cfg.get(GroupConfig.RETRANSMIT_INTERVAL)) {
       return; // one whole state per peer per retransmission interval: fetch-state is no amplifier
     }
-    lastServed.put(s.sender(), r.now);
+    lastServed.put(s.sender(), r.now());
     r.send(s.sender(), r.sign(Kind.STATE, new StateTransfer(stableSeq, stableBytes, stableProof).encode()));
   }
 
   void onStateTransfer(Signed s) {
     StateTransfer st = StateTransfer.decode(s.body());
-    if (st.seq() <= r.lastExecuted || st.proof().isEmpty()) {
+    if (st.seq() <= r.lastExecuted() || st.proof().isEmpty()) {
       return;
     }
     byte[] digest = Checkpoint.decode(st.proof().get(0).body()).stateDigest();
@@ -255,11 +254,10 @@ final class Checkpoints {
   }
 
   private void install(long seq, byte[] digest, List<Signed> proof, byte[] bytes, ClientTable table, byte[] appState) {
-    r.clients.copyFrom(table);
-    r.installed(seq);
+    r.installed(seq, table);
     makeStable(seq, digest, proof);
     stableBytes = seq == stableSeq ? bytes : stableBytes;
-    r.log.headMap(seq, true).clear();
+    r.discardUpTo(seq);
     r.out.effects.add(new Effect.InstallState(seq, appState));
     r.out.events.add(new Event.StateInstalled(seq, digest));
     r.executeCommitted();

@@ -45,24 +45,26 @@ public final class Replica {
   /** Which requests are randomized: the embedding decides, not the client (integrity paper §4). */
   final RandomizedOperations operations;
 
+  // Written only here (collaborators go through the view state transitions below); read by them.
   long view;
   /** False between sending VIEW-CHANGE for {@link #view} and accepting its NEW-VIEW. */
   boolean active = true;
   long now;
   /** Primary only: the next sequence number to assign. */
-  long nextSeq = 1;
+  private long nextSeq = 1;
   /** The last sequence number handed to execution (or installed by state transfer). */
   long lastExecuted;
   final TreeMap<Long, Slot> log = new TreeMap<>();
   final ClientTable clients = new ClientTable();
   /** Authentic requests waiting to execute, in arrival order; the view-change timer watches them. */
-  final LinkedHashMap<RequestId, Signed> pending = new LinkedHashMap<>();
+  private final LinkedHashMap<RequestId, Signed> pending = new LinkedHashMap<>();
   /** Primary only: requests already placed in a pre-prepare of this view. */
-  final Set<RequestId> proposed = new HashSet<>();
+  private final Set<RequestId> proposed = new HashSet<>();
   private final ArrayDeque<Effect.Execute> awaitingResults = new ArrayDeque<>();
   /** Sequence number whose state capture is awaited; execution pauses meanwhile (-1: none). */
-  long pendingCapture = -1;
-  long timerStart = -1;
+  private long pendingCapture = -1;
+  /** When the view-change timer started (-1: stopped). */
+  private long timerStart = -1;
   /** The highest checkpoint installed by state transfer: results and states at or below it are moot. */
   private long installedUpTo;
   private long lastRetransmit;
@@ -278,9 +280,7 @@ public final class Replica {
     pending.putIfAbsent(q.id(), s);
     // The primary watches its own pending requests too: if it cannot get them committed (its backups
     // left the view, or its messages do not arrive) it asks for a new view like any backup would.
-    if (timerStart < 0) {
-      timerStart = now;
-    }
+    startTimer();
     propose();
   }
 
@@ -308,9 +308,7 @@ public final class Replica {
       if (contribution != null) {
         pp = pp.withRandomness(contribution); // BA (integrity paper §4): R_p rides in the pre-prepare
       }
-      for (Signed q : batch) {
-        proposed.add(Request.decode(q.body()).id());
-      }
+      markProposed(batch);
       Signed msg = sign(Kind.PRE_PREPARE, pp.encode());
       multicast(msg);
       acceptPrePrepare(msg, pp);
@@ -600,8 +598,77 @@ public final class Replica {
     }
   }
 
-  /** Replace execution state by a proven checkpoint (state transfer); see {@link Checkpoints}. */
-  void installed(long seq) {
+  // ---------------------------------------------------------------- view state transitions
+
+  /**
+   * Leave the view for w (Castro-Liskov §4.4; §4.5.2): no messages of the old view until NEW-VIEW for w, no
+   * timer, nothing proposed; slots keep only their prepared certificates (they go into our VIEW-CHANGE).
+   */
+  void startViewChange(long w) {
+    view = w;
+    active = false;
+    timerStart = -1;
+    proposed.clear();
+    resetSlotsForView(w);
+  }
+
+  /**
+   * NEW-VIEW for w accepted (§4.4): enter w (a replica that sent no VIEW-CHANGE for w resets its slots now)
+   * with nothing proposed; the pre-prepares of O follow ({@link #markProposed}, {@link #assignFrom}).
+   */
+  void enterView(long w) {
+    if (view != w) {
+      resetSlotsForView(w);
+    }
+    view = w;
+    active = true;
+    proposed.clear();
+  }
+
+  private void resetSlotsForView(long w) {
+    for (Slot slot : log.values()) {
+      slot.resetForView(w);
+    }
+  }
+
+  /** Primary: these requests are in a pre-prepare of this view (its own, or of O in §4.4); not batched again. */
+  void markProposed(List<Signed> requests) {
+    for (Signed q : requests) {
+      proposed.add(Request.decode(q.body()).id());
+    }
+  }
+
+  /** Primary: the next pre-prepare gets seq (§4.4: after the highest sequence number of O). */
+  void assignFrom(long seq) {
+    nextSeq = seq;
+  }
+
+  /** §4.5.2: the view-change timer starts when a request arrives and it is not already running. */
+  private void startTimer() {
+    if (timerStart < 0) {
+      timerStart = now;
+    }
+  }
+
+  /** §4.5.2: after an execution, or on entering a view, the timer runs again only if requests still wait. */
+  void restartTimer() {
+    timerStart = pending.isEmpty() ? -1 : now;
+  }
+
+  /** The view-change timer has run for at least {@code timeout} ticks (§4.4: the backup moves to v+1). */
+  boolean timerExpired(long timeout) {
+    return timerStart >= 0 && now - timerStart >= timeout;
+  }
+
+  /** A checkpoint at seq is stable or installed (§4.3): discard the log up to it; number above it. */
+  void discardUpTo(long seq) {
+    log.headMap(seq, true).clear();
+    nextSeq = Math.max(nextSeq, seq + 1);
+  }
+
+  /** Replace execution state by a proven checkpoint and its client table (state transfer, §4.3). */
+  void installed(long seq, ClientTable table) {
+    clients.copyFrom(table);
     installedUpTo = Math.max(installedUpTo, Math.max(seq, lastExecuted));
     lastExecuted = seq;
     awaitingResults.clear();
@@ -722,6 +789,11 @@ public final class Replica {
 
   public long lastExecuted() {
     return lastExecuted;
+  }
+
+  /** Logical time: the ticks so far. */
+  long now() {
+    return now;
   }
 
   public long stableCheckpoint() {

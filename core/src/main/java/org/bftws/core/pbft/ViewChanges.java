@@ -14,7 +14,6 @@ import org.bftws.core.message.Kind;
 import org.bftws.core.message.NewView;
 import org.bftws.core.message.PrePrepare;
 import org.bftws.core.message.PreparedCertificate;
-import org.bftws.core.message.Request;
 import org.bftws.core.message.Signed;
 import org.bftws.core.message.ViewChange;
 import org.bftws.core.message.Vote;
@@ -51,32 +50,26 @@ final class ViewChanges {
   }
 
   void onTick() {
-    if (r.active) {
-      if (r.timerStart >= 0 && r.now - r.timerStart >= timeout()) {
-        start(r.view + 1);
+    if (r.isActive()) {
+      if (r.timerExpired(timeout())) {
+        start(r.view() + 1);
       }
-    } else if (quorumSince >= 0 && r.now - quorumSince >= timeout()) {
-      start(r.view + 1);
+    } else if (quorumSince >= 0 && r.now() - quorumSince >= timeout()) {
+      start(r.view() + 1);
     }
   }
 
   /** A request executed: the timer restarts if others still wait, and the timeout is reset. */
   void onProgress() {
     consecutive = 0;
-    r.timerStart = r.pending.isEmpty() ? -1 : r.now;
+    r.restartTimer();
   }
 
   /** Move to view w: stop accepting messages of the old view and multicast VIEW-CHANGE. */
   void start(long w) {
-    r.view = w;
-    r.active = false;
+    r.startViewChange(w);
     quorumSince = -1;
     consecutive++;
-    r.timerStart = -1;
-    r.proposed.clear();
-    for (Slot slot : r.log.values()) {
-      slot.resetForView(w);
-    }
     List<PreparedCertificate> prepared = new ArrayList<>();
     for (Slot slot : r.log.values()) {
       if (slot.prepared != null && slot.seq > r.checkpoints.stableSeq) {
@@ -101,17 +94,17 @@ final class ViewChanges {
    * has moved on, would otherwise leave us waiting for a quorum that can no longer form.
    */
   private void checkQuorum() {
-    if (r.active || quorumSince >= 0) {
+    if (r.isActive() || quorumSince >= 0) {
       return;
     }
     int count = 0;
     for (ViewChange vc : latestDecoded.values()) {
-      if (vc.newView() >= r.view) {
+      if (vc.newView() >= r.view()) {
         count++;
       }
     }
     if (count >= r.cfg.quorum()) {
-      quorumSince = r.now;
+      quorumSince = r.now();
     }
   }
 
@@ -130,17 +123,17 @@ final class ViewChanges {
     }
     Arrays.sort(others);
     long w = others[others.length - 1 - r.f]; // the (f+1)-th highest: at least one correct replica is there
-    if (w > r.view) {
+    if (w > r.view()) {
       start(w);
     }
   }
 
   void onViewChange(Signed s) {
     ViewChange vc = ViewChange.decode(s.body());
-    if (vc.newView() < r.view) {
+    if (vc.newView() < r.view()) {
       return;
     }
-    if (vc.newView() == r.view && r.active) {
+    if (vc.newView() == r.view() && r.isActive()) {
       help(s.sender());
       return;
     }
@@ -161,40 +154,40 @@ final class ViewChanges {
 
   /** A replica still asking for the view we are primary of missed our NEW-VIEW: send it again. */
   private void help(int sender) {
-    if (newView == null || r.cfg.primaryOf(r.view) != r.id) {
+    if (newView == null || r.cfg.primaryOf(r.view()) != r.id) {
       return;
     }
     Long last = helped.get(sender);
-    if (last == null || r.now - last >= r.cfg.get(GroupConfig.RETRANSMIT_INTERVAL)) {
-      helped.put(sender, r.now);
+    if (last == null || r.now() - last >= r.cfg.get(GroupConfig.RETRANSMIT_INTERVAL)) {
+      helped.put(sender, r.now());
       r.send(sender, newView);
     }
   }
 
   /** New primary: with 2f+1 view-changes for its view (its own among them), send NEW-VIEW. */
   private void tryNewView() {
-    if (r.active || r.cfg.primaryOf(r.view) != r.id) {
+    if (r.isActive() || r.cfg.primaryOf(r.view()) != r.id) {
       return;
     }
     List<Signed> v = new ArrayList<>();
     List<ViewChange> decoded = new ArrayList<>();
     for (int j = 0; j < r.n && v.size() < r.cfg.quorum(); j++) {
       ViewChange vc = latestDecoded.get(j);
-      if (vc != null && vc.newView() == r.view) {
+      if (vc != null && vc.newView() == r.view()) {
         v.add(latest.get(j));
         decoded.add(vc);
       }
     }
-    if (v.size() < r.cfg.quorum() || !latest.containsKey(r.id) || latestDecoded.get(r.id).newView() != r.view) {
+    if (v.size() < r.cfg.quorum() || !latest.containsKey(r.id) || latestDecoded.get(r.id).newView() != r.view()) {
       return;
     }
     List<Signed> o = new ArrayList<>();
-    for (PrePrepare pp : computeO(r.view, decoded)) { // BA: a re-proposal carries its certified set
+    for (PrePrepare pp : computeO(r.view(), decoded)) { // BA: a re-proposal carries its certified set
       o.add(r.sign(Kind.PRE_PREPARE, pp.encode()));
     }
-    newView = r.sign(Kind.NEW_VIEW, new NewView(r.view, v, o).encode());
+    newView = r.sign(Kind.NEW_VIEW, new NewView(r.view(), v, o).encode());
     r.multicast(newView);
-    enter(r.view, decoded, o);
+    enter(r.view(), decoded, o);
   }
 
   void onNewView(Signed s) {
@@ -203,7 +196,7 @@ final class ViewChanges {
       r.evidence(s.sender(), "new-view from a replica that is not the primary of view " + nv.view());
       return;
     }
-    if (nv.view() < r.view || (nv.view() == r.view && r.active)) {
+    if (nv.view() < r.view() || (nv.view() == r.view() && r.isActive())) {
       return;
     }
     List<ViewChange> decoded = checkViewChanges(s.sender(), nv);
@@ -305,13 +298,7 @@ final class ViewChanges {
 
   /** Install view w from its NEW-VIEW: adopt the best checkpoint, then process O as pre-prepares. */
   private void enter(long w, List<ViewChange> v, List<Signed> o) {
-    if (r.view != w) {
-      for (Slot slot : r.log.values()) {
-        slot.resetForView(w);
-      }
-    }
-    r.view = w;
-    r.active = true;
+    r.enterView(w);
     ViewChange best = null;
     for (ViewChange vc : v) {
       if (best == null || vc.stableSeq() > best.stableSeq()) {
@@ -319,20 +306,17 @@ final class ViewChanges {
       }
     }
     r.checkpoints.makeStable(best.stableSeq(), best.stableDigest(), best.checkpointProof());
-    r.proposed.clear();
     long maxS = r.checkpoints.stableSeq;
     for (Signed s : o) {
       PrePrepare pp = PrePrepare.decode(s.body());
       maxS = Math.max(maxS, pp.seq());
-      for (Signed q : pp.requests()) {
-        r.proposed.add(Request.decode(q.body()).id());
-      }
+      r.markProposed(pp.requests());
       if (r.inWindow(pp.seq())) {
         r.acceptPrePrepare(s, pp);
       }
     }
-    r.nextSeq = maxS + 1;
-    r.timerStart = r.pending.isEmpty() ? -1 : r.now;
+    r.assignFrom(maxS + 1);
+    r.restartTimer();
     r.out.events.add(new Event.ViewEntered(w));
     r.propose();
   }
