@@ -50,7 +50,7 @@ public final class Router {
    */
   public <P extends Protocol> P register(P instance) {
     Pid pid = instance.pid();
-    if (instances.containsKey(pid) || closed.contains(pid)) {
+    if (instances.containsKey(pid) || isClosed(pid)) {
       throw new IllegalStateException("instance " + pid + " already created");
     }
     instances.put(pid, instance);
@@ -62,6 +62,28 @@ public final class Router {
       }
     }
     return instance;
+  }
+
+  /**
+   * Ends an instance and every instance below it (a round of the channel with its agreement and that
+   * agreement's broadcasts): all are removed, their buffered messages released, and later messages for any
+   * id under {@code root} dropped. Only {@code root} itself is remembered.
+   */
+  public void closeTree(Pid root) {
+    instances.keySet().removeIf(p -> under(p, root));
+    closed.add(root);
+    for (var it = buffered.entrySet().iterator(); it.hasNext(); ) {
+      var e = it.next();
+      if (under(e.getKey(), root)) {
+        e.getValue().forEach(this::release);
+        it.remove();
+      }
+    }
+  }
+
+  /** Instances registered now. */
+  public int instances() {
+    return instances.size();
   }
 
   /** The instance with this id, or null. */
@@ -96,7 +118,7 @@ public final class Router {
   void route(int sender, AsyncMessage m) {
     Protocol p = instances.get(m.pid());
     if (p == null) {
-      if (!closed.contains(m.pid())) {
+      if (!isClosed(m.pid())) {
         buffer(sender, m);
       }
       return;
@@ -106,6 +128,24 @@ public final class Router {
     } catch (DecodeException e) {
       ctx.evidence(sender, m.pid() + ": malformed type " + m.type() + ": " + e.getMessage());
     }
+  }
+
+  private boolean isClosed(Pid pid) {
+    for (Pid p = pid; p != null; p = p.parent()) {
+      if (closed.contains(p)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean under(Pid pid, Pid root) {
+    for (Pid p = pid; p != null; p = p.parent()) {
+      if (p.equals(root)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private void buffer(int sender, AsyncMessage m) {
