@@ -42,10 +42,11 @@ import org.bftws.core.crypto.Digests;
  * correct parties. No timer takes part: progress is driven by messages alone.
  *
  * <p>Memory: a round's instances (its proposals, the agreement and its broadcasts and binary agreements)
- * are closed ({@link Router#closeTree}) when the round delivers; a correct party that decided needs none of
- * their later messages, and those it sent already are what slower parties need. What stays per round is the
- * router's record of the closed id {@code pid/r}. Proposals of rounds this party has not reached wait in the
- * router's bounded per-sender buffer.
+ * are closed ({@link Router#closeBelow}) when the round delivers: a correct party that decided needs none of
+ * their later messages, and those it sent already are what slower parties need (the binary agreements
+ * relay their decision proofs). Nothing stays per round: the router remembers only the bound below which
+ * the channel's rounds are closed. Messages of rounds this party has not reached wait in the router's
+ * bounded per-sender buffer.
  */
 public final class AtomicBroadcast {
   public static final int PROPOSAL = 1;
@@ -185,7 +186,7 @@ public final class AtomicBroadcast {
     }
     delivered = round.number;
     payloadsDelivered += out.size();
-    ctx.router().closeTree(round.pid());
+    ctx.router().closeBelow(pid, round.number + 1);
     deliver.accept(new Delivery(round.number, Digests.sha256(vectorBytes), List.copyOf(out)));
     current = ctx.router().register(new Round(round.number + 1));
     current.maybeStart(null);

@@ -212,6 +212,7 @@ public class AtomicBroadcastTest {
       for (int i = 0; i < n; i++) {
         assertEquals("instances left at " + i, 1, c.net.ctx(i).router().instances());
         assertEquals("messages dropped at " + i, 0, c.net.ctx(i).router().dropped());
+        assertEquals("messages buffered at " + i, 0, c.net.ctx(i).router().buffered());
       }
     }
   }
