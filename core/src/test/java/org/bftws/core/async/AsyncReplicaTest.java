@@ -111,6 +111,22 @@ public class AsyncReplicaTest {
     }
   }
 
+  // Reference: Castro-Liskov §4.3 (a checkpoint is stable at 2f+1 matching digests of the state after it)
+  @Test
+  public void checkpointsEveryKRoundsBecomeStableWithMatchingDigests() {
+    for (long seed = 0; seed < SEEDS / 2; seed++) {
+      AsyncCluster c = new AsyncCluster(4, 1, 3, seed, Set.of(3), 2); // 3 correct replicas: the quorum
+      allExecutedOnceInOneOrder(c, load(c, 4, seed));
+      for (int i = 0; i < 3; i++) {
+        long last = c.replica(i).lastExecuted();
+        assertTrue("rounds, seed " + seed, last >= 4);
+        assertEquals("stable at replica " + i + ", seed " + seed, last - last % 2, c.replica(i).stableCheckpoint());
+        assertEquals("every even round stable at " + i, last / 2, c.stable.get(i).size());
+        assertTrue(c.evidence.get(i).isEmpty());
+      }
+    }
+  }
+
   // Reference: Castro-Liskov §4.1 (a retransmitted request is answered from the reply cache)
   @Test
   public void retransmittedRequestIsAnsweredFromTheCacheAndNotExecutedAgain() {
