@@ -64,6 +64,12 @@ public final class AsyncReplica implements Engine {
   private final LinkedHashMap<RequestId, Signed> pending = new LinkedHashMap<>();
   /** Delivered rounds waiting for execution (it pauses while a state is captured). */
   private final ArrayDeque<AtomicBroadcast.Delivery> delivered = new ArrayDeque<>();
+  /**
+   * Per sequence, the highest message number in {@link #delivered}: what the client table will hold once
+   * those rounds are ordered, so that what the channel finds {@link #wanted} depends on the delivered
+   * prefix only, not on how long this replica's state capture takes.
+   */
+  private final Map<String, Long> deliveredAhead = new HashMap<>();
   private final ArrayDeque<Effect.Execute> awaitingResults = new ArrayDeque<>();
   private long pendingCapture = -1;
   private long lastExecuted;
@@ -208,16 +214,25 @@ public final class AsyncReplica implements Engine {
 
   /** Worth a round: a request the client table would still execute (evaluated on the delivered prefix). */
   private boolean wanted(byte[] payload) {
+    Request r;
     try {
-      return requests.wouldRun(Request.decode(Signed.decode(payload).body()));
+      r = Request.decode(Signed.decode(payload).body());
     } catch (DecodeException e) {
       return false;
     }
+    Long ahead = deliveredAhead.get(r.sequenceId());
+    return requests.wouldRun(r) && (ahead == null || r.messageNumber() > ahead);
   }
 
   /** A round the channel delivered: executed at once unless a state capture is awaited. */
   private void onDelivered(AtomicBroadcast.Delivery d) {
     delivered.add(d);
+    if (pendingCapture >= 0) {
+      for (byte[] payload : d.payloads()) {
+        Request r = Request.decode(Signed.decode(payload).body());
+        deliveredAhead.merge(r.sequenceId(), r.messageNumber(), Math::max);
+      }
+    }
     executeDelivered();
   }
 
@@ -248,6 +263,9 @@ public final class AsyncReplica implements Engine {
         pendingCapture = d.round();
         out.effects.add(new Effect.CaptureState(d.round()));
       }
+    }
+    if (delivered.isEmpty()) {
+      deliveredAhead.clear();
     }
   }
 

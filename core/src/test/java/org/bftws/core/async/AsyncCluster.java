@@ -51,6 +51,9 @@ final class AsyncCluster {
   private final List<Pending> pending = new ArrayList<>();
   private final double newestBias;
   private BiPredicate<Integer, Signed> heldBack;
+  /** With {@link #slowCaptures}: state captures asked for and not yet done (replica, seq). */
+  private final List<long[]> captures = new ArrayList<>();
+  private boolean slowCaptures;
   private int delivered;
   private final long[] nextNumber;
 
@@ -118,6 +121,11 @@ final class AsyncCluster {
     this.heldBack = held;
   }
 
+  /** State captures are done at random later points of the run, not at once (as a slow embedding would). */
+  void slowCaptures() {
+    slowCaptures = true;
+  }
+
   int delivered() {
     return delivered;
   }
@@ -133,6 +141,12 @@ final class AsyncCluster {
   }
 
   boolean step() {
+    if (!captures.isEmpty() && (pending.isEmpty() || rng.nextInt(20) == 0)) {
+      long[] cs = captures.remove(rng.nextInt(captures.size()));
+      int i = (int) cs[0];
+      handle(i, replicas[i].stateCaptured(cs[1], apps[i].getState()));
+      return true;
+    }
     if (pending.isEmpty()) {
       return false;
     }
@@ -173,6 +187,8 @@ final class AsyncCluster {
           executed.get(i).add(ex.requests().get(k));
         }
         handle(i, replicas[i].executed(ex.seq(), results));
+      } else if (e instanceof Effect.CaptureState cs && slowCaptures) {
+        captures.add(new long[] {i, cs.seq()});
       } else if (e instanceof Effect.CaptureState cs) {
         handle(i, replicas[i].stateCaptured(cs.seq(), apps[i].getState()));
       }

@@ -127,6 +127,20 @@ public class AsyncReplicaTest {
     }
   }
 
+  // Reference: BFT-WS §3.3.1.8 (execution waits for get_state; ordering goes on meanwhile)
+  @Test
+  public void slowStateCapturesPauseExecutionNotOrdering() {
+    for (long seed = 0; seed < SEEDS / 2; seed++) {
+      AsyncCluster c = new AsyncCluster(4, 1, 3, seed, Set.of(), 1); // a checkpoint after every round
+      c.slowCaptures();
+      allExecutedOnceInOneOrder(c, load(c, 4, seed));
+      for (int i = 0; i < 4; i++) {
+        assertEquals("stable at " + i + ", seed " + seed, c.replica(i).lastExecuted(), c.replica(i).stableCheckpoint());
+        assertTrue(c.evidence.get(i).isEmpty());
+      }
+    }
+  }
+
   // Reference: Castro-Liskov §4.1 (a retransmitted request is answered from the reply cache)
   @Test
   public void retransmittedRequestIsAnsweredFromTheCacheAndNotExecutedAgain() {
