@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -255,7 +256,7 @@ public final class AsyncReplica implements Engine {
       requests.answerTerminates(0, terminates, out);
       if (!run.isEmpty()) {
         Effect.Execute ex = new Effect.Execute(d.round(), 0, d.digest(), List.copyOf(run),
-            java.util.Collections.nCopies(run.size(), NO_RANDOM));
+            Collections.nCopies(run.size(), NO_RANDOM));
         awaitingResults.add(ex);
         out.effects.add(ex);
       }

@@ -2,6 +2,7 @@ package org.bftws.core.async;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -288,8 +289,8 @@ public final class AtomicBroadcast {
         return false;
       }
       SignedBatch held = proposals.get(b.party());
-      if (held != null && java.util.Arrays.equals(held.signature(), b.signature())
-          && java.util.Arrays.equals(held.batchBytes(), b.batchBytes())) {
+      if (held != null && Arrays.equals(held.signature(), b.signature())
+          && Arrays.equals(held.batchBytes(), b.batchBytes())) {
         return true; // verified when it arrived
       }
       return ctx.verify(b.party(), signedName(number, b.batchBytes()), b.signature())

@@ -141,6 +141,27 @@ public class AsyncReplicaTest {
     }
   }
 
+  // Hostile bytes: garbage and bit-flipped envelopes of every kind never throw; they are evidence or ignored.
+  @Test
+  public void hostileBytesNeverCrashTheEngine() {
+    AsyncCluster c = new AsyncCluster(4, 1, 1, 9, Set.of(), 4);
+    Signed q = c.request(0, List.of());
+    Random rng = new Random(9);
+    for (int i = 0; i < 2000; i++) {
+      byte[] b = q.encode().clone();
+      if (i % 2 == 0) {
+        b = new byte[rng.nextInt(120)];
+        rng.nextBytes(b);
+      } else {
+        b[rng.nextInt(b.length)] ^= (byte) (1 << rng.nextInt(8));
+      }
+      c.replica(1).receive(b);
+    }
+    c.post(4, 1, q.encode());
+    c.run();
+    assertEquals("a real request still executes everywhere", 1, c.executed.get(0).size());
+  }
+
   // Reference: Castro-Liskov §4.1 (a retransmitted request is answered from the reply cache)
   @Test
   public void retransmittedRequestIsAnsweredFromTheCacheAndNotExecutedAgain() {
