@@ -2,7 +2,10 @@ package org.bftws.core.async;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.function.BiPredicate;
@@ -12,6 +15,7 @@ import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.threshold.Dealt;
 import org.bftws.core.crypto.threshold.ThresholdParams;
 import org.bftws.core.message.Kind;
+import org.bftws.core.message.ReplyBundle;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.Signed;
 import org.bftws.core.pbft.CoinConfig;
@@ -48,6 +52,8 @@ final class AsyncCluster {
   final List<List<Event.Evidence>> evidence = new ArrayList<>();
   /** Per client: reply bundles received. */
   final List<Integer> replies = new ArrayList<>();
+  /** Per client, per message number: the result each replica's authentic reply carried. */
+  private final List<Map<Long, Map<Integer, String>>> answers = new ArrayList<>();
   private final List<Pending> pending = new ArrayList<>();
   private final double newestBias;
   private BiPredicate<Integer, Signed> heldBack;
@@ -83,6 +89,7 @@ final class AsyncCluster {
     }
     for (int c = 0; c < clients; c++) {
       replies.add(0);
+      answers.add(new HashMap<>());
     }
     nextNumber = new long[clients];
     newestBias = rng.nextBoolean() ? 0 : rng.nextDouble();
@@ -155,9 +162,28 @@ final class AsyncCluster {
     if (p.to() < n && replicas[p.to()] != null) {
       handle(p.to(), replicas[p.to()].receive(p.bytes()));
     } else if (p.to() >= n) {
-      replies.set(p.to() - n, replies.get(p.to() - n) + 1);
+      reply(p.to() - n, ReplyBundle.decode(p.bytes()));
     }
     return true;
+  }
+
+  private void reply(int c, ReplyBundle b) {
+    if (!b.verify(keys.verifier())) {
+      throw new AssertionError("reply with a bad certificate from " + b.sender() + ", seed " + seed);
+    }
+    replies.set(c, replies.get(c) + 1);
+    String result = HexFormat.of().formatHex(b.result());
+    String before = answers.get(c).computeIfAbsent(b.messageNumber(), k -> new HashMap<>())
+        .putIfAbsent(b.sender(), result);
+    if (before != null && !before.equals(result)) {
+      throw new AssertionError("replica " + b.sender() + " gave two results, seed " + seed);
+    }
+  }
+
+  /** The replicas whose authentic replies to client c's request {@code number} carry one same result. */
+  int matchingReplies(int c, long number) {
+    Map<Integer, String> byReplica = answers.get(c).getOrDefault(number, Map.of());
+    return (int) byReplica.values().stream().distinct().count() <= 1 ? byReplica.size() : -1;
   }
 
   private void handle(int i, Ready r) {
