@@ -357,10 +357,21 @@ public final class AsyncReplica implements Engine {
     return channel.deliveredRound();
   }
 
+  /** Messages waiting for instances not created yet (rounds this replica has not reached). */
+  public int buffered() {
+    return ctx.router().buffered();
+  }
+
+  /** Messages dropped because a sender's share of that buffer was full. */
+  public long dropped() {
+    return ctx.router().dropped();
+  }
+
   @Override
   public String describe() {
     return "async round=" + channel.deliveredRound() + " executed=" + lastExecuted + " stable=" + stableSeq
         + " pending=" + pending.size() + " queued=" + channel.queued() + " capture=" + pendingCapture
-        + " instances=" + ctx.router().instances() + " buffered=" + ctx.router().buffered();
+        + " instances=" + ctx.router().instances() + " buffered=" + ctx.router().buffered()
+        + " dropped=" + ctx.router().dropped();
   }
 }

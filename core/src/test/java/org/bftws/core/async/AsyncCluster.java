@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.function.BiPredicate;
 import org.bftws.core.codec.DecodeException;
 import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.Signer;
@@ -56,12 +55,18 @@ final class AsyncCluster {
   private final List<Map<Long, Map<Integer, String>>> answers = new ArrayList<>();
   private final List<Pending> pending = new ArrayList<>();
   private final double newestBias;
-  private BiPredicate<Integer, Signed> heldBack;
+  private Held heldBack;
+
+  /** Which messages the adversary holds back: by sender, destination and envelope. */
+  interface Held {
+    boolean test(int from, int to, Signed s);
+  }
   /** With {@link #slowCaptures}: state captures asked for and not yet done (replica, seq). */
   private final List<long[]> captures = new ArrayList<>();
   private boolean slowCaptures;
   private int delivered;
   private final long[] nextNumber;
+  private final int[] maxBuffered;
 
   private record Pending(int from, int to, byte[] bytes) {}
 
@@ -92,6 +97,7 @@ final class AsyncCluster {
       answers.add(new HashMap<>());
     }
     nextNumber = new long[clients];
+    maxBuffered = new int[n];
     newestBias = rng.nextBoolean() ? 0 : rng.nextDouble();
   }
 
@@ -124,13 +130,18 @@ final class AsyncCluster {
   }
 
   /** Messages that {@code held} names (sender, envelope) wait until nothing else is pending. */
-  void holdBack(BiPredicate<Integer, Signed> held) {
+  void holdBack(Held held) {
     this.heldBack = held;
   }
 
   /** State captures are done at random later points of the run, not at once (as a slow embedding would). */
   void slowCaptures() {
     slowCaptures = true;
+  }
+
+  /** The most messages replica i ever held for rounds it had not reached. */
+  int maxBuffered(int i) {
+    return maxBuffered[i];
   }
 
   int delivered() {
@@ -161,6 +172,11 @@ final class AsyncCluster {
     delivered++;
     if (p.to() < n && replicas[p.to()] != null) {
       handle(p.to(), replicas[p.to()].receive(p.bytes()));
+      maxBuffered[p.to()] = Math.max(maxBuffered[p.to()], replicas[p.to()].buffered());
+      if (replicas[p.to()].dropped() > 0) {
+        throw new AssertionError("replica " + p.to() + " dropped messages: " + replicas[p.to()].describe()
+            + ", seed " + seed);
+      }
     } else if (p.to() >= n) {
       reply(p.to() - n, ReplyBundle.decode(p.bytes()));
     }
@@ -242,7 +258,7 @@ final class AsyncCluster {
       return false;
     }
     try {
-      return heldBack.test(p.from(), Signed.decode(p.bytes()));
+      return heldBack.test(p.from(), p.to(), Signed.decode(p.bytes()));
     } catch (DecodeException e) {
       return false;
     }
