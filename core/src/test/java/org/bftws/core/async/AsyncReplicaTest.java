@@ -190,6 +190,10 @@ public class AsyncReplicaTest {
       AsyncCluster c = new AsyncCluster(4, 1, 2, seed, Set.of((int) (seed % 4)), 4);
       allExecutedOnceInOneOrder(c, load(c, 5, seed));
     }
+    for (long seed = 0; seed < 2; seed++) {
+      AsyncCluster c = new AsyncCluster(7, 2, 2, seed, Set.of(1, (int) (4 + seed)), 4);
+      allExecutedOnceInOneOrder(c, load(c, 3, seed));
+    }
   }
 
   // Reference: SINTRA §2.5 (external validity: every request of an ordered batch is client-signed)
