@@ -119,7 +119,6 @@ public final class AsyncReplica implements Engine {
     } else {
       evidence(s.sender(), "sender not allowed to send " + s.kind() + " to an asynchronous replica");
     }
-    executeDelivered();
     return flush();
   }
 
@@ -253,6 +252,9 @@ public final class AsyncReplica implements Engine {
           case SKIP -> { } // a duplicate, a replay, or a sequence of another client
         }
       }
+      // requests the client table would no longer run (a copy with other bytes was ordered, or another
+      // client took the sequence first) will never be delivered under their id: they leave pending too
+      pending.values().removeIf(q -> !requests.wouldRun(Request.decode(q.body())));
       requests.answerTerminates(0, terminates, out);
       if (!run.isEmpty()) {
         Effect.Execute ex = new Effect.Execute(d.round(), 0, d.digest(), List.copyOf(run),
