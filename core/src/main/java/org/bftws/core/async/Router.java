@@ -18,8 +18,8 @@ import org.bftws.core.codec.DecodeException;
  * sender, so a Byzantine peer inventing ids can fill only its own share: at most {@link
  * #MAX_BUFFERED_PER_SENDER} messages and {@link #MAX_BUFFERED_BYTES_PER_SENDER} payload bytes per sender,
  * hence at most n times that in all. Beyond it, messages are dropped (a correct peer's message may be among
- * them; retransmission by ticks is the remedy for lossy links). Messages for a {@link #close}d instance
- * are dropped.
+ * them; retransmission by ticks is the remedy for lossy links). Messages for a {@link #close}d instance,
+ * or one under a {@link #closeBelow} bound, are dropped.
  */
 public final class Router {
   /** Enough for every message of several rounds ahead of a slow replica at the group sizes we run. */
@@ -29,6 +29,8 @@ public final class Router {
   private final Context ctx;
   private final Map<Pid, Protocol> instances = new HashMap<>();
   private final Set<Pid> closed = new HashSet<>();
+  /** Per parent: its numbered children below this bound are closed ({@link #closeBelow}). */
+  private final Map<Pid, Long> floors = new HashMap<>();
   private final Map<Pid, List<Buffered>> buffered = new HashMap<>();
   private final int[] bufferedCount;
   private final long[] bufferedBytes;
@@ -50,7 +52,7 @@ public final class Router {
    */
   public <P extends Protocol> P register(P instance) {
     Pid pid = instance.pid();
-    if (instances.containsKey(pid) || closed.contains(pid)) {
+    if (instances.containsKey(pid) || isClosed(pid)) {
       throw new IllegalStateException("instance " + pid + " already created");
     }
     instances.put(pid, instance);
@@ -62,6 +64,29 @@ public final class Router {
       }
     }
     return instance;
+  }
+
+  /**
+   * Ends the numbered children {@code parent/k} for every k &lt; {@code bound} and every instance below them
+   * (the channel's delivered rounds with their agreements, broadcasts and binary agreements): all are
+   * removed, their buffered messages released, and later messages for any id under them dropped. Only the
+   * bound is remembered, one number per parent, so a long-lived channel's closed rounds take no memory.
+   */
+  public void closeBelow(Pid parent, long bound) {
+    floors.merge(parent, bound, Math::max);
+    instances.keySet().removeIf(this::isClosed);
+    for (var it = buffered.entrySet().iterator(); it.hasNext(); ) {
+      var e = it.next();
+      if (isClosed(e.getKey())) {
+        e.getValue().forEach(this::release);
+        it.remove();
+      }
+    }
+  }
+
+  /** Instances registered now. */
+  public int instances() {
+    return instances.size();
   }
 
   /** The instance with this id, or null. */
@@ -96,7 +121,7 @@ public final class Router {
   void route(int sender, AsyncMessage m) {
     Protocol p = instances.get(m.pid());
     if (p == null) {
-      if (!closed.contains(m.pid())) {
+      if (!isClosed(m.pid())) {
         buffer(sender, m);
       }
       return;
@@ -106,6 +131,40 @@ public final class Router {
     } catch (DecodeException e) {
       ctx.evidence(sender, m.pid() + ": malformed type " + m.type() + ": " + e.getMessage());
     }
+  }
+
+  private boolean isClosed(Pid pid) {
+    if (closed.contains(pid)) {
+      return true;
+    }
+    if (floors.isEmpty()) {
+      return false;
+    }
+    for (Pid p = pid, parent = p.parent(); parent != null; p = parent, parent = p.parent()) {
+      Long floor = floors.get(parent);
+      if (floor != null) {
+        long k = number(p);
+        if (k >= 0 && k < floor) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** The last segment of {@code pid} as a number, or −1 if it is not one. */
+  private static long number(Pid pid) {
+    String s = pid.toString();
+    String last = s.substring(s.lastIndexOf('/') + 1);
+    if (last.isEmpty() || last.length() > 18) {
+      return -1;
+    }
+    for (int i = 0; i < last.length(); i++) {
+      if (last.charAt(i) < '0' || last.charAt(i) > '9') {
+        return -1;
+      }
+    }
+    return Long.parseLong(last);
   }
 
   private void buffer(int sender, AsyncMessage m) {

@@ -29,6 +29,11 @@
  *   <li>{@link org.bftws.core.async.MultiValuedAgreement} (SINTRA §2.4): proposals by consistent
  *       broadcast, then candidates in a pid-derived order, each decided by a biased validated binary
  *       agreement.
+ *   <li>{@link org.bftws.core.async.AtomicBroadcast} (SINTRA §2.5): the channel; rounds of signed
+ *       proposals, a vector of n−f of them decided by multi-valued agreement, delivered in a fixed order.
+ *   <li>{@link org.bftws.core.async.AsyncReplica}: an ordering engine on the channel with {@code
+ *       pbft.Replica}'s contract ({@code pbft.Engine}), sharing its client checks, client table and replies
+ *       ({@code pbft.ClientRequests}).
  * </ul>
  */
 package org.bftws.core.async;

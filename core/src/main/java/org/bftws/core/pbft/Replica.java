@@ -3,7 +3,6 @@ package org.bftws.core.pbft;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -17,8 +16,6 @@ import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.Verifier;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.PrePrepare;
-import org.bftws.core.message.ReplyBundle;
-import org.bftws.core.message.ReplyCertificate;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.RequestId;
 import org.bftws.core.message.Signed;
@@ -34,7 +31,7 @@ import org.bftws.core.message.Vote;
  * Contributions} the BA algorithm (§4): prepares and commits of a batch with randomized requests are then
  * on d' = D(d || R) ({@link #voteDigest}).
  */
-public final class Replica {
+public final class Replica implements Engine {
   final GroupConfig cfg;
   final int id;
   final int n;
@@ -55,7 +52,9 @@ public final class Replica {
   /** The last sequence number handed to execution (or installed by state transfer). */
   long lastExecuted;
   final TreeMap<Long, Slot> log = new TreeMap<>();
-  final ClientTable clients = new ClientTable();
+  /** Admission and batch checks of client requests, the client table and replies (shared with async). */
+  final ClientRequests requests;
+  final ClientTable clients;
   /** Authentic requests waiting to execute, in arrival order; the view-change timer watches them. */
   private final LinkedHashMap<RequestId, Signed> pending = new LinkedHashMap<>();
   /** Primary only: requests already placed in a pre-prepare of this view. */
@@ -109,6 +108,8 @@ public final class Replica {
     }
     this.role = role;
     this.operations = randomness.operations();
+    this.requests = new ClientRequests(cfg, id, signer, verifier, operations);
+    this.clients = requests.table;
     this.checkpoints = new Checkpoints(this);
     this.viewChanges = new ViewChanges(this);
     this.coins = new Coins(this, randomness.algorithm() == RandomnessConfig.Algorithm.CT ? randomness.coins() : null);
@@ -169,10 +170,7 @@ public final class Replica {
           + head.requests().size() + " requests");
     }
     awaitingResults.poll();
-    for (int i = 0; i < results.size(); i++) {
-      clients.result(head.requests().get(i).id(), results.get(i), head.randoms().get(i));
-    }
-    sendReplies(head.requests(), results, head.randoms());
+    requests.executed(head, results, out);
     return flush();
   }
 
@@ -246,35 +244,15 @@ public final class Replica {
   }
 
   private void onRequest(Signed s, Request q) {
-    if (q.client() != s.sender()) {
-      evidence(s.sender(), "request signed by another client");
+    String refusal = requests.refusal(s, q);
+    if (refusal != null) {
+      evidence(s.sender(), refusal);
       return;
     }
-    if (q.operation().length > cfg.get(GroupConfig.MAX_REQUEST_BYTES)) {
-      evidence(s.sender(), "request larger than " + GroupConfig.MAX_REQUEST_BYTES.name());
+    if (requests.answeredFromCache(q, view, out)) {
       return;
     }
-    if (needlesslyRandomized(q)) {
-      // Not even pending: it would never be batched, and a backup's view-change timer would fire on it.
-      evidence(s.sender(), "request " + q.id() + " flagged randomized for an operation that is not");
-      return;
-    }
-    if (clients.ownedByOther(q)) {
-      evidence(s.sender(), "request " + q.id() + " on another client's sequence");
-      return;
-    }
-    if (!clients.isNew(q.id())) {
-      ClientTable.Entry e = clients.get(q.sequenceId());
-      if (e.messageNumber == q.messageNumber() && e.result != null) {
-        // The client missed our reply: answer from the cache.
-        sendReplies(List.of(q), List.of(e.result), List.of(e.random));
-      }
-      return;
-    }
-    ClientTable.Entry last = clients.get(q.sequenceId());
-    long executedUpTo = last == null ? 0 : last.messageNumber;
-    if ((!q.terminates() && q.messageNumber() > executedUpTo + cfg.get(GroupConfig.MAX_REQUESTS_AHEAD))
-        || pending.size() >= cfg.get(GroupConfig.MAX_PENDING)) {
+    if (!requests.admissible(q, pending.size())) {
       return; // bounded memory: the client retransmits once earlier requests have executed
     }
     pending.putIfAbsent(q.id(), s);
@@ -341,33 +319,18 @@ public final class Replica {
   }
 
   /** Every request in a batch must be an authentic, well-formed client request (§4.2: "verifies"). */
-  boolean validBatch(int primary, List<Signed> requests) {
-    for (Signed q : requests) {
-      Request r;
+  boolean validBatch(int primary, List<Signed> batch) {
+    for (Signed q : batch) {
+      Signed known = null;
       try {
-        r = Request.decode(q.body());
+        known = pending.get(Request.decode(q.body()).id());
       } catch (DecodeException e) {
-        evidence(primary, "batch with a malformed request");
-        return false;
+        // invalidInBatch names it
       }
-      Signed known = pending.get(r.id());
       boolean alreadyVerified = known != null && Arrays.equals(known.signature(), q.signature());
-      if (q.sender() < n || r.client() != q.sender() || (!alreadyVerified && !q.verify(verifier))) {
-        evidence(primary, "batch with a request the client did not sign");
-        return false;
-      }
-      if (r.operation().length > cfg.get(GroupConfig.MAX_REQUEST_BYTES)) {
-        evidence(primary, "batch with an oversized request");
-        return false;
-      }
-      if (needlesslyRandomized(r)) {
-        evidence(primary, "batch with request " + r.id() + " flagged randomized for an operation that is not");
-        return false;
-      }
-      if (r.namesAnotherClient()) {
-        // decidable from the request alone, so refused like a forged one rather than ordered and skipped at
-        // execution (the first-come rule for other ids depends on what was executed, so it has to wait)
-        evidence(primary, "batch with request " + r.id() + " on another client's sequence");
+      String invalid = requests.invalidInBatch(q, alreadyVerified);
+      if (invalid != null) {
+        evidence(primary, invalid);
         return false;
       }
     }
@@ -381,7 +344,7 @@ public final class Replica {
    * pre-prepare holding one (no prepare: the view-change timer deals with a primary that insists).
    */
   boolean needlesslyRandomized(Request q) {
-    return q.randomized() && !operations.isRandomized(q);
+    return requests.needlesslyRandomized(q);
   }
 
   /** Record an accepted (or, at the primary, sent) pre-prepare and send our prepare. */
@@ -535,14 +498,13 @@ public final class Replica {
         Request r = Request.decode(slot.committedBatch.get(i).body());
         pending.remove(r.id());
         proposed.remove(r.id());
-        if (!clients.isNew(r.id()) || clients.ownedByOther(r)) {
+        ClientRequests.Order order = requests.order(r);
+        if (order == ClientRequests.Order.SKIP) {
           continue; // a duplicate, a replay, or a sequence of another client: every correct replica skips it
         }
-        if (r.terminates()) {
-          clients.terminated(r);
+        if (order == ClientRequests.Order.TERMINATE) {
           terminates.add(r);
         } else {
-          clients.ordered(r.id(), r.client());
           run.add(r);
           randoms.add(contributions.active() ? contributions.random(slot, i) : coins.random(slot, i));
         }
@@ -571,30 +533,10 @@ public final class Replica {
     propose();
   }
 
-  /**
-   * A terminate is the replica's own business, not the application's: ordered, it turns the sequence's
-   * client-table entry into a tombstone, and the client gets an empty reply so that it knows f+1 replicas did
-   * so. Agreement-only replicas do not reply (configuration III's execution nodes would).
-   */
+  /** Agreement-only replicas do not reply to terminates (configuration III's execution nodes would). */
   private void answerTerminates(List<Request> terminates) {
-    if (!terminates.isEmpty() && role != Role.AGREEMENT) {
-      List<byte[]> empty = Collections.nCopies(terminates.size(), ClientTable.EMPTY);
-      sendReplies(terminates, empty, empty);
-    }
-  }
-
-  /** One signed certificate for the whole batch, and to each client its entry with its result (§4.1). */
-  private void sendReplies(List<Request> requests, List<byte[]> results, List<byte[]> randoms) {
-    List<ReplyCertificate.Entry> entries = new ArrayList<>(requests.size());
-    for (int i = 0; i < requests.size(); i++) {
-      Request q = requests.get(i);
-      entries.add(new ReplyCertificate.Entry(q.sequenceId(), q.messageNumber(),
-          ReplyCertificate.resultDigest(results.get(i), randoms.get(i))));
-    }
-    Signed certificate = sign(Kind.REPLY, new ReplyCertificate(view, entries).encode());
-    for (int i = 0; i < requests.size(); i++) {
-      byte[] bundle = ReplyBundle.of(certificate, i, results.get(i), randoms.get(i)).encode();
-      out.messages.add(new Ready.Outbound(requests.get(i).client(), bundle));
+    if (role != Role.AGREEMENT) {
+      requests.answerTerminates(view, terminates, out);
     }
   }
 

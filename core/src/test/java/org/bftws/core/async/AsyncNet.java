@@ -53,6 +53,8 @@ final class AsyncNet {
   private final List<Pending> pending = new ArrayList<>();
   private final Set<Integer> slowLinks = new HashSet<>();
   private final double newestBias;
+  /** Messages the adversary holds back while anything else is pending (from, message). */
+  private java.util.function.BiPredicate<Integer, AsyncMessage> heldBack;
   private int delivered;
 
   private record Pending(int from, int to, byte[] bytes) {}
@@ -141,6 +143,24 @@ final class AsyncNet {
     return signers.get(node).sign(data);
   }
 
+  /**
+   * From now on, messages that {@code held} names (by sender and body) are delivered only when nothing
+   * else is pending: the adversary delays them as long as it can without being unfair.
+   */
+  void holdBack(java.util.function.BiPredicate<Integer, AsyncMessage> held) {
+    this.heldBack = held;
+  }
+
+  /** Messages delivered so far (to correct and Byzantine nodes). */
+  int delivered() {
+    return delivered;
+  }
+
+  /** Whether a message is pending. */
+  boolean idle() {
+    return pending.isEmpty();
+  }
+
   /** Delivers pending messages in the adversary's order until none is left; returns how many. */
   int run() {
     int before = delivered;
@@ -177,17 +197,37 @@ final class AsyncNet {
   }
 
   private int next() {
+    List<Integer> free = new ArrayList<>();
+    for (int i = 0; i < pending.size(); i++) {
+      if (!held(pending.get(i))) {
+        free.add(i);
+      }
+    }
+    if (free.isEmpty()) {
+      return rng.nextInt(pending.size());
+    }
     if (rng.nextDouble() < newestBias) {
-      return pending.size() - 1;
+      return free.get(free.size() - 1);
     }
     List<Integer> fast = new ArrayList<>();
-    for (int i = 0; i < pending.size(); i++) {
+    for (int i : free) {
       Pending p = pending.get(i);
       if (!slowLinks.contains(p.from() * n + p.to())) {
         fast.add(i);
       }
     }
-    return fast.isEmpty() ? rng.nextInt(pending.size()) : fast.get(rng.nextInt(fast.size()));
+    return fast.isEmpty() ? free.get(rng.nextInt(free.size())) : fast.get(rng.nextInt(fast.size()));
+  }
+
+  private boolean held(Pending p) {
+    if (heldBack == null) {
+      return false;
+    }
+    try {
+      return heldBack.test(p.from(), AsyncMessage.decode(Signed.decode(p.bytes()).body()));
+    } catch (DecodeException e) {
+      return false;
+    }
   }
 
   private void note(int replica, boolean sent, int peer, byte[] bytes) {

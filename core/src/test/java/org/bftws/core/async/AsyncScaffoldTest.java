@@ -122,6 +122,33 @@ public class AsyncScaffoldTest {
         () -> net.ctx(1).router().register(new Probe(net.ctx(1), closed)));
   }
 
+  // Reference: SINTRA §2.5 (a delivered round of the channel is finished: nothing of it stays)
+  @Test
+  public void closeBelowEndsNumberedChildrenAndEverythingUnderThem() {
+    AsyncNet net = new AsyncNet(4, 1, 14, Set.of(0));
+    Context ctx = net.ctx(1);
+    Pid abc = Pid.root("abc");
+    net.input(1, () -> {
+      ctx.router().register(new Probe(ctx, abc.child(1).child("mvba")));
+      ctx.router().register(new Probe(ctx, abc.child(2)));
+      ctx.router().register(new Probe(ctx, abc.child("x")));
+    });
+    net.post(0, 1, net.forge(0, abc.child(1).child("mvba").child("cb").child(3), 1, new byte[0]));
+    net.post(0, 1, net.forge(0, abc.child(3), 1, new byte[0]));
+    net.run();
+    assertEquals(2, ctx.router().buffered());
+    net.input(1, () -> ctx.router().closeBelow(abc, 2));
+    assertEquals("round 1's instance gone, round 2's and a non-numbered child kept", 2, ctx.router().instances());
+    assertEquals("round 1's buffered message released, round 3's kept", 1, ctx.router().buffered());
+    net.post(0, 1, net.forge(0, abc.child(1).child("mvba").child("vba").child(0), 1, new byte[0]));
+    net.post(0, 1, net.forge(0, abc.child(0), 1, new byte[0]));
+    net.run();
+    assertEquals("messages under closed rounds are dropped", 1, ctx.router().buffered());
+    assertThrows(IllegalStateException.class, () -> ctx.router().register(new Probe(ctx, abc.child(1))));
+    net.input(1, () -> ctx.router().register(new Probe(ctx, abc.child(3))));
+    assertEquals(0, ctx.router().buffered());
+  }
+
   // Hostile bytes: garbage, truncated and bit-flipped envelopes never throw; they are evidence.
   @Test
   public void hostileEnvelopesNeverCrashAReplica() {

@@ -1,0 +1,323 @@
+package org.bftws.core.async;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+import org.bftws.core.codec.ByteReader;
+import org.bftws.core.codec.ByteWriter;
+import org.bftws.core.codec.DecodeException;
+import org.bftws.core.crypto.Digests;
+
+/**
+ * The atomic broadcast channel (SINTRA §2.5; Cachin-Kursawe-Petzold-Shoup, CRYPTO 2001): all correct
+ * parties deliver the same payloads in the same order. The parties proceed in global rounds 1, 2, …; in
+ * round r each party
+ * <ol>
+ *   <li>multicasts its round proposal ({@link #PROPOSAL} on the round's instance {@code pid/r}): the
+ *       payloads it holds, at most {@code maxBatch} of them, signed over {@code pid.bind("abc-batch", r ||
+ *       digest)}; with nothing of its own it adopts the payloads of the proposal that made it join (SINTRA:
+ *       "a party may also adopt a message that was first signed by another party and sign that");
+ *   <li>on n−f proposals from distinct parties, at least one non-empty, proposes the vector of them to the
+ *       round's multi-valued agreement ({@code pid/r/mvba}), whose external validity is exactly that: n−f
+ *       proposals of round r properly signed by distinct parties, at least one non-empty, every payload of
+ *       them valid ({@code validPayload}: for the replica, a well-formed client-signed request);
+ *   <li>delivers the decided vector's payloads in a fixed order (party index, then position), each bit
+ *       string once per round; duplicates across rounds are the layer above's business (SINTRA §2.5: the
+ *       client table of the replica filters them).
+ * </ol>
+ * Batching grows with load: a round takes everything queued meanwhile, up to {@code maxBatch} per party.
+ *
+ * <p>A round starts when the previous one decided and something is pending somewhere: this party holds a
+ * payload it wants, or a proposal of the round arrived holding one. An idle group sends nothing, and
+ * since every correct party's proposal is then non-empty and wanted, every correct party joins every round
+ * that some correct party starts. "Wanted" ({@code wanted}) is evaluated only after the previous round was
+ * delivered, so it may depend on the delivered prefix (the replica's client table) and is the same at all
+ * correct parties. No timer takes part: progress is driven by messages alone.
+ *
+ * <p>Memory: a round's instances (its proposals, the agreement and its broadcasts and binary agreements)
+ * are closed ({@link Router#closeBelow}) when the round delivers: a correct party that decided needs none of
+ * their later messages, and those it sent already are what slower parties need (the binary agreements
+ * relay their decision proofs). Nothing stays per round: the router remembers only the bound below which
+ * the channel's rounds are closed. Messages of rounds this party has not reached wait in the router's
+ * bounded per-sender buffer.
+ */
+public final class AtomicBroadcast {
+  public static final int PROPOSAL = 1;
+  /** Purpose string of the round-proposal signature. */
+  static final String BATCH = "abc-batch";
+
+  /** One delivered round: its payloads in the channel's order and the digest of the decided vector. */
+  public record Delivery(long round, byte[] digest, List<byte[]> payloads) {}
+
+  /** A party's signed round proposal as carried in the agreement's vector. */
+  record SignedBatch(int party, List<byte[]> payloads, byte[] signature) {
+    byte[] batchBytes() {
+      return encodeBatch(payloads);
+    }
+  }
+
+  private final Context ctx;
+  private final Pid pid;
+  private final int maxBatch;
+  private final Predicate<byte[]> validPayload;
+  private final Predicate<byte[]> wanted;
+  private final Consumer<Delivery> deliver;
+  /** Payloads to order, by digest, oldest first. */
+  private final LinkedHashMap<ByteBuffer, byte[]> queue = new LinkedHashMap<>();
+  private Round current;
+  private long delivered;
+  private long roundsRun;
+  private long payloadsDelivered;
+
+  /**
+   * The channel {@code pid} (e.g. {@code Pid.root("abc")}); registers round 1's instance. All predicates
+   * must be deterministic; {@code validPayload} the same at every correct party, {@code wanted} the same at
+   * every correct party that delivered the same rounds.
+   */
+  public AtomicBroadcast(Context ctx, Pid pid, int maxBatch, Predicate<byte[]> validPayload,
+      Predicate<byte[]> wanted, Consumer<Delivery> deliver) {
+    if (maxBatch < 1) {
+      throw new IllegalArgumentException("batch size " + maxBatch);
+    }
+    this.ctx = ctx;
+    this.pid = pid;
+    this.maxBatch = maxBatch;
+    this.validPayload = validPayload;
+    this.wanted = wanted;
+    this.deliver = deliver;
+    this.current = ctx.router().register(new Round(1));
+  }
+
+  /** SINTRA §2.5 {@code send}: queues a payload (once per bit string) and starts a round if idle. */
+  public void send(byte[] payload) {
+    queue.putIfAbsent(key(payload), payload);
+    current.maybeStart(null);
+  }
+
+  /** The last round delivered here (0: none). */
+  public long deliveredRound() {
+    return delivered;
+  }
+
+  /** Rounds this party took part in (sent a proposal). */
+  public long roundsRun() {
+    return roundsRun;
+  }
+
+  /** Payloads delivered (each bit string once per round). */
+  public long payloadsDelivered() {
+    return payloadsDelivered;
+  }
+
+  public int queued() {
+    return queue.size();
+  }
+
+  // ---------------------------------------------------------------- encoding
+
+  static byte[] encodeBatch(List<byte[]> payloads) {
+    ByteWriter w = new ByteWriter(64).i32(payloads.size());
+    payloads.forEach(w::bytes);
+    return w.toBytes();
+  }
+
+  private List<byte[]> decodeBatch(ByteReader r) {
+    int count = r.count(maxBatch);
+    List<byte[]> payloads = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      payloads.add(r.bytes());
+    }
+    return payloads;
+  }
+
+  static byte[] encodeVector(List<SignedBatch> vector) {
+    ByteWriter w = new ByteWriter(256).i32(vector.size());
+    for (SignedBatch b : vector) {
+      w.i32(b.party()).bytes(b.batchBytes()).bytes(b.signature());
+    }
+    return w.toBytes();
+  }
+
+  private List<SignedBatch> decodeVector(byte[] bytes) {
+    ByteReader r = new ByteReader(bytes);
+    int count = r.count(ctx.n());
+    List<SignedBatch> vector = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      int party = r.i32();
+      ByteReader br = new ByteReader(r.bytes());
+      List<byte[]> payloads = decodeBatch(br);
+      br.end();
+      vector.add(new SignedBatch(party, payloads, r.bytes()));
+    }
+    r.end();
+    return vector;
+  }
+
+  /** The bytes party signs for its round-r proposal. */
+  byte[] signedName(long round, byte[] batchBytes) {
+    byte[] data = new ByteWriter(48).i64(round).raw(Digests.sha256(batchBytes)).toBytes();
+    return pid.bind(BATCH, data);
+  }
+
+  private static ByteBuffer key(byte[] payload) {
+    return ByteBuffer.wrap(Digests.sha256(payload));
+  }
+
+  // ---------------------------------------------------------------- rounds
+
+  private void decided(Round round, byte[] vectorBytes) {
+    List<byte[]> out = new ArrayList<>();
+    Set<ByteBuffer> seen = new HashSet<>();
+    for (SignedBatch b : decodeVector(vectorBytes)) { // external validity held: parties ascending
+      for (byte[] p : b.payloads()) {
+        ByteBuffer k = key(p);
+        if (seen.add(k)) {
+          out.add(p);
+          queue.remove(k);
+        }
+      }
+    }
+    delivered = round.number;
+    payloadsDelivered += out.size();
+    ctx.router().closeBelow(pid, round.number + 1);
+    deliver.accept(new Delivery(round.number, Digests.sha256(vectorBytes), List.copyOf(out)));
+    current = ctx.router().register(new Round(round.number + 1));
+    current.maybeStart(null);
+  }
+
+  /** Up to {@code maxBatch} queued payloads still wanted; unwanted ones leave the queue. */
+  private List<byte[]> takeBatch() {
+    List<byte[]> batch = new ArrayList<>();
+    for (Iterator<byte[]> it = queue.values().iterator(); it.hasNext() && batch.size() < maxBatch; ) {
+      byte[] p = it.next();
+      if (wanted.test(p)) {
+        batch.add(p);
+      } else {
+        it.remove();
+      }
+    }
+    return batch;
+  }
+
+  /** The instance {@code pid/r}: round r's proposals, and its agreement once this party joined. */
+  private final class Round extends Protocol {
+    final long number;
+    final Map<Integer, SignedBatch> proposals = new LinkedHashMap<>();
+    /** Vectors already checked for external validity, by digest (the agreement asks many times). */
+    final Map<ByteBuffer, Boolean> checked = new LinkedHashMap<>();
+    MultiValuedAgreement mvba;
+    boolean proposedVector;
+
+    Round(long number) {
+      super(AtomicBroadcast.this.ctx, AtomicBroadcast.this.pid.child(number));
+      this.number = number;
+    }
+
+    /** Starts the round if this party wants something ordered, or {@code trigger} holds such a payload. */
+    void maybeStart(SignedBatch trigger) {
+      if (mvba != null) {
+        return;
+      }
+      List<byte[]> batch = takeBatch();
+      if (batch.isEmpty() && trigger != null) {
+        trigger.payloads().stream().filter(wanted).limit(maxBatch).forEach(batch::add);
+      }
+      if (batch.isEmpty()) {
+        return;
+      }
+      roundsRun++;
+      mvba = ctx.router().register(new MultiValuedAgreement(ctx, pid.child("mvba"), this::externallyValid,
+          v -> decided(this, v)));
+      byte[] batchBytes = encodeBatch(batch);
+      multicast(PROPOSAL, new ByteWriter(batchBytes.length + 80).bytes(batchBytes)
+          .bytes(ctx.sign(signedName(number, batchBytes))).toBytes());
+    }
+
+    @Override
+    protected void onMessage(int from, int type, byte[] body) {
+      if (type != PROPOSAL) {
+        throw new DecodeException("unknown atomic broadcast message type " + type);
+      }
+      ByteReader r = new ByteReader(body);
+      byte[] batchBytes = r.bytes();
+      byte[] sig = r.bytes();
+      r.end();
+      ByteReader br = new ByteReader(batchBytes);
+      SignedBatch b = new SignedBatch(from, decodeBatch(br), sig);
+      br.end();
+      if (proposals.containsKey(from)) {
+        evidence(from, "second proposal in round " + number);
+        return;
+      }
+      if (!valid(b)) {
+        evidence(from, "round " + number + " proposal badly signed or with an invalid payload");
+        return;
+      }
+      proposals.put(from, b);
+      if (!b.payloads().isEmpty()) {
+        maybeStart(b);
+      }
+      maybeProposeVector();
+    }
+
+    private void maybeProposeVector() {
+      if (mvba == null || proposedVector || proposals.size() < ctx.n() - ctx.f()) {
+        return;
+      }
+      List<SignedBatch> chosen = new ArrayList<>();
+      proposals.values().stream().filter(b -> !b.payloads().isEmpty()).forEach(chosen::add);
+      proposals.values().stream().filter(b -> b.payloads().isEmpty()).forEach(chosen::add);
+      if (chosen.get(0).payloads().isEmpty()) {
+        return; // cannot happen: this party joined with a non-empty proposal, its own
+      }
+      chosen = new ArrayList<>(chosen.subList(0, ctx.n() - ctx.f()));
+      chosen.sort((a, b) -> Integer.compare(a.party(), b.party()));
+      proposedVector = true;
+      mvba.propose(encodeVector(chosen));
+    }
+
+    private boolean valid(SignedBatch b) {
+      if (b.party() < 0 || b.party() >= ctx.n() || b.payloads().size() > maxBatch) {
+        return false;
+      }
+      SignedBatch held = proposals.get(b.party());
+      if (held != null && Arrays.equals(held.signature(), b.signature())
+          && Arrays.equals(held.batchBytes(), b.batchBytes())) {
+        return true; // verified when it arrived
+      }
+      return ctx.verify(b.party(), signedName(number, b.batchBytes()), b.signature())
+          && b.payloads().stream().allMatch(validPayload);
+    }
+
+    /** External validity of the round's agreement (see the class comment). */
+    boolean externallyValid(byte[] vector) {
+      return checked.computeIfAbsent(key(vector), k -> check(vector));
+    }
+
+    private boolean check(byte[] bytes) {
+      List<SignedBatch> vector;
+      try {
+        vector = decodeVector(bytes);
+      } catch (DecodeException e) {
+        return false;
+      }
+      if (vector.size() != ctx.n() - ctx.f() || vector.stream().allMatch(b -> b.payloads().isEmpty())) {
+        return false;
+      }
+      for (int i = 0; i < vector.size(); i++) {
+        if (i > 0 && vector.get(i).party() <= vector.get(i - 1).party() || !valid(vector.get(i))) {
+          return false;
+        }
+      }
+      return true;
+    }
+  }
+}

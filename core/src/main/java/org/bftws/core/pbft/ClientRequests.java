@@ -1,0 +1,197 @@
+package org.bftws.core.pbft;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.bftws.core.codec.ByteWriter;
+import org.bftws.core.codec.DecodeException;
+import org.bftws.core.config.GroupConfig;
+import org.bftws.core.crypto.Signer;
+import org.bftws.core.crypto.Verifier;
+import org.bftws.core.message.Kind;
+import org.bftws.core.message.ReplyBundle;
+import org.bftws.core.message.ReplyCertificate;
+import org.bftws.core.message.Request;
+import org.bftws.core.message.RequestId;
+import org.bftws.core.message.Signed;
+
+/**
+ * The client side of an ordering engine, shared by {@link Replica} (PBFT) and the asynchronous engine
+ * ({@code async.AsyncReplica}): which client requests are acceptable, alone and inside an ordered batch;
+ * the {@link ClientTable} that makes execution exactly-once and caches replies (Castro-Liskov §4.1); and
+ * the replies, one signed {@link ReplyCertificate} per executed batch with each client's {@link
+ * ReplyBundle}. Evidence goes to the {@link Ready} each call is given.
+ */
+public final class ClientRequests {
+  /** What execution does with one ordered request ({@link #order}). */
+  public enum Order {
+    /** A duplicate, a replay, or a sequence of another client: every correct replica skips it. */
+    SKIP,
+    /** Ends its sequence; the client gets an empty reply ({@link #answerTerminates}). */
+    TERMINATE,
+    /** Executes. */
+    RUN
+  }
+
+  private final GroupConfig cfg;
+  private final int n;
+  private final int id;
+  private final Signer signer;
+  private final Verifier verifier;
+  private final RandomizedOperations operations;
+  final ClientTable table = new ClientTable();
+
+  public ClientRequests(GroupConfig cfg, int id, Signer signer, Verifier verifier, RandomizedOperations operations) {
+    this.cfg = cfg;
+    this.n = cfg.n();
+    this.id = id;
+    this.signer = signer;
+    this.verifier = verifier;
+    this.operations = operations;
+  }
+
+  /**
+   * Checks an authentic request envelope from a client before it may become pending; null if it may, else
+   * the evidence against the client.
+   */
+  public String refusal(Signed s, Request q) {
+    if (q.client() != s.sender()) {
+      return "request signed by another client";
+    }
+    if (q.operation().length > cfg.get(GroupConfig.MAX_REQUEST_BYTES)) {
+      return "request larger than " + GroupConfig.MAX_REQUEST_BYTES.name();
+    }
+    if (needlesslyRandomized(q)) {
+      // Not even pending: it would never be batched, and a backup's view-change timer would fire on it.
+      return "request " + q.id() + " flagged randomized for an operation that is not";
+    }
+    if (table.ownedByOther(q)) {
+      return "request " + q.id() + " on another client's sequence";
+    }
+    return null;
+  }
+
+  /**
+   * A request that is not new: answers from the reply cache when it is the last executed one of its
+   * sequence (the client missed our reply). False when the request is new.
+   */
+  public boolean answeredFromCache(Request q, long view, Ready out) {
+    if (table.isNew(q.id())) {
+      return false;
+    }
+    ClientTable.Entry e = table.get(q.sequenceId());
+    if (e.messageNumber == q.messageNumber() && e.result != null) {
+      sendReplies(view, List.of(q), List.of(e.result), List.of(e.random), out);
+    }
+    return true;
+  }
+
+  /** Bounded memory: false when a new request is too far ahead of its sequence or too many are pending. */
+  public boolean admissible(Request q, int pending) {
+    ClientTable.Entry last = table.get(q.sequenceId());
+    long executedUpTo = last == null ? 0 : last.messageNumber;
+    return (q.terminates() || q.messageNumber() <= executedUpTo + cfg.get(GroupConfig.MAX_REQUESTS_AHEAD))
+        && pending < cfg.get(GroupConfig.MAX_PENDING);
+  }
+
+  /**
+   * Checks one request of a batch to order (§4.2: "verifies"): an authentic, well-formed client request;
+   * null if it is, else the evidence against whoever proposed the batch. {@code alreadyVerified} skips the
+   * client-signature check for an envelope this replica verified before.
+   */
+  public String invalidInBatch(Signed q, boolean alreadyVerified) {
+    Request r;
+    try {
+      r = Request.decode(q.body());
+    } catch (DecodeException e) {
+      return "batch with a malformed request";
+    }
+    if (q.sender() < n || r.client() != q.sender()
+        || (!alreadyVerified && !q.verify(verifier))) {
+      return "batch with a request the client did not sign";
+    }
+    if (r.operation().length > cfg.get(GroupConfig.MAX_REQUEST_BYTES)) {
+      return "batch with an oversized request";
+    }
+    if (needlesslyRandomized(r)) {
+      return "batch with request " + r.id() + " flagged randomized for an operation that is not";
+    }
+    if (r.namesAnotherClient()) {
+      // decidable from the request alone, so refused like a forged one rather than ordered and skipped at
+      // execution (the first-come rule for other ids depends on what was executed, so it has to wait)
+      return "batch with request " + r.id() + " on another client's sequence";
+    }
+    return null;
+  }
+
+  /**
+   * The client flagged the request randomized but its operation is not (integrity paper §4: refusing
+   * needless coin or contribution work is a DoS defence).
+   */
+  public boolean needlesslyRandomized(Request q) {
+    return q.randomized() && !operations.isRandomized(q);
+  }
+
+  /** True when (sequence, message number) is newer than anything ordered for that sequence. */
+  public boolean isNew(RequestId r) {
+    return table.isNew(r);
+  }
+
+  /** True when the request would be executed if ordered now (new, and on a sequence it may use). */
+  public boolean wouldRun(Request r) {
+    return table.isNew(r.id()) && !table.ownedByOther(r);
+  }
+
+  /** Execution of one ordered request, in order: records it in the client table and says what to do. */
+  public Order order(Request r) {
+    if (!wouldRun(r)) {
+      return Order.SKIP;
+    }
+    if (r.terminates()) {
+      table.terminated(r);
+      return Order.TERMINATE;
+    }
+    table.ordered(r.id(), r.client());
+    return Order.RUN;
+  }
+
+  /** The results of an executed batch: cached in the client table and sent to the clients. */
+  public void executed(Effect.Execute batch, List<byte[]> results, Ready out) {
+    for (int i = 0; i < results.size(); i++) {
+      table.result(batch.requests().get(i).id(), results.get(i), batch.randoms().get(i));
+    }
+    sendReplies(batch.view(), batch.requests(), results, batch.randoms(), out);
+  }
+
+  /**
+   * A terminate is the replica's own business, not the application's: ordered, it turns the sequence's
+   * client-table entry into a tombstone, and the client gets an empty reply so that it knows f+1 replicas
+   * did so.
+   */
+  public void answerTerminates(long view, List<Request> terminates, Ready out) {
+    if (!terminates.isEmpty()) {
+      List<byte[]> empty = Collections.nCopies(terminates.size(), ClientTable.EMPTY);
+      sendReplies(view, terminates, empty, empty, out);
+    }
+  }
+
+  /** One signed certificate for the whole batch, and to each client its entry with its result (§4.1). */
+  public void sendReplies(long view, List<Request> requests, List<byte[]> results, List<byte[]> randoms, Ready out) {
+    List<ReplyCertificate.Entry> entries = new ArrayList<>(requests.size());
+    for (int i = 0; i < requests.size(); i++) {
+      Request q = requests.get(i);
+      entries.add(new ReplyCertificate.Entry(q.sequenceId(), q.messageNumber(),
+          ReplyCertificate.resultDigest(results.get(i), randoms.get(i))));
+    }
+    Signed certificate = Signed.sign(Kind.REPLY, id, new ReplyCertificate(view, entries).encode(), signer);
+    for (int i = 0; i < requests.size(); i++) {
+      byte[] bundle = ReplyBundle.of(certificate, i, results.get(i), randoms.get(i)).encode();
+      out.messages.add(new Ready.Outbound(requests.get(i).client(), bundle));
+    }
+  }
+
+  /** The client table's canonical encoding, as every checkpoint holds it. */
+  public void writeTable(ByteWriter w) {
+    table.write(w);
+  }
+}

@@ -1,0 +1,266 @@
+package org.bftws.core.async;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import org.bftws.core.codec.DecodeException;
+import org.bftws.core.config.GroupConfig;
+import org.bftws.core.crypto.Signer;
+import org.bftws.core.crypto.threshold.Dealt;
+import org.bftws.core.crypto.threshold.ThresholdParams;
+import org.bftws.core.message.Kind;
+import org.bftws.core.message.ReplyBundle;
+import org.bftws.core.message.Request;
+import org.bftws.core.message.Signed;
+import org.bftws.core.pbft.CoinConfig;
+import org.bftws.core.pbft.Effect;
+import org.bftws.core.pbft.Event;
+import org.bftws.core.pbft.Ready;
+import org.bftws.core.testkit.HashChainApp;
+import org.bftws.core.testkit.TestKeys;
+import org.bftws.core.testkit.TestRandom;
+
+/**
+ * n {@link AsyncReplica}s, each with a {@link HashChainApp}, and clients (ids n, n+1, …) on an in-memory
+ * asynchronous network scheduled by a seeded adversary as {@link AsyncNet}'s: any pending message next,
+ * a bias towards the newest per seed, and messages that {@link #holdBack} names only when nothing else is
+ * pending. Effects are performed at once, in order. No ticks are ever given. Byzantine replicas have no
+ * engine: messages to them are dropped, and tests make them speak with {@link #post}.
+ */
+final class AsyncCluster {
+  private static final int MAX_STEPS = 2_000_000;
+
+  final int n;
+  final int f;
+  final int clients;
+  final long seed;
+  final GroupConfig cfg;
+  private final Random rng;
+  private final TestKeys keys;
+  private final AsyncReplica[] replicas;
+  private final HashChainApp[] apps;
+  /** Per replica: the requests it executed, in order. */
+  final List<List<Request>> executed = new ArrayList<>();
+  /** Per replica: the checkpoints that became stable there. */
+  final List<List<Long>> stable = new ArrayList<>();
+  final List<List<Event.Evidence>> evidence = new ArrayList<>();
+  /** Per client: reply bundles received. */
+  final List<Integer> replies = new ArrayList<>();
+  /** Per client, per message number: the result each replica's authentic reply carried. */
+  private final List<Map<Long, Map<Integer, String>>> answers = new ArrayList<>();
+  private final List<Pending> pending = new ArrayList<>();
+  private final double newestBias;
+  private Held heldBack;
+
+  /** Which messages the adversary holds back: by sender, destination and envelope. */
+  interface Held {
+    boolean test(int from, int to, Signed s);
+  }
+  /** With {@link #slowCaptures}: state captures asked for and not yet done (replica, seq). */
+  private final List<long[]> captures = new ArrayList<>();
+  private boolean slowCaptures;
+  private int delivered;
+  private final long[] nextNumber;
+  private final int[] maxBuffered;
+
+  private record Pending(int from, int to, byte[] bytes) {}
+
+  AsyncCluster(int n, int f, int clients, long seed, Set<Integer> byzantine, int checkpointInterval) {
+    this.n = n;
+    this.f = f;
+    this.clients = clients;
+    this.seed = seed;
+    this.rng = new Random(seed);
+    this.cfg = GroupConfig.builder().set(GroupConfig.F, f).set(GroupConfig.CHECKPOINT_INTERVAL, checkpointInterval)
+        .set(GroupConfig.MAX_BATCH_SIZE, 16).build();
+    this.keys = TestKeys.seeded(n + clients, seed);
+    Dealt coins = AsyncNet.CKS.deal(new ThresholdParams(n, f + 1, f), TestRandom.seeded(seed));
+    replicas = new AsyncReplica[n];
+    apps = new HashChainApp[n];
+    for (int i = 0; i < n; i++) {
+      executed.add(new ArrayList<>());
+      stable.add(new ArrayList<>());
+      evidence.add(new ArrayList<>());
+      if (!byzantine.contains(i)) {
+        CoinConfig coin = new CoinConfig(AsyncNet.CKS, coins.group(), coins.share(i + 1), new byte[0]);
+        replicas[i] = new AsyncReplica(cfg, i, keys.signer(i), keys.verifier(), coin);
+        apps[i] = new HashChainApp();
+      }
+    }
+    for (int c = 0; c < clients; c++) {
+      replies.add(0);
+      answers.add(new HashMap<>());
+    }
+    nextNumber = new long[clients];
+    maxBuffered = new int[n];
+    newestBias = rng.nextBoolean() ? 0 : rng.nextDouble();
+  }
+
+  boolean correct(int i) {
+    return replicas[i] != null;
+  }
+
+  AsyncReplica replica(int i) {
+    return replicas[i];
+  }
+
+  Signer signer(int node) {
+    return keys.signer(node);
+  }
+
+  /** Client c's next request, signed, sent to the replicas {@code to}; returns it. */
+  Signed request(int c, List<Integer> to) {
+    int client = n + c;
+    Request q = new Request(client, "seq-" + client, ++nextNumber[c], false,
+        ("op " + c + "/" + nextNumber[c]).getBytes(StandardCharsets.US_ASCII));
+    Signed s = Signed.sign(Kind.REQUEST, client, q.encode(), keys.signer(client));
+    for (int i : to) {
+      post(client, i, s.encode());
+    }
+    return s;
+  }
+
+  void post(int from, int to, byte[] bytes) {
+    pending.add(new Pending(from, to, bytes));
+  }
+
+  /** Messages that {@code held} names (sender, envelope) wait until nothing else is pending. */
+  void holdBack(Held held) {
+    this.heldBack = held;
+  }
+
+  /** State captures are done at random later points of the run, not at once (as a slow embedding would). */
+  void slowCaptures() {
+    slowCaptures = true;
+  }
+
+  /** The most messages replica i ever held for rounds it had not reached. */
+  int maxBuffered(int i) {
+    return maxBuffered[i];
+  }
+
+  int delivered() {
+    return delivered;
+  }
+
+  int run() {
+    int before = delivered;
+    while (step()) {
+      if (delivered - before > MAX_STEPS) {
+        throw new AssertionError("no quiescence after " + MAX_STEPS + " messages, seed " + seed);
+      }
+    }
+    return delivered - before;
+  }
+
+  boolean step() {
+    if (!captures.isEmpty() && (pending.isEmpty() || rng.nextInt(20) == 0)) {
+      long[] cs = captures.remove(rng.nextInt(captures.size()));
+      int i = (int) cs[0];
+      handle(i, replicas[i].stateCaptured(cs[1], apps[i].getState()));
+      return true;
+    }
+    if (pending.isEmpty()) {
+      return false;
+    }
+    Pending p = pending.remove(next());
+    delivered++;
+    if (p.to() < n && replicas[p.to()] != null) {
+      handle(p.to(), replicas[p.to()].receive(p.bytes()));
+      maxBuffered[p.to()] = Math.max(maxBuffered[p.to()], replicas[p.to()].buffered());
+      if (replicas[p.to()].dropped() > 0) {
+        throw new AssertionError("replica " + p.to() + " dropped messages: " + replicas[p.to()].describe()
+            + ", seed " + seed);
+      }
+    } else if (p.to() >= n) {
+      reply(p.to() - n, ReplyBundle.decode(p.bytes()));
+    }
+    return true;
+  }
+
+  private void reply(int c, ReplyBundle b) {
+    if (!b.verify(keys.verifier())) {
+      throw new AssertionError("reply with a bad certificate from " + b.sender() + ", seed " + seed);
+    }
+    replies.set(c, replies.get(c) + 1);
+    String result = HexFormat.of().formatHex(b.result());
+    String before = answers.get(c).computeIfAbsent(b.messageNumber(), k -> new HashMap<>())
+        .putIfAbsent(b.sender(), result);
+    if (before != null && !before.equals(result)) {
+      throw new AssertionError("replica " + b.sender() + " gave two results, seed " + seed);
+    }
+  }
+
+  /** The replicas whose authentic replies to client c's request {@code number} carry one same result. */
+  int matchingReplies(int c, long number) {
+    Map<Integer, String> byReplica = answers.get(c).getOrDefault(number, Map.of());
+    return (int) byReplica.values().stream().distinct().count() <= 1 ? byReplica.size() : -1;
+  }
+
+  private void handle(int i, Ready r) {
+    for (Event e : r.events) {
+      if (e instanceof Event.Evidence ev) {
+        evidence.get(i).add(ev);
+      } else if (e instanceof Event.CheckpointStable cs) {
+        stable.get(i).add(cs.seq());
+      }
+    }
+    for (Ready.Outbound o : r.messages) {
+      if (o.to() == Ready.ALL_REPLICAS) {
+        for (int to = 0; to < n; to++) {
+          if (to != i) {
+            post(i, to, o.bytes());
+          }
+        }
+      } else {
+        post(i, o.to(), o.bytes());
+      }
+    }
+    for (Effect e : r.effects) {
+      if (e instanceof Effect.Execute ex) {
+        List<byte[]> results = new ArrayList<>();
+        for (int k = 0; k < ex.requests().size(); k++) {
+          results.add(apps[i].execute(ex.requests().get(k), ex.randoms().get(k)));
+          executed.get(i).add(ex.requests().get(k));
+        }
+        handle(i, replicas[i].executed(ex.seq(), results));
+      } else if (e instanceof Effect.CaptureState cs && slowCaptures) {
+        captures.add(new long[] {i, cs.seq()});
+      } else if (e instanceof Effect.CaptureState cs) {
+        handle(i, replicas[i].stateCaptured(cs.seq(), apps[i].getState()));
+      }
+    }
+  }
+
+  private int next() {
+    List<Integer> free = new ArrayList<>();
+    for (int i = 0; i < pending.size(); i++) {
+      if (!held(pending.get(i))) {
+        free.add(i);
+      }
+    }
+    if (free.isEmpty()) {
+      return rng.nextInt(pending.size());
+    }
+    if (rng.nextDouble() < newestBias) {
+      return free.get(free.size() - 1);
+    }
+    return free.get(rng.nextInt(free.size()));
+  }
+
+  private boolean held(Pending p) {
+    if (heldBack == null) {
+      return false;
+    }
+    try {
+      return heldBack.test(p.from(), p.to(), Signed.decode(p.bytes()));
+    } catch (DecodeException e) {
+      return false;
+    }
+  }
+}
