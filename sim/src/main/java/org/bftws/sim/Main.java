@@ -9,8 +9,8 @@ import java.util.concurrent.Future;
 import org.bftws.core.crypto.threshold.SchemeId;
 
 /**
- * {@code scripts/simulate}: runs a range of seeds and prints one line per failing seed (with the command
- * that replays it) and a summary line {@code simulate: seeds=S runs_ok=R violations=V requests_committed=C}.
+ * {@code scripts/simulate}: runs a range of seeds and prints, per failing seed, its summary, its first
+ * violations (all of them with {@code --verbose}) and the command that replays it, then a summary line {@code simulate: seeds=S runs_ok=R violations=V requests_committed=C}.
  * Exit status 0 iff no violation — except for the over-threshold negative control, where it is 0 iff
  * violations were found (the checker can see them).
  */
@@ -114,7 +114,7 @@ public final class Main {
         ok++;
       } else {
         violations += r.violations().size();
-        System.out.println("FAIL " + r.describe() + " replay: " + r.options().replay());
+        System.out.println("FAIL " + r.report(verbose) + "\n  replay: " + r.options().replay());
       }
       if (verbose && r.ok()) {
         System.out.println("ok   " + r.describe());

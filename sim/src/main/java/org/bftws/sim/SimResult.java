@@ -21,14 +21,38 @@ public record SimResult(SimOptions options, String faults, List<String> violatio
     return violations.isEmpty();
   }
 
+  /** Violations a failing run prints by default; {@code --verbose} prints all of them. */
+  static final int VIOLATIONS_SHOWN = 5;
+
+  /** The run in one line, with every violation: for tests, which compare replays of one seed. */
   public String describe() {
+    return summary() + (ok() ? "" : " violations=" + violations);
+  }
+
+  /**
+   * The run for a person: the summary line, then one line per violation, the first {@link #VIOLATIONS_SHOWN}
+   * unless {@code all} (a failing seed can violate an invariant tens of thousands of times, one line each
+   * would bury the summary), and a count of the rest.
+   */
+  public String report(boolean all) {
+    StringBuilder sb = new StringBuilder(summary()).append(ok() ? "" : " violations=" + violations.size());
+    int shown = all ? violations.size() : Math.min(VIOLATIONS_SHOWN, violations.size());
+    for (int i = 0; i < shown; i++) {
+      sb.append("\n  violation: ").append(violations.get(i));
+    }
+    if (shown < violations.size()) {
+      sb.append("\n  ... and ").append(violations.size() - shown).append(" more (--verbose for all)");
+    }
+    return sb.toString();
+  }
+
+  private String summary() {
     return "seed=" + options.seed() + " byzantine=" + options.byzantine().label()
         + (options.random() == SimOptions.Randomness.NONE ? ""
             : options.random() != SimOptions.Randomness.CT ? " random=" + options.random().label()
             : " random=ct/" + options.scheme().label() + (options.coinPerBatch() ? "/per-batch" : "")) + " faults={" + faults + "}"
         + " committed=" + requestsCommitted + " delivered=" + requestsDelivered + " viewChanges=" + viewChanges
         + " stateTransfers=" + stateTransfers + " evidence=" + evidence + (refused == 0 ? "" : " refused=" + refused)
-        + " randoms=" + randomsChecked + " time=" + endTime
-        + (ok() ? "" : " violations=" + violations);
+        + " randoms=" + randomsChecked + " time=" + endTime;
   }
 }

@@ -88,7 +88,7 @@ public class SimulationTest {
     for (SimResult r : runAll(runs)) {
       committed += r.requestsCommitted();
       if (!r.ok()) {
-        failures.add(r.describe() + "\n  replay: " + r.options().replay());
+        failures.add(r.report(false) + "\n  replay: " + r.options().replay());
       }
     }
     System.out.println("simulation: seeds=" + runs.size() + " failures=" + failures.size() + " requests_committed=" + committed);
@@ -103,7 +103,7 @@ public class SimulationTest {
       runs.add(new SimOptions(seed, 2, 3, 40, seed % 2 == 0 ? Byzantine.TWINS : Byzantine.MUTATE));
     }
     for (SimResult r : runAll(runs)) {
-      assertTrue(r.describe() + " replay: " + r.options().replay(), r.ok());
+      assertTrue(r.report(false) + "\n  replay: " + r.options().replay(), r.ok());
     }
   }
 
@@ -367,7 +367,7 @@ public class SimulationTest {
     for (SimResult r : results) {
       randoms += r.randomsChecked();
       if (!r.ok()) {
-        failures.add(r.describe() + "\n  replay: " + r.options().replay());
+        failures.add(r.report(false) + "\n  replay: " + r.options().replay());
       }
     }
     assertTrue("no randomized request was executed: S8 checked nothing", randoms > 0);
