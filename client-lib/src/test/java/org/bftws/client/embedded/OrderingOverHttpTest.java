@@ -5,11 +5,9 @@ import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,24 +16,27 @@ import java.util.function.BooleanSupplier;
 
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
+import org.bftws.client.group.GroupLauncher;
+import org.bftws.client.group.LaunchedGroup;
 import org.bftws.core.config.GroupConfig;
-import org.bftws.core.crypto.Signer;
-import org.bftws.core.crypto.Verifier;
-import org.bftws.core.testkit.TestKeys;
+import org.bftws.core.keys.KeyFiles;
 import org.bftws.module.config.BftwsConfig;
 import org.bftws.module.config.BftwsParameters;
+import org.bftws.module.keys.GroupKeyMaterial;
 import org.bftws.module.order.BftwsReplica;
 import org.bftws.module.testing.Conditions;
 import org.bftws.module.transport.ControlPort;
 import org.junit.After;
 import org.junit.Rule;
 import org.junit.Test;
+import org.junit.rules.RuleChain;
 import org.junit.rules.TemporaryFolder;
 import org.junit.rules.Timeout;
 
 /**
- * Four replicas (f = 1) order requests over real SOAP/HTTP on 127.0.0.1: each is an embedded Axis2 server
- * with its control port, Total Order Manager and Multicast Sender (paper §3.3.1.2, §3.3.1.8); a client
+ * Four replicas (f = 1) order requests over real SOAP/HTTP on 127.0.0.1: each is an embedded Axis2 server of a
+ * {@link LaunchedGroup} (its keygen keys and ports; servers only) with its control port, Total Order Manager
+ * and Multicast Sender (paper §3.3.1.2, §3.3.1.8); a client
  * built on core's ClientCore multicasts signed requests and votes on f+1 matching replies (§3.3.1.5).
  * Then one backup stops, and the 2f+1 left go on ordering (Castro-Liskov §4: safe and live with f faulty).
  */
@@ -43,21 +44,21 @@ public class OrderingOverHttpTest {
     private static final Logger LOG = LogManager.getLogger(OrderingOverHttpTest.class);
     private static final int F = 1;
     private static final int N = 3 * F + 1;
-    private static final int CLIENT_ID = N;
+    private static final int CLIENT_ID = N; // client-1.key is core node n (GroupKeyMaterial)
     private static final long WAIT_MS = 15_000;
 
+    private final TemporaryFolder tmp = new TemporaryFolder();
+    private final LaunchedGroup group = new LaunchedGroup(tmp).serversOnly();
+
     @Rule
-    public final TemporaryFolder tmp = new TemporaryFolder();
+    public final RuleChain files = RuleChain.outerRule(tmp).around(group);
 
     @Rule
     public final Timeout timeout = Timeout.seconds(90);
 
-    private final EmbeddedAxis2Server[] servers = new EmbeddedAxis2Server[N];
     private final BftwsReplica[] replicas = new BftwsReplica[N];
     private final CounterService[] services = new CounterService[N];
     private final BftwsConfig[] configs = new BftwsConfig[N];
-    private final Signer[] signers = new Signer[N + 1];
-    private Verifier verifier;
     private EmbeddedAxis2Server clientServer;
     private GroupTestClient client;
     private long expected;
@@ -66,7 +67,11 @@ public class OrderingOverHttpTest {
     @After
     public void stopAll() throws Exception {
         EmbeddedAxis2Server.closeAll(clientServer);
-        EmbeddedAxis2Server.closeAll(servers);
+        for (int r = 0; r < N; r++) {
+            if (group.replicas()[r] != null) {
+                group.stop(r);
+            }
+        }
         if (client != null) {
             client.close();
         }
@@ -162,17 +167,13 @@ public class OrderingOverHttpTest {
             call(i);
         }
         int lagging = N - 1;
-        int port = servers[lagging].port();
         crash(lagging);
         for (int i = 4; i <= 20; i++) {
             call(i);
         }
         // Same endpoint, empty state: as after a crash that lost the disk.
-        servers[lagging] = EmbeddedAxis2Server.start(TestRepositories.replica(tmp.newFolder("restarted").toPath()),
-                port);
-        services[lagging] = new CounterService();
-        replicas[lagging] = BftwsReplica.start(servers[lagging].context(), configs[lagging], signers[lagging],
-                verifier, services[lagging]);
+        group.start(lagging, "restarted");
+        attach(lagging);
         for (int i = 21; i <= 24; i++) {
             call(i);
         }
@@ -188,8 +189,7 @@ public class OrderingOverHttpTest {
 
     /** A crash: the server stops listening first, so peers' sends fail at once, then ordering stops. */
     private void crash(int r) throws Exception {
-        servers[r].close();
-        servers[r] = null;
+        group.stop(r);
         replicas[r].close();
         replicas[r] = null;
     }
@@ -216,51 +216,58 @@ public class OrderingOverHttpTest {
         return micros;
     }
 
+    /**
+     * Starts the servers, then attaches to each an ordering replica configured as the group's replica R (keygen's
+     * keys of the launched group, its ports), and connects the test's client with client-1's key.
+     */
     private void startGroup(Map<String, String> extra) throws Exception {
-        TestKeys nodeKeys = TestKeys.seeded(N + 1, 1);
-        StringBuilder publicText = new StringBuilder();
-        Path keys = tmp.newFolder("keys").toPath();
-        for (int node = 0; node <= N; node++) {
-            signers[node] = nodeKeys.signer(node);
-            Files.write(keys.resolve("node" + node + ".key"), nodeKeys.privateKey(node).getEncoded());
-            publicText.append(node).append(' ')
-                    .append(Base64.getEncoder().encodeToString(nodeKeys.publicKey(node).getEncoded())).append('\n');
-        }
-        // The module does not load key files yet (the keygen format is pending): the files only satisfy
-        // the configuration's checks; the keys themselves are passed in.
-        Files.writeString(keys.resolve("public-keys"), publicText);
-        verifier = nodeKeys.verifier();
-
-        // Ports are chosen at start-up, so the servers start before the group's endpoint list is known.
+        group.start();
         StringBuilder endpoints = new StringBuilder();
         for (int r = 0; r < N; r++) {
-            servers[r] = EmbeddedAxis2Server.start(TestRepositories.replica(tmp.newFolder("replica" + r).toPath()));
-            endpoints.append(r).append('=').append(servers[r].serviceUrl("Echo")).append(' ');
+            endpoints.append(r).append('=').append(GroupLauncher.serviceUrl(group.ports()[r], "Echo")).append(' ');
         }
+        Path keys = group.layout().keys();
         List<URI> control = new ArrayList<>();
-        BftwsConfig config = null;
         for (int r = 0; r < N; r++) {
-            Map<String, String> p = new HashMap<>();
-            p.put("bftws.replicated", "true");
+            Map<String, String> p = groupParameters(endpoints.toString(), keys, extra);
             p.put("bftws.role", "replica");
-            p.put("bftws.f", String.valueOf(F));
-            p.put("bftws.group.endpoint", "http://echo.group.example/axis2/services/Echo");
-            p.put("bftws.replicas", endpoints.toString());
             p.put("bftws.replica.id", String.valueOf(r));
-            p.put("bftws.keys.private", keys.resolve("node" + r + ".key").toString());
-            p.put("bftws.keys.public", keys.resolve("public-keys").toString());
-            p.putAll(extra);
-            config = BftwsParameters.parse(p);
-            configs[r] = config;
-            services[r] = new CounterService();
-            replicas[r] = BftwsReplica.start(servers[r].context(), config, signers[r], verifier, services[r]);
-            control.add(ControlPort.controlUri(URI.create(servers[r].serviceUrl("Echo"))));
+            p.put("bftws.keys.private", keys.resolve(KeyFiles.replicaFileName(r + 1)).toString());
+            configs[r] = BftwsParameters.parse(p);
+            attach(r);
+            control.add(ControlPort.controlUri(URI.create(GroupLauncher.serviceUrl(group.ports()[r], "Echo"))));
         }
-        GroupConfig group = config.group();
-        clientServer = EmbeddedAxis2Server.start(TestRepositories.listeningClient(tmp.newFolder("client").toPath()));
+        Map<String, String> c = groupParameters(endpoints.toString(), keys, extra);
+        c.put("bftws.role", "client");
+        c.put("bftws.keys.private", keys.resolve(KeyFiles.clientFileName(1)).toString());
+        GroupKeyMaterial clientKeys = GroupKeyMaterial.load(BftwsParameters.parse(c));
+        assertEquals("client-1.key is node n", CLIENT_ID, clientKeys.nodeId());
+        GroupConfig groupConfig = configs[0].group();
+        clientServer = EmbeddedAxis2Server.start(GroupLauncher.clientRepository(group.layout(),
+                tmp.newFolder("client").toPath(), GroupLauncher.httpReceiver(0)));
         // Replicas started with BftwsReplica.start take requests on the control port: the client picks its own id.
-        client = new GroupTestClient(clientServer, group, CLIENT_ID, "urn:uuid:" + java.util.UUID.randomUUID(),
-                signers[CLIENT_ID], verifier, control, null, config.tickMillis());
+        client = new GroupTestClient(clientServer, groupConfig, CLIENT_ID, "urn:uuid:" + java.util.UUID.randomUUID(),
+                clientKeys.signer(), clientKeys.verifier(), control, null, configs[0].tickMillis());
+    }
+
+    /** The parameters every member of the group shares, {@code extra} last. */
+    private static Map<String, String> groupParameters(String endpoints, Path keys, Map<String, String> extra) {
+        Map<String, String> p = new HashMap<>();
+        p.put("bftws.replicated", "true");
+        p.put("bftws.f", String.valueOf(F));
+        p.put("bftws.group.endpoint", GroupLauncher.GROUP_ENDPOINT);
+        p.put("bftws.replicas", endpoints);
+        p.put("bftws.keys.public", keys.resolve(KeyFiles.GROUP_FILE).toString());
+        p.putAll(extra);
+        return p;
+    }
+
+    /** Orders on replica {@code r}'s running server, into a fresh (empty) counter service. */
+    private void attach(int r) throws Exception {
+        GroupKeyMaterial keys = GroupKeyMaterial.load(configs[r]);
+        services[r] = new CounterService();
+        replicas[r] = BftwsReplica.start(group.replica(r).context(), configs[r], keys.signer(), keys.verifier(),
+                services[r]);
     }
 
     private static void logLatency(List<Long> micros) {

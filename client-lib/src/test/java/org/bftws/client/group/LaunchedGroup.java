@@ -47,6 +47,7 @@ public final class LaunchedGroup extends ExternalResource {
     private GroupSecurity security = GroupSecurity.NONE;
     private GroupLauncher.Container container = GroupLauncher.Container.AXIS2;
     private boolean installed;
+    private boolean serversOnly;
     private GroupLauncher.Layout layout;
     private int[] ports;
 
@@ -105,6 +106,17 @@ public final class LaunchedGroup extends ExternalResource {
         return this;
     }
 
+    /**
+     * Starts each replica as a server only, on its group port: conf/axis2-replica.xml without the group's
+     * parameters (bftws engaged, nothing replicated) and the echo service. The test attaches the ordering to
+     * the server's context itself ({@code BftwsReplica.start}), as OrderingOverHttpTest does to measure ordering
+     * without Axis2 invocation.
+     */
+    public LaunchedGroup serversOnly() {
+        serversOnly = true;
+        return this;
+    }
+
     /** A further service archive every replica deploys, reached under the group endpoint's sibling. */
     public LaunchedGroup service(Path aar) {
         services.add(aar);
@@ -146,7 +158,12 @@ public final class LaunchedGroup extends ExternalResource {
     /** (Re)starts replica {@code r} with an empty state in a fresh directory named {@code dirName}. */
     public Axis2Server start(int r, String dirName) throws IOException {
         dirs[r] = tmp.newFolder(dirName).toPath();
-        if (container == GroupLauncher.Container.AXIS2) {
+        if (serversOnly) {
+            if (container != GroupLauncher.Container.AXIS2 || !parameters.isEmpty() || !services.isEmpty()) {
+                throw new IllegalStateException("a server-only replica is Axis2's own server with the echo service");
+            }
+            replicas[r] = GroupLauncher.startReplica(layout(), dirs[r], ports()[r], "", "echo.aar");
+        } else if (container == GroupLauncher.Container.AXIS2) {
             replicas[r] = GroupLauncher.start(r, ports(), layout(), dirs[r], randomness, parameters, security,
                     services);
         } else if (!parameters.isEmpty() || !services.isEmpty()) {
