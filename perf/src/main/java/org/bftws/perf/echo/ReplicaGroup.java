@@ -4,8 +4,6 @@ import static org.bftws.client.group.GroupLauncher.param;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
@@ -14,12 +12,11 @@ import java.util.List;
 
 import org.apache.axis2.context.ConfigurationContext;
 import org.bftws.client.embedded.EmbeddedAxis2Server;
+import org.bftws.client.group.GroupLauncher;
 import org.bftws.core.config.GroupConfig;
-import org.bftws.core.keys.KeyFiles;
 import org.bftws.core.keys.KeyGen;
 import org.bftws.module.BftwsRuntime;
 import org.bftws.module.config.BftwsKeys;
-import org.bftws.module.config.Role;
 import org.bftws.module.order.BftwsReplica;
 import org.bftws.module.order.TotalOrderManager;
 
@@ -28,6 +25,10 @@ import org.bftws.module.order.TotalOrderManager;
  * loopback, plus one listening client whose control port receives the replies. Keys come from keygen with
  * {@code --replicas n}; {@code bftws.f} is set to (n-1)/3. A replica can be stopped and restarted empty at its
  * listed endpoint (the recovery experiment's crash and state transfer). Closing stops everything still running.
+ *
+ * <p>The parameters are {@link GroupLauncher}'s, as every group's; the repositories are {@link EchoSetup}'s: n
+ * varies, each replica deploys only the measured service (with rampart.mar for the signed modes), and with a WAN
+ * delay the listed endpoints are forwarders, not the listeners.
  */
 public final class ReplicaGroup implements AutoCloseable {
     private final EchoSetup setup;
@@ -109,17 +110,15 @@ public final class ReplicaGroup implements AutoCloseable {
             throw new IllegalStateException("keygen failed: " + log);
         }
         // bftws.replicas names every endpoint before any replica starts: take free ports first
-        int[] ports = freePorts(n + 1);
+        int[] ports = GroupLauncher.freePorts(n + 1);
         Closer forwarders = new Closer();
         try {
-            StringBuilder list = new StringBuilder();
+            int[] listed = new int[n];
             for (int r = 0; r < n; r++) {
-                list.append(r).append("=http://127.0.0.1:").append(setup.reachablePort(forwarders, ports[r]))
-                        .append("/axis2/services/").append(serviceName).append(' ');
+                listed[r] = setup.reachablePort(forwarders, ports[r]);
             }
-            String group = param(BftwsKeys.REPLICATED, true) + param(BftwsKeys.GROUP_ENDPOINT.name(), groupEndpoint)
-                    + param(BftwsKeys.REPLICAS.name(), list.toString().trim()) + param(GroupConfig.F, (n - 1) / 3)
-                    + param(BftwsKeys.PUBLIC_KEYS, keys.resolve(KeyFiles.GROUP_FILE))
+            String group = GroupLauncher.groupParameters(groupEndpoint, serviceName, listed, keys)
+                    + param(GroupConfig.F, (n - 1) / 3)
                     + param(BftwsKeys.THRESHOLD_SCHEME.name(), keyOptions.scheme()) + extraParams;
             String replyEndpoint = setup.wanDelayMillis() == 0 ? "" : param(BftwsKeys.CLIENT_REPLY_ENDPOINT.name(),
                     "http://127.0.0.1:" + setup.reachablePort(forwarders, ports[n]) + "/axis2/services/BftwsControl");
@@ -188,18 +187,15 @@ public final class ReplicaGroup implements AutoCloseable {
 
     private void startReplica(int r, Path dir) throws Exception {
         Path xml = setup.axis2Xml(dir.resolve("conf"), "axis2-replica.xml", groupParams
-                + param(BftwsKeys.REPLICA_ID, r)
-                + param(BftwsKeys.PRIVATE_KEY, keys.resolve(KeyFiles.replicaFileName(r + 1)))
+                + GroupLauncher.replicaParameters(r, keys)
                 + (signing == null ? "" : signing.replicaParams(r)));
         replicas[r] = EmbeddedAxis2Server.start(setup.server(dir.resolve("repository"), xml, serviceAar), ports[r]);
     }
 
     private void startClient(int port, String replyEndpoint) throws Exception {
         Path xml = setup.axis2Xml(work.resolve("client/conf"), "axis2-client.xml", groupParams + replyEndpoint
-                + param(BftwsKeys.ROLE, Role.CLIENT)
-                + param(BftwsKeys.PRIVATE_KEY, keys.resolve(KeyFiles.clientFileName(1)))
-                + (signing == null ? "" : signing.clientParams())
-                + "<transportReceiver name=\"http\" class=\"org.apache.axis2.transport.http.SimpleHTTPServer\"/>\n    ");
+                + GroupLauncher.clientParameters(1, keys)
+                + (signing == null ? "" : signing.clientParams()) + GroupLauncher.httpReceiver(0));
         client = closer.register(EmbeddedAxis2Server.start(setup.client(work.resolve("client/repository"), xml),
                 port));
     }
@@ -215,23 +211,5 @@ public final class ReplicaGroup implements AutoCloseable {
             }
         }
         closer.close();
-    }
-
-    private static int[] freePorts(int count) throws Exception {
-        ServerSocket[] sockets = new ServerSocket[count];
-        int[] ports = new int[count];
-        try {
-            for (int i = 0; i < count; i++) {
-                sockets[i] = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-                ports[i] = sockets[i].getLocalPort();
-            }
-        } finally {
-            for (ServerSocket s : sockets) {
-                if (s != null) {
-                    s.close();
-                }
-            }
-        }
-        return ports;
     }
 }
