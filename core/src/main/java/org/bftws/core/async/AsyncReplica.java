@@ -131,13 +131,7 @@ public final class AsyncReplica implements Engine {
   @Override
   public Ready executed(long seq, List<byte[]> results) {
     Effect.Execute head = awaitingResults.peek();
-    if (head == null || head.seq() != seq) {
-      throw new IllegalStateException("executed(" + seq + ") but awaiting " + (head == null ? "none" : head.seq()));
-    }
-    if (results.size() != head.requests().size()) {
-      throw new IllegalStateException("executed(" + seq + "): " + results.size() + " results for "
-          + head.requests().size() + " requests");
-    }
+    ClientRequests.checkResults(head, seq, results);
     awaitingResults.poll();
     requests.executed(head, results, out);
     return flush();

@@ -156,6 +156,20 @@ public final class ClientRequests {
   }
 
   /** The results of an executed batch: cached in the client table and sent to the clients. */
+  /**
+   * Checks that {@code results} answer the execution both engines await, {@code head}: the embedding must
+   * feed each {@link Effect.Execute}'s results back in order, one per request (see {@link Ready}).
+   */
+  public static void checkResults(Effect.Execute head, long seq, List<byte[]> results) {
+    if (head == null || head.seq() != seq) {
+      throw new IllegalStateException("executed(" + seq + ") but awaiting " + (head == null ? "none" : head.seq()));
+    }
+    if (results.size() != head.requests().size()) {
+      throw new IllegalStateException("executed(" + seq + "): " + results.size() + " results for "
+          + head.requests().size() + " requests");
+    }
+  }
+
   public void executed(Effect.Execute batch, List<byte[]> results, Ready out) {
     for (int i = 0; i < results.size(); i++) {
       table.result(batch.requests().get(i).id(), results.get(i), batch.randoms().get(i));

@@ -159,16 +159,10 @@ public final class Replica implements Engine {
   /** The results of the {@link Effect.Execute} for seq, in request order. */
   public Ready executed(long seq, List<byte[]> results) {
     Effect.Execute head = awaitingResults.peek();
-    if (head == null || head.seq() != seq) {
-      if (seq <= installedUpTo) {
-        return flush(); // an execution that a state transfer superseded meanwhile: its result is moot
-      }
-      throw new IllegalStateException("executed(" + seq + ") but awaiting " + (head == null ? "none" : head.seq()));
+    if ((head == null || head.seq() != seq) && seq <= installedUpTo) {
+      return flush(); // an execution that a state transfer superseded meanwhile: its result is moot
     }
-    if (results.size() != head.requests().size()) {
-      throw new IllegalStateException("executed(" + seq + "): " + results.size() + " results for "
-          + head.requests().size() + " requests");
-    }
+    ClientRequests.checkResults(head, seq, results);
     awaitingResults.poll();
     requests.executed(head, results, out);
     return flush();
