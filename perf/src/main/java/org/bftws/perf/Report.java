@@ -15,8 +15,8 @@ import java.util.TreeSet;
 
 /**
  * Regenerates {@code RESULTS.md} and the PNG plots from the latest CSVs in {@code results/}: echo.csv,
- * three-tier.csv, scale.csv, recovery-*.csv, profile.csv (this module), heap.csv (scripts/perf-heap), engine.csv
- * and engine-random.csv (scripts/bench-engine), crypto.csv (scripts/bench-crypto). Numbers are the
+ * three-tier.csv, scale.csv, recovery-*.csv, profile.csv (this module), heap.csv (scripts/perf-heap), engine.csv,
+ * engine-random.csv and engine-async*.csv (scripts/bench-engine), crypto.csv (scripts/bench-crypto). Numbers are the
  * median over repetitions; every ratio is printed next to the absolute numbers it divides.
  */
 public final class Report {
@@ -56,6 +56,7 @@ public final class Report {
         engine(md, plots);
         RandomReport random = new RandomReport(results);
         random.engine(md, plots);
+        new AsyncEngineReport(results).write(md, plots);
         crypto(md, plots);
         random.table1(md, plots);
         Files.writeString(markdown, md.toString(), StandardCharsets.UTF_8);
