@@ -126,10 +126,12 @@ final class AsyncEngineReport {
         Csv.Row last = rows.get(rows.size() - 1);
         double max = rows.stream().skip(1).mapToDouble(r -> r.number("heap_used_mb_after_gc")).max().orElse(Double.NaN);
         md.append(String.format(Locale.ROOT, "The n = 4 async group (all four replicas, clients and network in one "
-                + "heap) ordering %.0f requests in %.0f rounds; used heap after a full GC, sampled every %.0f requests: "
-                + "%.1f MB after the first sample, %.1f MB at the end, %.1f MB at most; live channel instances at "
-                + "replica 0 at the end: %s, messages buffered: %s. From `perf/results/engine-async-memory.csv`.%n%n",
-                last.number("requests"), last.number("round"), first.number("requests"),
+                + "heap) ordering %.0f requests of %s bytes in %.0f rounds (batches of at most %s); used heap after a "
+                + "full GC, sampled every %.0f requests: %.1f MB after the first sample, %.1f MB at the end, %.1f MB at "
+                + "most; live channel instances at replica 0 at the end: %s, messages buffered: %s. From "
+                + "`perf/results/engine-async-memory.csv`.%n%n",
+                last.number("requests"), last.get("operation_bytes"), last.number("round"), last.get("batch_size"),
+                first.number("requests"),
                 first.number("heap_used_mb_after_gc"), last.number("heap_used_mb_after_gc"), max,
                 last.get("router_instances"), last.get("router_buffered")));
         double[] x = rows.stream().mapToDouble(r -> r.number("requests")).toArray();

@@ -41,9 +41,9 @@ public class AsyncEngineReportTest {
                 "async,fifo,4,1,16,1000,64,15.6,6.14,251407,96.0,4.00,4.00,8375,0.010,0.020,0.001,0.000,0.010,0.10,"
                         + "1.00,1.00,1"));
         Files.writeString(results.resolve("engine-async-memory.csv"), String.join("\n",
-                "requests,round,heap_used_mb_after_gc,router_instances,router_buffered,pending_requests,"
-                        + "stable_checkpoint,cpu_seconds_group",
-                "0,0,7.4,1,0,0,0,0.0", "2000,33,8.8,1,0,0,0,5.5", "4000,66,8.8,1,0,0,0,11.1"));
+                "requests,batch_size,operation_bytes,round,heap_used_mb_after_gc,router_instances,router_buffered,"
+                        + "pending_requests,stable_checkpoint,cpu_seconds_group",
+                "0,64,64,0,7.4,1,0,0,0,0.0", "2000,64,64,33,8.8,1,0,0,0,5.5", "4000,64,64,66,8.8,1,0,0,0,11.1"));
         StringBuilder md = new StringBuilder();
         List<Path> plots = new ArrayList<>();
         new AsyncEngineReport(results).write(md, plots);
@@ -51,6 +51,7 @@ public class AsyncEngineReportTest {
         String text = md.toString();
         assertTrue(text, text.contains("| 16 | async | 15.9 | 1250 | 800 | 1250 | 0.156× | **missed** (≥ 0.5×) |"));
         assertTrue(text, text.contains("| async | fifo | 4 | 16 | 15.6 | 6.14 | 245.5 | 96 | 0.010 |"));
+        assertTrue(text, text.contains("4000 requests of 64 bytes in 66 rounds"));
         assertTrue(text, text.contains("8.8 MB at the end"));
         assertEquals(3, plots.size());
         for (String png : List.of("engine-async.png", "engine-async-counts.png", "engine-async-memory.png")) {

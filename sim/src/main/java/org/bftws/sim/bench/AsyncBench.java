@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.bftws.core.async.AsyncReplica;
+import org.bftws.core.config.GroupConfig;
 import org.bftws.sim.bench.EngineGroup.Ordering;
 
 /**
@@ -21,7 +22,8 @@ import org.bftws.sim.bench.EngineGroup.Ordering;
  * scripts/bench-engine --ordering pbft,async [--batches 16,64] [--requests N]         → engine-async.csv
  * scripts/bench-engine --ordering pbft,async --counts [--schedule fifo,random] [--sizes 4,7,10] [--batches 16]
  *                                                                                      → engine-async-counts.csv
- * scripts/bench-engine --memory [--requests 1000000] [--batches 64] [--samples 50]   → engine-async-memory.csv
+ * scripts/bench-engine --memory [--requests 1000000] [--batches 64] [--samples 50] [--operation-bytes 1024]
+ *                                                                                      → engine-async-memory.csv
  * </pre>
  * Throughput: n = 4, requests per CPU-second of one replica (its own CPU time inside its calls), for the
  * busiest replica and replica 1, and async / PBFT at the same batch size. Counts: per delivered request,
@@ -39,6 +41,7 @@ final class AsyncBench {
   private List<Integer> batches = List.of(16, 64);
   private long requests = -1;
   private int samples = 50;
+  private int operationBytes = OPERATION_BYTES;
   private List<String> schedules = List.of("fifo");
   private boolean counts;
   private boolean memory;
@@ -55,6 +58,7 @@ final class AsyncBench {
         case "--batches" -> b.batches = ints(args[++i]);
         case "--requests" -> b.requests = Long.parseLong(args[++i]);
         case "--samples" -> b.samples = Integer.parseInt(args[++i]);
+        case "--operation-bytes" -> b.operationBytes = Integer.parseInt(args[++i]);
         case "--counts" -> b.counts = true;
         case "--schedule" -> b.schedules = Arrays.stream(args[++i].split(",")).map(String::trim).toList();
         case "--memory" -> b.memory = true;
@@ -82,7 +86,12 @@ final class AsyncBench {
 
   /** Four batches' worth of closed-loop clients: batches stay full while earlier ones are ordered. */
   static EngineGroup group(Ordering o, int n, int batch, boolean agreements, boolean randomSchedule) {
-    return new EngineGroup(o, (n - 1) / 3, batch, 4 * batch, OPERATION_BYTES, agreements, randomSchedule);
+    return group(o, n, batch, agreements, randomSchedule, OPERATION_BYTES);
+  }
+
+  static EngineGroup group(Ordering o, int n, int batch, boolean agreements, boolean randomSchedule,
+      int operationBytes) {
+    return new EngineGroup(o, (n - 1) / 3, batch, 4 * batch, operationBytes, agreements, randomSchedule);
   }
 
   // ---------------------------------------------------------------- throughput
@@ -137,7 +146,7 @@ final class AsyncBench {
     }
     long rounds = g.engines[0].lastExecuted();
     return fmt("%s,%d,%d,%d,%d,%d,%.1f,%.3f,%.0f,%d,%.3f,%.0f,%.1f,%s,%s,%.1f,%s,%d", g.ordering.label(), g.n,
-        g.cfg.get(org.bftws.core.config.GroupConfig.MAX_BATCH_SIZE), g.clients, (long) req, rounds, req / rounds,
+        g.cfg.get(GroupConfig.MAX_BATCH_SIZE), g.clients, (long) req, rounds, req / rounds,
         g.cpuNanos[1] / 1e9, req / (g.cpuNanos[1] / 1e9), b, g.cpuNanos[b] / 1e9, req / (g.cpuNanos[b] / 1e9),
         g.cpuNanos[b] / 1e3 / req, vsBusiest, vsReplica1, wall, System.getProperty("java.version"),
         Runtime.getRuntime().availableProcessors());
@@ -165,7 +174,7 @@ final class AsyncBench {
               w.println(row);
               w.flush();
               System.out.println(row);
-              System.out.println("  per request by kind/protocol: " + breakdown(g));
+              System.out.println("  per request, messages/KB by kind and protocol: " + breakdown(g));
             }
           }
         }
@@ -180,7 +189,7 @@ final class AsyncBench {
     long rounds = g.engines[0].lastExecuted();
     CountingScheme c = g.coins;
     return fmt("%s,%s,%d,%d,%d,%d,%d,%.1f,%.2f,%.0f,%.1f,%.2f,%.2f,%.0f,%s,%s,%s,%s,%s,%s,%s,%s,%s",
-        g.ordering.label(), schedule, g.n, g.f, g.cfg.get(org.bftws.core.config.GroupConfig.MAX_BATCH_SIZE), (long) req, rounds, req / rounds,
+        g.ordering.label(), schedule, g.n, g.f, g.cfg.get(GroupConfig.MAX_BATCH_SIZE), (long) req, rounds, req / rounds,
         t.peers.messages / req, t.peers.bytes / req, t.peers.messages / (double) rounds, t.requests.messages / req,
         t.replies.messages / req, t.replies.bytes / req,
         perRequest(c == null ? 0 : c.shares.get(), req), perRequest(c == null ? 0 : c.verifiedShares.get(), req),
@@ -195,24 +204,31 @@ final class AsyncBench {
     return fmt("%.3f", count / requests);
   }
 
-  /** Messages per request by envelope kind, and for SINTRA by protocol and binary-agreement message. */
+  /**
+   * Messages and KB per request by envelope kind, and for SINTRA by protocol and binary-agreement message:
+   * where the bytes that every envelope signature hashes come from.
+   */
   static String breakdown(EngineGroup g) {
     double req = g.executed[0];
     StringBuilder sb = new StringBuilder();
-    g.traffic.byKind.forEach((k, c) -> sb.append(k).append('=').append(fmt("%.2f", c.messages / req)).append(' '));
-    g.traffic.byProtocol.forEach((p, c) -> sb.append('[').append(p).append("]=").append(fmt("%.2f", c.messages / req))
-        .append(' '));
+    g.traffic.byKind.forEach((k, c) -> sb.append(k).append('=').append(perRequest(c, req)).append(' '));
+    g.traffic.byProtocol.forEach((p, c) -> sb.append('[').append(p).append("]=").append(perRequest(c, req)).append(' '));
     return sb.toString().trim();
+  }
+
+  private static String perRequest(Traffic.Count c, double requests) {
+    return fmt("%.2f/%.1fKB", c.messages / requests, c.bytes / requests / 1024);
   }
 
   // ---------------------------------------------------------------- memory
 
-  static final String MEMORY_HEADER = "requests,round,heap_used_mb_after_gc,router_instances,router_buffered,"
+  static final String MEMORY_HEADER = "requests,batch_size,operation_bytes,round,heap_used_mb_after_gc,"
+      + "router_instances,router_buffered,"
       + "pending_requests,stable_checkpoint,cpu_seconds_group";
 
   private void memory(long count, int batch) throws IOException {
     Path out = dir.resolve("engine-async-memory.csv");
-    EngineGroup g = group(Ordering.ASYNC, sizes.get(0), batch, false);
+    EngineGroup g = group(Ordering.ASYNC, sizes.get(0), batch, false, false, operationBytes);
     long every = Math.max(count / samples, 1);
     try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(out))) {
       w.println(MEMORY_HEADER);
@@ -235,7 +251,8 @@ final class AsyncBench {
     AsyncReplica r = (AsyncReplica) g.engines[0];
     Matcher m = INSTANCES.matcher(r.describe());
     long cpu = Arrays.stream(g.cpuNanos).sum();
-    return fmt("%d,%d,%.1f,%s,%d,%d,%d,%.1f", g.executed[0], r.deliveredRound(), heapAfterGcMb(),
+    return fmt("%d,%d,%d,%d,%.1f,%s,%d,%d,%d,%.1f", g.executed[0], g.cfg.get(GroupConfig.MAX_BATCH_SIZE),
+        g.operationBytes(), r.deliveredRound(), heapAfterGcMb(),
         m.find() ? m.group(1) : "", r.buffered(), r.pendingRequests(), r.stableCheckpoint(), cpu / 1e9);
   }
 

@@ -184,6 +184,10 @@ final class EngineGroup {
     return m;
   }
 
+  int operationBytes() {
+    return operation.length;
+  }
+
   long sent() {
     return sent;
   }
