@@ -47,8 +47,6 @@ final class AsyncEngineReport {
                 + TARGET_RATIO + "× PBFT. From `perf/results/engine-async.csv` as written.\n\n");
         md.append("| batch | ordering | requests / round | busiest: requests / CPU-s | µs / request | replica 1: "
                 + "requests / CPU-s | async / PBFT (busiest) | target |\n|---:|---|---:|---:|---:|---:|---:|---|\n");
-        List<String> batches = Report.distinct(rows, "batch_size");
-        Map<String, List<Double>> series = new LinkedHashMap<>();
         for (Csv.Row r : rows) {
             String ratio = r.get("async_to_pbft_busiest");
             String target = ratio.isEmpty() ? "" : Double.parseDouble(ratio) >= TARGET_RATIO
@@ -57,11 +55,10 @@ final class AsyncEngineReport {
                     r.get("batch_size"), r.get("ordering"), r.number("requests_per_round"),
                     r.number("requests_per_cpu_second_busiest"), r.number("cpu_us_per_request_busiest"),
                     r.number("requests_per_cpu_second_replica1"), ratio.isEmpty() ? "—" : ratio + "×", target));
-            series.computeIfAbsent(r.get("ordering"), k -> new ArrayList<>(java.util.Collections.nCopies(
-                    batches.size(), Double.NaN))).set(batches.indexOf(r.get("batch_size")),
-                    r.number("requests_per_cpu_second_busiest"));
         }
-        series.values().removeIf(ys -> ys.stream().anyMatch(d -> d.isNaN()));
+        List<String> batches = new ArrayList<>();
+        Map<String, List<Double>> series = Report.series(rows, "ordering", r -> r.get("batch_size"),
+                "requests_per_cpu_second_busiest", batches);
         Path png = results.resolve("engine-async.png");
         Plots.bars(png, "PBFT vs async engine, n = 4: requests per CPU-second of the busiest replica",
                 "max batch size", "requests / CPU-s", false, batches, series);
@@ -80,34 +77,32 @@ final class AsyncEngineReport {
                 + "network, once per recipient, with its envelope's bytes; client requests and replies apart. Coin "
                 + "operations are calls on the group's threshold scheme (CKS on P-256). `fifo`: first sent, first "
                 + "delivered; `random`: any message in flight next (seeded). Agreement rounds and candidates are read "
-                + "from the binary agreements' DECIDE messages and instance ids. From "
+                + "from the binary agreements' DECIDE messages and instance ids. Replica 1's Ed25519 operations "
+                + "(envelopes and the signatures inside messages) with the bytes they cover, each hashed by SHA-512 "
+                + "(twice to sign, once to check). From "
                 + "`perf/results/engine-async-counts.csv` as written.\n\n");
         md.append("| ordering | schedule | n | batch | requests / round | messages / request | KB / request | "
                 + "messages / round | coin shares / request | share checks / request | combines / request | "
-                + "candidates / round | ABBA rounds (mean, max) |\n"
-                + "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
-        List<String> categories = new ArrayList<>();
-        Map<String, List<Double>> series = new LinkedHashMap<>();
+                + "candidates / round | ABBA rounds (mean, max) | replica 1: signatures made / checked | "
+                + "replica 1: KB signed / checked |\n"
+                + "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|\n");
         for (Csv.Row r : rows) {
             boolean async = r.get("ordering").equals("async");
-            md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %.1f | %.2f | %.1f | %.0f | %s | %s | %s | %s | %s |%n",
+            md.append(String.format(Locale.ROOT,
+                    "| %s | %s | %s | %s | %.1f | %.2f | %.1f | %.0f | %s | %s | %s | %s | %s | %s / %s | %s / %s |%n",
                     r.get("ordering"), r.get("schedule"), r.get("n"), r.get("batch_size"), r.number("requests_per_round"),
                     r.number("peer_messages_per_request"), r.number("peer_bytes_per_request") / 1024,
                     r.number("peer_messages_per_round"), r.get("coin_shares_per_request"),
                     r.get("coin_share_checks_per_request"), r.get("coin_combines_per_request"),
                     async ? r.get("mvba_candidates_per_round") : "—",
-                    async ? r.get("aba_rounds_mean") + ", " + r.get("aba_rounds_max") : "—"));
-            String category = "n=" + r.get("n") + " b=" + r.get("batch_size") + " " + r.get("schedule");
-            if (!categories.contains(category)) {
-                categories.add(category);
-            }
+                    async ? r.get("aba_rounds_mean") + ", " + r.get("aba_rounds_max") : "—",
+                    r.get("signatures_made_per_request_replica1"), r.get("signatures_checked_per_request_replica1"),
+                    r.get("kb_signed_per_request_replica1"), r.get("kb_checked_per_request_replica1")));
         }
-        for (Csv.Row r : rows) {
-            String category = "n=" + r.get("n") + " b=" + r.get("batch_size") + " " + r.get("schedule");
-            series.computeIfAbsent(r.get("ordering"), k -> new ArrayList<>(java.util.Collections.nCopies(
-                    categories.size(), Double.NaN))).set(categories.indexOf(category), r.number("peer_messages_per_request"));
-        }
-        series.values().removeIf(ys -> ys.stream().anyMatch(d -> d.isNaN()));
+        List<String> categories = new ArrayList<>();
+        Map<String, List<Double>> series = Report.series(rows, "ordering",
+                r -> "n=" + r.get("n") + " b=" + r.get("batch_size") + " " + r.get("schedule"),
+                "peer_messages_per_request", categories);
         Path png = results.resolve("engine-async-counts.png");
         Plots.bars(png, "Messages between replicas per delivered request", "group, batch size, schedule",
                 "messages / request (log scale)", true, categories, series, LegendPosition.OutsideE);
@@ -127,12 +122,12 @@ final class AsyncEngineReport {
         double max = rows.stream().skip(1).mapToDouble(r -> r.number("heap_used_mb_after_gc")).max().orElse(Double.NaN);
         md.append(String.format(Locale.ROOT, "The n = 4 async group (all four replicas, clients and network in one "
                 + "heap) ordering %.0f requests of %s bytes in %.0f rounds (batches of at most %s); used heap after a "
-                + "full GC, sampled every %.0f requests: %.1f MB after the first sample, %.1f MB at the end, %.1f MB at "
-                + "most; live channel instances at replica 0 at the end: %s, messages buffered: %s. From "
+                + "full GC, sampled every %.0f requests: %.1f MB after the first sample, %.1f MB at the end (%+.1f MB), "
+                + "%.1f MB at most; live channel instances at replica 0 at the end: %s, messages buffered: %s. From "
                 + "`perf/results/engine-async-memory.csv`.%n%n",
                 last.number("requests"), last.get("operation_bytes"), last.number("round"), last.get("batch_size"),
-                first.number("requests"),
-                first.number("heap_used_mb_after_gc"), last.number("heap_used_mb_after_gc"), max,
+                first.number("requests"), first.number("heap_used_mb_after_gc"), last.number("heap_used_mb_after_gc"),
+                last.number("heap_used_mb_after_gc") - first.number("heap_used_mb_after_gc"), max,
                 last.get("router_instances"), last.get("router_buffered")));
         double[] x = rows.stream().mapToDouble(r -> r.number("requests")).toArray();
         double[] y = rows.stream().mapToDouble(r -> r.number("heap_used_mb_after_gc")).toArray();

@@ -363,6 +363,27 @@ public final class Report {
         return mode + "|" + payload + "|" + clients;
     }
 
+    /**
+     * Bar-chart series: one per value of {@code seriesColumn}, holding {@code valueColumn} at each row's category
+     * (in order of first appearance, returned in {@code categories}). A series that misses a category is left
+     * out: XChart needs every series to cover every category.
+     */
+    static Map<String, List<Double>> series(List<Csv.Row> rows, String seriesColumn,
+            java.util.function.Function<Csv.Row, String> category, String valueColumn, List<String> categories) {
+        for (Csv.Row r : rows) {
+            if (!categories.contains(category.apply(r))) {
+                categories.add(category.apply(r));
+            }
+        }
+        Map<String, List<Double>> series = new LinkedHashMap<>();
+        for (Csv.Row r : rows) {
+            series.computeIfAbsent(r.get(seriesColumn), k -> new ArrayList<>(java.util.Collections.nCopies(
+                    categories.size(), Double.NaN))).set(categories.indexOf(category.apply(r)), r.number(valueColumn));
+        }
+        series.values().removeIf(ys -> ys.stream().anyMatch(d -> d.isNaN()));
+        return series;
+    }
+
     static List<String> distinct(List<Csv.Row> rows, String column) {
         Set<String> s = new LinkedHashSet<>();
         for (Csv.Row r : rows) {

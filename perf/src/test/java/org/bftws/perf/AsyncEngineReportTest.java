@@ -36,10 +36,12 @@ public class AsyncEngineReportTest {
                         + "reply_messages_per_request,reply_bytes_per_request,coin_shares_per_request,"
                         + "coin_share_checks_per_request,coin_combines_per_request,coin_combined_checks_per_request,"
                         + "coin_messages_per_request,coin_shares_per_round,mvba_candidates_per_round,aba_rounds_mean,"
-                        + "aba_rounds_max",
-                "pbft,fifo,4,1,16,1000,65,15.4,1.56,3612,24.0,4.00,4.00,8372,0.000,0.000,0.000,0.000,0.000,0.00,,,",
+                        + "aba_rounds_max,signatures_made_per_request_replica1,signatures_checked_per_request_replica1,"
+                        + "kb_signed_per_request_replica1,kb_checked_per_request_replica1",
+                "pbft,fifo,4,1,16,1000,65,15.4,1.56,3612,24.0,4.00,4.00,8372,0.000,0.000,0.000,0.000,0.000,0.00,,,,"
+                        + "0.23,1.45,0.1,2.2",
                 "async,fifo,4,1,16,1000,64,15.6,6.14,251407,96.0,4.00,4.00,8375,0.010,0.020,0.001,0.000,0.010,0.10,"
-                        + "1.00,1.00,1"));
+                        + "1.00,1.00,1,1.24,5.24,21.2,62.3"));
         Files.writeString(results.resolve("engine-async-memory.csv"), String.join("\n",
                 "requests,batch_size,operation_bytes,round,heap_used_mb_after_gc,router_instances,router_buffered,"
                         + "pending_requests,stable_checkpoint,cpu_seconds_group",
@@ -51,8 +53,9 @@ public class AsyncEngineReportTest {
         String text = md.toString();
         assertTrue(text, text.contains("| 16 | async | 15.9 | 1250 | 800 | 1250 | 0.156× | **missed** (≥ 0.5×) |"));
         assertTrue(text, text.contains("| async | fifo | 4 | 16 | 15.6 | 6.14 | 245.5 | 96 | 0.010 |"));
+        assertTrue(text, text.contains("| 1.00, 1 | 1.24 / 5.24 | 21.2 / 62.3 |"));
         assertTrue(text, text.contains("4000 requests of 64 bytes in 66 rounds"));
-        assertTrue(text, text.contains("8.8 MB at the end"));
+        assertTrue(text, text.contains("8.8 MB at the end (+0.0 MB)"));
         assertEquals(3, plots.size());
         for (String png : List.of("engine-async.png", "engine-async-counts.png", "engine-async-memory.png")) {
             assertTrue(text, text.contains("results/" + png));

@@ -158,7 +158,9 @@ final class AsyncBench {
       + "peer_messages_per_request,peer_bytes_per_request,peer_messages_per_round,request_messages_per_request,"
       + "reply_messages_per_request,reply_bytes_per_request,coin_shares_per_request,coin_share_checks_per_request,"
       + "coin_combines_per_request,coin_combined_checks_per_request,coin_messages_per_request,"
-      + "coin_shares_per_round,mvba_candidates_per_round,aba_rounds_mean,aba_rounds_max";
+      + "coin_shares_per_round,mvba_candidates_per_round,aba_rounds_mean,aba_rounds_max,"
+      + "signatures_made_per_request_replica1,signatures_checked_per_request_replica1,kb_signed_per_request_replica1,"
+      + "kb_checked_per_request_replica1";
 
   private void counts(long count) throws IOException {
     Path out = dir.resolve("engine-async-counts.csv");
@@ -188,6 +190,7 @@ final class AsyncBench {
     double req = g.executed[0];
     long rounds = g.engines[0].lastExecuted();
     CountingScheme c = g.coins;
+    EngineGroup.Signatures s = g.signatures[1];
     return fmt("%s,%s,%d,%d,%d,%d,%d,%.1f,%.2f,%.0f,%.1f,%.2f,%.2f,%.0f,%s,%s,%s,%s,%s,%s,%s,%s,%s",
         g.ordering.label(), schedule, g.n, g.f, g.cfg.get(GroupConfig.MAX_BATCH_SIZE), (long) req, rounds, req / rounds,
         t.peers.messages / req, t.peers.bytes / req, t.peers.messages / (double) rounds, t.requests.messages / req,
@@ -197,7 +200,9 @@ final class AsyncBench {
         perRequest(t.coinMessages, req), fmt("%.2f", c == null ? 0 : c.shares.get() / (double) rounds),
         g.ordering == Ordering.ASYNC ? fmt("%.2f", t.meanCandidates()) : "",
         g.ordering == Ordering.ASYNC ? fmt("%.2f", t.meanAgreementRounds()) : "",
-        g.ordering == Ordering.ASYNC ? Long.toString(t.maxAgreementRounds()) : "");
+        g.ordering == Ordering.ASYNC ? Long.toString(t.maxAgreementRounds()) : "")
+        + fmt(",%.2f,%.2f,%.1f,%.1f", s.signed / req, s.verified / req, s.signedBytes / req / 1024,
+            s.verifiedBytes / req / 1024);
   }
 
   private static String perRequest(long count, double requests) {

@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.function.Supplier;
 import org.bftws.core.async.AsyncReplica;
 import org.bftws.core.config.GroupConfig;
+import org.bftws.core.crypto.Signer;
+import org.bftws.core.crypto.Verifier;
 import org.bftws.core.crypto.threshold.Dealt;
 import org.bftws.core.crypto.threshold.SchemeId;
 import org.bftws.core.crypto.threshold.ThresholdParams;
@@ -57,6 +59,33 @@ final class EngineGroup {
 
   private record Msg(int from, int to, byte[] bytes) {}
 
+  /**
+   * One replica's Ed25519 operations (envelopes, multi-signature shares, proposals, votes) and the bytes they
+   * cover: Ed25519 hashes the whole message with SHA-512, twice to sign and once to verify.
+   */
+  static final class Signatures {
+    long signed;
+    long signedBytes;
+    long verified;
+    long verifiedBytes;
+
+    Signer signer(Signer inner) {
+      return data -> {
+        signed++;
+        signedBytes += data.length;
+        return inner.sign(data);
+      };
+    }
+
+    Verifier verifier(Verifier inner) {
+      return (node, data, signature) -> {
+        verified++;
+        verifiedBytes += data.length;
+        return inner.verify(node, data, signature);
+      };
+    }
+  }
+
   final Ordering ordering;
   final int n;
   final int f;
@@ -68,6 +97,7 @@ final class EngineGroup {
   final long[] executed;
   final long[] batches;
   final Traffic traffic;
+  final Signatures[] signatures;
   /** The group's threshold coin, counting (async only; null for PBFT). */
   final CountingScheme coins;
   private final TestKeys keys;
@@ -110,6 +140,10 @@ final class EngineGroup {
     this.executed = new long[n];
     this.batches = new long[n];
     this.traffic = new Traffic(agreements);
+    this.signatures = new Signatures[n];
+    for (int i = 0; i < n; i++) {
+      signatures[i] = new Signatures();
+    }
     this.nextNumber = new long[clients];
     this.repliesToCurrent = new int[clients];
     if (ordering == Ordering.ASYNC) {
@@ -118,12 +152,13 @@ final class EngineGroup {
       Dealt dealt = coins.deal(new ThresholdParams(n, f + 1, f), TestRandom.seeded(SEED));
       for (int i = 0; i < n; i++) {
         CoinConfig coin = new CoinConfig(coins, dealt.group(), dealt.share(i + 1), new byte[0]);
-        engines[i] = new AsyncReplica(cfg, i, keys.signer(i), keys.verifier(), coin);
+        engines[i] = new AsyncReplica(cfg, i, signatures[i].signer(keys.signer(i)),
+            signatures[i].verifier(keys.verifier()), coin);
       }
     } else {
       coins = null;
       for (int i = 0; i < n; i++) {
-        engines[i] = new Replica(cfg, i, keys.signer(i), keys.verifier());
+        engines[i] = new Replica(cfg, i, signatures[i].signer(keys.signer(i)), signatures[i].verifier(keys.verifier()));
       }
     }
   }
