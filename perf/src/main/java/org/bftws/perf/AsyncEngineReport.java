@@ -99,15 +99,24 @@ final class AsyncEngineReport {
                     r.get("signatures_made_per_request_replica1"), r.get("signatures_checked_per_request_replica1"),
                     r.get("kb_signed_per_request_replica1"), r.get("kb_checked_per_request_replica1")));
         }
+        java.util.function.Function<Csv.Row, String> group = r -> "n" + r.get("n") + " " + r.get("schedule") + " b"
+                + r.get("batch_size");
         List<String> categories = new ArrayList<>();
-        Map<String, List<Double>> series = Report.series(rows, "ordering",
-                r -> "n=" + r.get("n") + " b=" + r.get("batch_size") + " " + r.get("schedule"),
-                "peer_messages_per_request", categories);
+        Map<String, List<Double>> messages = Report.series(rows, "ordering", group, "peer_messages_per_request",
+                categories);
         Path png = results.resolve("engine-async-counts.png");
-        Plots.bars(png, "Messages between replicas per delivered request", "group, batch size, schedule",
-                "messages / request (log scale)", true, categories, series, LegendPosition.OutsideE);
+        Plots.bars(png, "Messages between replicas per delivered request", "n, schedule, batch size",
+                "messages / request (log scale)", true, categories, messages, LegendPosition.OutsideE);
         plots.add(png);
+        Map<String, List<Double>> bytes = Report.series(rows, "ordering", group, "peer_bytes_per_request",
+                new ArrayList<>());
+        bytes.replaceAll((k, ys) -> ys.stream().map(b -> b / 1024).toList());
+        Path bytesPng = results.resolve("engine-async-bytes.png");
+        Plots.bars(bytesPng, "KB between replicas per delivered request", "n, schedule, batch size",
+                "KB / request (log scale)", true, categories, bytes, LegendPosition.OutsideE);
+        plots.add(bytesPng);
         md.append("\n![engine async counts](results/engine-async-counts.png)\n\n");
+        md.append("![engine async bytes](results/engine-async-bytes.png)\n\n");
     }
 
     private void memory(StringBuilder md, List<Path> plots) throws IOException {

@@ -56,8 +56,9 @@ public class AsyncEngineReportTest {
         assertTrue(text, text.contains("| 1.00, 1 | 1.24 / 5.24 | 21.2 / 62.3 |"));
         assertTrue(text, text.contains("4000 requests of 64 bytes in 66 rounds"));
         assertTrue(text, text.contains("8.8 MB at the end (+0.0 MB)"));
-        assertEquals(3, plots.size());
-        for (String png : List.of("engine-async.png", "engine-async-counts.png", "engine-async-memory.png")) {
+        assertEquals(4, plots.size());
+        for (String png : List.of("engine-async.png", "engine-async-counts.png", "engine-async-bytes.png",
+                "engine-async-memory.png")) {
             assertTrue(text, text.contains("results/" + png));
             assertArrayEquals(png, PNG_MAGIC, Arrays.copyOf(Files.readAllBytes(results.resolve(png)), 4));
         }
