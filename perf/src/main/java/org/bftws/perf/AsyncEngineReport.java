@@ -59,11 +59,19 @@ final class AsyncEngineReport {
         List<String> batches = new ArrayList<>();
         Map<String, List<Double>> series = Report.series(rows, "ordering", r -> r.get("batch_size"),
                 "requests_per_cpu_second_busiest", batches);
-        Path png = results.resolve("engine-async.png");
-        Plots.bars(png, "PBFT vs async engine, n = 4: requests per CPU-second of the busiest replica",
+        md.append('\n');
+        bars(md, plots, "engine-async", "PBFT vs async engine, n = 4: requests per CPU-second of the busiest replica",
                 "max batch size", "requests / CPU-s", false, batches, series);
+    }
+
+    /** A bar chart {@code name}.png beside the CSVs, linked from RESULTS.md. */
+    private void bars(StringBuilder md, List<Path> plots, String name, String title, String xTitle, String yTitle,
+            boolean logY, List<String> categories, Map<String, List<Double>> series) throws IOException {
+        Path png = results.resolve(name + ".png");
+        Plots.bars(png, title, xTitle, yTitle, logY, categories, series,
+                logY ? LegendPosition.OutsideE : LegendPosition.InsideNW);
         plots.add(png);
-        md.append("\n![engine async](results/engine-async.png)\n\n");
+        md.append("![").append(name).append("](results/").append(name).append(".png)\n\n");
     }
 
     private void counts(StringBuilder md, List<Path> plots) throws IOException {
@@ -104,19 +112,14 @@ final class AsyncEngineReport {
         List<String> categories = new ArrayList<>();
         Map<String, List<Double>> messages = Report.series(rows, "ordering", group, "peer_messages_per_request",
                 categories);
-        Path png = results.resolve("engine-async-counts.png");
-        Plots.bars(png, "Messages between replicas per delivered request", "n, schedule, batch size",
-                "messages / request (log scale)", true, categories, messages, LegendPosition.OutsideE);
-        plots.add(png);
+        md.append('\n');
+        bars(md, plots, "engine-async-counts", "Messages between replicas per delivered request",
+                "n, schedule, batch size", "messages / request (log scale)", true, categories, messages);
         Map<String, List<Double>> bytes = Report.series(rows, "ordering", group, "peer_bytes_per_request",
                 new ArrayList<>());
         bytes.replaceAll((k, ys) -> ys.stream().map(b -> b / 1024).toList());
-        Path bytesPng = results.resolve("engine-async-bytes.png");
-        Plots.bars(bytesPng, "KB between replicas per delivered request", "n, schedule, batch size",
-                "KB / request (log scale)", true, categories, bytes, LegendPosition.OutsideE);
-        plots.add(bytesPng);
-        md.append("\n![engine async counts](results/engine-async-counts.png)\n\n");
-        md.append("![engine async bytes](results/engine-async-bytes.png)\n\n");
+        bars(md, plots, "engine-async-bytes", "KB between replicas per delivered request", "n, schedule, batch size",
+                "KB / request (log scale)", true, categories, bytes);
     }
 
     private void memory(StringBuilder md, List<Path> plots) throws IOException {
