@@ -10,6 +10,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
 
+import org.bftws.perf.breakdown.CpuMeter;
+
 /**
  * RESULTS.md's latency-breakdown section and {@code breakdown.png}, from breakdown.csv
  * ({@code org.bftws.perf.breakdown.BreakdownExperiment}).
@@ -54,7 +56,7 @@ final class BreakdownReport {
         Csv.Row first = rows.get(0);
         List<Integer> clients = clients(rows);
         md.append(String.format(Locale.ROOT, "Run of %s, commit `%s`, machine: %s (nproc %s), 1-minute load average "
-                + "%s at the start. 4 replicas (f = 1), the client and the WS-RM baseline in one JVM on 127.0.0.1 "
+                + "%s at the start; `scripts/perf breakdown`. 4 replicas (f = 1), the client and the WS-RM baseline in one JVM on 127.0.0.1 "
                 + "(one clock: phases are aligned by request id and sequence number, not by time). Latency: the mean "
                 + "over the requests of a traced window, from the replica whose reply completed the vote (the "
                 + "critical path); counts and CPU: an untraced window, per delivered request. See "
@@ -153,7 +155,34 @@ final class BreakdownReport {
             md.append(" | ").append(Report.pair(b, w, "ms"));
         }
         md.append(" |\n\n");
+        ceiling(md, rows, clients);
     }
+
+    /**
+     * A replica's share (its own threads and a 1/n share of the HTTP workers, which also carry the client's reply
+     * handling: an upper bound) against a WS-RM server's (its HTTP workers and Sandesha2's threads), and the
+     * throughput bound the CPU ratio puts on a shared machine, next to 1/(n+1).
+     */
+    private void ceiling(StringBuilder md, List<Csv.Row> rows, List<Integer> clients) {
+        List<String> replicas = distinct(rows, "cpu", "bftws").stream().filter(r -> r.startsWith("replica ")).toList();
+        int n = replicas.size();
+        for (int c : clients) {
+            double own = replicas.stream().mapToDouble(r -> value(rows, c, "cpu", "bftws", r).orElse(0.0)).sum();
+            double http = value(rows, c, "cpu", "bftws", HTTP).orElse(Double.NaN);
+            double replica = (own + http) / n;
+            double server = value(rows, c, "cpu", "wsrm", HTTP).orElse(Double.NaN)
+                    + value(rows, c, "cpu", "wsrm", "other threads").orElse(0.0);
+            double b = value(rows, c, "cpu", "bftws", "process").orElse(Double.NaN);
+            double w = value(rows, c, "cpu", "wsrm", "process").orElse(Double.NaN);
+            md.append(String.format(Locale.ROOT, "- %d client(s): a replica ≈ (%.3f + %.3f) / %d = %.3f ms per request "
+                    + "against a WS-RM server's %.3f ms (%s); with everything CPU-bound on shared cores BFT-WS's "
+                    + "throughput is at most %.2f× WS-RM's (WS-RM CPU / BFT-WS CPU), against 1/(n+1) = %.2f.%n", c,
+                    http, own, n, replica, server, Report.ratio(replica, server), w / b, 1.0 / (n + 1)));
+        }
+        md.append('\n');
+    }
+
+    private static final String HTTP = CpuMeter.HTTP_WORKERS;
 
     private static List<Integer> clients(List<Csv.Row> rows) {
         return new ArrayList<>(new TreeSet<>(Report.distinct(rows, "clients").stream().map(Integer::parseInt).toList()));

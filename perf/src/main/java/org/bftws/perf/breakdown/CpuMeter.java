@@ -16,7 +16,9 @@ import java.util.regex.Pattern;
  * workers ({@code HttpConnection-*}) serve every Axis2 instance of the JVM alike and are one role; what no
  * thread accounts for (threads that ended, GC and JIT) is {@code other}.
  */
-final class CpuMeter {
+public final class CpuMeter {
+    /** The role of Axis2's HTTP workers, which serve every Axis2 instance of the JVM. */
+    public static final String HTTP_WORKERS = "HTTP workers (all Axis2 instances)";
     private static final Pattern REPLICA = Pattern.compile("bftws-(?:order|exec|tick|send)-r(\\d+).*");
 
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
@@ -61,7 +63,7 @@ final class CpuMeter {
         if (m.matches()) {
             return "replica " + m.group(1);
         } else if (name.startsWith("HttpConnection")) {
-            return "HTTP workers (all Axis2 instances)";
+            return HTTP_WORKERS;
         } else if (name.startsWith("bftws-client")) {
             return "client sender and ticks";
         } else if (name.startsWith("perf-")) {

@@ -65,7 +65,8 @@ public class WorkCountsTest {
         // late messages (the last commits, the replies after the vote) are still on their way
         await("every replica's commits and replies of the calls were checked", () -> {
             GroupCounts d = GroupCounts.of(group, BATCHES).minus(before);
-            return d.clientVerified(Kind.REPLY) >= N * calls && d.replicaVerified(Kind.COMMIT) >= 12L * calls;
+            return d.clientVerified(Kind.REPLY) >= repliesRouted() - repliesBefore
+                    && d.replicaVerified(Kind.COMMIT) >= 12L * calls;
         });
         GroupCounts d = GroupCounts.of(group, BATCHES).minus(before);
         assertEquals("one request per batch", calls, d.batches());
@@ -78,16 +79,17 @@ public class WorkCountsTest {
         }
         assertEquals("requests: one check per replica (4), not one more inside the pre-prepare", N * calls,
                 d.replicaVerified(Kind.REQUEST));
-        assertEquals("the client checks each replica's reply once", N * calls, d.clientVerified(Kind.REPLY));
+        // A retransmitted request that a replica has executed is answered from its reply cache with a new
+        // one-entry certificate (the first call's may be, while a replica's Sandesha2 lacks the new sequence).
+        long replies = repliesRouted() - repliesBefore;
+        assertTrue("a reply from every replica per call", replies >= (long) N * calls);
+        assertEquals("the client checks each reply it gets once", replies, d.clientVerified(Kind.REPLY));
         assertEquals("the client signs each request once", calls, d.clientSigned(Kind.REQUEST));
         assertEquals(calls, d.replicaSigned(Kind.PRE_PREPARE));
         assertEquals((N - 1) * calls, d.replicaSigned(Kind.PREPARE));
         assertEquals(N * calls, d.replicaSigned(Kind.COMMIT));
-        // A retransmitted request that a replica has executed is answered from its reply cache with a new
-        // one-entry certificate (the first call's may be, while a replica's Sandesha2 lacks the sequence).
-        assertEquals("one reply certificate per replica and batch, one per reply resent", repliesRouted()
-                - repliesBefore, d.replicaSigned(Kind.REPLY));
-        assertTrue(d.replicaSigned(Kind.REPLY) >= N * calls);
+        assertEquals("one reply certificate per replica and batch, one per reply resent", replies,
+                d.replicaSigned(Kind.REPLY));
         assertTrue("the ordering threads re-asked about what the HTTP workers verified", d.preVerifiedHits() > 0);
         assertTrue("a request to every replica (more only if retransmitted)", d.clientPosts() >= (long) N * calls);
         assertTrue("pre-prepare, prepares, commits and replies", d.replicaPosts()
