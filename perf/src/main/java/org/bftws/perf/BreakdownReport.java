@@ -74,9 +74,7 @@ final class BreakdownReport {
     }
 
     private void latency(StringBuilder md, List<Csv.Row> rows, List<Integer> clients) {
-        md.append("| phase | part");
-        clients.forEach(c -> md.append(" | ").append(c).append(" client(s): ms (share)"));
-        md.append(" |\n|---|---|").append("---:|".repeat(clients.size())).append('\n');
+        header(md, "phase | part", clients, ": ms (share)", "---:|");
         for (String phase : phases(rows)) {
             for (String part : distinct(rows, "latency", phase)) {
                 md.append("| ").append(phase).append(" | ").append(part);
@@ -108,9 +106,8 @@ final class BreakdownReport {
 
     private void work(StringBuilder md, List<Csv.Row> rows, List<Integer> clients) {
         md.append("Work per delivered request: measured, the protocol's minimum for the measured batch size, and "
-                + "all-to-all (every message received checked once; above it is double work).\n\n| what | where | kind");
-        clients.forEach(c -> md.append(" | ").append(c).append(" client(s): measured / minimum / all-to-all"));
-        md.append(" |\n|---|---|---|").append("---|".repeat(clients.size())).append('\n');
+                + "all-to-all (every message received checked once; above it is double work).\n\n");
+        header(md, "what | where | kind", clients, ": measured / minimum / all-to-all", "---|");
         for (String section : List.of("verify", "sign", "wire", "mac", "batch")) {
             for (Csv.Row r : rows) {
                 if (!r.get("section").equals(section) || !r.get("clients").equals(String.valueOf(clients.get(0)))) {
@@ -135,9 +132,8 @@ final class BreakdownReport {
 
     private void cpu(StringBuilder md, List<Csv.Row> rows, List<Integer> clients) {
         md.append("CPU per delivered request (ms; the process from the operating system's accounting, threads by "
-                + "role from ThreadMXBean; HTTP workers serve every Axis2 instance of the JVM).\n\n| mode | threads");
-        clients.forEach(c -> md.append(" | ").append(c).append(" client(s)"));
-        md.append(" |\n|---|---|").append("---:|".repeat(clients.size())).append('\n');
+                + "role from ThreadMXBean; HTTP workers serve every Axis2 instance of the JVM).\n\n");
+        header(md, "mode | threads", clients, "", "---:|");
         for (String mode : List.of("wsrm", "bftws")) {
             for (String role : distinct(rows, "cpu", mode)) {
                 md.append("| ").append(mode).append(" | ").append(role);
@@ -183,6 +179,14 @@ final class BreakdownReport {
     }
 
     private static final String HTTP = CpuMeter.HTTP_WORKERS;
+
+    /** A table's header: the fixed columns ({@code "a | b"}), then one column per client count. */
+    private static void header(StringBuilder md, String fixed, List<Integer> clients, String suffix, String align) {
+        md.append("| ").append(fixed);
+        clients.forEach(c -> md.append(" | ").append(c).append(" client(s)").append(suffix));
+        md.append(" |\n|").append("---|".repeat(fixed.split("\\|").length)).append(align.repeat(clients.size()))
+                .append('\n');
+    }
 
     private static List<Integer> clients(List<Csv.Row> rows) {
         return new ArrayList<>(new TreeSet<>(Report.distinct(rows, "clients").stream().map(Integer::parseInt).toList()));
