@@ -11,6 +11,7 @@ import org.bftws.module.metrics.PhaseTrace;
 import org.bftws.perf.Csv;
 import org.bftws.perf.Machine;
 import org.bftws.perf.echo.BftwsMode;
+import org.bftws.perf.echo.ClosedLoop;
 import org.bftws.perf.echo.EchoMode;
 import org.bftws.perf.echo.EchoModes;
 import org.bftws.perf.echo.EchoPayload;
@@ -79,10 +80,10 @@ public final class BreakdownExperiment {
                 CpuMeter[] cpu = new CpuMeter[1];
                 Map<String, Long>[] used = newMaps();
                 ClosedLoop.Result r = ClosedLoop.run(d::newCaller, payload, c, config.warmupMillis(),
-                        config.measureMillis(), () -> cpu[0] = new CpuMeter(), () -> used[0] = cpu[0].since());
+                        config.measureMillis(), () -> cpu[0] = new CpuMeter(), () -> used[0] = cpu[0].since(), progress);
                 cpuRows(c, "wsrm", used[0], r);
                 progress.printf(Locale.ROOT, "perf breakdown: wsrm clients=%d: %.0f calls/s, %.2f ms CPU per call%n",
-                        c, r.throughput(), used[0].get("process") / 1e6 / Math.max(1, r.calls()));
+                        c, r.throughput(), used[0].get("process") / 1e6 / Math.max(1, r.latency().count()));
             }
         }
     }
@@ -104,12 +105,12 @@ public final class BreakdownExperiment {
                         }, () -> {
                             used[0] = cpu[0].since();
                             counts[1] = GroupCounts.of(g, batches);
-                        });
+                        }, progress);
                 cpuRows(c, "bftws", used[0], r);
                 GroupCounts delta = counts[1].minus(counts[0]);
                 WorkRows.add(rows, context(), c, delta, N, r);
                 progress.printf(Locale.ROOT, "perf breakdown: bftws clients=%d: %.0f calls/s, %.2f ms CPU per call, "
-                        + "mean batch %.2f%n", c, r.throughput(), used[0].get("process") / 1e6 / Math.max(1, r.calls()),
+                        + "mean batch %.2f%n", c, r.throughput(), used[0].get("process") / 1e6 / Math.max(1, r.latency().count()),
                         delta.meanBatch());
                 traced(c, callers);
             }
@@ -122,7 +123,7 @@ public final class BreakdownExperiment {
     /** The same load with {@link PhaseTrace} on during the measurement: the latency breakdown. */
     private void traced(int clients, ClosedLoop.CallerFactory callers) throws Exception {
         ClosedLoop.Result r = ClosedLoop.run(callers, payload, clients, config.warmupMillis(), config.measureMillis(),
-                PhaseTrace::start, PhaseTrace::stop);
+                PhaseTrace::start, PhaseTrace::stop, progress);
         Phases phases = new Phases(N);
         int analysed = phases.addAll();
         PhaseTrace.clear();
@@ -136,15 +137,15 @@ public final class BreakdownExperiment {
         }
         // What the traced points do not cover: the ServiceClient's out-flow before the Out Handler hands the
         // request to core, and building the response and returning it to the caller after the vote.
-        rows.add(row(clients, "latency", "client Axis2", "before invoke + after vote", Math.max(0, r.meanMs() - traced),
+        rows.add(row(clients, "latency", "client Axis2", "before invoke + after vote", Math.max(0, r.latency().meanMs() - traced),
                 "ms", r));
         rows.add(row(clients, "latency", "requests analysed", "", analysed, "requests", r));
         progress.printf(Locale.ROOT, "perf breakdown: bftws clients=%d traced: %d requests analysed, mean %.2f ms "
-                + "(traced %.2f ms)%n", clients, analysed, r.meanMs(), traced);
+                + "(traced %.2f ms)%n", clients, analysed, r.latency().meanMs(), traced);
     }
 
     private void cpuRows(int clients, String mode, Map<String, Long> used, ClosedLoop.Result r) {
-        long calls = Math.max(1, r.calls());
+        long calls = Math.max(1, r.latency().count());
         for (Map.Entry<String, Long> e : used.entrySet()) {
             rows.add(row(clients, "cpu", mode, e.getKey(), e.getValue() / 1e6 / calls, "ms/request", r));
         }

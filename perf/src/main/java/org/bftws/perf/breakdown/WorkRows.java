@@ -5,6 +5,7 @@ import java.util.List;
 
 import org.bftws.core.message.Kind;
 import org.bftws.perf.Machine;
+import org.bftws.perf.echo.ClosedLoop;
 
 /**
  * The breakdown's work rows: what the group did per delivered request (signatures made and checked per kind,
@@ -29,7 +30,7 @@ final class WorkRows {
             double value, String unit, ClosedLoop.Result r) {
         List<String> row = new ArrayList<>(context);
         row.addAll(List.of(String.valueOf(clients), section, phase, part, Machine.fmt(value), unit,
-                String.valueOf(r.calls()), Machine.fmt(r.throughput()), Machine.fmt(r.meanMs())));
+                String.valueOf(r.latency().count()), Machine.fmt(r.throughput()), Machine.fmt(r.latency().meanMs())));
         return row;
     }
 
