@@ -62,11 +62,12 @@ public final class CryptoCounts {
         return failed[kind.ordinal()].sum();
     }
 
-    /** Signatures made or checked over data that is no {@link Signed} envelope (e.g. threshold material). */
+    /** Signatures made over data that is no {@link Signed} envelope. */
     public long signedOther() {
         return signed[Kind.values().length].sum();
     }
 
+    /** Signatures checked on data that is no {@link Signed} envelope. */
     public long verifiedOther() {
         return verified[Kind.values().length].sum();
     }

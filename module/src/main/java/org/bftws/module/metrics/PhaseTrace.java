@@ -8,14 +8,15 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Monotonic timestamps ({@link System#nanoTime()}) of one ordered request's way through the group, for the
  * latency breakdown of the performance suite ({@code scripts/perf breakdown}, docs/performance.md). Off unless
- * the system property {@code bftws.trace.phases} is {@code true} or {@link #start()} was called: every hook then
- * costs one volatile read. All clocks are one JVM's only where the client and every replica run in it (the perf
+ * the system property {@code bftws.trace.phases} is {@code true} or {@link #start()} was called; while off, every
+ * hook costs one volatile read. All clocks are one JVM's only where the client and every replica run in it (the perf
  * suite); points are keyed by node and by request (sequence id and number) or by sequence number, never matched
  * by time.
  *
- * <p>Each point keeps its first recording: a retransmission or a second copy does not move it. Core stays
- * untouched; the ordering thread's points come from the messages, events and effects core returns
- * ({@link OrderingTrace}).
+ * <p>Points stay in memory until {@link #clear()} (a few per request and replica): tracing is for measurement
+ * runs, not for a deployed group. Each point keeps its first recording: a retransmission or a second copy does
+ * not move it. Core stays untouched; the ordering thread's points come from the messages, events and effects
+ * core returns ({@link OrderingTrace}).
  */
 public final class PhaseTrace {
     /** Where a timestamp was taken; see {@link OrderingTrace} and the hooks that record each. */
