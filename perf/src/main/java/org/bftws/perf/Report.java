@@ -15,8 +15,8 @@ import java.util.TreeSet;
 
 /**
  * Regenerates {@code RESULTS.md} and the PNG plots from the latest CSVs in {@code results/}: echo.csv,
- * three-tier.csv, scale.csv, recovery-*.csv, profile.csv (this module), heap.csv (scripts/perf-heap), engine.csv,
- * engine-random.csv and engine-async*.csv (scripts/bench-engine), crypto.csv (scripts/bench-crypto). Numbers are the
+ * three-tier.csv, scale.csv, recovery-*.csv, profile.csv, breakdown.csv (this module), heap.csv (scripts/perf-heap),
+ * engine.csv, engine-random.csv and engine-async*.csv (scripts/bench-engine), crypto.csv (scripts/bench-crypto). Numbers are the
  * median over repetitions; every ratio is printed next to the absolute numbers it divides.
  */
 public final class Report {
@@ -52,6 +52,7 @@ public final class Report {
         wanNote(md);
         new RecoveryReport(results).write(md, plots);
         new ProfileReport(results).write(md);
+        new BreakdownReport(results).write(md, plots);
         HeapReport.write(results, md);
         engine(md, plots);
         RandomReport random = new RandomReport(results);

@@ -16,6 +16,7 @@ import org.bftws.core.keys.ReplicaKeys;
 import org.bftws.module.config.BftwsConfig;
 import org.bftws.module.config.BftwsConfigException;
 import org.bftws.module.config.BftwsKeys;
+import org.bftws.module.metrics.CryptoCounts;
 import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
 
 /**
@@ -31,8 +32,10 @@ import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
  * @param group  all public material of {@code group.pub}, threshold group key included
  * @param share  a replica's threshold key share from its {@code replica-I.key} (index = id + 1); null on a
  *               client
+ * @param counts the Ed25519 signatures {@code signer} made and {@code verifier} checked, per message kind
  */
-public record GroupKeyMaterial(int nodeId, Signer signer, Verifier verifier, GroupKeys group, KeyShare share) {
+public record GroupKeyMaterial(int nodeId, Signer signer, Verifier verifier, GroupKeys group, KeyShare share,
+        CryptoCounts counts) {
 
     /** Loads this instance's keys; any problem is a {@link BftwsConfigException} naming the key and file. */
     public static GroupKeyMaterial load(BftwsConfig config) {
@@ -55,7 +58,8 @@ public record GroupKeyMaterial(int nodeId, Signer signer, Verifier verifier, Gro
         for (int j = 1; j <= group.clientKeys().size(); j++) {
             publicKeys.put(n + j - 1, group.clientKey(j));
         }
-        Verifier verifier = Ed25519.verifier(publicKeys);
+        CryptoCounts counts = new CryptoCounts();
+        Verifier verifier = counts.counting(Ed25519.verifier(publicKeys));
         try {
             if (config.isReplica()) {
                 ReplicaKeys mine = KeyFiles.readReplica(config.privateKeyPath(), group);
@@ -64,11 +68,12 @@ public record GroupKeyMaterial(int nodeId, Signer signer, Verifier verifier, Gro
                             + mine.index() + " (file numbering 1..n), but " + BftwsKeys.REPLICA_ID.name() + " "
                             + config.replicaId() + " needs replica-" + (config.replicaId() + 1) + ".key");
                 }
-                return new GroupKeyMaterial(config.replicaId(), Ed25519.signer(mine.signingKey()), verifier, group,
-                        mine.share());
+                return new GroupKeyMaterial(config.replicaId(), counts.counting(Ed25519.signer(mine.signingKey())),
+                        verifier, group, mine.share(), counts);
             }
             ClientKeys mine = KeyFiles.readClient(config.privateKeyPath(), group);
-            return new GroupKeyMaterial(n + mine.index() - 1, Ed25519.signer(mine.signingKey()), verifier, group, null);
+            return new GroupKeyMaterial(n + mine.index() - 1, counts.counting(Ed25519.signer(mine.signingKey())),
+                    verifier, group, null, counts);
         } catch (KeyFileException e) {
             throw new BftwsConfigException(BftwsKeys.PRIVATE_KEY.name(), "cannot be used: " + e.getMessage());
         }

@@ -29,6 +29,10 @@ import org.bftws.core.message.Signed;
  * Manager, on the ordering thread, and again inside the primary's pre-prepare. Each is the same exact triple,
  * so only the first is a real verification; a hit keeps the entry (the verdict on an exact triple never
  * changes). Memory is bounded by entries and by remembered bytes; the least recently added go first.
+ *
+ * <p>Two HTTP workers may hold the same triple at once: a backup receives a client's request from the client
+ * and, inside the primary's pre-prepare, from the primary at about the same time. Checking and remembering
+ * hold a lock chosen by the signature, so the second waits for the first's verdict instead of verifying again.
  */
 public final class PreVerifier implements Verifier {
     /** Enough for a few log windows of a 4..10-replica group's messages in flight. */
@@ -42,6 +46,8 @@ public final class PreVerifier implements Verifier {
     private final int maxEntries;
     private final long maxBytes;
     private final LinkedHashMap<ByteBuffer, Entry> verified = new LinkedHashMap<>();
+    /** Locks by signature for {@link #remember}; different signatures rarely share one. */
+    private final Object[] stripes = new Object[64];
     private long bytes;
     private long hits;
 
@@ -53,6 +59,9 @@ public final class PreVerifier implements Verifier {
         this.verifier = verifier;
         this.maxEntries = maxEntries;
         this.maxBytes = maxBytes;
+        for (int i = 0; i < stripes.length; i++) {
+            stripes[i] = new Object();
+        }
     }
 
     /** Any thread: verifies {@code signedBytes}' envelope and, for a pre-prepare, its requests. */
@@ -91,6 +100,12 @@ public final class PreVerifier implements Verifier {
     }
 
     private boolean remember(int node, byte[] data, byte[] signature) {
+        synchronized (stripes[Math.floorMod(Arrays.hashCode(signature), stripes.length)]) {
+            return checkAndRemember(node, data, signature);
+        }
+    }
+
+    private boolean checkAndRemember(int node, byte[] data, byte[] signature) {
         if (known(node, data, signature)) {
             return true;
         }
