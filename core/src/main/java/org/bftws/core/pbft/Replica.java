@@ -110,7 +110,8 @@ public final class Replica implements Engine {
     this.operations = randomness.operations();
     this.requests = new ClientRequests(cfg, id, signer, verifier, operations);
     this.clients = requests.table;
-    this.checkpoints = new Checkpoints(this);
+    this.checkpoints = new Checkpoints(cfg, id, signer, verifier, clients, Checkpoints.PBFT_TAG, true,
+        new CheckpointHost());
     this.viewChanges = new ViewChanges(this);
     this.coins = new Coins(this, randomness.algorithm() == RandomnessConfig.Algorithm.CT ? randomness.coins() : null);
     this.contributions = new Contributions(this, randomness);
@@ -602,9 +603,43 @@ public final class Replica implements Engine {
     nextSeq = Math.max(nextSeq, seq + 1);
   }
 
-  /** Replace execution state by a proven checkpoint and its client table (state transfer, §4.3). */
-  void installed(long seq, ClientTable table) {
-    clients.copyFrom(table);
+  /** What {@link Checkpoints} needs of this replica. */
+  private final class CheckpointHost implements Checkpoints.Host {
+    @Override
+    public Ready out() {
+      return out;
+    }
+
+    @Override
+    public long reached() {
+      return lastExecuted;
+    }
+
+    @Override
+    public long now() {
+      return now;
+    }
+
+    @Override
+    public void discardUpTo(long seq) {
+      Replica.this.discardUpTo(seq);
+      coins.discardUpTo(seq);
+      contributions.discardUpTo(seq);
+    }
+
+    @Override
+    public void installed(long seq) {
+      Replica.this.installed(seq);
+    }
+
+    @Override
+    public void resume() {
+      executeCommitted();
+    }
+  }
+
+  /** Replace execution state by a proven checkpoint, whose client table is installed already (§4.3). */
+  private void installed(long seq) {
     installedUpTo = Math.max(installedUpTo, Math.max(seq, lastExecuted));
     lastExecuted = seq;
     awaitingResults.clear();
