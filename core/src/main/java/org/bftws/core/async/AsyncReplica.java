@@ -9,18 +9,16 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import org.bftws.core.codec.ByteWriter;
+import java.util.Set;
 import org.bftws.core.codec.DecodeException;
 import org.bftws.core.config.GroupConfig;
-import org.bftws.core.crypto.Digests;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.Verifier;
-import org.bftws.core.message.Checkpoint;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.RequestId;
 import org.bftws.core.message.Signed;
+import org.bftws.core.pbft.Checkpoints;
 import org.bftws.core.pbft.ClientRequests;
 import org.bftws.core.pbft.CoinConfig;
 import org.bftws.core.pbft.Effect;
@@ -52,11 +50,12 @@ public final class AsyncReplica implements Engine {
   public static final Pid CHANNEL = Pid.root("abc");
   private static final byte[] TAG = "BFT-WS/1 async checkpoint".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] NO_RANDOM = new byte[0];
+  /** Replica-to-replica kinds besides the channel's: checkpoints and state transfer (PBFT's). */
+  private static final Set<Kind> RECOVERY = Set.of(Kind.CHECKPOINT, Kind.FETCH_STATE, Kind.STATE);
 
   private final GroupConfig cfg;
   private final int id;
   private final int n;
-  private final Signer signer;
   private final Verifier verifier;
   private final Context ctx;
   private final ClientRequests requests;
@@ -74,9 +73,13 @@ public final class AsyncReplica implements Engine {
   private final ArrayDeque<Effect.Execute> awaitingResults = new ArrayDeque<>();
   private long pendingCapture = -1;
   private long lastExecuted;
-  private long stableSeq;
-  /** Checkpoint votes above the stable one: seq → sender → digest. */
-  private final TreeMap<Long, Map<Integer, byte[]>> votes = new TreeMap<>();
+  /** The highest checkpoint installed by state transfer: results and states at or below it are moot. */
+  private long installedUpTo;
+  private final Checkpoints checkpoints;
+  /** Logical time: the ticks so far (for retransmission only; nothing is decided by it). */
+  private long now;
+  private long lastRetransmit;
+  private long deliveredAtLastRetransmit = -1;
   private Ready out = Ready.forClient();
 
   public AsyncReplica(GroupConfig cfg, int id, Signer signer, Verifier verifier, CoinConfig coin) {
@@ -89,10 +92,10 @@ public final class AsyncReplica implements Engine {
     this.cfg = cfg;
     this.id = id;
     this.n = cfg.n();
-    this.signer = signer;
     this.verifier = verifier;
     this.ctx = new Context(n, cfg.f(), id, signer, verifier, coin);
     this.requests = new ClientRequests(cfg, id, signer, verifier, operations);
+    this.checkpoints = Checkpoints.forEngine(cfg, id, signer, verifier, requests, TAG, new CheckpointHost());
     AtomicBroadcast[] made = new AtomicBroadcast[1];
     merge(ctx.input(() -> made[0] = new AtomicBroadcast(ctx, CHANNEL, cfg.get(GroupConfig.MAX_BATCH_SIZE),
         this::validPayload, this::wanted, this::onDelivered)));
@@ -114,23 +117,41 @@ public final class AsyncReplica implements Engine {
       merge(ctx.receive(bytes));
     } else if (s.kind() == Kind.REQUEST && s.sender() >= n) {
       onRequest(s);
-    } else if (s.kind() == Kind.CHECKPOINT && s.sender() >= 0 && s.sender() < n && s.sender() != id) {
-      onCheckpoint(s);
+    } else if (RECOVERY.contains(s.kind()) && s.sender() >= 0 && s.sender() < n && s.sender() != id) {
+      onRecovery(s);
     } else {
       evidence(s.sender(), "sender not allowed to send " + s.kind() + " to an asynchronous replica");
     }
     return flush();
   }
 
-  /** Nothing: no timer decides anything here, and links are reliable (no retransmission yet). */
+  /**
+   * Retransmission, which decides nothing: every {@code bftws.retransmitTicks} ticks, if no round was
+   * delivered since the last time (stalled), this replica resends its messages of the instances still
+   * open here ({@link Context#retransmit}), and asks for the stable checkpoint if it is behind it; in any
+   * case it resends its latest checkpoint vote until that is stable (as PBFT's replica does).
+   */
   @Override
   public Ready tick() {
+    now++;
+    if (now - lastRetransmit >= cfg.get(GroupConfig.RETRANSMIT_INTERVAL)) {
+      lastRetransmit = now;
+      boolean stalled = channel.deliveredRound() == deliveredAtLastRetransmit;
+      deliveredAtLastRetransmit = channel.deliveredRound();
+      if (stalled) {
+        merge(ctx.retransmit());
+      }
+      checkpoints.retransmit(stalled);
+    }
     return flush();
   }
 
   @Override
   public Ready executed(long seq, List<byte[]> results) {
     Effect.Execute head = awaitingResults.peek();
+    if ((head == null || head.seq() != seq) && seq <= installedUpTo) {
+      return flush(); // an execution that a state transfer superseded meanwhile: its result is moot
+    }
     ClientRequests.checkResults(head, seq, results);
     awaitingResults.poll();
     requests.executed(head, results, out);
@@ -140,19 +161,16 @@ public final class AsyncReplica implements Engine {
   @Override
   public Ready stateCaptured(long seq, byte[] appState) {
     if (seq != pendingCapture) {
+      if (seq <= installedUpTo) {
+        return flush(); // superseded by a state transfer meanwhile
+      }
       throw new IllegalStateException("stateCaptured(" + seq + ") but awaiting " + pendingCapture);
     }
     if (!awaitingResults.isEmpty()) {
       throw new IllegalStateException("stateCaptured(" + seq + ") before the results of " + awaitingResults.peek().seq());
     }
     pendingCapture = -1;
-    ByteWriter w = new ByteWriter(appState.length + 256).raw(TAG).i64(seq);
-    requests.writeTable(w);
-    byte[] digest = Digests.sha256(w.bytes(appState).toBytes());
-    out.events.add(new Event.CheckpointTaken(seq, digest));
-    Signed msg = Signed.sign(Kind.CHECKPOINT, id, new Checkpoint(seq, digest).encode(), signer);
-    out.messages.add(new Ready.Outbound(Ready.ALL_REPLICAS, msg.encode()));
-    vote(id, seq, digest);
+    checkpoints.own(seq, appState);
     executeDelivered();
     return flush();
   }
@@ -266,44 +284,64 @@ public final class AsyncReplica implements Engine {
     }
   }
 
-  // ---------------------------------------------------------------- checkpoints (Castro-Liskov §4.3)
+  // ---------------------------------------------------------------- checkpoints and state transfer (§4.3)
 
-  private void onCheckpoint(Signed s) {
+  /** CHECKPOINT, FETCH-STATE or STATE from a peer replica: PBFT's handling ({@link Checkpoints}). */
+  private void onRecovery(Signed s) {
     if (!s.verify(verifier)) {
-      evidence(s.sender(), "bad signature on CHECKPOINT");
+      evidence(s.sender(), "bad signature on " + s.kind());
       return;
     }
-    Checkpoint cp;
     try {
-      cp = Checkpoint.decode(s.body());
+      switch (s.kind()) {
+        case CHECKPOINT -> checkpoints.onCheckpoint(s);
+        case FETCH_STATE -> checkpoints.onFetchState(s);
+        default -> checkpoints.onStateTransfer(s);
+      }
     } catch (DecodeException e) {
-      evidence(s.sender(), "malformed CHECKPOINT: " + e.getMessage());
-      return;
+      evidence(s.sender(), "malformed " + s.kind() + ": " + e.getMessage());
     }
-    if (cp.seq() <= stableSeq) {
-      return;
-    }
-    if (cp.seq() % cfg.checkpointInterval() != 0 || cp.seq() > stableSeq + cfg.logWindow()) {
-      evidence(s.sender(), "checkpoint at " + cp.seq() + ": not a multiple of the interval within the window");
-      return;
-    }
-    vote(s.sender(), cp.seq(), cp.stateDigest());
   }
 
-  private void vote(int sender, long seq, byte[] digest) {
-    Map<Integer, byte[]> ofSeq = votes.computeIfAbsent(seq, k -> new HashMap<>());
-    byte[] before = ofSeq.putIfAbsent(sender, digest);
-    if (before != null) {
-      if (!Arrays.equals(before, digest)) {
-        evidence(sender, "two checkpoint digests for " + seq);
-      }
-      return;
+  /** What {@link Checkpoints} needs of this engine. */
+  private final class CheckpointHost implements Checkpoints.Host {
+    @Override
+    public Ready out() {
+      return out;
     }
-    long matching = ofSeq.values().stream().filter(d -> Arrays.equals(d, digest)).count();
-    if (matching >= cfg.quorum() && seq > stableSeq) {
-      stableSeq = seq;
-      votes.headMap(seq, true).clear();
-      out.events.add(new Event.CheckpointStable(seq, digest));
+
+    /** Rounds delivered, executed or waiting for execution: this replica reaches them without a transfer. */
+    @Override
+    public long reached() {
+      return channel.deliveredRound();
+    }
+
+    @Override
+    public long now() {
+      return now;
+    }
+
+    @Override
+    public void discardUpTo(long seq) {
+      // nothing is kept per round here: the channel closes rounds as they deliver
+    }
+
+    /** Execution state gives way to the checkpoint's: rounds delivered but not executed are moot. */
+    @Override
+    public void installed(long seq) {
+      installedUpTo = Math.max(installedUpTo, Math.max(seq, lastExecuted));
+      lastExecuted = seq;
+      awaitingResults.clear();
+      delivered.clear();
+      deliveredAhead.clear();
+      pendingCapture = -1;
+      pending.values().removeIf(q -> !requests.wouldRun(Request.decode(q.body())));
+    }
+
+    /** After the state's installation: the channel goes on from the round after the checkpoint. */
+    @Override
+    public void resume() {
+      merge(ctx.input(() -> channel.skipTo(lastExecuted)));
     }
   }
 
@@ -340,7 +378,7 @@ public final class AsyncReplica implements Engine {
 
   @Override
   public long stableCheckpoint() {
-    return stableSeq;
+    return checkpoints.stableSeq();
   }
 
   @Override
@@ -358,6 +396,11 @@ public final class AsyncReplica implements Engine {
     return ctx.router().buffered();
   }
 
+  /** Envelopes kept for retransmission (those of the instances open here). */
+  public int resendLog() {
+    return ctx.resendLog();
+  }
+
   /** Messages dropped because a sender's share of that buffer was full. */
   public long dropped() {
     return ctx.router().dropped();
@@ -365,9 +408,9 @@ public final class AsyncReplica implements Engine {
 
   @Override
   public String describe() {
-    return "async round=" + channel.deliveredRound() + " executed=" + lastExecuted + " stable=" + stableSeq
+    return "async round=" + channel.deliveredRound() + " executed=" + lastExecuted + " stable=" + checkpoints.stableSeq()
         + " pending=" + pending.size() + " queued=" + channel.queued() + " capture=" + pendingCapture
         + " instances=" + ctx.router().instances() + " buffered=" + ctx.router().buffered()
-        + " dropped=" + ctx.router().dropped();
+        + " dropped=" + ctx.router().dropped() + " resend=" + ctx.resendLog();
   }
 }
