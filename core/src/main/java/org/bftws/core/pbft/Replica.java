@@ -113,7 +113,8 @@ public final class Replica implements Engine {
     this.checkpoints = new Checkpoints(cfg, id, signer, verifier, clients, Checkpoints.PBFT_TAG, true,
         new CheckpointHost());
     this.viewChanges = new ViewChanges(this);
-    this.coins = new Coins(this, randomness.algorithm() == RandomnessConfig.Algorithm.CT ? randomness.coins() : null);
+    this.coins = new Coins(cfg, id, signer, operations,
+        randomness.algorithm() == RandomnessConfig.Algorithm.CT ? randomness.coins() : null, new CoinHost());
     this.contributions = new Contributions(this, randomness);
   }
 
@@ -466,7 +467,7 @@ public final class Replica implements Engine {
       slot.committedDigest = d;
     }
     out.events.add(new Event.Committed(view, slot.seq, d, slot.prePrepare.requests()));
-    coins.committed(slot);
+    coins.committed(slot.seq, slot.committedDigest, slot.committedBatch);
     contributions.committed(slot);
     executeCommitted();
   }
@@ -482,7 +483,7 @@ public final class Replica implements Engine {
     boolean progressed = false;
     while (pendingCapture < 0 && lastExecuted >= checkpoints.stableSeq) {
       Slot slot = log.get(lastExecuted + 1);
-      if (slot == null || !slot.committed() || !coins.ready(slot) || !contributions.ready(slot)) {
+      if (slot == null || !slot.committed() || !coins.ready(slot.seq, slot.committedBatch) || !contributions.ready(slot)) {
         break;
       }
       lastExecuted = slot.seq;
@@ -501,7 +502,7 @@ public final class Replica implements Engine {
           terminates.add(r);
         } else {
           run.add(r);
-          randoms.add(contributions.active() ? contributions.random(slot, i) : coins.random(slot, i));
+          randoms.add(contributions.active() ? contributions.random(slot, i) : coins.random(slot.seq, i));
         }
       }
       if (!run.isEmpty() || !terminates.isEmpty()) {
@@ -634,6 +635,34 @@ public final class Replica implements Engine {
 
     @Override
     public void resume() {
+      executeCommitted();
+    }
+  }
+
+  /** What {@link Coins} needs of this replica. */
+  private final class CoinHost implements Coins.Host {
+    @Override
+    public Ready out() {
+      return out;
+    }
+
+    @Override
+    public long stableSeq() {
+      return checkpoints.stableSeq;
+    }
+
+    @Override
+    public long lastExecuted() {
+      return lastExecuted;
+    }
+
+    @Override
+    public long now() {
+      return now;
+    }
+
+    @Override
+    public void coinsKnown() {
       executeCommitted();
     }
   }
