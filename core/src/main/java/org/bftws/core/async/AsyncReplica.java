@@ -4,7 +4,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,6 +20,7 @@ import org.bftws.core.message.Signed;
 import org.bftws.core.pbft.Checkpoints;
 import org.bftws.core.pbft.ClientRequests;
 import org.bftws.core.pbft.CoinConfig;
+import org.bftws.core.pbft.Coins;
 import org.bftws.core.pbft.Effect;
 import org.bftws.core.pbft.Engine;
 import org.bftws.core.pbft.Event;
@@ -49,9 +49,8 @@ public final class AsyncReplica implements Engine {
   /** The channel's protocol id. */
   public static final Pid CHANNEL = Pid.root("abc");
   private static final byte[] TAG = "BFT-WS/1 async checkpoint".getBytes(StandardCharsets.US_ASCII);
-  private static final byte[] NO_RANDOM = new byte[0];
-  /** Replica-to-replica kinds besides the channel's: checkpoints and state transfer (PBFT's). */
-  private static final Set<Kind> RECOVERY = Set.of(Kind.CHECKPOINT, Kind.FETCH_STATE, Kind.STATE);
+  /** Replica-to-replica kinds besides the channel's: checkpoints, state transfer and coin shares (PBFT's). */
+  private static final Set<Kind> PEER_KINDS = Set.of(Kind.CHECKPOINT, Kind.FETCH_STATE, Kind.STATE, Kind.COIN_SHARE);
 
   private final GroupConfig cfg;
   private final int id;
@@ -76,6 +75,8 @@ public final class AsyncReplica implements Engine {
   /** The highest checkpoint installed by state transfer: results and states at or below it are moot. */
   private long installedUpTo;
   private final Checkpoints checkpoints;
+  /** The CT algorithm's threshold coins for randomized requests (integrity paper §5), PBFT's. */
+  private final Coins coins;
   /** Logical time: the ticks so far (for retransmission only; nothing is decided by it). */
   private long now;
   private long lastRetransmit;
@@ -96,6 +97,7 @@ public final class AsyncReplica implements Engine {
     this.ctx = new Context(n, cfg.f(), id, signer, verifier, coin);
     this.requests = new ClientRequests(cfg, id, signer, verifier, operations);
     this.checkpoints = Checkpoints.forEngine(cfg, id, signer, verifier, requests, TAG, new CheckpointHost());
+    this.coins = new Coins(cfg, id, signer, operations, coin, new CoinHost());
     AtomicBroadcast[] made = new AtomicBroadcast[1];
     merge(ctx.input(() -> made[0] = new AtomicBroadcast(ctx, CHANNEL, cfg.get(GroupConfig.MAX_BATCH_SIZE),
         this::validPayload, this::wanted, this::onDelivered)));
@@ -117,8 +119,8 @@ public final class AsyncReplica implements Engine {
       merge(ctx.receive(bytes));
     } else if (s.kind() == Kind.REQUEST && s.sender() >= n) {
       onRequest(s);
-    } else if (RECOVERY.contains(s.kind()) && s.sender() >= 0 && s.sender() < n && s.sender() != id) {
-      onRecovery(s);
+    } else if (PEER_KINDS.contains(s.kind()) && s.sender() >= 0 && s.sender() < n && s.sender() != id) {
+      onPeer(s);
     } else {
       evidence(s.sender(), "sender not allowed to send " + s.kind() + " to an asynchronous replica");
     }
@@ -140,6 +142,7 @@ public final class AsyncReplica implements Engine {
       deliveredAtLastRetransmit = channel.deliveredRound();
       if (stalled) {
         merge(ctx.retransmit());
+        coins.retransmit();
       }
       checkpoints.retransmit(stalled);
     }
@@ -236,30 +239,45 @@ public final class AsyncReplica implements Engine {
     return requests.wouldRun(r) && (ahead == null || r.messageNumber() > ahead);
   }
 
-  /** A round the channel delivered: executed at once unless a state capture is awaited. */
+  /**
+   * A round the channel delivered: final, as a PBFT batch is once committed, so this replica releases its
+   * coin shares for the round's randomized requests now (CT algorithm, integrity paper §5: a coin is never
+   * revealed for a request whose position might still change); executed once those coins are known and
+   * no state capture is awaited.
+   */
   private void onDelivered(AtomicBroadcast.Delivery d) {
     delivered.add(d);
-    if (pendingCapture >= 0) {
-      for (byte[] payload : d.payloads()) {
-        Request r = Request.decode(Signed.decode(payload).body());
-        deliveredAhead.merge(r.sequenceId(), r.messageNumber(), Math::max);
-      }
+    for (byte[] payload : d.payloads()) {
+      Request r = Request.decode(Signed.decode(payload).body());
+      deliveredAhead.merge(r.sequenceId(), r.messageNumber(), Math::max);
     }
+    coins.committed(d.round(), d.digest(), batch(d));
     executeDelivered();
   }
 
-  /** Delivered rounds to execution, in order, pausing after a checkpoint round until its state is captured. */
+  private static List<Signed> batch(AtomicBroadcast.Delivery d) {
+    return d.payloads().stream().map(Signed::decode).toList();
+  }
+
+  /**
+   * Delivered rounds to execution, in order, pausing after a checkpoint round until its state is captured,
+   * and before a round until the coins of its randomized requests are known.
+   */
   private void executeDelivered() {
-    while (pendingCapture < 0 && !delivered.isEmpty()) {
+    while (pendingCapture < 0 && !delivered.isEmpty() && coins.ready(delivered.peek().round(), batch(delivered.peek()))) {
       AtomicBroadcast.Delivery d = delivered.poll();
       lastExecuted = d.round();
       List<Request> run = new ArrayList<>();
+      List<byte[]> randoms = new ArrayList<>();
       List<Request> terminates = new ArrayList<>();
-      for (byte[] payload : d.payloads()) {
-        Request r = Request.decode(Signed.decode(payload).body()); // valid: external validity held
+      for (int i = 0; i < d.payloads().size(); i++) {
+        Request r = Request.decode(Signed.decode(d.payloads().get(i)).body()); // valid: external validity held
         pending.remove(r.id());
         switch (requests.order(r)) {
-          case RUN -> run.add(r);
+          case RUN -> {
+            run.add(r);
+            randoms.add(coins.random(d.round(), i));
+          }
           case TERMINATE -> terminates.add(r);
           case SKIP -> { } // a duplicate, a replay, or a sequence of another client
         }
@@ -269,8 +287,7 @@ public final class AsyncReplica implements Engine {
       pending.values().removeIf(q -> !requests.wouldRun(Request.decode(q.body())));
       requests.answerTerminates(0, terminates, out);
       if (!run.isEmpty()) {
-        Effect.Execute ex = new Effect.Execute(d.round(), 0, d.digest(), List.copyOf(run),
-            Collections.nCopies(run.size(), NO_RANDOM));
+        Effect.Execute ex = new Effect.Execute(d.round(), 0, d.digest(), List.copyOf(run), List.copyOf(randoms));
         awaitingResults.add(ex);
         out.effects.add(ex);
       }
@@ -286,8 +303,8 @@ public final class AsyncReplica implements Engine {
 
   // ---------------------------------------------------------------- checkpoints and state transfer (§4.3)
 
-  /** CHECKPOINT, FETCH-STATE or STATE from a peer replica: PBFT's handling ({@link Checkpoints}). */
-  private void onRecovery(Signed s) {
+  /** CHECKPOINT, FETCH-STATE, STATE or COIN-SHARE from a peer replica: PBFT's handling. */
+  private void onPeer(Signed s) {
     if (!s.verify(verifier)) {
       evidence(s.sender(), "bad signature on " + s.kind());
       return;
@@ -296,7 +313,8 @@ public final class AsyncReplica implements Engine {
       switch (s.kind()) {
         case CHECKPOINT -> checkpoints.onCheckpoint(s);
         case FETCH_STATE -> checkpoints.onFetchState(s);
-        default -> checkpoints.onStateTransfer(s);
+        case STATE -> checkpoints.onStateTransfer(s);
+        default -> coins.onShare(s);
       }
     } catch (DecodeException e) {
       evidence(s.sender(), "malformed " + s.kind() + ": " + e.getMessage());
@@ -321,9 +339,10 @@ public final class AsyncReplica implements Engine {
       return now;
     }
 
+    /** Coins at or below the checkpoint are not needed (the channel closes its rounds as they deliver). */
     @Override
     public void discardUpTo(long seq) {
-      // nothing is kept per round here: the channel closes rounds as they deliver
+      coins.discardUpTo(seq);
     }
 
     /** Execution state gives way to the checkpoint's: rounds delivered but not executed are moot. */
@@ -342,6 +361,40 @@ public final class AsyncReplica implements Engine {
     @Override
     public void resume() {
       merge(ctx.input(() -> channel.skipTo(lastExecuted)));
+    }
+  }
+
+  /** What {@link Coins} needs of this engine. */
+  private final class CoinHost implements Coins.Host {
+    @Override
+    public Ready out() {
+      return out;
+    }
+
+    @Override
+    public long stableSeq() {
+      return checkpoints.stableSeq();
+    }
+
+    /** Rounds run ahead of checkpoints here (no watermarks): the window is counted from the delivered round. */
+    @Override
+    public long windowTop() {
+      return channel.deliveredRound() + cfg.logWindow();
+    }
+
+    @Override
+    public long lastExecuted() {
+      return lastExecuted;
+    }
+
+    @Override
+    public long now() {
+      return now;
+    }
+
+    @Override
+    public void coinsKnown() {
+      executeDelivered();
     }
   }
 

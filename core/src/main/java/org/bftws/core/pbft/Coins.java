@@ -49,8 +49,11 @@ public final class Coins {
     /** The step's output. */
     Ready out();
 
-    /** The stable checkpoint: shares at or below it are not needed, above it plus the log window not kept. */
+    /** The stable checkpoint: shares at or below it are not needed. */
     long stableSeq();
+
+    /** The highest seq whose shares are kept; a peer's shares above it are dropped (it resends them). */
+    long windowTop();
 
     /** The last sequence number handed to execution. */
     long lastExecuted();
@@ -194,8 +197,7 @@ public final class Coins {
       evidence(s.sender(), "coin shares, but this group tosses no coins");
       return;
     }
-    long stable = host.stableSeq();
-    if (cs.seq() <= stable || cs.seq() > stable + cfg.logWindow()) {
+    if (cs.seq() <= host.stableSeq() || cs.seq() > host.windowTop()) {
       return; // below: coins no longer needed; above: outside the window, sent again when we get there
     }
     if (cs.shares().size() > cfg.get(GroupConfig.MAX_BATCH_SIZE)) {

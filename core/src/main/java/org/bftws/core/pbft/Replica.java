@@ -652,6 +652,11 @@ public final class Replica implements Engine {
     }
 
     @Override
+    public long windowTop() {
+      return checkpoints.stableSeq + cfg.logWindow();
+    }
+
+    @Override
     public long lastExecuted() {
       return lastExecuted;
     }

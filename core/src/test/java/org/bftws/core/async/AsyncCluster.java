@@ -12,6 +12,7 @@ import org.bftws.core.codec.DecodeException;
 import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.threshold.Dealt;
+import org.bftws.core.crypto.threshold.SignatureShare;
 import org.bftws.core.crypto.threshold.ThresholdParams;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.ReplyBundle;
@@ -52,6 +53,8 @@ final class AsyncCluster {
   private final HashChainApp[] apps;
   /** Per replica: the requests it executed, in order. */
   final List<List<Request>> executed = new ArrayList<>();
+  /** Per replica: the random number each executed request got, in order. */
+  final List<List<byte[]>> randoms = new ArrayList<>();
   /** Per replica: the checkpoints that became stable there. */
   final List<List<Long>> stable = new ArrayList<>();
   final List<List<Event.Evidence>> evidence = new ArrayList<>();
@@ -63,6 +66,8 @@ final class AsyncCluster {
   private final double newestBias;
   private Held heldBack;
   private Held lose;
+  /** Sees every message a correct replica sends (sender, envelope), e.g. to forge a Byzantine answer. */
+  private java.util.function.BiConsumer<Integer, Signed> watch;
   /** Messages lost to {@link #lose} (their envelopes, as sent). */
   final List<Signed> lost = new ArrayList<>();
   /** Per replica: the checkpoints it installed by state transfer. */
@@ -83,13 +88,20 @@ final class AsyncCluster {
   private record Pending(int from, int to, byte[] bytes) {}
 
   AsyncCluster(int n, int f, int clients, long seed, Set<Integer> byzantine, int checkpointInterval) {
+    this(n, f, clients, seed, byzantine, checkpointInterval, false);
+  }
+
+  /** With {@code coinPerBatch}: {@code bftws.coinPerBatch} on (one threshold coin per round). */
+  AsyncCluster(int n, int f, int clients, long seed, Set<Integer> byzantine, int checkpointInterval,
+      boolean coinPerBatch) {
     this.n = n;
     this.f = f;
     this.clients = clients;
     this.seed = seed;
     this.rng = new Random(seed);
     this.cfg = GroupConfig.builder().set(GroupConfig.F, f).set(GroupConfig.CHECKPOINT_INTERVAL, checkpointInterval)
-        .set(GroupConfig.MAX_BATCH_SIZE, 16).set(GroupConfig.RETRANSMIT_INTERVAL, RETRANSMIT_TICKS).build();
+        .set(GroupConfig.MAX_BATCH_SIZE, 16).set(GroupConfig.RETRANSMIT_INTERVAL, RETRANSMIT_TICKS)
+        .set(GroupConfig.COIN_PER_BATCH, coinPerBatch).build();
     this.keys = TestKeys.seeded(n + clients, seed);
     this.coins = AsyncNet.CKS.deal(new ThresholdParams(n, f + 1, f), TestRandom.seeded(seed));
     replicas = new AsyncReplica[n];
@@ -97,6 +109,7 @@ final class AsyncCluster {
     down = new boolean[n];
     for (int i = 0; i < n; i++) {
       executed.add(new ArrayList<>());
+      randoms.add(new ArrayList<>());
       stable.add(new ArrayList<>());
       evidence.add(new ArrayList<>());
       installed.add(new ArrayList<>());
@@ -123,6 +136,17 @@ final class AsyncCluster {
     replicas[i] = new AsyncReplica(cfg, i, keys.signer(i), keys.verifier(), coin);
     apps[i] = new HashChainApp();
     executed.get(i).clear();
+    randoms.get(i).clear();
+  }
+
+  /** Node {@code node}'s share of the threshold coin on {@code message} (a Byzantine node's, to misuse). */
+  SignatureShare coinShare(int node, byte[] message) {
+    return AsyncNet.CKS.share(coins.group(), coins.share(node + 1), message);
+  }
+
+  /** From now on {@code w} sees every message a correct replica sends. */
+  void watch(java.util.function.BiConsumer<Integer, Signed> w) {
+    this.watch = w;
   }
 
   /** While down, replica i loses every message delivered to it (a crash without amnesia). */
@@ -172,8 +196,13 @@ final class AsyncCluster {
 
   /** Client c's next request, signed, sent to the replicas {@code to}; returns it. */
   Signed request(int c, List<Integer> to) {
+    return request(c, to, false);
+  }
+
+  /** Client c's next request, randomized or not. */
+  Signed request(int c, List<Integer> to, boolean randomized) {
     int client = n + c;
-    Request q = new Request(client, "seq-" + client, ++nextNumber[c], false,
+    Request q = new Request(client, "seq-" + client, ++nextNumber[c], randomized,
         ("op " + c + "/" + nextNumber[c]).getBytes(StandardCharsets.US_ASCII));
     Signed s = Signed.sign(Kind.REQUEST, client, q.encode(), keys.signer(client));
     for (int i : to) {
@@ -273,6 +302,9 @@ final class AsyncCluster {
       }
     }
     for (Ready.Outbound o : r.messages) {
+      if (watch != null && o.to() < n) {
+        watch.accept(i, Signed.decode(o.bytes()));
+      }
       if (o.to() == Ready.ALL_REPLICAS) {
         for (int to = 0; to < n; to++) {
           if (to != i) {
@@ -289,6 +321,7 @@ final class AsyncCluster {
         for (int k = 0; k < ex.requests().size(); k++) {
           results.add(apps[i].execute(ex.requests().get(k), ex.randoms().get(k)));
           executed.get(i).add(ex.requests().get(k));
+          randoms.get(i).add(ex.randoms().get(k));
         }
         handle(i, replicas[i].executed(ex.seq(), results));
       } else if (e instanceof Effect.InstallState is) {
