@@ -33,17 +33,33 @@ import org.bftws.core.pbft.Ready;
  * sent on the channel; each delivered round r becomes one {@link Effect.Execute} with seq = r and view 0,
  * its requests in the channel's order with duplicates removed by the client table (exactly-once, reply
  * cache); replies go out as PBFT's, one signed certificate per batch. There is no primary and no view
- * change: no timer decides anything, and {@link #tick} does nothing (no retransmission: links are assumed
- * reliable, as in SINTRA's model).
+ * change: no timer decides anything.
  *
- * <p>Checkpoints (Castro-Liskov §4.3, as PBFT's): after every round that is a multiple of {@code
- * bftws.checkpointInterval}, execution pauses for {@link Effect.CaptureState}; the checkpoint's digest
- * covers (round, client table, application state) and is multicast in a CHECKPOINT message; at 2f+1
- * matching ones it is stable, and votes at or below it are discarded. The channel itself keeps nothing
- * of delivered rounds (it closes them as they deliver). State transfer is not built yet: a replica that
- * falls behind the router's buffers cannot catch up.
+ * <p>Checkpoints and state transfer (Castro-Liskov §4.3, PBFT's {@link Checkpoints}): after every round
+ * that is a multiple of {@code bftws.checkpointInterval}, execution pauses for {@link
+ * Effect.CaptureState}; the checkpoint's digest covers (round, client table, application state) and is
+ * multicast in a CHECKPOINT message; at 2f+1 matching ones it is stable. A replica that knows a stable
+ * checkpoint above the rounds it delivered, and delivered nothing during a retransmission interval (it
+ * restarted empty, or missed messages of rounds its peers closed), fetches the checkpoint from a signer
+ * of its proof, checks it against the certified digest, installs the client table and the application
+ * state ({@link Effect.InstallState}), and the channel skips to the round after it ({@link
+ * AtomicBroadcast#skipTo}), closing the older rounds; messages of later rounds it buffered meanwhile then
+ * deliver. A replica that is merely slow is never made to skip: it catches up by ordering.
  *
- * <p>Randomized requests get empty random numbers: the coin of the CT algorithm is not wired here yet.
+ * <p>Retransmission ({@link #tick}), for links that lose messages (a POST to a replica that is down): on a
+ * tick that ends a retransmission interval without a delivered round, this replica resends what it sent
+ * for the instances still open here ({@link Context#retransmit}), its coin shares for rounds not executed,
+ * and its latest checkpoint vote. Receivers drop copies they took already, unseen. Retransmission decides
+ * nothing: the resent bytes are the same signed messages, so neither safety nor the order depends on ticks.
+ * The resend log is forgotten as rounds close. What it cannot do: a replica that missed messages of rounds
+ * that every peer closed since gets them from nobody, and waits for the next stable checkpoint.
+ *
+ * <p>Randomized requests (CT algorithm, integrity paper §5, PBFT's {@link Coins}): a delivered round is
+ * final, so on delivery this replica releases its threshold-coin shares, one per randomized request on
+ * (group, round, D(request)), or one per round on (group, round, digest of the decided vector) with {@code
+ * bftws.coinPerBatch}; the round executes once f+1 valid shares combined to each coin; a bad share is
+ * evidence against its sender. The coin key is the one binary agreement tosses its coins with ({@link
+ * Context#coin}); the two sign in separate domains.
  */
 public final class AsyncReplica implements Engine {
   /** The channel's protocol id. */
