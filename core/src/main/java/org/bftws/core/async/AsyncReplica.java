@@ -47,12 +47,15 @@ import org.bftws.core.pbft.Ready;
  * deliver. A replica that is merely slow is never made to skip: it catches up by ordering.
  *
  * <p>Retransmission ({@link #tick}), for links that lose messages (a POST to a replica that is down): on a
- * tick that ends a retransmission interval without a delivered round, this replica resends what it sent
- * for the instances still open here ({@link Context#retransmit}), its coin shares for rounds not executed,
- * and its latest checkpoint vote. Receivers drop copies they took already, unseen. Retransmission decides
- * nothing: the resent bytes are the same signed messages, so neither safety nor the order depends on ticks.
- * The resend log is forgotten as rounds close. What it cannot do: a replica that missed messages of rounds
- * that every peer closed since gets them from nobody, and waits for the next stable checkpoint.
+ * tick that ends a retransmission interval without a delivered round, a replica that takes part in a
+ * round it has not delivered resends what it sent in the rounds above its stable checkpoint ({@link
+ * Context#retransmit}); any stalled replica resends its coin shares for rounds not executed and its
+ * checkpoint votes. Receivers drop copies they took already, and those of rounds they closed, unseen.
+ * Closed rounds are resent too because a peer may still be in one: with f replicas silent, two correct
+ * ones can deliver a round with a third one's help and need it again in the next round, while it lost the
+ * end of the first. Retransmission decides nothing: the resent bytes are the same signed messages, so
+ * neither safety nor the order depends on ticks. Memory: the resend log holds the rounds above the stable
+ * checkpoint, at most {@code bftws.logWindow} of them; an idle group resends nothing.
  *
  * <p>Randomized requests (CT algorithm, integrity paper §5, PBFT's {@link Coins}): a delivered round is
  * final, so on delivery this replica releases its threshold-coin shares, one per randomized request on
@@ -156,8 +159,10 @@ public final class AsyncReplica implements Engine {
       lastRetransmit = now;
       boolean stalled = channel.deliveredRound() == deliveredAtLastRetransmit;
       deliveredAtLastRetransmit = channel.deliveredRound();
-      if (stalled) {
+      if (stalled && ctx.takingPart()) {
         merge(ctx.retransmit());
+      }
+      if (stalled) {
         coins.retransmit();
       }
       checkpoints.retransmit(stalled);
@@ -268,7 +273,17 @@ public final class AsyncReplica implements Engine {
       deliveredAhead.merge(r.sequenceId(), r.messageNumber(), Math::max);
     }
     coins.committed(d.round(), d.digest(), batch(d));
+    forgetOldRounds();
     executeDelivered();
+  }
+
+  /**
+   * What this replica sent in a closed round is kept while a peer may still be in it: above the stable
+   * checkpoint (below it, a peer catches up by state transfer), and at most the log window of rounds.
+   */
+  private void forgetOldRounds() {
+    long keepAbove = Math.max(checkpoints.stableSeq(), channel.deliveredRound() - cfg.logWindow());
+    ctx.forgetSent(CHANNEL, keepAbove + 1);
   }
 
   private static List<Signed> batch(AtomicBroadcast.Delivery d) {
@@ -355,10 +370,11 @@ public final class AsyncReplica implements Engine {
       return now;
     }
 
-    /** Coins at or below the checkpoint are not needed (the channel closes its rounds as they deliver). */
+    /** Coins and sent messages at or below the checkpoint are not needed. */
     @Override
     public void discardUpTo(long seq) {
       coins.discardUpTo(seq);
+      forgetOldRounds();
     }
 
     /** Execution state gives way to the checkpoint's: rounds delivered but not executed are moot. */

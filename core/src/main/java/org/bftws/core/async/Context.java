@@ -30,12 +30,13 @@ import org.bftws.core.pbft.Ready;
  * Ed25519 signature, as PBFT's messages are.
  *
  * <p>Lossy links. SINTRA assumes reliable links; HTTP POSTs to a replica that is down are lost. So the
- * context keeps the envelopes it sent for every instance that is still open here and {@link #retransmit}
- * sends them again (the engine calls it on a tick on which it made no progress). Retransmission decides
- * nothing: a resent envelope is the same signed bytes, and a receiver that already took it drops it
- * unseen ({@link #receive} remembers, per open instance, the authentic envelopes it handed on). Both
- * records are forgotten as the router closes instances, so memory follows the open instances (for the
- * channel: the round in progress).
+ * context keeps the envelopes it sent and {@link #retransmit} sends them again (the engine calls it on a
+ * tick on which it made no progress). Retransmission decides nothing: a resent envelope is the same signed
+ * bytes, and a receiver drops it unseen if it took it already ({@link #receive} remembers, per open
+ * instance, the authentic envelopes it handed on) or closed its instance. What was sent for an instance is
+ * kept after the instance closes here, since a peer may still be in it, until the engine lets it go
+ * ({@link #forgetSent}: the channel's rounds at its stable checkpoint); what was received is forgotten as
+ * the router closes instances.
  */
 public final class Context {
   private final int n;
@@ -137,8 +138,8 @@ public final class Context {
       malformed = e;
     }
     ByteBuffer key = m == null ? null : seenKey(s);
-    if (m != null && seen.getOrDefault(m.pid(), Set.of()).contains(key)) {
-      return flush(); // a resent copy of an envelope verified and handed on before
+    if (m != null && (seen.getOrDefault(m.pid(), Set.of()).contains(key) || router.isClosed(m.pid()))) {
+      return flush(); // a resent copy of an envelope handed on before, or for an instance ended here
     }
     if (!s.verify(verifier)) {
       evidence(s.sender(), "bad signature");
@@ -155,8 +156,8 @@ public final class Context {
   }
 
   /**
-   * Sends again every envelope this replica sent for an instance still open here (peers drop copies they
-   * already took). For the engine's stalled ticks: what a peer that was down missed, it gets now.
+   * Sends again every envelope this replica kept (peers drop copies they already took, or of instances
+   * they ended). For the engine's stalled ticks: what a peer that was down missed, it gets now.
    */
   public Ready retransmit() {
     for (List<Ready.Outbound> msgs : sent.values()) {
@@ -165,7 +166,25 @@ public final class Context {
     return flush();
   }
 
-  /** Envelopes kept for {@link #retransmit} (bounded by the open instances). */
+  /**
+   * Whether this replica sent something for an instance still open here: it takes part in one that has
+   * not ended (for the engine: a round it joined and has not delivered).
+   */
+  public boolean takingPart() {
+    for (Pid pid : sent.keySet()) {
+      if (!router.isClosed(pid)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Forgets what was sent for {@code parent/k}, and the instances below it, for every k &lt; {@code bound}. */
+  public void forgetSent(Pid parent, long bound) {
+    sent.keySet().removeIf(pid -> Router.under(pid, parent, bound));
+  }
+
+  /** Envelopes kept for {@link #retransmit}. */
   public int resendLog() {
     int total = 0;
     for (List<Ready.Outbound> msgs : sent.values()) {
@@ -221,9 +240,8 @@ public final class Context {
     local.add(new Local(sender, m));
   }
 
-  /** The router closed instances: what was kept of them for retransmission and deduplication goes. */
+  /** The router closed instances: what was received for them is not needed to drop copies any more. */
   void forgetClosed() {
-    sent.keySet().removeIf(router::isClosed);
     seen.keySet().removeIf(router::isClosed);
   }
 
@@ -231,9 +249,7 @@ public final class Context {
 
   private void emit(Pid pid, Ready.Outbound o) {
     out.messages.add(o);
-    if (!router.isClosed(pid)) {
-      sent.computeIfAbsent(pid, k -> new ArrayList<>()).add(o);
-    }
+    sent.computeIfAbsent(pid, k -> new ArrayList<>()).add(o);
   }
 
   private static ByteBuffer seenKey(Signed s) {

@@ -18,8 +18,7 @@ import org.bftws.core.codec.DecodeException;
  * sender, so a Byzantine peer inventing ids can fill only its own share: at most {@link
  * #MAX_BUFFERED_PER_SENDER} messages and {@link #MAX_BUFFERED_BYTES_PER_SENDER} payload bytes per sender,
  * hence at most n times that in all. Beyond it, messages are dropped (a correct peer's message may be among
- * them; its sender resends it on a stalled tick while the instance is open there, {@link
- * Context#retransmit}). Messages for a {@link #close}d instance, or one under a {@link #closeBelow} bound,
+ * them; its sender resends it on a stalled tick, {@link Context#retransmit}). Messages for a {@link #close}d instance, or one under a {@link #closeBelow} bound,
  * are dropped. Closing tells the context, which forgets what it kept of the closed instances.
  */
 public final class Router {
@@ -150,6 +149,17 @@ public final class Router {
         if (k >= 0 && k < floor) {
           return true;
         }
+      }
+    }
+    return false;
+  }
+
+  /** Whether {@code pid} is {@code parent/k}, or an instance below it, for some k &lt; {@code bound}. */
+  static boolean under(Pid pid, Pid parent, long bound) {
+    for (Pid p = pid, up = p.parent(); up != null; p = up, up = p.parent()) {
+      if (up.equals(parent)) {
+        long k = number(p);
+        return k >= 0 && k < bound;
       }
     }
     return false;
