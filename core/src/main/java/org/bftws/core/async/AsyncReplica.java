@@ -115,8 +115,9 @@ public final class AsyncReplica implements Engine {
     this.verifier = verifier;
     this.ctx = new Context(n, cfg.f(), id, signer, verifier, coin);
     this.requests = new ClientRequests(cfg, id, signer, verifier, operations);
-    this.checkpoints = Checkpoints.forEngine(cfg, id, signer, verifier, requests, TAG, new CheckpointHost());
-    this.coins = new Coins(cfg, id, signer, operations, coin, new CoinHost());
+    Host host = new Host();
+    this.checkpoints = Checkpoints.forEngine(cfg, id, signer, verifier, requests, TAG, host);
+    this.coins = new Coins(cfg, id, signer, operations, coin, host);
     AtomicBroadcast[] made = new AtomicBroadcast[1];
     merge(ctx.input(() -> made[0] = new AtomicBroadcast(ctx, CHANNEL, cfg.get(GroupConfig.MAX_BATCH_SIZE),
         this::validPayload, this::wanted, this::onDelivered)));
@@ -352,8 +353,8 @@ public final class AsyncReplica implements Engine {
     }
   }
 
-  /** What {@link Checkpoints} needs of this engine. */
-  private final class CheckpointHost implements Checkpoints.Host {
+  /** What {@link Checkpoints} and {@link Coins} need of this engine (one object: both read out and now). */
+  private final class Host implements Checkpoints.Host, Coins.Host {
     @Override
     public Ready out() {
       return out;
@@ -394,14 +395,6 @@ public final class AsyncReplica implements Engine {
     public void resume() {
       merge(ctx.input(() -> channel.skipTo(lastExecuted)));
     }
-  }
-
-  /** What {@link Coins} needs of this engine. */
-  private final class CoinHost implements Coins.Host {
-    @Override
-    public Ready out() {
-      return out;
-    }
 
     @Override
     public long stableSeq() {
@@ -420,15 +413,11 @@ public final class AsyncReplica implements Engine {
     }
 
     @Override
-    public long now() {
-      return now;
-    }
-
-    @Override
     public void coinsKnown() {
       executeDelivered();
     }
   }
+
 
   // ---------------------------------------------------------------- helpers
 

@@ -110,11 +110,12 @@ public final class Replica implements Engine {
     this.operations = randomness.operations();
     this.requests = new ClientRequests(cfg, id, signer, verifier, operations);
     this.clients = requests.table;
+    Host host = new Host();
     this.checkpoints = new Checkpoints(cfg, id, signer, verifier, clients, Checkpoints.PBFT_TAG, true,
-        new CheckpointHost());
+        host);
     this.viewChanges = new ViewChanges(this);
     this.coins = new Coins(cfg, id, signer, operations,
-        randomness.algorithm() == RandomnessConfig.Algorithm.CT ? randomness.coins() : null, new CoinHost());
+        randomness.algorithm() == RandomnessConfig.Algorithm.CT ? randomness.coins() : null, host);
     this.contributions = new Contributions(this, randomness);
   }
 
@@ -604,8 +605,8 @@ public final class Replica implements Engine {
     nextSeq = Math.max(nextSeq, seq + 1);
   }
 
-  /** What {@link Checkpoints} needs of this replica. */
-  private final class CheckpointHost implements Checkpoints.Host {
+  /** What {@link Checkpoints} and {@link Coins} need of this replica (one object: both read out and now). */
+  private final class Host implements Checkpoints.Host, Coins.Host {
     @Override
     public Ready out() {
       return out;
@@ -637,14 +638,6 @@ public final class Replica implements Engine {
     public void resume() {
       executeCommitted();
     }
-  }
-
-  /** What {@link Coins} needs of this replica. */
-  private final class CoinHost implements Coins.Host {
-    @Override
-    public Ready out() {
-      return out;
-    }
 
     @Override
     public long stableSeq() {
@@ -662,15 +655,11 @@ public final class Replica implements Engine {
     }
 
     @Override
-    public long now() {
-      return now;
-    }
-
-    @Override
     public void coinsKnown() {
       executeCommitted();
     }
   }
+
 
   /** Replace execution state by a proven checkpoint, whose client table is installed already (§4.3). */
   private void installed(long seq) {
