@@ -23,9 +23,13 @@ public class AsyncRecoveryTest {
 
   /** {@code count} requests one after the other, each to all replicas and run to quiescence: one round each. */
   private static List<RequestId> oneByOne(AsyncCluster c, int count, List<Integer> to) {
+    return oneByOne(c, count, to, false);
+  }
+
+  private static List<RequestId> oneByOne(AsyncCluster c, int count, List<Integer> to, boolean randomized) {
     List<RequestId> sent = new ArrayList<>();
     for (int k = 0; k < count; k++) {
-      sent.add(Request.decode(c.request(k % c.clients, to).body()).id());
+      sent.add(Request.decode(c.request(k % c.clients, to, randomized).body()).id());
       c.run();
     }
     return sent;
@@ -60,9 +64,9 @@ public class AsyncRecoveryTest {
       assertEquals("the latest stable checkpoint, seed " + seed, List.of(24L), c.installed.get(3));
       assertEquals("rounds 25 and 26 from the buffer, seed " + seed, 26, c.replica(3).lastExecuted());
       assertArrayEquals("the same service state, seed " + seed, c.appState(0), c.appState(3));
-      // replica 0 is down: every new round needs replica 3
+      // replica 0 is down: every new round needs replica 3; randomized requests need its coin shares too
       c.down(0, true);
-      List<RequestId> fresh = oneByOne(c, 6, ALL4);
+      List<RequestId> fresh = oneByOne(c, 6, ALL4, true);
       for (int i = 1; i < 4; i++) {
         List<RequestId> mine = ids(c.executed.get(i));
         assertEquals("new requests at " + i + ", seed " + seed, fresh, mine.subList(mine.size() - 6, mine.size()));
@@ -72,6 +76,11 @@ public class AsyncRecoveryTest {
         assertEquals("nothing kept to resend at the stable checkpoint, seed " + seed, 0, c.replica(i).resendLog());
       }
       assertEquals("after the transfer, replica 3 executed rounds 25..32", 8, c.executed.get(3).size());
+      for (int k = 2; k < 8; k++) {
+        byte[] random = c.randoms.get(3).get(k);
+        assertEquals("a coin for randomized request " + k + ", seed " + seed, 32, random.length);
+        assertArrayEquals(c.randoms.get(1).get(c.randoms.get(1).size() - 8 + k), random);
+      }
       assertArrayEquals(c.appState(1), c.appState(3));
     }
   }
