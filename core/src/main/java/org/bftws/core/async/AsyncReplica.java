@@ -149,9 +149,10 @@ public final class AsyncReplica implements Engine {
 
   /**
    * Retransmission, which decides nothing: every {@code bftws.retransmitTicks} ticks, if no round was
-   * delivered since the last time (stalled), this replica resends its messages of the instances still
-   * open here ({@link Context#retransmit}), and asks for the stable checkpoint if it is behind it; in any
-   * case it resends its latest checkpoint vote until that is stable (as PBFT's replica does).
+   * delivered since the last time (stalled), this replica resends what it sent in the rounds it keeps if
+   * it takes part in one it has not delivered ({@link Context#retransmit}), its coin shares for rounds not
+   * executed, and asks for the stable checkpoint if it is behind it; in any case it resends its latest
+   * checkpoint vote until that is stable (as PBFT's replica does).
    */
   @Override
   public Ready tick() {
