@@ -629,9 +629,21 @@ public final class Replica implements Engine {
       contributions.discardUpTo(seq);
     }
 
+    /** Replace execution state by a proven checkpoint, whose client table is installed already (§4.3). */
     @Override
     public void installed(long seq) {
-      Replica.this.installed(seq);
+      installedUpTo = Math.max(installedUpTo, Math.max(seq, lastExecuted));
+      lastExecuted = seq;
+      awaitingResults.clear();
+      pendingCapture = -1;
+      nextSeq = Math.max(nextSeq, seq + 1);
+      for (Iterator<RequestId> it = pending.keySet().iterator(); it.hasNext(); ) {
+        RequestId r = it.next();
+        if (!clients.isNew(r)) {
+          it.remove();
+          proposed.remove(r);
+        }
+      }
     }
 
     @Override
@@ -660,22 +672,6 @@ public final class Replica implements Engine {
     }
   }
 
-
-  /** Replace execution state by a proven checkpoint, whose client table is installed already (§4.3). */
-  private void installed(long seq) {
-    installedUpTo = Math.max(installedUpTo, Math.max(seq, lastExecuted));
-    lastExecuted = seq;
-    awaitingResults.clear();
-    pendingCapture = -1;
-    nextSeq = Math.max(nextSeq, seq + 1);
-    for (Iterator<RequestId> it = pending.keySet().iterator(); it.hasNext(); ) {
-      RequestId r = it.next();
-      if (!clients.isNew(r)) {
-        it.remove();
-        proposed.remove(r);
-      }
-    }
-  }
 
   // ---------------------------------------------------------------- retransmission
 
