@@ -131,16 +131,23 @@ final class AsyncEngineReport {
         }
         Csv.Row first = rows.get(Math.min(1, rows.size() - 1));
         Csv.Row last = rows.get(rows.size() - 1);
-        double max = rows.stream().skip(1).mapToDouble(r -> r.number("heap_used_mb_after_gc")).max().orElse(Double.NaN);
+        java.util.DoubleSummaryStatistics heap = rows.stream().skip(1)
+                .mapToDouble(r -> r.number("heap_used_mb_after_gc")).summaryStatistics();
+        int half = rows.size() / 2;
+        double firstHalfMax = rows.subList(1, Math.max(2, half)).stream()
+                .mapToDouble(r -> r.number("heap_used_mb_after_gc")).max().orElse(Double.NaN);
+        double secondHalfMax = rows.subList(Math.max(1, half), rows.size()).stream()
+                .mapToDouble(r -> r.number("heap_used_mb_after_gc")).max().orElse(Double.NaN);
         md.append(String.format(Locale.ROOT, "The n = 4 async group (all four replicas, clients and network in one "
                 + "heap) ordering %.0f requests of %s bytes in %.0f rounds (batches of at most %s); used heap after a "
-                + "full GC, sampled every %.0f requests: %.1f MB after the first sample, %.1f MB at the end (%+.1f MB), "
-                + "%.1f MB at most; live channel instances at replica 0 at the end: %s, messages buffered: %s. From "
+                + "full GC, sampled every %.0f requests: %.1f to %.1f MB; the largest sample of the first half of the "
+                + "run %.1f MB, of the second half %.1f MB; at the end %.1f MB with replica 0's stable checkpoint at "
+                + "round %s, its live channel instances %s, buffered messages %s, resend log %s envelopes. From "
                 + "`perf/results/engine-async-memory.csv`.%n%n",
                 last.number("requests"), last.get("operation_bytes"), last.number("round"), last.get("batch_size"),
-                first.number("requests"), first.number("heap_used_mb_after_gc"), last.number("heap_used_mb_after_gc"),
-                last.number("heap_used_mb_after_gc") - first.number("heap_used_mb_after_gc"), max,
-                last.get("router_instances"), last.get("router_buffered")));
+                first.number("requests"), heap.getMin(), heap.getMax(), firstHalfMax, secondHalfMax,
+                last.number("heap_used_mb_after_gc"), last.get("stable_checkpoint"), last.get("router_instances"),
+                last.get("router_buffered"), last.get("resend_log_envelopes")));
         double[] x = rows.stream().mapToDouble(r -> r.number("requests")).toArray();
         double[] y = rows.stream().mapToDouble(r -> r.number("heap_used_mb_after_gc")).toArray();
         Map<String, double[][]> series = new LinkedHashMap<>();

@@ -44,8 +44,9 @@ public class AsyncEngineReportTest {
                         + "1.00,1.00,1,1.24,5.24,21.2,62.3"));
         Files.writeString(results.resolve("engine-async-memory.csv"), String.join("\n",
                 "requests,batch_size,operation_bytes,round,heap_used_mb_after_gc,router_instances,router_buffered,"
-                        + "pending_requests,stable_checkpoint,cpu_seconds_group",
-                "0,64,64,0,7.4,1,0,0,0,0.0", "2000,64,64,33,8.8,1,0,0,0,5.5", "4000,64,64,66,8.8,1,0,0,0,11.1"));
+                        + "resend_log_envelopes,pending_requests,stable_checkpoint,cpu_seconds_group",
+                "0,64,64,0,7.4,1,0,0,0,0,0.0", "2000,64,64,33,8.8,1,0,330,0,0,5.5", "4000,64,64,66,9.5,1,0,660,0,0,11.1",
+                "6000,64,64,99,8.9,1,0,990,0,0,16.6"));
         StringBuilder md = new StringBuilder();
         List<Path> plots = new ArrayList<>();
         new AsyncEngineReport(results).write(md, plots);
@@ -54,8 +55,10 @@ public class AsyncEngineReportTest {
         assertTrue(text, text.contains("| 16 | async | 15.9 | 1250 | 800 | 1250 | 0.156× | **missed** (≥ 0.5×) |"));
         assertTrue(text, text.contains("| async | fifo | 4 | 16 | 15.6 | 6.14 | 245.5 | 96 | 0.010 |"));
         assertTrue(text, text.contains("| 1.00, 1 | 1.24 / 5.24 | 21.2 / 62.3 |"));
-        assertTrue(text, text.contains("4000 requests of 64 bytes in 66 rounds"));
-        assertTrue(text, text.contains("8.8 MB at the end (+0.0 MB)"));
+        assertTrue(text, text.contains("6000 requests of 64 bytes in 99 rounds"));
+        assertTrue(text, text.contains("8.8 to 9.5 MB; the largest sample of the first half of the run 8.8 MB, of the "
+                + "second half 9.5 MB; at the end 8.9 MB"));
+        assertTrue(text, text.contains("resend log 990 envelopes"));
         assertEquals(4, plots.size());
         for (String png : List.of("engine-async.png", "engine-async-counts.png", "engine-async-bytes.png",
                 "engine-async-memory.png")) {

@@ -29,7 +29,7 @@ import org.bftws.sim.bench.EngineGroup.Ordering;
  * busiest replica and replica 1, and async / PBFT at the same batch size. Counts: per delivered request,
  * messages and bytes between replicas (and of client requests and replies), coin operations, and the
  * rounds the agreements took. Memory: the async group for many requests, used heap after a full GC sampled
- * along the way with the channel's live instances and buffered messages. Benchmarks, never failing on a
+ * along the way with the channel's live instances, buffered messages and resend log. Benchmarks, never failing on a
  * timing; output into {@code perf/results/} (or {@code -Dbench.dir=}).
  */
 final class AsyncBench {
@@ -228,8 +228,7 @@ final class AsyncBench {
   // ---------------------------------------------------------------- memory
 
   static final String MEMORY_HEADER = "requests,batch_size,operation_bytes,round,heap_used_mb_after_gc,"
-      + "router_instances,router_buffered,"
-      + "pending_requests,stable_checkpoint,cpu_seconds_group";
+      + "router_instances,router_buffered,resend_log_envelopes,pending_requests,stable_checkpoint,cpu_seconds_group";
 
   private void memory(long count, int batch) throws IOException {
     Path out = dir.resolve("engine-async-memory.csv");
@@ -256,9 +255,9 @@ final class AsyncBench {
     AsyncReplica r = (AsyncReplica) g.engines[0];
     Matcher m = INSTANCES.matcher(r.describe());
     long cpu = Arrays.stream(g.cpuNanos).sum();
-    return fmt("%d,%d,%d,%d,%.1f,%s,%d,%d,%d,%.1f", g.executed[0], g.cfg.get(GroupConfig.MAX_BATCH_SIZE),
-        g.operationBytes(), r.deliveredRound(), heapAfterGcMb(),
-        m.find() ? m.group(1) : "", r.buffered(), r.pendingRequests(), r.stableCheckpoint(), cpu / 1e9);
+    return fmt("%d,%d,%d,%d,%.1f,%s,%d,%d,%d,%d,%.1f", g.executed[0], g.cfg.get(GroupConfig.MAX_BATCH_SIZE),
+        g.operationBytes(), r.deliveredRound(), heapAfterGcMb(), m.find() ? m.group(1) : "", r.buffered(),
+        r.resendLog(), r.pendingRequests(), r.stableCheckpoint(), cpu / 1e9);
   }
 
   static double heapAfterGcMb() {
