@@ -51,13 +51,13 @@ final class ReadOnlyRequests {
 
   private String refusal(Signed s, Request q) {
     if (!operations.isReadOnly(q)) {
-      return "read-only request " + q.id() + " for an operation that is not read-only";
+      return "read-only request for an operation that is not read-only: " + q.id();
     }
     if (q.randomized() || q.terminates()) {
-      return "read-only request " + q.id() + " that needs ordering (randomized or a terminate)";
+      return "read-only request that needs ordering (randomized or a terminate): " + q.id();
     }
     if (requests.terminated(q.sequenceId())) {
-      return "read-only request " + q.id() + " on a terminated sequence";
+      return "read-only request on a terminated sequence: " + q.id();
     }
     return requests.refusal(s, q);
   }

@@ -1,0 +1,130 @@
+package org.bftws.client.group;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import java.util.Iterator;
+import java.util.function.BooleanSupplier;
+
+import org.apache.axiom.om.OMAbstractFactory;
+import org.apache.axiom.om.OMElement;
+import org.apache.axiom.om.OMFactory;
+import org.apache.axis2.client.ServiceClient;
+import org.bftws.client.GroupClients;
+import org.bftws.module.order.TotalOrderManager;
+import org.bftws.module.testing.Conditions;
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.RuleChain;
+import org.junit.rules.TemporaryFolder;
+import org.junit.rules.Timeout;
+
+/**
+ * PBFT's read-only optimisation (Castro-Liskov §5.1.3) through the module: the real {@code counter.aar}, whose
+ * WSDL declares {@code read} {@code <bftws:ReadOnly/>}, in the demo group of {@link GroupLauncher} (four replicas
+ * over loopback HTTP). A {@code ServiceClient} flagged {@link GroupClients#readOnly} reads the value after
+ * ordered increments with 2f+1 matching replies and no ordering; its read-only call of {@code increment} is
+ * refused by every replica (evidence) and reaches the counter only ordered, once.
+ */
+public class ReadOnlyGroupTest {
+    private static final long WAIT_MS = 30_000;
+    /** The client orders a read-only call after 10 ticks without 2f+1 matching replies. */
+    private static final String FAST_FALLBACK = GroupLauncher.param("bftws.clientRetransmitTicks", "10");
+
+    private final TemporaryFolder tmp = new TemporaryFolder();
+    private final LaunchedGroup group = new LaunchedGroup(tmp);
+
+    @Rule
+    public final RuleChain rules = RuleChain.outerRule(tmp).around(group);
+
+    @Rule
+    public final Timeout timeout = Timeout.seconds(120);
+
+    @Test
+    public void readOnlyReadsAreNotOrderedAndAReadOnlyIncrementIsRefused() throws Exception {
+        group.clientParameters(FAST_FALLBACK).start();
+        DemoClient client = group.client("client");
+        ServiceClient reader = GroupClients.create(client.context(), GroupLauncher.COUNTER_ENDPOINT,
+                GroupLauncher.COUNTER_READ, WAIT_MS);
+        GroupClients.readOnly(reader, true);
+        ServiceClient writer = GroupClients.create(client.context(), GroupLauncher.COUNTER_ENDPOINT,
+                GroupLauncher.COUNTER_INCREMENT, WAIT_MS);
+        GroupClients.readOnly(writer, true);
+        try {
+            assertEquals("a fresh counter, read without ordering", 0, read(reader));
+            long expected = 0;
+            for (int amount = 1; amount <= 5; amount++) {
+                expected += amount;
+                assertEquals(expected, client.increment(amount).value());
+            }
+            long[] executed = lastExecuted();
+            long[] reads = readOnlyExecuted();
+            assertEquals("the value after the ordered increments", expected, read(reader));
+            assertEquals(expected, read(reader));
+            for (int r = 0; r < LaunchedGroup.N; r++) {
+                TotalOrderManager m = group.manager(r);
+                long before = reads[r];
+                // 2f+1 matching replies answered the client: the last replica may still be executing
+                await("replica " + r + " executed both reads", () -> m.readOnlyExecuted() == before + 2);
+                assertEquals("replica " + r + " ordered nothing for the reads", executed[r], m.lastExecuted());
+            }
+
+            reads = readOnlyExecuted();
+            assertEquals("the read-only increment, ordered after the replicas refused it", expected + 3,
+                    valueOf(writer.sendReceive(increment(3)), "incrementResponse"));
+            expected += 3;
+            for (int r = 0; r < LaunchedGroup.N; r++) {
+                TotalOrderManager m = group.manager(r);
+                await("replica " + r + " refused the read-only increment", () -> m.evidenceCounts().byKind()
+                        .containsKey("read-only request for an operation that is not read-only"));
+                assertEquals("replica " + r + " executed no increment without ordering", reads[r],
+                        m.readOnlyExecuted());
+            }
+            assertEquals("the increment applied once", expected, read(reader));
+            assertEquals(expected, client.readCounter().value());
+        } finally {
+            reader.cleanup();
+            writer.cleanup();
+        }
+    }
+
+    private long read(ServiceClient reader) throws Exception {
+        OMFactory f = OMAbstractFactory.getOMFactory();
+        return valueOf(reader.sendReceive(f.createOMElement("read", f.createOMNamespace(GroupLauncher.COUNTER_NS, "c"))),
+                "readResponse");
+    }
+
+    private static OMElement increment(long amount) {
+        OMFactory f = OMAbstractFactory.getOMFactory();
+        OMElement request = f.createOMElement("increment", f.createOMNamespace(GroupLauncher.COUNTER_NS, "c"));
+        f.createOMElement("amount", request.getNamespace(), request).setText(Long.toString(amount));
+        return request;
+    }
+
+    private static long valueOf(OMElement reply, String element) {
+        assertEquals(element, reply.getLocalName());
+        Iterator<?> children = reply.getChildElements();
+        assertTrue("a value in " + reply, children.hasNext());
+        return Long.parseLong(((OMElement) children.next()).getText());
+    }
+
+    private long[] lastExecuted() {
+        long[] out = new long[LaunchedGroup.N];
+        for (int r = 0; r < out.length; r++) {
+            out[r] = group.manager(r).lastExecuted();
+        }
+        return out;
+    }
+
+    private long[] readOnlyExecuted() {
+        long[] out = new long[LaunchedGroup.N];
+        for (int r = 0; r < out.length; r++) {
+            out[r] = group.manager(r).readOnlyExecuted();
+        }
+        return out;
+    }
+
+    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
+        Conditions.await(what, WAIT_MS, condition);
+    }
+}
