@@ -1,8 +1,10 @@
 package org.bftws.client.group;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
 import java.util.function.BooleanSupplier;
 
@@ -11,6 +13,10 @@ import org.apache.axiom.om.OMElement;
 import org.apache.axiom.om.OMFactory;
 import org.apache.axis2.client.ServiceClient;
 import org.bftws.client.GroupClients;
+import org.bftws.core.message.Request;
+import org.bftws.module.api.ApplicationRequest;
+import org.bftws.module.invoker.GroupServices;
+import org.bftws.module.random.DeclaredOperations;
 import org.bftws.module.order.TotalOrderManager;
 import org.bftws.module.testing.Conditions;
 import org.junit.Rule;
@@ -82,10 +88,29 @@ public class ReadOnlyGroupTest {
             }
             assertEquals("the increment applied once", expected, read(reader));
             assertEquals(expected, client.readCounter().value());
+            declarationsDecideWhichRequestsAreReadOnly();
         } finally {
             reader.cleanup();
             writer.cleanup();
         }
+    }
+
+    /** The module's answer to core's "is this request read-only?" on a running replica, from the deployed WSDLs. */
+    private void declarationsDecideWhichRequestsAreReadOnly() {
+        DeclaredOperations ops = new DeclaredOperations(
+                new GroupServices(group.replica(1).context().getAxisConfiguration(), "Echo"));
+        assertTrue(ops.isReadOnly(request("Counter", GroupLauncher.COUNTER_READ)));
+        assertTrue(ops.isReadOnly(request("", "urn:bftws:samples:echo:echoReadOnly")));
+        assertFalse(ops.isReadOnly(request("Counter", GroupLauncher.COUNTER_INCREMENT)));
+        assertFalse(ops.isReadOnly(request("", GroupLauncher.ECHO_ACTION)));
+        assertFalse("action of another service", ops.isReadOnly(request("Echo", GroupLauncher.COUNTER_READ)));
+        assertFalse("not deployed", ops.isReadOnly(request("Ledger", GroupLauncher.COUNTER_READ)));
+        assertFalse(ops.isRandomized(request("Counter", GroupLauncher.COUNTER_READ)));
+    }
+
+    private static Request request(String service, String action) {
+        return new Request(4, "urn:bftws:sequence:t", 1, false, new ApplicationRequest(service, action, false,
+                "<x xmlns=\"urn:x\"/>".getBytes(StandardCharsets.UTF_8)).encode());
     }
 
     private long read(ServiceClient reader) throws Exception {
