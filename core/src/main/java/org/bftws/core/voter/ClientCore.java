@@ -52,17 +52,7 @@ public final class ClientCore {
     }
   }
 
-  private static final class ReadOnlyCall {
-    final Request request;
-    final Voter voter;
-    final long sentAt;
-
-    ReadOnlyCall(Request request, Voter voter, long sentAt) {
-      this.request = request;
-      this.voter = voter;
-      this.sentAt = sentAt;
-    }
-  }
+  private record ReadOnlyCall(Request request, Voter voter, long sentAt) {}
 
   public ClientCore(GroupConfig cfg, int id, String sequenceId, Signer signer, Verifier verifier) {
     if (id < cfg.n()) {
@@ -137,7 +127,7 @@ public final class ClientCore {
 
   /** PBFT §5.1.3: "If the client cannot collect 2f+1 such replies, it retransmits the request as a regular read-write request." */
   private void fallBack(String why) {
-    Request q = new Request(id, sequenceId, nextMessageNumber++, false, readOnly.request.operation());
+    Request q = new Request(id, sequenceId, nextMessageNumber++, false, readOnly.request().operation());
     readOnly = null;
     out.events.add(new Event.ReadOnlyFallback(q.id(), why));
     send(q);
@@ -146,7 +136,7 @@ public final class ClientCore {
   public Ready tick() {
     now++;
     long every = cfg.get(GroupConfig.CLIENT_RETRANSMIT);
-    if (readOnly != null && now - readOnly.sentAt >= every) {
+    if (readOnly != null && now - readOnly.sentAt() >= every) {
       fallBack("no 2f+1 matching read-only replies within " + every + " ticks");
     }
     for (Outstanding o : outstanding.values()) {
@@ -183,14 +173,14 @@ public final class ClientCore {
 
   private void onReadOnlyReply(ReplyBundle r) {
     ReadOnlyCall c = readOnly;
-    if (c == null || !r.sequenceId().equals(sequenceId) || r.messageNumber() != c.request.messageNumber()) {
+    if (c == null || !r.sequenceId().equals(sequenceId) || r.messageNumber() != c.request().messageNumber()) {
       return; // a late answer to an earlier read, or to a read that already fell back
     }
-    if (c.voter.add(r.sender(), r.result(), r.random())) {
+    if (c.voter().add(r.sender(), r.result(), r.random())) {
       readOnly = null;
-      out.events.add(new Event.Delivered(new RequestId(sequenceId, nextMessageNumber), c.voter.result(),
-          c.voter.random()));
-    } else if (c.voter.undecidable(cfg.n())) {
+      out.events.add(new Event.Delivered(new RequestId(sequenceId, nextMessageNumber), c.voter().result(),
+          c.voter().random()));
+    } else if (c.voter().undecidable(cfg.n())) {
       fallBack("read-only replies differ: 2f+1 matching ones can no longer come");
     }
   }
