@@ -5,6 +5,7 @@ import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.function.BooleanSupplier;
 
@@ -34,8 +35,11 @@ import org.junit.rules.Timeout;
  */
 public class ReadOnlyGroupTest {
     private static final long WAIT_MS = 30_000;
-    /** The client orders a read-only call after 10 ticks without 2f+1 matching replies. */
-    private static final String FAST_FALLBACK = GroupLauncher.param("bftws.clientRetransmitTicks", "10");
+    /**
+     * The client orders a read-only call after 50 ticks (1 s) without 2f+1 matching replies: soon enough for the
+     * refused increment, late enough that a loaded machine does not make a read fall back.
+     */
+    private static final String FAST_FALLBACK = GroupLauncher.param("bftws.clientRetransmitTicks", "50");
 
     private final TemporaryFolder tmp = new TemporaryFolder();
     private final LaunchedGroup group = new LaunchedGroup(tmp);
@@ -58,11 +62,18 @@ public class ReadOnlyGroupTest {
         GroupClients.readOnly(writer, true);
         try {
             assertEquals("a fresh counter, read without ordering", 0, read(reader));
+            for (int r = 0; r < LaunchedGroup.N; r++) {
+                TotalOrderManager m = group.manager(r);
+                await("replica " + r + " executed the first read", () -> m.readOnlyExecuted() == 1);
+            }
             long expected = 0;
             for (int amount = 1; amount <= 5; amount++) {
                 expected += amount;
                 assertEquals(expected, client.increment(amount).value());
             }
+            // f+1 replies answered the last increment: wait until the slowest replica executed it too
+            await("every replica executed the increments", () -> Arrays.stream(lastExecuted()).distinct()
+                    .count() == 1);
             long[] executed = lastExecuted();
             long[] reads = readOnlyExecuted();
             assertEquals("the value after the ordered increments", expected, read(reader));
