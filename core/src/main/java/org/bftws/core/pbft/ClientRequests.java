@@ -132,6 +132,11 @@ public final class ClientRequests {
     return q.randomized() && !operations.isRandomized(q);
   }
 
+  /** The embedding's verdict: the request's operation needs a collective random number (so it must be ordered). */
+  public boolean randomizedOperation(Request q) {
+    return operations.isRandomized(q);
+  }
+
   /** True when (sequence, message number) is newer than anything ordered for that sequence. */
   public boolean isNew(RequestId r) {
     return table.isNew(r);

@@ -53,7 +53,7 @@ final class ReadOnlyRequests {
     if (!operations.isReadOnly(q)) {
       return "read-only request for an operation that is not read-only: " + q.id();
     }
-    if (q.randomized() || q.terminates()) {
+    if (q.randomized() || q.terminates() || requests.randomizedOperation(q)) {
       return "read-only request that needs ordering (randomized or a terminate): " + q.id();
     }
     if (requests.terminated(q.sequenceId())) {

@@ -199,6 +199,24 @@ public class ReadOnlyTest {
   }
 
   // A read issued while an ordered request of the client is outstanding must reflect it: it is ordered too.
+  // A random number needs ordering (integrity paper §4-§5): an operation the embedding calls randomized is never
+  // executed unordered, even if it is also declared read-only and the client did not flag it randomized.
+  @Test
+  public void aRandomizedOperationIsNeverExecutedWithoutOrdering() {
+    RandomizedOperations randomized = q -> new String(q.operation(), StandardCharsets.UTF_8).equals("read-random");
+    GroupConfig cfg = GroupConfig.builder().set(GroupConfig.F, 1).build();
+    Cluster c = new Cluster(cfg, 1, Role.BOTH, Cluster.Randomness.NONE.withOperations(randomized));
+    c.invokeReadOnly("read-random");
+    c.deliverAll();
+    for (int i = 0; i < c.n; i++) {
+      assertTrue(c.evidenceAt(i, c.n, "needs ordering"));
+      assertTrue(c.readOnlyExecuted.get(i).isEmpty());
+    }
+    c.tickUntil(g -> g.delivered.size() == 1, 200);
+    assertEquals(1, c.fallbacks.size());
+    assertEquals(List.of("read-random"), c.operations(0));
+  }
+
   @Test
   public void aReadBehindAnOutstandingWriteIsOrdered() {
     Cluster c = new Cluster(1);
