@@ -7,6 +7,7 @@ import org.apache.axis2.client.ServiceClient;
 import org.apache.axis2.context.ConfigurationContext;
 import org.bftws.module.BftwsRuntime;
 import org.bftws.module.api.CollectiveRandom;
+import org.bftws.module.api.ReadOnlyCalls;
 import org.bftws.module.client.GroupClientRuntime;
 
 /**
@@ -51,6 +52,16 @@ public final class GroupClients {
      */
     public static void randomized(ServiceClient client, boolean on) {
         client.getOptions().setProperty(CollectiveRandom.RANDOMIZED_OPTION, on);
+    }
+
+    /**
+     * Flags the client's calls as of a read-only operation (or not): each is executed by every replica at once,
+     * without ordering, and accepted with 2f+1 matching replies, or ordered when those do not come in time
+     * (Castro-Liskov §5.1.3). The replicas refuse the unordered path for an operation their WSDL does not
+     * declare {@code <bftws:ReadOnly/>}, so such a call ends up ordered.
+     */
+    public static void readOnly(ServiceClient client, boolean on) {
+        client.getOptions().setProperty(ReadOnlyCalls.OPTION, on);
     }
 
     /**

@@ -22,7 +22,7 @@ import org.bftws.module.invoker.GroupServices;
 import org.bftws.module.invoker.TotalOrderInvoker;
 import org.bftws.module.keys.GroupKeyMaterial;
 import org.bftws.module.order.BftwsReplica;
-import org.bftws.module.random.DeclaredRandomizedOperations;
+import org.bftws.module.random.DeclaredOperations;
 import org.bftws.module.random.RandomnessSetup;
 import org.bftws.module.transport.BoundedSoapBuilder;
 import org.bftws.module.security.ApplicationMessageSigner;
@@ -48,11 +48,13 @@ public class BftwsModule extends SandeshaModule {
         GroupKeyMaterial keys = config.replicated() ? GroupKeyMaterial.load(config) : null;
         GroupServices services = null;
         RandomnessConfig randomness = null;
+        DeclaredOperations declared = null;
         if (config.isReplica()) {
             services = new GroupServices(configContext.getAxisConfiguration(),
                     serviceName(config.replicas().get(config.replicaId()).endpoint()));
             // A CT share that does not fit the group key, or a scheme other than the dealt one, stops start-up.
-            randomness = RandomnessSetup.of(config, keys, new DeclaredRandomizedOperations(services));
+            declared = new DeclaredOperations(services);
+            randomness = RandomnessSetup.of(config, keys, declared);
             // Clients generate stubs from ?wsdl: it must name the group endpoint, not this replica.
             configContext.getAxisConfiguration().addObservers(
                     new GroupWsdl(config.groupEndpoint().toString(), services.mainService()));
@@ -79,7 +81,7 @@ public class BftwsModule extends SandeshaModule {
             SandeshaUtil.getPropertyBean(configContext.getAxisConfiguration()).setInOrder(false);
             // Client requests come only through Sandesha2 as WS-RM application messages (§3.3.1.2-3.3.1.4).
             BftwsReplica replica = BftwsReplica.start(configContext, config, keys.signer(), keys.verifier(),
-                    new TotalOrderInvoker(configContext, services, config.xmlLimits()), randomness, false);
+                    new TotalOrderInvoker(configContext, services, config.xmlLimits()), randomness, declared, false);
             if (signing != null) { // §3.3.1: and the replies too, with the same key
                 replica.manager().signRepliesWith(ApplicationMessageSigner.forReplies(signing, Clock.systemUTC()));
             }

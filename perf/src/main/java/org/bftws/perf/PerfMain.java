@@ -26,13 +26,14 @@ import org.bftws.perf.echo.ThreeTierExperiment;
  * PerfMain [--smoke] [--results DIR] [--markdown FILE] [--root DIR]
  *          [--modes plain,wsrm,...] [--sizes 1,100,1KB] [--clients 1,8] [--reps N]
  *          [--warmup-ms MS] [--measure-ms MS] [--wan-delay-ms MS]
- *          (echo | three-tier | scale | randomness | recovery | profile | breakdown | report)...
+ *          (echo | three-tier | scale | randomness | read-only | recovery | profile | breakdown | report)...
  * </pre>
  *
  * {@code echo} runs experiment 1 into {@code DIR/echo.csv}, {@code scale} experiment 5 into
  * {@code DIR/scale.csv}, {@code three-tier} experiment 2 (1 KB, 1 and 8 clients) into {@code DIR/three-tier.csv}, {@code randomness} experiment 3 into {@code DIR/randomness.csv} (with
  * {@code --wan-delay-ms} above 0 these three write {@code NAME-wan.csv}, every hop delayed by a
- * {@link org.bftws.perf.wan.DelayForwarder}), {@code recovery} experiment 4 into {@code DIR/recovery-*.csv}, {@code profile} the
+ * {@link org.bftws.perf.wan.DelayForwarder}), {@code read-only} the 1 KB echo with WS-RM, BFT-WS and BFT-WS's
+ * read-only calls ({@code bftws-ro}) into {@code DIR/echo-readonly.csv}, {@code recovery} experiment 4 into {@code DIR/recovery-*.csv}, {@code profile} the
  * BFT-WS echo under Java Flight Recorder into {@code DIR/profile.csv}; {@code report} rewrites the markdown
  * and the plots from every CSV in {@code DIR}; {@code breakdown} writes the latency breakdown and the work per request
  * of the 1 KB echo into {@code DIR/breakdown.csv} and {@code breakdown.png}. Progress goes to stderr, one line per configuration.
@@ -73,15 +74,16 @@ public final class PerfMain {
                 case "--warmup-ms" -> warmup = Long.parseLong(args[++i]);
                 case "--measure-ms" -> measure = Long.parseLong(args[++i]);
                 case "--wan-delay-ms" -> wan = Long.parseLong(args[++i]);
-                case "echo", "three-tier", "scale", "randomness", "recovery", "profile", "breakdown", "report" ->
+                case "echo", "three-tier", "scale", "randomness", "read-only", "recovery", "profile", "breakdown",
+                        "report" ->
                         commands.add(args[i]);
                 default -> {
                     System.err.println("perf: unknown argument " + args[i]);
                     System.err.println("usage: PerfMain [--smoke] [--results DIR] [--markdown FILE] [--root DIR] "
                             + "[--modes " + String.join(",", EchoModes.all().stream().map(m -> m.name()).toList())
                             + "] [--sizes 1,10,100,1000,1KB] [--clients 1,2,4,8] [--reps N] [--warmup-ms MS] "
-                            + "[--measure-ms MS] [--wan-delay-ms MS] (echo | three-tier | scale | randomness | recovery | profile | "
-                            + "breakdown | report)...");
+                            + "[--measure-ms MS] [--wan-delay-ms MS] (echo | three-tier | scale | randomness | read-only | recovery"
+                            + " | profile | breakdown | report)...");
                     return 2;
                 }
             }
@@ -103,6 +105,8 @@ public final class PerfMain {
                 case "scale" -> echo("scale", echo.apply(smoke ? Scale.smoke() : Scale.full()), root, results, wan);
                 case "randomness" -> echo("randomness", echo.applyRandomness(smoke ? RandomnessExperiment.smoke()
                         : RandomnessExperiment.full()), root, results, wan);
+                case "read-only" -> echo(ReadOnlyEcho.NAME, echo.apply(smoke ? ReadOnlyEcho.smoke()
+                        : ReadOnlyEcho.full()), root, results, wan);
                 case "recovery" -> recovery(smoke, root, results);
                 case "profile" -> profile(echo.apply(smoke ? Profiler.smoke() : Profiler.full()), root, results);
                 case BreakdownExperiment.NAME -> breakdown(smoke, clients, warmup, measure, root, results);

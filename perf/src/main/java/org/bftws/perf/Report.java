@@ -24,6 +24,8 @@ public final class Report {
     static final String PLAIN = "plain";
     static final String WSRM = "wsrm";
     static final String BFTWS = "bftws";
+    /** BFT-WS's read-only calls (PBFT §5.1.3), set against WS-RM and ordered BFT-WS when measured. */
+    static final String READ_ONLY = "bftws-ro";
 
     private final Path results;
     private final Path markdown;
@@ -46,6 +48,8 @@ public final class Report {
                 "echo");
         echo(md, plots, "echo-wan.csv", "Experiment 1 over an emulated WAN (user-space delay per hop)",
                 "scripts/perf echo --modes wsrm,bftws --wan-delay-ms 25", "echo-wan");
+        echo(md, plots, ReadOnlyEcho.NAME + ".csv", "Read-only echo: PBFT's read-only optimisation (Castro-Liskov §5.1.3)",
+                "scripts/perf read-only", ReadOnlyEcho.NAME);
         ThreeTierReport.append(results, md);
         new ScaleReport(results).write(md, plots);
         new RandomnessReport(results).write(md, plots);
@@ -193,6 +197,32 @@ public final class Report {
         }
         md.append("\nThe targets (4 replicas, 1 KB echo): BFT-WS / WS-RM single-client latency ≤ 2×, 8-client "
                 + "throughput ≥ 0.5×. Read them in the `1KB` rows above.\n\n");
+        if (modes.contains(READ_ONLY)) {
+            readOnlyHeadline(md, cells, payloads, lo == hi ? List.of(lo) : List.of(lo, hi));
+        }
+    }
+
+    /** PBFT §5.1.3: read-only calls (bftws-ro) against WS-RM and against ordered BFT-WS calls. */
+    private static void readOnlyHeadline(StringBuilder md, Map<String, Cell> cells, List<String> payloads,
+            List<Integer> clients) {
+        md.append("| payload | clients | BFT-WS read-only / WS-RM: p50 | BFT-WS read-only / BFT-WS: p50 "
+                + "| BFT-WS read-only / WS-RM: calls/s |\n|---|---:|---|---|---|\n");
+        for (String payload : payloads) {
+            for (int c : clients) {
+                Cell ro = cells.get(key(READ_ONLY, payload, c));
+                Cell wsrm = cells.get(key(WSRM, payload, c));
+                Cell bft = cells.get(key(BFTWS, payload, c));
+                md.append("| ").append(payload).append(" | ").append(c).append(" | ")
+                        .append(pair(ro == null ? Double.NaN : ro.p50Ms, wsrm == null ? Double.NaN : wsrm.p50Ms, "ms"))
+                        .append(" | ")
+                        .append(pair(ro == null ? Double.NaN : ro.p50Ms, bft == null ? Double.NaN : bft.p50Ms, "ms"))
+                        .append(" | ")
+                        .append(pair(ro == null ? Double.NaN : ro.cps, wsrm == null ? Double.NaN : wsrm.cps, "/s"))
+                        .append(" |\n");
+            }
+        }
+        md.append("\nThe target for read-only calls (4 replicas, 1 KB echo): BFT-WS read-only / WS-RM single-client "
+                + "latency ≤ 1.5×.\n\n");
     }
 
     private void echoPlots(StringBuilder md, List<Path> plots, Map<String, Cell> cells, List<String> modes,

@@ -276,4 +276,16 @@ public class PerfSmokeTest {
         }
         assertResultsMention(results, "Experiment 2: three-tier echo", "| 1KB | 8 | bftws |", "| 1KB | 1 | plain |");
     }
+
+    /** Read-only echo (PBFT §5.1.3): WS-RM, ordered BFT-WS and read-only BFT-WS calls measured, and the read-only headline. */
+    @Test
+    public void readOnlySmokeRunWritesCsvAndResults() throws Exception {
+        Path results = smokeRun("read-only");
+        List<Csv.Row> rows = Csv.read(results.resolve("echo-readonly.csv"));
+        for (String mode : List.of("wsrm", "bftws", "bftws-ro")) {
+            assertTrue(mode + " measured: " + rows, rows.stream().anyMatch(r -> r.get("mode").equals(mode)
+                    && r.get("status").equals("ok") && r.number("calls") > 0));
+        }
+        assertResultsMention(results, "Read-only echo", "BFT-WS read-only / WS-RM: p50", "| 1KB | 1 | bftws-ro |");
+    }
 }

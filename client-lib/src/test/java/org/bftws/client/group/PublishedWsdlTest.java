@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import javax.xml.parsers.DocumentBuilderFactory;
 
@@ -64,7 +65,7 @@ public class PublishedWsdlTest {
             assertEquals("a WSDL 1.1 document", WSDL, doc.getDocumentElement().getNamespaceURI());
             assertEquals("definitions", doc.getDocumentElement().getLocalName());
             assertEquals(List.of(GroupLauncher.GROUP_ENDPOINT), addresses(doc));
-            assertEquals(List.of("echo"), operations(doc, "portType"));
+            assertEquals(List.of("echo", "echoReadOnly"), operations(doc, "portType"));
         }
         assertFalse("no replica's own address", first.contains("127.0.0.1"));
     }
@@ -96,7 +97,9 @@ public class PublishedWsdlTest {
         assertEquals(List.of("increment", "read"), operations(doc, "portType"));
         assertEquals(List.of("increment", "read"), operations(doc, "binding"));
         assertFalse("get_state is reserved for checkpoints", wsdl.contains("get_state"));
-        assertFalse("set_state is reserved for state transfer", wsdl.contains("set_state"));
+        assertFalse("set_state is reserved for state transfer", wsdl.contains("set_state"));        // read keeps its read-only declaration, and the module reads the served document as it reads the archive's
+        assertEquals(Set.of("read"), RandomizedDeclarations.readOnlyFromWsdl(
+                new ByteArrayInputStream(wsdl.getBytes(StandardCharsets.UTF_8))));
     }
 
     @Test

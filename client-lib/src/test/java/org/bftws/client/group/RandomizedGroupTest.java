@@ -19,7 +19,7 @@ import org.bftws.module.testing.Conditions;
 import org.bftws.core.message.Request;
 import org.bftws.module.api.ApplicationRequest;
 import org.bftws.module.invoker.GroupServices;
-import org.bftws.module.random.DeclaredRandomizedOperations;
+import org.bftws.module.random.DeclaredOperations;
 import org.bftws.samples.dealer.Deck;
 import org.bftws.samples.dealer.RandomStream;
 import org.junit.Rule;
@@ -85,7 +85,7 @@ public class RandomizedGroupTest {
     @Test
     public void theDeployedWsdlsDecideWhichRequestsAreRandomized() throws Exception {
         start("ct");
-        DeclaredRandomizedOperations ops = new DeclaredRandomizedOperations(
+        DeclaredOperations ops = new DeclaredOperations(
                 new GroupServices(group.replica(1).context().getAxisConfiguration(), "Echo"));
         assertTrue(ops.isRandomized(request("Dealer", GroupLauncher.DEALER_ACTION)));
         assertEquals(256, ops.bits(request("Dealer", GroupLauncher.DEALER_ACTION)));

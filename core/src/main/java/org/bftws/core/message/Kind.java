@@ -20,7 +20,18 @@ public enum Kind {
    * org.bftws.core.async.AsyncMessage}, (protocol id, type, payload), so the envelope's signature binds the
    * message to its instance.
    */
-  ASYNC;
+  ASYNC,
+  /**
+   * A client request to execute at once against the current state, without ordering (Castro-Liskov
+   * §5.1.3, the read-only optimisation): its body is a {@link Request} of a read-only operation, numbered by
+   * the client's read counter, not by its WS-RM sequence.
+   */
+  READ_ONLY_REQUEST,
+  /**
+   * A replica's reply to read-only requests: a {@link ReplyCertificate} like {@link #REPLY}'s, but a
+   * different kind, so that a client never counts an unordered answer as an ordered one or the reverse.
+   */
+  READ_ONLY_REPLY;
 
   private static final Kind[] ALL = values();
 
@@ -35,8 +46,8 @@ public enum Kind {
     return ALL[code - 1];
   }
 
-  /** Only clients sign requests; every other kind is signed by a replica. */
+  /** Only clients sign requests (ordered or read-only); every other kind is signed by a replica. */
   public boolean fromClient() {
-    return this == REQUEST;
+    return this == REQUEST || this == READ_ONLY_REQUEST;
   }
 }

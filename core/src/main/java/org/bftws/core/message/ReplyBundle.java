@@ -24,7 +24,7 @@ public final class ReplyBundle {
     this.index = index;
     this.result = result;
     this.random = random;
-    if (certificate.kind() != Kind.REPLY) {
+    if (certificate.kind() != Kind.REPLY && certificate.kind() != Kind.READ_ONLY_REPLY) {
       throw new DecodeException("reply bundle without a reply certificate");
     }
     ReplyCertificate cert = ReplyCertificate.decode(certificate.body());
@@ -55,6 +55,11 @@ public final class ReplyBundle {
   /** The replica's signature on the certificate holds and its entry covers this result and random. */
   public boolean verify(Verifier verifier) {
     return Arrays.equals(entry.resultDigest(), ReplyCertificate.resultDigest(result, random)) && certificate.verify(verifier);
+  }
+
+  /** The reply answers a read-only request (Castro-Liskov §5.1.3): executed without ordering. */
+  public boolean readOnly() {
+    return certificate.kind() == Kind.READ_ONLY_REPLY;
   }
 
   public int sender() {

@@ -132,6 +132,11 @@ public final class ClientRequests {
     return q.randomized() && !operations.isRandomized(q);
   }
 
+  /** The embedding's verdict: the request's operation needs a collective random number (so it must be ordered). */
+  public boolean randomizedOperation(Request q) {
+    return operations.isRandomized(q);
+  }
+
   /** True when (sequence, message number) is newer than anything ordered for that sequence. */
   public boolean isNew(RequestId r) {
     return table.isNew(r);
@@ -191,13 +196,29 @@ public final class ClientRequests {
 
   /** One signed certificate for the whole batch, and to each client its entry with its result (§4.1). */
   public void sendReplies(long view, List<Request> requests, List<byte[]> results, List<byte[]> randoms, Ready out) {
+    sendReplies(Kind.REPLY, view, requests, results, randoms, out);
+  }
+
+  /** The reply to a read-only request (Castro-Liskov §5.1.3), signed as such: never cached. */
+  public void sendReadOnlyReply(long view, Request request, byte[] result, Ready out) {
+    sendReplies(Kind.READ_ONLY_REPLY, view, List.of(request), List.of(result), List.of(ClientTable.EMPTY), out);
+  }
+
+  /** True once a terminate of {@code sequenceId} was ordered (its entry is a tombstone). */
+  public boolean terminated(String sequenceId) {
+    ClientTable.Entry e = table.get(sequenceId);
+    return e != null && e.messageNumber == Request.TERMINATE;
+  }
+
+  private void sendReplies(Kind kind, long view, List<Request> requests, List<byte[]> results, List<byte[]> randoms,
+      Ready out) {
     List<ReplyCertificate.Entry> entries = new ArrayList<>(requests.size());
     for (int i = 0; i < requests.size(); i++) {
       Request q = requests.get(i);
       entries.add(new ReplyCertificate.Entry(q.sequenceId(), q.messageNumber(),
           ReplyCertificate.resultDigest(results.get(i), randoms.get(i))));
     }
-    Signed certificate = Signed.sign(Kind.REPLY, id, new ReplyCertificate(view, entries).encode(), signer);
+    Signed certificate = Signed.sign(kind, id, new ReplyCertificate(view, entries).encode(), signer);
     for (int i = 0; i < requests.size(); i++) {
       byte[] bundle = ReplyBundle.of(certificate, i, results.get(i), randoms.get(i)).encode();
       out.messages.add(new Ready.Outbound(requests.get(i).client(), bundle));

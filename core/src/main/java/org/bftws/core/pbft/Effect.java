@@ -13,6 +13,13 @@ public sealed interface Effect {
   record Execute(long seq, long view, byte[] batchDigest, List<Request> requests, List<byte[]> randoms)
       implements Effect {}
 
+  /**
+   * Execute this read-only request against the current state, after the effects handed out before it, and
+   * without changing that state (Castro-Liskov §5.1.3); then call {@link Replica#executedReadOnly}. Not part
+   * of the total order: nothing of it enters the client table or a checkpoint.
+   */
+  record ExecuteReadOnly(Request request) implements Effect {}
+
   /** Capture the application state after seq ({@code get_state}), then call {@link Replica#stateCaptured}. */
   record CaptureState(long seq) implements Effect {}
 

@@ -33,6 +33,12 @@ public sealed interface Event {
   /** Something a peer sent that a correct peer would not have: recorded, never fatal. */
   record Evidence(int node, String what) implements Event {}
 
+  /**
+   * Client side: a read-only request got no 2f+1 matching replies in time, or could no longer get them
+   * (Castro-Liskov §5.1.3); its operation is sent again as an ordered request with this id.
+   */
+  record ReadOnlyFallback(RequestId request, String why) implements Event {}
+
   /** Client side: f+1 matching authentic replies were collected for this request (the Voter). */
   record Delivered(RequestId request, byte[] result, byte[] random) implements Event {}
 }

@@ -73,6 +73,8 @@ public final class Replica implements Engine {
   final ViewChanges viewChanges;
   final Coins coins;
   final Contributions contributions;
+  /** Requests executed without ordering (Castro-Liskov §5.1.3). */
+  private final ReadOnlyRequests readOnly;
   Ready out = new Ready();
 
   public Replica(GroupConfig cfg, int id, Signer signer, Verifier verifier) {
@@ -117,6 +119,16 @@ public final class Replica implements Engine {
     this.coins = new Coins(cfg, id, signer, operations,
         randomness.algorithm() == RandomnessConfig.Algorithm.CT ? randomness.coins() : null, host);
     this.contributions = new Contributions(this, randomness);
+    this.readOnly = new ReadOnlyRequests(cfg, requests, role);
+  }
+
+  /**
+   * Declares which operations clients may have executed without ordering (Castro-Liskov §5.1.3); before the
+   * first step, alike on every replica. Without it every read-only request is refused.
+   */
+  public Replica readOnlyOperations(ReadOnlyOperations ops) {
+    readOnly.declare(ops);
+    return this;
   }
 
   // ---------------------------------------------------------------- inputs
@@ -171,6 +183,12 @@ public final class Replica implements Engine {
     return flush();
   }
 
+  /** The result of the {@link Effect.ExecuteReadOnly} for {@code request}: replied to at once, never cached. */
+  public Ready executedReadOnly(Request request, byte[] result) {
+    readOnly.executed(view, request, result, out);
+    return flush();
+  }
+
   /** The application state captured for the checkpoint at seq ({@code get_state}). */
   public Ready stateCaptured(long seq, byte[] appState) {
     if (seq != pendingCapture) {
@@ -193,6 +211,7 @@ public final class Replica implements Engine {
   private void dispatch(Signed s) {
     switch (s.kind()) {
       case REQUEST -> onRequest(s, Request.decode(s.body()));
+      case READ_ONLY_REQUEST -> readOnly.onRequest(s, Request.decode(s.body()), out);
       case PRE_PREPARE -> onPrePrepare(s, PrePrepare.decode(s.body()));
       case PREPARE -> onPrepare(s, Vote.decode(s.body()));
       case COMMIT -> onCommit(s, Vote.decode(s.body()));
@@ -203,7 +222,7 @@ public final class Replica implements Engine {
       case STATE -> checkpoints.onStateTransfer(s);
       case COIN_SHARE -> coins.onShare(s);
       case PP_UPDATE -> contributions.onPpUpdate(s);
-      case REPLY -> evidence(s.sender(), "a reply sent to a replica");
+      case REPLY, READ_ONLY_REPLY -> evidence(s.sender(), "a reply sent to a replica");
       case ASYNC -> evidence(s.sender(), "an asynchronous-protocol message sent to a PBFT replica");
     }
   }

@@ -17,6 +17,13 @@ import org.bftws.core.pbft.Ready;
  * The client side of PBFT (Castro-Liskov §4.1, BFT-WS §2.2) as a pure state machine: it signs requests of
  * one WS-RM sequence, sends each to all replicas (BFT-WS multicasts from the start), retransmits to all
  * until the {@link Voter} has f+1 matching authentic replies, and reports {@link Event.Delivered}.
+ *
+ * <p>Read-only requests (Castro-Liskov §5.1.3, {@link #invokeReadOnly}): multicast once, numbered by a read
+ * counter of their own, so they consume no message number of the sequence; accepted with 2f+1 matching
+ * read-only replies. When those do not come within the retransmission interval, or can no longer come (too
+ * many replies differ), the operation is sent again as an ordered request with the sequence's next
+ * message number ({@link Event.ReadOnlyFallback}). Either way the call is delivered under the id
+ * (sequence, that next number): the number it would take if it has to be ordered.
  */
 public final class ClientCore {
   private final GroupConfig cfg;
@@ -27,6 +34,10 @@ public final class ClientCore {
   private long nextMessageNumber = 1;
   private long now;
   private final TreeMap<Long, Outstanding> outstanding = new TreeMap<>();
+  /** The read counter: read-only requests are numbered apart from the sequence's messages. */
+  private long nextReadNumber = 1;
+  /** The one read-only call in progress, or null. */
+  private ReadOnlyCall readOnly;
   private Ready out = newReady();
 
   private static final class Outstanding {
@@ -41,6 +52,8 @@ public final class ClientCore {
     }
   }
 
+  private record ReadOnlyCall(Request request, Voter voter, long sentAt) {}
+
   public ClientCore(GroupConfig cfg, int id, String sequenceId, Signer signer, Verifier verifier) {
     if (id < cfg.n()) {
       throw new IllegalArgumentException("client ids start at n = " + cfg.n() + ", got " + id);
@@ -52,12 +65,43 @@ public final class ClientCore {
     this.verifier = verifier;
   }
 
-  /** Issue the next request of the sequence. */
+  /**
+   * Issue the next request of the sequence. A read-only call still in progress is abandoned (its caller gave
+   * up waiting): it never falls back, so this request takes the number its fallback would have taken.
+   */
   public Ready invoke(byte[] operation, boolean randomized) {
+    checkOpen();
+    readOnly = null;
+    return issue(new Request(id, sequenceId, nextMessageNumber++, randomized, operation));
+  }
+
+  /**
+   * Execute {@code operation}, which the replicas must know as read-only, without ordering (Castro-Liskov
+   * §5.1.3). While ordered requests are outstanding it is ordered too: a read must reflect every earlier
+   * call of this client, and its fallback takes the next message number. A read-only call still in progress
+   * is abandoned, as by {@link #invoke}.
+   */
+  public Ready invokeReadOnly(byte[] operation) {
+    checkOpen();
+    if (!outstanding.isEmpty()) {
+      return invoke(operation, false);
+    }
+    Request q = new Request(id, sequenceId, nextReadNumber++, false, operation);
+    readOnly = new ReadOnlyCall(q, Voter.readOnly(cfg.f()), now);
+    out.messages.add(new Ready.Outbound(Ready.ALL_REPLICAS,
+        Signed.sign(Kind.READ_ONLY_REQUEST, id, q.encode(), signer).encode()));
+    return flush();
+  }
+
+  /** The message number the next ordered request (or a read-only call's fallback) takes. */
+  public long nextMessageNumber() {
+    return nextMessageNumber;
+  }
+
+  private void checkOpen() {
     if (nextMessageNumber == Request.TERMINATE) {
       throw new IllegalStateException("sequence " + sequenceId + " is terminated");
     }
-    return issue(new Request(id, sequenceId, nextMessageNumber++, randomized, operation));
   }
 
   /**
@@ -71,15 +115,30 @@ public final class ClientCore {
   }
 
   private Ready issue(Request q) {
+    send(q);
+    return flush();
+  }
+
+  private void send(Request q) {
     Signed s = Signed.sign(Kind.REQUEST, id, q.encode(), signer);
     outstanding.put(q.messageNumber(), new Outstanding(s, new Voter(cfg.f()), now));
     out.messages.add(new Ready.Outbound(Ready.ALL_REPLICAS, s.encode()));
-    return flush();
+  }
+
+  /** PBFT §5.1.3: "If the client cannot collect 2f+1 such replies, it retransmits the request as a regular read-write request." */
+  private void fallBack(String why) {
+    Request q = new Request(id, sequenceId, nextMessageNumber++, false, readOnly.request().operation());
+    readOnly = null;
+    out.events.add(new Event.ReadOnlyFallback(q.id(), why));
+    send(q);
   }
 
   public Ready tick() {
     now++;
     long every = cfg.get(GroupConfig.CLIENT_RETRANSMIT);
+    if (readOnly != null && now - readOnly.sentAt() >= every) {
+      fallBack("no 2f+1 matching read-only replies within " + every + " ticks");
+    }
     for (Outstanding o : outstanding.values()) {
       if (now - o.sentAt >= every) {
         o.sentAt = now;
@@ -97,6 +156,10 @@ public final class ClientCore {
         out.events.add(new Event.Evidence(r.sender(), "not an authentic reply"));
         return flush();
       }
+      if (r.readOnly()) {
+        onReadOnlyReply(r);
+        return flush();
+      }
       Outstanding o = outstanding.get(r.messageNumber());
       if (o != null && r.sequenceId().equals(sequenceId) && o.voter.add(r.sender(), r.result(), r.random())) {
         outstanding.remove(r.messageNumber());
@@ -108,8 +171,23 @@ public final class ClientCore {
     return flush();
   }
 
+  private void onReadOnlyReply(ReplyBundle r) {
+    ReadOnlyCall c = readOnly;
+    if (c == null || !r.sequenceId().equals(sequenceId) || r.messageNumber() != c.request().messageNumber()) {
+      return; // a late answer to an earlier read, or to a read that already fell back
+    }
+    if (c.voter().add(r.sender(), r.result(), r.random())) {
+      readOnly = null;
+      out.events.add(new Event.Delivered(new RequestId(sequenceId, nextMessageNumber), c.voter().result(),
+          c.voter().random()));
+    } else if (c.voter().undecidable(cfg.n())) {
+      fallBack("read-only replies differ: 2f+1 matching ones can no longer come");
+    }
+  }
+
+  /** Requests waiting for their replies, a read-only call included. */
   public int outstanding() {
-    return outstanding.size();
+    return outstanding.size() + (readOnly == null ? 0 : 1);
   }
 
   public String sequenceId() {

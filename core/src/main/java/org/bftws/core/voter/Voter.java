@@ -6,10 +6,12 @@ import java.util.Map;
 
 /**
  * The BFT-WS Voter (§3.3.1.5) for one request: it keeps the first authentic reply of each replica and
- * decides once f+1 replicas sent the same (result, random number) — at least one of them is correct.
+ * decides once f+1 replicas sent the same (result, random number) — at least one of them is correct. For a
+ * read-only request ({@link #readOnly}) it needs 2f+1 (Castro-Liskov §5.1.3: a quorum, so the result was
+ * current at f+1 correct replicas and a later read or write cannot miss it).
  */
 public final class Voter {
-  private final int f;
+  private final int quorum;
   private final Map<Integer, Key> votes = new HashMap<>();
   private final Map<Key, Integer> counts = new HashMap<>();
   private Key decided;
@@ -27,7 +29,19 @@ public final class Voter {
   }
 
   public Voter(int f) {
-    this.f = f;
+    this(f, f + 1);
+  }
+
+  private Voter(int f, int quorum) {
+    if (quorum <= f) {
+      throw new IllegalArgumentException("a quorum of " + quorum + " may hold no correct replica (f = " + f + ")");
+    }
+    this.quorum = quorum;
+  }
+
+  /** The voter of a read-only request: 2f+1 matching replies. */
+  public static Voter readOnly(int f) {
+    return new Voter(f, 2 * f + 1);
   }
 
   /** Adds replica's (already authenticated) reply; true when this vote decides. */
@@ -38,11 +52,20 @@ public final class Voter {
     Key k = new Key(result.clone(), random.clone());
     votes.put(replica, k);
     int c = counts.merge(k, 1, Integer::sum);
-    if (c >= f + 1) {
+    if (c >= quorum) {
       decided = k;
       return true;
     }
     return false;
+  }
+
+  /** Not decided, and cannot be any more: even if all {@code n} replicas answered, no result would reach the quorum. */
+  public boolean undecidable(int n) {
+    int best = 0;
+    for (int c : counts.values()) {
+      best = Math.max(best, c);
+    }
+    return decided == null && best + (n - votes.size()) < quorum;
   }
 
   public boolean decided() {

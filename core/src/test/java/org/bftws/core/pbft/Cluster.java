@@ -83,6 +83,13 @@ final class Cluster {
   final Set<Integer> down = new HashSet<>();
   final Map<Integer, ClientCore> clients = new HashMap<>();
   final List<Event.Delivered> delivered = new ArrayList<>();
+  final List<Event.ReadOnlyFallback> fallbacks = new ArrayList<>();
+  /** Operations starting with "read" are read-only (Castro-Liskov §5.1.3); a read-only execution returns 8 bytes of the state. */
+  static final ReadOnlyOperations READS = q -> new String(q.operation(), StandardCharsets.UTF_8).startsWith("read");
+  /** Replica i's read-only executions since its last restart. */
+  final Map<Integer, List<Request>> readOnlyExecuted = new HashMap<>();
+  /** Byzantine replicas whose read-only results are wrong. */
+  final Set<Integer> lyingReaders = new HashSet<>();
   /** Messages that are lost. */
   Predicate<Msg> drop = m -> false;
   /** Messages set aside in {@link #held} instead of delivered. */
@@ -134,9 +141,10 @@ final class Cluster {
 
   /** Replace replica i by a fresh one with the same keys and an empty service (amnesia). */
   void restart(int i) {
-    replicas[i] = new Replica(cfg, i, signers.get(i), verifier, role, randomnessOf(i));
+    replicas[i] = new Replica(cfg, i, signers.get(i), verifier, role, randomnessOf(i)).readOnlyOperations(READS);
     apps[i] = new HashChainApp();
     executed.get(i).clear();
+    readOnlyExecuted.put(i, new ArrayList<>());
   }
 
   private RandomnessConfig randomnessOf(int i) {
@@ -168,6 +176,10 @@ final class Cluster {
 
   void invoke(String op) {
     handleClient(client(), client().invoke(op.getBytes(StandardCharsets.UTF_8), false));
+  }
+
+  void invokeReadOnly(String op) {
+    handleClient(client(), client().invokeReadOnly(op.getBytes(StandardCharsets.UTF_8)));
   }
 
   /** The raw client's next request on {@link #RAW_SEQUENCE}, signed; not sent. */
@@ -214,6 +226,13 @@ final class Cluster {
         if (role != Role.AGREEMENT) { // agreement replicas only hand batches on (configuration III)
           handle(i, replicas[i].executed(ex.seq(), results));
         }
+      } else if (e instanceof Effect.ExecuteReadOnly ro) {
+        readOnlyExecuted.get(i).add(ro.request());
+        byte[] result = java.util.Arrays.copyOf(apps[i].getState(), 8);
+        if (lyingReaders.contains(i)) {
+          result[0] ^= 1;
+        }
+        handle(i, replicas[i].executedReadOnly(ro.request(), result));
       } else if (e instanceof Effect.CaptureState cs) {
         handle(i, replicas[i].stateCaptured(cs.seq(), apps[i].getState()));
       } else if (e instanceof Effect.InstallState is) {
@@ -229,6 +248,8 @@ final class Cluster {
     for (Event e : r.events) {
       if (e instanceof Event.Delivered d) {
         delivered.add(d);
+      } else if (e instanceof Event.ReadOnlyFallback fb) {
+        fallbacks.add(fb);
       }
     }
   }

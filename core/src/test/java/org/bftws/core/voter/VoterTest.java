@@ -19,4 +19,22 @@ public class VoterTest {
     assertArrayEquals(new byte[] {1}, v.result());
     assertFalse("decided once", v.add(2, new byte[] {2}, new byte[0]));
   }
+
+  // Castro-Liskov §5.1.3: a read-only result needs 2f+1 matching replies.
+  @Test
+  public void readOnlyVoterNeeds2fPlus1AndSeesWhenTheyCannotCome() {
+    Voter v = Voter.readOnly(1);
+    assertFalse(v.add(0, new byte[] {1}, new byte[0]));
+    assertFalse(v.add(1, new byte[] {1}, new byte[0]));
+    assertFalse("f+1 is not enough", v.decided());
+    assertFalse(v.add(2, new byte[] {2}, new byte[0]));
+    assertFalse("replica 3 may still match", v.undecidable(4));
+    assertTrue(v.add(3, new byte[] {1}, new byte[0]));
+    Voter split = Voter.readOnly(1);
+    split.add(0, new byte[] {1}, new byte[0]);
+    split.add(1, new byte[] {2}, new byte[0]);
+    assertFalse(split.undecidable(4));
+    split.add(2, new byte[] {3}, new byte[0]);
+    assertTrue("three different answers of four: 3 matching can no longer come", split.undecidable(4));
+  }
 }

@@ -20,6 +20,7 @@ import org.apache.axis2.context.ServiceContext;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.apache.neethi.Policy;
+import org.bftws.core.message.Kind;
 import org.bftws.core.message.ReplyBundle;
 import org.bftws.core.pbft.Event;
 import org.bftws.core.pbft.Ready;
@@ -71,6 +72,8 @@ public final class GroupClientRuntime implements AutoCloseable {
     private final ConfigurationContext context;
     private final GroupKeyMaterial keys;
     private final URI replyTo;
+    /** Every replica's control port, where read-only requests go. */
+    private final List<URI> controlPorts;
     private final MulticastSender sender;
     /** Puts the WS-Security header on an application message ({@code bftws.security=rampart}); else null. */
     private final UnaryOperator<byte[]> wsSecurity;
@@ -91,6 +94,11 @@ public final class GroupClientRuntime implements AutoCloseable {
         this.config = config;
         this.keys = keys;
         this.replyTo = replyTo;
+        List<URI> control = new ArrayList<>();
+        for (ReplicaEndpoint r : config.replicas()) {
+            control.add(ControlPort.controlUri(r.endpoint()));
+        }
+        this.controlPorts = List.copyOf(control);
         Policy policy = SequenceEstablishment.signingPolicy(config);
         this.wsSecurity = policy == null ? null : ApplicationMessageSigner.of(policy);
         this.replyGuard = policy == null ? null : new SignedReplyGuard(policy, config.n());
@@ -155,10 +163,11 @@ public final class GroupClientRuntime implements AutoCloseable {
      * Invokes one application request on the group and returns the voted result and random number (see
      * {@link GroupSequence#call}). {@code owner} is the ServiceClient's ServiceContext: each ServiceClient
      * gets its own sequence, created on its first call and kept as a property of that context.
-     * {@code randomized} is the client's signed claim that the operation is randomized (integrity paper §4).
+     * {@code randomized} is the client's signed claim that the operation is randomized (integrity paper §4);
+     * {@code readOnly} that it is read-only, to be executed without ordering (Castro-Liskov §5.1.3).
      */
-    public Event.Delivered call(ServiceContext owner, byte[] operation, boolean randomized, long timeoutMillis)
-            throws AxisFault {
+    public Event.Delivered call(ServiceContext owner, byte[] operation, boolean randomized, boolean readOnly,
+            long timeoutMillis) throws AxisFault {
         GroupSequence s;
         synchronized (owner) {
             s = (GroupSequence) owner.getProperty(SEQUENCE_PROPERTY);
@@ -167,7 +176,7 @@ public final class GroupClientRuntime implements AutoCloseable {
                 owner.setProperty(SEQUENCE_PROPERTY, s);
             }
         }
-        return s.call(operation, randomized, timeoutMillis);
+        return s.call(operation, randomized, readOnly, timeoutMillis);
     }
 
     /**
@@ -199,11 +208,16 @@ public final class GroupClientRuntime implements AutoCloseable {
     /**
      * Each signed request goes to every replica's service endpoint as a WS-RM application message (paper
      * §3.3.1.2), which the replica's Sandesha2 processes before BFT-WS orders it; a retransmission by core is
-     * the same message again.
+     * the same message again. A read-only request (Castro-Liskov §5.1.3) is no message of the WS-RM sequence:
+     * it goes to every replica's control port, with this client's control port to reply to.
      */
     void send(Ready r) {
         for (Ready.Outbound o : r.messages) {
             Signed signed = Signed.decode(o.bytes());
+            if (signed.kind() == Kind.READ_ONLY_REQUEST) {
+                sender.send(controlPorts, new ControlMessage(o.bytes(), replyTo));
+                continue;
+            }
             if (Request.decode(signed.body()).terminates()) {
                 sender.send(serviceEndpoints(""), TerminateMessage.of(signed, config.groupEndpoint(), wsSecurity));
                 continue;

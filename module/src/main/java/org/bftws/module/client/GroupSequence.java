@@ -4,9 +4,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 import org.apache.axis2.AxisFault;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
 import org.bftws.core.message.Request;
 import org.bftws.core.pbft.Event;
 import org.bftws.core.pbft.Ready;
@@ -21,14 +24,13 @@ import org.bftws.module.metrics.PhaseTrace;
  * number below one already ordered, so a second caller waits until the first has its voted reply.
  */
 final class GroupSequence {
+    private static final Logger LOG = LogManager.getLogger(GroupSequence.class);
     private final ClientCore core;
     private final GroupClientRuntime runtime;
     private final Object callLock = new Object();
     /** The one outstanding call and its message number; guarded by {@code this}. */
     private CompletableFuture<Event.Delivered> pending;
     private long pendingNumber;
-    /** ClientCore numbers a sequence's requests 1, 2, ... in invoke order. */
-    private long issued;
 
     GroupSequence(ClientCore core, GroupClientRuntime runtime) {
         this.core = core;
@@ -42,14 +44,20 @@ final class GroupSequence {
     /**
      * Sends {@code operation} to every replica and waits for f+1 matching authentic replies: the voted result
      * and the collective random number (empty unless the operation is randomized), on which the f+1 agree too.
+     * A read-only call (not randomized: a random number needs ordering) waits for 2f+1 matching replies to the
+     * unordered request, or for the f+1 of its ordered fallback (Castro-Liskov §5.1.3). Either way it is
+     * delivered under the sequence's next message number, which only an ordered request consumes.
      */
-    Event.Delivered call(byte[] operation, boolean randomized, long timeoutMillis) throws AxisFault {
+    Event.Delivered call(byte[] operation, boolean randomized, boolean readOnly, long timeoutMillis)
+            throws AxisFault {
         synchronized (callLock) {
-            long number = ++issued;
             if (PhaseTrace.on()) {
-                PhaseTrace.mark(PhaseTrace.Point.CLIENT_INVOKE, -1, PhaseTrace.request(id(), number), System.nanoTime());
+                PhaseTrace.mark(PhaseTrace.Point.CLIENT_INVOKE, -1, PhaseTrace.request(id(), core.nextMessageNumber()),
+                        System.nanoTime());
             }
-            return await(() -> core.invoke(operation, randomized), number, timeoutMillis);
+            Supplier<Ready> issue = readOnly && !randomized ? () -> core.invokeReadOnly(operation)
+                    : () -> core.invoke(operation, randomized);
+            return await(issue, core::nextMessageNumber, timeoutMillis);
         }
     }
 
@@ -60,15 +68,15 @@ final class GroupSequence {
      */
     void terminate(long timeoutMillis) throws AxisFault {
         synchronized (callLock) {
-            await(core::terminate, Request.TERMINATE, timeoutMillis);
+            await(core::terminate, () -> Request.TERMINATE, timeoutMillis);
         }
     }
 
-    private Event.Delivered await(Supplier<Ready> issue, long number, long timeoutMillis) throws AxisFault {
+    private Event.Delivered await(Supplier<Ready> issue, LongSupplier number, long timeoutMillis) throws AxisFault {
         CompletableFuture<Event.Delivered> f = new CompletableFuture<>();
         synchronized (this) {
             pending = f;
-            pendingNumber = number;
+            pendingNumber = number.getAsLong();
             runtime.send(issue.get());
         }
         runtime.active(this, true);
@@ -107,6 +115,9 @@ final class GroupSequence {
     private void handle(Ready r) {
         runtime.send(r);
         for (Event e : r.events) {
+            if (e instanceof Event.ReadOnlyFallback fb) {
+                LOG.debug("bftws client: read-only call ordered as {}: {}", fb.request(), fb.why());
+            }
             // A late vote on an earlier call that timed out must not answer the current one.
             if (e instanceof Event.Delivered d && pending != null && d.request().messageNumber() == pendingNumber) {
                 pending.complete(d);

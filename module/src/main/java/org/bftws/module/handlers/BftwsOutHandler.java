@@ -25,6 +25,7 @@ import org.bftws.module.api.ApplicationRequest;
 import org.bftws.module.client.GroupClientRuntime;
 import org.bftws.module.api.ApplicationResult;
 import org.bftws.module.api.CollectiveRandom;
+import org.bftws.module.api.ReadOnlyCalls;
 import org.bftws.module.config.BftwsConfig;
 import org.bftws.module.config.SecurityMode;
 import org.bftws.module.security.RampartSigning;
@@ -81,7 +82,7 @@ public class BftwsOutHandler extends BftwsHandler {
         long timeout = msgContext.getOptions().getTimeOutInMilliSeconds();
         GroupClientRuntime client = BftwsRuntime.client(msgContext);
         Event.Delivered voted = client.call(msgContext.getServiceContext(), request.encode(),
-                CollectiveRandom.flagged(msgContext), timeout);
+                CollectiveRandom.flagged(msgContext), ReadOnlyCalls.flagged(msgContext), timeout);
         deliver(msgContext, voted.result(), voted.random());
         if (isLastMessage(msgContext)) {
             terminate(client, msgContext, timeout);

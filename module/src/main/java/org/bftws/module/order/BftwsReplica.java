@@ -9,6 +9,7 @@ import org.apache.axis2.context.ConfigurationContext;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.Verifier;
 import org.bftws.core.pbft.RandomnessConfig;
+import org.bftws.core.pbft.ReadOnlyOperations;
 import org.bftws.module.config.BftwsConfig;
 import org.bftws.module.config.ReplicaEndpoint;
 import org.bftws.module.transport.ControlMessage;
@@ -50,17 +51,19 @@ public final class BftwsReplica implements AutoCloseable {
      */
     public static BftwsReplica start(ConfigurationContext context, BftwsConfig config, Signer signer,
             Verifier verifier, ReplicatedService service) throws AxisFault {
-        return start(context, config, signer, verifier, service, RandomnessConfig.none(), true);
+        return start(context, config, signer, verifier, service, RandomnessConfig.none(), ReadOnlyOperations.NONE, true);
     }
 
     /**
-     * A replica whose randomized requests get collective random numbers as {@code randomness} says. Unless
-     * {@code requestsOnControlPort}, clients' requests are taken only as WS-RM application messages at the
-     * service endpoint ({@link #deliverClientRequest}), and refused on the control port.
+     * A replica whose randomized requests get collective random numbers as {@code randomness} says, and that
+     * executes the read-only requests {@code readOnly} allows without ordering (Castro-Liskov §5.1.3; they
+     * come on the control port, with no message number of a WS-RM sequence). Unless
+     * {@code requestsOnControlPort}, clients' ordered requests are taken only as WS-RM application messages at
+     * the service endpoint ({@link #deliverClientRequest}), and refused on the control port.
      */
     public static BftwsReplica start(ConfigurationContext context, BftwsConfig config, Signer signer,
-            Verifier verifier, ReplicatedService service, RandomnessConfig randomness, boolean requestsOnControlPort)
-            throws AxisFault {
+            Verifier verifier, ReplicatedService service, RandomnessConfig randomness, ReadOnlyOperations readOnly,
+            boolean requestsOnControlPort) throws AxisFault {
         if (!config.isReplica()) {
             throw new IllegalArgumentException("not a replica configuration");
         }
@@ -73,7 +76,7 @@ public final class BftwsReplica implements AutoCloseable {
         MulticastSender sender = new MulticastSender("bftws-send-r" + id, config.n(), config.multicast());
         TotalOrderManager manager = new TotalOrderManager(config.group(), id, signer, verifier, control,
                 service, sender, config.tickMillis(), INBOUND_CAPACITY,
-                config.controlMaxBytes(), randomness);
+                config.controlMaxBytes(), randomness, readOnly);
         ControlPortClientFilter filter = requestsOnControlPort ? null : new ControlPortClientFilter(manager, config.n());
         ControlPort port;
         try {

@@ -15,7 +15,9 @@ import org.bftws.module.transport.ControlSink;
  * bypasses Sandesha2 (no sequence check, no message-number record), so it never reaches ordering. Replicas
  * never send each other client requests (clients multicast to all; a primary learns requests from the
  * clients, backups from pre-prepares), so everything else passes, pre-prepares carrying requests included:
- * a replica that missed a sequence's CreateSequence still executes what the group ordered.
+ * a replica that missed a sequence's CreateSequence still executes what the group ordered. So do read-only
+ * requests (Castro-Liskov §5.1.3): they are no messages of a WS-RM sequence and are never ordered, so clients
+ * send them here, and core checks them (signature, sequence owner, operation declared read-only).
  *
  * <p>The refusal is logged (rate-limited) and counted; the control port still answers 202, as for any
  * refused control message, since the sender is not authenticated at this point.

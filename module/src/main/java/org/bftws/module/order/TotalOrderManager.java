@@ -22,12 +22,13 @@ import org.bftws.core.codec.DecodeException;
 import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.Verifier;
-import org.bftws.core.message.Kind;
+import org.bftws.core.message.Request;
 import org.bftws.core.message.Signed;
 import org.bftws.core.pbft.Effect;
 import org.bftws.core.pbft.Event;
 import org.bftws.core.pbft.Ready;
 import org.bftws.core.pbft.RandomnessConfig;
+import org.bftws.core.pbft.ReadOnlyOperations;
 import org.bftws.core.pbft.Replica;
 import org.bftws.core.pbft.Role;
 import org.bftws.module.Threads;
@@ -54,7 +55,7 @@ import org.bftws.module.transport.MulticastSender;
 public final class TotalOrderManager implements ControlSink, AutoCloseable {
     private static final Logger LOG = LogManager.getLogger(TotalOrderManager.class);
 
-    private sealed interface Input permits Received, Tick, Executed, Captured, Failed, Stop {}
+    private sealed interface Input permits Received, Tick, Executed, ReadOnlyExecuted, Captured, Failed, Stop {}
 
     /** {@code arrived}, {@code verified}: nanoTime at delivery and after pre-verification, 0 unless tracing. */
     private record Received(ControlMessage message, long arrived, long verified) implements Input {}
@@ -63,6 +64,9 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
 
     /** Results of an Execute effect dispatched in install generation {@code generation}. */
     private record Executed(long generation, long seq, List<byte[]> results) implements Input {}
+
+    /** The result of a read-only request, executed without ordering (Castro-Liskov §5.1.3). */
+    private record ReadOnlyExecuted(Request request, byte[] result) implements Input {}
 
     private record Captured(long generation, long seq, byte[] state) implements Input {}
 
@@ -98,6 +102,7 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
     private final AtomicInteger inboundQueued = new AtomicInteger();
     private final AtomicBoolean tickQueued = new AtomicBoolean();
     private final AtomicLong inboundDropped = new AtomicLong();
+    private final AtomicLong readOnlyExecuted = new AtomicLong();
     private final EvidenceCounts evidence = new EvidenceCounts();
     /** Client id → where its replies go, learned from its authentic requests. Ordering thread only. */
     private final Map<Integer, URI> clientReplyTo = new ConcurrentHashMap<>();
@@ -125,17 +130,18 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
      * @param maxMessageBytes largest control message sent; peers refuse bigger ones anyway
      * @param randomness      how randomized requests get their collective random number (integrity paper
      *                        §4 BA, §5 CT) and which requests are randomized
+     * @param readOnly        which requests may execute without ordering (Castro-Liskov §5.1.3)
      */
     public TotalOrderManager(GroupConfig cfg, int id, Signer signer, Verifier verifier, List<URI> replicaControl,
             ReplicatedService service, MulticastSender sender, int tickMillis, int inboundCapacity,
-            int maxMessageBytes, RandomnessConfig randomness) {
+            int maxMessageBytes, RandomnessConfig randomness, ReadOnlyOperations readOnly) {
         if (replicaControl.size() != cfg.n()) {
             throw new IllegalArgumentException(cfg.n() + " replica endpoints needed, got " + replicaControl.size());
         }
         this.id = id;
         this.n = cfg.n();
         this.preVerifier = new PreVerifier(verifier);
-        this.replica = new Replica(cfg, id, signer, preVerifier, Role.BOTH, randomness);
+        this.replica = new Replica(cfg, id, signer, preVerifier, Role.BOTH, randomness).readOnlyOperations(readOnly);
         this.replicaControl = List.copyOf(replicaControl);
         List<URI> others = new ArrayList<>(replicaControl);
         others.remove(id);
@@ -229,6 +235,8 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
             return replica.tick();
         } else if (in instanceof Executed ex) {
             return ex.generation() == generation ? replica.executed(ex.seq(), ex.results()) : null;
+        } else if (in instanceof ReadOnlyExecuted ro) {
+            return replica.executedReadOnly(ro.request(), ro.result());
         } else if (in instanceof Captured c) {
             return c.generation() == generation ? replica.stateCaptured(c.seq(), c.state()) : null;
         } else if (in instanceof Failed fl) {
@@ -259,7 +267,7 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
         }
         try {
             Signed s = Signed.decode(m.signedBytes());
-            if (s.kind() == Kind.REQUEST && s.sender() >= n && !to.equals(clientReplyTo.get(s.sender()))
+            if (s.kind().fromClient() && s.sender() >= n && !to.equals(clientReplyTo.get(s.sender()))
                     && s.verify(preVerifier.remembering())) {
                 clientReplyTo.put(s.sender(), to);
             }
@@ -308,6 +316,13 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
         long gen = generation;
         if (e instanceof Effect.Execute ex) {
             execution.execute(guarded(() -> inbox.add(new Executed(gen, ex.seq(), executeBatch(ex)))));
+        } else if (e instanceof Effect.ExecuteReadOnly ro) {
+            // In line with the ordered executions before it: the read sees their state (§5.1.3).
+            execution.execute(guarded(() -> {
+                byte[] result = executeOne(-1, ro.request(), new byte[0]);
+                readOnlyExecuted.incrementAndGet();
+                inbox.add(new ReadOnlyExecuted(ro.request(), result));
+            }));
         } else if (e instanceof Effect.CaptureState cs) {
             execution.execute(guarded(() -> inbox.add(new Captured(gen, cs.seq(), service.getState()))));
         } else if (e instanceof Effect.InstallState is) {
@@ -344,18 +359,22 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
     private List<byte[]> executeEach(Effect.Execute ex) {
         List<byte[]> results = new ArrayList<>(ex.requests().size());
         for (int i = 0; i < ex.requests().size(); i++) {
-            try {
-                results.add(service.execute(ex.requests().get(i), ex.randoms().get(i)));
-            } catch (RuntimeException err) {
-                // Deterministic code fails alike on every correct replica: the failure is the result (the
-                // Total Order Invoker will turn it into a SOAP fault). The class name, not the message,
-                // which may carry addresses or hash codes that differ between replicas.
-                LOG.warn("replica {}: seq {} request {} failed: {}", id, ex.seq(), ex.requests().get(i).id(),
-                        err.getClass().getName());
-                results.add(("fault:" + err.getClass().getName()).getBytes(StandardCharsets.UTF_8));
-            }
+            results.add(executeOne(ex.seq(), ex.requests().get(i), ex.randoms().get(i)));
         }
         return results;
+    }
+
+    /** One request; {@code seq} -1 for a read-only one. */
+    private byte[] executeOne(long seq, Request request, byte[] random) {
+        try {
+            return service.execute(request, random);
+        } catch (RuntimeException err) {
+            // Deterministic code fails alike on every correct replica: the failure is the result (the
+            // Total Order Invoker will turn it into a SOAP fault). The class name, not the message,
+            // which may carry addresses or hash codes that differ between replicas.
+            LOG.warn("replica {}: seq {} request {} failed: {}", id, seq, request.id(), err.getClass().getName());
+            return ("fault:" + err.getClass().getName()).getBytes(StandardCharsets.UTF_8);
+        }
     }
 
     /** Evidence at WARN, view changes and state transfer at INFO; never whole messages or keys. */
@@ -499,6 +518,11 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
     /** The evidence counted per kind and per node (any thread). */
     public EvidenceCounts evidenceCounts() {
         return evidence;
+    }
+
+    /** Read-only requests executed without ordering so far (Castro-Liskov §5.1.3). */
+    public long readOnlyExecuted() {
+        return readOnlyExecuted.get();
     }
 
     public long inboundDropped() {

@@ -2,8 +2,10 @@ package org.bftws.module.random;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -29,7 +31,9 @@ import org.xml.sax.SAXException;
  * Which operations of a service are randomized (integrity paper §4: "the primary checks whether the
  * operation is randomized"): those whose WS-Policy holds the assertion
  * {@code <bftws:Randomized bits="256"/>} (namespace {@value #NAMESPACE}; {@code bits}, optional, 1..256, is
- * how many bits of the 256-bit collective number the operation uses). See {@code wsdl/README.md}.
+ * how many bits of the 256-bit collective number the operation uses); and which are read-only
+ * (Castro-Liskov §5.1.3: executed without ordering): those with {@code <bftws:ReadOnly/>} ({@link #readOnly}),
+ * found the same way. See {@code wsdl/README.md}.
  *
  * <p>Two places are read. (1) The operation's Axis2 policy subject, for services whose descriptor attaches
  * policies there. (2) The service's WSDL as deployed ({@code META-INF/NAME.wsdl} in its archive), since
@@ -41,6 +45,7 @@ import org.xml.sax.SAXException;
 public final class RandomizedDeclarations {
     public static final String NAMESPACE = "urn:bftws:policy";
     public static final QName ASSERTION = new QName(NAMESPACE, "Randomized");
+    public static final QName READ_ONLY = new QName(NAMESPACE, "ReadOnly");
     public static final String BITS = "bits";
     /** The collective number is SHA-256 output: at most 256 bits to take. */
     public static final int MAX_BITS = 256;
@@ -59,37 +64,70 @@ public final class RandomizedDeclarations {
      * @throws AxisFault if the WSDL cannot be read or declares the assertion wrongly (naming the service)
      */
     public static Map<String, Integer> of(AxisService service) throws AxisFault {
-        Map<String, Integer> declared = new HashMap<>();
+        try {
+            return bitsOf(declaring(service, ASSERTION));
+        } catch (IllegalArgumentException e) {
+            throw unreadable(service, ASSERTION, e);
+        }
+    }
+
+    /**
+     * The local names of the operations of {@code service} declared {@code <bftws:ReadOnly/>}.
+     *
+     * @throws AxisFault if the WSDL cannot be read (naming the service)
+     */
+    public static Set<String> readOnly(AxisService service) throws AxisFault {
+        return Set.copyOf(declaring(service, READ_ONLY).keySet());
+    }
+
+    /** Operation local name → the {@code bits} text of each {@code assertion} on it ("" when absent). */
+    private static Map<String, List<String>> declaring(AxisService service, QName assertion) throws AxisFault {
+        Map<String, List<String>> declared = new HashMap<>();
         for (Iterator<AxisOperation> it = service.getOperations(); it.hasNext(); ) {
             AxisOperation op = it.next();
-            Integer bits = fromPolicies(op.getPolicySubject().getAttachedPolicyComponents());
+            String bits = fromPolicies(op.getPolicySubject().getAttachedPolicyComponents(), assertion);
             if (bits != null && op.getName() != null) {
-                declared.put(op.getName().getLocalPart(), bits);
+                declared.computeIfAbsent(op.getName().getLocalPart(), k -> new ArrayList<>()).add(bits);
             }
         }
         ClassLoader loader = service.getClassLoader();
-        String wsdl = "META-INF/" + service.getName() + ".wsdl";
-        try (InputStream in = loader == null ? null : loader.getResourceAsStream(wsdl)) {
+        try (InputStream in = loader == null ? null : loader.getResourceAsStream(wsdlPath(service))) {
             if (in != null) {
-                declared.putAll(fromWsdl(in));
+                fromWsdl(in, assertion).forEach((op, texts) ->
+                        declared.computeIfAbsent(op, k -> new ArrayList<>()).addAll(texts));
             }
         } catch (IOException | IllegalArgumentException e) {
-            throw new AxisFault("BFT-WS: cannot read the randomized operations of service " + service.getName()
-                    + " from " + wsdl + ": " + e.getMessage());
+            throw unreadable(service, assertion, e);
         }
         return declared;
     }
 
-    /** The bits of the assertion among {@code components} (through All/ExactlyOne), or null. */
-    static Integer fromPolicies(Iterable<?> components) {
+    private static String wsdlPath(AxisService service) {
+        return "META-INF/" + service.getName() + ".wsdl";
+    }
+
+    private static AxisFault unreadable(AxisService service, QName assertion, Exception e) {
+        return new AxisFault("BFT-WS: cannot read the " + assertion.getLocalPart() + " operations of service "
+                + service.getName() + " from " + wsdlPath(service) + ": " + e.getMessage());
+    }
+
+    /** The largest {@code bits} declared per operation, each checked. */
+    private static Map<String, Integer> bitsOf(Map<String, List<String>> declared) {
+        Map<String, Integer> out = new HashMap<>();
+        declared.forEach((op, texts) -> texts.forEach(t -> out.merge(op, bits(t), Math::max)));
+        return out;
+    }
+
+    /** The {@code bits} text ("" when absent) of {@code assertion} among {@code components}, or null. */
+    private static String fromPolicies(Iterable<?> components, QName assertion) {
         for (Object c : components) {
-            if (c instanceof Assertion a && ASSERTION.equals(a.getName())) {
-                return a instanceof XmlPrimitiveAssertion x ? bits(attribute(x.getValue())) : MAX_BITS;
+            if (c instanceof Assertion a && assertion.equals(a.getName())) {
+                return a instanceof XmlPrimitiveAssertion x ? attribute(x.getValue()) : "";
             }
             if (c instanceof PolicyOperator p) {
-                Integer bits = fromPolicies(p.getPolicyComponents());
-                if (bits != null) {
-                    return bits;
+                String text = fromPolicies(p.getPolicyComponents(), assertion);
+                if (text != null) {
+                    return text;
                 }
             }
         }
@@ -97,11 +135,20 @@ public final class RandomizedDeclarations {
     }
 
     private static String attribute(Element e) {
-        return e == null || !e.hasAttribute(BITS) ? null : e.getAttribute(BITS);
+        return e == null || !e.hasAttribute(BITS) ? "" : e.getAttribute(BITS);
     }
 
     /** The randomized operations a WSDL 1.1 document declares, parsed with DTDs and external entities refused. */
     public static Map<String, Integer> fromWsdl(InputStream in) throws IOException {
+        return bitsOf(fromWsdl(in, ASSERTION));
+    }
+
+    /** The read-only operations a WSDL 1.1 document declares ({@code <bftws:ReadOnly/>}), parsed as {@link #fromWsdl}. */
+    public static Set<String> readOnlyFromWsdl(InputStream in) throws IOException {
+        return Set.copyOf(fromWsdl(in, READ_ONLY).keySet());
+    }
+
+    private static Map<String, List<String>> fromWsdl(InputStream in, QName assertion) throws IOException {
         byte[] bytes = in.readNBytes(MAX_WSDL_BYTES + 1);
         if (bytes.length > MAX_WSDL_BYTES) {
             throw new IllegalArgumentException("larger than " + MAX_WSDL_BYTES + " bytes");
@@ -112,13 +159,13 @@ public final class RandomizedDeclarations {
         } catch (SAXException e) {
             throw new IllegalArgumentException("not well-formed XML or has a DTD: " + e.getMessage());
         }
-        Map<String, Integer> declared = new HashMap<>();
+        Map<String, List<String>> declared = new HashMap<>();
         for (Element section : children(doc.getDocumentElement(), WSDL, null)) {
             if (section.getLocalName().equals("portType") || section.getLocalName().equals("binding")) {
                 for (Element op : children(section, WSDL, "operation")) {
-                    Integer bits = inPolicies(op);
+                    String bits = inPolicies(op, assertion);
                     if (bits != null) {
-                        declared.merge(op.getAttribute("name"), bits, Math::max);
+                        declared.computeIfAbsent(op.getAttribute("name"), k -> new ArrayList<>()).add(bits);
                     }
                 }
             }
@@ -126,10 +173,10 @@ public final class RandomizedDeclarations {
         return declared;
     }
 
-    private static Integer inPolicies(Element operation) {
+    private static String inPolicies(Element operation, QName assertion) {
         for (Node n = operation.getFirstChild(); n != null; n = n.getNextSibling()) {
             if (n instanceof Element e && WS_POLICY.contains(e.getNamespaceURI()) && "Policy".equals(e.getLocalName())) {
-                Integer bits = assertionBelow(e);
+                String bits = assertionBelow(e, assertion);
                 if (bits != null) {
                     return bits;
                 }
@@ -139,16 +186,16 @@ public final class RandomizedDeclarations {
     }
 
     /** Finds the assertion inside a wsp:Policy, through nested wsp:All / wsp:ExactlyOne / wsp:Policy. */
-    private static Integer assertionBelow(Element policy) {
+    private static String assertionBelow(Element policy, QName assertion) {
         for (Node n = policy.getFirstChild(); n != null; n = n.getNextSibling()) {
             if (!(n instanceof Element e)) {
                 continue;
             }
-            if (NAMESPACE.equals(e.getNamespaceURI()) && ASSERTION.getLocalPart().equals(e.getLocalName())) {
-                return bits(e.hasAttribute(BITS) ? e.getAttribute(BITS) : null);
+            if (NAMESPACE.equals(e.getNamespaceURI()) && assertion.getLocalPart().equals(e.getLocalName())) {
+                return e.hasAttribute(BITS) ? e.getAttribute(BITS) : "";
             }
             if (WS_POLICY.contains(e.getNamespaceURI())) {
-                Integer bits = assertionBelow(e);
+                String bits = assertionBelow(e, assertion);
                 if (bits != null) {
                     return bits;
                 }
@@ -173,7 +220,7 @@ public final class RandomizedDeclarations {
     }
 
     private static Iterable<Element> children(Element parent, String ns, String localName) {
-        java.util.List<Element> out = new java.util.ArrayList<>();
+        java.util.List<Element> out = new ArrayList<>();
         for (Node n = parent.getFirstChild(); n != null; n = n.getNextSibling()) {
             if (n instanceof Element e && ns.equals(e.getNamespaceURI())
                     && (localName == null || localName.equals(e.getLocalName()))) {

@@ -11,10 +11,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Set;
 
 import org.junit.Test;
 
-/** The WS-Policy assertion {@code <bftws:Randomized/>} read from WSDLs with a hardened parser. */
+/** The WS-Policy assertions {@code <bftws:Randomized/>} and {@code <bftws:ReadOnly/>} read from WSDLs with a hardened parser. */
 public class RandomizedDeclarationsTest {
     private static final String HEAD = "<wsdl:definitions xmlns:wsdl=\"http://schemas.xmlsoap.org/wsdl/\""
             + " xmlns:wsp=\"http://www.w3.org/ns/ws-policy\" xmlns:b=\"urn:bftws:policy\" targetNamespace=\"urn:t\">";
@@ -25,6 +26,29 @@ public class RandomizedDeclarationsTest {
         assertEquals(Map.of("deal", 256), read(wsdl.resolve("dealer.wsdl")));
         assertEquals(Map.of("next", 128), read(wsdl.resolve("idgen.wsdl")));
         assertEquals(Map.of(), read(wsdl.resolve("echo.wsdl")));
+    }
+
+    @Test
+    public void theSampleWsdlsDeclareCounterReadAndEchoReadOnlyReadOnly() throws IOException {
+        Path wsdl = Path.of(System.getProperty("user.dir")).resolveSibling("wsdl");
+        assertEquals(Set.of("read"), readOnly(wsdl.resolve("counter.wsdl")));
+        assertEquals(Set.of("echoReadOnly"), readOnly(wsdl.resolve("echo.wsdl")));
+        assertEquals(Set.of(), readOnly(wsdl.resolve("dealer.wsdl")));
+        assertEquals("read-only is not randomized", Map.of(), read(wsdl.resolve("counter.wsdl")));
+    }
+
+    @Test
+    public void readOnlyCountsInPortTypesBindingsAndNestedOperatorsOnlyInsideAPolicy() throws IOException {
+        String xml = HEAD + "<wsdl:portType name=\"P\"><wsdl:operation name=\"get\"><wsp:Policy><b:ReadOnly/>"
+                + "</wsp:Policy></wsdl:operation><wsdl:operation name=\"loose\"><b:ReadOnly/></wsdl:operation>"
+                + "<wsdl:operation name=\"roll\"><wsp:Policy><b:Randomized/></wsp:Policy></wsdl:operation>"
+                + "</wsdl:portType><wsdl:binding name=\"B\" type=\"P\"><wsdl:operation name=\"list\"><wsp:Policy>"
+                + "<wsp:ExactlyOne><wsp:All><b:ReadOnly/></wsp:All></wsp:ExactlyOne></wsp:Policy></wsdl:operation>"
+                + "<wsdl:operation name=\"other\"><wsp:Policy><x:ReadOnly xmlns:x=\"urn:other\"/></wsp:Policy>"
+                + "</wsdl:operation></wsdl:binding></wsdl:definitions>";
+        assertEquals(Set.of("get", "list"), RandomizedDeclarations.readOnlyFromWsdl(
+                new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8))));
+        assertEquals(Map.of("roll", 256), parse(xml));
     }
 
     @Test
@@ -74,6 +98,12 @@ public class RandomizedDeclarationsTest {
     private static Map<String, Integer> read(Path file) throws IOException {
         try (InputStream in = Files.newInputStream(file)) {
             return RandomizedDeclarations.fromWsdl(in);
+        }
+    }
+
+    private static Set<String> readOnly(Path file) throws IOException {
+        try (InputStream in = Files.newInputStream(file)) {
+            return RandomizedDeclarations.readOnlyFromWsdl(in);
         }
     }
 }

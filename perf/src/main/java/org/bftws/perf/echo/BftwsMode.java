@@ -2,6 +2,8 @@ package org.bftws.perf.echo;
 
 import java.nio.file.Path;
 
+import org.apache.axiom.om.OMElement;
+import org.bftws.module.api.ReadOnlyCalls;
 import org.bftws.module.config.BftwsKeys;
 
 /**
@@ -10,12 +12,17 @@ import org.bftws.module.config.BftwsKeys;
  * listening client whose ServiceClients, bftws engaged, call the group endpoint and get the reply f+1
  * replicas agree on (docs/module.md, "Application requests through the replica group"). Everything on 127.0.0.1 in
  * this JVM, like the baselines. n = 4 is the echo experiment's {@code bftws}; 7 and 10 are experiment 5's.
+ * {@code bftws-ro} calls {@code echoReadOnly} instead, which echo.wsdl declares {@code <bftws:ReadOnly/>}, with
+ * the client's read-only flag: every replica executes it at once without ordering and the client takes 2f+1
+ * matching replies (Castro-Liskov §5.1.3).
  */
 public final class BftwsMode implements EchoMode {
     public static final String GROUP = "http://echo.group.example/axis2/services/Echo";
+    static final String READ_ONLY_ACTION = "urn:bftws:samples:echo:echoReadOnly";
 
     private final int n;
     private final boolean signed;
+    private final boolean readOnly;
 
     BftwsMode(int n) {
         this(n, false);
@@ -23,14 +30,28 @@ public final class BftwsMode implements EchoMode {
 
     /** @param signed {@code bftws.security=rampart}: X.509 WS-Security on the client↔replica WS-RM messages */
     BftwsMode(int n, boolean signed) {
-        this.n = n;
-        this.signed = signed;
+        this(n, signed, false);
     }
 
-    /** {@code bftws} for 4 replicas (the echo experiment's name), else {@code bftws-nN}; {@code -signed} with Rampart. */
+    /** @param readOnly calls of the read-only {@code echoReadOnly}, executed without ordering */
+    private BftwsMode(int n, boolean signed, boolean readOnly) {
+        this.n = n;
+        this.signed = signed;
+        this.readOnly = readOnly;
+    }
+
+    /** {@code bftws-ro}: n = 4, read-only echo calls. */
+    static BftwsMode readOnly() {
+        return new BftwsMode(4, false, true);
+    }
+
+    /**
+     * {@code bftws} for 4 replicas (the echo experiment's name), else {@code bftws-nN}; {@code -signed} with
+     * Rampart, {@code -ro} with read-only calls.
+     */
     @Override
     public String name() {
-        return (n == 4 ? "bftws" : "bftws-n" + n) + (signed ? "-signed" : "");
+        return (n == 4 ? "bftws" : "bftws-n" + n) + (signed ? "-signed" : "") + (readOnly ? "-ro" : "");
     }
 
     @Override
@@ -38,7 +59,9 @@ public final class BftwsMode implements EchoMode {
         return "BFT-WS configuration I: " + n + " replicas (f = " + (n - 1) / 3 + ") as embedded Axis2 servers on "
                 + "loopback, PBFT over SOAP/HTTP, one listening client, one ServiceClient (own virtual sequence) per "
                 + "concurrent client" + (signed ? "; " + BftwsKeys.SECURITY.name() + "=rampart: CreateSequence and application messages"
-                + " X.509-signed by the client (WSS4J) and checked by each replica's Rampart" : "");
+                + " X.509-signed by the client (WSS4J) and checked by each replica's Rampart" : "")
+                + (readOnly ? "; the read-only echoReadOnly, executed by every replica without ordering, 2f+1"
+                + " matching replies (PBFT §5.1.3)" : "");
     }
 
     @Override
@@ -48,7 +71,22 @@ public final class BftwsMode implements EchoMode {
         Deployment d = new Deployment() {
             @Override
             public Caller newCaller() throws Exception {
-                return ServiceClientCaller.ofGroup(group.clientContext(), GROUP);
+                return readOnly ? readOnlyCaller() : ServiceClientCaller.ofGroup(group.clientContext(), GROUP);
+            }
+
+            private ServiceClientCaller readOnlyCaller() throws Exception {
+                ServiceClientCaller c = new ServiceClientCaller(group.clientContext(), GROUP, false) {
+                    @Override
+                    protected OMElement request(EchoPayload payload) {
+                        OMElement echo = payload.build();
+                        echo.setLocalName("echoReadOnly"); // the operation's own element (echo.wsdl)
+                        return echo;
+                    }
+                };
+                c.client.engageModule("bftws");
+                c.client.getOptions().setAction(READ_ONLY_ACTION);
+                c.client.getOptions().setProperty(ReadOnlyCalls.OPTION, Boolean.TRUE);
+                return c;
             }
 
             @Override

@@ -34,6 +34,7 @@ public final class EchoModes {
     private static List<EchoMode> known() {
         List<EchoMode> modes = new ArrayList<>(all());
         modes.add(new BftwsMode(4, true)); // named only: --modes bftws-signed
+        modes.add(BftwsMode.readOnly()); // named only: --modes bftws-ro
         for (EchoMode m : scale()) {
             if (modes.stream().noneMatch(k -> k.name().equals(m.name()))) {
                 modes.add(m);

@@ -43,7 +43,7 @@ public class ServiceClientCaller implements EchoMode.Caller {
 
     @Override
     public int echo(EchoPayload payload) throws Exception {
-        OMElement reply = client.sendReceive(payload.build());
+        OMElement reply = client.sendReceive(request(payload));
         try {
             if (!"echoResponse".equals(reply.getLocalName())) {
                 throw new IllegalStateException("unexpected reply element " + reply.getQName());
@@ -63,6 +63,11 @@ public class ServiceClientCaller implements EchoMode.Caller {
                 client.cleanupTransport();
             }
         }
+    }
+
+    /** The request payload element sent for {@code payload}. */
+    protected OMElement request(EchoPayload payload) {
+        return payload.build();
     }
 
     @Override

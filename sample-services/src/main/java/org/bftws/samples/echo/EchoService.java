@@ -32,4 +32,12 @@ public class EchoService {
         }
         return reply;
     }
+
+    /**
+     * The same echo as a read-only operation (wsdl/echo.wsdl declares it {@code <bftws:ReadOnly/>}): it reads
+     * nothing but its request and changes nothing, so replicas may execute it without ordering.
+     */
+    public OMElement echoReadOnly(OMElement request) {
+        return echo(request);
+    }
 }
