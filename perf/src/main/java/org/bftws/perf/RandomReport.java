@@ -62,19 +62,10 @@ final class RandomReport {
                     random.equals("none") ? "—" : String.format(Locale.ROOT, "%+.0f %%", r.number("overhead_vs_none_percent")),
                     target));
         }
+        // per-batch CT has no batch-1 row (it is the per-request coin): that series is left out of the plot
         List<String> batches = new ArrayList<>();
-        Map<String, List<Double>> series = new LinkedHashMap<>();
-        for (Csv.Row r : rows) {
-            if (!batches.contains(r.get("batch_size"))) {
-                batches.add(r.get("batch_size"));
-            }
-        }
-        for (Csv.Row r : rows) {
-            series.computeIfAbsent(r.get("random"), k -> new ArrayList<>(java.util.Collections.nCopies(batches.size(),
-                    Double.NaN))).set(batches.indexOf(r.get("batch_size")), r.number("cpu_us_per_request"));
-        }
-        // XChart needs every series to cover every category: per-batch CT has no batch-1 row (it is the per-request coin)
-        series.values().removeIf(ys -> ys.stream().anyMatch(d -> d.isNaN()));
+        Map<String, List<Double>> series = Report.series(rows, "random", r -> r.get("batch_size"), "cpu_us_per_request",
+                batches);
         Path png = results.resolve("engine-random.png");
         Plots.bars(png, "Engine CPU per request with randomness (all requests randomized)", "max batch size",
                 "CPU µs per request (log scale)", true, batches, series, LegendPosition.OutsideE);

@@ -15,8 +15,8 @@ import java.util.TreeSet;
 
 /**
  * Regenerates {@code RESULTS.md} and the PNG plots from the latest CSVs in {@code results/}: echo.csv,
- * three-tier.csv, scale.csv, recovery-*.csv, profile.csv, breakdown.csv (this module), heap.csv (scripts/perf-heap), engine.csv
- * and engine-random.csv (scripts/bench-engine), crypto.csv (scripts/bench-crypto). Numbers are the
+ * three-tier.csv, scale.csv, recovery-*.csv, profile.csv, breakdown.csv (this module), heap.csv (scripts/perf-heap),
+ * engine.csv, engine-random.csv and engine-async*.csv (scripts/bench-engine), crypto.csv (scripts/bench-crypto). Numbers are the
  * median over repetitions; every ratio is printed next to the absolute numbers it divides.
  */
 public final class Report {
@@ -61,6 +61,7 @@ public final class Report {
         engine(md, plots);
         RandomReport random = new RandomReport(results);
         random.engine(md, plots);
+        new AsyncEngineReport(results).write(md, plots);
         crypto(md, plots);
         random.table1(md, plots);
         Files.writeString(markdown, md.toString(), StandardCharsets.UTF_8);
@@ -391,6 +392,27 @@ public final class Report {
 
     private static String key(String mode, String payload, int clients) {
         return mode + "|" + payload + "|" + clients;
+    }
+
+    /**
+     * Bar-chart series: one per value of {@code seriesColumn}, holding {@code valueColumn} at each row's category
+     * (in order of first appearance, returned in {@code categories}). A series that misses a category is left
+     * out: XChart needs every series to cover every category.
+     */
+    static Map<String, List<Double>> series(List<Csv.Row> rows, String seriesColumn,
+            java.util.function.Function<Csv.Row, String> category, String valueColumn, List<String> categories) {
+        for (Csv.Row r : rows) {
+            if (!categories.contains(category.apply(r))) {
+                categories.add(category.apply(r));
+            }
+        }
+        Map<String, List<Double>> series = new LinkedHashMap<>();
+        for (Csv.Row r : rows) {
+            series.computeIfAbsent(r.get(seriesColumn), k -> new ArrayList<>(java.util.Collections.nCopies(
+                    categories.size(), Double.NaN))).set(categories.indexOf(category.apply(r)), r.number(valueColumn));
+        }
+        series.values().removeIf(ys -> ys.stream().anyMatch(d -> d.isNaN()));
+        return series;
     }
 
     static List<String> distinct(List<Csv.Row> rows, String column) {

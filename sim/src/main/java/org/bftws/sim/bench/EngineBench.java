@@ -184,6 +184,10 @@ public final class EngineBench {
   }
 
   public static void main(String[] args) throws IOException {
+    if (args.length > 0 && (args[0].equals("--ordering") || args[0].equals("--memory"))) {
+      AsyncBench.main(args);
+      return;
+    }
     if (args.length > 0 && args[0].startsWith("--")) {
       RandomBench.main(args);
       return;
