@@ -10,8 +10,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.bftws.core.codec.DecodeException;
 import org.bftws.core.config.GroupConfig;
+import org.bftws.core.crypto.Authenticators;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.Verifier;
 import org.bftws.core.message.Kind;
@@ -30,6 +32,12 @@ import org.bftws.core.message.Vote;
  * {@link Coins} the threshold coin-tossing of the CT algorithm (integrity paper §5) and {@link
  * Contributions} the BA algorithm (§4): prepares and commits of a batch with randomized requests are then
  * on d' = D(d || R) ({@link #voteDigest}).
+ *
+ * <p>With {@link Authenticators} ({@code bftws.authentication=macs}) prepares and commits also carry an
+ * authenticator (Castro-Liskov TOCS 2002 §3.2): a receiver accepts them by their MAC, checks a prepare's
+ * signature only when the prepare goes into its prepared certificate ({@link #preparedProof}), and never
+ * checks a commit's. Every certificate stays a list of signed messages, each verified before it is used;
+ * docs/design/cryptography.md ("Authenticators") gives the argument.
  */
 public final class Replica implements Engine {
   final GroupConfig cfg;
@@ -38,6 +46,8 @@ public final class Replica implements Engine {
   final int f;
   final Signer signer;
   final Verifier verifier;
+  /** Pairwise MAC keys with {@code bftws.authentication=macs}; null: signatures only. */
+  private final Authenticators macs;
   final Role role;
   /** Which requests are randomized: the embedding decides, not the client (integrity paper §4). */
   final RandomizedOperations operations;
@@ -93,6 +103,15 @@ public final class Replica implements Engine {
 
   /** A replica that gets the random numbers of randomized requests as {@code randomness} says (§4 BA, §5 CT). */
   public Replica(GroupConfig cfg, int id, Signer signer, Verifier verifier, Role role, RandomnessConfig randomness) {
+    this(cfg, id, signer, verifier, role, randomness, null);
+  }
+
+  /**
+   * A replica that authenticates prepares and commits with {@code macs} (null: by signatures alone), as
+   * every replica of its group must.
+   */
+  public Replica(GroupConfig cfg, int id, Signer signer, Verifier verifier, Role role, RandomnessConfig randomness,
+      Authenticators macs) {
     this.cfg = cfg;
     this.n = cfg.n();
     this.f = cfg.f();
@@ -102,6 +121,10 @@ public final class Replica implements Engine {
     this.id = id;
     this.signer = signer;
     this.verifier = verifier;
+    if (macs != null && macs.replicas() != n) {
+      throw new IllegalArgumentException("authenticators for " + macs.replicas() + " replicas, the group has " + n);
+    }
+    this.macs = macs;
     if (role == Role.EXECUTION) {
       throw new IllegalArgumentException("an execution-only node is not a PBFT replica: it executes batches "
           + "ordered by the agreement replicas (configuration III), which this release does not build yet");
@@ -133,7 +156,7 @@ public final class Replica implements Engine {
     }
     try {
       if (!isDuplicate(s)) {
-        if (!s.verify(verifier)) {
+        if (!authentic(s)) {
           evidence(s.sender(), "bad signature on " + s.kind());
         } else {
           dispatch(s);
@@ -203,6 +226,23 @@ public final class Replica implements Engine {
       case REPLY -> evidence(s.sender(), "a reply sent to a replica");
       case ASYNC -> evidence(s.sender(), "an asynchronous-protocol message sent to a PBFT replica");
     }
+  }
+
+  /**
+   * By its MAC, for a prepare or commit with a valid authenticator entry (its signature is checked later,
+   * if ever: {@link #preparedProof}); by its signature otherwise — so a message whose authenticator was
+   * lost or damaged on the way still counts when its signature is good.
+   */
+  private boolean authentic(Signed s) {
+    if (macs != null && macAuthenticated(s.kind()) && macs.check(s.sender(), s.digest(), s.authenticator())) {
+      return true;
+    }
+    return s.verify(verifier);
+  }
+
+  /** The kinds that carry an authenticator with MAC authentication: the normal case's votes. */
+  public static boolean macAuthenticated(Kind kind) {
+    return kind == Kind.PREPARE || kind == Kind.COMMIT;
   }
 
   /**
@@ -432,13 +472,10 @@ public final class Replica implements Engine {
     if (d == null || slot.matching(slot.prepareDigests, d) < 2 * f) {
       return;
     }
-    List<Signed> proof = new ArrayList<>();
-    for (Map.Entry<Integer, Signed> e : slot.prepares.entrySet()) {
-      if (Arrays.equals(slot.prepareDigests.get(e.getKey()), d)) {
-        proof.add(e.getValue());
-      }
+    List<Signed> proof = preparedProof(slot, d);
+    if (proof.size() < 2 * f) {
+      return; // a prepare's signature failed: wait for another
     }
-    proof.sort((a, b) -> Integer.compare(a.sender(), b.sender()));
     slot.prepared = new org.bftws.core.message.PreparedCertificate(slot.prePrepareMessage, List.copyOf(proof),
         contributions.certificate(slot));
     slot.preparedView = view;
@@ -448,6 +485,38 @@ public final class Replica implements Engine {
     slot.commitDigests.put(id, d);
     multicast(commit);
     checkCommitted(slot);
+  }
+
+  /**
+   * The prepares on d that go into the prepared certificate, by sender. With authenticators this is where
+   * their signatures are verified (the certificate must convince others in a view change, §4.4), as few as
+   * 2f need, our own first; a prepare with a valid MAC and a bad signature proves its sender faulty to us
+   * (only it holds its key to us): it is dropped and named, and the slot waits for another prepare.
+   */
+  private List<Signed> preparedProof(Slot slot, byte[] d) {
+    List<Signed> proof = new ArrayList<>();
+    if (Arrays.equals(slot.prepareDigests.get(id), d)) {
+      proof.add(slot.prepares.get(id));
+    }
+    for (int j : new TreeSet<>(slot.prepares.keySet())) {
+      if (j == id || !Arrays.equals(slot.prepareDigests.get(j), d)) {
+        continue;
+      }
+      Signed p = slot.prepares.get(j);
+      if (macs == null) {
+        proof.add(p);
+      } else if (proof.size() >= 2 * f) {
+        break;
+      } else if (p.verify(verifier)) {
+        proof.add(p);
+      } else {
+        slot.prepares.remove(j);
+        slot.prepareDigests.remove(j);
+        evidence(j, "prepare with a valid authenticator and a bad signature");
+      }
+    }
+    proof.sort((a, b) -> Integer.compare(a.sender(), b.sender()));
+    return proof;
   }
 
   /** committed-local(m, v, n, i): prepared and 2f+1 matching commits (§4.2). */
@@ -679,11 +748,19 @@ public final class Replica implements Engine {
   }
 
   void multicast(Signed msg) {
-    out.messages.add(new Ready.Outbound(Ready.ALL_REPLICAS, msg.encode()));
+    out.messages.add(new Ready.Outbound(Ready.ALL_REPLICAS, wire(msg)));
   }
 
   void send(int to, Signed msg) {
-    out.messages.add(new Ready.Outbound(to, msg.encode()));
+    out.messages.add(new Ready.Outbound(to, wire(msg)));
+  }
+
+  /** Our own prepares and commits get an authenticator with MAC authentication; the rest go as they are. */
+  private byte[] wire(Signed msg) {
+    if (macs == null || msg.sender() != id || !macAuthenticated(msg.kind())) {
+      return msg.encode();
+    }
+    return Signed.wire(msg, macs.authenticator(msg.digest()));
   }
 
   void evidence(int node, String what) {
