@@ -156,6 +156,38 @@ public class OrderingOverHttpTest {
     }
 
     /**
+     * {@code bftws.authentication=macs}: prepares and commits travel with authenticators in core's message bytes
+     * (no SOAP change); the group orders and answers, and after the primary stops the backups change view with
+     * the prepared certificates they built (docs/design/cryptography.md, "Authenticators").
+     */
+    @Test
+    public void aGroupWithMacAuthenticationOrdersAnswersAndChangesView() throws Exception {
+        startGroup(Map.of("bftws.authentication", "macs", "bftws.viewChangeTimeoutTicks", "25",
+                "bftws.clientRetransmitTicks", "10", "bftws.retransmitTicks", "10"));
+        for (int r = 0; r < N; r++) {
+            assertTrue(replicas[r].manager().orderingMode(), replicas[r].manager().orderingMode()
+                    .contains("authentication macs"));
+        }
+        for (int i = 1; i <= 10; i++) {
+            call(i);
+        }
+        assertTrue("replica 0 executed all 10", services[0].awaitExecuted(10, WAIT_MS));
+        crash(0);
+        for (int i = 11; i <= 15; i++) {
+            call(i);
+        }
+        for (int r = 1; r < N; r++) {
+            assertTrue("replica " + r + " executed all 15", services[r].awaitExecuted(15, WAIT_MS));
+            assertEquals(services[1].executed(), services[r].executed());
+            assertNull("replica " + r + " failed", replicas[r].manager().failure());
+            int id = r;
+            await("replica " + r + " active in a view after 0", () -> replicas[id].manager().view() >= 1
+                    && replicas[id].manager().isActive());
+        }
+        assertEquals(services[1].executed().subList(0, 10), services[0].executed());
+    }
+
+    /**
      * A backup restarts with an empty service after the group moved two checkpoints on: what it missed is
      * below the others' low watermark, so it fetches the stable checkpoint with its 2f+1 proof and installs
      * it with set_state (paper §3.3.1.8, Castro-Liskov §4.3), then executes new requests with the group.
@@ -266,8 +298,7 @@ public class OrderingOverHttpTest {
     private void attach(int r) throws Exception {
         GroupKeyMaterial keys = GroupKeyMaterial.load(configs[r]);
         services[r] = new CounterService();
-        replicas[r] = BftwsReplica.start(group.replica(r).context(), configs[r], keys.signer(), keys.verifier(),
-                services[r]);
+        replicas[r] = BftwsReplica.start(group.replica(r).context(), configs[r], keys, services[r]);
     }
 
     private static void logLatency(List<Long> micros) {

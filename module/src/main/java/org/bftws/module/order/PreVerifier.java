@@ -10,6 +10,7 @@ import org.bftws.core.crypto.Verifier;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.PrePrepare;
 import org.bftws.core.message.Signed;
+import org.bftws.core.pbft.Replica;
 
 /**
  * Moves signature verification off the ordering thread. The profile of a replica under 8 clients
@@ -29,6 +30,9 @@ import org.bftws.core.message.Signed;
  * Manager, on the ordering thread, and again inside the primary's pre-prepare. Each is the same exact triple,
  * so only the first is a real verification; a hit keeps the entry (the verdict on an exact triple never
  * changes). Memory is bounded by entries and by remembered bytes; the least recently added go first.
+ *
+ * <p>With MAC authentication prepares and commits are not pre-verified: the engine accepts them by their
+ * authenticators and verifies only the few prepares that go into a prepared certificate.
  */
 public final class PreVerifier implements Verifier {
     /** Enough for a few log windows of a 4..10-replica group's messages in flight. */
@@ -39,18 +43,21 @@ public final class PreVerifier implements Verifier {
     }
 
     private final Verifier verifier;
+    /** With MAC authentication: prepares and commits are left to the engine. */
+    private final boolean macs;
     private final int maxEntries;
     private final long maxBytes;
     private final LinkedHashMap<ByteBuffer, Entry> verified = new LinkedHashMap<>();
     private long bytes;
     private long hits;
 
-    public PreVerifier(Verifier verifier) {
-        this(verifier, MAX_ENTRIES, MAX_BYTES);
+    public PreVerifier(Verifier verifier, boolean macs) {
+        this(verifier, macs, MAX_ENTRIES, MAX_BYTES);
     }
 
-    PreVerifier(Verifier verifier, int maxEntries, long maxBytes) {
+    PreVerifier(Verifier verifier, boolean macs, int maxEntries, long maxBytes) {
         this.verifier = verifier;
+        this.macs = macs;
         this.maxEntries = maxEntries;
         this.maxBytes = maxBytes;
     }
@@ -59,6 +66,9 @@ public final class PreVerifier implements Verifier {
     public void preVerify(byte[] signedBytes) {
         try {
             Signed s = Signed.decode(signedBytes);
+            if (macs && Replica.macAuthenticated(s.kind())) {
+                return;
+            }
             if (s.verify(this::remember) && s.kind() == Kind.PRE_PREPARE) {
                 for (Signed q : PrePrepare.decode(s.body()).requests()) {
                     q.verify(this::remember);
