@@ -20,7 +20,6 @@ import org.bftws.core.message.Signed;
 import org.bftws.core.message.StateTransfer;
 import org.bftws.core.message.ViewChange;
 import org.bftws.core.message.Vote;
-import org.bftws.core.pbft.Replica;
 
 /**
  * Small-scope mutations of one Byzantine replica's outgoing messages (ByzzFuzz, OOPSLA 2023): view or
@@ -90,12 +89,12 @@ final class Mutator {
     }
     try {
       Signed s = Signed.decode(bytes);
-      if (macs != null && Replica.macAuthenticated(s.kind()) && rng.nextInt(3) == 0) {
+      if (macs != null && s.kind().macAuthenticated() && rng.nextInt(3) == 0) {
         return List.of(macAgainstSignature(s));
       }
       byte[] body = mutate(s.kind(), s.body());
       Signed m = Signed.sign(s.kind(), s.sender(), body, signer);
-      return List.of(macs != null && Replica.macAuthenticated(m.kind()) ? wire(m, true) : m.encode());
+      return List.of(macs != null && m.kind().macAuthenticated() ? wire(m, true) : m.encode());
     } catch (DecodeException e) {
       return List.of(bytes);
     }

@@ -39,4 +39,12 @@ public enum Kind {
   public boolean fromClient() {
     return this == REQUEST;
   }
+
+  /**
+   * The normal case's votes, which carry authenticators with {@code bftws.authentication=macs} (see {@code
+   * pbft.Replica}); every other kind is authenticated by its signature alone.
+   */
+  public boolean macAuthenticated() {
+    return this == PREPARE || this == COMMIT;
+  }
 }

@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import org.bftws.core.codec.DecodeException;
 import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.Authenticators;
@@ -35,7 +34,7 @@ import org.bftws.core.message.Vote;
  *
  * <p>With {@link Authenticators} ({@code bftws.authentication=macs}) prepares and commits also carry an
  * authenticator (Castro-Liskov TOCS 2002 §3.2): a receiver accepts them by their MAC, checks a prepare's
- * signature only when the prepare goes into its prepared certificate ({@link #preparedProof}), and never
+ * signature only when the prepare goes into its prepared certificate ({@link VoteAuthentication#preparedProof}), and never
  * checks a commit's. Every certificate stays a list of signed messages, each verified before it is used;
  * docs/design/cryptography.md ("Authenticators") gives the argument.
  */
@@ -46,8 +45,8 @@ public final class Replica implements Engine {
   final int f;
   final Signer signer;
   final Verifier verifier;
-  /** Pairwise MAC keys with {@code bftws.authentication=macs}; null: signatures only. */
-  private final Authenticators macs;
+  /** How votes are authenticated: by signatures, or with authenticators ({@code bftws.authentication}). */
+  private final VoteAuthentication votes;
   final Role role;
   /** Which requests are randomized: the embedding decides, not the client (integrity paper §4). */
   final RandomizedOperations operations;
@@ -121,10 +120,7 @@ public final class Replica implements Engine {
     this.id = id;
     this.signer = signer;
     this.verifier = verifier;
-    if (macs != null && macs.replicas() != n) {
-      throw new IllegalArgumentException("authenticators for " + macs.replicas() + " replicas, the group has " + n);
-    }
-    this.macs = macs;
+    this.votes = new VoteAuthentication(this, macs);
     if (role == Role.EXECUTION) {
       throw new IllegalArgumentException("an execution-only node is not a PBFT replica: it executes batches "
           + "ordered by the agreement replicas (configuration III), which this release does not build yet");
@@ -156,7 +152,7 @@ public final class Replica implements Engine {
     }
     try {
       if (!isDuplicate(s)) {
-        if (!authentic(s)) {
+        if (!votes.authentic(s)) {
           evidence(s.sender(), "bad signature on " + s.kind());
         } else {
           dispatch(s);
@@ -226,23 +222,6 @@ public final class Replica implements Engine {
       case REPLY -> evidence(s.sender(), "a reply sent to a replica");
       case ASYNC -> evidence(s.sender(), "an asynchronous-protocol message sent to a PBFT replica");
     }
-  }
-
-  /**
-   * By its MAC, for a prepare or commit with a valid authenticator entry (its signature is checked later,
-   * if ever: {@link #preparedProof}); by its signature otherwise — so a message whose authenticator was
-   * lost or damaged on the way still counts when its signature is good.
-   */
-  private boolean authentic(Signed s) {
-    if (macs != null && macAuthenticated(s.kind()) && macs.check(s.sender(), s.digest(), s.authenticator())) {
-      return true;
-    }
-    return s.verify(verifier);
-  }
-
-  /** The kinds that carry an authenticator with MAC authentication: the normal case's votes. */
-  public static boolean macAuthenticated(Kind kind) {
-    return kind == Kind.PREPARE || kind == Kind.COMMIT;
   }
 
   /**
@@ -472,7 +451,7 @@ public final class Replica implements Engine {
     if (d == null || slot.matching(slot.prepareDigests, d) < 2 * f) {
       return;
     }
-    List<Signed> proof = preparedProof(slot, d);
+    List<Signed> proof = votes.preparedProof(slot, d);
     if (proof.size() < 2 * f) {
       return; // a prepare's signature failed: wait for another
     }
@@ -485,38 +464,6 @@ public final class Replica implements Engine {
     slot.commitDigests.put(id, d);
     multicast(commit);
     checkCommitted(slot);
-  }
-
-  /**
-   * The prepares on d that go into the prepared certificate, by sender. With authenticators this is where
-   * their signatures are verified (the certificate must convince others in a view change, §4.4), as few as
-   * 2f need, our own first; a prepare with a valid MAC and a bad signature proves its sender faulty to us
-   * (only it holds its key to us): it is dropped and named, and the slot waits for another prepare.
-   */
-  private List<Signed> preparedProof(Slot slot, byte[] d) {
-    List<Signed> proof = new ArrayList<>();
-    if (Arrays.equals(slot.prepareDigests.get(id), d)) {
-      proof.add(slot.prepares.get(id));
-    }
-    for (int j : new TreeSet<>(slot.prepares.keySet())) {
-      if (j == id || !Arrays.equals(slot.prepareDigests.get(j), d)) {
-        continue;
-      }
-      Signed p = slot.prepares.get(j);
-      if (macs == null) {
-        proof.add(p);
-      } else if (proof.size() >= 2 * f) {
-        break;
-      } else if (p.verify(verifier)) {
-        proof.add(p);
-      } else {
-        slot.prepares.remove(j);
-        slot.prepareDigests.remove(j);
-        evidence(j, "prepare with a valid authenticator and a bad signature");
-      }
-    }
-    proof.sort((a, b) -> Integer.compare(a.sender(), b.sender()));
-    return proof;
   }
 
   /** committed-local(m, v, n, i): prepared and 2f+1 matching commits (§4.2). */
@@ -748,20 +695,13 @@ public final class Replica implements Engine {
   }
 
   void multicast(Signed msg) {
-    out.messages.add(new Ready.Outbound(Ready.ALL_REPLICAS, wire(msg)));
+    out.messages.add(new Ready.Outbound(Ready.ALL_REPLICAS, votes.wire(msg)));
   }
 
   void send(int to, Signed msg) {
-    out.messages.add(new Ready.Outbound(to, wire(msg)));
+    out.messages.add(new Ready.Outbound(to, votes.wire(msg)));
   }
 
-  /** Our own prepares and commits get an authenticator with MAC authentication; the rest go as they are. */
-  private byte[] wire(Signed msg) {
-    if (macs == null || msg.sender() != id || !macAuthenticated(msg.kind())) {
-      return msg.encode();
-    }
-    return Signed.wire(msg, macs.authenticator(msg.digest()));
-  }
 
   void evidence(int node, String what) {
     out.events.add(new Event.Evidence(node, what));

@@ -10,7 +10,6 @@ import org.bftws.core.crypto.Verifier;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.PrePrepare;
 import org.bftws.core.message.Signed;
-import org.bftws.core.pbft.Replica;
 
 /**
  * Moves signature verification off the ordering thread. The profile of a replica under 8 clients
@@ -66,7 +65,7 @@ public final class PreVerifier implements Verifier {
     public void preVerify(byte[] signedBytes) {
         try {
             Signed s = Signed.decode(signedBytes);
-            if (macs && Replica.macAuthenticated(s.kind())) {
+            if (macs && s.kind().macAuthenticated()) {
                 return;
             }
             if (s.verify(this::remember) && s.kind() == Kind.PRE_PREPARE) {
