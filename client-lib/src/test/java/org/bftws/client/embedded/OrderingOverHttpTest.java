@@ -134,17 +134,22 @@ public class OrderingOverHttpTest {
     public void whenThePrimaryStopsTheOthersChangeViewAndGoOn() throws Exception {
         startGroup(Map.of("bftws.viewChangeTimeoutTicks", "25", "bftws.clientRetransmitTicks", "10",
                 "bftws.retransmitTicks", "10"));
-        for (int i = 1; i <= 5; i++) {
+        primaryStopsAfterAndTheOthersGoOnTo(5, 10);
+    }
+
+    /** Calls 1..{@code before}, stops the primary, calls on to {@code total}: the backups order the rest. */
+    private void primaryStopsAfterAndTheOthersGoOnTo(int before, int total) throws Exception {
+        for (int i = 1; i <= before; i++) {
             call(i);
         }
-        // f+1 replies voted call 5; the primary itself may not have executed it yet
-        assertTrue("replica 0 executed all 5", services[0].awaitExecuted(5, WAIT_MS));
+        // f+1 replies voted the last call; the primary itself may not have executed it yet
+        assertTrue("replica 0 executed all " + before, services[0].awaitExecuted(before, WAIT_MS));
         crash(0);
-        for (int i = 6; i <= 10; i++) {
+        for (int i = before + 1; i <= total; i++) {
             call(i);
         }
         for (int r = 1; r < N; r++) {
-            assertTrue("replica " + r + " executed all 10", services[r].awaitExecuted(10, WAIT_MS));
+            assertTrue("replica " + r + " executed all " + total, services[r].awaitExecuted(total, WAIT_MS));
             assertEquals(services[1].executed(), services[r].executed());
             assertNull("replica " + r + " failed", replicas[r].manager().failure());
             int id = r;
@@ -152,7 +157,7 @@ public class OrderingOverHttpTest {
             await("replica " + r + " active in a view after 0", () -> replicas[id].manager().view() >= 1
                     && replicas[id].manager().isActive());
         }
-        assertEquals(services[1].executed().subList(0, 5), services[0].executed());
+        assertEquals(services[1].executed().subList(0, before), services[0].executed());
     }
 
     /**
@@ -168,23 +173,7 @@ public class OrderingOverHttpTest {
             assertTrue(replicas[r].manager().orderingMode(), replicas[r].manager().orderingMode()
                     .contains("authentication macs"));
         }
-        for (int i = 1; i <= 10; i++) {
-            call(i);
-        }
-        assertTrue("replica 0 executed all 10", services[0].awaitExecuted(10, WAIT_MS));
-        crash(0);
-        for (int i = 11; i <= 15; i++) {
-            call(i);
-        }
-        for (int r = 1; r < N; r++) {
-            assertTrue("replica " + r + " executed all 15", services[r].awaitExecuted(15, WAIT_MS));
-            assertEquals(services[1].executed(), services[r].executed());
-            assertNull("replica " + r + " failed", replicas[r].manager().failure());
-            int id = r;
-            await("replica " + r + " active in a view after 0", () -> replicas[id].manager().view() >= 1
-                    && replicas[id].manager().isActive());
-        }
-        assertEquals(services[1].executed().subList(0, 10), services[0].executed());
+        primaryStopsAfterAndTheOthersGoOnTo(10, 15);
     }
 
     /**
