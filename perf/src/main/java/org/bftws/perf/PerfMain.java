@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.stream.Stream;
 
 import org.bftws.core.crypto.Authentication;
+import org.bftws.perf.breakdown.BreakdownExperiment;
 import org.bftws.perf.echo.EchoExperiment;
 import org.bftws.perf.echo.EchoModes;
 import org.bftws.perf.echo.EchoPayload;
@@ -26,7 +27,7 @@ import org.bftws.perf.echo.ThreeTierExperiment;
  * PerfMain [--smoke] [--results DIR] [--markdown FILE] [--root DIR]
  *          [--modes plain,wsrm,...] [--sizes 1,100,1KB] [--clients 1,8] [--reps N]
  *          [--warmup-ms MS] [--measure-ms MS] [--wan-delay-ms MS] [--authentication signatures|macs]
- *          (echo | three-tier | scale | randomness | recovery | profile | report)...
+ *          (echo | three-tier | scale | randomness | recovery | profile | breakdown | report)...
  * </pre>
  *
  * {@code echo} runs experiment 1 into {@code DIR/echo.csv}, {@code scale} experiment 5 into
@@ -35,7 +36,8 @@ import org.bftws.perf.echo.ThreeTierExperiment;
  * {@link org.bftws.perf.wan.DelayForwarder}; with {@code --authentication} other than the group default,
  * {@code NAME-LABEL.csv}, the groups' {@code bftws.authentication} set), {@code recovery} experiment 4 into {@code DIR/recovery-*.csv}, {@code profile} the
  * BFT-WS echo under Java Flight Recorder into {@code DIR/profile.csv}; {@code report} rewrites the markdown
- * and the plots from every CSV in {@code DIR}. Progress goes to stderr, one line per configuration.
+ * and the plots from every CSV in {@code DIR}; {@code breakdown} writes the latency breakdown and the work per request
+ * of the 1 KB echo into {@code DIR/breakdown.csv} and {@code breakdown.png}. Progress goes to stderr, one line per configuration.
  */
 public final class PerfMain {
     private PerfMain() {
@@ -75,13 +77,15 @@ public final class PerfMain {
                 case "--measure-ms" -> measure = Long.parseLong(args[++i]);
                 case "--wan-delay-ms" -> wan = Long.parseLong(args[++i]);
                 case "--authentication" -> authentication = Authentication.parse(args[++i]).label();
-                case "echo", "three-tier", "scale", "randomness", "recovery", "profile", "report" -> commands.add(args[i]);
+                case "echo", "three-tier", "scale", "randomness", "recovery", "profile", "breakdown", "report" ->
+                        commands.add(args[i]);
                 default -> {
                     System.err.println("perf: unknown argument " + args[i]);
                     System.err.println("usage: PerfMain [--smoke] [--results DIR] [--markdown FILE] [--root DIR] "
                             + "[--modes " + String.join(",", EchoModes.all().stream().map(m -> m.name()).toList())
                             + "] [--sizes 1,10,100,1000,1KB] [--clients 1,2,4,8] [--reps N] [--warmup-ms MS] "
-                            + "[--measure-ms MS] [--wan-delay-ms MS] [--authentication signatures|macs] (echo | three-tier | scale | randomness | recovery | profile | report)...");
+                            + "[--measure-ms MS] [--wan-delay-ms MS] [--authentication signatures|macs] (echo | three-tier | "
+                            + "scale | randomness | recovery | profile | breakdown | report)...");
                     return 2;
                 }
             }
@@ -106,6 +110,7 @@ public final class PerfMain {
                         : RandomnessExperiment.full()), root, results, wan, authentication);
                 case "recovery" -> recovery(smoke, root, results);
                 case "profile" -> profile(echo.apply(smoke ? Profiler.smoke() : Profiler.full()), root, results);
+                case BreakdownExperiment.NAME -> breakdown(smoke, clients, warmup, measure, root, results);
                 case ThreeTierExperiment.NAME -> threeTier(new EchoOptions(null, null, clients, reps, warmup, measure)
                         .apply(ThreeTierExperiment.config(smoke)), root, results);
                 default -> {
@@ -188,6 +193,23 @@ public final class PerfMain {
         } finally {
             deleteTree(work);
         }
+    }
+
+    /** The latency breakdown and work per request: breakdown.csv, then its plot breakdown.png. */
+    private static void breakdown(boolean smoke, String clients, Long warmup, Long measure, Path root, Path results)
+            throws Exception {
+        BreakdownExperiment.Config base = smoke ? BreakdownExperiment.Config.smoke() : BreakdownExperiment.Config.full();
+        BreakdownExperiment.Config config = new BreakdownExperiment.Config(
+                clients == null ? base.clients() : Stream.of(clients.split(",")).map(Integer::parseInt).toList(),
+                warmup == null ? base.warmupMillis() : warmup, measure == null ? base.measureMillis() : measure);
+        Path work = EchoExperiment.tempWork();
+        try {
+            BreakdownExperiment.run(config, EchoSetup.fromSystemProperties(), work, root,
+                    results.resolve(BreakdownExperiment.NAME + ".csv"), System.err);
+        } finally {
+            deleteTree(work);
+        }
+        new BreakdownReport(results).plot();
     }
 
     private static void deleteTree(Path dir) throws IOException {

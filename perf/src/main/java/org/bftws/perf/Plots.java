@@ -44,6 +44,19 @@ final class Plots {
         save(chart, png);
     }
 
+    /** Stacked bars: one bar per category, one segment per series (in order, bottom first). */
+    static void stackedBars(Path png, String title, String xTitle, String yTitle, List<String> categories,
+            Map<String, List<Double>> series) throws IOException {
+        CategoryChart chart = new CategoryChartBuilder().width(900).height(520).title(title).xAxisTitle(xTitle)
+                .yAxisTitle(yTitle).build();
+        chart.getStyler().setLegendPosition(LegendPosition.OutsideE);
+        chart.getStyler().setStacked(true);
+        for (Map.Entry<String, List<Double>> e : series.entrySet()) {
+            chart.addSeries(e.getKey(), categories, e.getValue());
+        }
+        save(chart, png);
+    }
+
     /** Lines over a numeric x axis, one per series ({@code x} and {@code y} of equal length). */
     static void lines(Path png, String title, String xTitle, String yTitle, Map<String, double[][]> series)
             throws IOException {

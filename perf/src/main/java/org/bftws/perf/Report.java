@@ -15,7 +15,7 @@ import java.util.TreeSet;
 
 /**
  * Regenerates {@code RESULTS.md} and the PNG plots from the latest CSVs in {@code results/}: echo.csv,
- * three-tier.csv, scale.csv, recovery-*.csv, profile.csv (this module), heap.csv (scripts/perf-heap), engine.csv
+ * three-tier.csv, scale.csv, recovery-*.csv, profile.csv, breakdown.csv (this module), heap.csv (scripts/perf-heap), engine.csv
  * and engine-random.csv (scripts/bench-engine), crypto.csv (scripts/bench-crypto). Numbers are the
  * median over repetitions; every ratio is printed next to the absolute numbers it divides.
  */
@@ -52,6 +52,7 @@ public final class Report {
         wanNote(md);
         new RecoveryReport(results).write(md, plots);
         new ProfileReport(results).write(md);
+        new BreakdownReport(results).write(md, plots);
         HeapReport.write(results, md);
         engine(md, plots);
         authentication(md, plots);

@@ -203,6 +203,29 @@ public class PerfSmokeTest {
         assertResultsMention(results, "Slowest component on the critical path");
     }
 
+    @Test
+    public void breakdownSmokeRunWritesCsvPlotAndResults() throws Exception {
+        Path results = smokeRun("breakdown");
+        List<Csv.Row> rows = Csv.read(results.resolve("breakdown.csv"));
+        for (String clients : List.of("1", "2")) {
+            List<Csv.Row> mine = rows.stream().filter(r -> r.get("clients").equals(clients)).toList();
+            for (String section : List.of("latency", "verify", "verify minimum", "sign", "wire", "batch", "cpu")) {
+                assertTrue(section + " rows at " + clients + " client(s): " + mine,
+                        mine.stream().anyMatch(r -> r.get("section").equals(section)));
+            }
+            for (String mode : List.of("wsrm", "bftws")) {
+                assertTrue(mode + " CPU at " + clients + " client(s)", mine.stream().anyMatch(r ->
+                        r.get("section").equals("cpu") && r.get("phase").equals(mode) && r.get("part").equals("process")
+                                && r.number("value") > 0));
+            }
+            assertTrue("requests traced at " + clients + " client(s)", mine.stream().anyMatch(r ->
+                    r.get("phase").equals("requests analysed") && r.number("value") > 0));
+        }
+        assertPngs(results, "breakdown.png");
+        assertResultsMention(results, "Latency breakdown and work per request", "results/breakdown.png",
+                "**BFT-WS / WS-RM** | process");
+    }
+
     /** Runs one experiment and the report with --smoke into a fresh folder; returns its results folder. */
     private static Path smokeRun(String experiment) throws Exception {
         Path results = Files.createDirectories(TMP.newFolder(experiment).toPath().resolve("results"));

@@ -4,25 +4,23 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import org.bftws.core.codec.ByteWriter;
+import java.util.Set;
 import org.bftws.core.codec.DecodeException;
 import org.bftws.core.config.GroupConfig;
-import org.bftws.core.crypto.Digests;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.Verifier;
-import org.bftws.core.message.Checkpoint;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.RequestId;
 import org.bftws.core.message.Signed;
+import org.bftws.core.pbft.Checkpoints;
 import org.bftws.core.pbft.ClientRequests;
 import org.bftws.core.pbft.CoinConfig;
+import org.bftws.core.pbft.Coins;
 import org.bftws.core.pbft.Effect;
 import org.bftws.core.pbft.Engine;
 import org.bftws.core.pbft.Event;
@@ -35,28 +33,47 @@ import org.bftws.core.pbft.Ready;
  * sent on the channel; each delivered round r becomes one {@link Effect.Execute} with seq = r and view 0,
  * its requests in the channel's order with duplicates removed by the client table (exactly-once, reply
  * cache); replies go out as PBFT's, one signed certificate per batch. There is no primary and no view
- * change: no timer decides anything, and {@link #tick} does nothing (no retransmission: links are assumed
- * reliable, as in SINTRA's model).
+ * change: no timer decides anything.
  *
- * <p>Checkpoints (Castro-Liskov §4.3, as PBFT's): after every round that is a multiple of {@code
- * bftws.checkpointInterval}, execution pauses for {@link Effect.CaptureState}; the checkpoint's digest
- * covers (round, client table, application state) and is multicast in a CHECKPOINT message; at 2f+1
- * matching ones it is stable, and votes at or below it are discarded. The channel itself keeps nothing
- * of delivered rounds (it closes them as they deliver). State transfer is not built yet: a replica that
- * falls behind the router's buffers cannot catch up.
+ * <p>Checkpoints and state transfer (Castro-Liskov §4.3, PBFT's {@link Checkpoints}): after every round
+ * that is a multiple of {@code bftws.checkpointInterval}, execution pauses for {@link
+ * Effect.CaptureState}; the checkpoint's digest covers (round, client table, application state) and is
+ * multicast in a CHECKPOINT message; at 2f+1 matching ones it is stable. A replica that knows a stable
+ * checkpoint above the rounds it delivered, and delivered nothing during a retransmission interval (it
+ * restarted empty, or missed messages of rounds its peers closed), fetches the checkpoint from a signer
+ * of its proof, checks it against the certified digest, installs the client table and the application
+ * state ({@link Effect.InstallState}), and the channel skips to the round after it ({@link
+ * AtomicBroadcast#skipTo}), closing the older rounds; messages of later rounds it buffered meanwhile then
+ * deliver. A replica that is merely slow is never made to skip: it catches up by ordering.
  *
- * <p>Randomized requests get empty random numbers: the coin of the CT algorithm is not wired here yet.
+ * <p>Retransmission ({@link #tick}), for links that lose messages (a POST to a replica that is down): on a
+ * tick that ends a retransmission interval without a delivered round, a replica that takes part in a
+ * round it has not delivered resends what it sent in the rounds above its stable checkpoint ({@link
+ * Context#retransmit}); any stalled replica resends its coin shares for rounds not executed and its
+ * checkpoint votes. Receivers drop copies they took already, and those of rounds they closed, unseen.
+ * Closed rounds are resent too because a peer may still be in one: with f replicas silent, two correct
+ * ones can deliver a round with a third one's help and need it again in the next round, while it lost the
+ * end of the first. Retransmission decides nothing: the resent bytes are the same signed messages, so
+ * neither safety nor the order depends on ticks. Memory: the resend log holds the rounds above the stable
+ * checkpoint, at most {@code bftws.logWindow} of them; an idle group resends nothing.
+ *
+ * <p>Randomized requests (CT algorithm, integrity paper §5, PBFT's {@link Coins}): a delivered round is
+ * final, so on delivery this replica releases its threshold-coin shares, one per randomized request on
+ * (group, round, D(request)), or one per round on (group, round, digest of the decided vector) with {@code
+ * bftws.coinPerBatch}; the round executes once f+1 valid shares combined to each coin; a bad share is
+ * evidence against its sender. The coin key is the one binary agreement tosses its coins with ({@link
+ * Context#coin}); the two sign in separate domains.
  */
 public final class AsyncReplica implements Engine {
   /** The channel's protocol id. */
   public static final Pid CHANNEL = Pid.root("abc");
   private static final byte[] TAG = "BFT-WS/1 async checkpoint".getBytes(StandardCharsets.US_ASCII);
-  private static final byte[] NO_RANDOM = new byte[0];
+  /** Replica-to-replica kinds besides the channel's: checkpoints, state transfer and coin shares (PBFT's). */
+  private static final Set<Kind> PEER_KINDS = Set.of(Kind.CHECKPOINT, Kind.FETCH_STATE, Kind.STATE, Kind.COIN_SHARE);
 
   private final GroupConfig cfg;
   private final int id;
   private final int n;
-  private final Signer signer;
   private final Verifier verifier;
   private final Context ctx;
   private final ClientRequests requests;
@@ -74,9 +91,15 @@ public final class AsyncReplica implements Engine {
   private final ArrayDeque<Effect.Execute> awaitingResults = new ArrayDeque<>();
   private long pendingCapture = -1;
   private long lastExecuted;
-  private long stableSeq;
-  /** Checkpoint votes above the stable one: seq → sender → digest. */
-  private final TreeMap<Long, Map<Integer, byte[]>> votes = new TreeMap<>();
+  /** The highest checkpoint installed by state transfer: results and states at or below it are moot. */
+  private long installedUpTo;
+  private final Checkpoints checkpoints;
+  /** The CT algorithm's threshold coins for randomized requests (integrity paper §5), PBFT's. */
+  private final Coins coins;
+  /** Logical time: the ticks so far (for retransmission only; nothing is decided by it). */
+  private long now;
+  private long lastRetransmit;
+  private long deliveredAtLastRetransmit = -1;
   private Ready out = Ready.forClient();
 
   public AsyncReplica(GroupConfig cfg, int id, Signer signer, Verifier verifier, CoinConfig coin) {
@@ -89,10 +112,12 @@ public final class AsyncReplica implements Engine {
     this.cfg = cfg;
     this.id = id;
     this.n = cfg.n();
-    this.signer = signer;
     this.verifier = verifier;
     this.ctx = new Context(n, cfg.f(), id, signer, verifier, coin);
     this.requests = new ClientRequests(cfg, id, signer, verifier, operations);
+    Host host = new Host();
+    this.checkpoints = Checkpoints.forEngine(cfg, id, signer, verifier, requests, TAG, host);
+    this.coins = new Coins(cfg, id, signer, operations, coin, host);
     AtomicBroadcast[] made = new AtomicBroadcast[1];
     merge(ctx.input(() -> made[0] = new AtomicBroadcast(ctx, CHANNEL, cfg.get(GroupConfig.MAX_BATCH_SIZE),
         this::validPayload, this::wanted, this::onDelivered)));
@@ -114,23 +139,45 @@ public final class AsyncReplica implements Engine {
       merge(ctx.receive(bytes));
     } else if (s.kind() == Kind.REQUEST && s.sender() >= n) {
       onRequest(s);
-    } else if (s.kind() == Kind.CHECKPOINT && s.sender() >= 0 && s.sender() < n && s.sender() != id) {
-      onCheckpoint(s);
+    } else if (PEER_KINDS.contains(s.kind()) && s.sender() >= 0 && s.sender() < n && s.sender() != id) {
+      onPeer(s);
     } else {
       evidence(s.sender(), "sender not allowed to send " + s.kind() + " to an asynchronous replica");
     }
     return flush();
   }
 
-  /** Nothing: no timer decides anything here, and links are reliable (no retransmission yet). */
+  /**
+   * Retransmission, which decides nothing: every {@code bftws.retransmitTicks} ticks, if no round was
+   * delivered since the last time (stalled), this replica resends what it sent in the rounds it keeps if
+   * it takes part in one it has not delivered ({@link Context#retransmit}), its coin shares for rounds not
+   * executed, and asks for the stable checkpoint if it is behind it; in any case it resends its latest
+   * checkpoint vote until that is stable (as PBFT's replica does).
+   */
   @Override
   public Ready tick() {
+    now++;
+    if (now - lastRetransmit >= cfg.get(GroupConfig.RETRANSMIT_INTERVAL)) {
+      lastRetransmit = now;
+      boolean stalled = channel.deliveredRound() == deliveredAtLastRetransmit;
+      deliveredAtLastRetransmit = channel.deliveredRound();
+      if (stalled && ctx.takingPart()) {
+        merge(ctx.retransmit());
+      }
+      if (stalled) {
+        coins.retransmit();
+      }
+      checkpoints.retransmit(stalled);
+    }
     return flush();
   }
 
   @Override
   public Ready executed(long seq, List<byte[]> results) {
     Effect.Execute head = awaitingResults.peek();
+    if ((head == null || head.seq() != seq) && seq <= installedUpTo) {
+      return flush(); // an execution that a state transfer superseded meanwhile: its result is moot
+    }
     ClientRequests.checkResults(head, seq, results);
     awaitingResults.poll();
     requests.executed(head, results, out);
@@ -140,19 +187,16 @@ public final class AsyncReplica implements Engine {
   @Override
   public Ready stateCaptured(long seq, byte[] appState) {
     if (seq != pendingCapture) {
+      if (seq <= installedUpTo) {
+        return flush(); // superseded by a state transfer meanwhile
+      }
       throw new IllegalStateException("stateCaptured(" + seq + ") but awaiting " + pendingCapture);
     }
     if (!awaitingResults.isEmpty()) {
       throw new IllegalStateException("stateCaptured(" + seq + ") before the results of " + awaitingResults.peek().seq());
     }
     pendingCapture = -1;
-    ByteWriter w = new ByteWriter(appState.length + 256).raw(TAG).i64(seq);
-    requests.writeTable(w);
-    byte[] digest = Digests.sha256(w.bytes(appState).toBytes());
-    out.events.add(new Event.CheckpointTaken(seq, digest));
-    Signed msg = Signed.sign(Kind.CHECKPOINT, id, new Checkpoint(seq, digest).encode(), signer);
-    out.messages.add(new Ready.Outbound(Ready.ALL_REPLICAS, msg.encode()));
-    vote(id, seq, digest);
+    checkpoints.own(seq, appState);
     executeDelivered();
     return flush();
   }
@@ -218,30 +262,55 @@ public final class AsyncReplica implements Engine {
     return requests.wouldRun(r) && (ahead == null || r.messageNumber() > ahead);
   }
 
-  /** A round the channel delivered: executed at once unless a state capture is awaited. */
+  /**
+   * A round the channel delivered: final, as a PBFT batch is once committed, so this replica releases its
+   * coin shares for the round's randomized requests now (CT algorithm, integrity paper §5: a coin is never
+   * revealed for a request whose position might still change); executed once those coins are known and
+   * no state capture is awaited.
+   */
   private void onDelivered(AtomicBroadcast.Delivery d) {
     delivered.add(d);
-    if (pendingCapture >= 0) {
-      for (byte[] payload : d.payloads()) {
-        Request r = Request.decode(Signed.decode(payload).body());
-        deliveredAhead.merge(r.sequenceId(), r.messageNumber(), Math::max);
-      }
+    for (byte[] payload : d.payloads()) {
+      Request r = Request.decode(Signed.decode(payload).body());
+      deliveredAhead.merge(r.sequenceId(), r.messageNumber(), Math::max);
     }
+    coins.committed(d.round(), d.digest(), batch(d));
+    forgetOldRounds();
     executeDelivered();
   }
 
-  /** Delivered rounds to execution, in order, pausing after a checkpoint round until its state is captured. */
+  /**
+   * What this replica sent in a closed round is kept while a peer may still be in it: above the stable
+   * checkpoint (below it, a peer catches up by state transfer), and at most the log window of rounds.
+   */
+  private void forgetOldRounds() {
+    long keepAbove = Math.max(checkpoints.stableSeq(), channel.deliveredRound() - cfg.logWindow());
+    ctx.forgetSent(CHANNEL, keepAbove + 1);
+  }
+
+  private static List<Signed> batch(AtomicBroadcast.Delivery d) {
+    return d.payloads().stream().map(Signed::decode).toList();
+  }
+
+  /**
+   * Delivered rounds to execution, in order, pausing after a checkpoint round until its state is captured,
+   * and before a round until the coins of its randomized requests are known.
+   */
   private void executeDelivered() {
-    while (pendingCapture < 0 && !delivered.isEmpty()) {
+    while (pendingCapture < 0 && !delivered.isEmpty() && coins.ready(delivered.peek().round(), batch(delivered.peek()))) {
       AtomicBroadcast.Delivery d = delivered.poll();
       lastExecuted = d.round();
       List<Request> run = new ArrayList<>();
+      List<byte[]> randoms = new ArrayList<>();
       List<Request> terminates = new ArrayList<>();
-      for (byte[] payload : d.payloads()) {
-        Request r = Request.decode(Signed.decode(payload).body()); // valid: external validity held
+      for (int i = 0; i < d.payloads().size(); i++) {
+        Request r = Request.decode(Signed.decode(d.payloads().get(i)).body()); // valid: external validity held
         pending.remove(r.id());
         switch (requests.order(r)) {
-          case RUN -> run.add(r);
+          case RUN -> {
+            run.add(r);
+            randoms.add(coins.random(d.round(), i));
+          }
           case TERMINATE -> terminates.add(r);
           case SKIP -> { } // a duplicate, a replay, or a sequence of another client
         }
@@ -251,8 +320,7 @@ public final class AsyncReplica implements Engine {
       pending.values().removeIf(q -> !requests.wouldRun(Request.decode(q.body())));
       requests.answerTerminates(0, terminates, out);
       if (!run.isEmpty()) {
-        Effect.Execute ex = new Effect.Execute(d.round(), 0, d.digest(), List.copyOf(run),
-            Collections.nCopies(run.size(), NO_RANDOM));
+        Effect.Execute ex = new Effect.Execute(d.round(), 0, d.digest(), List.copyOf(run), List.copyOf(randoms));
         awaitingResults.add(ex);
         out.effects.add(ex);
       }
@@ -266,46 +334,91 @@ public final class AsyncReplica implements Engine {
     }
   }
 
-  // ---------------------------------------------------------------- checkpoints (Castro-Liskov §4.3)
+  // ---------------------------------------------------------------- checkpoints and state transfer (§4.3)
 
-  private void onCheckpoint(Signed s) {
+  /** CHECKPOINT, FETCH-STATE, STATE or COIN-SHARE from a peer replica: PBFT's handling. */
+  private void onPeer(Signed s) {
     if (!s.verify(verifier)) {
-      evidence(s.sender(), "bad signature on CHECKPOINT");
+      evidence(s.sender(), "bad signature on " + s.kind());
       return;
     }
-    Checkpoint cp;
     try {
-      cp = Checkpoint.decode(s.body());
+      switch (s.kind()) {
+        case CHECKPOINT -> checkpoints.onCheckpoint(s);
+        case FETCH_STATE -> checkpoints.onFetchState(s);
+        case STATE -> checkpoints.onStateTransfer(s);
+        default -> coins.onShare(s);
+      }
     } catch (DecodeException e) {
-      evidence(s.sender(), "malformed CHECKPOINT: " + e.getMessage());
-      return;
+      evidence(s.sender(), "malformed " + s.kind() + ": " + e.getMessage());
     }
-    if (cp.seq() <= stableSeq) {
-      return;
-    }
-    if (cp.seq() % cfg.checkpointInterval() != 0 || cp.seq() > stableSeq + cfg.logWindow()) {
-      evidence(s.sender(), "checkpoint at " + cp.seq() + ": not a multiple of the interval within the window");
-      return;
-    }
-    vote(s.sender(), cp.seq(), cp.stateDigest());
   }
 
-  private void vote(int sender, long seq, byte[] digest) {
-    Map<Integer, byte[]> ofSeq = votes.computeIfAbsent(seq, k -> new HashMap<>());
-    byte[] before = ofSeq.putIfAbsent(sender, digest);
-    if (before != null) {
-      if (!Arrays.equals(before, digest)) {
-        evidence(sender, "two checkpoint digests for " + seq);
-      }
-      return;
+  /** What {@link Checkpoints} and {@link Coins} need of this engine (one object: both read out and now). */
+  private final class Host implements Checkpoints.Host, Coins.Host {
+    @Override
+    public Ready out() {
+      return out;
     }
-    long matching = ofSeq.values().stream().filter(d -> Arrays.equals(d, digest)).count();
-    if (matching >= cfg.quorum() && seq > stableSeq) {
-      stableSeq = seq;
-      votes.headMap(seq, true).clear();
-      out.events.add(new Event.CheckpointStable(seq, digest));
+
+    /** Rounds delivered, executed or waiting for execution: this replica reaches them without a transfer. */
+    @Override
+    public long reached() {
+      return channel.deliveredRound();
+    }
+
+    @Override
+    public long now() {
+      return now;
+    }
+
+    /** Coins and sent messages at or below the checkpoint are not needed. */
+    @Override
+    public void discardUpTo(long seq) {
+      coins.discardUpTo(seq);
+      forgetOldRounds();
+    }
+
+    /** Execution state gives way to the checkpoint's: rounds delivered but not executed are moot. */
+    @Override
+    public void installed(long seq) {
+      installedUpTo = Math.max(installedUpTo, Math.max(seq, lastExecuted));
+      lastExecuted = seq;
+      awaitingResults.clear();
+      delivered.clear();
+      deliveredAhead.clear();
+      pendingCapture = -1;
+      pending.values().removeIf(q -> !requests.wouldRun(Request.decode(q.body())));
+    }
+
+    /** After the state's installation: the channel goes on from the round after the checkpoint. */
+    @Override
+    public void resume() {
+      merge(ctx.input(() -> channel.skipTo(lastExecuted)));
+    }
+
+    @Override
+    public long stableSeq() {
+      return checkpoints.stableSeq();
+    }
+
+    /** Rounds run ahead of checkpoints here (no watermarks): the window is counted from the delivered round. */
+    @Override
+    public long windowTop() {
+      return channel.deliveredRound() + cfg.logWindow();
+    }
+
+    @Override
+    public long lastExecuted() {
+      return lastExecuted;
+    }
+
+    @Override
+    public void coinsKnown() {
+      executeDelivered();
     }
   }
+
 
   // ---------------------------------------------------------------- helpers
 
@@ -340,7 +453,7 @@ public final class AsyncReplica implements Engine {
 
   @Override
   public long stableCheckpoint() {
-    return stableSeq;
+    return checkpoints.stableSeq();
   }
 
   @Override
@@ -358,6 +471,11 @@ public final class AsyncReplica implements Engine {
     return ctx.router().buffered();
   }
 
+  /** Envelopes kept for retransmission (those of the instances open here). */
+  public int resendLog() {
+    return ctx.resendLog();
+  }
+
   /** Messages dropped because a sender's share of that buffer was full. */
   public long dropped() {
     return ctx.router().dropped();
@@ -365,9 +483,9 @@ public final class AsyncReplica implements Engine {
 
   @Override
   public String describe() {
-    return "async round=" + channel.deliveredRound() + " executed=" + lastExecuted + " stable=" + stableSeq
+    return "async round=" + channel.deliveredRound() + " executed=" + lastExecuted + " stable=" + checkpoints.stableSeq()
         + " pending=" + pending.size() + " queued=" + channel.queued() + " capture=" + pendingCapture
         + " instances=" + ctx.router().instances() + " buffered=" + ctx.router().buffered()
-        + " dropped=" + ctx.router().dropped();
+        + " dropped=" + ctx.router().dropped() + " resend=" + ctx.resendLog();
   }
 }

@@ -1,6 +1,14 @@
 package org.bftws.core.async;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.bftws.core.codec.DecodeException;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.Verifier;
@@ -20,6 +28,15 @@ import org.bftws.core.pbft.Ready;
  * #multicast} reaches this replica too, through a local queue drained after the current handler returns;
  * handlers are never re-entered. Links are point-to-point authenticated (SINTRA §2) by each envelope's
  * Ed25519 signature, as PBFT's messages are.
+ *
+ * <p>Lossy links. SINTRA assumes reliable links; HTTP POSTs to a replica that is down are lost. So the
+ * context keeps the envelopes it sent and {@link #retransmit} sends them again (the engine calls it on a
+ * tick on which it made no progress). Retransmission decides nothing: a resent envelope is the same signed
+ * bytes, and a receiver drops it unseen if it took it already ({@link #receive} remembers, per open
+ * instance, the authentic envelopes it handed on) or closed its instance. What was sent for an instance is
+ * kept after the instance closes here, since a peer may still be in it, until the engine lets it go
+ * ({@link #forgetSent}: the channel's rounds at its stable checkpoint); what was received is forgotten as
+ * the router closes instances.
  */
 public final class Context {
   private final int n;
@@ -30,6 +47,10 @@ public final class Context {
   private final Router router;
   private final CoinConfig coin;
   private final ArrayDeque<Local> local = new ArrayDeque<>();
+  /** Per open instance: the envelopes this replica sent for it, to resend ({@link #retransmit}). */
+  private final Map<Pid, List<Ready.Outbound>> sent = new LinkedHashMap<>();
+  /** Per open instance: (sender, signature) of the authentic envelopes handed on, to drop resent copies. */
+  private final Map<Pid, Set<ByteBuffer>> seen = new HashMap<>();
   private Ready out = Ready.forClient();
 
   private record Local(int sender, AsyncMessage message) {}
@@ -109,19 +130,67 @@ public final class Context {
       evidence(s.sender(), "not an asynchronous-protocol message from a peer: " + s.kind());
       return flush();
     }
+    AsyncMessage m = null;
+    DecodeException malformed = null;
+    try {
+      m = AsyncMessage.decode(s.body());
+    } catch (DecodeException e) {
+      malformed = e;
+    }
+    ByteBuffer key = m == null ? null : seenKey(s);
+    if (m != null && (seen.getOrDefault(m.pid(), Set.of()).contains(key) || router.isClosed(m.pid()))) {
+      return flush(); // a resent copy of an envelope handed on before, or for an instance ended here
+    }
     if (!s.verify(verifier)) {
       evidence(s.sender(), "bad signature");
       return flush();
     }
-    AsyncMessage m;
-    try {
-      m = AsyncMessage.decode(s.body());
-    } catch (DecodeException e) {
-      evidence(s.sender(), "malformed message: " + e.getMessage());
+    if (m == null) {
+      evidence(s.sender(), "malformed message: " + malformed.getMessage());
       return flush();
     }
-    router.route(s.sender(), m);
+    if (router.route(s.sender(), m)) {
+      seen.computeIfAbsent(m.pid(), k -> new HashSet<>()).add(key);
+    }
     return drain();
+  }
+
+  /**
+   * Sends again every envelope this replica kept (peers drop copies they already took, or of instances
+   * they ended). For the engine's stalled ticks: what a peer that was down missed, it gets now.
+   */
+  public Ready retransmit() {
+    for (List<Ready.Outbound> msgs : sent.values()) {
+      out.messages.addAll(msgs);
+    }
+    return flush();
+  }
+
+  /**
+   * Whether this replica sent something for an instance still open here: it takes part in one that has
+   * not ended (for the engine: a round it joined and has not delivered).
+   */
+  public boolean takingPart() {
+    for (Pid pid : sent.keySet()) {
+      if (!router.isClosed(pid)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Forgets what was sent for {@code parent/k}, and the instances below it, for every k &lt; {@code bound}. */
+  public void forgetSent(Pid parent, long bound) {
+    sent.keySet().removeIf(pid -> Router.under(pid, parent, bound));
+  }
+
+  /** Envelopes kept for {@link #retransmit}. */
+  public int resendLog() {
+    int total = 0;
+    for (List<Ready.Outbound> msgs : sent.values()) {
+      total += msgs.size();
+    }
+    return total;
   }
 
   /**
@@ -139,7 +208,7 @@ public final class Context {
   /** Sends to every replica, this one included (delivered to itself after the current handler). */
   public void multicast(Pid pid, int type, byte[] payload) {
     AsyncMessage m = new AsyncMessage(pid, type, payload);
-    out.messages.add(new Ready.Outbound(Ready.ALL_REPLICAS, envelope(m)));
+    emit(pid, new Ready.Outbound(Ready.ALL_REPLICAS, envelope(m)));
     local.add(new Local(id, m));
   }
 
@@ -148,7 +217,7 @@ public final class Context {
     if (to == id) {
       local.add(new Local(id, m));
     } else {
-      out.messages.add(new Ready.Outbound(to, envelope(m)));
+      emit(pid, new Ready.Outbound(to, envelope(m)));
     }
   }
 
@@ -171,7 +240,22 @@ public final class Context {
     local.add(new Local(sender, m));
   }
 
+  /** The router closed instances: what was received for them is not needed to drop copies any more. */
+  void forgetClosed() {
+    seen.keySet().removeIf(router::isClosed);
+  }
+
   // ---------------------------------------------------------------- internals
+
+  private void emit(Pid pid, Ready.Outbound o) {
+    out.messages.add(o);
+    sent.computeIfAbsent(pid, k -> new ArrayList<>()).add(o);
+  }
+
+  private static ByteBuffer seenKey(Signed s) {
+    byte[] sig = s.signature();
+    return ByteBuffer.allocate(4 + sig.length).putInt(s.sender()).put(sig).flip();
+  }
 
   private byte[] envelope(AsyncMessage m) {
     return Signed.sign(Kind.ASYNC, id, m.encode(), signer).encode();

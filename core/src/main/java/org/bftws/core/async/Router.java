@@ -18,8 +18,8 @@ import org.bftws.core.codec.DecodeException;
  * sender, so a Byzantine peer inventing ids can fill only its own share: at most {@link
  * #MAX_BUFFERED_PER_SENDER} messages and {@link #MAX_BUFFERED_BYTES_PER_SENDER} payload bytes per sender,
  * hence at most n times that in all. Beyond it, messages are dropped (a correct peer's message may be among
- * them; retransmission by ticks is the remedy for lossy links). Messages for a {@link #close}d instance,
- * or one under a {@link #closeBelow} bound, are dropped.
+ * them; its sender resends it on a stalled tick, {@link Context#retransmit}). Messages for a {@link #close}d instance, or one under a {@link #closeBelow} bound,
+ * are dropped. Closing tells the context, which forgets what it kept of the closed instances.
  */
 public final class Router {
   /** Enough for every message of several rounds ahead of a slow replica at the group sizes we run. */
@@ -82,6 +82,7 @@ public final class Router {
         it.remove();
       }
     }
+    ctx.forgetClosed();
   }
 
   /** Instances registered now. */
@@ -102,6 +103,7 @@ public final class Router {
     if (early != null) {
       early.forEach(this::release);
     }
+    ctx.forgetClosed();
   }
 
   /** Messages waiting for their instance. */
@@ -118,22 +120,22 @@ public final class Router {
     return dropped;
   }
 
-  void route(int sender, AsyncMessage m) {
+  /** Hands a message to its instance or buffers it; false when it was dropped (closed, or buffer full). */
+  boolean route(int sender, AsyncMessage m) {
     Protocol p = instances.get(m.pid());
     if (p == null) {
-      if (!isClosed(m.pid())) {
-        buffer(sender, m);
-      }
-      return;
+      return !isClosed(m.pid()) && buffer(sender, m);
     }
     try {
       p.onMessage(sender, m.type(), m.payload());
     } catch (DecodeException e) {
       ctx.evidence(sender, m.pid() + ": malformed type " + m.type() + ": " + e.getMessage());
     }
+    return true;
   }
 
-  private boolean isClosed(Pid pid) {
+  /** Whether {@code pid} was closed, itself or under a {@link #closeBelow} bound. */
+  boolean isClosed(Pid pid) {
     if (closed.contains(pid)) {
       return true;
     }
@@ -147,6 +149,17 @@ public final class Router {
         if (k >= 0 && k < floor) {
           return true;
         }
+      }
+    }
+    return false;
+  }
+
+  /** Whether {@code pid} is {@code parent/k}, or an instance below it, for some k &lt; {@code bound}. */
+  static boolean under(Pid pid, Pid parent, long bound) {
+    for (Pid p = pid, up = p.parent(); up != null; p = up, up = p.parent()) {
+      if (up.equals(parent)) {
+        long k = number(p);
+        return k >= 0 && k < bound;
       }
     }
     return false;
@@ -167,15 +180,16 @@ public final class Router {
     return Long.parseLong(last);
   }
 
-  private void buffer(int sender, AsyncMessage m) {
+  private boolean buffer(int sender, AsyncMessage m) {
     if (bufferedCount[sender] >= MAX_BUFFERED_PER_SENDER
         || bufferedBytes[sender] + m.payload().length > MAX_BUFFERED_BYTES_PER_SENDER) {
       dropped++;
-      return;
+      return false;
     }
     bufferedCount[sender]++;
     bufferedBytes[sender] += m.payload().length;
     buffered.computeIfAbsent(m.pid(), k -> new ArrayList<>()).add(new Buffered(sender, m));
+    return true;
   }
 
   private void release(Buffered b) {

@@ -33,7 +33,9 @@
  *       proposals, a vector of n−f of them decided by multi-valued agreement, delivered in a fixed order.
  *   <li>{@link org.bftws.core.async.AsyncReplica}: an ordering engine on the channel with {@code
  *       pbft.Replica}'s contract ({@code pbft.Engine}), sharing its client checks, client table and replies
- *       ({@code pbft.ClientRequests}).
+ *       ({@code pbft.ClientRequests}), its checkpoints and state transfer ({@code pbft.Checkpoints}) and its
+ *       threshold coins for randomized requests ({@code pbft.Coins}); it resends its messages of open
+ *       instances on ticks without progress ({@link org.bftws.core.async.Context#retransmit}).
  * </ul>
  */
 package org.bftws.core.async;

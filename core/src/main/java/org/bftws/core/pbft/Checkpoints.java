@@ -14,6 +14,8 @@ import org.bftws.core.codec.ByteWriter;
 import org.bftws.core.codec.DecodeException;
 import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.Digests;
+import org.bftws.core.crypto.Signer;
+import org.bftws.core.crypto.Verifier;
 import org.bftws.core.message.Checkpoint;
 import org.bftws.core.message.FetchState;
 import org.bftws.core.message.Kind;
@@ -21,17 +23,55 @@ import org.bftws.core.message.Signed;
 import org.bftws.core.message.StateTransfer;
 
 /**
- * Checkpoints, garbage collection and state transfer (Castro-Liskov §4.3; BFT-WS §3.3.1.8). A checkpoint
- * is the canonical encoding of (seq, client table, application state); its digest is what replicas
- * vote on. At 2f+1 matching votes it is stable: the log at and below it is discarded and the low
- * watermark moves. A replica that learns of a stable checkpoint above what it executed fetches it with
- * its proof and installs it.
+ * Checkpoints, garbage collection and state transfer (Castro-Liskov §4.3; BFT-WS §3.3.1.8), for both
+ * ordering engines: PBFT's {@link Replica} and the asynchronous {@code async.AsyncReplica}. A checkpoint
+ * is the canonical encoding of (tag, seq, client table, application state); its digest is what replicas
+ * vote on. At 2f+1 matching votes it is stable: the engine discards what is at and below it ({@link
+ * Host#discardUpTo}). A replica that learns of a stable checkpoint above what it reached ({@link
+ * Host#reached}) fetches it with its proof from a signer of the proof, checks it against the certified
+ * digest and installs it: the client table here, the application state by {@link Effect.InstallState},
+ * the rest through {@link Host#installed}.
+ *
+ * <p>When to fetch is the engine's choice: PBFT fetches as soon as it sees it is behind (a stable
+ * checkpoint above its last execution); the asynchronous engine fetches only on a retransmission tick on
+ * which it made no progress, since a replica that is merely slow catches up by ordering.
  */
-final class Checkpoints {
+public final class Checkpoints {
   static final byte[] GENESIS = new byte[Digests.LENGTH];
-  private static final byte[] TAG = "BFT-WS/1 checkpoint".getBytes(StandardCharsets.US_ASCII);
+  /** PBFT's checkpoint tag; the asynchronous engine's differs, so that the two never match. */
+  static final byte[] PBFT_TAG = "BFT-WS/1 checkpoint".getBytes(StandardCharsets.US_ASCII);
 
-  private final Replica r;
+  /** What the engine does around checkpoints. */
+  public interface Host {
+    /** The step's output: messages, events and effects go there. */
+    Ready out();
+
+    /** The highest sequence number this replica has (or will have without a state transfer) executed. */
+    long reached();
+
+    /** Logical time (ticks), to serve a whole state at most once per retransmission interval per peer. */
+    long now();
+
+    /** A checkpoint at seq is stable or installed: nothing at or below it is needed any more. */
+    void discardUpTo(long seq);
+
+    /** A proven checkpoint at seq was installed (the client table already holds its table). */
+    void installed(long seq);
+
+    /** After the installed state's {@link Effect.InstallState}: execution may go on. */
+    void resume();
+  }
+
+  private final GroupConfig cfg;
+  private final int n;
+  private final int id;
+  private final Signer signer;
+  private final Verifier verifier;
+  private final ClientTable clients;
+  private final byte[] tag;
+  /** Fetch as soon as a stable checkpoint above {@link Host#reached} is known (else only when stalled). */
+  private final boolean fetchEagerly;
+  private final Host host;
   long stableSeq;
   byte[] stableDigest = GENESIS;
   List<Signed> stableProof = List.of();
@@ -47,18 +87,41 @@ final class Checkpoints {
   private final Map<Integer, Long> lastServed = new HashMap<>();
   private int fetchRotation;
 
-  Checkpoints(Replica r) {
-    this.r = r;
+  Checkpoints(GroupConfig cfg, int id, Signer signer, Verifier verifier, ClientTable clients, byte[] tag,
+      boolean fetchEagerly, Host host) {
+    this.cfg = cfg;
+    this.n = cfg.n();
+    this.id = id;
+    this.signer = signer;
+    this.verifier = verifier;
+    this.clients = clients;
+    this.tag = tag.clone();
+    this.fetchEagerly = fetchEagerly;
+    this.host = host;
+  }
+
+  /**
+   * The asynchronous engine's checkpoints: its own {@code tag}, the client table of {@code requests}, and a
+   * fetch only when stalled ({@link #retransmit}).
+   */
+  public static Checkpoints forEngine(GroupConfig cfg, int id, Signer signer, Verifier verifier,
+      ClientRequests requests, byte[] tag, Host host) {
+    return new Checkpoints(cfg, id, signer, verifier, requests.table, tag, false, host);
+  }
+
+  /** The stable checkpoint's sequence number (0: none yet). */
+  public long stableSeq() {
+    return stableSeq;
   }
 
   private int maxVotesPerSender() {
-    return r.cfg.logWindow() / r.cfg.checkpointInterval() + 2;
+    return cfg.logWindow() / cfg.checkpointInterval() + 2;
   }
 
   /** Our own checkpoint after seq: encode, vote, and check stability. */
-  void own(long seq, byte[] appState) {
-    ByteWriter w = new ByteWriter(appState.length + 256).raw(TAG).i64(seq);
-    r.clients.write(w);
+  public void own(long seq, byte[] appState) {
+    ByteWriter w = new ByteWriter(appState.length + 256).raw(tag).i64(seq);
+    clients.write(w);
     byte[] bytes = w.bytes(appState).toBytes();
     byte[] digest = Digests.sha256(bytes);
     if (seq == stableSeq && Arrays.equals(digest, stableDigest)) {
@@ -69,28 +132,29 @@ final class Checkpoints {
     }
     ownBytes.put(seq, bytes);
     ownDigests.put(seq, digest);
-    r.out.events.add(new Event.CheckpointTaken(seq, digest));
-    Signed msg = r.sign(Kind.CHECKPOINT, new Checkpoint(seq, digest).encode());
+    host.out().events.add(new Event.CheckpointTaken(seq, digest));
+    Signed msg = sign(Kind.CHECKPOINT, new Checkpoint(seq, digest).encode());
     lastOwn = msg;
     lastOwnSeq = seq;
-    r.multicast(msg);
-    store(r.id, seq, msg, digest);
+    send(Ready.ALL_REPLICAS, msg);
+    store(id, seq, msg, digest);
     checkStable(seq);
   }
 
-  void onCheckpoint(Signed s) {
+  /** An authentic CHECKPOINT from a peer (the caller checked sender and signature). */
+  public void onCheckpoint(Signed s) {
     Checkpoint cp = Checkpoint.decode(s.body());
     if (cp.seq() <= stableSeq) {
       return;
     }
-    if (cp.seq() % r.cfg.checkpointInterval() != 0) {
-      r.evidence(s.sender(), "checkpoint at " + cp.seq() + ", not a multiple of " + GroupConfig.CHECKPOINT_INTERVAL.name());
+    if (cp.seq() % cfg.checkpointInterval() != 0) {
+      evidence(s.sender(), "checkpoint at " + cp.seq() + ", not a multiple of " + GroupConfig.CHECKPOINT_INTERVAL.name());
       return;
     }
     byte[] before = voteDigests.getOrDefault(s.sender(), new TreeMap<>()).get(cp.seq());
     if (before != null) {
       if (!Arrays.equals(before, cp.stateDigest())) {
-        r.evidence(s.sender(), "two checkpoint digests for " + cp.seq());
+        evidence(s.sender(), "two checkpoint digests for " + cp.seq());
       }
       return;
     }
@@ -110,7 +174,7 @@ final class Checkpoints {
 
   private void checkStable(long seq) {
     Map<String, List<Signed>> byDigest = new HashMap<>();
-    for (int sender = 0; sender < r.n; sender++) {
+    for (int sender = 0; sender < n; sender++) {
       TreeMap<Long, Signed> mine = votes.get(sender);
       if (mine != null && mine.containsKey(seq)) {
         String key = Digests.hex(voteDigests.get(sender).get(seq), Digests.LENGTH);
@@ -118,9 +182,9 @@ final class Checkpoints {
       }
     }
     for (List<Signed> proof : byDigest.values()) {
-      if (proof.size() >= r.cfg.quorum()) {
+      if (proof.size() >= cfg.quorum()) {
         byte[] digest = voteDigests.get(proof.get(0).sender()).get(seq);
-        makeStable(seq, digest, List.copyOf(proof.subList(0, r.cfg.quorum())));
+        makeStable(seq, digest, List.copyOf(proof.subList(0, cfg.quorum())));
         return;
       }
     }
@@ -137,19 +201,17 @@ final class Checkpoints {
     byte[] mine = ownDigests.get(seq);
     stableBytes = mine != null && Arrays.equals(mine, digest) ? ownBytes.get(seq) : null;
     if (mine != null && stableBytes == null) {
-      r.evidence(r.id, "own checkpoint at " + seq + " differs from the stable one");
+      evidence(id, "own checkpoint at " + seq + " differs from the stable one");
     }
-    r.discardUpTo(seq);
-    r.coins.discardUpTo(seq);
-    r.contributions.discardUpTo(seq);
+    host.discardUpTo(seq);
     ownBytes.headMap(seq, false).clear();
     ownDigests.headMap(seq, false).clear();
     for (int sender : votes.keySet()) {
       votes.get(sender).headMap(seq, true).clear();
       voteDigests.get(sender).headMap(seq, true).clear();
     }
-    r.out.events.add(new Event.CheckpointStable(seq, digest));
-    if (r.lastExecuted() < seq) {
+    host.out().events.add(new Event.CheckpointStable(seq, digest));
+    if (fetchEagerly && host.reached() < seq) {
       fetch();
     }
   }
@@ -159,12 +221,12 @@ final class Checkpoints {
     if (seq == 0) {
       return proof.isEmpty() && Arrays.equals(digest, GENESIS);
     }
-    if (seq < 0 || seq % r.cfg.checkpointInterval() != 0) {
+    if (seq < 0 || seq % cfg.checkpointInterval() != 0) {
       return false;
     }
     Set<Integer> senders = new HashSet<>();
     for (Signed s : proof) {
-      if (s.kind() != Kind.CHECKPOINT || s.sender() < 0 || s.sender() >= r.n || !senders.add(s.sender())) {
+      if (s.kind() != Kind.CHECKPOINT || s.sender() < 0 || s.sender() >= n || !senders.add(s.sender())) {
         return false;
       }
       Checkpoint cp;
@@ -173,18 +235,18 @@ final class Checkpoints {
       } catch (DecodeException e) {
         return false;
       }
-      if (cp.seq() != seq || !Arrays.equals(cp.stateDigest(), digest) || !s.verify(r.verifier)) {
+      if (cp.seq() != seq || !Arrays.equals(cp.stateDigest(), digest) || !s.verify(verifier)) {
         return false;
       }
     }
-    return senders.size() >= r.cfg.quorum();
+    return senders.size() >= cfg.quorum();
   }
 
   /** Ask one replica of the proof (a different one each round) for the stable checkpoint. */
   private void fetch() {
     List<Integer> holders = new ArrayList<>();
     for (Signed s : stableProof) {
-      if (s.sender() != r.id) {
+      if (s.sender() != id) {
         holders.add(s.sender());
       }
     }
@@ -192,54 +254,60 @@ final class Checkpoints {
       return;
     }
     int to = holders.get(Math.floorMod(fetchRotation++, holders.size()));
-    r.send(to, r.sign(Kind.FETCH_STATE, new FetchState(stableSeq).encode()));
+    send(to, sign(Kind.FETCH_STATE, new FetchState(stableSeq).encode()));
   }
 
   /**
    * Our latest checkpoint vote until it is stable; when stalled, our vote for the stable one too, so a
-   * replica that restarted empty learns what is stable (and fetches it) even when no request flows.
+   * replica that restarted empty learns what is stable (and fetches it) even when no request flows. A
+   * replica behind the stable checkpoint asks for it (the asynchronous engine only when stalled).
    */
-  void retransmit(boolean stalled) {
+  public void retransmit(boolean stalled) {
     if (lastOwn != null && (lastOwnSeq > stableSeq || stalled && lastOwnSeq == stableSeq)) {
-      r.multicast(lastOwn);
+      send(Ready.ALL_REPLICAS, lastOwn);
     }
-    if (r.lastExecuted() < stableSeq) {
+    if (host.reached() < stableSeq && (fetchEagerly || stalled)) {
       fetch();
     }
   }
 
-  void onFetchState(Signed s) {
+  /** An authentic FETCH-STATE from a peer. */
+  public void onFetchState(Signed s) {
     FetchState fs = FetchState.decode(s.body());
     if (stableBytes == null || stableSeq < fs.seq()) {
       return;
     }
     Long last = lastServed.get(s.sender());
-    if (last != null && r.now() - last < r.cfg.get(GroupConfig.RETRANSMIT_INTERVAL)) {
+    if (last != null && host.now() - last < cfg.get(GroupConfig.RETRANSMIT_INTERVAL)) {
       return; // one whole state per peer per retransmission interval: fetch-state is no amplifier
     }
-    lastServed.put(s.sender(), r.now());
-    r.send(s.sender(), r.sign(Kind.STATE, new StateTransfer(stableSeq, stableBytes, stableProof).encode()));
+    lastServed.put(s.sender(), host.now());
+    send(s.sender(), sign(Kind.STATE, new StateTransfer(stableSeq, stableBytes, stableProof).encode()));
   }
 
-  void onStateTransfer(Signed s) {
+  /**
+   * An authentic STATE from a peer: installed when above what this replica reached, its proof valid and
+   * its bytes hashing to the proven digest; anything else from a correct peer cannot be, and is evidence.
+   */
+  public void onStateTransfer(Signed s) {
     StateTransfer st = StateTransfer.decode(s.body());
-    if (st.seq() <= r.lastExecuted() || st.proof().isEmpty()) {
+    if (st.seq() <= host.reached() || st.proof().isEmpty()) {
       return;
     }
     byte[] digest = Checkpoint.decode(st.proof().get(0).body()).stateDigest();
     if (!validProof(st.seq(), digest, st.proof())) {
-      r.evidence(s.sender(), "state transfer with an invalid checkpoint proof");
+      evidence(s.sender(), "state transfer with an invalid checkpoint proof");
       return;
     }
     if (!Arrays.equals(Digests.sha256(st.checkpoint()), digest)) {
-      r.evidence(s.sender(), "state transfer whose state does not match its proof");
+      evidence(s.sender(), "state transfer whose state does not match its proof");
       return;
     }
     ClientTable table = new ClientTable();
     byte[] appState;
     try {
       ByteReader rd = new ByteReader(st.checkpoint());
-      if (!Arrays.equals(rd.raw(TAG.length), TAG) || rd.i64() != st.seq()) {
+      if (!Arrays.equals(rd.raw(tag.length), tag) || rd.i64() != st.seq()) {
         throw new DecodeException("checkpoint header");
       }
       table.readFrom(rd);
@@ -247,19 +315,35 @@ final class Checkpoints {
       rd.end();
     } catch (DecodeException e) {
       // 2f+1 replicas signed these bytes, so at least one correct one produced them: cannot happen.
-      r.evidence(s.sender(), "proven checkpoint that does not decode: " + e.getMessage());
+      evidence(s.sender(), "proven checkpoint that does not decode: " + e.getMessage());
       return;
     }
     install(st.seq(), digest, st.proof(), st.checkpoint(), table, appState);
   }
 
   private void install(long seq, byte[] digest, List<Signed> proof, byte[] bytes, ClientTable table, byte[] appState) {
-    r.installed(seq, table);
+    clients.copyFrom(table);
+    host.installed(seq);
     makeStable(seq, digest, proof);
     stableBytes = seq == stableSeq ? bytes : stableBytes;
-    r.discardUpTo(seq);
-    r.out.effects.add(new Effect.InstallState(seq, appState));
-    r.out.events.add(new Event.StateInstalled(seq, digest));
-    r.executeCommitted();
+    host.discardUpTo(seq);
+    host.out().effects.add(new Effect.InstallState(seq, appState));
+    host.out().events.add(new Event.StateInstalled(seq, digest));
+    host.resume();
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  private Signed sign(Kind kind, byte[] body) {
+    return Signed.sign(kind, id, body, signer);
+  }
+
+  /** {@code to}: a replica, or {@link Ready#ALL_REPLICAS}. */
+  private void send(int to, Signed msg) {
+    host.out().messages.add(new Ready.Outbound(to, msg.encode()));
+  }
+
+  private void evidence(int node, String what) {
+    host.out().events.add(new Event.Evidence(node, what));
   }
 }

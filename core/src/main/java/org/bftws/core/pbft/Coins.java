@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import org.bftws.core.config.GroupConfig;
+import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.threshold.GroupValue;
 import org.bftws.core.crypto.threshold.InvalidSharesException;
 import org.bftws.core.crypto.threshold.SignatureShare;
@@ -37,9 +38,38 @@ import org.bftws.core.message.Signed;
  * changes. Memory is bounded by the log window: one entry per sequence number above the stable checkpoint,
  * per entry at most one buffered message per replica; entries at or below the stable checkpoint are
  * discarded (state transfer to a checkpoint needs no coins below it).
+ *
+ * <p>Both ordering engines use it: PBFT's {@link Replica} from a batch's local commit, the asynchronous
+ * {@code async.AsyncReplica} from a round's delivery (seq = round, d = the digest of the decided vector),
+ * which is final as a commit is.
  */
-final class Coins {
-  private final Replica r;
+public final class Coins {
+  /** What the engine provides. */
+  public interface Host {
+    /** The step's output. */
+    Ready out();
+
+    /** The stable checkpoint: shares at or below it are not needed. */
+    long stableSeq();
+
+    /** The highest seq whose shares are kept; a peer's shares above it are dropped (it resends them). */
+    long windowTop();
+
+    /** The last sequence number handed to execution. */
+    long lastExecuted();
+
+    /** Logical time (ticks), to answer a peer's resent shares at most once per retransmission interval. */
+    long now();
+
+    /** Every coin of a batch became known: execution may go on. */
+    void coinsKnown();
+  }
+
+  private final GroupConfig cfg;
+  private final int id;
+  private final Signer signer;
+  private final RandomizedOperations operations;
+  private final Host host;
   /** Null: this group tosses no coins, randomized requests get empty random numbers. */
   private final CoinConfig c;
   private final boolean perBatch;
@@ -67,17 +97,25 @@ final class Coins {
     final Map<Integer, Long> answered = new HashMap<>();
   }
 
-  Coins(Replica r, CoinConfig c) {
-    this.r = r;
+  /**
+   * {@code c}: the group's dealt coin with this replica's share, or null (randomized requests then get empty
+   * random numbers); {@code operations} says which requests are randomized.
+   */
+  public Coins(GroupConfig cfg, int id, Signer signer, RandomizedOperations operations, CoinConfig c, Host host) {
+    this.cfg = cfg;
+    this.id = id;
+    this.signer = signer;
+    this.operations = operations;
+    this.host = host;
     this.c = c;
-    this.perBatch = r.cfg.flag(GroupConfig.COIN_PER_BATCH);
+    this.perBatch = cfg.flag(GroupConfig.COIN_PER_BATCH);
     if (c != null) {
-      if (c.group().params().n() != r.n || c.group().params().t() != r.f) {
+      if (c.group().params().n() != cfg.n() || c.group().params().t() != cfg.f()) {
         throw new IllegalArgumentException("coin key dealt for (n, t) = (" + c.group().params().n() + ", "
-            + c.group().params().t() + "), the group has (" + r.n + ", " + r.f + ")");
+            + c.group().params().t() + "), the group has (" + cfg.n() + ", " + cfg.f() + ")");
       }
-      if (c.share().index() != r.id + 1) {
-        throw new IllegalArgumentException("replica " + r.id + " needs key share " + (r.id + 1) + ", got "
+      if (c.share().index() != id + 1) {
+        throw new IllegalArgumentException("replica " + id + " needs key share " + (id + 1) + ", got "
             + c.share().index());
       }
     }
@@ -85,38 +123,41 @@ final class Coins {
 
   // ---------------------------------------------------------------- share generation
 
-  /** The batch committed locally (again, after a view change): release our shares. */
-  void committed(Slot slot) {
+  /**
+   * The batch of client request envelopes {@code batch} with digest {@code digest} is final at seq here
+   * (committed locally, again after a view change; or delivered by the channel): release our shares.
+   */
+  public void committed(long seq, byte[] digest, List<Signed> batch) {
     if (c == null) {
       return;
     }
-    Toss t = tosses.get(slot.seq);
+    Toss t = tosses.get(seq);
     if (t != null && t.digest != null) {
       if (t.own != null) {
-        r.multicast(t.own); // committed again in a new view: peers that lost our shares get them now
+        multicast(t.own); // committed again in a new view: peers that lost our shares get them now
       }
       return;
     }
-    int[] randomized = randomizedIndices(slot.committedBatch);
+    int[] randomized = randomizedIndices(batch);
     if (randomized.length == 0) {
       if (t != null) {
         for (int sender : t.early.keySet()) {
-          r.evidence(sender, "coin shares for seq " + slot.seq + ", whose batch has no randomized request");
+          evidence(sender, "coin shares for seq " + seq + ", whose batch has no randomized request");
         }
-        tosses.remove(slot.seq);
+        tosses.remove(seq);
       }
       return;
     }
     if (t == null) {
       t = new Toss();
-      tosses.put(slot.seq, t);
+      tosses.put(seq, t);
     }
-    start(t, slot.seq, slot.committedDigest, slot.committedBatch, randomized);
+    start(t, seq, digest, batch, randomized);
     for (Map.Entry<Integer, Signed> e : t.early.entrySet()) {
-      take(t, slot.seq, e.getKey(), CoinShare.decode(e.getValue().body()));
+      take(t, seq, e.getKey(), CoinShare.decode(e.getValue().body()));
     }
     t.early.clear();
-    combine(t, slot.seq);
+    combine(t, seq);
   }
 
   private void start(Toss t, long seq, byte[] digest, List<Signed> batch, int[] randomized) {
@@ -134,33 +175,33 @@ final class Coins {
           : CoinConfig.requestCoinMessage(c.groupId(), seq, batch.get(t.requests[j]).body());
       SignatureShare mine = c.scheme().share(c.group(), c.share(), t.messages[j]);
       Map<Integer, SignatureShare> cand = new LinkedHashMap<>();
-      cand.put(r.id, mine);
+      cand.put(id, mine);
       t.candidates.add(cand);
       entries.add(new CoinShare.Entry(t.requests[j], mine.encode()));
     }
-    t.heard.add(r.id);
-    t.own = r.sign(Kind.COIN_SHARE, new CoinShare(seq, digest, entries).encode());
-    r.multicast(t.own);
+    t.heard.add(id);
+    t.own = Signed.sign(Kind.COIN_SHARE, id, new CoinShare(seq, digest, entries).encode(), signer);
+    multicast(t.own);
   }
 
   private int[] randomizedIndices(List<Signed> batch) {
-    return BaRandomness.randomizedIndices(batch, r.operations);
+    return BaRandomness.randomizedIndices(batch, operations);
   }
 
   // ---------------------------------------------------------------- shares from peers
 
-  void onShare(Signed s) {
+  /** An authentic COIN-SHARE from a peer (the caller checked sender and signature). */
+  public void onShare(Signed s) {
     CoinShare cs = CoinShare.decode(s.body());
     if (c == null) {
-      r.evidence(s.sender(), "coin shares, but this group tosses no coins");
+      evidence(s.sender(), "coin shares, but this group tosses no coins");
       return;
     }
-    long stable = r.checkpoints.stableSeq;
-    if (cs.seq() <= stable || cs.seq() > stable + r.cfg.logWindow()) {
+    if (cs.seq() <= host.stableSeq() || cs.seq() > host.windowTop()) {
       return; // below: coins no longer needed; above: outside the window, sent again when we get there
     }
-    if (cs.shares().size() > r.cfg.get(GroupConfig.MAX_BATCH_SIZE)) {
-      r.evidence(s.sender(), "more coin shares than requests in a batch");
+    if (cs.shares().size() > cfg.get(GroupConfig.MAX_BATCH_SIZE)) {
+      evidence(s.sender(), "more coin shares than requests in a batch");
       return;
     }
     Toss t = tosses.computeIfAbsent(cs.seq(), k -> new Toss());
@@ -174,7 +215,7 @@ final class Coins {
     }
     take(t, cs.seq(), s.sender(), cs);
     if (combine(t, cs.seq())) {
-      r.executeCommitted();
+      host.coinsKnown();
     }
   }
 
@@ -187,9 +228,9 @@ final class Coins {
       return;
     }
     Long last = t.answered.get(peer);
-    if (last == null || r.now - last >= r.cfg.get(GroupConfig.RETRANSMIT_INTERVAL)) {
-      t.answered.put(peer, r.now);
-      r.send(peer, t.own);
+    if (last == null || host.now() - last >= cfg.get(GroupConfig.RETRANSMIT_INTERVAL)) {
+      t.answered.put(peer, host.now());
+      host.out().messages.add(new Ready.Outbound(peer, t.own.encode()));
     }
   }
 
@@ -223,7 +264,7 @@ final class Coins {
       }
     }
     if (problem != null) {
-      r.evidence(sender, problem);
+      evidence(sender, problem);
       t.bad.add(sender);
       return;
     }
@@ -261,7 +302,7 @@ final class Coins {
           }
           for (int index : e.badIndices()) {
             int sender = index - 1;
-            r.evidence(sender, "invalid coin share for seq " + seq + (t.requests[j] == CoinShare.BATCH ? ""
+            evidence(sender, "invalid coin share for seq " + seq + (t.requests[j] == CoinShare.BATCH ? ""
                 : " request " + t.requests[j]));
             t.bad.add(sender);
             for (Map<Integer, SignatureShare> other : t.candidates) {
@@ -281,26 +322,26 @@ final class Coins {
 
   // ---------------------------------------------------------------- execution
 
-  /** Whether every randomized request of this committed batch has its random number. */
-  boolean ready(Slot slot) {
+  /** Whether every randomized request of the final batch at seq has its random number. */
+  public boolean ready(long seq, List<Signed> batch) {
     if (c == null) {
       return true;
     }
-    Toss t = tosses.get(slot.seq);
+    Toss t = tosses.get(seq);
     if (t == null || t.digest == null) {
-      return randomizedIndices(slot.committedBatch).length == 0;
+      return randomizedIndices(batch).length == 0;
     }
     return t.missing == 0;
   }
 
-  /** The random number of request {@code index} of the committed batch at seq (empty if not randomized). */
-  byte[] random(Slot slot, int index) {
-    Toss t = c == null ? null : tosses.get(slot.seq);
+  /** The random number of request {@code index} of the final batch at seq (empty if not randomized). */
+  public byte[] random(long seq, int index) {
+    Toss t = c == null ? null : tosses.get(seq);
     if (t == null || t.digest == null) {
       return new byte[0];
     }
     if (perBatch) {
-      return r.operations.isRandomized(Request.decode(t.batch.get(index).body()))
+      return operations.isRandomized(Request.decode(t.batch.get(index).body()))
           ? CoinConfig.perBatchRandom(t.coins[0], t.batch.get(index).body()) : new byte[0];
     }
     int j = Arrays.binarySearch(t.requests, index);
@@ -313,16 +354,16 @@ final class Coins {
    * Stalled path of {@link Replica#tick}: resend our shares for committed batches we have not executed —
    * we may be waiting for their coins, and peers that hold theirs answer with them ({@link #answer}).
    */
-  void retransmit() {
-    for (Map.Entry<Long, Toss> e : tosses.tailMap(r.lastExecuted, false).entrySet()) {
+  public void retransmit() {
+    for (Map.Entry<Long, Toss> e : tosses.tailMap(host.lastExecuted(), false).entrySet()) {
       if (e.getValue().own != null) {
-        r.multicast(e.getValue().own);
+        multicast(e.getValue().own);
       }
     }
   }
 
   /** The checkpoint at seq became stable: nothing at or below it needs a coin any more. */
-  void discardUpTo(long seq) {
+  public void discardUpTo(long seq) {
     tosses.headMap(seq, true).clear();
   }
 
@@ -335,5 +376,13 @@ final class Coins {
   int missing(long seq) {
     Toss t = tosses.get(seq);
     return t == null || t.digest == null ? -1 : t.missing;
+  }
+
+  private void multicast(Signed msg) {
+    host.out().messages.add(new Ready.Outbound(Ready.ALL_REPLICAS, msg.encode()));
+  }
+
+  private void evidence(int node, String what) {
+    host.out().events.add(new Event.Evidence(node, what));
   }
 }

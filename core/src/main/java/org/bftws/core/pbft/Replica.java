@@ -129,9 +129,12 @@ public final class Replica implements Engine {
     this.operations = randomness.operations();
     this.requests = new ClientRequests(cfg, id, signer, verifier, operations);
     this.clients = requests.table;
-    this.checkpoints = new Checkpoints(this);
+    Host host = new Host();
+    this.checkpoints = new Checkpoints(cfg, id, signer, verifier, clients, Checkpoints.PBFT_TAG, true,
+        host);
     this.viewChanges = new ViewChanges(this);
-    this.coins = new Coins(this, randomness.algorithm() == RandomnessConfig.Algorithm.CT ? randomness.coins() : null);
+    this.coins = new Coins(cfg, id, signer, operations,
+        randomness.algorithm() == RandomnessConfig.Algorithm.CT ? randomness.coins() : null, host);
     this.contributions = new Contributions(this, randomness);
   }
 
@@ -481,7 +484,7 @@ public final class Replica implements Engine {
       slot.committedDigest = d;
     }
     out.events.add(new Event.Committed(view, slot.seq, d, slot.prePrepare.requests()));
-    coins.committed(slot);
+    coins.committed(slot.seq, slot.committedDigest, slot.committedBatch);
     contributions.committed(slot);
     executeCommitted();
   }
@@ -497,7 +500,7 @@ public final class Replica implements Engine {
     boolean progressed = false;
     while (pendingCapture < 0 && lastExecuted >= checkpoints.stableSeq) {
       Slot slot = log.get(lastExecuted + 1);
-      if (slot == null || !slot.committed() || !coins.ready(slot) || !contributions.ready(slot)) {
+      if (slot == null || !slot.committed() || !coins.ready(slot.seq, slot.committedBatch) || !contributions.ready(slot)) {
         break;
       }
       lastExecuted = slot.seq;
@@ -516,7 +519,7 @@ public final class Replica implements Engine {
           terminates.add(r);
         } else {
           run.add(r);
-          randoms.add(contributions.active() ? contributions.random(slot, i) : coins.random(slot, i));
+          randoms.add(contributions.active() ? contributions.random(slot, i) : coins.random(slot.seq, i));
         }
       }
       if (!run.isEmpty() || !terminates.isEmpty()) {
@@ -618,22 +621,73 @@ public final class Replica implements Engine {
     nextSeq = Math.max(nextSeq, seq + 1);
   }
 
-  /** Replace execution state by a proven checkpoint and its client table (state transfer, §4.3). */
-  void installed(long seq, ClientTable table) {
-    clients.copyFrom(table);
-    installedUpTo = Math.max(installedUpTo, Math.max(seq, lastExecuted));
-    lastExecuted = seq;
-    awaitingResults.clear();
-    pendingCapture = -1;
-    nextSeq = Math.max(nextSeq, seq + 1);
-    for (Iterator<RequestId> it = pending.keySet().iterator(); it.hasNext(); ) {
-      RequestId r = it.next();
-      if (!clients.isNew(r)) {
-        it.remove();
-        proposed.remove(r);
+  /** What {@link Checkpoints} and {@link Coins} need of this replica (one object: both read out and now). */
+  private final class Host implements Checkpoints.Host, Coins.Host {
+    @Override
+    public Ready out() {
+      return out;
+    }
+
+    @Override
+    public long reached() {
+      return lastExecuted;
+    }
+
+    @Override
+    public long now() {
+      return now;
+    }
+
+    @Override
+    public void discardUpTo(long seq) {
+      Replica.this.discardUpTo(seq);
+      coins.discardUpTo(seq);
+      contributions.discardUpTo(seq);
+    }
+
+    /** Replace execution state by a proven checkpoint, whose client table is installed already (§4.3). */
+    @Override
+    public void installed(long seq) {
+      installedUpTo = Math.max(installedUpTo, Math.max(seq, lastExecuted));
+      lastExecuted = seq;
+      awaitingResults.clear();
+      pendingCapture = -1;
+      nextSeq = Math.max(nextSeq, seq + 1);
+      for (Iterator<RequestId> it = pending.keySet().iterator(); it.hasNext(); ) {
+        RequestId r = it.next();
+        if (!clients.isNew(r)) {
+          it.remove();
+          proposed.remove(r);
+        }
       }
     }
+
+    @Override
+    public void resume() {
+      executeCommitted();
+    }
+
+    @Override
+    public long stableSeq() {
+      return checkpoints.stableSeq;
+    }
+
+    @Override
+    public long windowTop() {
+      return checkpoints.stableSeq + cfg.logWindow();
+    }
+
+    @Override
+    public long lastExecuted() {
+      return lastExecuted;
+    }
+
+    @Override
+    public void coinsKnown() {
+      executeCommitted();
+    }
   }
+
 
   // ---------------------------------------------------------------- retransmission
 

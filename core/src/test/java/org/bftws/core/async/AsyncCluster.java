@@ -12,6 +12,7 @@ import org.bftws.core.codec.DecodeException;
 import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.threshold.Dealt;
+import org.bftws.core.crypto.threshold.SignatureShare;
 import org.bftws.core.crypto.threshold.ThresholdParams;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.ReplyBundle;
@@ -29,11 +30,16 @@ import org.bftws.core.testkit.TestRandom;
  * n {@link AsyncReplica}s, each with a {@link HashChainApp}, and clients (ids n, n+1, …) on an in-memory
  * asynchronous network scheduled by a seeded adversary as {@link AsyncNet}'s: any pending message next,
  * a bias towards the newest per seed, and messages that {@link #holdBack} names only when nothing else is
- * pending. Effects are performed at once, in order. No ticks are ever given. Byzantine replicas have no
- * engine: messages to them are dropped, and tests make them speak with {@link #post}.
+ * pending. Effects are performed at once, in order. No ticks are given unless a test calls {@link #tick}.
+ * Byzantine replicas have no engine: messages to them are dropped, and tests make them speak with {@link
+ * #post}. Lossy links: a replica that is {@link #down} loses every message delivered to it meanwhile, and
+ * messages that {@link #lose} names are lost (kept in {@link #lost}); {@link #restart} replaces a replica
+ * by an empty one (amnesia).
  */
 final class AsyncCluster {
   private static final int MAX_STEPS = 2_000_000;
+  /** {@code bftws.retransmitTicks} of the cluster's replicas. */
+  static final int RETRANSMIT_TICKS = 4;
 
   final int n;
   final int f;
@@ -42,10 +48,13 @@ final class AsyncCluster {
   final GroupConfig cfg;
   private final Random rng;
   private final TestKeys keys;
+  private final Dealt coins;
   private final AsyncReplica[] replicas;
   private final HashChainApp[] apps;
   /** Per replica: the requests it executed, in order. */
   final List<List<Request>> executed = new ArrayList<>();
+  /** Per replica: the random number each executed request got, in order. */
+  final List<List<byte[]>> randoms = new ArrayList<>();
   /** Per replica: the checkpoints that became stable there. */
   final List<List<Long>> stable = new ArrayList<>();
   final List<List<Event.Evidence>> evidence = new ArrayList<>();
@@ -56,6 +65,14 @@ final class AsyncCluster {
   private final List<Pending> pending = new ArrayList<>();
   private final double newestBias;
   private Held heldBack;
+  private Held lose;
+  /** Sees every message a correct replica sends (sender, envelope), e.g. to forge a Byzantine answer. */
+  private java.util.function.BiConsumer<Integer, Signed> watch;
+  /** Messages lost to {@link #lose} (their envelopes, as sent). */
+  final List<Signed> lost = new ArrayList<>();
+  /** Per replica: the checkpoints it installed by state transfer. */
+  final List<List<Long>> installed = new ArrayList<>();
+  private final boolean[] down;
 
   /** Which messages the adversary holds back: by sender, destination and envelope. */
   interface Held {
@@ -71,25 +88,33 @@ final class AsyncCluster {
   private record Pending(int from, int to, byte[] bytes) {}
 
   AsyncCluster(int n, int f, int clients, long seed, Set<Integer> byzantine, int checkpointInterval) {
+    this(n, f, clients, seed, byzantine, checkpointInterval, false);
+  }
+
+  /** With {@code coinPerBatch}: {@code bftws.coinPerBatch} on (one threshold coin per round). */
+  AsyncCluster(int n, int f, int clients, long seed, Set<Integer> byzantine, int checkpointInterval,
+      boolean coinPerBatch) {
     this.n = n;
     this.f = f;
     this.clients = clients;
     this.seed = seed;
     this.rng = new Random(seed);
     this.cfg = GroupConfig.builder().set(GroupConfig.F, f).set(GroupConfig.CHECKPOINT_INTERVAL, checkpointInterval)
-        .set(GroupConfig.MAX_BATCH_SIZE, 16).build();
+        .set(GroupConfig.MAX_BATCH_SIZE, 16).set(GroupConfig.RETRANSMIT_INTERVAL, RETRANSMIT_TICKS)
+        .set(GroupConfig.COIN_PER_BATCH, coinPerBatch).build();
     this.keys = TestKeys.seeded(n + clients, seed);
-    Dealt coins = AsyncNet.CKS.deal(new ThresholdParams(n, f + 1, f), TestRandom.seeded(seed));
+    this.coins = AsyncNet.CKS.deal(new ThresholdParams(n, f + 1, f), TestRandom.seeded(seed));
     replicas = new AsyncReplica[n];
     apps = new HashChainApp[n];
+    down = new boolean[n];
     for (int i = 0; i < n; i++) {
       executed.add(new ArrayList<>());
+      randoms.add(new ArrayList<>());
       stable.add(new ArrayList<>());
       evidence.add(new ArrayList<>());
+      installed.add(new ArrayList<>());
       if (!byzantine.contains(i)) {
-        CoinConfig coin = new CoinConfig(AsyncNet.CKS, coins.group(), coins.share(i + 1), new byte[0]);
-        replicas[i] = new AsyncReplica(cfg, i, keys.signer(i), keys.verifier(), coin);
-        apps[i] = new HashChainApp();
+        restart(i);
       }
     }
     for (int c = 0; c < clients; c++) {
@@ -105,6 +130,62 @@ final class AsyncCluster {
     return replicas[i] != null;
   }
 
+  /** Replaces replica i by a fresh one with the same keys and an empty service (amnesia). */
+  void restart(int i) {
+    CoinConfig coin = new CoinConfig(AsyncNet.CKS, coins.group(), coins.share(i + 1), new byte[0]);
+    replicas[i] = new AsyncReplica(cfg, i, keys.signer(i), keys.verifier(), coin);
+    apps[i] = new HashChainApp();
+    executed.get(i).clear();
+    randoms.get(i).clear();
+  }
+
+  /** Node {@code node}'s share of the threshold coin on {@code message} (a Byzantine node's, to misuse). */
+  SignatureShare coinShare(int node, byte[] message) {
+    return AsyncNet.CKS.share(coins.group(), coins.share(node + 1), message);
+  }
+
+  /** From now on {@code w} sees every message a correct replica sends. */
+  void watch(java.util.function.BiConsumer<Integer, Signed> w) {
+    this.watch = w;
+  }
+
+  /** While down, replica i loses every message delivered to it (a crash without amnesia). */
+  void down(int i, boolean isDown) {
+    down[i] = isDown;
+  }
+
+  /** From now on, messages that {@code which} names are lost (and kept in {@link #lost}). */
+  void lose(Held which) {
+    this.lose = which;
+  }
+
+  /** One tick at every correct replica. */
+  void tick() {
+    for (int i = 0; i < n; i++) {
+      if (replicas[i] != null) {
+        handle(i, replicas[i].tick());
+      }
+    }
+  }
+
+  /** {@code ticks} ticks, the network running to quiescence after each. */
+  void tickAndRun(int ticks) {
+    for (int t = 0; t < ticks; t++) {
+      tick();
+      run();
+    }
+  }
+
+  /** Replica i's application state. */
+  byte[] appState(int i) {
+    return apps[i].getState();
+  }
+
+  /** Hands bytes to replica i at once (outside the network's order) and performs what it asks. */
+  void deliverNow(int i, byte[] bytes) {
+    handle(i, replicas[i].receive(bytes));
+  }
+
   AsyncReplica replica(int i) {
     return replicas[i];
   }
@@ -115,8 +196,13 @@ final class AsyncCluster {
 
   /** Client c's next request, signed, sent to the replicas {@code to}; returns it. */
   Signed request(int c, List<Integer> to) {
+    return request(c, to, false);
+  }
+
+  /** Client c's next request, randomized or not. */
+  Signed request(int c, List<Integer> to, boolean randomized) {
     int client = n + c;
-    Request q = new Request(client, "seq-" + client, ++nextNumber[c], false,
+    Request q = new Request(client, "seq-" + client, ++nextNumber[c], randomized,
         ("op " + c + "/" + nextNumber[c]).getBytes(StandardCharsets.US_ASCII));
     Signed s = Signed.sign(Kind.REQUEST, client, q.encode(), keys.signer(client));
     for (int i : to) {
@@ -170,6 +256,9 @@ final class AsyncCluster {
     }
     Pending p = pending.remove(next());
     delivered++;
+    if (p.to() < n && (down[p.to()] || lost(p))) {
+      return true;
+    }
     if (p.to() < n && replicas[p.to()] != null) {
       handle(p.to(), replicas[p.to()].receive(p.bytes()));
       maxBuffered[p.to()] = Math.max(maxBuffered[p.to()], replicas[p.to()].buffered());
@@ -208,9 +297,14 @@ final class AsyncCluster {
         evidence.get(i).add(ev);
       } else if (e instanceof Event.CheckpointStable cs) {
         stable.get(i).add(cs.seq());
+      } else if (e instanceof Event.StateInstalled si) {
+        installed.get(i).add(si.seq());
       }
     }
     for (Ready.Outbound o : r.messages) {
+      if (watch != null && o.to() < n) {
+        watch.accept(i, Signed.decode(o.bytes()));
+      }
       if (o.to() == Ready.ALL_REPLICAS) {
         for (int to = 0; to < n; to++) {
           if (to != i) {
@@ -227,8 +321,11 @@ final class AsyncCluster {
         for (int k = 0; k < ex.requests().size(); k++) {
           results.add(apps[i].execute(ex.requests().get(k), ex.randoms().get(k)));
           executed.get(i).add(ex.requests().get(k));
+          randoms.get(i).add(ex.randoms().get(k));
         }
         handle(i, replicas[i].executed(ex.seq(), results));
+      } else if (e instanceof Effect.InstallState is) {
+        apps[i].setState(is.appState());
       } else if (e instanceof Effect.CaptureState cs && slowCaptures) {
         captures.add(new long[] {i, cs.seq()});
       } else if (e instanceof Effect.CaptureState cs) {
@@ -251,6 +348,18 @@ final class AsyncCluster {
       return free.get(free.size() - 1);
     }
     return free.get(rng.nextInt(free.size()));
+  }
+
+  private boolean lost(Pending p) {
+    if (lose == null || p.from() >= n) {
+      return false;
+    }
+    Signed s = Signed.decode(p.bytes());
+    if (!lose.test(p.from(), p.to(), s)) {
+      return false;
+    }
+    lost.add(s);
+    return true;
   }
 
   private boolean held(Pending p) {

@@ -254,6 +254,11 @@ public final class GroupClientRuntime implements AutoCloseable {
         }
     }
 
+    /** The Multicast Sender of this client's requests (its counters: POSTs, bytes). */
+    public MulticastSender sender() {
+        return sender;
+    }
+
     public URI replyTo() {
         return replyTo;
     }

@@ -11,6 +11,8 @@ import org.bftws.core.message.Request;
 import org.bftws.core.pbft.Event;
 import org.bftws.core.pbft.Ready;
 import org.bftws.core.voter.ClientCore;
+import org.bftws.module.metrics.OrderingTrace;
+import org.bftws.module.metrics.PhaseTrace;
 
 /**
  * One client's virtual sequence to the replica group (paper §3.3.1.2): core's {@link ClientCore} (signed
@@ -43,7 +45,11 @@ final class GroupSequence {
      */
     Event.Delivered call(byte[] operation, boolean randomized, long timeoutMillis) throws AxisFault {
         synchronized (callLock) {
-            return await(() -> core.invoke(operation, randomized), ++issued, timeoutMillis);
+            long number = ++issued;
+            if (PhaseTrace.on()) {
+                PhaseTrace.mark(PhaseTrace.Point.CLIENT_INVOKE, -1, PhaseTrace.request(id(), number), System.nanoTime());
+            }
+            return await(() -> core.invoke(operation, randomized), number, timeoutMillis);
         }
     }
 
@@ -86,7 +92,12 @@ final class GroupSequence {
 
     /** A reply from a replica's control message (authenticated by core). */
     synchronized void receive(byte[] signedReply) {
-        handle(core.receive(signedReply));
+        long arrived = PhaseTrace.on() ? System.nanoTime() : 0;
+        Ready r = core.receive(signedReply);
+        if (arrived != 0) {
+            OrderingTrace.clientReceived(signedReply, arrived, r);
+        }
+        handle(r);
     }
 
     synchronized void tick() {

@@ -11,6 +11,7 @@ import org.bftws.module.BftwsRuntime;
 import org.bftws.module.config.BftwsConfig;
 import org.bftws.module.config.BftwsKeys;
 import org.bftws.module.config.SecurityMode;
+import org.bftws.module.metrics.PhaseTrace;
 import org.bftws.module.order.BftwsReplica;
 import org.bftws.module.rm.ApplicationMessage;
 import org.bftws.module.rm.ClientUuidElement;
@@ -114,9 +115,15 @@ public class BftwsInHandler extends BftwsHandler {
             AxisOperation op) throws AxisFault {
         ConfigurationContext cc = msgContext.getConfigurationContext();
         BftwsReplica replica = BftwsRuntime.replica(cc);
+        long in = PhaseTrace.on() ? System.nanoTime() : 0;
         ReceivedRequest.Received received = ReceivedRequest.read(msgContext, config, requestVerifier(cc, replica));
         ControlMessage request = received.message();
         Request q = received.request();
+        if (in != 0) {
+            long key = PhaseTrace.request(q.sequenceId(), q.messageNumber());
+            PhaseTrace.mark(PhaseTrace.Point.REQUEST_IN, config.replicaId(), key, in);
+            PhaseTrace.mark(PhaseTrace.Point.REQUEST_VERIFIED, config.replicaId(), key, System.nanoTime());
+        }
         RMDBean sequence = RecordedMessages.receiving(cc, q.sequenceId());
         if (sequence == null) {
             throw unknownSequence(q.sequenceId());

@@ -18,6 +18,7 @@ import org.bftws.core.keys.ReplicaKeys;
 import org.bftws.module.config.BftwsConfig;
 import org.bftws.module.config.BftwsConfigException;
 import org.bftws.module.config.BftwsKeys;
+import org.bftws.module.metrics.CryptoCounts;
 import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
 
 /**
@@ -33,11 +34,12 @@ import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
  * @param group  all public material of {@code group.pub}, threshold group key included
  * @param share  a replica's threshold key share from its {@code replica-I.key} (index = id + 1); null on a
  *               client
+ * @param counts the Ed25519 signatures {@code signer} made and {@code verifier} checked, per message kind
  * @param macs   a replica's authenticators with {@code bftws.authentication=macs} (pairwise keys from its
  *               Ed25519 key and the other replicas' public keys); null on a client and with signatures
  */
 public record GroupKeyMaterial(int nodeId, Signer signer, Verifier verifier, GroupKeys group, KeyShare share,
-        Authenticators macs) {
+        CryptoCounts counts, Authenticators macs) {
 
     /** Loads this instance's keys; any problem is a {@link BftwsConfigException} naming the key and file. */
     public static GroupKeyMaterial load(BftwsConfig config) {
@@ -57,7 +59,8 @@ public record GroupKeyMaterial(int nodeId, Signer signer, Verifier verifier, Gro
         for (int j = 1; j <= group.clientKeys().size(); j++) {
             publicKeys.put(n + j - 1, group.clientKey(j));
         }
-        Verifier verifier = Ed25519.verifier(publicKeys);
+        CryptoCounts counts = new CryptoCounts();
+        Verifier verifier = counts.counting(Ed25519.verifier(publicKeys));
         try {
             if (config.isReplica()) {
                 ReplicaKeys mine = KeyFiles.readReplica(config.privateKeyPath(), group);
@@ -68,12 +71,12 @@ public record GroupKeyMaterial(int nodeId, Signer signer, Verifier verifier, Gro
                 }
                 Authenticators macs = config.authentication() == Authentication.MACS
                         ? new Authenticators(config.replicaId(), mine.signingKey(), replicaKeys(group, n)) : null;
-                return new GroupKeyMaterial(config.replicaId(), Ed25519.signer(mine.signingKey()), verifier, group,
-                        mine.share(), macs);
+                return new GroupKeyMaterial(config.replicaId(), counts.counting(Ed25519.signer(mine.signingKey())),
+                        verifier, group, mine.share(), counts, macs);
             }
             ClientKeys mine = KeyFiles.readClient(config.privateKeyPath(), group);
-            return new GroupKeyMaterial(n + mine.index() - 1, Ed25519.signer(mine.signingKey()), verifier, group, null,
-                    null);
+            return new GroupKeyMaterial(n + mine.index() - 1, counts.counting(Ed25519.signer(mine.signingKey())),
+                    verifier, group, null, counts, null);
         } catch (KeyFileException e) {
             throw new BftwsConfigException(BftwsKeys.PRIVATE_KEY.name(), "cannot be used: " + e.getMessage());
         }

@@ -30,6 +30,10 @@ import org.bftws.core.message.Signed;
  * so only the first is a real verification; a hit keeps the entry (the verdict on an exact triple never
  * changes). Memory is bounded by entries and by remembered bytes; the least recently added go first.
  *
+ * <p>Two HTTP workers may hold the same triple at once: a backup receives a client's request from the client
+ * and, inside the primary's pre-prepare, from the primary at about the same time. Checking and remembering
+ * hold a lock chosen by the signature, so the second waits for the first's verdict instead of verifying again.
+ *
  * <p>With MAC authentication prepares and commits are not pre-verified: the engine accepts them by their
  * authenticators and verifies only the few prepares that go into a prepared certificate.
  */
@@ -47,6 +51,8 @@ public final class PreVerifier implements Verifier {
     private final int maxEntries;
     private final long maxBytes;
     private final LinkedHashMap<ByteBuffer, Entry> verified = new LinkedHashMap<>();
+    /** Locks by signature for {@link #remember}; different signatures rarely share one. */
+    private final Object[] stripes = new Object[64];
     private long bytes;
     private long hits;
 
@@ -59,6 +65,9 @@ public final class PreVerifier implements Verifier {
         this.macs = macs;
         this.maxEntries = maxEntries;
         this.maxBytes = maxBytes;
+        for (int i = 0; i < stripes.length; i++) {
+            stripes[i] = new Object();
+        }
     }
 
     /** Any thread: verifies {@code signedBytes}' envelope and, for a pre-prepare, its requests. */
@@ -100,6 +109,12 @@ public final class PreVerifier implements Verifier {
     }
 
     private boolean remember(int node, byte[] data, byte[] signature) {
+        synchronized (stripes[Math.floorMod(Arrays.hashCode(signature), stripes.length)]) {
+            return checkAndRemember(node, data, signature);
+        }
+    }
+
+    private boolean checkAndRemember(int node, byte[] data, byte[] signature) {
         if (known(node, data, signature)) {
             return true;
         }

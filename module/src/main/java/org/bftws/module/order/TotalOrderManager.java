@@ -34,6 +34,8 @@ import org.bftws.core.pbft.Replica;
 import org.bftws.core.pbft.Role;
 import org.bftws.module.Threads;
 import org.bftws.module.config.BftwsKeys;
+import org.bftws.module.metrics.OrderingTrace;
+import org.bftws.module.metrics.PhaseTrace;
 import org.bftws.module.transport.ControlMessage;
 import org.bftws.module.transport.ControlSink;
 import org.bftws.module.transport.MulticastSender;
@@ -56,7 +58,8 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
 
     private sealed interface Input permits Received, Tick, Executed, Captured, Failed, Stop {}
 
-    private record Received(ControlMessage message) implements Input {}
+    /** {@code arrived}, {@code verified}: nanoTime at delivery and after pre-verification, 0 unless tracing. */
+    private record Received(ControlMessage message, long arrived, long verified) implements Input {}
 
     private record Tick() implements Input {}
 
@@ -81,7 +84,6 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
     private final int id;
     private final int n;
     private final Replica replica;
-    private final Verifier verifier;
     /** Signatures checked on the receiving HTTP workers, so the ordering thread need not (see PreVerifier). */
     private final PreVerifier preVerifier;
     private final List<URI> replicaControl;
@@ -137,7 +139,6 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
         this.n = cfg.n();
         this.preVerifier = new PreVerifier(verifier, macs != null);
         this.replica = new Replica(cfg, id, signer, preVerifier, Role.BOTH, randomness, macs);
-        this.verifier = verifier;
         this.replicaControl = List.copyOf(replicaControl);
         List<URI> others = new ArrayList<>(replicaControl);
         others.remove(id);
@@ -182,8 +183,9 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
             inboundDropped.incrementAndGet();
             return;
         }
+        long arrived = PhaseTrace.on() ? System.nanoTime() : 0;
         preVerifier.preVerify(message.signedBytes());
-        inbox.add(new Received(message));
+        inbox.add(new Received(message, arrived, arrived == 0 ? 0 : System.nanoTime()));
     }
 
     /**
@@ -201,8 +203,12 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
     private void run() {
         try {
             for (Input in = inbox.take(); !stopping; in = inbox.take()) {
+                long dequeued = PhaseTrace.on() ? System.nanoTime() : 0;
                 Ready r = step(in);
                 if (r != null) {
+                    if (dequeued != 0) {
+                        trace(in, dequeued, r);
+                    }
                     perform(r);
                 }
                 snapshot = ReplicaSnapshot.of(replica, n, System.nanoTime());
@@ -235,9 +241,20 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
         throw new IllegalStateException("unexpected input " + in);
     }
 
+    /** The latency breakdown's points of this step (only while {@link PhaseTrace#on()}). */
+    private void trace(Input in, long dequeued, Ready r) {
+        if (in instanceof Received rc) {
+            OrderingTrace.afterStep(id, n, rc.message().signedBytes(), rc.arrived(), rc.verified(), dequeued, -1, r);
+        } else {
+            OrderingTrace.afterStep(id, n, null, 0, 0, dequeued, in instanceof Executed ex ? ex.seq() : -1, r);
+        }
+    }
+
     /**
      * A client request names where replies go, outside the signed bytes; believe it only with a valid
-     * client signature, else anyone could divert a client's replies. Checked once per new address.
+     * client signature, else anyone could divert a client's replies. Checked once per new address, through
+     * the pre-verifier's memory: {@link #deliver} has verified these exact bytes already, and core's own check
+     * of them in this step is answered from that memory too.
      */
     private void learnReplyTo(ControlMessage m) {
         URI to = m.replyTo();
@@ -247,7 +264,7 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
         try {
             Signed s = Signed.decode(m.signedBytes());
             if (s.kind() == Kind.REQUEST && s.sender() >= n && !to.equals(clientReplyTo.get(s.sender()))
-                    && s.verify(verifier)) {
+                    && s.verify(preVerifier.remembering())) {
                 clientReplyTo.put(s.sender(), to);
             }
         } catch (DecodeException e) {
@@ -318,6 +335,17 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
     }
 
     private List<byte[]> executeBatch(Effect.Execute ex) {
+        if (PhaseTrace.on()) {
+            PhaseTrace.mark(PhaseTrace.Point.EXECUTION_START, id, ex.seq(), System.nanoTime());
+        }
+        List<byte[]> results = executeEach(ex);
+        if (PhaseTrace.on()) {
+            PhaseTrace.mark(PhaseTrace.Point.EXECUTION_END, id, ex.seq(), System.nanoTime());
+        }
+        return results;
+    }
+
+    private List<byte[]> executeEach(Effect.Execute ex) {
         List<byte[]> results = new ArrayList<>(ex.requests().size());
         for (int i = 0; i < ex.requests().size(); i++) {
             try {

@@ -35,9 +35,11 @@ final class HttpPoster implements AutoCloseable {
     private static final int FAULT_PEEK_BYTES = 8192;
 
     private final CloseableHttpClient http;
+    private final SenderCounters counters;
 
     /** @param connections connections at most (all destinations); {@code perDestination} at most to one */
-    HttpPoster(int connections, int perDestination, int timeoutMillis) {
+    HttpPoster(int connections, int perDestination, int timeoutMillis, SenderCounters counters) {
+        this.counters = counters;
         RequestConfig rc = RequestConfig.custom().setConnectTimeout(timeoutMillis).setSocketTimeout(timeoutMillis)
                 .setConnectionRequestTimeout(timeoutMillis).build();
         this.http = HttpClients.custom().setDefaultRequestConfig(rc).disableAutomaticRetries()
@@ -53,11 +55,15 @@ final class HttpPoster implements AutoCloseable {
             post.setHeader("Content-Type", "text/xml; charset=UTF-8");
             post.setHeader("SOAPAction", "\"" + m.soapAction() + "\"");
         }
+        byte[] envelope;
         try {
-            post.setEntity(new ByteArrayEntity(m.envelope()));
+            envelope = m.envelope();
         } catch (RuntimeException e) {
             return Outcome.REFUSED; // an envelope that cannot be built will not be built on a retry either
         }
+        post.setEntity(new ByteArrayEntity(envelope));
+        counters.posts.incrementAndGet();
+        counters.postedBytes.addAndGet(envelope.length);
         try (CloseableHttpResponse rsp = http.execute(post)) {
             int status = rsp.getStatusLine().getStatusCode();
             String head = peek(post, rsp.getEntity()); // read (and so free) the connection before classifying

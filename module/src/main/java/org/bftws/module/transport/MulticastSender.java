@@ -66,7 +66,8 @@ public final class MulticastSender implements AutoCloseable {
         this.name = name;
         this.settings = settings;
         int threads = destinations * settings.window();
-        this.poster = new HttpPoster(Math.max(16, threads), settings.window(), (int) settings.timeout().toMillis());
+        this.poster = new HttpPoster(Math.max(16, threads), settings.window(), (int) settings.timeout().toMillis(),
+                counters);
         this.pool = new ThreadPoolExecutor(threads, threads, IDLE_THREAD_SECONDS, TimeUnit.SECONDS,
                 new LinkedBlockingQueue<>(), named(name));
         pool.allowCoreThreadTimeOut(true);
@@ -199,6 +200,16 @@ public final class MulticastSender implements AutoCloseable {
     /** Waiting messages dropped because a destination's buffer was full. */
     public long dropped() {
         return counters.dropped.get();
+    }
+
+    /** HTTP POSTs started, retransmissions included. */
+    public long posts() {
+        return counters.posts.get();
+    }
+
+    /** Bytes of the SOAP envelopes posted (bodies only: HTTP headers and the responses are not counted). */
+    public long postedBytes() {
+        return counters.postedBytes.get();
     }
 
     /** POSTs that failed (each retransmission counts). */

@@ -14,4 +14,8 @@ final class SenderCounters {
     final AtomicLong dropped = new AtomicLong();
     /** Messages released unacknowledged: retransmission limit reached, or the destination was down. */
     final AtomicLong givenUp = new AtomicLong();
+    /** HTTP POSTs started, retransmissions included. */
+    final AtomicLong posts = new AtomicLong();
+    /** Bytes of the SOAP envelopes those POSTs carried (HTTP headers and responses not counted). */
+    final AtomicLong postedBytes = new AtomicLong();
 }

@@ -6,6 +6,9 @@ import static org.junit.Assert.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.bftws.core.crypto.Signer;
@@ -16,6 +19,7 @@ import org.bftws.core.message.Request;
 import org.bftws.core.message.Signed;
 import org.bftws.core.message.Vote;
 import org.bftws.core.testkit.TestKeys;
+import org.bftws.module.testing.Conditions;
 import org.junit.Test;
 
 /** The pre-verifying cache answers exactly as the real verifier would, only elsewhere. */
@@ -129,5 +133,41 @@ public class PreVerifierTest {
         assertTrue(b.verify(v));
         assertTrue(c.verify(v));
         assertEquals(2, v.hits());
+    }
+
+    @Test
+    public void twoWorkersHoldingTheSameRequestAtOnceVerifyItOnce() throws Exception {
+        CountDownLatch inside = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Verifier slow = (node, data, sig) -> {
+            if (node == 4) { // the client's request: held until released
+                inside.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return real.verify(node, data, sig);
+        };
+        PreVerifier v = new PreVerifier(slow, false);
+        Signed q = request("echo");
+        Signed pp = Signed.sign(Kind.PRE_PREPARE, 0, PrePrepare.of(0, 1, List.of(q)).encode(), replica);
+        AtomicBoolean fromClient = new AtomicBoolean();
+        Thread inHandler = new Thread(() -> fromClient.set(Signed.decode(q.encode()).verify(v.remembering())));
+        inHandler.start();
+        assertTrue("the In Handler's worker is verifying", inside.await(10, TimeUnit.SECONDS));
+        Thread controlPort = new Thread(() -> v.preVerify(pp.encode())); // the pre-prepare holding the same request
+        controlPort.start();
+        Conditions.await("the control port's worker waits for the In Handler's verdict", 10_000,
+                () -> controlPort.getState() == Thread.State.BLOCKED);
+        release.countDown();
+        inHandler.join(10_000);
+        controlPort.join(10_000);
+        assertTrue(fromClient.get());
+        assertEquals("the request once, the pre-prepare once", 2, realChecks.get());
+        assertTrue(q.verify(v));
+        assertTrue(Signed.decode(pp.encode()).verify(v));
+        assertEquals(2, realChecks.get());
     }
 }

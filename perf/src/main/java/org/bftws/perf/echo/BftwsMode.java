@@ -11,8 +11,8 @@ import org.bftws.module.config.BftwsKeys;
  * replicas agree on (docs/module.md, "Application requests through the replica group"). Everything on 127.0.0.1 in
  * this JVM, like the baselines. n = 4 is the echo experiment's {@code bftws}; 7 and 10 are experiment 5's.
  */
-final class BftwsMode implements EchoMode {
-    static final String GROUP = "http://echo.group.example/axis2/services/Echo";
+public final class BftwsMode implements EchoMode {
+    public static final String GROUP = "http://echo.group.example/axis2/services/Echo";
 
     private final int n;
     private final boolean signed;
@@ -48,9 +48,7 @@ final class BftwsMode implements EchoMode {
         Deployment d = new Deployment() {
             @Override
             public Caller newCaller() throws Exception {
-                ServiceClientCaller c = new ServiceClientCaller(group.clientContext(), GROUP, false);
-                c.client.engageModule("bftws");
-                return c;
+                return ServiceClientCaller.ofGroup(group.clientContext(), GROUP);
             }
 
             @Override

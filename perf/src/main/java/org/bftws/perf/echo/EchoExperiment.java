@@ -7,10 +7,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.bftws.perf.Csv;
@@ -195,125 +191,11 @@ public final class EchoExperiment {
     private record Measured(Stats.Latency latency, int errors, double throughput, String failure) {
     }
 
-    /**
-     * {@code clients} callers on their own threads loop with no think time. Calls started in the warm-up or
-     * not finished within the measurement window are not counted.
-     */
+    /** Experiment 1's closed loop on {@code deployment}'s callers ({@link ClosedLoop}). */
     private Measured measure(EchoMode.Deployment deployment, EchoPayload payload, int clients) throws Exception {
-        List<EchoMode.Caller> callers = new ArrayList<>();
-        ExecutorService pool = Executors.newFixedThreadPool(clients, r -> {
-            Thread t = new Thread(r, "perf-echo-client");
-            t.setDaemon(true);
-            return t;
-        });
-        try {
-            for (int i = 0; i < clients; i++) {
-                callers.add(deployment.newCaller());
-            }
-            firstCalls(pool, callers, payload);
-            long start = System.nanoTime();
-            long measureFrom = start + TimeUnit.MILLISECONDS.toNanos(config.warmupMillis());
-            long measureTo = measureFrom + TimeUnit.MILLISECONDS.toNanos(config.measureMillis());
-            List<Future<Samples>> futures = new ArrayList<>();
-            for (EchoMode.Caller caller : callers) {
-                futures.add(pool.submit(() -> loop(caller, payload, measureFrom, measureTo)));
-            }
-            long[] all = new long[0];
-            int count = 0;
-            int errors = 0;
-            String failure = null;
-            for (Future<Samples> f : futures) {
-                Samples s = f.get(config.warmupMillis() + config.measureMillis() + 2 * ServiceClientCaller.TIMEOUT_MS,
-                        TimeUnit.MILLISECONDS);
-                if (all.length < count + s.count) {
-                    all = java.util.Arrays.copyOf(all, count + s.count);
-                }
-                System.arraycopy(s.nanos, 0, all, count, s.count);
-                count += s.count;
-                errors += s.errors;
-                if (failure == null) {
-                    failure = s.firstError;
-                }
-            }
-            double seconds = config.measureMillis() / 1000.0;
-            if (count == 0 && failure == null) {
-                failure = "no call completed in the measurement window";
-            }
-            return new Measured(Stats.latency(all, count), errors, count / seconds, failure);
-        } finally {
-            pool.shutdownNow();
-            pool.awaitTermination(ServiceClientCaller.TIMEOUT_MS, TimeUnit.MILLISECONDS);
-            for (EchoMode.Caller c : callers) {
-                try {
-                    c.close();
-                } catch (Exception e) {
-                    progress.println("perf " + name + ": closing a client failed: " + e);
-                }
-            }
-        }
-    }
-
-    /**
-     * One call per new caller, all at once, before the clock starts. A caller's first call sets up its WS-RM
-     * sequence; with BFT-WS a replica whose Sandesha2 has not yet processed the CreateSequence refuses the
-     * sequence's first request (docs/module.md, "Which sequences a replica orders requests of"), and if that replica is
-     * the primary the call waits
-     * for the client's retransmission (2 s): set-up, not steady state, and long enough to leave a short window
-     * empty. A failing first call is not an error here: the measured loop records what persists.
-     */
-    private static void firstCalls(ExecutorService pool, List<EchoMode.Caller> callers, EchoPayload payload)
-            throws InterruptedException {
-        List<Future<Integer>> first = new ArrayList<>();
-        for (EchoMode.Caller c : callers) {
-            first.add(pool.submit(() -> c.echo(payload)));
-        }
-        for (Future<Integer> f : first) {
-            try {
-                f.get(2 * ServiceClientCaller.TIMEOUT_MS, TimeUnit.MILLISECONDS);
-            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-                // counted (or not) by the measured loop
-            }
-        }
-    }
-
-    /** Latencies of one caller's counted calls. */
-    private static final class Samples {
-        long[] nanos = new long[1024];
-        int count;
-        int errors;
-        String firstError;
-
-        void add(long n) {
-            if (count == nanos.length) {
-                nanos = java.util.Arrays.copyOf(nanos, count * 2);
-            }
-            nanos[count++] = n;
-        }
-    }
-
-    private static Samples loop(EchoMode.Caller caller, EchoPayload payload, long measureFrom, long measureTo) {
-        Samples s = new Samples();
-        while (!Thread.currentThread().isInterrupted()) {
-            long t0 = System.nanoTime();
-            if (t0 >= measureTo) {
-                break;
-            }
-            try {
-                caller.echo(payload);
-                long t1 = System.nanoTime();
-                if (t0 >= measureFrom && t1 <= measureTo) {
-                    s.add(t1 - t0);
-                }
-            } catch (Exception e) {
-                if (t0 >= measureFrom) {
-                    s.errors++;
-                }
-                if (s.firstError == null) {
-                    s.firstError = e.toString();
-                }
-            }
-        }
-        return s;
+        ClosedLoop.Result r = ClosedLoop.run(deployment::newCaller, payload, clients, config.warmupMillis(),
+                config.measureMillis(), progress);
+        return new Measured(r.latency(), r.errors(), r.throughput(), r.failure());
     }
 
     private List<String> row(String commit, EchoMode mode, EchoPayload p, int clients, int rep, Stats.Latency latency,

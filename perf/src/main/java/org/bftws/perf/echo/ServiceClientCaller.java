@@ -13,7 +13,7 @@ import org.apache.axis2.context.ConfigurationContext;
  * which modules are engaged and which options are set. Each call builds a fresh request and reads the whole
  * reply (counting its items), so parsing the reply is part of the latency, as in the papers.
  */
-class ServiceClientCaller implements EchoMode.Caller {
+public class ServiceClientCaller implements EchoMode.Caller {
     /** Long enough for a BFT view change (4 s by default) to complete under a call. */
     static final long TIMEOUT_MS = 30_000;
 
@@ -31,6 +31,14 @@ class ServiceClientCaller implements EchoMode.Caller {
         options.setTo(new EndpointReference(to));
         options.setAction(EchoPayload.ACTION);
         options.setTimeOutInMilliSeconds(TIMEOUT_MS);
+    }
+
+    /** A caller of a BFT-WS group at {@code groupEndpoint} from the group client's Axis2 context, bftws engaged. */
+    public static ServiceClientCaller ofGroup(ConfigurationContext clientContext, String groupEndpoint)
+            throws Exception {
+        ServiceClientCaller c = new ServiceClientCaller(clientContext, groupEndpoint, false);
+        c.client.engageModule("bftws");
+        return c;
     }
 
     @Override
