@@ -8,6 +8,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 
+import org.bftws.core.crypto.Authentication;
 import org.bftws.perf.breakdown.BreakdownExperiment;
 import org.bftws.perf.echo.EchoExperiment;
 import org.bftws.perf.echo.EchoModes;
@@ -25,15 +26,17 @@ import org.bftws.perf.echo.ThreeTierExperiment;
  * <pre>
  * PerfMain [--smoke] [--results DIR] [--markdown FILE] [--root DIR]
  *          [--modes plain,wsrm,...] [--sizes 1,100,1KB] [--clients 1,8] [--reps N]
- *          [--warmup-ms MS] [--measure-ms MS] [--wan-delay-ms MS]
+ *          [--warmup-ms MS] [--measure-ms MS] [--wan-delay-ms MS] [--authentication signatures|macs]
  *          (echo | three-tier | scale | randomness | read-only | recovery | profile | breakdown | report)...
  * </pre>
  *
  * {@code echo} runs experiment 1 into {@code DIR/echo.csv}, {@code scale} experiment 5 into
  * {@code DIR/scale.csv}, {@code three-tier} experiment 2 (1 KB, 1 and 8 clients) into {@code DIR/three-tier.csv}, {@code randomness} experiment 3 into {@code DIR/randomness.csv} (with
  * {@code --wan-delay-ms} above 0 these three write {@code NAME-wan.csv}, every hop delayed by a
- * {@link org.bftws.perf.wan.DelayForwarder}), {@code read-only} the 1 KB echo with WS-RM, BFT-WS and BFT-WS's
- * read-only calls ({@code bftws-ro}) into {@code DIR/echo-readonly.csv}, {@code recovery} experiment 4 into {@code DIR/recovery-*.csv}, {@code profile} the
+ * {@link org.bftws.perf.wan.DelayForwarder}; with {@code --authentication} other than the group default,
+ * {@code NAME-LABEL.csv}, the groups' {@code bftws.authentication} set), {@code read-only} the 1 KB echo with
+ * WS-RM, BFT-WS and BFT-WS's read-only calls ({@code bftws-ro}) into {@code DIR/echo-readonly.csv},
+ * {@code recovery} experiment 4 into {@code DIR/recovery-*.csv}, {@code profile} the
  * BFT-WS echo under Java Flight Recorder into {@code DIR/profile.csv}; {@code report} rewrites the markdown
  * and the plots from every CSV in {@code DIR}; {@code breakdown} writes the latency breakdown and the work per request
  * of the 1 KB echo into {@code DIR/breakdown.csv} and {@code breakdown.png}. Progress goes to stderr, one line per configuration.
@@ -60,6 +63,7 @@ public final class PerfMain {
         Long warmup = null;
         Long measure = null;
         long wan = 0;
+        String authentication = null;
         List<String> commands = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -74,6 +78,7 @@ public final class PerfMain {
                 case "--warmup-ms" -> warmup = Long.parseLong(args[++i]);
                 case "--measure-ms" -> measure = Long.parseLong(args[++i]);
                 case "--wan-delay-ms" -> wan = Long.parseLong(args[++i]);
+                case "--authentication" -> authentication = Authentication.parse(args[++i]).label();
                 case "echo", "three-tier", "scale", "randomness", "read-only", "recovery", "profile", "breakdown",
                         "report" ->
                         commands.add(args[i]);
@@ -82,8 +87,8 @@ public final class PerfMain {
                     System.err.println("usage: PerfMain [--smoke] [--results DIR] [--markdown FILE] [--root DIR] "
                             + "[--modes " + String.join(",", EchoModes.all().stream().map(m -> m.name()).toList())
                             + "] [--sizes 1,10,100,1000,1KB] [--clients 1,2,4,8] [--reps N] [--warmup-ms MS] "
-                            + "[--measure-ms MS] [--wan-delay-ms MS] (echo | three-tier | scale | randomness | read-only | recovery"
-                            + " | profile | breakdown | report)...");
+                            + "[--measure-ms MS] [--wan-delay-ms MS] [--authentication signatures|macs] (echo | three-tier | "
+                            + "scale | randomness | read-only | recovery | profile | breakdown | report)...");
                     return 2;
                 }
             }
@@ -101,12 +106,13 @@ public final class PerfMain {
         for (String command : commands) {
             switch (command) {
                 case "echo" -> echo("echo", echo.apply(smoke ? EchoExperiment.Config.smoke()
-                        : EchoExperiment.Config.full()), root, results, wan);
-                case "scale" -> echo("scale", echo.apply(smoke ? Scale.smoke() : Scale.full()), root, results, wan);
+                        : EchoExperiment.Config.full()), root, results, wan, authentication);
+                case "scale" -> echo("scale", echo.apply(smoke ? Scale.smoke() : Scale.full()), root, results, wan,
+                        authentication);
                 case "randomness" -> echo("randomness", echo.applyRandomness(smoke ? RandomnessExperiment.smoke()
-                        : RandomnessExperiment.full()), root, results, wan);
+                        : RandomnessExperiment.full()), root, results, wan, authentication);
                 case "read-only" -> echo(ReadOnlyEcho.NAME, echo.apply(smoke ? ReadOnlyEcho.smoke()
-                        : ReadOnlyEcho.full()), root, results, wan);
+                        : ReadOnlyEcho.full()), root, results, wan, authentication);
                 case "recovery" -> recovery(smoke, root, results);
                 case "profile" -> profile(echo.apply(smoke ? Profiler.smoke() : Profiler.full()), root, results);
                 case BreakdownExperiment.NAME -> breakdown(smoke, clients, warmup, measure, root, results);
@@ -145,15 +151,17 @@ public final class PerfMain {
 
     /**
      * Experiment 1 ({@code echo}), 5 ({@code scale}) or 3 ({@code randomness}): the same measurement, into
-     * {@code NAME.csv}, or {@code NAME-wan.csv} with a WAN delay (so a WAN run never replaces the LAN results).
+     * {@code NAME.csv}, or {@code NAME-wan.csv} with a WAN delay (so a WAN run never replaces the LAN results),
+     * {@code -LABEL} added for an authentication other than the default ({@code null}: the default).
      */
-    private static void echo(String name, EchoExperiment.Config config, Path root, Path results, long wan)
-            throws Exception {
+    private static void echo(String name, EchoExperiment.Config config, Path root, Path results, long wan,
+            String authentication) throws Exception {
         Path work = EchoExperiment.tempWork();
-        Path csv = results.resolve(name + (wan > 0 ? "-wan" : "") + ".csv");
+        boolean other = authentication != null && !authentication.equals(Authentication.DEFAULT.label());
+        Path csv = results.resolve(name + (wan > 0 ? "-wan" : "") + (other ? "-" + authentication : "") + ".csv");
         try {
-            new EchoExperiment(name, config, EchoSetup.fromSystemProperties().withWanDelay(wan), work, root,
-                    System.err).run(csv);
+            new EchoExperiment(name, config, EchoSetup.fromSystemProperties().withWanDelay(wan)
+                    .withAuthentication(authentication), work, root, System.err).run(csv);
         } finally {
             deleteTree(work);
         }

@@ -59,6 +59,7 @@ public final class Report {
         new BreakdownReport(results).write(md, plots);
         HeapReport.write(results, md);
         engine(md, plots);
+        authentication(md, plots);
         RandomReport random = new RandomReport(results);
         random.engine(md, plots);
         new AsyncEngineReport(results).write(md, plots);
@@ -317,6 +318,32 @@ public final class Report {
                     batches, s);
             plots.add(png);
             md.append("\n![engine](results/engine.png)\n\n");
+        }
+    }
+
+    /**
+     * {@code bftws.authentication} signatures against macs (docs/design/cryptography.md, "Authenticators"): the
+     * engine alone with MACs ({@code engine-macs.csv}, beside {@code engine.csv}) and a back-to-back echo run
+     * ({@code echo-authentication.csv}: mode {@code bftws} with signatures, {@code bftws-macs} with MACs).
+     */
+    private void authentication(StringBuilder md, List<Path> plots) throws IOException {
+        List<Csv.Row> rows = section(md, results, "engine-macs.csv",
+                "Engine alone with MAC authentication (`scripts/bench-engine --authentication macs`)",
+                "scripts/bench-engine --authentication macs");
+        if (!rows.isEmpty()) {
+            md.append("As the section above with `bftws.authentication=macs`: the peers' prepares and commits carry "
+                    + "authenticators; `verifications_per_request` counts the backup's signature checks. From "
+                    + "`perf/results/engine-macs.csv` as written.\n\n");
+            table(md, rows);
+            md.append('\n');
+        }
+        echo(md, plots, "echo-authentication.csv", "Experiment 1 with signatures and with MACs, back to back",
+                "scripts/perf echo --modes wsrm,bftws --sizes 1KB --clients 1,8 --reps 1 --authentication ...",
+                "echo-authentication");
+        if (Files.exists(results.resolve("echo-authentication.csv"))) {
+            md.append("Mode `bftws` ran with `bftws.authentication=signatures`, `bftws-macs` with `macs` (so the headline "
+                    + "ratios are those of signatures); each repetition is one run with each setting back to back, "
+                    + "WS-RM measured in every run (docs/performance.md, \"Authentication\").\n\n");
         }
     }
 

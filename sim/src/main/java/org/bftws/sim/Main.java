@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.bftws.core.crypto.Authentication;
 import org.bftws.core.crypto.threshold.SchemeId;
 
 /**
@@ -29,6 +30,7 @@ public final class Main {
     SchemeId scheme = null;
     String keys = null;
     boolean coinPerBatch = false;
+    Authentication authentication = Authentication.DEFAULT;
     List<Byzantine> modes = new ArrayList<>(List.of(Byzantine.NONE));
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
@@ -55,6 +57,7 @@ public final class Main {
         case "--scheme" -> scheme = SchemeId.fromLabel(args[++i]);
         case "--coin-per-batch" -> coinPerBatch = true;
         case "--keys" -> keys = args[++i];
+        case "--authentication" -> authentication = Authentication.parse(args[++i]);
         case "--verbose", "-v" -> verbose = true;
         default -> usage("unknown argument " + a);
       }
@@ -74,7 +77,7 @@ public final class Main {
       scheme = simKeys.group().scheme(); // CT without --scheme: the keys' scheme
     }
     SimOptions template = new SimOptions(from, f, clients, requests, Byzantine.NONE, random,
-        scheme == null ? SchemeId.CKS : scheme, coinPerBatch, simKeys);
+        scheme == null ? SchemeId.CKS : scheme, coinPerBatch, simKeys, authentication);
     System.exit(run(from, to, template, modes, threads, verbose));
   }
 
@@ -82,7 +85,8 @@ public final class Main {
     System.err.println("simulate: " + why);
     System.err.println("usage: scripts/simulate --seeds A..B [--replicas N] [--clients C] [--requests N]"
         + " [--byzantine none|twins|mutate|silent|client|flagging|over-threshold|all[,...]] [--random none|ct|ba|ba-hardened]"
-        + " [--scheme cks|bls|rsa] [--coin-per-batch] [--keys DIR] [--threads T] [--verbose]");
+        + " [--scheme cks|bls|rsa] [--coin-per-batch] [--keys DIR] [--authentication signatures|macs] [--threads T]"
+        + " [--verbose]");
     System.exit(2);
   }
 
@@ -100,7 +104,7 @@ public final class Main {
       // Several nemeses: each seed runs under one, in turn, so a range covers them all.
       Byzantine mode = modes.get((int) Math.floorMod(seed, (long) modes.size()));
       SimOptions opt = new SimOptions(seed, template.f(), template.clients(), template.requests(), mode,
-          template.random(), template.scheme(), template.coinPerBatch(), template.keys());
+          template.random(), template.scheme(), template.coinPerBatch(), template.keys(), template.authentication());
       futures.add(pool.submit(() -> Simulation.run(opt)));
     }
     long ok = 0;

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.function.Supplier;
 import org.bftws.core.codec.DecodeException;
+import org.bftws.core.crypto.Authenticators;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.threshold.SignatureShare;
 import org.bftws.core.message.Checkpoint;
@@ -25,6 +26,10 @@ import org.bftws.core.message.Vote;
  * sequence number ±1, wrong digests, omission, replay of an old message — checkpoints included, which
  * ByzzFuzz never mutated. Mutated messages are re-signed with the replica's own key, as a Byzantine
  * replica would: only content, never signatures, is what the protocol must doubt.
+ *
+ * <p>With MAC authentication the replica's own authenticators make its prepares and commits: mutated ones
+ * get a valid authenticator; and a third of them instead pit MAC against signature — a valid MAC on a bad
+ * signature (same or changed content), or a damaged authenticator on a mutated, validly signed message.
  */
 final class Mutator {
   private final Random rng;
@@ -33,12 +38,15 @@ final class Mutator {
   private final List<byte[]> history = new ArrayList<>();
   /** With randomness: a colluding client's request flagged randomized for an operation that is not. */
   private final Supplier<Signed> flagged;
+  /** The replica's authenticators with MAC authentication; null with signatures. */
+  private final Authenticators macs;
 
-  Mutator(Random rng, Signer signer, double rate, Supplier<Signed> flagged) {
+  Mutator(Random rng, Signer signer, double rate, Supplier<Signed> flagged, Authenticators macs) {
     this.rng = rng;
     this.signer = signer;
     this.rate = rate;
     this.flagged = flagged;
+    this.macs = macs;
   }
 
   /**
@@ -81,11 +89,41 @@ final class Mutator {
     }
     try {
       Signed s = Signed.decode(bytes);
+      if (macs != null && s.kind().macAuthenticated() && rng.nextInt(3) == 0) {
+        return List.of(macAgainstSignature(s));
+      }
       byte[] body = mutate(s.kind(), s.body());
-      return List.of(Signed.sign(s.kind(), s.sender(), body, signer).encode());
+      Signed m = Signed.sign(s.kind(), s.sender(), body, signer);
+      return List.of(macs != null && m.kind().macAuthenticated() ? wire(m, true) : m.encode());
     } catch (DecodeException e) {
       return List.of(bytes);
     }
+  }
+
+  /**
+   * A vote whose authenticator and signature disagree: a valid MAC on a bad signature of the same content or
+   * on the old signature of changed content (receivers must not certify it), or a damaged authenticator on a
+   * changed, validly signed vote (receivers fall back to the signature).
+   */
+  private byte[] macAgainstSignature(Signed s) {
+    return switch (rng.nextInt(3)) {
+      case 0 -> {
+        byte[] sig = s.signature().clone();
+        sig[rng.nextInt(sig.length)] ^= (byte) (1 << rng.nextInt(8));
+        yield wire(Signed.of(s.kind(), s.sender(), s.body(), sig), true);
+      }
+      case 1 -> wire(Signed.of(s.kind(), s.sender(), mutate(s.kind(), s.body()), s.signature()), true);
+      default -> wire(Signed.sign(s.kind(), s.sender(), mutate(s.kind(), s.body()), signer), false);
+    };
+  }
+
+  /** {@code m} with this replica's authenticator, valid or with one bit flipped in every receiver's entry. */
+  private byte[] wire(Signed m, boolean validMac) {
+    byte[] a = macs.authenticator(m.digest());
+    for (int j = 0; !validMac && j < macs.replicas(); j++) {
+      a[j * Authenticators.TAG + rng.nextInt(Authenticators.TAG)] ^= (byte) (1 << rng.nextInt(8));
+    }
+    return Signed.wire(m, a);
   }
 
   /** A wrong result under a certificate the Byzantine replica signs for it: only the Voter can stop it. */

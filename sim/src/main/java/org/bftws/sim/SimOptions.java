@@ -1,5 +1,6 @@
 package org.bftws.sim;
 
+import org.bftws.core.crypto.Authentication;
 import org.bftws.core.crypto.threshold.SchemeId;
 
 /**
@@ -9,10 +10,11 @@ import org.bftws.core.crypto.threshold.SchemeId;
  * <p>{@code random}: whether the group tosses threshold coins for randomized requests (CT algorithm,
  * integrity paper §5) with {@code scheme}, one coin per randomized request or, with {@code coinPerBatch},
  * per batch. The dealer's keys are drawn from the seed too — or, with {@code keys}, are those written by
- * {@code scripts/keygen}, which then also give the replicas their Ed25519 keys.
+ * {@code scripts/keygen}, which then also give the replicas their Ed25519 keys. {@code authentication}: how
+ * replicas authenticate prepares and commits ({@code bftws.authentication}).
  */
 public record SimOptions(long seed, int f, int clients, int requests, Byzantine byzantine, Randomness random,
-    SchemeId scheme, boolean coinPerBatch, SimKeys keys) {
+    SchemeId scheme, boolean coinPerBatch, SimKeys keys, Authentication authentication) {
   /** How the group gets the random numbers of randomized requests. */
   public enum Randomness {
     /** None: no request is randomized, random numbers are empty. */
@@ -45,7 +47,7 @@ public record SimOptions(long seed, int f, int clients, int requests, Byzantine 
 
   public SimOptions(long seed, int f, int clients, int requests, Byzantine byzantine, Randomness random,
       SchemeId scheme, boolean coinPerBatch) {
-    this(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, null);
+    this(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, null, Authentication.DEFAULT);
   }
 
   public static SimOptions of(long seed, Byzantine b) {
@@ -53,15 +55,19 @@ public record SimOptions(long seed, int f, int clients, int requests, Byzantine 
   }
 
   public SimOptions withSeed(long s) {
-    return new SimOptions(s, f, clients, requests, byzantine, random, scheme, coinPerBatch, keys);
+    return new SimOptions(s, f, clients, requests, byzantine, random, scheme, coinPerBatch, keys, authentication);
   }
 
   public SimOptions withRandom(Randomness r, SchemeId s, boolean perBatch) {
-    return new SimOptions(seed, f, clients, requests, byzantine, r, s, perBatch, keys);
+    return new SimOptions(seed, f, clients, requests, byzantine, r, s, perBatch, keys, authentication);
   }
 
   SimOptions withKeys(SimKeys k) {
-    return new SimOptions(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, k);
+    return new SimOptions(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, k, authentication);
+  }
+
+  public SimOptions withAuthentication(Authentication a) {
+    return new SimOptions(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, keys, a);
   }
 
   public int n() {
@@ -74,6 +80,7 @@ public record SimOptions(long seed, int f, int clients, int requests, Byzantine 
         + " --requests " + requests + " --byzantine " + byzantine.label()
         + (random == Randomness.NONE ? "" : " --random " + random.label())
         + (random != Randomness.CT ? "" : " --scheme " + scheme.label() + (coinPerBatch ? " --coin-per-batch" : ""))
-        + (keys == null ? "" : " --keys " + keys.dir());
+        + (keys == null ? "" : " --keys " + keys.dir())
+        + (authentication == Authentication.DEFAULT ? "" : " --authentication " + authentication.label());
   }
 }

@@ -12,6 +12,8 @@ import java.util.PriorityQueue;
 import java.util.Random;
 import java.util.Set;
 import org.bftws.core.config.GroupConfig;
+import org.bftws.core.crypto.Authentication;
+import org.bftws.core.crypto.Authenticators;
 import org.bftws.core.crypto.Ed25519;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.Verifier;
@@ -116,6 +118,8 @@ public final class Simulation {
       (a, b) -> a.time != b.time ? Long.compare(a.time, b.time) : Long.compare(a.order, b.order));
   private final Map<Integer, Signer> signers = new HashMap<>();
   private final Verifier verifier;
+  /** With {@code --authentication macs}: each replica's authenticators (index i: replica i); else null. */
+  private final Authenticators[] macs;
   private final ReplicaNode[] replicas;
   private final ClientNode[] clients;
   /** With randomness or FLAGGING: the identity that flags unrandomized operations (null otherwise). */
@@ -153,6 +157,10 @@ public final class Simulation {
     flagging = o.random() != SimOptions.Randomness.NONE || o.byzantine() == Byzantine.FLAGGING
         ? flaggingClient(n + o.clients(), keys) : null;
     verifier = Ed25519.verifier(keys);
+    macs = o.authentication() == Authentication.MACS ? new Authenticators[n] : null;
+    for (int i = 0; macs != null && i < n; i++) {
+      macs[i] = drawn.authenticators(i, n);
+    }
     if (o.random() == SimOptions.Randomness.BA || o.random() == SimOptions.Randomness.BA_HARDENED) {
       checker.agreement(new Checker.BaOracle(n, o.f(), o.random() == SimOptions.Randomness.BA_HARDENED, verifier));
     }
@@ -168,7 +176,7 @@ public final class Simulation {
       replicas[i].silent = b && o.byzantine() == Byzantine.SILENT;
       if (b && o.byzantine() == Byzantine.MUTATE) {
         replicas[i].mutator = new Mutator(new Random(rng.nextLong()), signers.get(i), 0.1 + rng.nextDouble() * 0.5,
-            flagging == null ? null : this::flaggedRequest);
+            flagging == null ? null : this::flaggedRequest, macs == null ? null : macs[i]);
       }
       replicas[i].insists = b && o.byzantine() == Byzantine.FLAGGING;
     }
@@ -201,7 +209,8 @@ public final class Simulation {
   }
 
   private Replica newReplica(int id) {
-    return new Replica(cfg, id, signers.get(id), verifier, Role.BOTH, randomness(id).withOperations(operations()));
+    return new Replica(cfg, id, signers.get(id), verifier, Role.BOTH, randomness(id).withOperations(operations()),
+        macs == null ? null : macs[id]);
   }
 
   /** With randomness, an operation says itself whether it is randomized ({@link MarkedOperations}). */

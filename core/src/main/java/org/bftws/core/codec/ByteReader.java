@@ -80,6 +80,10 @@ public final class ByteReader {
     return new String(bytes(), StandardCharsets.UTF_8);
   }
 
+  public int remaining() {
+    return buf.length - pos;
+  }
+
   /** Whether every byte was read (for an optional trailing field). */
   public boolean atEnd() {
     return pos == buf.length;

@@ -50,4 +50,12 @@ public enum Kind {
   public boolean fromClient() {
     return this == REQUEST || this == READ_ONLY_REQUEST;
   }
+
+  /**
+   * The normal case's votes, which carry authenticators with {@code bftws.authentication=macs} (see {@code
+   * pbft.Replica}); every other kind is authenticated by its signature alone.
+   */
+  public boolean macAuthenticated() {
+    return this == PREPARE || this == COMMIT;
+  }
 }

@@ -11,6 +11,10 @@ import org.bftws.core.crypto.Verifier;
  * The envelope of every message on the wire: kind, sender, canonical body, and the sender's signature
  * over a domain tag, the kind, the sender and the body. Certificates (prepared, checkpoint, view-change)
  * are lists of these envelopes, so anyone can re-check them (Castro-Liskov §4.4 with signatures).
+ *
+ * <p>On the wire between replicas an envelope may be followed by an authenticator ({@link
+ * org.bftws.core.crypto.Authenticators}, with {@code bftws.authentication=macs}): {@link #wire} writes it,
+ * {@link #decode} reads it back. It is no part of {@link #encode}, so never of a digest or certificate.
  */
 public final class Signed {
   private static final byte[] DOMAIN = "BFT-WS/1 signed message".getBytes(StandardCharsets.US_ASCII);
@@ -20,6 +24,8 @@ public final class Signed {
   private final byte[] body;
   private final byte[] signature;
   private byte[] encoded;
+  /** The authenticator that came with it on the wire, or null. */
+  private byte[] authenticator;
 
   private Signed(Kind kind, int sender, byte[] body, byte[] signature) {
     this.kind = kind;
@@ -73,11 +79,29 @@ public final class Signed {
     return Digests.sha256(encode());
   }
 
+  /** The authenticator that followed this envelope on the wire; null if none did. */
+  public byte[] authenticator() {
+    return authenticator;
+  }
+
+  /** The envelope followed by an authenticator, as sent to replicas with MAC authentication. */
+  public static byte[] wire(Signed s, byte[] authenticator) {
+    byte[] e = s.encode();
+    return new ByteWriter(e.length + authenticator.length + 8).raw(e).bytes(authenticator).toBytes();
+  }
+
+  /** An envelope, optionally followed by an authenticator ({@link #wire}). */
   public static Signed decode(byte[] bytes) {
     ByteReader r = new ByteReader(bytes);
     Signed s = read(r);
+    if (r.atEnd()) {
+      s.encoded = bytes;
+      return s;
+    }
+    int end = bytes.length - r.remaining();
+    s.authenticator = r.bytes();
     r.end();
-    s.encoded = bytes;
+    s.encoded = java.util.Arrays.copyOf(bytes, end);
     return s;
   }
 

@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import org.bftws.core.codec.DecodeException;
 import org.bftws.core.config.GroupConfig;
+import org.bftws.core.crypto.Authenticators;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.Verifier;
 import org.bftws.core.message.Kind;
@@ -30,6 +31,12 @@ import org.bftws.core.message.Vote;
  * {@link Coins} the threshold coin-tossing of the CT algorithm (integrity paper §5) and {@link
  * Contributions} the BA algorithm (§4): prepares and commits of a batch with randomized requests are then
  * on d' = D(d || R) ({@link #voteDigest}).
+ *
+ * <p>With {@link Authenticators} ({@code bftws.authentication=macs}) prepares and commits also carry an
+ * authenticator (Castro-Liskov TOCS 2002 §3.2): a receiver accepts them by their MAC, checks a prepare's
+ * signature only when the prepare goes into its prepared certificate ({@link VoteAuthentication#preparedProof}), and never
+ * checks a commit's. Every certificate stays a list of signed messages, each verified before it is used;
+ * docs/design/cryptography.md ("Authenticators") gives the argument.
  */
 public final class Replica implements Engine {
   final GroupConfig cfg;
@@ -38,6 +45,8 @@ public final class Replica implements Engine {
   final int f;
   final Signer signer;
   final Verifier verifier;
+  /** How votes are authenticated: by signatures, or with authenticators ({@code bftws.authentication}). */
+  private final VoteAuthentication votes;
   final Role role;
   /** Which requests are randomized: the embedding decides, not the client (integrity paper §4). */
   final RandomizedOperations operations;
@@ -95,6 +104,15 @@ public final class Replica implements Engine {
 
   /** A replica that gets the random numbers of randomized requests as {@code randomness} says (§4 BA, §5 CT). */
   public Replica(GroupConfig cfg, int id, Signer signer, Verifier verifier, Role role, RandomnessConfig randomness) {
+    this(cfg, id, signer, verifier, role, randomness, null);
+  }
+
+  /**
+   * A replica that authenticates prepares and commits with {@code macs} (null: by signatures alone), as
+   * every replica of its group must.
+   */
+  public Replica(GroupConfig cfg, int id, Signer signer, Verifier verifier, Role role, RandomnessConfig randomness,
+      Authenticators macs) {
     this.cfg = cfg;
     this.n = cfg.n();
     this.f = cfg.f();
@@ -104,6 +122,7 @@ public final class Replica implements Engine {
     this.id = id;
     this.signer = signer;
     this.verifier = verifier;
+    this.votes = new VoteAuthentication(this, macs);
     if (role == Role.EXECUTION) {
       throw new IllegalArgumentException("an execution-only node is not a PBFT replica: it executes batches "
           + "ordered by the agreement replicas (configuration III), which this release does not build yet");
@@ -148,7 +167,7 @@ public final class Replica implements Engine {
     }
     try {
       if (!isDuplicate(s)) {
-        if (!s.verify(verifier)) {
+        if (!votes.authentic(s)) {
           evidence(s.sender(), "bad signature on " + s.kind());
         } else {
           dispatch(s);
@@ -454,13 +473,10 @@ public final class Replica implements Engine {
     if (d == null || slot.matching(slot.prepareDigests, d) < 2 * f) {
       return;
     }
-    List<Signed> proof = new ArrayList<>();
-    for (Map.Entry<Integer, Signed> e : slot.prepares.entrySet()) {
-      if (Arrays.equals(slot.prepareDigests.get(e.getKey()), d)) {
-        proof.add(e.getValue());
-      }
+    List<Signed> proof = votes.preparedProof(slot, d);
+    if (proof.size() < 2 * f) {
+      return; // a prepare's signature failed: wait for another
     }
-    proof.sort((a, b) -> Integer.compare(a.sender(), b.sender()));
     slot.prepared = new org.bftws.core.message.PreparedCertificate(slot.prePrepareMessage, List.copyOf(proof),
         contributions.certificate(slot));
     slot.preparedView = view;
@@ -752,12 +768,13 @@ public final class Replica implements Engine {
   }
 
   void multicast(Signed msg) {
-    out.messages.add(new Ready.Outbound(Ready.ALL_REPLICAS, msg.encode()));
+    out.messages.add(new Ready.Outbound(Ready.ALL_REPLICAS, votes.wire(msg)));
   }
 
   void send(int to, Signed msg) {
-    out.messages.add(new Ready.Outbound(to, msg.encode()));
+    out.messages.add(new Ready.Outbound(to, votes.wire(msg)));
   }
+
 
   void evidence(int node, String what) {
     out.events.add(new Event.Evidence(node, what));

@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.function.Predicate;
 import org.bftws.core.codec.DecodeException;
 import org.bftws.core.config.GroupConfig;
+import org.bftws.core.crypto.Authentication;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.Verifier;
 import org.bftws.core.crypto.threshold.Dealt;
@@ -69,6 +70,8 @@ final class Cluster {
   final int n;
   final Role role;
   final Randomness randomness;
+  /** How replicas authenticate prepares and commits (with MACs each has {@link #authenticators}). */
+  final Authentication authentication;
   /** CT only: the dealt threshold key (share i+1 to replica i). */
   final Dealt dealt;
   final Replica[] replicas;
@@ -118,7 +121,12 @@ final class Cluster {
   }
 
   Cluster(GroupConfig cfg, int clientCount, Role role, Randomness randomness) {
+    this(cfg, clientCount, role, randomness, Authentication.SIGNATURES);
+  }
+
+  Cluster(GroupConfig cfg, int clientCount, Role role, Randomness randomness, Authentication authentication) {
     this.cfg = cfg;
+    this.authentication = authentication;
     this.role = role;
     this.randomness = randomness;
     this.n = cfg.n();
@@ -141,7 +149,8 @@ final class Cluster {
 
   /** Replace replica i by a fresh one with the same keys and an empty service (amnesia). */
   void restart(int i) {
-    replicas[i] = new Replica(cfg, i, signers.get(i), verifier, role, randomnessOf(i)).readOnlyOperations(READS);
+    replicas[i] = new Replica(cfg, i, signers.get(i), verifier, role, randomnessOf(i),
+        authentication == Authentication.MACS ? keys.authenticators(i, n) : null).readOnlyOperations(READS);
     apps[i] = new HashChainApp();
     executed.get(i).clear();
     readOnlyExecuted.put(i, new ArrayList<>());

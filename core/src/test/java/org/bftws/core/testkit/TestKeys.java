@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import org.bftws.core.crypto.Authenticators;
 import org.bftws.core.crypto.Ed25519;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.Verifier;
@@ -83,6 +84,15 @@ public final class TestKeys {
       out.put(node, publicKey(node));
     }
     return out;
+  }
+
+  /** Replica {@code replica}'s authenticators in a group of replicas 0..n−1 (MAC authentication). */
+  public Authenticators authenticators(int replica, int n) {
+    Map<Integer, Ed25519PublicKeyParameters> replicas = new HashMap<>();
+    for (int i = 0; i < n; i++) {
+      replicas.put(i, publicKey(i));
+    }
+    return new Authenticators(replica, keys.get(replica), replicas);
   }
 
   /** The verifier of every node's signatures. */

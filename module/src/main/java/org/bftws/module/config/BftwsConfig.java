@@ -7,6 +7,7 @@ import java.util.List;
 import org.bftws.core.config.ConfigKey;
 import org.bftws.core.config.ConfigValues;
 import org.bftws.core.config.GroupConfig;
+import org.bftws.core.crypto.Authentication;
 import org.bftws.module.transport.MulticastSettings;
 import org.bftws.module.xml.XmlLimits;
 
@@ -114,6 +115,11 @@ public final class BftwsConfig {
 
     public ThresholdScheme thresholdScheme() {
         return get(BftwsKeys.THRESHOLD_SCHEME);
+    }
+
+    /** How replicas authenticate prepares and commits to each other ({@code bftws.authentication}). */
+    public Authentication authentication() {
+        return get(BftwsKeys.AUTHENTICATION);
     }
 
     /** WS-Security signing of the client↔replica WS-RM exchange. */

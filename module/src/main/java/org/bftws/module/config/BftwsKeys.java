@@ -11,6 +11,7 @@ import java.util.List;
 
 import org.bftws.core.config.ConfigKey;
 import org.bftws.core.config.GroupConfig;
+import org.bftws.core.crypto.Authentication;
 import org.bftws.module.xml.XmlLimits;
 
 /**
@@ -144,6 +145,19 @@ public final class BftwsKeys {
             ConfigKey.choice("bftws.security", GROUP, SecurityMode.class, SecurityMode.NONE);
 
     /**
+     * signatures | macs: how replicas authenticate the normal case's prepares and commits to each other. With
+     * macs they carry authenticators (vectors of HMAC-SHA256 tags, pairwise keys agreed from the Ed25519 keys of
+     * {@code group.pub} and {@code replica-I.key}, Castro-Liskov TOCS 2002 §3.2) and a prepare's signature is
+     * checked only when it goes into a prepared certificate, a commit's never; client requests and every
+     * certificate stay signed (docs/design/cryptography.md, "Authenticators"). Every replica of a group must
+     * use the same value: a replica with signatures refuses nothing a macs replica sends, but a macs replica
+     * verifies a signatures replica's votes one by one. Default macs, measured cheaper with every simulator
+     * invariant kept (docs/performance.md, "Authentication"); signatures verifies every vote on arrival.
+     */
+    public static final ConfigKey<Authentication> AUTHENTICATION =
+            ConfigKey.choice("bftws.authentication", GROUP, Authentication.class, Authentication.DEFAULT);
+
+    /**
      * With {@code bftws.security=rampart}: a WS-SecurityPolicy 1.1 file with a {@code ramp:RampartConfig}
      * (this party's keystore, password callback, the others' certificates as trusted entries). A replica
      * attaches it to its main service, a client to the ServiceClients that send CreateSequence. Required with
@@ -206,7 +220,7 @@ public final class BftwsKeys {
     public static final List<ConfigKey<?>> ALL = List.of(REPLICATED, ROLE, GROUP_ENDPOINT, REPLICAS, REPLICA_ID,
             PRIVATE_KEY, PUBLIC_KEYS, TICK_MILLIS, CONTROL_MAX_BYTES, HTTP_MAX_REQUEST_BYTES, XML_MAX_DEPTH,
             XML_MAX_ELEMENTS, XML_MAX_ATTRIBUTES, CLIENT_REPLY_ENDPOINT, RANDOMNESS, THRESHOLD_SCHEME, SECURITY,
-            SECURITY_POLICY, MULTICAST_WINDOW, MULTICAST_RETRANSMISSIONS, MULTICAST_RETRANSMIT_MILLIS,
+            SECURITY_POLICY, AUTHENTICATION, MULTICAST_WINDOW, MULTICAST_RETRANSMISSIONS, MULTICAST_RETRANSMIT_MILLIS,
             MULTICAST_BUFFER_BYTES, STATUS_LOG_SECONDS);
 
     private BftwsKeys() {

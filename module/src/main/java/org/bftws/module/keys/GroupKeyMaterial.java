@@ -4,6 +4,8 @@ import java.util.HashMap;
 import java.util.Map;
 
 import org.bftws.core.config.GroupConfig;
+import org.bftws.core.crypto.Authentication;
+import org.bftws.core.crypto.Authenticators;
 import org.bftws.core.crypto.Ed25519;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.Verifier;
@@ -33,9 +35,11 @@ import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
  * @param share  a replica's threshold key share from its {@code replica-I.key} (index = id + 1); null on a
  *               client
  * @param counts the Ed25519 signatures {@code signer} made and {@code verifier} checked, per message kind
+ * @param macs   a replica's authenticators with {@code bftws.authentication=macs} (pairwise keys from its
+ *               Ed25519 key and the other replicas' public keys); null on a client and with signatures
  */
 public record GroupKeyMaterial(int nodeId, Signer signer, Verifier verifier, GroupKeys group, KeyShare share,
-        CryptoCounts counts) {
+        CryptoCounts counts, Authenticators macs) {
 
     /** Loads this instance's keys; any problem is a {@link BftwsConfigException} naming the key and file. */
     public static GroupKeyMaterial load(BftwsConfig config) {
@@ -51,10 +55,7 @@ public record GroupKeyMaterial(int nodeId, Signer signer, Verifier verifier, Gro
                     + ", f = " + group.f() + ", but " + GroupConfig.F.name() + " gives n = " + n + ", f = "
                     + config.f());
         }
-        Map<Integer, Ed25519PublicKeyParameters> publicKeys = new HashMap<>();
-        for (int i = 0; i < n; i++) {
-            publicKeys.put(i, group.replicaKey(i + 1));
-        }
+        Map<Integer, Ed25519PublicKeyParameters> publicKeys = replicaKeys(group, n);
         for (int j = 1; j <= group.clientKeys().size(); j++) {
             publicKeys.put(n + j - 1, group.clientKey(j));
         }
@@ -68,15 +69,26 @@ public record GroupKeyMaterial(int nodeId, Signer signer, Verifier verifier, Gro
                             + mine.index() + " (file numbering 1..n), but " + BftwsKeys.REPLICA_ID.name() + " "
                             + config.replicaId() + " needs replica-" + (config.replicaId() + 1) + ".key");
                 }
+                Authenticators macs = config.authentication() == Authentication.MACS
+                        ? new Authenticators(config.replicaId(), mine.signingKey(), replicaKeys(group, n)) : null;
                 return new GroupKeyMaterial(config.replicaId(), counts.counting(Ed25519.signer(mine.signingKey())),
-                        verifier, group, mine.share(), counts);
+                        verifier, group, mine.share(), counts, macs);
             }
             ClientKeys mine = KeyFiles.readClient(config.privateKeyPath(), group);
             return new GroupKeyMaterial(n + mine.index() - 1, counts.counting(Ed25519.signer(mine.signingKey())),
-                    verifier, group, null, counts);
+                    verifier, group, null, counts, null);
         } catch (KeyFileException e) {
             throw new BftwsConfigException(BftwsKeys.PRIVATE_KEY.name(), "cannot be used: " + e.getMessage());
         }
+    }
+
+    /** The replicas' Ed25519 public keys by core node id (0..n-1). */
+    private static Map<Integer, Ed25519PublicKeyParameters> replicaKeys(GroupKeys group, int n) {
+        Map<Integer, Ed25519PublicKeyParameters> keys = new HashMap<>();
+        for (int i = 0; i < n; i++) {
+            keys.put(i, group.replicaKey(i + 1));
+        }
+        return keys;
     }
 
     @Override

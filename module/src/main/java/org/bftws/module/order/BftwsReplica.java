@@ -6,12 +6,11 @@ import java.util.List;
 
 import org.apache.axis2.AxisFault;
 import org.apache.axis2.context.ConfigurationContext;
-import org.bftws.core.crypto.Signer;
-import org.bftws.core.crypto.Verifier;
 import org.bftws.core.pbft.RandomnessConfig;
 import org.bftws.core.pbft.ReadOnlyOperations;
 import org.bftws.module.config.BftwsConfig;
 import org.bftws.module.config.ReplicaEndpoint;
+import org.bftws.module.keys.GroupKeyMaterial;
 import org.bftws.module.transport.ControlMessage;
 import org.bftws.module.transport.ControlPort;
 import org.bftws.module.transport.MulticastSender;
@@ -49,9 +48,9 @@ public final class BftwsReplica implements AutoCloseable {
      * Ordering alone, with no service endpoint in front: clients post their signed core requests to the
      * control port (OrderingOverHttpTest wires replicas so, to measure ordering without Axis2 invocation).
      */
-    public static BftwsReplica start(ConfigurationContext context, BftwsConfig config, Signer signer,
-            Verifier verifier, ReplicatedService service) throws AxisFault {
-        return start(context, config, signer, verifier, service, RandomnessConfig.none(), ReadOnlyOperations.NONE, true);
+    public static BftwsReplica start(ConfigurationContext context, BftwsConfig config, GroupKeyMaterial keys,
+            ReplicatedService service) throws AxisFault {
+        return start(context, config, keys, service, RandomnessConfig.none(), ReadOnlyOperations.NONE, true);
     }
 
     /**
@@ -59,10 +58,11 @@ public final class BftwsReplica implements AutoCloseable {
      * executes the read-only requests {@code readOnly} allows without ordering (Castro-Liskov §5.1.3; they
      * come on the control port, with no message number of a WS-RM sequence). Unless
      * {@code requestsOnControlPort}, clients' ordered requests are taken only as WS-RM application messages at
-     * the service endpoint ({@link #deliverClientRequest}), and refused on the control port.
+     * the service endpoint ({@link #deliverClientRequest}), and refused on the control port. {@code keys}: this
+     * replica's signer, the group's verifier and, with {@code bftws.authentication=macs}, its authenticators.
      */
-    public static BftwsReplica start(ConfigurationContext context, BftwsConfig config, Signer signer,
-            Verifier verifier, ReplicatedService service, RandomnessConfig randomness, ReadOnlyOperations readOnly,
+    public static BftwsReplica start(ConfigurationContext context, BftwsConfig config, GroupKeyMaterial keys,
+            ReplicatedService service, RandomnessConfig randomness, ReadOnlyOperations readOnly,
             boolean requestsOnControlPort) throws AxisFault {
         if (!config.isReplica()) {
             throw new IllegalArgumentException("not a replica configuration");
@@ -74,9 +74,9 @@ public final class BftwsReplica implements AutoCloseable {
         }
         // A window's worth of threads per peer, so a dead peer's timeouts delay nobody else's messages.
         MulticastSender sender = new MulticastSender("bftws-send-r" + id, config.n(), config.multicast());
-        TotalOrderManager manager = new TotalOrderManager(config.group(), id, signer, verifier, control,
-                service, sender, config.tickMillis(), INBOUND_CAPACITY,
-                config.controlMaxBytes(), randomness, readOnly);
+        TotalOrderManager manager = new TotalOrderManager(config.group(), id, keys.signer(), keys.verifier(),
+                control, service, sender, config.tickMillis(), INBOUND_CAPACITY,
+                config.controlMaxBytes(), randomness, readOnly, keys.macs());
         ControlPortClientFilter filter = requestsOnControlPort ? null : new ControlPortClientFilter(manager, config.n());
         ControlPort port;
         try {

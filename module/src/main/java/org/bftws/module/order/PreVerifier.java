@@ -33,6 +33,9 @@ import org.bftws.core.message.Signed;
  * <p>Two HTTP workers may hold the same triple at once: a backup receives a client's request from the client
  * and, inside the primary's pre-prepare, from the primary at about the same time. Checking and remembering
  * hold a lock chosen by the signature, so the second waits for the first's verdict instead of verifying again.
+ *
+ * <p>With MAC authentication prepares and commits are not pre-verified: the engine accepts them by their
+ * authenticators and verifies only the few prepares that go into a prepared certificate.
  */
 public final class PreVerifier implements Verifier {
     /** Enough for a few log windows of a 4..10-replica group's messages in flight. */
@@ -43,6 +46,8 @@ public final class PreVerifier implements Verifier {
     }
 
     private final Verifier verifier;
+    /** With MAC authentication: prepares and commits are left to the engine. */
+    private final boolean macs;
     private final int maxEntries;
     private final long maxBytes;
     private final LinkedHashMap<ByteBuffer, Entry> verified = new LinkedHashMap<>();
@@ -51,12 +56,13 @@ public final class PreVerifier implements Verifier {
     private long bytes;
     private long hits;
 
-    public PreVerifier(Verifier verifier) {
-        this(verifier, MAX_ENTRIES, MAX_BYTES);
+    public PreVerifier(Verifier verifier, boolean macs) {
+        this(verifier, macs, MAX_ENTRIES, MAX_BYTES);
     }
 
-    PreVerifier(Verifier verifier, int maxEntries, long maxBytes) {
+    PreVerifier(Verifier verifier, boolean macs, int maxEntries, long maxBytes) {
         this.verifier = verifier;
+        this.macs = macs;
         this.maxEntries = maxEntries;
         this.maxBytes = maxBytes;
         for (int i = 0; i < stripes.length; i++) {
@@ -68,6 +74,9 @@ public final class PreVerifier implements Verifier {
     public void preVerify(byte[] signedBytes) {
         try {
             Signed s = Signed.decode(signedBytes);
+            if (macs && s.kind().macAuthenticated()) {
+                return;
+            }
             if (s.verify(this::remember) && s.kind() == Kind.PRE_PREPARE) {
                 for (Signed q : PrePrepare.decode(s.body()).requests()) {
                     q.verify(this::remember);

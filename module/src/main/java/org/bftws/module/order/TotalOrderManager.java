@@ -20,6 +20,8 @@ import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.bftws.core.codec.DecodeException;
 import org.bftws.core.config.GroupConfig;
+import org.bftws.core.crypto.Authentication;
+import org.bftws.core.crypto.Authenticators;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.Verifier;
 import org.bftws.core.message.Request;
@@ -131,17 +133,19 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
      * @param randomness      how randomized requests get their collective random number (integrity paper
      *                        §4 BA, §5 CT) and which requests are randomized
      * @param readOnly        which requests may execute without ordering (Castro-Liskov §5.1.3)
+     * @param macs            this replica's authenticators with {@code bftws.authentication=macs}, else null
      */
     public TotalOrderManager(GroupConfig cfg, int id, Signer signer, Verifier verifier, List<URI> replicaControl,
             ReplicatedService service, MulticastSender sender, int tickMillis, int inboundCapacity,
-            int maxMessageBytes, RandomnessConfig randomness, ReadOnlyOperations readOnly) {
+            int maxMessageBytes, RandomnessConfig randomness, ReadOnlyOperations readOnly, Authenticators macs) {
         if (replicaControl.size() != cfg.n()) {
             throw new IllegalArgumentException(cfg.n() + " replica endpoints needed, got " + replicaControl.size());
         }
         this.id = id;
         this.n = cfg.n();
-        this.preVerifier = new PreVerifier(verifier);
-        this.replica = new Replica(cfg, id, signer, preVerifier, Role.BOTH, randomness).readOnlyOperations(readOnly);
+        this.preVerifier = new PreVerifier(verifier, macs != null);
+        this.replica = new Replica(cfg, id, signer, preVerifier, Role.BOTH, randomness, macs)
+                .readOnlyOperations(readOnly);
         this.replicaControl = List.copyOf(replicaControl);
         List<URI> others = new ArrayList<>(replicaControl);
         others.remove(id);
@@ -152,7 +156,8 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
         this.inboundCapacity = inboundCapacity;
         this.maxMessageBytes = maxMessageBytes;
         this.randomness = randomness;
-        this.orderingMode = "PBFT " + Role.BOTH + ", randomness " + randomness.algorithm();
+        this.orderingMode = "PBFT " + Role.BOTH + ", randomness " + randomness.algorithm() + ", authentication "
+                + (macs == null ? Authentication.SIGNATURES : Authentication.MACS).label();
         this.orderingThread = daemon(this::run, "bftws-order-r" + id);
         this.execution = Executors.newSingleThreadExecutor(r -> daemon(r, "bftws-exec-r" + id));
         this.ticker = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "bftws-tick-r" + id));

@@ -21,20 +21,33 @@ public final class EchoSetup {
     private final Path artifacts;
     private final Path conf;
     private final long wanDelayMillis;
+    /** {@code bftws.authentication} of the replica groups; null: the group default. */
+    private final String authentication;
 
     public EchoSetup(Path artifacts, Path conf) {
-        this(artifacts, conf, 0);
+        this(artifacts, conf, 0, null);
     }
 
-    private EchoSetup(Path artifacts, Path conf, long wanDelayMillis) {
+    private EchoSetup(Path artifacts, Path conf, long wanDelayMillis, String authentication) {
         this.artifacts = artifacts;
         this.conf = conf;
         this.wanDelayMillis = wanDelayMillis;
+        this.authentication = authentication;
     }
 
     /** The same set-up with every advertised listener behind a one-way delay of {@code millis} (0: none). */
     public EchoSetup withWanDelay(long millis) {
-        return new EchoSetup(artifacts, conf, millis);
+        return new EchoSetup(artifacts, conf, millis, authentication);
+    }
+
+    /** The same set-up with replica groups of {@code bftws.authentication} = {@code value} (null: default). */
+    public EchoSetup withAuthentication(String value) {
+        return new EchoSetup(artifacts, conf, wanDelayMillis, value);
+    }
+
+    /** The replica groups' {@code bftws.authentication}, or null for the group default. */
+    public String authentication() {
+        return authentication;
     }
 
     /** The emulated one-way link delay, 0 on the LAN. */

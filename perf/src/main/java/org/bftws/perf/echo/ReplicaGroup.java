@@ -119,7 +119,9 @@ public final class ReplicaGroup implements AutoCloseable {
             }
             String group = GroupLauncher.groupParameters(groupEndpoint, serviceName, listed, keys)
                     + param(GroupConfig.F, (n - 1) / 3)
-                    + param(BftwsKeys.THRESHOLD_SCHEME.name(), keyOptions.scheme()) + extraParams;
+                    + param(BftwsKeys.THRESHOLD_SCHEME.name(), keyOptions.scheme())
+                    + (setup.authentication() == null ? "" : param(BftwsKeys.AUTHENTICATION.name(), setup.authentication()))
+                    + extraParams;
             String replyEndpoint = setup.wanDelayMillis() == 0 ? "" : param(BftwsKeys.CLIENT_REPLY_ENDPOINT.name(),
                     "http://127.0.0.1:" + setup.reachablePort(forwarders, ports[n]) + "/axis2/services/BftwsControl");
             ReplicaGroup g = new ReplicaGroup(setup, work, serviceAar, keys, group, Arrays.copyOf(ports, n));

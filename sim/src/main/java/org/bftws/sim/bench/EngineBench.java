@@ -9,6 +9,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.bftws.core.config.GroupConfig;
+import org.bftws.core.crypto.Authentication;
+import org.bftws.core.crypto.Authenticators;
 import org.bftws.core.crypto.Ed25519;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.Verifier;
@@ -31,7 +33,10 @@ import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
  * the replica is measured; the peers' signing is excluded. A benchmark, not a test: it writes
  * {@code perf/results/engine.csv} and never fails on a timing.
  *
- * <p>Usage: {@code scripts/bench-engine [requests] [batch sizes...]} (default 100000, batches 1 16 64).
+ * <p>Usage: {@code scripts/bench-engine [--authentication signatures|macs] [requests] [batch sizes...]}
+ * (default 100000, batches 1 16 64). With macs the peers' prepares and commits carry their authenticators
+ * (made outside the timing) and the rows go to {@code perf/results/engine-macs.csv}; every row also gives the
+ * signature verifications the replica made per request.
  *
  * <p>With {@code --random CONFIGS} (see {@link RandomBench}) every request is randomized and the replica also
  * does its part of the CT or BA algorithm (integrity paper §4, §5), the peers' messages for it made outside
@@ -43,6 +48,10 @@ public final class EngineBench {
   private final GroupConfig cfg;
   private final Map<Integer, Signer> signers = new HashMap<>();
   private final Verifier verifier;
+  /** With MAC authentication: the authenticators of replicas 0..n-1; null with signatures. */
+  private final Authenticators[] macs;
+  /** Signature verifications the replica made. */
+  long verifications;
   final Replica replica;
   private final RandomPeers peers;
   private final long[] nextNumber = new long[CLIENTS];
@@ -50,27 +59,52 @@ public final class EngineBench {
   long nanos;
   long executed;
 
-  EngineBench(int batch) {
-    this(batch, false, null);
+  EngineBench(int batch, Authentication authentication) {
+    this(batch, false, null, authentication);
   }
 
   /** {@code random}: the peers of a group with randomness (null: none, requests not randomized). */
   EngineBench(int batch, boolean coinPerBatch, java.util.function.Function<Map<Integer, Signer>, RandomPeers> random) {
+    this(batch, coinPerBatch, random, Authentication.SIGNATURES);
+  }
+
+  private EngineBench(int batch, boolean coinPerBatch,
+      java.util.function.Function<Map<Integer, Signer>, RandomPeers> random, Authentication authentication) {
     cfg = GroupConfig.builder().set(GroupConfig.MAX_BATCH_SIZE, batch).set(GroupConfig.CHECKPOINT_INTERVAL, 128)
         .set(GroupConfig.LOG_WINDOW, 256).set(GroupConfig.COIN_PER_BATCH, coinPerBatch).build();
     Map<Integer, Ed25519PublicKeyParameters> pub = new HashMap<>();
+    Map<Integer, Ed25519PrivateKeyParameters> priv = new HashMap<>();
     for (int node = 0; node < cfg.n() + CLIENTS; node++) {
       byte[] seed = new byte[32];
       seed[0] = (byte) node;
       seed[1] = (byte) (node >> 8);
       Ed25519PrivateKeyParameters k = new Ed25519PrivateKeyParameters(seed, 0);
       pub.put(node, k.generatePublicKey());
+      priv.put(node, k);
       signers.put(node, Ed25519.signer(k));
     }
-    verifier = Ed25519.verifier(pub);
+    Verifier real = Ed25519.verifier(pub);
+    verifier = (node, data, signature) -> {
+      verifications++;
+      return real.verify(node, data, signature);
+    };
+    macs = authentication == Authentication.MACS ? new Authenticators[cfg.n()] : null;
+    for (int i = 0; macs != null && i < cfg.n(); i++) {
+      Map<Integer, Ed25519PublicKeyParameters> replicas = new HashMap<>();
+      for (int j = 0; j < cfg.n(); j++) {
+        replicas.put(j, pub.get(j));
+      }
+      macs[i] = new Authenticators(i, priv.get(i), replicas);
+    }
     peers = random == null ? null : random.apply(signers);
-    replica = peers == null ? new Replica(cfg, 1, signers.get(1), verifier)
-        : new Replica(cfg, 1, signers.get(1), verifier, org.bftws.core.pbft.Role.BOTH, peers.config(1));
+    replica = new Replica(cfg, 1, signers.get(1), verifier, org.bftws.core.pbft.Role.BOTH,
+        peers == null ? org.bftws.core.pbft.RandomnessConfig.none() : peers.config(1), macs == null ? null : macs[1]);
+  }
+
+  /** A peer's prepare or commit as it sends it: with its authenticator under MAC authentication. */
+  private byte[] vote(Kind kind, int sender, byte[] vote) {
+    Signed s = Signed.sign(kind, sender, vote, signers.get(sender));
+    return macs == null ? s.encode() : Signed.wire(s, macs[sender].authenticator(s.digest()));
   }
 
   private final List<Ready> produced = new ArrayList<>();
@@ -127,11 +161,10 @@ public final class EngineBench {
     // BA: prepares and commits are on d' = D(d || R), known once the set (and reveals) arrived.
     byte[] d = peers == null ? pp.digest() : peers.afterPrePrepare(pp, this::ownPpUpdate, this::step);
     byte[] vote = new Vote(0, seq, d).encode();
-    List<byte[]> prepares = List.of(Signed.sign(Kind.PREPARE, 2, vote, signers.get(2)).encode(),
-        Signed.sign(Kind.PREPARE, 3, vote, signers.get(3)).encode());
+    List<byte[]> prepares = List.of(vote(Kind.PREPARE, 2, vote), vote(Kind.PREPARE, 3, vote));
     List<byte[]> commits = new ArrayList<>();
     for (int j : new int[] {0, 2, 3}) {
-      commits.add(Signed.sign(Kind.COMMIT, j, vote, signers.get(j)).encode());
+      commits.add(vote(Kind.COMMIT, j, vote));
     }
     prepares.forEach(this::step);
     commits.forEach(this::step);
@@ -188,6 +221,11 @@ public final class EngineBench {
       AsyncBench.main(args);
       return;
     }
+    Authentication authentication = Authentication.SIGNATURES;
+    if (args.length > 1 && args[0].equals("--authentication")) {
+      authentication = Authentication.parse(args[1]);
+      args = java.util.Arrays.copyOfRange(args, 2, args.length);
+    }
     if (args.length > 0 && args[0].startsWith("--")) {
       RandomBench.main(args);
       return;
@@ -195,21 +233,22 @@ public final class EngineBench {
     long requests = args.length > 0 ? Long.parseLong(args[0]) : 100_000;
     int[] batches = args.length > 1 ? java.util.Arrays.stream(args, 1, args.length).mapToInt(Integer::parseInt).toArray()
         : new int[] {1, 16, 64};
-    Path out = Path.of(System.getProperty("bench.out", "perf/results/engine.csv"));
+    Path out = Path.of(System.getProperty("bench.out",
+        authentication == Authentication.MACS ? "perf/results/engine-macs.csv" : "perf/results/engine.csv"));
     Files.createDirectories(out.getParent());
     try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(out))) {
-      w.println("batch_size,requests,wall_seconds,requests_per_second_wall,cpu_seconds,requests_per_cpu_second,heap_mb_start,heap_mb_end,log_size_end,java,cores");
+      w.println("batch_size,requests,wall_seconds,requests_per_second_wall,cpu_seconds,requests_per_cpu_second,heap_mb_start,heap_mb_end,log_size_end,java,cores,authentication,verifications_per_request");
       for (int b : batches) {
-        run(b, Math.min(requests, 20_000), null); // warm-up
-        String row = run(b, requests, w);
+        run(b, Math.min(requests, 20_000), null, authentication); // warm-up
+        String row = run(b, requests, w, authentication);
         System.out.println(row);
       }
     }
     System.out.println("wrote " + out);
   }
 
-  private static String run(int batch, long requests, PrintWriter w) {
-    EngineBench bench = new EngineBench(batch);
+  private static String run(int batch, long requests, PrintWriter w, Authentication authentication) {
+    EngineBench bench = new EngineBench(batch, authentication);
     byte[] op = new byte[1024];
     long heapStart = heapMb();
     long sampleEvery = Math.max(requests / 10, 1);
@@ -229,9 +268,10 @@ public final class EngineBench {
     long heapEnd = heapMb();
     double s = bench.nanos / 1e9;
     double cpu = bench.cpuNanos / 1e9;
-    String row = String.format("%d,%d,%.3f,%.0f,%.3f,%.0f,%d,%d,%d,%s,%d", batch, bench.executed, s, bench.executed / s,
-        cpu, bench.executed / cpu, heapStart, heapEnd, bench.replica.logSize(), System.getProperty("java.version"),
-        Runtime.getRuntime().availableProcessors());
+    String row = String.format("%d,%d,%.3f,%.0f,%.3f,%.0f,%d,%d,%d,%s,%d,%s,%.2f", batch, bench.executed, s,
+        bench.executed / s, cpu, bench.executed / cpu, heapStart, heapEnd, bench.replica.logSize(),
+        System.getProperty("java.version"), Runtime.getRuntime().availableProcessors(), authentication.label(),
+        (double) bench.verifications / bench.executed);
     if (w != null) {
       w.println(row);
       w.flush();
