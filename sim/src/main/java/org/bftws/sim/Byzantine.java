@@ -17,6 +17,13 @@ public enum Byzantine {
    * first primary) batches its requests into every pre-prepare it sends; correct replicas refuse both.
    */
   FLAGGING,
+  /**
+   * Asynchronous ordering only: an equivocating sender per broadcast instance. Two copies of one replica,
+   * each given the requests of a different half of the clients, so they propose different payloads; each
+   * peer hears one copy per protocol instance, chosen per (instance, peer): different peers get different,
+   * correctly signed payloads for the same broadcast.
+   */
+  EQUIVOCATE,
   /** Negative control N1: f+1 Byzantine replicas split the group; the checker must see violations. */
   OVER_THRESHOLD;
 

@@ -10,9 +10,28 @@ import org.bftws.core.crypto.threshold.SchemeId;
  * integrity paper §5) with {@code scheme}, one coin per randomized request or, with {@code coinPerBatch},
  * per batch. The dealer's keys are drawn from the seed too — or, with {@code keys}, are those written by
  * {@code scripts/keygen}, which then also give the replicas their Ed25519 keys.
+ *
+ * <p>{@code ordering}: the engine the replicas run, PBFT's {@code pbft.Replica} or SINTRA's atomic
+ * broadcast {@code async.AsyncReplica}, each under its own network model (docs/simulator.md).
  */
 public record SimOptions(long seed, int f, int clients, int requests, Byzantine byzantine, Randomness random,
-    SchemeId scheme, boolean coinPerBatch, SimKeys keys) {
+    SchemeId scheme, boolean coinPerBatch, SimKeys keys, Ordering ordering) {
+  /** The ordering engine of the replicas. */
+  public enum Ordering {
+    /** Castro-Liskov PBFT: partially synchronous, timers drive view changes. */
+    PBFT,
+    /** SINTRA's atomic broadcast (Cachin-Poritz §2.5): asynchronous, no timer. */
+    ASYNC;
+
+    public static Ordering parse(String s) {
+      return valueOf(s.trim().toUpperCase());
+    }
+
+    public String label() {
+      return name().toLowerCase();
+    }
+  }
+
   /** How the group gets the random numbers of randomized requests. */
   public enum Randomness {
     /** None: no request is randomized, random numbers are empty. */
@@ -39,6 +58,11 @@ public record SimOptions(long seed, int f, int clients, int requests, Byzantine 
     }
   }
 
+  public SimOptions(long seed, int f, int clients, int requests, Byzantine byzantine, Randomness random,
+      SchemeId scheme, boolean coinPerBatch, SimKeys keys) {
+    this(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, keys, Ordering.PBFT);
+  }
+
   public SimOptions(long seed, int f, int clients, int requests, Byzantine byzantine) {
     this(seed, f, clients, requests, byzantine, Randomness.NONE, SchemeId.CKS, false);
   }
@@ -53,15 +77,28 @@ public record SimOptions(long seed, int f, int clients, int requests, Byzantine 
   }
 
   public SimOptions withSeed(long s) {
-    return new SimOptions(s, f, clients, requests, byzantine, random, scheme, coinPerBatch, keys);
+    return new SimOptions(s, f, clients, requests, byzantine, random, scheme, coinPerBatch, keys, ordering);
+  }
+
+  /** The same run under another seed and nemesis. */
+  public SimOptions with(long s, Byzantine b) {
+    return new SimOptions(s, f, clients, requests, b, random, scheme, coinPerBatch, keys, ordering);
   }
 
   public SimOptions withRandom(Randomness r, SchemeId s, boolean perBatch) {
-    return new SimOptions(seed, f, clients, requests, byzantine, r, s, perBatch, keys);
+    return new SimOptions(seed, f, clients, requests, byzantine, r, s, perBatch, keys, ordering);
   }
 
   SimOptions withKeys(SimKeys k) {
-    return new SimOptions(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, k);
+    return new SimOptions(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, k, ordering);
+  }
+
+  public SimOptions withOrdering(Ordering e) {
+    return new SimOptions(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, keys, e);
+  }
+
+  public boolean async() {
+    return ordering == Ordering.ASYNC;
   }
 
   public int n() {
@@ -74,6 +111,7 @@ public record SimOptions(long seed, int f, int clients, int requests, Byzantine 
         + " --requests " + requests + " --byzantine " + byzantine.label()
         + (random == Randomness.NONE ? "" : " --random " + random.label())
         + (random != Randomness.CT ? "" : " --scheme " + scheme.label() + (coinPerBatch ? " --coin-per-batch" : ""))
-        + (keys == null ? "" : " --keys " + keys.dir());
+        + (keys == null ? "" : " --keys " + keys.dir())
+        + (async() ? " --ordering " + ordering.label() : "");
   }
 }

@@ -218,8 +218,17 @@ public final class AsyncReplica implements Engine {
     return requests.wouldRun(r) && (ahead == null || r.messageNumber() > ahead);
   }
 
-  /** A round the channel delivered: executed at once unless a state capture is awaited. */
+  /**
+   * A round the channel delivered: reported as committed (view 0, seq = round, the decided vector's
+   * digest and payloads, as PBFT reports a committed batch) and executed at once unless a state capture
+   * is awaited.
+   */
   private void onDelivered(AtomicBroadcast.Delivery d) {
+    List<Signed> batch = new ArrayList<>(d.payloads().size());
+    for (byte[] payload : d.payloads()) {
+      batch.add(Signed.decode(payload)); // valid: external validity held
+    }
+    out.events.add(new Event.Committed(0, d.round(), d.digest(), List.copyOf(batch)));
     delivered.add(d);
     if (pendingCapture >= 0) {
       for (byte[] payload : d.payloads()) {

@@ -1,0 +1,78 @@
+package org.bftws.sim;
+
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import org.bftws.core.async.AsyncMessage;
+import org.bftws.core.async.BinaryAgreement;
+import org.bftws.core.codec.DecodeException;
+import org.bftws.core.message.Kind;
+import org.bftws.core.message.Signed;
+
+/**
+ * The scheduler of the asynchronous model (SINTRA §2: the adversary controls the network and may delay any
+ * message for any finite time) beyond the random delays of {@link Faults}: one policy per seed names the
+ * messages it holds back until nothing else is in flight ({@link Network#releaseHeldIfIdle}: fair, every
+ * message is delivered eventually).
+ *
+ * <ul>
+ *   <li>{@link Policy#SLOW_REPLICA}: every message of one correct replica, for the whole run — with no timer
+ *       in the protocol, the group must still order every request (PBFT would need a view change to get
+ *       past a primary treated so).
+ *   <li>{@link Policy#SLOW_INSTANCES}: chosen by content — every message of the consistent broadcast that
+ *       carries one correct replica's proposal to multi-valued agreement ({@code .../mvba/cb/j}, SINTRA
+ *       §2.4), and every coin share of binary agreement.
+ * </ul>
+ *
+ * <p>It reads message contents (envelopes, protocol ids, types) but never the coin: it does not combine
+ * shares, so it cannot learn a coin's value before f+1 correct replicas have released theirs (SINTRA
+ * §2.1, the coin's unpredictability).
+ */
+final class AsyncAdversary {
+  enum Policy { NONE, SLOW_REPLICA, SLOW_INSTANCES }
+
+  final Policy policy;
+  /** The replica the policy targets (−1 with {@link Policy#NONE}). */
+  final int target;
+
+  AsyncAdversary(Random rng, int n, Set<Integer> byzantine) {
+    Policy p = Policy.values()[rng.nextInt(Policy.values().length)];
+    int t = rng.nextInt(n);
+    while (byzantine.contains(t) && byzantine.size() < n) {
+      t = (t + 1) % n; // a correct replica: slowing a Byzantine one is no test of liveness
+    }
+    this.policy = p;
+    this.target = p == Policy.NONE ? -1 : t;
+  }
+
+  /** Whether a message from {@code from} is held back. */
+  boolean holds(int from, byte[] bytes) {
+    return switch (policy) {
+      case NONE -> false;
+      case SLOW_REPLICA -> from == target;
+      case SLOW_INSTANCES -> slowInstance(bytes);
+    };
+  }
+
+  private boolean slowInstance(byte[] bytes) {
+    AsyncMessage m;
+    try {
+      Signed s = Signed.decode(bytes);
+      if (s.kind() != Kind.ASYNC) {
+        return false;
+      }
+      m = AsyncMessage.decode(s.body());
+    } catch (DecodeException e) {
+      return false;
+    }
+    List<String> seg = m.pid().segments();
+    int last = seg.size() - 1;
+    boolean targetsProposal = last >= 1 && seg.get(last - 1).equals("cb") && seg.get(last).equals(Integer.toString(target));
+    boolean coinShare = last >= 1 && seg.get(last - 1).equals("vba") && m.type() == BinaryAgreement.COIN;
+    return targetsProposal || coinShare;
+  }
+
+  String describe() {
+    return policy == Policy.NONE ? "random" : policy.name().toLowerCase().replace('_', '-') + "(r" + target + ")";
+  }
+}
