@@ -351,7 +351,7 @@ public final class Simulation {
     return new SimResult(o, described, checker.violations(), checker.committedRequests, delivered,
         checker.viewChanges, checker.stateTransfers, checker.evidence, checker.refused, checker.randomsChecked, time,
         new SimResult.Traffic(messagesSent, ppUpdatesSent, latencyCount == 0 ? 0 : (double) latencySum / latencyCount,
-            healedCount == 0 ? 0 : (double) healedSum / healedCount));
+            healedCount == 0 ? 0 : (double) healedSum / healedCount, net.heldTotal()));
   }
 
   private boolean allDone() {
