@@ -35,8 +35,10 @@ final class AsyncAdversary {
   /** The replica the policy targets (−1 with {@link Policy#NONE}). */
   final int target;
 
-  AsyncAdversary(Random rng, int n, Set<Integer> byzantine) {
-    Policy p = Policy.values()[rng.nextInt(Policy.values().length)];
+  /** {@code holding}: false keeps to {@link Policy#NONE} (the slow nemesis measures one slow replica alone). */
+  AsyncAdversary(Random rng, int n, Set<Integer> byzantine, boolean holding) {
+    Policy drawn = Policy.values()[rng.nextInt(Policy.values().length)];
+    Policy p = holding ? drawn : Policy.NONE;
     int t = rng.nextInt(n);
     while (byzantine.contains(t) && byzantine.size() < n) {
       t = (t + 1) % n; // a correct replica: slowing a Byzantine one is no test of liveness

@@ -24,6 +24,13 @@ public enum Byzantine {
    * correctly signed payloads for the same broadcast.
    */
   EQUIVOCATE,
+  /**
+   * A slow replica, correct in what it sends: every message it sends is delayed by {@code
+   * --slow-delay-ticks} — under PBFT whenever it is the primary of its current view (so each new primary
+   * is slowed in turn), under asynchronous ordering replica 0 throughout. Not part of {@code all}: it is for
+   * comparing how many requests each ordering delivers per virtual second.
+   */
+  SLOW,
   /** Negative control N1: f+1 Byzantine replicas split the group; the checker must see violations. */
   OVER_THRESHOLD;
 

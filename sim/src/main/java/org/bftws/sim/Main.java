@@ -30,6 +30,7 @@ public final class Main {
     String keys = null;
     boolean coinPerBatch = false;
     SimOptions.Ordering ordering = SimOptions.Ordering.PBFT;
+    int slowDelay = -1;
     List<Byzantine> modes = new ArrayList<>(List.of(Byzantine.NONE));
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
@@ -54,6 +55,7 @@ public final class Main {
         case "--coin-per-batch" -> coinPerBatch = true;
         case "--keys" -> keys = args[++i];
         case "--ordering" -> ordering = SimOptions.Ordering.parse(args[++i]);
+        case "--slow-delay-ticks" -> slowDelay = Integer.parseInt(args[++i]);
         case "--verbose", "-v" -> verbose = true;
         default -> usage("unknown argument " + a);
       }
@@ -85,15 +87,15 @@ public final class Main {
       scheme = simKeys.group().scheme(); // CT without --scheme: the keys' scheme
     }
     SimOptions template = new SimOptions(from, f, clients, requests, Byzantine.NONE, random,
-        scheme == null ? SchemeId.CKS : scheme, coinPerBatch, simKeys, ordering);
+        scheme == null ? SchemeId.CKS : scheme, coinPerBatch, simKeys, ordering, slowDelay);
     System.exit(run(from, to, template, modes, threads, verbose));
   }
 
   private static void usage(String why) {
     System.err.println("simulate: " + why);
     System.err.println("usage: scripts/simulate --seeds A..B [--replicas N] [--clients C] [--requests N]"
-        + " [--byzantine none|twins|mutate|silent|client|flagging|equivocate|over-threshold|all[,...]]"
-        + " [--ordering pbft|async] [--random none|ct|ba|ba-hardened]"
+        + " [--byzantine none|twins|mutate|silent|client|flagging|equivocate|slow|over-threshold|all[,...]]"
+        + " [--ordering pbft|async] [--slow-delay-ticks N] [--random none|ct|ba|ba-hardened]"
         + " [--scheme cks|bls|rsa] [--coin-per-batch] [--keys DIR] [--threads T] [--verbose]");
     System.exit(2);
   }

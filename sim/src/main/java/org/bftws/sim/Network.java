@@ -51,33 +51,36 @@ final class Network {
     return heldTotal;
   }
 
-  /** Sends bytes on the link from → to at {@code time}, through the fault mix and the adversary. */
-  void link(long time, int from, int fromSide, int to, byte[] bytes) {
+  /**
+   * Sends bytes on the link from → to at {@code time}, through the fault mix and the adversary; {@code
+   * delayBy} ticks later than the link would (a slow sender).
+   */
+  void link(long time, int from, int fromSide, int to, byte[] bytes, long delayBy) {
     boolean faulty = time < faults.healAt;
     if (adversary == null) {
       if (faulty && (blockedUntil(time, from, to) > 0 || rng.nextDouble() < faults.loss)) {
         return;
       }
-      schedule(time, time, from, fromSide, to, bytes, faulty);
+      schedule(time, time + delayBy, from, fromSide, to, bytes, faulty);
     } else {
       if (adversary.holds(from, bytes)) {
         held.add(new Delivery(time, 0, from, fromSide, to, bytes));
         heldTotal++;
         return;
       }
-      long at = time;
+      long at = time + delayBy;
       if (faulty) {
         long until = blockedUntil(time, from, to);
         if (until > 0) {
-          at = until; // delayed until the partition ends
+          at = Math.max(at, until); // delayed until the partition ends
         } else if (rng.nextDouble() < faults.loss) {
-          at = time + rng.nextInt((int) (faults.healAt - time) + 1); // "lost": delayed, at most until the heal
+          at += rng.nextInt((int) (faults.healAt - time) + 1); // "lost": delayed, at most until the heal
         }
       }
       schedule(time, at, from, fromSide, to, bytes, faulty);
     }
     if (faulty && rng.nextDouble() < faults.duplicate) {
-      schedule(time, time, from, fromSide, to, bytes, true);
+      schedule(time, time + delayBy, from, fromSide, to, bytes, true);
     }
   }
 

@@ -13,9 +13,18 @@ import org.bftws.core.crypto.threshold.SchemeId;
  *
  * <p>{@code ordering}: the engine the replicas run, PBFT's {@code pbft.Replica} or SINTRA's atomic
  * broadcast {@code async.AsyncReplica}, each under its own network model (docs/simulator.md).
+ * {@code slowDelayTicks}: with {@link Byzantine#SLOW}, how long the slow replica's messages are delayed
+ * (−1: {@link #DEFAULT_SLOW_DELAY}).
  */
 public record SimOptions(long seed, int f, int clients, int requests, Byzantine byzantine, Randomness random,
-    SchemeId scheme, boolean coinPerBatch, SimKeys keys, Ordering ordering) {
+    SchemeId scheme, boolean coinPerBatch, SimKeys keys, Ordering ordering, int slowDelayTicks) {
+  /**
+   * The slow replica's default delay: nine tenths of PBFT's view-change timeout ({@code
+   * bftws.viewChangeTimeoutTicks}, 200 ticks by default, which the simulator keeps), so a slow primary's
+   * batches still execute before a backup's timer fires and no view change replaces it.
+   */
+  public static final int DEFAULT_SLOW_DELAY = 180;
+
   /** The ordering engine of the replicas. */
   public enum Ordering {
     /** Castro-Liskov PBFT: partially synchronous, timers drive view changes. */
@@ -60,7 +69,7 @@ public record SimOptions(long seed, int f, int clients, int requests, Byzantine 
 
   public SimOptions(long seed, int f, int clients, int requests, Byzantine byzantine, Randomness random,
       SchemeId scheme, boolean coinPerBatch, SimKeys keys) {
-    this(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, keys, Ordering.PBFT);
+    this(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, keys, Ordering.PBFT, -1);
   }
 
   public SimOptions(long seed, int f, int clients, int requests, Byzantine byzantine) {
@@ -77,24 +86,33 @@ public record SimOptions(long seed, int f, int clients, int requests, Byzantine 
   }
 
   public SimOptions withSeed(long s) {
-    return new SimOptions(s, f, clients, requests, byzantine, random, scheme, coinPerBatch, keys, ordering);
+    return new SimOptions(s, f, clients, requests, byzantine, random, scheme, coinPerBatch, keys, ordering, slowDelayTicks);
   }
 
   /** The same run under another seed and nemesis. */
   public SimOptions with(long s, Byzantine b) {
-    return new SimOptions(s, f, clients, requests, b, random, scheme, coinPerBatch, keys, ordering);
+    return new SimOptions(s, f, clients, requests, b, random, scheme, coinPerBatch, keys, ordering, slowDelayTicks);
   }
 
   public SimOptions withRandom(Randomness r, SchemeId s, boolean perBatch) {
-    return new SimOptions(seed, f, clients, requests, byzantine, r, s, perBatch, keys, ordering);
+    return new SimOptions(seed, f, clients, requests, byzantine, r, s, perBatch, keys, ordering, slowDelayTicks);
   }
 
   SimOptions withKeys(SimKeys k) {
-    return new SimOptions(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, k, ordering);
+    return new SimOptions(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, k, ordering, slowDelayTicks);
   }
 
   public SimOptions withOrdering(Ordering e) {
-    return new SimOptions(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, keys, e);
+    return new SimOptions(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, keys, e, slowDelayTicks);
+  }
+
+  public SimOptions withSlowDelay(int ticks) {
+    return new SimOptions(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, keys, ordering, ticks);
+  }
+
+  /** With {@link Byzantine#SLOW}: the ticks by which the slow replica's messages are delayed. */
+  public int slowDelay() {
+    return slowDelayTicks >= 0 ? slowDelayTicks : DEFAULT_SLOW_DELAY;
   }
 
   public boolean async() {
@@ -112,6 +130,7 @@ public record SimOptions(long seed, int f, int clients, int requests, Byzantine 
         + (random == Randomness.NONE ? "" : " --random " + random.label())
         + (random != Randomness.CT ? "" : " --scheme " + scheme.label() + (coinPerBatch ? " --coin-per-batch" : ""))
         + (keys == null ? "" : " --keys " + keys.dir())
-        + (async() ? " --ordering " + ordering.label() : "");
+        + (async() ? " --ordering " + ordering.label() : "")
+        + (byzantine == Byzantine.SLOW && slowDelayTicks >= 0 ? " --slow-delay-ticks " + slowDelayTicks : "");
   }
 }

@@ -173,9 +173,10 @@ public final class Simulation {
     Set<Integer> byz = chooseByzantine();
     // Asynchronous ordering: no amnesia, the engine has no state transfer yet (docs/simulator.md).
     int amnesiaBudget = o.async() || o.byzantine() == Byzantine.OVER_THRESHOLD ? 0
-        : o.byzantine() == Byzantine.NONE || o.byzantine() == Byzantine.CLIENT ? o.f() : o.f() - 1;
+        : o.byzantine() == Byzantine.NONE || o.byzantine() == Byzantine.CLIENT || o.byzantine() == Byzantine.SLOW
+        ? o.f() : o.f() - 1;
     faults = Faults.draw(rng, o, amnesiaBudget);
-    adversary = o.async() ? new AsyncAdversary(rng, n, byz) : null;
+    adversary = o.async() ? new AsyncAdversary(rng, n, byz, o.byzantine() != Byzantine.SLOW) : null;
     net = new Network(o, rng, faults, adversary);
     replicas = new ReplicaNode[n];
     boolean twins = o.byzantine() == Byzantine.TWINS || o.byzantine() == Byzantine.OVER_THRESHOLD
@@ -570,6 +571,7 @@ public final class Simulation {
       bytes = Mutator.withFlagged(bytes, flaggedRequest(), signers.get(node.id));
     }
     List<byte[]> out = node.mutator == null ? List.of(bytes) : node.mutator.apply(bytes);
+    long delayBy = slow(node, in) ? o.slowDelay() : 0;
     for (byte[] b : out) {
       long copies = m.to() == Ready.ALL_REPLICAS ? o.n() - 1 : m.to() < o.n() ? 1 : 0;
       messagesSent += copies;
@@ -579,11 +581,11 @@ public final class Simulation {
       if (m.to() == Ready.ALL_REPLICAS) {
         for (int to = 0; to < o.n(); to++) {
           if (to != node.id && heardFrom(in, to, b)) {
-            link(node.id, in.side, to, b);
+            net.link(time, node.id, in.side, to, b, delayBy);
           }
         }
       } else if (heardFrom(in, m.to(), b)) {
-        link(node.id, in.side, m.to(), b);
+        net.link(time, node.id, in.side, m.to(), b, delayBy);
       }
     }
   }
@@ -611,7 +613,15 @@ public final class Simulation {
   }
 
   private void link(int from, int fromSide, int to, byte[] bytes) {
-    net.link(time, from, fromSide, to, bytes);
+    net.link(time, from, fromSide, to, bytes, 0);
+  }
+
+  /** SLOW: whether this replica's messages are delayed now (PBFT: it is the primary of its view; async: replica 0). */
+  private boolean slow(ReplicaNode node, Instance in) {
+    if (o.byzantine() != Byzantine.SLOW) {
+      return false;
+    }
+    return in.replica instanceof Replica pbft ? cfg.primaryOf(pbft.view()) == node.id : node.id == 0;
   }
 
   private void deliver(Network.Delivery d) {

@@ -169,6 +169,21 @@ public class SimulationTest {
     }
   }
 
+  // The slow nemesis under both orderings: a PBFT primary (each in turn) or asynchronous replica 0 delays
+  // every message by the given ticks; every request is still delivered and every invariant holds.
+  @Test
+  public void aSlowReplicaDelaysButBreaksNothingUnderEitherOrdering() throws Exception {
+    SimOptions pbft = new SimOptions(5, 1, 3, 20, Byzantine.SLOW).withSlowDelay(150);
+    List<SimResult> results = runAll(List.of(pbft, pbft.withOrdering(SimOptions.Ordering.ASYNC), pbft.withSlowDelay(0)));
+    for (SimResult r : results) {
+      String why = r.report(false) + "\n  replay: " + r.options().replay();
+      assertTrue(why, r.ok());
+      assertEquals(why, 20, r.requestsDelivered());
+    }
+    assertTrue(pbft.replay(), pbft.replay().endsWith(" --byzantine slow --slow-delay-ticks 150"));
+    assertTrue("150 ticks per message of the primary cost no time", results.get(0).endTime() > results.get(2).endTime());
+  }
+
   // N1 for the asynchronous engine: f+1 Byzantine replicas (twins splitting the group) must show up as
   // violations; PBFT's equivocate is twins, so that nemesis is refused there.
   @Test
