@@ -1,10 +1,14 @@
 package org.bftws.sim;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import org.bftws.core.async.AsyncMessage;
+import org.bftws.core.async.AsyncReplica;
 import org.bftws.core.async.BinaryAgreement;
+import org.bftws.core.async.MultiValuedAgreement;
 import org.bftws.core.codec.DecodeException;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.Signed;
@@ -19,6 +23,10 @@ import org.bftws.core.message.Signed;
  *   <li>{@link Policy#SLOW_REPLICA}: every message of one correct replica, for the whole run — with no timer
  *       in the protocol, the group must still order every request (PBFT would need a view change to get
  *       past a primary treated so).
+ *   <li>{@link Policy#SLOW_LEADER}: the leader of the moment — in each round r of the channel, every
+ *       message about round r ({@code abc/r/...}) from the first candidate of its multi-valued agreement
+ *       (Π of SINTRA §2.4, which anyone can compute), the replica whose proposal the group would take first;
+ *       the asynchronous analogue of a PBFT primary kept just under the view-change timeout.
  *   <li>{@link Policy#SLOW_INSTANCES}: chosen by content — every message of the consistent broadcast that
  *       carries one correct replica's proposal to multi-valued agreement ({@code .../mvba/cb/j}, SINTRA
  *       §2.4), and every coin share of binary agreement.
@@ -29,11 +37,14 @@ import org.bftws.core.message.Signed;
  * §2.1, the coin's unpredictability).
  */
 final class AsyncAdversary {
-  enum Policy { NONE, SLOW_REPLICA, SLOW_INSTANCES }
+  enum Policy { NONE, SLOW_REPLICA, SLOW_LEADER, SLOW_INSTANCES }
 
   final Policy policy;
   /** The replica the policy targets (−1 with {@link Policy#NONE}). */
   final int target;
+  private final int n;
+  /** SLOW_LEADER: each round's first candidate, by round. */
+  private final Map<Long, Integer> leaders = new HashMap<>();
 
   /** {@code holding}: false keeps to {@link Policy#NONE} (the slow nemesis measures one slow replica alone). */
   AsyncAdversary(Random rng, int n, Set<Integer> byzantine, boolean holding) {
@@ -43,8 +54,9 @@ final class AsyncAdversary {
     while (byzantine.contains(t) && byzantine.size() < n) {
       t = (t + 1) % n; // a correct replica: slowing a Byzantine one is no test of liveness
     }
+    this.n = n;
     this.policy = p;
-    this.target = p == Policy.NONE ? -1 : t;
+    this.target = p == Policy.NONE || p == Policy.SLOW_LEADER ? -1 : t;
   }
 
   /** Whether a message from {@code from} is held back. */
@@ -52,19 +64,37 @@ final class AsyncAdversary {
     return switch (policy) {
       case NONE -> false;
       case SLOW_REPLICA -> from == target;
+      case SLOW_LEADER -> fromLeader(from, bytes);
       case SLOW_INSTANCES -> slowInstance(bytes);
     };
   }
 
-  private boolean slowInstance(byte[] bytes) {
-    AsyncMessage m;
+  private boolean fromLeader(int from, byte[] bytes) {
+    AsyncMessage m = asyncMessage(bytes);
+    List<String> seg = m == null ? List.of() : m.pid().segments();
+    if (seg.size() < 2 || !seg.get(0).equals(AsyncReplica.CHANNEL.toString()) || !seg.get(1).chars().allMatch(Character::isDigit)
+        || seg.get(1).length() > 18) {
+      return false;
+    }
+    long round = Long.parseLong(seg.get(1));
+    int leader = leaders.computeIfAbsent(round,
+        r -> MultiValuedAgreement.order(AsyncReplica.CHANNEL.child(r).child("mvba"), n)[0]);
+    return from == leader;
+  }
+
+  /** The asynchronous-protocol message in an envelope, or null. */
+  private static AsyncMessage asyncMessage(byte[] bytes) {
     try {
       Signed s = Signed.decode(bytes);
-      if (s.kind() != Kind.ASYNC) {
-        return false;
-      }
-      m = AsyncMessage.decode(s.body());
+      return s.kind() == Kind.ASYNC ? AsyncMessage.decode(s.body()) : null;
     } catch (DecodeException e) {
+      return null;
+    }
+  }
+
+  private boolean slowInstance(byte[] bytes) {
+    AsyncMessage m = asyncMessage(bytes);
+    if (m == null) {
       return false;
     }
     List<String> seg = m.pid().segments();
@@ -75,6 +105,7 @@ final class AsyncAdversary {
   }
 
   String describe() {
-    return policy == Policy.NONE ? "random" : policy.name().toLowerCase().replace('_', '-') + "(r" + target + ")";
+    String name = policy.name().toLowerCase().replace('_', '-');
+    return policy == Policy.NONE ? "random" : policy == Policy.SLOW_LEADER ? name : name + "(r" + target + ")";
   }
 }
