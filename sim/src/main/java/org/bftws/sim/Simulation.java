@@ -143,19 +143,13 @@ public final class Simulation {
     } else {
       coinConfigs = null;
     }
-    if (o.async()) {
-      if (o.random() != SimOptions.Randomness.NONE || o.byzantine() == Byzantine.FLAGGING) {
-        throw new IllegalArgumentException("asynchronous ordering gives randomized requests no random numbers yet");
-      }
-      asyncCoins = new CoinConfig[n];
-      ThresholdScheme cks = Thresholds.scheme(SchemeId.CKS);
-      coins(cks, cks.deal(ThresholdParams.forF(o.f()), dealerRandom()), ("urn:bftws:sim-abc-" + o.seed())
-          .getBytes(StandardCharsets.US_ASCII), asyncCoins);
-    } else if (o.byzantine() == Byzantine.EQUIVOCATE) {
-      throw new IllegalArgumentException("--byzantine equivocate needs asynchronous ordering (PBFT's is twins)");
-    } else {
-      asyncCoins = null;
+    if (o.async() && (o.random() != SimOptions.Randomness.NONE || o.byzantine() == Byzantine.FLAGGING)) {
+      throw new IllegalArgumentException("asynchronous ordering gives randomized requests no random numbers yet");
     }
+    if (!o.async() && o.byzantine() == Byzantine.EQUIVOCATE) {
+      throw new IllegalArgumentException("--byzantine equivocate needs asynchronous ordering (PBFT's is twins)");
+    }
+    asyncCoins = o.async() ? dealAsyncCoins() : null;
     checker = new Checker(oracle);
     checker.operations(operations());
     TestKeys drawn = TestKeys.drawn(n + o.clients(), rng); // drawn with keygen's keys too: the schedule stays the seed's
@@ -283,6 +277,18 @@ public final class Simulation {
     }
     ThresholdScheme scheme = o.scheme() == SchemeId.RSA ? new ShoupRsa(SIM_RSA_BITS) : Thresholds.scheme(o.scheme());
     return coins(scheme, scheme.deal(ThresholdParams.forF(o.f()), dealerRandom()), groupId, out);
+  }
+
+  /**
+   * Asynchronous ordering: the (n, f+1, f) CKS threshold coin of binary agreement (SINTRA §2.1), dealt
+   * from the seed alone as the CT algorithm's keys are.
+   */
+  private CoinConfig[] dealAsyncCoins() {
+    CoinConfig[] out = new CoinConfig[o.n()];
+    ThresholdScheme cks = Thresholds.scheme(SchemeId.CKS);
+    byte[] groupId = ("urn:bftws:sim-abc-" + o.seed()).getBytes(StandardCharsets.US_ASCII);
+    coins(cks, cks.deal(ThresholdParams.forF(o.f()), dealerRandom()), groupId, out);
+    return out;
   }
 
   /** The dealer's randomness: a DRBG seeded from the seed alone. */
