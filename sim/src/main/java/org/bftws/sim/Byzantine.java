@@ -17,6 +17,20 @@ public enum Byzantine {
    * first primary) batches its requests into every pre-prepare it sends; correct replicas refuse both.
    */
   FLAGGING,
+  /**
+   * Asynchronous ordering only: an equivocating sender per broadcast instance. Two copies of one replica,
+   * each given the requests of a different half of the clients, so they propose different payloads; each
+   * peer hears one copy per protocol instance, chosen per (instance, peer): different peers get different,
+   * correctly signed payloads for the same broadcast.
+   */
+  EQUIVOCATE,
+  /**
+   * A slow replica, correct in what it sends: every message it sends is delayed by {@code
+   * --slow-delay-ticks} — under PBFT whenever it is the primary of its current view (so each new primary
+   * is slowed in turn), under asynchronous ordering replica 0 throughout. Not part of {@code all}: it is for
+   * comparing how many requests each ordering delivers per virtual second.
+   */
+  SLOW,
   /** Negative control N1: f+1 Byzantine replicas split the group; the checker must see violations. */
   OVER_THRESHOLD;
 

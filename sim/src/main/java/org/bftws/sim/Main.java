@@ -31,6 +31,8 @@ public final class Main {
     String keys = null;
     boolean coinPerBatch = false;
     Authentication authentication = Authentication.DEFAULT;
+    SimOptions.Ordering ordering = SimOptions.Ordering.PBFT;
+    int slowDelay = -1;
     List<Byzantine> modes = new ArrayList<>(List.of(Byzantine.NONE));
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
@@ -49,21 +51,32 @@ public final class Main {
           for (String m : args[++i].split(",")) {
             modes.add(m.equals("all") ? null : Byzantine.parse(m));
           }
-          if (modes.contains(null)) {
-            modes = new ArrayList<>(List.of(Byzantine.NONE, Byzantine.TWINS, Byzantine.MUTATE, Byzantine.SILENT, Byzantine.CLIENT));
-          }
         }
         case "--random" -> random = SimOptions.Randomness.parse(args[++i]);
         case "--scheme" -> scheme = SchemeId.fromLabel(args[++i]);
         case "--coin-per-batch" -> coinPerBatch = true;
         case "--keys" -> keys = args[++i];
         case "--authentication" -> authentication = Authentication.parse(args[++i]);
+        case "--ordering" -> ordering = SimOptions.Ordering.parse(args[++i]);
+        case "--slow-delay-ticks" -> slowDelay = Integer.parseInt(args[++i]);
         case "--verbose", "-v" -> verbose = true;
         default -> usage("unknown argument " + a);
       }
     }
     if (replicas < 4 || (replicas - 1) % 3 != 0) {
       usage("--replicas must be 3f+1 with f >= 1 (4, 7, 10, ...)");
+    }
+    if (modes.contains(null)) {
+      modes = new ArrayList<>(List.of(Byzantine.NONE, Byzantine.TWINS, Byzantine.MUTATE, Byzantine.SILENT, Byzantine.CLIENT));
+      if (ordering == SimOptions.Ordering.ASYNC) {
+        modes.add(Byzantine.EQUIVOCATE);
+      }
+    }
+    if (ordering == SimOptions.Ordering.PBFT && modes.contains(Byzantine.EQUIVOCATE)) {
+      usage("--byzantine equivocate needs --ordering async (PBFT's equivocating primary is --byzantine twins)");
+    }
+    if (ordering == SimOptions.Ordering.ASYNC && (random != SimOptions.Randomness.NONE || modes.contains(Byzantine.FLAGGING))) {
+      usage("--ordering async gives randomized requests no random numbers yet: --random and flagging need pbft");
     }
     int f = (replicas - 1) / 3;
     SimKeys simKeys = null;
@@ -77,14 +90,15 @@ public final class Main {
       scheme = simKeys.group().scheme(); // CT without --scheme: the keys' scheme
     }
     SimOptions template = new SimOptions(from, f, clients, requests, Byzantine.NONE, random,
-        scheme == null ? SchemeId.CKS : scheme, coinPerBatch, simKeys, authentication);
+        scheme == null ? SchemeId.CKS : scheme, coinPerBatch, simKeys, authentication, ordering, slowDelay);
     System.exit(run(from, to, template, modes, threads, verbose));
   }
 
   private static void usage(String why) {
     System.err.println("simulate: " + why);
     System.err.println("usage: scripts/simulate --seeds A..B [--replicas N] [--clients C] [--requests N]"
-        + " [--byzantine none|twins|mutate|silent|client|flagging|over-threshold|all[,...]] [--random none|ct|ba|ba-hardened]"
+        + " [--byzantine none|twins|mutate|silent|client|flagging|equivocate|slow|over-threshold|all[,...]]"
+        + " [--ordering pbft|async] [--slow-delay-ticks N] [--random none|ct|ba|ba-hardened]"
         + " [--scheme cks|bls|rsa] [--coin-per-batch] [--keys DIR] [--authentication signatures|macs] [--threads T]"
         + " [--verbose]");
     System.exit(2);
@@ -103,8 +117,7 @@ public final class Main {
     for (long seed = from; seed <= to; seed++) {
       // Several nemeses: each seed runs under one, in turn, so a range covers them all.
       Byzantine mode = modes.get((int) Math.floorMod(seed, (long) modes.size()));
-      SimOptions opt = new SimOptions(seed, template.f(), template.clients(), template.requests(), mode,
-          template.random(), template.scheme(), template.coinPerBatch(), template.keys(), template.authentication());
+      SimOptions opt = template.with(seed, mode);
       futures.add(pool.submit(() -> Simulation.run(opt)));
     }
     long ok = 0;

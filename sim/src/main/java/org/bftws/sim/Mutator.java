@@ -1,9 +1,12 @@
 package org.bftws.sim;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.function.Supplier;
+import org.bftws.core.async.AsyncMessage;
+import org.bftws.core.async.Pid;
 import org.bftws.core.codec.DecodeException;
 import org.bftws.core.crypto.Authenticators;
 import org.bftws.core.crypto.Signer;
@@ -25,7 +28,10 @@ import org.bftws.core.message.Vote;
  * Small-scope mutations of one Byzantine replica's outgoing messages (ByzzFuzz, OOPSLA 2023): view or
  * sequence number ±1, wrong digests, omission, replay of an old message — checkpoints included, which
  * ByzzFuzz never mutated. Mutated messages are re-signed with the replica's own key, as a Byzantine
- * replica would: only content, never signatures, is what the protocol must doubt.
+ * replica would: only content, never signatures, is what the protocol must doubt. Messages of the
+ * asynchronous protocols ({@code Kind.ASYNC}) get flipped payload bytes, a truncated payload, another
+ * message's payload of the same type (a value, share or proof of another instance), or a neighbouring
+ * instance (a round or party index ±1).
  *
  * <p>With MAC authentication the replica's own authenticators make its prepares and commits: mutated ones
  * get a valid authenticator; and a third of them instead pit MAC against signature — a valid MAC on a bad
@@ -36,6 +42,8 @@ final class Mutator {
   private final Signer signer;
   private final double rate;
   private final List<byte[]> history = new ArrayList<>();
+  /** Payloads of past asynchronous-protocol messages, to move into other instances. */
+  private final List<AsyncMessage> asyncHistory = new ArrayList<>();
   /** With randomness: a colluding client's request flagged randomized for an operation that is not. */
   private final Supplier<Signed> flagged;
   /** The replica's authenticators with MAC authentication; null with signatures. */
@@ -214,11 +222,51 @@ final class Mutator {
       case PP_UPDATE -> {
         return mutatePpUpdate(PpUpdate.decode(body));
       }
+      case ASYNC -> {
+        return mutateAsync(AsyncMessage.decode(body)).encode();
+      }
       case FETCH_STATE, REQUEST -> {
         return body;
       }
     }
     return body;
+  }
+
+  private AsyncMessage mutateAsync(AsyncMessage m) {
+    if (asyncHistory.size() < 64) {
+      asyncHistory.add(m);
+    } else {
+      asyncHistory.set(rng.nextInt(asyncHistory.size()), m);
+    }
+    byte[] payload = m.payload().clone();
+    switch (rng.nextInt(4)) {
+      case 0 -> {
+        if (payload.length > 0) {
+          payload[rng.nextInt(payload.length)] ^= (byte) (1 << rng.nextInt(8));
+        }
+        return new AsyncMessage(m.pid(), m.type(), payload);
+      }
+      case 1 -> {
+        return new AsyncMessage(m.pid(), m.type(), Arrays.copyOf(payload, rng.nextInt(payload.length + 1)));
+      }
+      case 2 -> {
+        AsyncMessage other = asyncHistory.get(rng.nextInt(asyncHistory.size()));
+        return other.type() == m.type() ? new AsyncMessage(m.pid(), m.type(), other.payload()) : m;
+      }
+      default -> {
+        return new AsyncMessage(neighbour(m.pid()), m.type(), payload);
+      }
+    }
+  }
+
+  /** The instance with the last numeric segment (round, party, iteration) ±1, if there is one. */
+  private Pid neighbour(Pid pid) {
+    List<String> seg = pid.segments();
+    String last = seg.get(seg.size() - 1);
+    if (pid.parent() == null || last.isEmpty() || !last.chars().allMatch(Character::isDigit)) {
+      return pid;
+    }
+    return pid.parent().child(Math.max(0, nudge(Long.parseLong(last))));
   }
 
   /**

@@ -12,9 +12,38 @@ import org.bftws.core.crypto.threshold.SchemeId;
  * per batch. The dealer's keys are drawn from the seed too — or, with {@code keys}, are those written by
  * {@code scripts/keygen}, which then also give the replicas their Ed25519 keys. {@code authentication}: how
  * replicas authenticate prepares and commits ({@code bftws.authentication}).
+ *
+ * <p>{@code ordering}: the engine the replicas run, PBFT's {@code pbft.Replica} or SINTRA's atomic
+ * broadcast {@code async.AsyncReplica}, each under its own network model (docs/simulator.md).
+ * {@code slowDelayTicks}: with {@link Byzantine#SLOW}, how long the slow replica's messages are delayed
+ * (−1: {@link #DEFAULT_SLOW_DELAY}).
  */
 public record SimOptions(long seed, int f, int clients, int requests, Byzantine byzantine, Randomness random,
-    SchemeId scheme, boolean coinPerBatch, SimKeys keys, Authentication authentication) {
+    SchemeId scheme, boolean coinPerBatch, SimKeys keys, Authentication authentication, Ordering ordering,
+    int slowDelayTicks) {
+  /**
+   * The slow replica's default delay: nine tenths of PBFT's view-change timeout ({@code
+   * bftws.viewChangeTimeoutTicks}, 200 ticks by default, which the simulator keeps), so a slow primary's
+   * batches still execute before a backup's timer fires and no view change replaces it.
+   */
+  public static final int DEFAULT_SLOW_DELAY = 180;
+
+  /** The ordering engine of the replicas. */
+  public enum Ordering {
+    /** Castro-Liskov PBFT: partially synchronous, timers drive view changes. */
+    PBFT,
+    /** SINTRA's atomic broadcast (Cachin-Poritz §2.5): asynchronous, no timer. */
+    ASYNC;
+
+    public static Ordering parse(String s) {
+      return valueOf(s.trim().toUpperCase());
+    }
+
+    public String label() {
+      return name().toLowerCase();
+    }
+  }
+
   /** How the group gets the random numbers of randomized requests. */
   public enum Randomness {
     /** None: no request is randomized, random numbers are empty. */
@@ -41,13 +70,19 @@ public record SimOptions(long seed, int f, int clients, int requests, Byzantine 
     }
   }
 
+  public SimOptions(long seed, int f, int clients, int requests, Byzantine byzantine, Randomness random,
+      SchemeId scheme, boolean coinPerBatch, SimKeys keys) {
+    this(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, keys, Authentication.DEFAULT,
+        Ordering.PBFT, -1);
+  }
+
   public SimOptions(long seed, int f, int clients, int requests, Byzantine byzantine) {
     this(seed, f, clients, requests, byzantine, Randomness.NONE, SchemeId.CKS, false);
   }
 
   public SimOptions(long seed, int f, int clients, int requests, Byzantine byzantine, Randomness random,
       SchemeId scheme, boolean coinPerBatch) {
-    this(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, null, Authentication.DEFAULT);
+    this(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, null);
   }
 
   public static SimOptions of(long seed, Byzantine b) {
@@ -55,19 +90,48 @@ public record SimOptions(long seed, int f, int clients, int requests, Byzantine 
   }
 
   public SimOptions withSeed(long s) {
-    return new SimOptions(s, f, clients, requests, byzantine, random, scheme, coinPerBatch, keys, authentication);
+    return new SimOptions(s, f, clients, requests, byzantine, random, scheme, coinPerBatch, keys, authentication,
+        ordering, slowDelayTicks);
+  }
+
+  /** The same run under another seed and nemesis. */
+  public SimOptions with(long s, Byzantine b) {
+    return new SimOptions(s, f, clients, requests, b, random, scheme, coinPerBatch, keys, authentication, ordering,
+        slowDelayTicks);
   }
 
   public SimOptions withRandom(Randomness r, SchemeId s, boolean perBatch) {
-    return new SimOptions(seed, f, clients, requests, byzantine, r, s, perBatch, keys, authentication);
+    return new SimOptions(seed, f, clients, requests, byzantine, r, s, perBatch, keys, authentication, ordering,
+        slowDelayTicks);
   }
 
   SimOptions withKeys(SimKeys k) {
-    return new SimOptions(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, k, authentication);
+    return new SimOptions(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, k, authentication,
+        ordering, slowDelayTicks);
   }
 
   public SimOptions withAuthentication(Authentication a) {
-    return new SimOptions(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, keys, a);
+    return new SimOptions(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, keys, a, ordering,
+        slowDelayTicks);
+  }
+
+  public SimOptions withOrdering(Ordering e) {
+    return new SimOptions(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, keys, authentication,
+        e, slowDelayTicks);
+  }
+
+  public SimOptions withSlowDelay(int ticks) {
+    return new SimOptions(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, keys, authentication,
+        ordering, ticks);
+  }
+
+  /** With {@link Byzantine#SLOW}: the ticks by which the slow replica's messages are delayed. */
+  public int slowDelay() {
+    return slowDelayTicks >= 0 ? slowDelayTicks : DEFAULT_SLOW_DELAY;
+  }
+
+  public boolean async() {
+    return ordering == Ordering.ASYNC;
   }
 
   public int n() {
@@ -81,6 +145,8 @@ public record SimOptions(long seed, int f, int clients, int requests, Byzantine 
         + (random == Randomness.NONE ? "" : " --random " + random.label())
         + (random != Randomness.CT ? "" : " --scheme " + scheme.label() + (coinPerBatch ? " --coin-per-batch" : ""))
         + (keys == null ? "" : " --keys " + keys.dir())
-        + (authentication == Authentication.DEFAULT ? "" : " --authentication " + authentication.label());
+        + (authentication == Authentication.DEFAULT ? "" : " --authentication " + authentication.label())
+        + (async() ? " --ordering " + ordering.label() : "")
+        + (byzantine == Byzantine.SLOW && slowDelayTicks >= 0 ? " --slow-delay-ticks " + slowDelayTicks : "");
   }
 }

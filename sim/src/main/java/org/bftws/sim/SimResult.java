@@ -10,12 +10,13 @@ public record SimResult(SimOptions options, String faults, List<String> violatio
    * What the run cost (for benchmarks, not in {@link #describe}): replica-to-replica messages sent (one per
    * destination, retransmissions included), the BA pp-updates among them, and the mean ticks from a
    * request's issue to its delivery at the client — over all requests, and over those issued after the
-   * heal (reliable network, no crash: the protocol's own delay).
+   * heal (reliable network, no crash: the protocol's own delay); with asynchronous ordering, the messages
+   * the scheduler held back until nothing else was in flight ({@link AsyncAdversary}).
    *
    * <p>{@code refused}: evidence of correct replicas against requests flagged randomized for an operation
    * that is not, or batches holding one (integrity paper §4).
    */
-  public record Traffic(long messages, long ppUpdates, double meanLatency, double meanLatencyHealed) {}
+  public record Traffic(long messages, long ppUpdates, double meanLatency, double meanLatencyHealed, long held) {}
 
   public boolean ok() {
     return violations.isEmpty();
@@ -47,7 +48,7 @@ public record SimResult(SimOptions options, String faults, List<String> violatio
   }
 
   private String summary() {
-    return "seed=" + options.seed() + " byzantine=" + options.byzantine().label()
+    return "seed=" + options.seed() + (options.async() ? " ordering=async" : "") + " byzantine=" + options.byzantine().label()
         + (options.random() == SimOptions.Randomness.NONE ? ""
             : options.random() != SimOptions.Randomness.CT ? " random=" + options.random().label()
             : " random=ct/" + options.scheme().label() + (options.coinPerBatch() ? "/per-batch" : "")) + " faults={" + faults + "}"

@@ -8,9 +8,11 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.PriorityQueue;
 import java.util.Random;
 import java.util.Set;
+import org.bftws.core.async.AsyncMessage;
+import org.bftws.core.async.AsyncReplica;
+import org.bftws.core.codec.DecodeException;
 import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.Authentication;
 import org.bftws.core.crypto.Authenticators;
@@ -29,6 +31,7 @@ import org.bftws.core.message.SequenceOwner;
 import org.bftws.core.message.Signed;
 import org.bftws.core.pbft.CoinConfig;
 import org.bftws.core.pbft.Effect;
+import org.bftws.core.pbft.Engine;
 import org.bftws.core.pbft.Entropy;
 import org.bftws.core.pbft.Event;
 import org.bftws.core.pbft.RandomizedOperations;
@@ -54,10 +57,8 @@ public final class Simulation {
   /** {@code -Dsim.trace=true} prints every replica's events of a (replayed) run to stderr. */
   private static final boolean TRACE = Boolean.getBoolean("sim.trace");
 
-  private record Delivery(long time, long order, int from, int fromSide, int to, byte[] bytes) {}
-
   private static final class Instance {
-    Replica replica;
+    Engine replica;
     HashChainApp app = new HashChainApp();
     final int side;
 
@@ -71,6 +72,8 @@ public final class Simulation {
     final List<Instance> instances = new ArrayList<>();
     final boolean byzantine;
     boolean crashed;
+    /** While crashed: when it restarts (asynchronous links hold its messages until then). */
+    long restartAt;
     boolean silent;
     Mutator mutator;
     /** FLAGGING: a primary that batches the flagging client's requests into every pre-prepare it sends. */
@@ -105,8 +108,6 @@ public final class Simulation {
     }
   }
 
-  private record Partition(Set<Integer> group, boolean blockOut, boolean blockIn, long until) {}
-
   private final SimOptions o;
   private final GroupConfig cfg;
   private final Random rng;
@@ -114,8 +115,11 @@ public final class Simulation {
   private final Checker checker;
   /** CT algorithm: each replica's coin material (index i: replica i), or null without randomness. */
   private final CoinConfig[] coinConfigs;
-  private final PriorityQueue<Delivery> queue = new PriorityQueue<>(
-      (a, b) -> a.time != b.time ? Long.compare(a.time, b.time) : Long.compare(a.order, b.order));
+  /** Asynchronous ordering: each replica's share of the binary agreements' threshold coin (null for PBFT). */
+  private final CoinConfig[] asyncCoins;
+  private final Network net;
+  /** Asynchronous ordering: the scheduler's policy (null for PBFT). */
+  private final AsyncAdversary adversary;
   private final Map<Integer, Signer> signers = new HashMap<>();
   private final Verifier verifier;
   /** With {@code --authentication macs}: each replica's authenticators (index i: replica i); else null. */
@@ -124,10 +128,7 @@ public final class Simulation {
   private final ClientNode[] clients;
   /** With randomness or FLAGGING: the identity that flags unrandomized operations (null otherwise). */
   private final FlaggingClient flagging;
-  private final List<Partition> partitions = new ArrayList<>();
-  private final Map<Long, long[]> clogs = new HashMap<>();
   private final Map<Long, int[]> twinRoutes = new HashMap<>();
-  private long order;
   private long time;
   /** Twins only: when one copy restarts empty (-1: never in this seed). */
   private final long twinAmnesiaAt;
@@ -146,6 +147,13 @@ public final class Simulation {
     } else {
       coinConfigs = null;
     }
+    if (o.async() && (o.random() != SimOptions.Randomness.NONE || o.byzantine() == Byzantine.FLAGGING)) {
+      throw new IllegalArgumentException("asynchronous ordering gives randomized requests no random numbers yet");
+    }
+    if (!o.async() && o.byzantine() == Byzantine.EQUIVOCATE) {
+      throw new IllegalArgumentException("--byzantine equivocate needs asynchronous ordering (PBFT's is twins)");
+    }
+    asyncCoins = o.async() ? dealAsyncCoins() : null;
     checker = new Checker(oracle);
     checker.operations(operations());
     TestKeys drawn = TestKeys.drawn(n + o.clients(), rng); // drawn with keygen's keys too: the schedule stays the seed's
@@ -165,11 +173,16 @@ public final class Simulation {
       checker.agreement(new Checker.BaOracle(n, o.f(), o.random() == SimOptions.Randomness.BA_HARDENED, verifier));
     }
     Set<Integer> byz = chooseByzantine();
-    int amnesiaBudget = o.byzantine() == Byzantine.NONE || o.byzantine() == Byzantine.CLIENT ? o.f()
-        : o.byzantine() == Byzantine.OVER_THRESHOLD ? 0 : o.f() - 1;
+    // Asynchronous ordering: no amnesia, the engine has no state transfer yet (docs/simulator.md).
+    int amnesiaBudget = o.async() || o.byzantine() == Byzantine.OVER_THRESHOLD ? 0
+        : o.byzantine() == Byzantine.NONE || o.byzantine() == Byzantine.CLIENT || o.byzantine() == Byzantine.SLOW
+        ? o.f() : o.f() - 1;
     faults = Faults.draw(rng, o, amnesiaBudget);
+    adversary = o.async() ? new AsyncAdversary(rng, n, byz, o.byzantine() != Byzantine.SLOW) : null;
+    net = new Network(o, rng, faults, adversary);
     replicas = new ReplicaNode[n];
-    boolean twins = o.byzantine() == Byzantine.TWINS || o.byzantine() == Byzantine.OVER_THRESHOLD;
+    boolean twins = o.byzantine() == Byzantine.TWINS || o.byzantine() == Byzantine.OVER_THRESHOLD
+        || o.byzantine() == Byzantine.EQUIVOCATE;
     for (int i = 0; i < n; i++) {
       boolean b = byz.contains(i);
       replicas[i] = new ReplicaNode(i, b, b && twins ? 2 : 1);
@@ -196,7 +209,7 @@ public final class Simulation {
   private Set<Integer> chooseByzantine() {
     Set<Integer> byz = new HashSet<>();
     switch (o.byzantine()) {
-      case TWINS, MUTATE, SILENT -> byz.add(rng.nextInt(o.n()));
+      case TWINS, MUTATE, SILENT, EQUIVOCATE -> byz.add(rng.nextInt(o.n()));
       case FLAGGING -> byz.add(0); // the first primary, colluding with the flagging client
       case OVER_THRESHOLD -> {
         for (int i = 0; i <= o.f(); i++) {
@@ -208,7 +221,10 @@ public final class Simulation {
     return byz;
   }
 
-  private Replica newReplica(int id) {
+  private Engine newReplica(int id) {
+    if (o.async()) {
+      return new AsyncReplica(cfg, id, signers.get(id), verifier, asyncCoins[id], operations());
+    }
     return new Replica(cfg, id, signers.get(id), verifier, Role.BOTH, randomness(id).withOperations(operations()),
         macs == null ? null : macs[id]);
   }
@@ -269,6 +285,23 @@ public final class Simulation {
       return coins(o.keys().group().thresholdScheme(), o.keys().dealt(), groupId, out);
     }
     ThresholdScheme scheme = o.scheme() == SchemeId.RSA ? new ShoupRsa(SIM_RSA_BITS) : Thresholds.scheme(o.scheme());
+    return coins(scheme, scheme.deal(ThresholdParams.forF(o.f()), dealerRandom()), groupId, out);
+  }
+
+  /**
+   * Asynchronous ordering: the (n, f+1, f) CKS threshold coin of binary agreement (SINTRA §2.1), dealt
+   * from the seed alone as the CT algorithm's keys are.
+   */
+  private CoinConfig[] dealAsyncCoins() {
+    CoinConfig[] out = new CoinConfig[o.n()];
+    ThresholdScheme cks = Thresholds.scheme(SchemeId.CKS);
+    byte[] groupId = ("urn:bftws:sim-abc-" + o.seed()).getBytes(StandardCharsets.US_ASCII);
+    coins(cks, cks.deal(ThresholdParams.forF(o.f()), dealerRandom()), groupId, out);
+    return out;
+  }
+
+  /** The dealer's randomness: a DRBG seeded from the seed alone. */
+  private SecureRandom dealerRandom() {
     SecureRandom dealerRandom;
     try {
       dealerRandom = SecureRandom.getInstance("SHA1PRNG");
@@ -276,7 +309,7 @@ public final class Simulation {
       throw new IllegalStateException(e);
     }
     dealerRandom.setSeed(("bftws-sim-dealer-" + o.seed()).getBytes(StandardCharsets.US_ASCII));
-    return coins(scheme, scheme.deal(ThresholdParams.forF(o.f()), dealerRandom), groupId, out);
+    return dealerRandom;
   }
 
   /** Each replica's coin material from the dealt keys (share i+1 to replica i), and the checker's oracle. */
@@ -300,10 +333,13 @@ public final class Simulation {
       time++;
       crashesAndRestarts();
       if (time < faults.healAt) {
-        drawPartitionsAndClogs();
+        net.drawPartitionsAndClogs(time);
       }
-      while (!queue.isEmpty() && queue.peek().time <= time) {
-        deliver(queue.poll());
+      for (Network.Delivery d = net.due(time); d != null; d = net.due(time)) {
+        deliver(d);
+      }
+      if (adversary != null) {
+        net.releaseHeldIfIdle(time);
       }
       tickAll();
       issueRequests();
@@ -326,10 +362,12 @@ public final class Simulation {
     for (ClientNode c : clients) {
       delivered += c.issued - (c.terminated ? 0 : c.core.outstanding()); // requests, not the terminate
     }
-    return new SimResult(o, faults.describe(), checker.violations(), checker.committedRequests, delivered,
+    String described = adversary == null ? faults.describe()
+        : faults.describe() + " adversary=" + adversary.describe() + " held=" + net.heldTotal();
+    return new SimResult(o, described, checker.violations(), checker.committedRequests, delivered,
         checker.viewChanges, checker.stateTransfers, checker.evidence, checker.refused, checker.randomsChecked, time,
         new SimResult.Traffic(messagesSent, ppUpdatesSent, latencyCount == 0 ? 0 : (double) latencySum / latencyCount,
-            healedCount == 0 ? 0 : (double) healedSum / healedCount));
+            healedCount == 0 ? 0 : (double) healedSum / healedCount, net.heldTotal()));
   }
 
   private boolean allDone() {
@@ -362,6 +400,7 @@ public final class Simulation {
       ReplicaNode node = replicas[c.replica()];
       if (c.at() == time && !node.crashed) {
         node.crashed = true;
+        node.restartAt = c.restartAt();
       } else if (c.restartAt() == time && node.crashed) {
         node.crashed = false;
         if (c.amnesia()) {
@@ -390,9 +429,10 @@ public final class Simulation {
     }
   }
 
+  /** Ticks every replica (PBFT's timers; the asynchronous engine is never given one) and every client. */
   private void tickAll() {
     for (ReplicaNode node : replicas) {
-      if (!node.crashed) {
+      if (!node.crashed && !o.async()) {
         for (Instance in : node.instances) {
           try {
             handle(node, in, in.replica.tick());
@@ -451,8 +491,9 @@ public final class Simulation {
     if (TRACE) {
       for (Event e : r.events) {
         if (!(e instanceof Event.PrePrepared) && !(e instanceof Event.Committed)) {
-          System.err.println("t=" + time + " r" + node.id + (in.side >= 0 ? "/" + in.side : "") + " v" + in.replica.view()
-              + (in.replica.isActive() ? "" : "*") + " exec=" + in.replica.lastExecuted() + " " + e);
+          String view = in.replica instanceof Replica pbft ? " v" + pbft.view() + (pbft.isActive() ? "" : "*") : "";
+          System.err.println("t=" + time + " r" + node.id + (in.side >= 0 ? "/" + in.side : "") + view
+              + " exec=" + in.replica.lastExecuted() + " " + e);
         }
       }
     }
@@ -545,6 +586,7 @@ public final class Simulation {
       bytes = Mutator.withFlagged(bytes, flaggedRequest(), signers.get(node.id));
     }
     List<byte[]> out = node.mutator == null ? List.of(bytes) : node.mutator.apply(bytes);
+    long delayBy = slow(node, in) ? o.slowDelay() : 0;
     for (byte[] b : out) {
       long copies = m.to() == Ready.ALL_REPLICAS ? o.n() - 1 : m.to() < o.n() ? 1 : 0;
       messagesSent += copies;
@@ -553,98 +595,79 @@ public final class Simulation {
       }
       if (m.to() == Ready.ALL_REPLICAS) {
         for (int to = 0; to < o.n(); to++) {
-          if (to != node.id) {
-            link(node.id, in.side, to, b);
+          if (to != node.id && heardFrom(in, to, b)) {
+            net.link(time, node.id, in.side, to, b, delayBy);
           }
         }
-      } else {
-        link(node.id, in.side, m.to(), b);
+      } else if (heardFrom(in, m.to(), b)) {
+        net.link(time, node.id, in.side, m.to(), b, delayBy);
       }
     }
+  }
+
+  /**
+   * Equivocate: whether peer {@code to} hears this copy's message. Per protocol instance, each peer hears
+   * one copy, by a hash of (seed, instance, peer): peers get different payloads for one broadcast. Other
+   * messages (checkpoints, replies) go by the peer's parity. Any other nemesis: every message is heard.
+   */
+  private boolean heardFrom(Instance in, int to, byte[] bytes) {
+    if (o.byzantine() != Byzantine.EQUIVOCATE || in.side < 0) {
+      return true;
+    }
+    int side = to % 2;
+    try {
+      Signed s = Signed.decode(bytes);
+      if (s.kind() == Kind.ASYNC) {
+        String pid = AsyncMessage.decode(s.body()).pid().toString();
+        side = (Long.hashCode(o.seed() * 1_000_003L + to) ^ pid.hashCode()) >>> 7 & 1;
+      }
+    } catch (DecodeException e) {
+      // a reply bundle or hostile bytes: by the peer's parity
+    }
+    return side == in.side;
   }
 
   private void link(int from, int fromSide, int to, byte[] bytes) {
-    boolean faulty = time < faults.healAt;
-    if (faulty && (blocked(from, to) || rng.nextDouble() < faults.loss)) {
-      return;
-    }
-    schedule(from, fromSide, to, bytes, faulty);
-    if (faulty && rng.nextDouble() < faults.duplicate) {
-      schedule(from, fromSide, to, bytes, true);
-    }
+    net.link(time, from, fromSide, to, bytes, 0);
   }
 
-  private void schedule(int from, int fromSide, int to, byte[] bytes, boolean faulty) {
-    long delay = faults.minDelay + rng.nextInt(faults.maxDelay - faults.minDelay + 1);
-    if (faulty && rng.nextDouble() < faults.reorder) {
-      delay += rng.nextInt(5 * faults.maxDelay);
+  /** SLOW: whether this replica's messages are delayed now (PBFT: it is the primary of its view; async: replica 0). */
+  private boolean slow(ReplicaNode node, Instance in) {
+    if (o.byzantine() != Byzantine.SLOW) {
+      return false;
     }
-    long[] clog = clogs.get(linkKey(from, to));
-    if (faulty && clog != null && clog[0] > time) {
-      delay *= clog[1];
-    }
-    queue.add(new Delivery(time + delay, order++, from, fromSide, to, bytes));
+    return in.replica instanceof Replica pbft ? cfg.primaryOf(pbft.view()) == node.id : node.id == 0;
   }
 
-  private static long linkKey(int from, int to) {
-    return ((long) from << 32) | (to & 0xffffffffL);
-  }
-
-  private boolean blocked(int from, int to) {
-    partitions.removeIf(p -> p.until <= time);
-    for (Partition p : partitions) {
-      boolean fromIn = p.group.contains(from);
-      boolean toIn = p.group.contains(to);
-      if ((p.blockOut && fromIn && !toIn) || (p.blockIn && !fromIn && toIn)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private void drawPartitionsAndClogs() {
-    if (faults.partitionRate > 0 && rng.nextDouble() < faults.partitionRate) {
-      Set<Integer> group = new HashSet<>();
-      int size = 1 + rng.nextInt(o.n() - 1);
-      while (group.size() < size) {
-        group.add(rng.nextInt(o.n()));
-      }
-      boolean out = !faults.asymmetricPartitions || rng.nextBoolean();
-      boolean in = !faults.asymmetricPartitions || !out;
-      partitions.add(new Partition(group, out, in, time + 50 + rng.nextInt(800)));
-    }
-    if (faults.clogRate > 0 && rng.nextDouble() < faults.clogRate) {
-      int from = rng.nextInt(o.n() + o.clients());
-      int to = rng.nextInt(o.n());
-      clogs.put(linkKey(from, to), new long[] {time + 100 + rng.nextInt(900), 10 + rng.nextInt(40)});
-    }
-  }
-
-  private void deliver(Delivery d) {
-    if (d.to >= o.n() + clients.length) {
+  private void deliver(Network.Delivery d) {
+    int to = d.to();
+    if (to >= o.n() + clients.length) {
       return; // to the flagging client, which ignores replies
     }
-    if (d.to >= o.n()) {
-      ClientNode c = clients[d.to - o.n()];
-      if (d.fromSide < 0 || o.byzantine() != Byzantine.OVER_THRESHOLD || sideOf(d.to) == d.fromSide) {
-        handleClient(c, c.core.receive(d.bytes));
+    if (to >= o.n()) {
+      ClientNode c = clients[to - o.n()];
+      if (d.fromSide() < 0 || o.byzantine() != Byzantine.OVER_THRESHOLD || sideOf(to) == d.fromSide()) {
+        handleClient(c, c.core.receive(d.bytes()));
       }
       return;
     }
-    ReplicaNode node = replicas[d.to];
+    ReplicaNode node = replicas[to];
     if (node.crashed) {
+      if (o.async()) {
+        net.retry(d, node.restartAt); // reliable links: it waits for the restart
+      }
       return;
     }
     if (node.instances.size() == 1) {
-      if (d.fromSide < 0 || o.byzantine() != Byzantine.OVER_THRESHOLD || sideOf(d.to) == d.fromSide) {
-        receive(node, node.instances.get(0), d.bytes);
+      if (d.fromSide() < 0 || o.byzantine() != Byzantine.OVER_THRESHOLD || sideOf(to) == d.fromSide()) {
+        receive(node, node.instances.get(0), d.bytes());
       }
       return;
     }
-    int route = twinRoute(d.from, d.fromSide);
+    int route = twinRoute(d.from(), d.fromSide());
     for (Instance in : node.instances) {
       if (route == 2 || route == in.side) {
-        receive(node, in, d.bytes);
+        receive(node, in, d.bytes());
       }
     }
   }
@@ -657,10 +680,16 @@ public final class Simulation {
     }
   }
 
-  /** Over-threshold: a fixed split brain. Twins: each sender's messages reach copy 0, 1 or both, per epoch. */
+  /**
+   * Over-threshold: a fixed split brain. Twins: each sender's messages reach copy 0, 1 or both, per epoch.
+   * Equivocate: replicas' messages reach both copies, each client's requests one of them.
+   */
   private int twinRoute(int from, int fromSide) {
     if (o.byzantine() == Byzantine.OVER_THRESHOLD) {
       return fromSide >= 0 ? fromSide : sideOf(from);
+    }
+    if (o.byzantine() == Byzantine.EQUIVOCATE) {
+      return from < o.n() ? 2 : (from - o.n()) % 2;
     }
     int[] routes = twinRoutes.computeIfAbsent(time / 300, e -> {
       int[] r = new int[o.n() + o.clients()];

@@ -16,7 +16,7 @@ public class SimResultTest {
       violations.add("S1 agreement: replica " + i + " committed another batch");
     }
     return new SimResult(SimOptions.of(7, Byzantine.NONE), "loss=0", violations, 10, 9, 0, 0, 0, 0, 0, 100,
-        new SimResult.Traffic(0, 0, 0, 0));
+        new SimResult.Traffic(0, 0, 0, 0, 0));
   }
 
   @Test

@@ -263,12 +263,18 @@ public final class AsyncReplica implements Engine {
   }
 
   /**
-   * A round the channel delivered: final, as a PBFT batch is once committed, so this replica releases its
-   * coin shares for the round's randomized requests now (CT algorithm, integrity paper §5: a coin is never
-   * revealed for a request whose position might still change); executed once those coins are known and
-   * no state capture is awaited.
+   * A round the channel delivered: final, as a PBFT batch is once committed, so it is reported as committed
+   * (view 0, seq = round, the decided vector's digest and payloads, as PBFT reports a committed batch) and this
+   * replica releases its coin shares for the round's randomized requests now (CT algorithm, integrity paper
+   * §5: a coin is never revealed for a request whose position might still change); executed once those coins
+   * are known and no state capture is awaited.
    */
   private void onDelivered(AtomicBroadcast.Delivery d) {
+    List<Signed> batch = new ArrayList<>(d.payloads().size());
+    for (byte[] payload : d.payloads()) {
+      batch.add(Signed.decode(payload)); // valid: external validity held
+    }
+    out.events.add(new Event.Committed(0, d.round(), d.digest(), List.copyOf(batch)));
     delivered.add(d);
     for (byte[] payload : d.payloads()) {
       Request r = Request.decode(Signed.decode(payload).body());

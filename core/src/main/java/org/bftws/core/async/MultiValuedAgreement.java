@@ -106,8 +106,10 @@ public final class MultiValuedAgreement extends Protocol {
   /**
    * Π: the parties in the order the loop considers them, from SHA-256 of {@code pid.bind("order", ...)}
    * by a Fisher-Yates shuffle (SINTRA §2.4, "chosen at random from information that is locally available").
+   * Public because anyone can compute it, the adversary too: the simulator's scheduler uses it to find
+   * each round's first candidate.
    */
-  static int[] order(Pid pid, int n) {
+  public static int[] order(Pid pid, int n) {
     int[] pi = new int[n];
     for (int i = 0; i < n; i++) {
       pi[i] = i;
