@@ -63,6 +63,7 @@ public final class Report {
         RandomReport random = new RandomReport(results);
         random.engine(md, plots);
         new AsyncEngineReport(results).write(md, plots);
+        new SlowPrimaryReport(results).write(md, plots);
         crypto(md, plots);
         random.table1(md, plots);
         Files.writeString(markdown, md.toString(), StandardCharsets.UTF_8);

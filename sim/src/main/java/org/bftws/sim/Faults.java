@@ -45,8 +45,29 @@ final class Faults {
     }
   }
 
+  /**
+   * A steady network for benchmarks: every message takes 1..{@code maxDelay} ticks, nothing is lost,
+   * duplicated, reordered beyond that, partitioned or crashed; healed from the first tick.
+   */
+  private Faults(int maxDelay) {
+    minDelay = 1;
+    this.maxDelay = maxDelay;
+    loss = 0;
+    duplicate = 0;
+    reorder = 0;
+    partitionRate = 0;
+    asymmetricPartitions = false;
+    clogRate = 0;
+    healAt = 1;
+    crashes = List.of();
+  }
+
   static Faults draw(Random rng, SimOptions o, int amnesiaBudget) {
     return new Faults(rng, o, amnesiaBudget);
+  }
+
+  static Faults steady(int maxDelay) {
+    return new Faults(maxDelay);
   }
 
   private static boolean chance(Random rng, double p) {

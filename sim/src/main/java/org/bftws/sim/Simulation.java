@@ -134,6 +134,15 @@ public final class Simulation {
   private final long twinAmnesiaAt;
 
   public Simulation(SimOptions o) {
+    this(o, 0);
+  }
+
+  /**
+   * With {@code steadyDelay} above 0, no drawn fault mix: a steady network whose messages take
+   * 1..steadyDelay ticks and clients that send their next request at once (a benchmark's closed loop; see
+   * {@link org.bftws.sim.bench.SlowPrimaryBench}). 0: the seed's fault mix, as every test run has it.
+   */
+  private Simulation(SimOptions o, int steadyDelay) {
     this.o = o;
     this.rng = new Random(o.seed());
     this.cfg = GroupConfig.builder().set(GroupConfig.F, o.f()).set(GroupConfig.CHECKPOINT_INTERVAL, 8)
@@ -177,7 +186,7 @@ public final class Simulation {
     int amnesiaBudget = o.async() || o.byzantine() == Byzantine.OVER_THRESHOLD ? 0
         : o.byzantine() == Byzantine.NONE || o.byzantine() == Byzantine.CLIENT || o.byzantine() == Byzantine.SLOW
         ? o.f() : o.f() - 1;
-    faults = Faults.draw(rng, o, amnesiaBudget);
+    faults = steadyDelay > 0 ? Faults.steady(steadyDelay) : Faults.draw(rng, o, amnesiaBudget);
     adversary = o.async() ? new AsyncAdversary(rng, n, byz, o.byzantine() != Byzantine.SLOW) : null;
     net = new Network(o, rng, faults, adversary);
     replicas = new ReplicaNode[n];
@@ -325,6 +334,14 @@ public final class Simulation {
 
   public static SimResult run(SimOptions o) {
     return new Simulation(o).run();
+  }
+
+  /** One run on a steady network with closed-loop clients (a benchmark; see {@link #Simulation(SimOptions, int)}). */
+  public static SimResult runSteady(SimOptions o, int maxDelayTicks) {
+    if (maxDelayTicks < 1) {
+      throw new IllegalArgumentException("a steady network's delay is at least 1 tick");
+    }
+    return new Simulation(o, maxDelayTicks).run();
   }
 
   public SimResult run() {
