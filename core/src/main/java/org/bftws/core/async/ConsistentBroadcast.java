@@ -19,9 +19,10 @@ import org.bftws.core.crypto.Digests;
  *   <li>the sender sends the payload to all (SEND);
  *   <li>each party answers the first SEND from the sender, if the payload is externally valid, with its
  *       signature share on {@code pid.bind("cb", digest)}, to the sender only (SHARE);
- *   <li>with a quorum of ⌈(n+f+1)/2⌉ valid shares the sender combines the certificate and sends (payload,
- *       certificate) to all (FINAL);
- *   <li>a party delivers the payload of the first FINAL whose certificate is valid.
+ *   <li>with a quorum of ⌈(n+f+1)/2⌉ valid shares the sender combines the certificate and sends (digest,
+ *       certificate) to all (FINAL): the payload travels once, in SEND;
+ *   <li>a party delivers the payload of the first FINAL whose certificate is valid: the one it holds from
+ *       the SEND if its digest matches, else the one it fetches (below).
  * </ol>
  * Consistency: two quorums of ⌈(n+f+1)/2⌉ share a correct party, which signs one digest per instance, so no
  * two valid certificates of one instance name different payloads, and correct parties never deliver
@@ -38,8 +39,8 @@ import org.bftws.core.crypto.Digests;
  * correct party checked the payload it names: the certificate alone proves the payload valid, and it can
  * stand for the payload (its 32-byte digest) wherever validity is what must be shown.
  *
- * <p>Fetching: a party that holds a valid certificate but not the payload it names (it missed the SEND, or
- * the sender sent it something else) asks all once (FETCH, with the digest). Each correct signer of the
+ * <p>Fetching: a party that holds a valid certificate (from a FINAL or a closing message) but not the
+ * payload it names (it missed the SEND, or the sender sent it something else) asks all once (FETCH, with the digest). Each correct signer of the
  * certificate holds the payload (it signed only what it received), and at least one signer is correct;
  * every holder answers once per asker (PAYLOAD; a FETCH that comes before the SEND is answered when the
  * SEND comes), and an answer is accepted only if it hashes to the certified digest (anything else is
@@ -219,24 +220,24 @@ public final class ConsistentBroadcast extends Protocol {
     shares.put(from, share);
     if (shares.size() >= sigs.quorum()) {
       sentFinal = true;
-      multicast(FINAL, new ByteWriter(sent.length + share.length * shares.size() + 16)
-          .bytes(sent).bytes(sigs.combine(sentMessage, shares)).toBytes());
+      multicast(FINAL, new ByteWriter(heldDigest.length + share.length * shares.size() + 16)
+          .bytes(heldDigest).bytes(sigs.combine(sentMessage, shares)).toBytes());
     }
   }
 
   private void onFinal(int from, byte[] body) {
     ByteReader r = new ByteReader(body);
-    byte[] payload = r.bytes();
+    byte[] digest = r.bytes();
     byte[] certificate = r.bytes();
     r.end();
     if (delivered != null) {
       return;
     }
-    if (!verifies(sigs, pid, payload, certificate)) {
+    if (!deliverClosing(digest, certificate)) {
       evidence(from, "FINAL with an invalid certificate");
       return;
     }
-    deliver(payload, certificate);
+    fetch(); // nothing if the SEND delivered it
   }
 
   private void onFetch(int from, byte[] digest) {

@@ -199,7 +199,7 @@ public class ConsistentBroadcastTest {
         } else {
           continue; // too few RSA shares combine into nothing
         }
-        finals.add(new ByteWriter().bytes(v).bytes(cert).toBytes());
+        finals.add(new ByteWriter().bytes(Digests.sha256(v)).bytes(cert).toBytes());
       }
       for (int to = 0; to < n; to++) {
         for (byte[] fin : finals) {
@@ -342,6 +342,29 @@ public class ConsistentBroadcastTest {
     }
   }
 
+  /** A FINAL carries (digest, certificate); a party that missed the SEND fetches the payload. */
+  // Reference: SINTRA §2.2 (the payload travels once; the certificate names it by digest)
+  @Test
+  public void finalWithoutTheSendMakesThePartyFetch() {
+    for (Scheme scheme : Scheme.values()) {
+      Group g = new Group(4, 1, 8, 0, Set.of(0), scheme);
+      byte[] cert = sendTo(g, Set.of(1, 2), Set.of(0, 1, 2));
+      byte[] fin = new ByteWriter().bytes(Digests.sha256(P)).bytes(cert).toBytes();
+      for (int to = 1; to < 4; to++) {
+        g.net.post(0, to, g.net.forge(0, g.pid, ConsistentBroadcast.FINAL, fin));
+      }
+      g.net.run();
+      assertArrayEquals(scheme.name(), P, g.consistent());
+      for (int i = 1; i < 4; i++) {
+        assertEquals(scheme.name(), 1, g.delivered.get(i).size());
+        boolean fetched = g.net.transcript(i).stream()
+            .anyMatch(x -> x.sent() && x.message().type() == ConsistentBroadcast.FETCH);
+        assertEquals(scheme + " replica " + i + " fetched", i == 3, fetched);
+        assertEquals(scheme.name(), List.of(), g.net.evidence(i));
+      }
+    }
+  }
+
   // Reference: CKPS 2001 §5 (a correct party echoes only an externally valid proposal)
   @Test
   public void invalidPayloadIsNotEchoed() {
@@ -409,7 +432,7 @@ public class ConsistentBroadcastTest {
     g.net.post(0, 1, g.net.forge(0, g.pid, ConsistentBroadcast.SEND, P));
     g.net.post(0, 1, g.net.forge(0, g.pid, ConsistentBroadcast.SEND, Q));
     g.net.post(0, 1, g.net.forge(0, g.pid, ConsistentBroadcast.FINAL,
-        new ByteWriter().bytes(P).bytes(new byte[40]).toBytes()));
+        new ByteWriter().bytes(Digests.sha256(P)).bytes(new byte[40]).toBytes()));
     g.net.post(0, 1, g.net.forge(0, g.pid, ConsistentBroadcast.FINAL, new byte[3]));
     g.net.post(2, 1, g.net.forge(0, 2, g.pid, ConsistentBroadcast.SEND, Q)); // claims 0, signed by 2
     g.net.run();

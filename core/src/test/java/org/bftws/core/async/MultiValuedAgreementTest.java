@@ -140,7 +140,7 @@ public class MultiValuedAgreementTest {
     }
 
     void fin(int b, int to, byte[] value, byte[] certificate) {
-      byte[] body = new ByteWriter().bytes(value).bytes(certificate).toBytes();
+      byte[] body = new ByteWriter().bytes(Digests.sha256(value)).bytes(certificate).toBytes();
       net.post(b, to, net.forge(b, proposalPid(b), ConsistentBroadcast.FINAL, body));
     }
 
