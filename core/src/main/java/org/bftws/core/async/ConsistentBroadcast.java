@@ -29,7 +29,7 @@ import org.bftws.core.crypto.Digests;
  * different payloads. Unlike reliable broadcast, some correct parties may deliver nothing when the sender
  * is faulty. Linear messages, at the price of the signatures (SINTRA §2.2).
  *
- * <p>The certificate is transferable: {@link #verifies} lets anyone check a (digest, certificate) pair of
+ * <p>The certificate is transferable: {@link #certifies} lets anyone check a (digest, certificate) pair of
  * an instance, and {@link #deliverClosing} takes one received in another protocol's message (the
  * multi-valued agreement's yes-votes and binary-agreement validation, SINTRA §2.4). The certificate scheme
  * is a {@link QuorumSignatures}.
@@ -40,9 +40,9 @@ import org.bftws.core.crypto.Digests;
  * stand for the payload (its 32-byte digest) wherever validity is what must be shown.
  *
  * <p>Fetching: a party that holds a valid certificate (from a FINAL or a closing message) but not the
- * payload it names (it missed the SEND, or the sender sent it something else) asks all once (FETCH, with the digest). Each correct signer of the
- * certificate holds the payload (it signed only what it received), and at least one signer is correct;
- * every holder answers once per asker (PAYLOAD; a FETCH that comes before the SEND is answered when the
+ * payload it names (it missed the SEND, or the sender sent it something else) asks all once (FETCH, with
+ * the digest). Each correct signer of the certificate holds the payload (it signed only what it
+ * received), and at least one signer is correct; every holder answers once per asker (PAYLOAD; a FETCH that comes before the SEND is answered when the
  * SEND comes), and an answer is accepted only if it hashes to the certified digest (anything else is
  * evidence against its sender).
  */
@@ -250,11 +250,15 @@ public final class ConsistentBroadcast extends Protocol {
 
   /** Answers the open FETCHes whose digest is that of a payload this party holds (the SEND may come late). */
   private void answerFetches() {
-    byte[] payload = held != null ? held : delivered != null ? delivered.payload() : null;
-    if (payload == null || openFetches.isEmpty()) {
-      return;
+    if (held != null) {
+      answerFetches(held, heldDigest);
     }
-    byte[] d = held != null ? heldDigest : Digests.sha256(payload);
+    if (delivered != null) { // differs from the SEND held only if the sender equivocated
+      answerFetches(delivered.payload(), Digests.sha256(delivered.payload()));
+    }
+  }
+
+  private void answerFetches(byte[] payload, byte[] d) {
     openFetches.entrySet().removeIf(e -> {
       if (!Arrays.equals(e.getValue(), d)) {
         return false;
