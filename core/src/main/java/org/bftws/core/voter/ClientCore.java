@@ -152,6 +152,9 @@ public final class ClientCore {
   public Ready receive(byte[] bytes) {
     try {
       ReplyBundle r = ReplyBundle.decode(bytes);
+      if (!awaited(r)) {
+        return flush(); // a late reply (f+1 already agreed) or one to nothing asked: no use checking it
+      }
       if (r.sender() < 0 || r.sender() >= cfg.n() || !r.verify(verifier)) {
         out.events.add(new Event.Evidence(r.sender(), "not an authentic reply"));
         return flush();
@@ -161,7 +164,7 @@ public final class ClientCore {
         return flush();
       }
       Outstanding o = outstanding.get(r.messageNumber());
-      if (o != null && r.sequenceId().equals(sequenceId) && o.voter.add(r.sender(), r.result(), r.random())) {
+      if (o.voter.add(r.sender(), r.result(), r.random())) {
         outstanding.remove(r.messageNumber());
         out.events.add(new Event.Delivered(new RequestId(sequenceId, r.messageNumber()), o.voter.result(), o.voter.random()));
       }
@@ -171,11 +174,23 @@ public final class ClientCore {
     return flush();
   }
 
+  /**
+   * Whether a reply answers a request still waiting for its vote: only those are worth a signature check,
+   * as the others change nothing (a reply that comes after f+1 matching ones is not verified at all).
+   */
+  private boolean awaited(ReplyBundle r) {
+    if (!r.sequenceId().equals(sequenceId)) {
+      return false;
+    }
+    if (r.readOnly()) {
+      // a late answer to an earlier read, or to a read that already fell back, is not awaited
+      return readOnly != null && r.messageNumber() == readOnly.request().messageNumber();
+    }
+    return outstanding.containsKey(r.messageNumber());
+  }
+
   private void onReadOnlyReply(ReplyBundle r) {
     ReadOnlyCall c = readOnly;
-    if (c == null || !r.sequenceId().equals(sequenceId) || r.messageNumber() != c.request().messageNumber()) {
-      return; // a late answer to an earlier read, or to a read that already fell back
-    }
     if (c.voter().add(r.sender(), r.result(), r.random())) {
       readOnly = null;
       out.events.add(new Event.Delivered(new RequestId(sequenceId, nextMessageNumber), c.voter().result(),
