@@ -132,6 +132,12 @@ public final class Simulation {
   private long time;
   /** Twins only: when one copy restarts empty (-1: never in this seed). */
   private final long twinAmnesiaAt;
+  /**
+   * Whether replicas are given ticks: always under PBFT (its timers); under asynchronous ordering by a draw
+   * from the seed alone (not {@link #rng}: a run without ticks keeps the schedule it had before ticks
+   * existed), one run in three without — SINTRA's liveness needs no timer, and those runs show it.
+   */
+  private final boolean ticks;
 
   public Simulation(SimOptions o) {
     this.o = o;
@@ -173,6 +179,7 @@ public final class Simulation {
       checker.agreement(new Checker.BaOracle(n, o.f(), o.random() == SimOptions.Randomness.BA_HARDENED, verifier));
     }
     Set<Integer> byz = chooseByzantine();
+    ticks = !o.async() || new Random(o.seed() ^ 0x7469636bL).nextInt(3) != 0;
     // Asynchronous ordering: no amnesia, the engine has no state transfer yet (docs/simulator.md).
     int amnesiaBudget = o.async() || o.byzantine() == Byzantine.OVER_THRESHOLD ? 0
         : o.byzantine() == Byzantine.NONE || o.byzantine() == Byzantine.CLIENT || o.byzantine() == Byzantine.SLOW
@@ -363,7 +370,8 @@ public final class Simulation {
       delivered += c.issued - (c.terminated ? 0 : c.core.outstanding()); // requests, not the terminate
     }
     String described = adversary == null ? faults.describe()
-        : faults.describe() + " adversary=" + adversary.describe() + " held=" + net.heldTotal();
+        : faults.describe() + " adversary=" + adversary.describe() + " held=" + net.heldTotal()
+        + (ticks ? " ticks" : " no-ticks");
     return new SimResult(o, described, checker.violations(), checker.committedRequests, delivered,
         checker.viewChanges, checker.stateTransfers, checker.evidence, checker.refused, checker.randomsChecked, time,
         new SimResult.Traffic(messagesSent, ppUpdatesSent, latencyCount == 0 ? 0 : (double) latencySum / latencyCount,
@@ -429,10 +437,13 @@ public final class Simulation {
     }
   }
 
-  /** Ticks every replica (PBFT's timers; the asynchronous engine is never given one) and every client. */
+  /**
+   * Ticks every replica that is up (PBFT's timers; the asynchronous engine's retransmission, which decides
+   * nothing — except in its runs without ticks) and every client.
+   */
   private void tickAll() {
     for (ReplicaNode node : replicas) {
-      if (!node.crashed && !o.async()) {
+      if (!node.crashed && ticks) {
         for (Instance in : node.instances) {
           try {
             handle(node, in, in.replica.tick());
