@@ -72,7 +72,7 @@ public final class Simulation {
     final List<Instance> instances = new ArrayList<>();
     final boolean byzantine;
     boolean crashed;
-    /** While crashed: when it restarts (asynchronous links hold its messages until then). */
+    /** While crashed: when it restarts (reliable links hold its messages until then). */
     long restartAt;
     boolean silent;
     Mutator mutator;
@@ -180,13 +180,13 @@ public final class Simulation {
     }
     Set<Integer> byz = chooseByzantine();
     ticks = !o.async() || new Random(o.seed() ^ 0x7469636bL).nextInt(3) != 0;
-    // Asynchronous ordering: no amnesia, the engine has no state transfer yet (docs/simulator.md).
-    int amnesiaBudget = o.async() || o.byzantine() == Byzantine.OVER_THRESHOLD ? 0
+    // Amnesia needs state transfer, which a stalled tick triggers: none in the asynchronous runs without ticks.
+    int amnesiaBudget = !ticks || o.byzantine() == Byzantine.OVER_THRESHOLD ? 0
         : o.byzantine() == Byzantine.NONE || o.byzantine() == Byzantine.CLIENT || o.byzantine() == Byzantine.SLOW
         ? o.f() : o.f() - 1;
     faults = Faults.draw(rng, o, amnesiaBudget);
     adversary = o.async() ? new AsyncAdversary(rng, n, byz, o.byzantine() != Byzantine.SLOW) : null;
-    net = new Network(o, rng, faults, adversary);
+    net = new Network(o, rng, faults, adversary, !ticks);
     replicas = new ReplicaNode[n];
     boolean twins = o.byzantine() == Byzantine.TWINS || o.byzantine() == Byzantine.OVER_THRESHOLD
         || o.byzantine() == Byzantine.EQUIVOCATE;
@@ -664,7 +664,7 @@ public final class Simulation {
     }
     ReplicaNode node = replicas[to];
     if (node.crashed) {
-      if (o.async()) {
+      if (net.reliable()) {
         net.retry(d, node.restartAt); // reliable links: it waits for the restart
       }
       return;
