@@ -75,8 +75,9 @@ public final class Main {
     if (ordering == SimOptions.Ordering.PBFT && modes.contains(Byzantine.EQUIVOCATE)) {
       usage("--byzantine equivocate needs --ordering async (PBFT's equivocating primary is --byzantine twins)");
     }
-    if (ordering == SimOptions.Ordering.ASYNC && (random != SimOptions.Randomness.NONE || modes.contains(Byzantine.FLAGGING))) {
-      usage("--ordering async gives randomized requests no random numbers yet: --random and flagging need pbft");
+    if (ordering == SimOptions.Ordering.ASYNC && (random == SimOptions.Randomness.BA
+        || random == SimOptions.Randomness.BA_HARDENED || modes.contains(Byzantine.FLAGGING))) {
+      usage("--ordering async: " + Simulation.ASYNC_RANDOMNESS);
     }
     int f = (replicas - 1) / 3;
     SimKeys simKeys = null;

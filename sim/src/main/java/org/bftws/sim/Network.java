@@ -14,11 +14,12 @@ import java.util.Set;
  * that a seed replays exactly, and the benign fault mix of {@link Faults} until the heal — delay, reordering,
  * duplication, partitions and clogged links.
  *
- * <p>Two link models. PBFT's (partially synchronous, Castro-Liskov §2): before the heal a lost message or
- * one a partition blocks is gone, and retransmission and state transfer must make up for it. The
- * asynchronous one (SINTRA §2, reliable authenticated links): nothing is lost, only delayed — a blocked
- * message waits until its partition ends, a "lost" one until a time up to the heal — and the {@link
- * AsyncAdversary} may hold back whatever it names until nothing else is in flight.
+ * <p>Two link models. Lossy links (PBFT's, Castro-Liskov §2; and the asynchronous engine's in its runs
+ * with ticks): before the heal a lost message or one a partition blocks is gone, and retransmission and
+ * state transfer must make up for it. Reliable links (SINTRA §2, the asynchronous engine's runs without
+ * ticks): nothing is lost, only delayed — a blocked message waits until its partition ends, a "lost" one
+ * until a time up to the heal. Under asynchronous ordering the {@link AsyncAdversary} may in either case
+ * hold back whatever it names until nothing else is in flight.
  */
 final class Network {
   record Delivery(long time, long order, int from, int fromSide, int to, byte[] bytes) {}
@@ -30,6 +31,8 @@ final class Network {
   private final Faults faults;
   /** Asynchronous links only (null for PBFT): what the scheduler holds back. */
   private final AsyncAdversary adversary;
+  /** SINTRA's reliable links (nothing lost, only delayed) rather than PBFT's lossy ones. */
+  private final boolean reliable;
   private final PriorityQueue<Delivery> queue = new PriorityQueue<>(
       (a, b) -> a.time != b.time ? Long.compare(a.time, b.time) : Long.compare(a.order, b.order));
   /** Messages the adversary holds back, in sending order; released when nothing else is in flight. */
@@ -38,12 +41,16 @@ final class Network {
   private final Map<Long, long[]> clogs = new HashMap<>();
   private long order;
   private long heldTotal;
+  /** Lossy links: the longest the adversary holds a message back (ten retransmission intervals by default). */
+  static final long HOLD_LIMIT = 500;
 
-  Network(SimOptions o, Random rng, Faults faults, AsyncAdversary adversary) {
+  /** {@code adversary}: null for none (PBFT); {@code reliable}: links that lose nothing (see the class). */
+  Network(SimOptions o, Random rng, Faults faults, AsyncAdversary adversary, boolean reliable) {
     this.o = o;
     this.rng = rng;
     this.faults = faults;
     this.adversary = adversary;
+    this.reliable = reliable;
   }
 
   /** Messages held back by the adversary over the run. */
@@ -57,31 +64,33 @@ final class Network {
    */
   void link(long time, int from, int fromSide, int to, byte[] bytes, long delayBy) {
     boolean faulty = time < faults.healAt;
-    if (adversary == null) {
-      if (faulty && (blockedUntil(time, from, to) > 0 || rng.nextDouble() < faults.loss)) {
-        return;
-      }
-      schedule(time, time + delayBy, from, fromSide, to, bytes, faulty);
-    } else {
-      if (adversary.holds(from, bytes)) {
-        held.add(new Delivery(time, 0, from, fromSide, to, bytes));
-        heldTotal++;
-        return;
-      }
-      long at = time + delayBy;
-      if (faulty) {
-        long until = blockedUntil(time, from, to);
-        if (until > 0) {
-          at = Math.max(at, until); // delayed until the partition ends
-        } else if (rng.nextDouble() < faults.loss) {
-          at += rng.nextInt((int) (faults.healAt - time) + 1); // "lost": delayed, at most until the heal
-        }
-      }
-      schedule(time, at, from, fromSide, to, bytes, faulty);
+    if (adversary != null && adversary.holds(from, bytes)) {
+      held.add(new Delivery(time, 0, from, fromSide, to, bytes));
+      heldTotal++;
+      return;
     }
+    long at = time + delayBy;
+    if (faulty) {
+      long until = blockedUntil(time, from, to);
+      if (!reliable) {
+        if (until > 0 || rng.nextDouble() < faults.loss) {
+          return;
+        }
+      } else if (until > 0) {
+        at = Math.max(at, until); // delayed until the partition ends
+      } else if (rng.nextDouble() < faults.loss) {
+        at += rng.nextInt((int) (faults.healAt - time) + 1); // "lost": delayed, at most until the heal
+      }
+    }
+    schedule(time, at, from, fromSide, to, bytes, faulty);
     if (faulty && rng.nextDouble() < faults.duplicate) {
       schedule(time, time + delayBy, from, fromSide, to, bytes, true);
     }
+  }
+
+  /** Whether links hold what they cannot deliver yet rather than lose it. */
+  boolean reliable() {
+    return reliable;
   }
 
   /** The next message due at {@code time}, or null. */
@@ -89,17 +98,20 @@ final class Network {
     return !queue.isEmpty() && queue.peek().time <= time ? queue.poll() : null;
   }
 
-  /** A message for a receiver that is down (asynchronous links): delivered again at {@code at}. */
+  /** A message for a receiver that is down (reliable links): delivered again at {@code at}. */
   void retry(Delivery d, long at) {
     queue.add(new Delivery(at, order++, d.from, d.fromSide, d.to, d.bytes));
   }
 
   /**
    * The adversary's fairness: when nothing else is in flight, every held message goes out (in sending
-   * order, on reliable links), so each is delivered eventually and no run stalls on held messages.
+   * order), so each is delivered eventually and no run stalls on held messages. On lossy links replicas
+   * retransmit on ticks, so the network may never fall idle: there, held messages also go out once the
+   * oldest has waited {@link #HOLD_LIMIT} ticks (SINTRA §2: any delay, but a finite one).
    */
   void releaseHeldIfIdle(long time) {
-    if (!queue.isEmpty() || held.isEmpty()) {
+    boolean overdue = !reliable && !held.isEmpty() && time - held.get(0).time >= HOLD_LIMIT;
+    if (held.isEmpty() || !queue.isEmpty() && !overdue) {
       return;
     }
     for (Delivery d : held) {

@@ -72,7 +72,7 @@ public final class Simulation {
     final List<Instance> instances = new ArrayList<>();
     final boolean byzantine;
     boolean crashed;
-    /** While crashed: when it restarts (asynchronous links hold its messages until then). */
+    /** While crashed: when it restarts (reliable links hold its messages until then). */
     long restartAt;
     boolean silent;
     Mutator mutator;
@@ -132,6 +132,12 @@ public final class Simulation {
   private long time;
   /** Twins only: when one copy restarts empty (-1: never in this seed). */
   private final long twinAmnesiaAt;
+  /**
+   * Whether replicas are given ticks: always under PBFT (its timers); under asynchronous ordering by a draw
+   * from the seed alone (not {@link #rng}: a run without ticks keeps the schedule it had before ticks
+   * existed), one run in three without — SINTRA's liveness needs no timer, and those runs show it.
+   */
+  private final boolean ticks;
 
   public Simulation(SimOptions o) {
     this(o, 0);
@@ -156,13 +162,16 @@ public final class Simulation {
     } else {
       coinConfigs = null;
     }
-    if (o.async() && (o.random() != SimOptions.Randomness.NONE || o.byzantine() == Byzantine.FLAGGING)) {
-      throw new IllegalArgumentException("asynchronous ordering gives randomized requests no random numbers yet");
+    if (o.async() && (o.random() == SimOptions.Randomness.BA || o.random() == SimOptions.Randomness.BA_HARDENED
+        || o.byzantine() == Byzantine.FLAGGING)) {
+      throw new IllegalArgumentException(ASYNC_RANDOMNESS);
     }
     if (!o.async() && o.byzantine() == Byzantine.EQUIVOCATE) {
       throw new IllegalArgumentException("--byzantine equivocate needs asynchronous ordering (PBFT's is twins)");
     }
-    asyncCoins = o.async() ? dealAsyncCoins() : null;
+    // CT under asynchronous ordering: one dealt key tosses binary agreement's coins and the requests' (the
+    // engine signs the two in separate domains), so the checker's oracle checks the random numbers (S8).
+    asyncCoins = !o.async() ? null : coinConfigs != null ? coinConfigs : dealAsyncCoins();
     checker = new Checker(oracle);
     checker.operations(operations());
     TestKeys drawn = TestKeys.drawn(n + o.clients(), rng); // drawn with keygen's keys too: the schedule stays the seed's
@@ -182,13 +191,14 @@ public final class Simulation {
       checker.agreement(new Checker.BaOracle(n, o.f(), o.random() == SimOptions.Randomness.BA_HARDENED, verifier));
     }
     Set<Integer> byz = chooseByzantine();
-    // Asynchronous ordering: no amnesia, the engine has no state transfer yet (docs/simulator.md).
-    int amnesiaBudget = o.async() || o.byzantine() == Byzantine.OVER_THRESHOLD ? 0
+    ticks = !o.async() || new Random(o.seed() ^ 0x7469636bL).nextInt(3) != 0;
+    // Amnesia needs state transfer, which a stalled tick triggers: none in the asynchronous runs without ticks.
+    int amnesiaBudget = !ticks || o.byzantine() == Byzantine.OVER_THRESHOLD ? 0
         : o.byzantine() == Byzantine.NONE || o.byzantine() == Byzantine.CLIENT || o.byzantine() == Byzantine.SLOW
         ? o.f() : o.f() - 1;
     faults = steadyDelay > 0 ? Faults.steady(steadyDelay) : Faults.draw(rng, o, amnesiaBudget);
     adversary = o.async() ? new AsyncAdversary(rng, n, byz, o.byzantine() != Byzantine.SLOW) : null;
-    net = new Network(o, rng, faults, adversary);
+    net = new Network(o, rng, faults, adversary, !ticks);
     replicas = new ReplicaNode[n];
     boolean twins = o.byzantine() == Byzantine.TWINS || o.byzantine() == Byzantine.OVER_THRESHOLD
         || o.byzantine() == Byzantine.EQUIVOCATE;
@@ -329,6 +339,10 @@ public final class Simulation {
     return new Checker.CoinOracle(scheme, dealt, groupId, o.coinPerBatch());
   }
 
+  /** Why asynchronous ordering refuses BA randomness and the flagging nemesis (both are PBFT's primary's). */
+  static final String ASYNC_RANDOMNESS = "asynchronous ordering takes --random ct only: the BA algorithms"
+      + " (integrity paper §4) and the flagging nemesis work through PBFT's primary, which it does not have";
+
   /** RSA modulus size in the simulator: small for speed (dealing safe primes per seed), never for real keys. */
   static final int SIM_RSA_BITS = 512;
 
@@ -380,7 +394,8 @@ public final class Simulation {
       delivered += c.issued - (c.terminated ? 0 : c.core.outstanding()); // requests, not the terminate
     }
     String described = adversary == null ? faults.describe()
-        : faults.describe() + " adversary=" + adversary.describe() + " held=" + net.heldTotal();
+        : faults.describe() + " adversary=" + adversary.describe() + " held=" + net.heldTotal()
+        + (ticks ? " ticks" : " no-ticks");
     return new SimResult(o, described, checker.violations(), checker.committedRequests, delivered,
         checker.viewChanges, checker.stateTransfers, checker.evidence, checker.refused, checker.randomsChecked, time,
         new SimResult.Traffic(messagesSent, ppUpdatesSent, latencyCount == 0 ? 0 : (double) latencySum / latencyCount,
@@ -446,10 +461,13 @@ public final class Simulation {
     }
   }
 
-  /** Ticks every replica (PBFT's timers; the asynchronous engine is never given one) and every client. */
+  /**
+   * Ticks every replica that is up (PBFT's timers; the asynchronous engine's retransmission, which decides
+   * nothing — except in its runs without ticks) and every client.
+   */
   private void tickAll() {
     for (ReplicaNode node : replicas) {
-      if (!node.crashed && !o.async()) {
+      if (!node.crashed && ticks) {
         for (Instance in : node.instances) {
           try {
             handle(node, in, in.replica.tick());
@@ -670,7 +688,7 @@ public final class Simulation {
     }
     ReplicaNode node = replicas[to];
     if (node.crashed) {
-      if (o.async()) {
+      if (net.reliable()) {
         net.retry(d, node.restartAt); // reliable links: it waits for the restart
       }
       return;

@@ -1,6 +1,7 @@
 package org.bftws.sim;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
@@ -135,7 +136,7 @@ public class SimulationTest {
     assertTrue("only " + caught + " of 10 over-threshold runs violated S1 or S7", caught >= 5);
   }
 
-  /** The asynchronous engine's nemeses: PBFT's but flagging (no random numbers yet), and the equivocating sender. */
+  /** The asynchronous engine's nemeses: PBFT's but flagging (a PBFT primary's), and the equivocating sender. */
   private static final List<Byzantine> ASYNC_NEMESES = List.of(Byzantine.NONE, Byzantine.TWINS, Byzantine.MUTATE,
       Byzantine.SILENT, Byzantine.CLIENT, Byzantine.EQUIVOCATE);
 
@@ -143,8 +144,8 @@ public class SimulationTest {
     return new SimOptions(seed, 1, 3, requests, b).withOrdering(SimOptions.Ordering.ASYNC);
   }
 
-  // SINTRA §2's model: reliable links under an adversarial scheduler (arbitrary delay, reordering,
-  // duplication, one replica's or one proposal's messages held back), no tick ever given to a replica. S1-S7
+  // SINTRA §2's model under an adversarial scheduler (arbitrary delay, reordering, duplication, one
+  // replica's or one proposal's messages held back); seeds 1 and 2 draw runs with ticks (retransmission). S1-S7
   // on the delivered order and L1 hold under every nemesis of the asynchronous engine; a seed replays exactly.
   @Test
   public void asyncOrderingKeepsEveryInvariantUnderEveryNemesis() throws Exception {
@@ -170,14 +171,18 @@ public class SimulationTest {
   }
 
   // The liveness asynchronous ordering buys without any timer (docs/design/async.md): one replica is silent
-  // and the scheduler holds back every message of a second one — a fixed correct replica (seed 2), or the
-  // leader of the moment, each round's first candidate (seed 4) — for as long as anything else is in
-  // flight, so the group moves only when those messages are finally delivered; no replica ever gets a
-  // tick. Every request still completes.
+  // and the scheduler holds back every message of a second one — a fixed correct replica (seed 7), or the
+  // leader of the moment, each round's first candidate (seed 10) — for as long as anything else is in
+  // flight, so the group moves only when those messages are finally delivered; these seeds draw runs without
+  // ticks, so no replica ever gets one (no retransmission either: the links are reliable). Every request
+  // still completes.
   @Test
   public void asyncOrderingCompletesWhileTheSchedulerHoldsBackOneReplica() throws Exception {
-    List<SimOptions> runs = List.of(async(2, 30, Byzantine.SILENT), async(4, 30, Byzantine.SILENT));
+    List<SimOptions> runs = List.of(async(7, 30, Byzantine.SILENT), async(10, 30, Byzantine.SILENT));
     List<SimResult> results = runAll(runs);
+    for (SimResult r : results) {
+      assertTrue(r.describe(), r.faults().endsWith(" no-ticks"));
+    }
     assertTrue(results.get(0).describe(), results.get(0).faults().contains("adversary=slow-replica"));
     assertTrue(results.get(1).describe(), results.get(1).faults().contains("adversary=slow-leader"));
     for (SimResult r : results) {
@@ -219,6 +224,46 @@ public class SimulationTest {
       fail("equivocate accepted for PBFT");
     } catch (IllegalArgumentException e) {
       assertTrue(e.getMessage(), e.getMessage().contains("twins"));
+    }
+  }
+
+  // Castro-Liskov §4.3 and §2 for the asynchronous engine: in its runs with ticks the links lose messages
+  // before the heal and a crashed replica may restart empty (seed 4: replica 3, lossy links); the group's
+  // retransmission and state transfer bring it back, and S1-S7 and L1 hold.
+  @Test
+  public void asyncOrderingRecoversFromLossAndAmnesia() throws Exception {
+    List<SimResult> results = runAll(List.of(async(4, 30, Byzantine.NONE), async(4, 30, Byzantine.CLIENT)));
+    for (SimResult r : results) {
+      String why = r.report(false) + "\n  replay: " + r.options().replay();
+      assertTrue(why, r.ok());
+      assertTrue(why, r.faults().endsWith(" ticks") && r.faults().contains(",amnesia)"));
+      assertFalse(why, r.faults().contains("loss=0.000"));
+      assertTrue(why, r.requestsDelivered() >= (r.options().byzantine() == Byzantine.CLIENT ? 20 : 30));
+    }
+    assertTrue(results.get(0).describe(), results.get(0).stateTransfers() > 0);
+  }
+
+  // Integrity paper §5 (CT algorithm) on SINTRA's channel: the replicas' coin shares come from the CT
+  // dealer, a round executes once each randomized request's coin combined, and the checker's oracle
+  // recomputes every random number (S8), per request and per batch; BA randomness is PBFT's and refused.
+  @Test
+  public void asyncOrderingDeliversCheckedRandomNumbers() throws Exception {
+    List<SimOptions> runs = new ArrayList<>();
+    for (Byzantine b : List.of(Byzantine.TWINS, Byzantine.MUTATE)) {
+      runs.add(async(1, 30, b).withRandom(SimOptions.Randomness.CT, SchemeId.CKS, false));
+    }
+    runs.add(async(2, 30, Byzantine.NONE).withRandom(SimOptions.Randomness.CT, SchemeId.CKS, true));
+    for (SimResult r : runAll(runs)) {
+      String why = r.report(false) + "\n  replay: " + r.options().replay();
+      assertTrue(why, r.ok());
+      assertTrue(why, r.randomsChecked() > 0);
+      assertTrue(why, r.options().replay().contains(" --random ct"));
+    }
+    try {
+      Simulation.run(async(1, 10, Byzantine.NONE).withRandom(SimOptions.Randomness.BA, SchemeId.CKS, false));
+      fail("BA randomness accepted for asynchronous ordering");
+    } catch (IllegalArgumentException e) {
+      assertTrue(e.getMessage(), e.getMessage().contains("--random ct only"));
     }
   }
 
