@@ -159,6 +159,7 @@ public final class AsyncReplica implements Engine {
     now++;
     if (now - lastRetransmit >= cfg.get(GroupConfig.RETRANSMIT_INTERVAL)) {
       lastRetransmit = now;
+      ctx.newInterval();
       boolean stalled = channel.deliveredRound() == deliveredAtLastRetransmit;
       deliveredAtLastRetransmit = channel.deliveredRound();
       if (stalled && ctx.takingPart()) {
