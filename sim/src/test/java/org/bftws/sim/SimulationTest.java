@@ -257,6 +257,19 @@ public class SimulationTest {
     assertTrue(why, r.stateTransfers() > 0);
   }
 
+  // Castro-Liskov §4.3's proof of a stable checkpoint, for the asynchronous engine: a replica down while
+  // checkpoint 8 formed (seed 34: replica 3, with twins at replica 1) needs 2f+1 votes to learn it is
+  // stable, and a Byzantine signer does not resend its vote; the stalled replicas relay the whole proof,
+  // and it fetches the state instead of waiting for rounds nobody keeps.
+  @Test
+  public void asyncReplicaDownWhileACheckpointFormedGetsItsProofRelayed() throws Exception {
+    SimResult r = Simulation.run(async(34, 200, Byzantine.TWINS));
+    String why = r.report(false) + "\n  replay: " + r.options().replay();
+    assertTrue(why, r.ok());
+    assertTrue(why, r.faults().contains("crash(r3@"));
+    assertTrue(why, r.stateTransfers() > 0);
+  }
+
   // Integrity paper §5 (CT algorithm) on SINTRA's channel: the replicas' coin shares come from the CT
   // dealer, a round executes once each randomized request's coin combined, and the checker's oracle
   // recomputes every random number (S8), per request and per batch; BA randomness is PBFT's and refused.
