@@ -243,6 +243,33 @@ public class SimulationTest {
     assertTrue(results.get(0).describe(), results.get(0).stateTransfers() > 0);
   }
 
+  // SINTRA §2.4-2.5 with closed instances: a replica that restarted empty and one that was down take part
+  // in rounds the others delivered and closed (seed 22: replica 1 amnesic, replica 2 crashed; 200
+  // requests). The second's own proposal can never be certified any more and the first's pre-crash one is
+  // lost, so it never holds n-f valid proposals; it learns each round's decision from the DECIDE proofs the
+  // others resend (the round's binary agreement is open before it enters the loop), and the group goes on.
+  @Test
+  public void asyncReplicaBehindInClosedRoundsLearnsTheirDecisions() throws Exception {
+    SimResult r = Simulation.run(async(22, 200, Byzantine.CLIENT));
+    String why = r.report(false) + "\n  replay: " + r.options().replay();
+    assertTrue(why, r.ok());
+    assertTrue(why, r.faults().contains(",amnesia)") && r.faults().contains("crash(r2@"));
+    assertTrue(why, r.stateTransfers() > 0);
+  }
+
+  // Castro-Liskov §4.3's proof of a stable checkpoint, for the asynchronous engine: a replica down while
+  // checkpoint 8 formed (seed 34: replica 3, with twins at replica 1) needs 2f+1 votes to learn it is
+  // stable, and a Byzantine signer does not resend its vote; the stalled replicas relay the whole proof,
+  // and it fetches the state instead of waiting for rounds nobody keeps.
+  @Test
+  public void asyncReplicaDownWhileACheckpointFormedGetsItsProofRelayed() throws Exception {
+    SimResult r = Simulation.run(async(34, 200, Byzantine.TWINS));
+    String why = r.report(false) + "\n  replay: " + r.options().replay();
+    assertTrue(why, r.ok());
+    assertTrue(why, r.faults().contains("crash(r3@"));
+    assertTrue(why, r.stateTransfers() > 0);
+  }
+
   // Integrity paper §5 (CT algorithm) on SINTRA's channel: the replicas' coin shares come from the CT
   // dealer, a round executes once each randomized request's coin combined, and the checker's oracle
   // recomputes every random number (S8), per request and per batch; BA randomness is PBFT's and refused.

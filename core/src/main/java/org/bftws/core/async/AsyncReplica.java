@@ -141,6 +141,8 @@ public final class AsyncReplica implements Engine {
       onRequest(s);
     } else if (PEER_KINDS.contains(s.kind()) && s.sender() >= 0 && s.sender() < n && s.sender() != id) {
       onPeer(s);
+    } else if (s.kind() == Kind.CHECKPOINT && s.sender() == id) {
+      return flush(); // our own vote, relayed back in a peer's stable-checkpoint proof (Checkpoints#retransmit)
     } else {
       evidence(s.sender(), "sender not allowed to send " + s.kind() + " to an asynchronous replica");
     }
@@ -159,6 +161,7 @@ public final class AsyncReplica implements Engine {
     now++;
     if (now - lastRetransmit >= cfg.get(GroupConfig.RETRANSMIT_INTERVAL)) {
       lastRetransmit = now;
+      ctx.newInterval();
       boolean stalled = channel.deliveredRound() == deliveredAtLastRetransmit;
       deliveredAtLastRetransmit = channel.deliveredRound();
       if (stalled && ctx.takingPart()) {

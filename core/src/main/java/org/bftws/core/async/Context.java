@@ -51,7 +51,17 @@ public final class Context {
   private final Map<Pid, List<Ready.Outbound>> sent = new LinkedHashMap<>();
   /** Per open instance: (sender, signature) of the authentic envelopes handed on, to drop resent copies. */
   private final Map<Pid, Set<ByteBuffer>> seen = new HashMap<>();
+  /** (peer, top-level instance) pairs answered in this retransmission interval ({@link #answerLaggard}). */
+  private final Set<Answered> answered = new HashSet<>();
+  /**
+   * (sender, signature) of envelopes for ended instances received in this interval and the one before: a
+   * second copy marks a peer resending because it is stalled, not one that is merely slower than the rest.
+   */
+  private final Set<ByteBuffer> late = new HashSet<>();
+  private final Set<ByteBuffer> latePrevious = new HashSet<>();
   private Ready out = Ready.forClient();
+
+  private record Answered(int peer, Pid top) {}
 
   private record Local(int sender, AsyncMessage message) {}
 
@@ -138,8 +148,14 @@ public final class Context {
       malformed = e;
     }
     ByteBuffer key = m == null ? null : seenKey(s);
-    if (m != null && (seen.getOrDefault(m.pid(), Set.of()).contains(key) || router.isClosed(m.pid()))) {
-      return flush(); // a resent copy of an envelope handed on before, or for an instance ended here
+    if (m != null && router.isClosed(m.pid())) {
+      if (!late.add(key) || latePrevious.contains(key)) {
+        answerLaggard(s, m.pid()); // a resent copy: the peer is stalled in an instance ended here
+      }
+      return flush(); // for an instance ended here: nothing to hand on
+    }
+    if (m != null && seen.getOrDefault(m.pid(), Set.of()).contains(key)) {
+      return flush(); // a resent copy of an envelope handed on before
     }
     if (!s.verify(verifier)) {
       evidence(s.sender(), "bad signature");
@@ -167,6 +183,17 @@ public final class Context {
   }
 
   /**
+   * Starts a new retransmission interval: a peer still in an instance ended here is answered again
+   * ({@link #receive}) at most once per interval and top-level instance.
+   */
+  public void newInterval() {
+    answered.clear();
+    latePrevious.clear();
+    latePrevious.addAll(late);
+    late.clear();
+  }
+
+  /**
    * Whether this replica sent something for an instance still open here: it takes part in one that has
    * not ended (for the engine: a round it joined and has not delivered).
    */
@@ -182,6 +209,8 @@ public final class Context {
   /** Forgets what was sent for {@code parent/k}, and the instances below it, for every k &lt; {@code bound}. */
   public void forgetSent(Pid parent, long bound) {
     sent.keySet().removeIf(pid -> Router.under(pid, parent, bound));
+    late.clear(); // bounded even without ticks; a stalled peer's next copies are counted afresh
+    latePrevious.clear();
   }
 
   /** Envelopes kept for {@link #retransmit}. */
@@ -250,6 +279,65 @@ public final class Context {
   private void emit(Pid pid, Ready.Outbound o) {
     out.messages.add(o);
     sent.computeIfAbsent(pid, k -> new ArrayList<>()).add(o);
+  }
+
+  /**
+   * A peer resent an envelope for an instance ended here: it is stalled in it, and what it lacks may be
+   * exactly what this replica sent there (lost on the way, or sent before the peer restarted). Peers resend only while they
+   * take part in an open instance, so once the others have all moved on, only this answer can bring the
+   * laggard through: everything this replica sent under the same top-level instance (for the channel, the
+   * round), to that peer alone. A peer merely slower than the rest sends each envelope once and gets no
+   * answer; the laggard's own resends pace it, and at most one answer per peer, top-level instance and
+   * interval ({@link #newInterval}) bounds it; the envelope is authenticated first, so nobody else can
+   * direct these answers at a replica.
+   */
+  private void answerLaggard(Signed s, Pid pid) {
+    Pid top = top(pid);
+    Answered a = new Answered(s.sender(), top);
+    if (answered.contains(a) || !sentUnder(top)) {
+      return;
+    }
+    if (!s.verify(verifier)) {
+      evidence(s.sender(), "bad signature");
+      return;
+    }
+    answered.add(a);
+    for (Map.Entry<Pid, List<Ready.Outbound>> e : sent.entrySet()) {
+      if (within(e.getKey(), top)) {
+        for (Ready.Outbound o : e.getValue()) {
+          if (o.to() == Ready.ALL_REPLICAS || o.to() == s.sender()) { // not what went to a third party
+            out.messages.add(new Ready.Outbound(s.sender(), o.bytes()));
+          }
+        }
+      }
+    }
+  }
+
+  private boolean sentUnder(Pid top) {
+    for (Pid pid : sent.keySet()) {
+      if (within(pid, top)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The instance of {@code pid} just below its root (the channel's round), or the root itself. */
+  private static Pid top(Pid pid) {
+    Pid p = pid;
+    while (p.parent() != null && p.parent().parent() != null) {
+      p = p.parent();
+    }
+    return p;
+  }
+
+  private static boolean within(Pid pid, Pid top) {
+    for (Pid p = pid; p != null; p = p.parent()) {
+      if (p.equals(top)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static ByteBuffer seenKey(Signed s) {

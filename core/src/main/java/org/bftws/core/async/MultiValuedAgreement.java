@@ -52,7 +52,13 @@ public final class MultiValuedAgreement extends Protocol {
   private boolean proposed;
   /** The current round (an index into Π), −1 before the loop. */
   private int round = -1;
+  /**
+   * The agreement of the first round not known to have decided 0 ({@code frontier}); it exists before this
+   * party reaches that round (see {@link #openAgreement}), and {@code joined} says whether it proposed.
+   */
   private ValidatedBinaryAgreement agreement;
+  private int frontier;
+  private boolean joined;
   private byte[] decided;
 
   /** With SINTRA's default certificate, the multi-signature, for the proposals' broadcasts. */
@@ -78,6 +84,7 @@ public final class MultiValuedAgreement extends Protocol {
       broadcasts[j] = ctx.router().register(
           new ConsistentBroadcast(ctx, proposalPid(j), j, sigs, d -> onProposal(party, d)));
     }
+    openAgreement(0);
   }
 
   /** SINTRA §3.3 {@code propose}: once, with a value {@code externallyValid} accepts. */
@@ -89,6 +96,9 @@ public final class MultiValuedAgreement extends Protocol {
       throw new IllegalArgumentException("proposal fails the external validity predicate");
     }
     proposed = true;
+    if (decided != null) {
+      return; // learned from the others' DECIDE proofs already (see openAgreement): nothing to add
+    }
     broadcasts[ctx.id()].send(value);
     maybeEnterLoop();
   }
@@ -153,14 +163,13 @@ public final class MultiValuedAgreement extends Protocol {
   }
 
   private void maybeEnterLoop() {
-    if (proposed && round < 0 && validCount >= ctx.n() - ctx.f()) {
-      enterRound(0);
+    if (proposed && round < 0 && agreement.decision() == null && validCount >= ctx.n() - ctx.f()) {
+      enterRound(frontier); // rounds below it decided 0 already: nobody needs this party's votes there
     }
   }
 
   private void enterRound(int r) {
     round = r;
-    agreement = null;
     ConsistentBroadcast.Delivery held = valid[order[r]];
     ByteWriter w = new ByteWriter().i32(r).bool(held != null);
     if (held != null) {
@@ -192,7 +201,7 @@ public final class MultiValuedAgreement extends Protocol {
   }
 
   private void maybeStartAgreement() {
-    if (round < 0 || agreement != null || decided != null) {
+    if (round < 0 || round != frontier || joined || decided != null) {
       return;
     }
     Map<Integer, Boolean> ofRound = votes.getOrDefault(round, Map.of());
@@ -200,16 +209,30 @@ public final class MultiValuedAgreement extends Protocol {
     if (proper < ctx.n() - ctx.f()) {
       return;
     }
-    int r = round;
-    int candidate = order[r];
-    agreement = ctx.router().register(new ValidatedBinaryAgreement(ctx, pid.child("vba").child(r), true,
-        v -> validates(candidate, v), d -> onDecision(r, candidate, d)));
-    ConsistentBroadcast.Delivery held = valid[candidate];
+    joined = true;
+    ConsistentBroadcast.Delivery held = valid[order[round]];
     agreement.propose(held != null, held == null ? null : validation(held));
   }
 
+  /**
+   * Opens round r's biased agreement before this party reaches round r: it takes the others' votes and
+   * DECIDE proofs as they come, so a party that cannot enter the loop or is rounds behind still learns
+   * each round's decision. That matters when the others have moved on and closed the instance: a party
+   * that restarted, or whose own broadcast the others never echoed before they delivered the round, may
+   * never hold n−f valid proposals, and only DECIDE proofs (which peers resend) bring it through. Safe:
+   * round r's agreement is opened only once rounds below it decided 0 here, so its decision is the one
+   * every correct party takes in round r, with the validation data that carries the candidate's proposal.
+   */
+  private void openAgreement(int r) {
+    int candidate = order[r];
+    frontier = r;
+    joined = false;
+    agreement = ctx.router().register(new ValidatedBinaryAgreement(ctx, pid.child("vba").child(r), true,
+        v -> validates(candidate, v), d -> onDecision(r, candidate, d)));
+  }
+
   private void onDecision(int r, int candidate, ValidatedBinaryAgreement.Decision d) {
-    if (r != round || decided != null) {
+    if (r != frontier || decided != null || round > r) {
       throw new IllegalStateException("decision of round " + r + " in round " + round + " of " + pid);
     }
     if (!d.value()) {
@@ -217,7 +240,10 @@ public final class MultiValuedAgreement extends Protocol {
         // impossible by the counting argument of the class comment: our own state is broken
         throw new IllegalStateException("no candidate chosen after " + ctx.n() + " rounds of " + pid);
       }
-      enterRound(r + 1);
+      openAgreement(r + 1);
+      if (round == r) {
+        enterRound(r + 1);
+      }
       return;
     }
     if (valid[candidate] == null) { // not delivered here: the agreement's validation data carries it

@@ -261,10 +261,23 @@ public final class Checkpoints {
    * Our latest checkpoint vote until it is stable; when stalled, our vote for the stable one too, so a
    * replica that restarted empty learns what is stable (and fetches it) even when no request flows. A
    * replica behind the stable checkpoint asks for it (the asynchronous engine only when stalled).
+   *
+   * <p>The asynchronous engine, when stalled, also relays the other votes of the stable checkpoint's
+   * proof, as signed by their senders: a replica that was down while the checkpoint formed may otherwise
+   * never see 2f+1 of them (a Byzantine signer of the proof does not resend its vote), and it needs the
+   * proven checkpoint to catch up, because the rounds below it are forgotten everywhere. PBFT's replica
+   * gets the same proof in view-change and new-view messages.
    */
   public void retransmit(boolean stalled) {
     if (lastOwn != null && (lastOwnSeq > stableSeq || stalled && lastOwnSeq == stableSeq)) {
       send(Ready.ALL_REPLICAS, lastOwn);
+    }
+    if (stalled && !fetchEagerly) {
+      for (Signed vote : stableProof) {
+        if (vote.sender() != id) {
+          send(Ready.ALL_REPLICAS, vote);
+        }
+      }
     }
     if (host.reached() < stableSeq && (fetchEagerly || stalled)) {
       fetch();

@@ -149,6 +149,50 @@ public class AsyncScaffoldTest {
     assertEquals(0, ctx.router().buffered());
   }
 
+  // Lossy links (docs/design/async.md, Retransmission): a peer stalled in a round this replica closed resends
+  // its envelopes there; a second copy is answered with what this replica sent in that round (multicasts,
+  // and what went to that peer, not what went to a third), once per retransmission interval.
+  @Test
+  public void aPeerResendingInAClosedRoundGetsWhatThisReplicaSentThere() {
+    AsyncNet net = new AsyncNet(4, 1, 15, Set.of(0));
+    Context ctx = net.ctx(1);
+    Pid abc = Pid.root("abc");
+    Pid round = abc.child(5);
+    Ready sent = ctx.input(() -> {
+      ctx.multicast(round.child("mvba"), 1, utf8("to all"));
+      ctx.send(0, round.child("cb").child(0), 2, utf8("to 0"));
+      ctx.send(2, round.child("cb").child(2), 2, utf8("to 2"));
+      ctx.multicast(abc.child(6), 1, utf8("next round"));
+    });
+    assertEquals(4, sent.messages.size());
+    ctx.router().closeBelow(abc, 6);
+    byte[] resent = net.forge(0, round.child("mvba").child("vba").child(0), 2, utf8("vote"));
+    assertEquals("a first copy: the peer may only be slower", List.of(), ctx.receive(resent).messages);
+    List<Ready.Outbound> answer = ctx.receive(resent).messages;
+    assertEquals(2, answer.size());
+    for (int i = 0; i < 2; i++) {
+      assertEquals(0, answer.get(i).to());
+      assertArrayEquals(sent.messages.get(i).bytes(), answer.get(i).bytes());
+    }
+    assertEquals("once per interval", List.of(), ctx.receive(resent).messages);
+    ctx.newInterval();
+    assertEquals(2, ctx.receive(resent).messages.size());
+
+    ctx.newInterval();
+    byte[] forged = net.forge(0, 3, round.child("mvba"), 1, utf8("claims 0, signed by 3"));
+    ctx.receive(forged);
+    Ready r = ctx.receive(forged);
+    assertEquals("a forged copy is not answered", List.of(), r.messages);
+    assertTrue(r.events.toString(), r.events.toString().contains("bad signature"));
+    byte[] otherRound = net.forge(2, abc.child(4), 1, utf8("round 4"));
+    ctx.receive(otherRound);
+    assertEquals("nothing sent in round 4 here: nothing to answer", List.of(), ctx.receive(otherRound).messages);
+  }
+
+  private static byte[] utf8(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
   // Hostile bytes: garbage, truncated and bit-flipped envelopes never throw; they are evidence.
   @Test
   public void hostileEnvelopesNeverCrashAReplica() {
