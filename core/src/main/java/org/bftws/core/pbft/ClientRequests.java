@@ -2,7 +2,10 @@ package org.bftws.core.pbft;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.bftws.core.codec.ByteWriter;
 import org.bftws.core.codec.DecodeException;
 import org.bftws.core.config.GroupConfig;
@@ -44,6 +47,14 @@ public final class ClientRequests {
   /** Which clients are members of a replicated client (BFT-WS §3.4); none unless declared. */
   private ReplicatedClients replicated = ReplicatedClients.none();
   private RequestFilter filter;
+  /**
+   * Replicated clients' sequences only: the replies of their last executed requests (at most {@code
+   * bftws.maxRequestsAhead} per sequence), for a member that lags behind the others and sends a request the
+   * others had executed long ago — Castro-Liskov's cache keeps one reply per client, enough for a client that
+   * waits for it before it sends the next, not for members that each run at their own pace. Local: a replica
+   * that skipped those executions by state transfer has none of them, and the others answer.
+   */
+  private final Map<String, LinkedHashMap<Long, byte[][]>> memberReplies = new HashMap<>();
 
   public ClientRequests(GroupConfig cfg, int id, Signer signer, Verifier verifier, RandomizedOperations operations) {
     this.cfg = cfg;
@@ -93,7 +104,8 @@ public final class ClientRequests {
 
   /**
    * A request that is not new: answers from the reply cache when it is the last executed one of its
-   * sequence (the client missed our reply). False when the request is new.
+   * sequence (the client missed our reply), or a replicated client's member from its recent replies (the
+   * member lags behind the others). False when the request is new.
    */
   public boolean answeredFromCache(Request q, long view, Ready out) {
     if (table.isNew(q.id())) {
@@ -102,6 +114,12 @@ public final class ClientRequests {
     ClientTable.Entry e = table.get(q.sequenceId());
     if (e.messageNumber == q.messageNumber() && e.result != null) {
       sendReplies(Kind.REPLY, view, List.of(q), List.of(e.result), List.of(e.random), false, out);
+      return true;
+    }
+    LinkedHashMap<Long, byte[][]> older = memberReplies.get(q.sequenceId());
+    byte[][] reply = older == null || !replicated.isMember(q.client()) ? null : older.get(q.messageNumber());
+    if (reply != null) {
+      sendReplies(Kind.REPLY, view, List.of(q), List.of(reply[0]), List.of(reply[1]), false, out);
     }
     return true;
   }
@@ -228,9 +246,21 @@ public final class ClientRequests {
 
   public void executed(Effect.Execute batch, List<byte[]> results, Ready out) {
     for (int i = 0; i < results.size(); i++) {
-      table.result(batch.requests().get(i).id(), results.get(i), batch.randoms().get(i));
+      Request q = batch.requests().get(i);
+      table.result(q.id(), results.get(i), batch.randoms().get(i));
+      if (replicated.isMember(q.client())) {
+        remember(q.id(), results.get(i), batch.randoms().get(i));
+      }
     }
     sendReplies(batch.view(), batch.requests(), results, batch.randoms(), out);
+  }
+
+  private void remember(RequestId id, byte[] result, byte[] random) {
+    LinkedHashMap<Long, byte[][]> replies = memberReplies.computeIfAbsent(id.sequenceId(), k -> new LinkedHashMap<>());
+    replies.put(id.messageNumber(), new byte[][] {result, random});
+    if (replies.size() > cfg.get(GroupConfig.MAX_REQUESTS_AHEAD)) {
+      replies.remove(replies.keySet().iterator().next());
+    }
   }
 
   /**

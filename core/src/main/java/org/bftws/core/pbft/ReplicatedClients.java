@@ -53,12 +53,12 @@ public final class ReplicatedClients {
 
   /**
    * Parses {@code "4-7"} or {@code "4,5,6,7;8-11"}: groups separated by ';', each a ','-separated list of
-   * client ids and inclusive ranges. Blank: {@link #none()}.
+   * client ids and inclusive ranges. Blank or {@code none}: {@link #none()}.
    *
    * @throws IllegalArgumentException if the text is malformed or the groups overlap
    */
   public static ReplicatedClients parse(String text) {
-    if (text == null || text.isBlank()) {
+    if (text == null || text.isBlank() || text.strip().equals("none")) {
       return none();
     }
     List<List<Integer>> groups = new ArrayList<>();
@@ -114,8 +114,11 @@ public final class ReplicatedClients {
     return groupOf.isEmpty();
   }
 
-  /** The groups as {@link #parse} reads them: {@code 4,5,6,7;8,9}; empty for none. */
+  /** The groups as {@link #parse} reads them: {@code 4,5,6,7;8,9}, or {@code none}. */
   public String toText() {
+    if (groupOf.isEmpty()) {
+      return "none";
+    }
     StringBuilder sb = new StringBuilder();
     groupOf.values().stream().distinct().sorted((a, b) -> Integer.compare(a.get(0), b.get(0))).forEach(g -> {
       sb.append(sb.length() == 0 ? "" : ";");

@@ -145,6 +145,28 @@ public class RequestFilterTest {
     assertEquals(4, c.delivered.size());
   }
 
+  // A member lags behind the others (a middle replica executing its total order later than the rest): its
+  // requests were executed long before it sends them, and it still gets each voted reply, nothing re-executed.
+  @Test
+  public void aLaggingMemberGetsTheRepliesOfRequestsTheOthersHadExecutedLongAgo() {
+    Cluster c = cluster();
+    for (int call = 1; call <= 3; call++) {
+      call(c, 0, INC + call);
+      call(c, 1, INC + call);
+      c.deliverAll();
+    }
+    assertEquals(6, c.delivered.size());
+    for (int call = 1; call <= 3; call++) {
+      call(c, 2, INC + call);
+      c.deliverAll();
+      assertEquals("member 2's call " + call + " is answered", 6 + call, c.delivered.size());
+      assertArrayEquals(c.delivered.get(2 * call - 1).result(), c.delivered.get(c.delivered.size() - 1).result());
+    }
+    for (int i = 0; i < c.n; i++) {
+      assertEquals(List.of("inc1", "inc2", "inc3"), c.operations(i));
+    }
+  }
+
   @Test
   public void manyCallsThroughTheGroupExecuteExactlyOnceEach() {
     Cluster c = cluster();
@@ -202,6 +224,9 @@ public class RequestFilterTest {
     assertEquals(List.of(11), rc.members(11));
     assertEquals(1, rc.copiesNeeded(11));
     assertTrue(ReplicatedClients.parse(" ").isEmpty());
+    assertTrue(ReplicatedClients.parse(ReplicatedClients.none().toText()).isEmpty());
+    assertEquals("4,5,6,7;8,9,10", rc.toText());
+    assertEquals(rc.toText(), ReplicatedClients.parse(rc.toText()).toText());
   }
 
   @Test(expected = IllegalArgumentException.class)

@@ -16,6 +16,7 @@ import org.apache.axis2.description.Parameter;
 import org.apache.axis2.engine.ListenerManager;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.bftws.core.pbft.ReplicatedClients;
 import org.bftws.module.client.GroupClientRuntime;
 import org.bftws.module.config.BftwsKeys;
 
@@ -80,7 +81,8 @@ public final class BackendCall {
         Parameter p = context.getAxisConfiguration().getParameter(BftwsKeys.REPLICATED.name());
         this.replicated = p != null && "true".equals(String.valueOf(p.getValue()).trim());
         Parameter members = context.getAxisConfiguration().getParameter(BftwsKeys.REPLICATED_CLIENTS.name());
-        this.shared = replicated && members != null && !String.valueOf(members.getValue()).isBlank();
+        this.shared = replicated && members != null
+                && !ReplicatedClients.parse(String.valueOf(members.getValue())).isEmpty();
     }
 
     /** The service's backend client, opened on first use. */
