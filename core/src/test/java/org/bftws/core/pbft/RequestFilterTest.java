@@ -39,6 +39,21 @@ public class RequestFilterTest {
     c.handleClient(m, m.invoke(op.getBytes(StandardCharsets.UTF_8), false));
   }
 
+  /** Members 0..count−1 call {@code op}; everything is delivered. */
+  private static void callFirst(Cluster c, int count, String op) {
+    for (int k = 0; k < count; k++) {
+      call(c, k, op);
+    }
+    c.deliverAll();
+  }
+
+  /** Every replica executed exactly {@code ops}, in order. */
+  private static void assertExecuted(Cluster c, List<String> ops) {
+    for (int i = 0; i < c.n; i++) {
+      assertEquals("replica " + i, ops, c.operations(i));
+    }
+  }
+
   /** Member k's request with number 1 and operation {@code op}, signed by k, sent to every replica. */
   private static void sendAltered(Cluster c, int k, String op) {
     int id = c.n + k;
@@ -54,13 +69,8 @@ public class RequestFilterTest {
   @Test
   public void identicalCopiesOfEveryMemberExecuteOnceAndEveryMemberGetsTheVotedReply() {
     Cluster c = cluster();
-    for (int k = 0; k < 4; k++) {
-      call(c, k, INC);
-    }
-    c.deliverAll();
-    for (int i = 0; i < c.n; i++) {
-      assertEquals("replica " + i, List.of(INC), c.operations(i));
-    }
+    callFirst(c, 4, INC);
+    assertExecuted(c, List.of(INC));
     assertEquals("each of the 4 members has its voted reply", 4, c.delivered.size());
     for (Event.Delivered d : c.delivered) {
       assertArrayEquals(c.delivered.get(0).result(), d.result());
@@ -80,9 +90,7 @@ public class RequestFilterTest {
     }
     call(c, 1, INC);
     c.deliverAll();
-    for (int i = 0; i < c.n; i++) {
-      assertEquals("p+1 = 2 copies: ordered", List.of(INC), c.operations(i));
-    }
+    assertExecuted(c, List.of(INC));
   }
 
   @Test
@@ -94,9 +102,7 @@ public class RequestFilterTest {
     sendAltered(c, 0, INC); // and re-signs the same request
     c.deliverAll();
     assertTrue("member 0 retransmitted", c.sent.stream().filter(m -> m.from() == c.n).count() > c.n);
-    for (int i = 0; i < c.n; i++) {
-      assertEquals("one member's copies are one vote", List.of(), c.operations(i));
-    }
+    assertExecuted(c, List.of());
   }
 
   // Reference: §3.4 — "if the faulty client replica sends a malformed nested request to all server replicas
@@ -107,13 +113,8 @@ public class RequestFilterTest {
     Cluster c = cluster();
     sendAltered(c, 3, "altered");
     c.deliverAll();
-    for (int k = 0; k < 3; k++) {
-      call(c, k, INC);
-    }
-    c.deliverAll();
-    for (int i = 0; i < c.n; i++) {
-      assertEquals("replica " + i, List.of(INC), c.operations(i));
-    }
+    callFirst(c, 3, INC);
+    assertExecuted(c, List.of(INC));
     assertEquals("the 3 correct members have their voted reply", 3, c.delivered.size());
     for (Event.Delivered d : c.delivered) {
       assertTrue(d.request().messageNumber() == 1);
@@ -125,9 +126,7 @@ public class RequestFilterTest {
     Cluster c = cluster();
     sendAltered(c, 3, "altered");
     c.deliverAll();
-    for (int i = 0; i < c.n; i++) {
-      assertEquals(List.of(), c.operations(i));
-    }
+    assertExecuted(c, List.of());
   }
 
   @Test
@@ -139,9 +138,7 @@ public class RequestFilterTest {
     call(c, 2, INC);
     call(c, 3, INC);
     c.deliverAll();
-    for (int i = 0; i < c.n; i++) {
-      assertEquals(List.of(INC), c.operations(i));
-    }
+    assertExecuted(c, List.of(INC));
     assertEquals(4, c.delivered.size());
   }
 
@@ -162,9 +159,7 @@ public class RequestFilterTest {
       assertEquals("member 2's call " + call + " is answered", 6 + call, c.delivered.size());
       assertArrayEquals(c.delivered.get(2 * call - 1).result(), c.delivered.get(c.delivered.size() - 1).result());
     }
-    for (int i = 0; i < c.n; i++) {
-      assertEquals(List.of("inc1", "inc2", "inc3"), c.operations(i));
-    }
+    assertExecuted(c, List.of("inc1", "inc2", "inc3"));
   }
 
   @Test
@@ -176,9 +171,7 @@ public class RequestFilterTest {
       }
       c.deliverAll();
     }
-    for (int i = 0; i < c.n; i++) {
-      assertEquals(List.of("inc1", "inc2", "inc3", "inc4", "inc5"), c.operations(i));
-    }
+    assertExecuted(c, List.of("inc1", "inc2", "inc3", "inc4", "inc5"));
     assertEquals(20, c.delivered.size());
   }
 

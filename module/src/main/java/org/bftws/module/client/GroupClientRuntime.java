@@ -184,6 +184,12 @@ public final class GroupClientRuntime implements AutoCloseable {
      */
     public Event.Delivered call(ServiceContext owner, byte[] operation, boolean randomized, boolean readOnly,
             long timeoutMillis) throws AxisFault {
+        if (config.replicatedClients().isMember(keys.nodeId())) {
+            // The replicas take a member's requests only on its replicated client's sequences, with p+1 copies.
+            throw new AxisFault("BFT-WS: client " + keys.nodeId() + " is a member of a replicated client ("
+                    + BftwsKeys.REPLICATED_CLIENTS.name() + "): its calls go on a shared sequence (options "
+                    + SHARED_SEQUENCE_PROPERTY + " and " + MESSAGE_NUMBER_PROPERTY + ")");
+        }
         GroupSequence s;
         synchronized (owner) {
             s = (GroupSequence) owner.getProperty(SEQUENCE_PROPERTY);
