@@ -16,7 +16,6 @@ import org.bftws.core.message.ReplyBundle;
 import org.bftws.core.message.ReplyCertificate;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.RequestId;
-import org.bftws.core.message.SequenceOwner;
 import org.bftws.core.message.Signed;
 
 /**
@@ -183,8 +182,7 @@ public final class ClientRequests {
     if (needlesslyRandomized(r)) {
       return "batch with request " + r.id() + " flagged randomized for an operation that is not";
     }
-    int owner = SequenceOwner.of(r.sequenceId());
-    if (owner != SequenceOwner.UNBOUND && owner != principal(r.client())) {
+    if (r.namesAnotherClientThan(principal(r.client()))) {
       // decidable from the request alone, so refused like a forged one rather than ordered and skipped at
       // execution (the first-come rule for other ids depends on what was executed, so it has to wait)
       return "batch with request " + r.id() + " on another client's sequence";

@@ -41,9 +41,8 @@ final class ClientTable {
    * itself, or its replicated client, {@link ReplicatedClients}), or was first used by another one.
    */
   boolean ownedByOther(Request q, int principal) {
-    int owner = SequenceOwner.of(q.sequenceId());
-    if (owner != SequenceOwner.UNBOUND) {
-      return owner != principal;
+    if (SequenceOwner.of(q.sequenceId()) != SequenceOwner.UNBOUND) {
+      return q.namesAnotherClientThan(principal);
     }
     Entry e = entries.get(q.sequenceId());
     return e != null && e.client != principal;

@@ -14,7 +14,6 @@ import org.apache.axis2.context.MessageContext;
 import org.bftws.core.crypto.Verifier;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.Request;
-import org.bftws.core.message.SequenceOwner;
 import org.bftws.core.message.Signed;
 import org.bftws.module.api.ApplicationRequest;
 import org.bftws.module.config.BftwsConfig;
@@ -110,8 +109,7 @@ public final class ReceivedRequest {
         if (signed.sender() < config.n() || !signed.verify(verifier)) {
             throw refused("the client's signature does not cover this " + what);
         }
-        int owner = SequenceOwner.of(r.sequenceId());
-        if (owner != SequenceOwner.UNBOUND && owner != config.replicatedClients().principal(r.client())) {
+        if (r.namesAnotherClientThan(config.replicatedClients().principal(r.client()))) {
             // core would only record evidence; the sender should hear why nothing happens (SequenceOwner)
             throw refused("sequence " + r.sequenceId() + " is another client's than " + r.client() + ", which signed"
                     + " this " + what);
