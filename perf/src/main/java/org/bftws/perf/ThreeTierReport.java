@@ -26,8 +26,9 @@ final class ThreeTierReport {
         Csv.Row first = rows.get(0);
         md.append(String.format(Locale.ROOT, "Run of %s, commit `%s`, machine: %s (nproc %s); %s repetition(s). "
                 + "Client → middle tier (relay) → backend (echo), everything in one JVM on 127.0.0.1. `plain`: one "
-                + "plain Axis2 server per tier; `bftws`: 4 middle replicas, each its own BFT-WS client of 4 backend "
-                + "replicas (so the backend executes each request once per middle replica).\n\n",
+                + "plain Axis2 server per tier; `bftws`: 4 middle replicas, one replicated client of 4 backend "
+                + "replicas (BFT-WS §3.4 filtering: a nested request is ordered once 2 middle replicas sent it "
+                + "identically and executes once; Fig. 8).\n\n",
                 first.get("time_utc"), first.get("commit"), first.get("machine"), first.get("nproc"),
                 Report.distinct(rows, "rep").size()));
         md.append("| payload | clients | mode | mean ms | p50 ms | p99 ms | calls/s | p50 × plain | calls/s × plain "

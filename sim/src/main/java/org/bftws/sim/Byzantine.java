@@ -31,6 +31,14 @@ public enum Byzantine {
    * comparing how many requests each ordering delivers per virtual second.
    */
   SLOW,
+  /**
+   * A replicated client (BFT-WS §3.4, a middle tier's four replicas calling this group): clients 0..3 are its
+   * members, on one shared sequence, each issuing the same request under each number; member 3 is Byzantine
+   * and sends an altered request under each number ahead of the correct members. The replicas order a member's
+   * request only with 2 identical copies from distinct members. Needs at least 4 clients and PBFT; not part of
+   * {@code all} (3 clients by default).
+   */
+  MEMBER,
   /** Negative control N1: f+1 Byzantine replicas split the group; the checker must see violations. */
   OVER_THRESHOLD;
 

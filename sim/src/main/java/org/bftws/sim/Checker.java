@@ -21,6 +21,7 @@ import org.bftws.core.message.Signed;
 import org.bftws.core.pbft.BaRandomness;
 import org.bftws.core.pbft.CoinConfig;
 import org.bftws.core.pbft.Effect;
+import org.bftws.core.pbft.ReplicatedClients;
 import org.bftws.core.pbft.Event;
 import org.bftws.core.pbft.RandomizedOperations;
 import org.bftws.core.testkit.HashChainApp;
@@ -107,6 +108,13 @@ final class Checker {
   static String key(Request q) {
     return q.client() + "|" + q.sequenceId() + "|" + q.messageNumber() + "|" + Digests.hex(Digests.sha256(q.operation()), 32);
   }
+
+  /** Which clients form one replicated client: their sequences belong to its principal (BFT-WS §3.4). */
+  void replicatedClients(ReplicatedClients clients) {
+    this.replicated = clients;
+  }
+
+  private ReplicatedClients replicated = ReplicatedClients.none();
 
   void issued(Request q) {
     issued.add(key(q));
@@ -359,8 +367,9 @@ final class Checker {
       expect++;
       for (Signed s : batches.get(e.getKey())) {
         Request q = Request.decode(s.body());
-        if (owner.computeIfAbsent(q.sequenceId(), k -> q.client()) != q.client()) {
-          continue; // a sequence belongs to the client that used it first
+        int principal = replicated.principal(q.client());
+        if (owner.computeIfAbsent(q.sequenceId(), k -> principal) != principal) {
+          continue; // a sequence belongs to the client (or replicated client) that used it first
         }
         if (q.messageNumber() > last.getOrDefault(q.sequenceId(), 0L)) {
           last.put(q.sequenceId(), q.messageNumber());

@@ -38,6 +38,7 @@ import org.bftws.core.pbft.RandomizedOperations;
 import org.bftws.core.pbft.RandomnessConfig;
 import org.bftws.core.pbft.Ready;
 import org.bftws.core.pbft.Replica;
+import org.bftws.core.pbft.ReplicatedClients;
 import org.bftws.core.pbft.Role;
 import org.bftws.core.testkit.HashChainApp;
 import org.bftws.core.testkit.TestKeys;
@@ -129,6 +130,8 @@ public final class Simulation {
   /** With randomness or FLAGGING: the identity that flags unrandomized operations (null otherwise). */
   private final FlaggingClient flagging;
   private final Map<Long, int[]> twinRoutes = new HashMap<>();
+  /** MEMBER: the replicated client of clients 0..3 (ids n..n+3), else none. */
+  private final ReplicatedClients replicated;
   private long time;
   /** Twins only: when one copy restarts empty (-1: never in this seed). */
   private final long twinAmnesiaAt;
@@ -172,7 +175,13 @@ public final class Simulation {
     // CT under asynchronous ordering: one dealt key tosses binary agreement's coins and the requests' (the
     // engine signs the two in separate domains), so the checker's oracle checks the random numbers (S8).
     asyncCoins = !o.async() ? null : coinConfigs != null ? coinConfigs : dealAsyncCoins();
+    if (o.byzantine() == Byzantine.MEMBER && (o.async() || o.clients() < MEMBERS)) {
+      throw new IllegalArgumentException("--byzantine member needs PBFT and at least " + MEMBERS + " clients");
+    }
+    replicated = o.byzantine() != Byzantine.MEMBER ? ReplicatedClients.none()
+        : ReplicatedClients.of(List.of(List.of(o.n(), o.n() + 1, o.n() + 2, o.n() + 3)));
     checker = new Checker(oracle);
+    checker.replicatedClients(replicated);
     checker.operations(operations());
     TestKeys drawn = TestKeys.drawn(n + o.clients(), rng); // drawn with keygen's keys too: the schedule stays the seed's
     for (int i = 0; o.keys() != null && i < n; i++) {
@@ -219,9 +228,15 @@ public final class Simulation {
       // Odd clients' sequence ids name them (SequenceOwner), even ones' go to whoever is ordered first.
       String unique = "sim-" + o.seed() + "-" + c;
       String sequence = c % 2 == 1 ? SequenceOwner.bind(id, unique) : "urn:uuid:" + unique;
+      if (replicated.isMember(id)) {
+        sequence = SequenceOwner.bind(replicated.principal(id), "sim-" + o.seed() + "-replicated");
+      }
       clients[c] = new ClientNode(new ClientCore(cfg, id, sequence, signers.get(id), verifier),
-          c == 0 && o.byzantine() == Byzantine.CLIENT);
+          c == 0 && o.byzantine() == Byzantine.CLIENT || c == MEMBERS - 1 && replicated.isMember(id));
       clients[c].quota = o.requests() / o.clients() + (c < o.requests() % o.clients() ? 1 : 0);
+      if (replicated.isMember(id)) {
+        clients[c].quota = clients[0].quota; // the members make the same calls
+      }
     }
   }
 
@@ -245,7 +260,7 @@ public final class Simulation {
       return new AsyncReplica(cfg, id, signers.get(id), verifier, asyncCoins[id], operations());
     }
     return new Replica(cfg, id, signers.get(id), verifier, Role.BOTH, randomness(id).withOperations(operations()),
-        macs == null ? null : macs[id]);
+        macs == null ? null : macs[id]).replicatedClients(replicated);
   }
 
   /** With randomness, an operation says itself whether it is randomized ({@link MarkedOperations}). */
@@ -484,6 +499,10 @@ public final class Simulation {
 
   private void issueRequests() {
     for (ClientNode c : clients) {
+      if (replicated.isMember(c.core.id())) {
+        issueAsMember(c);
+        continue;
+      }
       if (!c.byzantine && !c.terminated && c.issued == c.quota && c.core.outstanding() == 0 && time >= c.nextAt) {
         c.terminated = true;
         c.issuedAt = time;
@@ -511,6 +530,55 @@ public final class Simulation {
         }
       }
     }
+  }
+
+  /** MEMBER: the replicated client's members, clients 0..3. */
+  private static final int MEMBERS = 4;
+
+  /**
+   * MEMBER: a member issues under number k the request every member issues under k (drawn from the seed
+   * and k alone, so the members agree as a middle tier's replicas executing the same total order do), after
+   * its reply to k−1 and its own think time; the Byzantine member (3) an altered one, as soon as any correct
+   * member issued k−1, so that its copy of k goes out first. A correct member ends the shared sequence after
+   * its last reply, as the others do: the terminate too is ordered once two members sent it.
+   */
+  private void issueAsMember(ClientNode c) {
+    if (c.byzantine) {
+      int ahead = 0;
+      for (ClientNode m : clients) {
+        ahead = replicated.isMember(m.core.id()) && !m.byzantine ? Math.max(ahead, m.issued) : ahead;
+      }
+      if (c.issued < c.quota && c.issued <= ahead) {
+        c.issued++;
+        byte[] altered = memberOperation(c.issued);
+        altered[0] ^= 0x5a;
+        handleClient(c, c.core.invokeNumbered(c.issued, altered, false)); // never issued: S3 flags its execution
+      }
+      return;
+    }
+    if (!c.terminated && c.issued == c.quota && c.core.outstanding() == 0 && time >= c.nextAt) {
+      c.terminated = true;
+      c.issuedAt = time;
+      checker.issued(Request.terminate(c.core.id(), c.core.sequenceId()));
+      handleClient(c, c.core.terminate());
+    } else if (c.core.outstanding() == 0 && c.issued < c.quota && time >= c.nextAt) {
+      c.issued++;
+      c.issuedAt = time;
+      byte[] op = memberOperation(c.issued);
+      checker.issued(new Request(c.core.id(), c.core.sequenceId(), c.issued, false, op));
+      handleClient(c, c.core.invokeNumbered(c.issued, op, false));
+    }
+  }
+
+  /** MEMBER: the operation every correct member issues under message number k. */
+  private byte[] memberOperation(long k) {
+    Random r = new Random(o.seed() * 0x9E3779B97F4A7C15L + k);
+    byte[] op = new byte[8 + r.nextInt(24)];
+    r.nextBytes(op);
+    if (o.random() != SimOptions.Randomness.NONE) {
+      return MarkedOperations.mark(op, false);
+    }
+    return op;
   }
 
   private void handle(ReplicaNode node, Instance in, Ready r) {
@@ -552,7 +620,7 @@ public final class Simulation {
 
   private void handleClient(ClientNode c, Ready r) {
     for (Ready.Outbound m : r.messages) {
-      if (c.byzantine) {
+      if (c.byzantine && o.byzantine() == Byzantine.CLIENT) {
         equivocate(c, m.bytes());
       } else {
         for (int to = 0; to < o.n(); to++) {

@@ -97,6 +97,24 @@ public class SimulationTest {
     assertTrue(failures.size() + " failing seeds:\n" + String.join("\n", failures), failures.isEmpty());
   }
 
+  // BFT-WS §3.4: a replicated client (4 members on one sequence, one of them sending altered requests first)
+  // among the seed's faults; each of its requests executes once, as the correct members sent it (S2, S3),
+  // and every correct member gets every voted reply (L1, S7).
+  @Test
+  public void aReplicatedClientWithAByzantineMemberUnderTheFaultMix() throws Exception {
+    List<SimOptions> runs = new ArrayList<>();
+    for (long seed = 1; seed <= 24; seed++) {
+      runs.add(new SimOptions(seed, 1, 5, 40, Byzantine.MEMBER));
+    }
+    List<String> failures = new ArrayList<>();
+    for (SimResult r : runAll(runs)) {
+      if (!r.ok() || r.requestsDelivered() < 3 * 8) { // 8 requests for each of the 3 correct members
+        failures.add(r.report(false) + "\n  replay: " + r.options().replay());
+      }
+    }
+    assertTrue(failures.size() + " failing seeds:\n" + String.join("\n", failures), failures.isEmpty());
+  }
+
   // f = 2 (n = 7): the quorum arithmetic for larger groups.
   @Test
   public void sevenReplicasWithTwinsAndMutations() throws Exception {

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.util.Set;
 
 import org.bftws.client.embedded.EmbeddedAxis2Server;
 import org.bftws.core.config.GroupConfig;
@@ -22,11 +23,36 @@ import org.bftws.module.config.RandomnessAlgorithm;
  * nested requests with the backend's {@code client-(I+1).key}); the middle group's has one client, the
  * outer caller. Each middle replica's nested client repository is written under its directory and named
  * by {@code relay.backend.repository} in its axis2.xml.
+ *
+ * <p>The middle replicas are one replicated client of the backend (§3.4): {@code bftws.replicatedClients}
+ * names their four backend client ids, alike in the backend replicas' axis2.xml (which then order a nested
+ * request once p+1 = 2 middle replicas sent it identically, execute it once and answer all four) and in each
+ * nested client's (which then shares one sequence with the others, numbered by the relay's count of nested
+ * calls).
  */
 public final class ThreeTierGroups implements AutoCloseable {
-    public static final String BACKEND_ENDPOINT = "http://backend.group.example/axis2/services/Echo";
+    /** The backend's archive, service name and the action the relay calls on it. */
+    public record Backend(String aar, String service, String action) {
+        public static final Backend ECHO = new Backend("echo.aar", "Echo", GroupLauncher.ECHO_ACTION);
+        /** Non-idempotent: each executed increment adds to the value (exactly-once is visible). */
+        public static final Backend COUNTER = new Backend("counter.aar", "Counter", GroupLauncher.COUNTER_INCREMENT);
+
+        /** This backend with the relay calling {@code other} instead. */
+        public Backend withAction(String other) {
+            return new Backend(aar, service, other);
+        }
+
+        /** The backend group's endpoint. */
+        public String endpoint() {
+            return "http://backend.group.example/axis2/services/" + service;
+        }
+    }
+
+    public static final String BACKEND_ENDPOINT = Backend.ECHO.endpoint();
     public static final String MIDDLE_ENDPOINT = "http://middle.group.example/axis2/services/Relay";
     public static final int N = 4;
+    /** The backend client ids of the middle replicas (keygen's client-1..4 of the backend): one replicated client. */
+    public static final String MIDDLE_MEMBERS = N + "-" + (2 * N - 1);
     /**
      * The middle replicas' view-change timeout, in ticks of 20 ms: a middle replica's execution thread
      * waits for the nested call, and a checkpoint's get_state waits behind it, so a pending request's timer
@@ -36,7 +62,9 @@ public final class ThreeTierGroups implements AutoCloseable {
     /** How long one nested attempt waits before the relay retries it. */
     public static final long NESTED_ATTEMPT_MILLIS = 10_000;
 
-    private final String backendAction;
+    private final Backend backendService;
+    /** Middle replicas that send altered nested requests (relay.faulty=alter: Byzantine members). */
+    private final Set<Integer> faultyMiddle;
     private final Path backendKeys;
     private final Path middleKeys;
     private final int[] backendPorts;
@@ -44,8 +72,10 @@ public final class ThreeTierGroups implements AutoCloseable {
     private final EmbeddedAxis2Server[] backend = new EmbeddedAxis2Server[N];
     private final EmbeddedAxis2Server[] middle = new EmbeddedAxis2Server[N];
 
-    private ThreeTierGroups(Path backendKeys, Path middleKeys, String backendAction) throws IOException {
-        this.backendAction = backendAction;
+    private ThreeTierGroups(Path backendKeys, Path middleKeys, Backend backend, Set<Integer> faultyMiddle)
+            throws IOException {
+        this.backendService = backend;
+        this.faultyMiddle = faultyMiddle;
         this.backendKeys = backendKeys;
         this.middleKeys = middleKeys;
         this.backendPorts = GroupLauncher.freePorts(N);
@@ -54,18 +84,21 @@ public final class ThreeTierGroups implements AutoCloseable {
 
     /** Generates both groups' keys under {@code dir}, starts the backend, then the middle tier. */
     public static ThreeTierGroups start(Path artifacts, Path conf, Path dir) throws IOException {
-        return start(artifacts, conf, dir, GroupLauncher.ECHO_ACTION);
+        return start(artifacts, conf, dir, Backend.ECHO, Set.of());
     }
 
-    /** As above, the middle tier calling {@code backendAction} (relay.backend.action) on the backend. */
-    public static ThreeTierGroups start(Path artifacts, Path conf, Path dir, String backendAction)
-            throws IOException {
+    /**
+     * As above, with {@code backend} behind the middle tier and the middle replicas {@code faultyMiddle}
+     * Byzantine: they send altered nested requests ({@code relay.faulty=alter}).
+     */
+    public static ThreeTierGroups start(Path artifacts, Path conf, Path dir, Backend backend,
+            Set<Integer> faultyMiddle) throws IOException {
         ThreeTierGroups t = new ThreeTierGroups(keygen(dir.resolve("backend-keys"), N),
-                keygen(dir.resolve("middle-keys"), 1), backendAction);
+                keygen(dir.resolve("middle-keys"), 1), backend, Set.copyOf(faultyMiddle));
         try {
             for (int r = 0; r < N; r++) {
                 t.backend[r] = GroupLauncher.startReplica(t.layout(artifacts, conf, t.backendKeys),
-                        dir.resolve("backend" + r), t.backendPorts[r], t.backendReplicaParameters(r), "echo.aar");
+                        dir.resolve("backend" + r), t.backendPorts[r], t.backendReplicaParameters(r), backend.aar());
             }
             int[] nestedPorts = GroupLauncher.freePorts(N);
             for (int r = 0; r < N; r++) {
@@ -79,9 +112,15 @@ public final class ThreeTierGroups implements AutoCloseable {
     }
 
     private String backendReplicaParameters(int r) {
-        return GroupLauncher.groupParameters(BACKEND_ENDPOINT, "Echo", backendPorts, backendKeys)
+        return backendGroupParameters()
                 + GroupLauncher.replicaParameters(r, backendKeys)
                 + GroupLauncher.param(BftwsKeys.RANDOMNESS, RandomnessAlgorithm.NONE);
+    }
+
+    /** The backend group as its replicas and the nested clients know it, the middle replicas one client of it. */
+    private String backendGroupParameters() {
+        return GroupLauncher.groupParameters(backendService.endpoint(), backendService.service(), backendPorts,
+                backendKeys) + GroupLauncher.param(BftwsKeys.REPLICATED_CLIENTS.name(), MIDDLE_MEMBERS);
     }
 
     /** Middle replica {@code r}: the relay service, and a nested client repository listening on {@code nestedPort}. */
@@ -89,7 +128,7 @@ public final class ThreeTierGroups implements AutoCloseable {
             throws IOException {
         String reply = GroupLauncher.serviceUrl(nestedPort, "BftwsControl");
         Path nested = GroupLauncher.clientRepository(layout(artifacts, conf, backendKeys), dir.resolve("backend-client"),
-                GroupLauncher.groupParameters(BACKEND_ENDPOINT, "Echo", backendPorts, backendKeys)
+                backendGroupParameters()
                         + GroupLauncher.clientParameters(r + 1, backendKeys)
                         + GroupLauncher.param(BftwsKeys.CLIENT_REPLY_ENDPOINT.name(), reply)
                         + GroupLauncher.httpReceiver(nestedPort)).root();
@@ -97,8 +136,9 @@ public final class ThreeTierGroups implements AutoCloseable {
                 + GroupLauncher.replicaParameters(r, middleKeys)
                 + GroupLauncher.param(BftwsKeys.RANDOMNESS, RandomnessAlgorithm.NONE)
                 + GroupLauncher.param(GroupConfig.VIEW_CHANGE_TIMEOUT, MIDDLE_VIEW_CHANGE_TICKS)
-                + relayParameters(nested, BACKEND_ENDPOINT, NESTED_ATTEMPT_MILLIS)
-                + GroupLauncher.param("relay.backend.action", backendAction);
+                + relayParameters(nested, backendService.endpoint(), NESTED_ATTEMPT_MILLIS)
+                + GroupLauncher.param("relay.backend.action", backendService.action())
+                + (faultyMiddle.contains(r) ? GroupLauncher.param("relay.faulty", "alter") : "");
         return GroupLauncher.startReplica(layout(artifacts, conf, middleKeys), dir, middlePorts[r], params,
                 "relay.aar");
     }

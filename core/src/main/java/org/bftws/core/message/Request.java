@@ -26,10 +26,13 @@ public record Request(int client, String sequenceId, long messageNumber, boolean
     return messageNumber == TERMINATE;
   }
 
-  /** The sequence id names a client other than the signer ({@link SequenceOwner}). */
-  public boolean namesAnotherClient() {
+  /**
+   * The sequence id names a client other than {@code principal} ({@link SequenceOwner}): whom the signer acts
+   * for, itself or, for a member of a replicated client (BFT-WS §3.4), that client's principal.
+   */
+  public boolean namesAnotherClientThan(int principal) {
     int owner = SequenceOwner.of(sequenceId);
-    return owner != SequenceOwner.UNBOUND && owner != client;
+    return owner != SequenceOwner.UNBOUND && owner != principal;
   }
 
   public byte[] encode() {

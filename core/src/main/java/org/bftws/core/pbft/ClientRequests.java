@@ -2,7 +2,10 @@ package org.bftws.core.pbft;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.bftws.core.codec.ByteWriter;
 import org.bftws.core.codec.DecodeException;
 import org.bftws.core.config.GroupConfig;
@@ -40,6 +43,17 @@ public final class ClientRequests {
   private final Verifier verifier;
   private final RandomizedOperations operations;
   final ClientTable table = new ClientTable();
+  /** Which clients are members of a replicated client (BFT-WS §3.4); none unless declared. */
+  private ReplicatedClients replicated = ReplicatedClients.none();
+  private RequestFilter filter;
+  /**
+   * Replicated clients' sequences only: the replies of their last executed requests (at most {@code
+   * bftws.maxRequestsAhead} per sequence), for a member that lags behind the others and sends a request the
+   * others had executed long ago — Castro-Liskov's cache keeps one reply per client, enough for a client that
+   * waits for it before it sends the next, not for members that each run at their own pace. Local: a replica
+   * that skipped those executions by state transfer has none of them, and the others answer.
+   */
+  private final Map<String, LinkedHashMap<Long, byte[][]>> memberReplies = new HashMap<>();
 
   public ClientRequests(GroupConfig cfg, int id, Signer signer, Verifier verifier, RandomizedOperations operations) {
     this.cfg = cfg;
@@ -48,6 +62,22 @@ public final class ClientRequests {
     this.signer = signer;
     this.verifier = verifier;
     this.operations = operations;
+    this.filter = new RequestFilter(replicated, cfg.get(GroupConfig.MAX_REQUESTS_AHEAD));
+  }
+
+  /**
+   * Declares the replicated clients (BFT-WS §3.4), alike on every replica and before the first step: their
+   * members' requests are ordered only with p+1 identical copies ({@link #filter}) and answered to every
+   * member.
+   */
+  public void replicatedClients(ReplicatedClients clients) {
+    this.replicated = clients;
+    this.filter = new RequestFilter(clients, cfg.get(GroupConfig.MAX_REQUESTS_AHEAD));
+  }
+
+  /** Whom {@code client}'s sequences belong to: its replicated client's principal, else itself. */
+  private int principal(int client) {
+    return replicated.principal(client);
   }
 
   /**
@@ -65,7 +95,7 @@ public final class ClientRequests {
       // Not even pending: it would never be batched, and a backup's view-change timer would fire on it.
       return "request " + q.id() + " flagged randomized for an operation that is not";
     }
-    if (table.ownedByOther(q)) {
+    if (table.ownedByOther(q, principal(q.client()))) {
       return "request " + q.id() + " on another client's sequence";
     }
     return null;
@@ -73,7 +103,8 @@ public final class ClientRequests {
 
   /**
    * A request that is not new: answers from the reply cache when it is the last executed one of its
-   * sequence (the client missed our reply). False when the request is new.
+   * sequence (the client missed our reply), or a replicated client's member from its recent replies (the
+   * member lags behind the others). False when the request is new.
    */
   public boolean answeredFromCache(Request q, long view, Ready out) {
     if (table.isNew(q.id())) {
@@ -81,9 +112,44 @@ public final class ClientRequests {
     }
     ClientTable.Entry e = table.get(q.sequenceId());
     if (e.messageNumber == q.messageNumber() && e.result != null) {
-      sendReplies(view, List.of(q), List.of(e.result), List.of(e.random), out);
+      sendReplies(Kind.REPLY, view, List.of(q), List.of(e.result), List.of(e.random), false, out);
+      return true;
+    }
+    LinkedHashMap<Long, byte[][]> older = memberReplies.get(q.sequenceId());
+    byte[][] reply = older == null || !replicated.isMember(q.client()) ? null : older.get(q.messageNumber());
+    if (reply != null) {
+      sendReplies(Kind.REPLY, view, List.of(q), List.of(reply[0]), List.of(reply[1]), false, out);
     }
     return true;
+  }
+
+  /**
+   * The filtering mechanism (BFT-WS §3.4, {@link RequestFilter}) for an admissible request: the signed
+   * copies to order — {@code s} alone, or p+1 identical copies from distinct members of a replicated client —
+   * or an empty list while those have not arrived.
+   */
+  public List<Signed> filter(Signed s, Request q) {
+    return filter.offer(s, q);
+  }
+
+  /**
+   * A backup's check of a whole batch (§3.4): every request of a replicated client in it comes with p+1
+   * identical copies from distinct members; null if so, else the evidence against the proposer.
+   */
+  public String unfilteredInBatch(List<Signed> batch) {
+    if (replicated.isEmpty()) {
+      return null;
+    }
+    List<Request> decoded = new ArrayList<>(batch.size());
+    for (Signed q : batch) {
+      decoded.add(Request.decode(q.body()));
+    }
+    return filter.unfiltered(decoded);
+  }
+
+  /** After a state transfer: copies of requests no longer new are dropped. */
+  public void forgetExecutedCopies() {
+    filter.forgetIf(id -> !table.isNew(id));
   }
 
   /** Bounded memory: false when a new request is too far ahead of its sequence or too many are pending. */
@@ -116,7 +182,7 @@ public final class ClientRequests {
     if (needlesslyRandomized(r)) {
       return "batch with request " + r.id() + " flagged randomized for an operation that is not";
     }
-    if (r.namesAnotherClient()) {
+    if (r.namesAnotherClientThan(principal(r.client()))) {
       // decidable from the request alone, so refused like a forged one rather than ordered and skipped at
       // execution (the first-come rule for other ids depends on what was executed, so it has to wait)
       return "batch with request " + r.id() + " on another client's sequence";
@@ -144,19 +210,20 @@ public final class ClientRequests {
 
   /** True when the request would be executed if ordered now (new, and on a sequence it may use). */
   public boolean wouldRun(Request r) {
-    return table.isNew(r.id()) && !table.ownedByOther(r);
+    return table.isNew(r.id()) && !table.ownedByOther(r, principal(r.client()));
   }
 
   /** Execution of one ordered request, in order: records it in the client table and says what to do. */
   public Order order(Request r) {
+    filter.forget(r.id()); // ordered (the first copy runs, the others are duplicates): no more copies needed
     if (!wouldRun(r)) {
       return Order.SKIP;
     }
     if (r.terminates()) {
-      table.terminated(r);
+      table.terminated(r, principal(r.client()));
       return Order.TERMINATE;
     }
-    table.ordered(r.id(), r.client());
+    table.ordered(r.id(), principal(r.client()));
     return Order.RUN;
   }
 
@@ -177,9 +244,21 @@ public final class ClientRequests {
 
   public void executed(Effect.Execute batch, List<byte[]> results, Ready out) {
     for (int i = 0; i < results.size(); i++) {
-      table.result(batch.requests().get(i).id(), results.get(i), batch.randoms().get(i));
+      Request q = batch.requests().get(i);
+      table.result(q.id(), results.get(i), batch.randoms().get(i));
+      if (replicated.isMember(q.client())) {
+        remember(q.id(), results.get(i), batch.randoms().get(i));
+      }
     }
     sendReplies(batch.view(), batch.requests(), results, batch.randoms(), out);
+  }
+
+  private void remember(RequestId id, byte[] result, byte[] random) {
+    LinkedHashMap<Long, byte[][]> replies = memberReplies.computeIfAbsent(id.sequenceId(), k -> new LinkedHashMap<>());
+    replies.put(id.messageNumber(), new byte[][] {result, random});
+    if (replies.size() > cfg.get(GroupConfig.MAX_REQUESTS_AHEAD)) {
+      replies.remove(replies.keySet().iterator().next());
+    }
   }
 
   /**
@@ -194,14 +273,19 @@ public final class ClientRequests {
     }
   }
 
-  /** One signed certificate for the whole batch, and to each client its entry with its result (§4.1). */
+  /**
+   * One signed certificate for the whole batch, and to each client its entry with its result (§4.1); a
+   * replicated client's entry to every member (BFT-WS §3.4: each votes on the nested reply, and the copies of
+   * members whose own request was not in the batch are answered too).
+   */
   public void sendReplies(long view, List<Request> requests, List<byte[]> results, List<byte[]> randoms, Ready out) {
-    sendReplies(Kind.REPLY, view, requests, results, randoms, out);
+    sendReplies(Kind.REPLY, view, requests, results, randoms, true, out);
   }
 
   /** The reply to a read-only request (Castro-Liskov §5.1.3), signed as such: never cached. */
   public void sendReadOnlyReply(long view, Request request, byte[] result, Ready out) {
-    sendReplies(Kind.READ_ONLY_REPLY, view, List.of(request), List.of(result), List.of(ClientTable.EMPTY), out);
+    sendReplies(Kind.READ_ONLY_REPLY, view, List.of(request), List.of(result), List.of(ClientTable.EMPTY), false,
+        out);
   }
 
   /** True once a terminate of {@code sequenceId} was ordered (its entry is a tombstone). */
@@ -210,8 +294,9 @@ public final class ClientRequests {
     return e != null && e.messageNumber == Request.TERMINATE;
   }
 
+  /** {@code toMembers}: a replicated client's entry goes to all its members, else to the request's signer. */
   private void sendReplies(Kind kind, long view, List<Request> requests, List<byte[]> results, List<byte[]> randoms,
-      Ready out) {
+      boolean toMembers, Ready out) {
     List<ReplyCertificate.Entry> entries = new ArrayList<>(requests.size());
     for (int i = 0; i < requests.size(); i++) {
       Request q = requests.get(i);
@@ -221,7 +306,10 @@ public final class ClientRequests {
     Signed certificate = Signed.sign(kind, id, new ReplyCertificate(view, entries).encode(), signer);
     for (int i = 0; i < requests.size(); i++) {
       byte[] bundle = ReplyBundle.of(certificate, i, results.get(i), randoms.get(i)).encode();
-      out.messages.add(new Ready.Outbound(requests.get(i).client(), bundle));
+      int client = requests.get(i).client();
+      for (int to : toMembers ? replicated.members(client) : List.of(client)) {
+        out.messages.add(new Ready.Outbound(to, bundle));
+      }
     }
   }
 

@@ -9,8 +9,9 @@ import org.bftws.core.message.RequestId;
 import org.bftws.core.message.SequenceOwner;
 
 /**
- * Per WS-RM sequence: the client it belongs to, the last message number ordered for execution and its reply,
- * the "last reply sent to each client" of Castro-Liskov §4.1. It makes execution exactly-once and answers
+ * Per WS-RM sequence: the client it belongs to (for a replicated client's members, its principal), the last
+ * message number ordered for execution and its reply, the "last reply sent to each client" of Castro-Liskov
+ * §4.1. It makes execution exactly-once and answers
  * retransmitted requests from the cache; it is part of every checkpoint, so state transfer carries it. A
  * sequence belongs to the client its id names ({@link SequenceOwner}), or else to the client whose request on
  * it was ordered first: another client's requests on it are never executed (they could otherwise push its
@@ -35,18 +36,21 @@ final class ClientTable {
     return e == null || id.messageNumber() > e.messageNumber;
   }
 
-  /** True when {@code q}'s sequence names another client, or was first used by another client. */
-  boolean ownedByOther(Request q) {
+  /**
+   * True when {@code q}'s sequence names another client than {@code principal} (whom q's signer acts for:
+   * itself, or its replicated client, {@link ReplicatedClients}), or was first used by another one.
+   */
+  boolean ownedByOther(Request q, int principal) {
     if (SequenceOwner.of(q.sequenceId()) != SequenceOwner.UNBOUND) {
-      return q.namesAnotherClient();
+      return q.namesAnotherClientThan(principal);
     }
     Entry e = entries.get(q.sequenceId());
-    return e != null && e.client != q.client();
+    return e != null && e.client != principal;
   }
 
   /** Ends {@code q}'s sequence: nothing of it is new any more, and the cached reply becomes the empty one. */
-  void terminated(Request q) {
-    ordered(q.id(), q.client());
+  void terminated(Request q, int principal) {
+    ordered(q.id(), principal);
     result(q.id(), EMPTY, EMPTY);
   }
 

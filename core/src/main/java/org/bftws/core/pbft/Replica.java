@@ -64,8 +64,11 @@ public final class Replica implements Engine {
   /** Admission and batch checks of client requests, the client table and replies (shared with async). */
   final ClientRequests requests;
   final ClientTable clients;
-  /** Authentic requests waiting to execute, in arrival order; the view-change timer watches them. */
-  private final LinkedHashMap<RequestId, Signed> pending = new LinkedHashMap<>();
+  /**
+   * Authentic requests waiting to execute, in arrival order, each with the signed copies to order (one, or a
+   * replicated client's p+1, BFT-WS §3.4); the view-change timer watches them.
+   */
+  private final LinkedHashMap<RequestId, List<Signed>> pending = new LinkedHashMap<>();
   /** Primary only: requests already placed in a pre-prepare of this view. */
   private final Set<RequestId> proposed = new HashSet<>();
   private final ArrayDeque<Effect.Execute> awaitingResults = new ArrayDeque<>();
@@ -147,6 +150,16 @@ public final class Replica implements Engine {
    */
   public Replica readOnlyOperations(ReadOnlyOperations ops) {
     readOnly.declare(ops);
+    return this;
+  }
+
+  /**
+   * Declares which client keys form one replicated client (BFT-WS §3.4, {@link ReplicatedClients}), alike on
+   * every replica and before the first step: their requests are ordered only with p+1 identical copies from
+   * distinct members. Without it every client stands alone.
+   */
+  public Replica replicatedClients(ReplicatedClients clients) {
+    requests.replicatedClients(clients);
     return this;
   }
 
@@ -290,7 +303,11 @@ public final class Replica implements Engine {
     if (!requests.admissible(q, pending.size())) {
       return; // bounded memory: the client retransmits once earlier requests have executed
     }
-    pending.putIfAbsent(q.id(), s);
+    List<Signed> copies = requests.filter(s, q);
+    if (copies.isEmpty()) {
+      return; // a replicated client's request with fewer than p+1 identical copies so far (§3.4)
+    }
+    pending.putIfAbsent(q.id(), copies);
     // The primary watches its own pending requests too: if it cannot get them committed (its backups
     // left the view, or its messages do not arrive) it asks for a new view like any backup would.
     startTimer();
@@ -305,12 +322,12 @@ public final class Replica implements Engine {
     int maxBatch = cfg.get(GroupConfig.MAX_BATCH_SIZE);
     while (nextSeq - 1 - lastExecuted < cfg.get(GroupConfig.MAX_OUTSTANDING_BATCHES) && inWindow(nextSeq)) {
       List<Signed> batch = new ArrayList<>();
-      for (Map.Entry<RequestId, Signed> e : pending.entrySet()) {
+      for (Map.Entry<RequestId, List<Signed>> e : pending.entrySet()) {
         if (batch.size() >= maxBatch) {
           break;
         }
         if (!proposed.contains(e.getKey()) && clients.isNew(e.getKey())) {
-          batch.add(e.getValue());
+          batch.addAll(e.getValue());
         }
       }
       if (batch.isEmpty()) {
@@ -353,23 +370,35 @@ public final class Replica implements Engine {
     acceptPrePrepare(s, pp);
   }
 
-  /** Every request in a batch must be an authentic, well-formed client request (§4.2: "verifies"). */
+  /**
+   * Every request in a batch must be an authentic, well-formed client request (§4.2: "verifies"), and a
+   * replicated client's must come with p+1 identical copies from distinct members (BFT-WS §3.4).
+   */
   boolean validBatch(int primary, List<Signed> batch) {
     for (Signed q : batch) {
-      Signed known = null;
-      try {
-        known = pending.get(Request.decode(q.body()).id());
-      } catch (DecodeException e) {
-        // invalidInBatch names it
-      }
-      boolean alreadyVerified = known != null && Arrays.equals(known.signature(), q.signature());
-      String invalid = requests.invalidInBatch(q, alreadyVerified);
+      String invalid = requests.invalidInBatch(q, alreadyVerified(q));
       if (invalid != null) {
         evidence(primary, invalid);
         return false;
       }
     }
+    String unfiltered = requests.unfilteredInBatch(batch);
+    if (unfiltered != null) {
+      evidence(primary, unfiltered);
+      return false;
+    }
     return true;
+  }
+
+  /** A copy of a request this replica verified before (it is pending here): no second signature check. */
+  private boolean alreadyVerified(Signed q) {
+    List<Signed> known = null;
+    try {
+      known = pending.get(Request.decode(q.body()).id());
+    } catch (DecodeException e) {
+      // invalidInBatch names it
+    }
+    return known != null && known.stream().anyMatch(k -> Arrays.equals(k.signature(), q.signature()));
   }
 
   /**
@@ -679,6 +708,7 @@ public final class Replica implements Engine {
           proposed.remove(r);
         }
       }
+      requests.forgetExecutedCopies();
     }
 
     @Override

@@ -1,5 +1,6 @@
 package org.bftws.core.voter;
 
+import java.util.Arrays;
 import java.util.TreeMap;
 import org.bftws.core.codec.DecodeException;
 import org.bftws.core.config.GroupConfig;
@@ -73,6 +74,34 @@ public final class ClientCore {
     checkOpen();
     readOnly = null;
     return issue(new Request(id, sequenceId, nextMessageNumber++, randomized, operation));
+  }
+
+  /**
+   * Issue request {@code messageNumber} of a sequence the members of a replicated client share (BFT-WS §3.4):
+   * the caller derives the number from its own deterministic execution, so every member sends the same
+   * request under it. If that number is still outstanding (the caller retries after a timeout), its request
+   * is sent again unchanged instead.
+   *
+   * @throws IllegalArgumentException if the number is outstanding with another operation, or not a message
+   *     number
+   */
+  public Ready invokeNumbered(long messageNumber, byte[] operation, boolean randomized) {
+    checkOpen();
+    readOnly = null;
+    Outstanding o = outstanding.get(messageNumber);
+    if (o != null) {
+      if (!Arrays.equals(Request.decode(o.request.body()).operation(), operation)) {
+        throw new IllegalArgumentException("message " + messageNumber + " is outstanding with another operation");
+      }
+      o.sentAt = now;
+      out.messages.add(new Ready.Outbound(Ready.ALL_REPLICAS, o.request.encode()));
+      return flush();
+    }
+    if (messageNumber < 1 || messageNumber == Request.TERMINATE) {
+      throw new IllegalArgumentException("not a message number: " + messageNumber);
+    }
+    nextMessageNumber = Math.max(nextMessageNumber, messageNumber + 1);
+    return issue(new Request(id, sequenceId, messageNumber, randomized, operation));
   }
 
   /**

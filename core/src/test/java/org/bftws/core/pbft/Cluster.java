@@ -101,6 +101,8 @@ final class Cluster {
   /** Every message delivered, in order. */
   final List<Msg> sent = new ArrayList<>();
   private long rawNumber;
+  /** Which clients form a replicated client (BFT-WS §3.4), as every replica is told at (re)start. */
+  private ReplicatedClients replicated = ReplicatedClients.none();
 
   Cluster(GroupConfig cfg, int clientCount) {
     this(cfg, clientCount, Role.BOTH);
@@ -150,7 +152,8 @@ final class Cluster {
   /** Replace replica i by a fresh one with the same keys and an empty service (amnesia). */
   void restart(int i) {
     replicas[i] = new Replica(cfg, i, signers.get(i), verifier, role, randomnessOf(i),
-        authentication == Authentication.MACS ? keys.authenticators(i, n) : null).readOnlyOperations(READS);
+        authentication == Authentication.MACS ? keys.authenticators(i, n) : null).readOnlyOperations(READS)
+        .replicatedClients(replicated);
     apps[i] = new HashChainApp();
     executed.get(i).clear();
     readOnlyExecuted.put(i, new ArrayList<>());
@@ -165,6 +168,20 @@ final class Cluster {
       case BA_HARDENED -> RandomnessConfig.baHardened(entropy::nextBytes);
     };
     return rc.withOperations(randomness.operations());
+  }
+
+  /**
+   * Makes {@code members} (client ids) one replicated client whose members all use the sequence {@code
+   * sequenceId}: every replica restarts knowing it (call before any traffic).
+   */
+  void replicatedClient(List<Integer> members, String sequenceId) {
+    replicated = ReplicatedClients.of(List.of(members));
+    for (int m : members) {
+      clients.put(m, new ClientCore(cfg, m, sequenceId, signers.get(m), verifier));
+    }
+    for (int i = 0; i < n; i++) {
+      restart(i);
+    }
   }
 
   ClientCore client() {

@@ -2,6 +2,7 @@ package org.bftws.module.client;
 
 import java.lang.ref.WeakReference;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,9 +25,11 @@ import org.bftws.core.message.Kind;
 import org.bftws.core.message.ReplyBundle;
 import org.bftws.core.pbft.Event;
 import org.bftws.core.pbft.Ready;
+import org.bftws.core.pbft.ReplicatedClients;
 import org.bftws.core.voter.ClientCore;
 import org.bftws.module.Threads;
 import org.bftws.module.config.BftwsConfig;
+import org.bftws.module.config.BftwsKeys;
 import org.bftws.module.config.ReplicaEndpoint;
 import org.bftws.module.keys.GroupKeyMaterial;
 import org.bftws.core.message.Request;
@@ -62,6 +65,17 @@ public final class GroupClientRuntime implements AutoCloseable {
      * {@code bftws.client.replyEndpoint} is not configured.
      */
     public static final String LISTENER_BASE_PROPERTY = "org.bftws.listener.base";
+    /**
+     * Options property (a String): the name of a sequence this client shares with the other members of its
+     * replicated client ({@code bftws.replicatedClients}; BFT-WS paper §3.4), instead of the ServiceClient's
+     * own sequence. Requires {@link #MESSAGE_NUMBER_PROPERTY}.
+     */
+    public static final String SHARED_SEQUENCE_PROPERTY = "org.bftws.client.sharedSequence";
+    /**
+     * Options property (a Long): the call's message number on the shared sequence, which every member derives
+     * alike from its deterministic execution (the middle tier's total order); a retry reuses it.
+     */
+    public static final String MESSAGE_NUMBER_PROPERTY = "org.bftws.client.messageNumber";
     /** ServiceContext property holding the ServiceClient's {@link GroupSequence}. */
     private static final String SEQUENCE_PROPERTY = "org.bftws.client.sequence";
     /** Send queue per replica; the client retransmits, so dropping the oldest is harmless. */
@@ -87,6 +101,8 @@ public final class GroupClientRuntime implements AutoCloseable {
      */
     private final Map<String, WeakReference<GroupSequence>> sequences = new ConcurrentHashMap<>();
     private final Set<GroupSequence> active = ConcurrentHashMap.newKeySet();
+    /** Shared sequences of this member of a replicated client, by name ({@link #SHARED_SEQUENCE_PROPERTY}). */
+    private final Map<String, GroupSequence> shared = new ConcurrentHashMap<>();
 
     private GroupClientRuntime(ConfigurationContext context, BftwsConfig config, GroupKeyMaterial keys, URI replyTo)
             throws AxisFault {
@@ -168,6 +184,12 @@ public final class GroupClientRuntime implements AutoCloseable {
      */
     public Event.Delivered call(ServiceContext owner, byte[] operation, boolean randomized, boolean readOnly,
             long timeoutMillis) throws AxisFault {
+        if (config.replicatedClients().isMember(keys.nodeId())) {
+            // The replicas take a member's requests only on its replicated client's sequences, with p+1 copies.
+            throw new AxisFault("BFT-WS: client " + keys.nodeId() + " is a member of a replicated client ("
+                    + BftwsKeys.REPLICATED_CLIENTS.name() + "): its calls go on a shared sequence (options "
+                    + SHARED_SEQUENCE_PROPERTY + " and " + MESSAGE_NUMBER_PROPERTY + ")");
+        }
         GroupSequence s;
         synchronized (owner) {
             s = (GroupSequence) owner.getProperty(SEQUENCE_PROPERTY);
@@ -177,6 +199,40 @@ public final class GroupClientRuntime implements AutoCloseable {
             }
         }
         return s.call(operation, randomized, readOnly, timeoutMillis);
+    }
+
+    /**
+     * Invokes one application request as a member of a replicated client (BFT-WS paper §3.4): on the sequence
+     * named {@code name} that all members share, under message number {@code number}. The sequence's id is the
+     * same at every member: CreateSequence claims it for the replicated client's principal (its lowest member
+     * id, {@code bftws.replicatedClients}) with a client UUID derived from the principal and the name. The
+     * called replicas order the request once p+1 members sent it identically, and answer every member.
+     */
+    public Event.Delivered callShared(String name, long number, byte[] operation, boolean randomized,
+            long timeoutMillis) throws AxisFault {
+        return sharedSequence(name, timeoutMillis).callNumbered(number, operation, randomized, timeoutMillis);
+    }
+
+    private synchronized GroupSequence sharedSequence(String name, long timeoutMillis) throws AxisFault {
+        GroupSequence s = shared.get(name);
+        if (s != null) {
+            return s;
+        }
+        ReplicatedClients groups = config.replicatedClients();
+        if (!groups.isMember(keys.nodeId())) {
+            throw new AxisFault("BFT-WS: client " + keys.nodeId() + " is no member of a replicated client ("
+                    + BftwsKeys.REPLICATED_CLIENTS.name() + " is '" + groups.toText() + "'), so it shares no sequence");
+        }
+        int principal = groups.principal(keys.nodeId());
+        UUID uuid = UUID.nameUUIDFromBytes(("bftws replicated client " + principal + " sequence " + name)
+                .getBytes(StandardCharsets.UTF_8));
+        String id = SequenceEstablishment.establish(context, config, principal, uuid, timeoutMillis);
+        s = new GroupSequence(new ClientCore(config.group(), keys.nodeId(), id, keys.signer(), keys.verifier()), this);
+        sequences.put(id, new WeakReference<>(s));
+        shared.put(name, s);
+        LOG.info("bftws client {}: shares sequence {} ('{}') with replicated client {}", keys.nodeId(), id, name,
+                groups.members(keys.nodeId()));
+        return s;
     }
 
     /**

@@ -62,6 +62,22 @@ final class GroupSequence {
     }
 
     /**
+     * As {@link #call} (not read-only), under message number {@code number} of a sequence the members of a
+     * replicated client share (BFT-WS §3.4, {@link ClientCore#invokeNumbered}): a retry with the same number
+     * resends the same request.
+     */
+    Event.Delivered callNumbered(long number, byte[] operation, boolean randomized, long timeoutMillis)
+            throws AxisFault {
+        synchronized (callLock) {
+            try {
+                return await(() -> core.invokeNumbered(number, operation, randomized), () -> number, timeoutMillis);
+            } catch (IllegalArgumentException e) {
+                throw new AxisFault("BFT-WS: " + e.getMessage());
+            }
+        }
+    }
+
+    /**
      * Ends the sequence (paper §3.3.1.1, after its last message): the replicas order the client's signed
      * terminate, each turns the sequence's entry into a tombstone, and Sandesha2 terminates its side of it.
      * Returns once f+1 replicas confirmed; no call can follow.

@@ -8,6 +8,7 @@ import org.bftws.core.config.ConfigKey;
 import org.bftws.core.config.ConfigValues;
 import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.Authentication;
+import org.bftws.core.pbft.ReplicatedClients;
 import org.bftws.module.transport.MulticastSettings;
 import org.bftws.module.xml.XmlLimits;
 
@@ -115,6 +116,11 @@ public final class BftwsConfig {
 
     public ThresholdScheme thresholdScheme() {
         return get(BftwsKeys.THRESHOLD_SCHEME);
+    }
+
+    /** Which client keys form one replicated client (BFT-WS §3.4; {@code bftws.replicatedClients}). */
+    public ReplicatedClients replicatedClients() {
+        return get(BftwsKeys.REPLICATED_CLIENTS);
     }
 
     /** How replicas authenticate prepares and commits to each other ({@code bftws.authentication}). */

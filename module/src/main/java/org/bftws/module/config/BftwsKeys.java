@@ -12,6 +12,7 @@ import java.util.List;
 import org.bftws.core.config.ConfigKey;
 import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.Authentication;
+import org.bftws.core.pbft.ReplicatedClients;
 import org.bftws.module.xml.XmlLimits;
 
 /**
@@ -210,6 +211,18 @@ public final class BftwsKeys {
             ConfigKey.integer("bftws.statusLogSeconds", REPLICA, 30, 0, 86_400);
 
     /**
+     * Which client keys form one replicated client (BFT-WS paper §3.4: the 3p+1 replicas of a middle tier that
+     * call this group, each with its own client key): groups separated by ';', each a ','-separated list of
+     * client ids and ranges, e.g. {@code 4-7}. Set alike on every replica of the called group (whose replicas
+     * then order a member's request only with p+1 identical copies from distinct members, p = (members − 1)
+     * / 3, and answer every member) and on each member's nested client (which then can share a sequence with
+     * the other members, docs/three-tier.md). Default none: every client stands alone.
+     */
+    public static final ConfigKey<ReplicatedClients> REPLICATED_CLIENTS = ConfigKey.of("bftws.replicatedClients",
+            GROUP, ReplicatedClients.none(), BftwsKeys::replicatedClients,
+            "client id groups like 4-7 or 4,5,6,7;8-11, disjoint", ReplicatedClients::toText);
+
+    /**
      * The keys that place an instance in a group (its endpoints, id, key files, reply port, policy): read only
      * with {@code bftws.replicated=true}, so a plain WS-RM instance may leave stale ones in its axis2.xml.
      */
@@ -221,9 +234,17 @@ public final class BftwsKeys {
             PRIVATE_KEY, PUBLIC_KEYS, TICK_MILLIS, CONTROL_MAX_BYTES, HTTP_MAX_REQUEST_BYTES, XML_MAX_DEPTH,
             XML_MAX_ELEMENTS, XML_MAX_ATTRIBUTES, CLIENT_REPLY_ENDPOINT, RANDOMNESS, THRESHOLD_SCHEME, SECURITY,
             SECURITY_POLICY, AUTHENTICATION, MULTICAST_WINDOW, MULTICAST_RETRANSMISSIONS, MULTICAST_RETRANSMIT_MILLIS,
-            MULTICAST_BUFFER_BYTES, STATUS_LOG_SECONDS);
+            MULTICAST_BUFFER_BYTES, STATUS_LOG_SECONDS, REPLICATED_CLIENTS);
 
     private BftwsKeys() {
+    }
+
+    private static ReplicatedClients replicatedClients(String text) {
+        try {
+            return ReplicatedClients.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigKey.Refused(e.getMessage());
+        }
     }
 
     /** One {@code id=endpoint} entry of {@link #REPLICAS}; the id's range depends on f, checked later. */

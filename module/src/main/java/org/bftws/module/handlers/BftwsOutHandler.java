@@ -81,13 +81,27 @@ public class BftwsOutHandler extends BftwsHandler {
                 action, !msgContext.isSOAP11(), Payloads.canonical(payload));
         long timeout = msgContext.getOptions().getTimeOutInMilliSeconds();
         GroupClientRuntime client = BftwsRuntime.client(msgContext);
-        Event.Delivered voted = client.call(msgContext.getServiceContext(), request.encode(),
-                CollectiveRandom.flagged(msgContext), ReadOnlyCalls.flagged(msgContext), timeout);
+        Object shared = msgContext.getProperty(GroupClientRuntime.SHARED_SEQUENCE_PROPERTY);
+        Event.Delivered voted = shared != null
+                ? client.callShared(shared.toString(), messageNumber(msgContext), request.encode(),
+                        CollectiveRandom.flagged(msgContext), timeout)
+                : client.call(msgContext.getServiceContext(), request.encode(), CollectiveRandom.flagged(msgContext),
+                        ReadOnlyCalls.flagged(msgContext), timeout);
         deliver(msgContext, voted.result(), voted.random());
         if (isLastMessage(msgContext)) {
             terminate(client, msgContext, timeout);
         }
         return InvocationResponse.ABORT;
+    }
+
+    /** A shared sequence's call names its message number ({@link GroupClientRuntime#MESSAGE_NUMBER_PROPERTY}). */
+    private static long messageNumber(MessageContext msgContext) throws AxisFault {
+        Object n = msgContext.getProperty(GroupClientRuntime.MESSAGE_NUMBER_PROPERTY);
+        if (!(n instanceof Long number)) {
+            throw new AxisFault("BFT-WS: a call on a shared sequence needs its message number (a Long) in "
+                    + GroupClientRuntime.MESSAGE_NUMBER_PROPERTY);
+        }
+        return number;
     }
 
     /** Sandesha2's client API marks a sequence's last message so (SandeshaClientConstants.LAST_MESSAGE). */

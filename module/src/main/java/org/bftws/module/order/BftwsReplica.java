@@ -77,6 +77,7 @@ public final class BftwsReplica implements AutoCloseable {
         TotalOrderManager manager = new TotalOrderManager(config.group(), id, keys.signer(), keys.verifier(),
                 control, service, sender, config.tickMillis(), INBOUND_CAPACITY,
                 config.controlMaxBytes(), randomness, readOnly, keys.macs());
+        manager.replicatedClients(config.replicatedClients());
         ControlPortClientFilter filter = requestsOnControlPort ? null : new ControlPortClientFilter(manager, config.n());
         ControlPort port;
         try {

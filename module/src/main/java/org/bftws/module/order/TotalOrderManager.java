@@ -32,6 +32,7 @@ import org.bftws.core.pbft.Ready;
 import org.bftws.core.pbft.RandomnessConfig;
 import org.bftws.core.pbft.ReadOnlyOperations;
 import org.bftws.core.pbft.Replica;
+import org.bftws.core.pbft.ReplicatedClients;
 import org.bftws.core.pbft.Role;
 import org.bftws.module.Threads;
 import org.bftws.module.config.BftwsKeys;
@@ -314,6 +315,14 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
                 LOG.debug("replica {}: no reply endpoint known for client {}", id, o.to());
             }
         }
+    }
+
+    /**
+     * Declares the replicated clients (BFT-WS paper §3.4, {@code bftws.replicatedClients}) to core; before
+     * {@link #start}.
+     */
+    public void replicatedClients(ReplicatedClients clients) {
+        replica.replicatedClients(clients);
     }
 
     /** Effects run in list order on the execution thread; results come back through the queue. */

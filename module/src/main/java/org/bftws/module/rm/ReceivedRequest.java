@@ -109,7 +109,7 @@ public final class ReceivedRequest {
         if (signed.sender() < config.n() || !signed.verify(verifier)) {
             throw refused("the client's signature does not cover this " + what);
         }
-        if (r.namesAnotherClient()) {
+        if (r.namesAnotherClientThan(config.replicatedClients().principal(r.client()))) {
             // core would only record evidence; the sender should hear why nothing happens (SequenceOwner)
             throw refused("sequence " + r.sequenceId() + " is another client's than " + r.client() + ", which signed"
                     + " this " + what);

@@ -7,8 +7,9 @@ import org.bftws.client.group.ThreeTierGroups;
 
 /**
  * Experiment 2 (BFT-WS paper §4.1.2), BFT-WS: a listening client → 4 middle replicas running relay.aar →
- * 4 backend echo replicas ({@link ThreeTierGroups}); each middle replica is its own BFT-WS client of the
- * backend group, so every call is ordered twice and voted twice. All in this JVM on 127.0.0.1.
+ * 4 backend echo replicas ({@link ThreeTierGroups}); the middle replicas are one replicated client of the
+ * backend (§3.4 filtering: a nested request is ordered once 2 of them sent it identically, and executes
+ * once), so every call is ordered twice and voted twice. All in this JVM on 127.0.0.1.
  */
 final class ThreeTierBftwsMode implements EchoMode {
     @Override
@@ -19,7 +20,7 @@ final class ThreeTierBftwsMode implements EchoMode {
     @Override
     public String description() {
         return "BFT-WS three-tier: client -> 4 middle replicas (relay, f = 1) -> 4 backend echo replicas (f = 1); "
-                + "each middle replica calls the backend group as its own BFT-WS client";
+                + "the middle replicas call the backend as one replicated client (p+1 = 2 filter, one execution)";
     }
 
     @Override
