@@ -3,7 +3,6 @@ package org.bftws.core.pbft;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import org.bftws.core.codec.ByteWriter;
 import org.bftws.core.codec.DecodeException;
 import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.Signer;
@@ -40,6 +39,8 @@ public final class ClientRequests {
   private final Verifier verifier;
   private final RandomizedOperations operations;
   final ClientTable table = new ClientTable();
+  /** False at a replica that only orders (BFT-WS §3.3.2): it never answers a client. */
+  private boolean replies = true;
 
   public ClientRequests(GroupConfig cfg, int id, Signer signer, Verifier verifier, RandomizedOperations operations) {
     this.cfg = cfg;
@@ -48,6 +49,15 @@ public final class ClientRequests {
     this.signer = signer;
     this.verifier = verifier;
     this.operations = operations;
+  }
+
+  /**
+   * This replica orders without executing (BFT-WS §3.3.2, configuration II): it sends no reply, not even
+   * from the cache (a terminate's tombstone) or to a terminate.
+   */
+  public ClientRequests neverReply() {
+    replies = false;
+    return this;
   }
 
   /**
@@ -160,7 +170,6 @@ public final class ClientRequests {
     return Order.RUN;
   }
 
-  /** The results of an executed batch: cached in the client table and sent to the clients. */
   /**
    * Checks that {@code results} answer the execution both engines await, {@code head}: the embedding must
    * feed each {@link Effect.Execute}'s results back in order, one per request (see {@link Ready}).
@@ -175,6 +184,7 @@ public final class ClientRequests {
     }
   }
 
+  /** The results of an executed batch: cached in the client table and sent to the clients. */
   public void executed(Effect.Execute batch, List<byte[]> results, Ready out) {
     for (int i = 0; i < results.size(); i++) {
       table.result(batch.requests().get(i).id(), results.get(i), batch.randoms().get(i));
@@ -212,6 +222,9 @@ public final class ClientRequests {
 
   private void sendReplies(Kind kind, long view, List<Request> requests, List<byte[]> results, List<byte[]> randoms,
       Ready out) {
+    if (!replies) {
+      return;
+    }
     List<ReplyCertificate.Entry> entries = new ArrayList<>(requests.size());
     for (int i = 0; i < requests.size(); i++) {
       Request q = requests.get(i);
@@ -223,10 +236,5 @@ public final class ClientRequests {
       byte[] bundle = ReplyBundle.of(certificate, i, results.get(i), randoms.get(i)).encode();
       out.messages.add(new Ready.Outbound(requests.get(i).client(), bundle));
     }
-  }
-
-  /** The client table's canonical encoding, as every checkpoint holds it. */
-  public void writeTable(ByteWriter w) {
-    table.write(w);
   }
 }

@@ -127,9 +127,16 @@ public final class Replica implements Engine {
       throw new IllegalArgumentException("an execution-only node is not a PBFT replica: it executes batches "
           + "ordered by the agreement replicas (configuration III), which this release does not build yet");
     }
+    if (role != Role.of(cfg, id)) {
+      throw new IllegalArgumentException("replica " + id + " as " + role + ", but the group's "
+          + GroupConfig.EXECUTING_REPLICAS.name() + " " + cfg.executingReplicas() + " make it " + Role.of(cfg, id));
+    }
     this.role = role;
     this.operations = randomness.operations();
     this.requests = new ClientRequests(cfg, id, signer, verifier, operations);
+    if (role == Role.AGREEMENT) {
+      requests.neverReply();
+    }
     this.clients = requests.table;
     Host host = new Host();
     this.checkpoints = new Checkpoints(cfg, id, signer, verifier, clients, Checkpoints.PBFT_TAG, true,
@@ -544,16 +551,17 @@ public final class Replica implements Engine {
       if (!run.isEmpty() || !terminates.isEmpty()) {
         progressed = true;
       }
-      answerTerminates(terminates);
-      if (!run.isEmpty() && role == Role.AGREEMENT) {
+      requests.answerTerminates(view, terminates, out); // an agreement-only replica sends nothing
+      if (!run.isEmpty() && role == Role.AGREEMENT && cfg.executingReplicas().isEmpty()) {
+        // configuration III: handed out for the execution nodes, not awaited
         out.effects.add(new Effect.Execute(slot.seq, view, slot.committedDigest, List.copyOf(run), List.copyOf(randoms)));
-      } else if (!run.isEmpty()) {
+      } else if (!run.isEmpty() && role == Role.BOTH) {
         Effect.Execute ex = new Effect.Execute(slot.seq, view, slot.committedDigest, List.copyOf(run), List.copyOf(randoms));
         awaitingResults.add(ex);
         out.effects.add(ex);
       }
       if (slot.seq % cfg.checkpointInterval() == 0 && role == Role.AGREEMENT) {
-        checkpoints.own(slot.seq, new byte[0]);
+        checkpoints.own(slot.seq, null); // the ordering part alone: no service state here (BFT-WS §3.3.2)
       } else if (slot.seq % cfg.checkpointInterval() == 0) {
         pendingCapture = slot.seq;
         out.effects.add(new Effect.CaptureState(slot.seq));
@@ -563,13 +571,6 @@ public final class Replica implements Engine {
       viewChanges.onProgress();
     }
     propose();
-  }
-
-  /** Agreement-only replicas do not reply to terminates (configuration III's execution nodes would). */
-  private void answerTerminates(List<Request> terminates) {
-    if (role != Role.AGREEMENT) {
-      requests.answerTerminates(view, terminates, out);
-    }
   }
 
   // ---------------------------------------------------------------- view state transitions
