@@ -113,10 +113,10 @@ public final class PerfMain {
                         authentication);
                 case "randomness" -> echo("randomness", echo.applyRandomness(smoke ? RandomnessExperiment.smoke()
                         : RandomnessExperiment.full()), root, results, wan, authentication);
-                case "read-only" -> echo(ReadOnlyEcho.NAME, echo.apply(smoke ? ReadOnlyEcho.smoke()
-                        : ReadOnlyEcho.full()), root, results, wan, authentication);
-                case "configurations" -> echo(ConfigurationsEcho.NAME, echo.apply(smoke ? ConfigurationsEcho.smoke()
-                        : ConfigurationsEcho.full()), root, results, wan, authentication);
+                case "read-only" -> oneKilobyte(OneKilobyteEcho.READ_ONLY, echo, smoke, root, results, wan,
+                        authentication);
+                case "configurations" -> oneKilobyte(OneKilobyteEcho.CONFIGURATIONS, echo, smoke, root, results, wan,
+                        authentication);
                 case "recovery" -> recovery(smoke, root, results);
                 case "profile" -> profile(echo.apply(smoke ? Profiler.smoke() : Profiler.full()), root, results);
                 case BreakdownExperiment.NAME -> breakdown(smoke, clients, warmup, measure, root, results);
@@ -151,6 +151,12 @@ public final class PerfMain {
                     warmup == null ? base.warmupMillis() : warmup,
                     measure == null ? base.measureMillis() : measure);
         }
+    }
+
+    private static void oneKilobyte(OneKilobyteEcho experiment, EchoOptions echo, boolean smoke, Path root,
+            Path results, long wan, String authentication) throws Exception {
+        echo(experiment.name(), echo.apply(smoke ? experiment.smoke() : experiment.full()), root, results, wan,
+                authentication);
     }
 
     /**

@@ -85,9 +85,7 @@ public class ConfigurationTwoGroupTest {
     public void a_repliesComeFromTheExecutingReplicasOnly() throws Exception {
         assertNull("replica 0 has no echo service, only the stand-in", GROUP.replica(0).context()
                 .getAxisConfiguration().getService("Echo").getOperation(ReplicaProbe.echo()));
-        for (int i = 0; i < 6; i++) {
-            echo();
-        }
+        echo(6);
         for (int r = 1; r < N; r++) {
             int id = r;
             Conditions.await("replica " + r + " executed every call", WAIT_MS, () -> probes[id].executed().size() == call);
@@ -102,9 +100,7 @@ public class ConfigurationTwoGroupTest {
     @Test
     public void b_anExecutingReplicaStoppedLeavesTwoToAnswer() throws Exception {
         GROUP.stop(3);
-        for (int i = 0; i < 6; i++) {
-            echo();
-        }
+        echo(6);
         assertEquals(0, GROUP.manager(0).repliesSent(CLIENT));
     }
 
@@ -112,13 +108,11 @@ public class ConfigurationTwoGroupTest {
     public void c_theExecutingReplicaRestartedEmptyCatchesUpByStateTransfer() throws Exception {
         GROUP.start(3, "replica3-restarted");
         probes[3] = probe(3);
-        for (int i = 0; i < 8; i++) {
-            echo();
-        }
+        echo(8);
         Conditions.await("replica 3 reached the group's stable checkpoint", WAIT_MS,
                 () -> GROUP.manager(3).stableCheckpoint() >= 4
                         && GROUP.manager(3).lastExecuted() >= GROUP.manager(1).stableCheckpoint());
-        echo();
+        echo(1);
         Conditions.await("replica 3 executes again", WAIT_MS, () -> !probes[3].executed().isEmpty());
         assertNull(GROUP.manager(3).failure());
     }
@@ -126,12 +120,17 @@ public class ConfigurationTwoGroupTest {
     @Test
     public void d_theAgreementOnlyPrimaryStoppedAViewChangeKeepsTheGroupLive() throws Exception {
         GROUP.stop(0);
-        for (int i = 0; i < 3; i++) {
-            echo();
-        }
+        echo(3);
         assertTrue("a view change replaced the primary", GROUP.manager(1).view() >= 1);
         for (int r = 1; r < N; r++) {
             assertNull(GROUP.manager(r).failure());
+        }
+    }
+
+    /** {@code calls} echo calls through the group, one after the other. */
+    private static void echo(int calls) throws Exception {
+        for (int i = 0; i < calls; i++) {
+            echo();
         }
     }
 
