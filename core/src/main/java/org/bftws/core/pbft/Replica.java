@@ -82,6 +82,8 @@ public final class Replica implements Engine {
   final ViewChanges viewChanges;
   final Coins coins;
   final Contributions contributions;
+  /** What commits in a view this replica left alone (configuration II needs it to execute on). */
+  final LateCommits lateCommits;
   /** Requests executed without ordering (Castro-Liskov §5.1.3). */
   private final ReadOnlyRequests readOnly;
   Ready out = new Ready();
@@ -145,6 +147,7 @@ public final class Replica implements Engine {
     this.coins = new Coins(cfg, id, signer, operations,
         randomness.algorithm() == RandomnessConfig.Algorithm.CT ? randomness.coins() : null, host);
     this.contributions = new Contributions(this, randomness);
+    this.lateCommits = new LateCommits(this);
     this.readOnly = new ReadOnlyRequests(cfg, requests, role);
   }
 
@@ -337,6 +340,9 @@ public final class Replica implements Engine {
 
   private void onPrePrepare(Signed s, PrePrepare pp) {
     if (pp.view() != view || !active) {
+      if (pp.view() < view) {
+        lateCommits.onPrePrepare(s, pp);
+      }
       viewChanges.noteView(s.sender(), pp.view());
       return;
     }
@@ -445,6 +451,9 @@ public final class Replica implements Engine {
 
   private void onCommit(Signed s, Vote v) {
     if (v.view() != view || !active) {
+      if (v.view() < view) {
+        lateCommits.onCommit(s, v);
+      }
       viewChanges.noteView(s.sender(), v.view());
       return;
     }
@@ -515,6 +524,15 @@ public final class Replica implements Engine {
     executeCommitted();
   }
 
+  /** (w, seq, pp) committed in view w, which this replica left ({@link LateCommits}): executed like any batch. */
+  void committedInLeftView(Slot slot, long w, PrePrepare pp) {
+    slot.committedBatch = pp.requests();
+    slot.committedDigest = pp.digest();
+    out.events.add(new Event.Committed(w, slot.seq, pp.digest(), pp.requests()));
+    coins.committed(slot.seq, slot.committedDigest, slot.committedBatch);
+    executeCommitted();
+  }
+
   // ---------------------------------------------------------------- execution
 
   /**
@@ -580,6 +598,9 @@ public final class Replica implements Engine {
    * timer, nothing proposed; slots keep only their prepared certificates (they go into our VIEW-CHANGE).
    */
   void startViewChange(long w) {
+    if (active) {
+      lateCommits.leaving(view);
+    }
     view = w;
     active = false;
     timerStart = -1;
@@ -598,6 +619,7 @@ public final class Replica implements Engine {
     view = w;
     active = true;
     proposed.clear();
+    lateCommits.entered();
   }
 
   private void resetSlotsForView(long w) {
@@ -661,6 +683,7 @@ public final class Replica implements Engine {
     @Override
     public void discardUpTo(long seq) {
       Replica.this.discardUpTo(seq);
+      lateCommits.discardUpTo(seq);
       coins.discardUpTo(seq);
       contributions.discardUpTo(seq);
     }

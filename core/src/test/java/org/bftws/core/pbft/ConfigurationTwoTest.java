@@ -203,6 +203,28 @@ public class ConfigurationTwoTest {
     assertEquals(List.of("a", "b"), c.operations(3));
   }
 
+  // Reference: §3.3.2 with Castro-Liskov §4.4 — replica 2 misses the commits of a batch and its timer starts a
+  // view change nobody joins: the others have executed everything. With replica 3 down, replicas 1 and 2 are
+  // the f+1 executing replicas the client needs, so 2 executes what committed in the view it left, on the
+  // pre-prepare and 2f+1 commits of that view that the others resend while nothing moves.
+  @Test
+  public void aReplicaAloneInAViewChangeStillExecutesWhatCommittedInTheViewItLeft() {
+    Cluster c = new Cluster(configurationTwo(), 1);
+    c.isolate(3);
+    invokeAll(c, 2);
+    assertEquals(2, c.delivered.size());
+    c.drop = m -> m.to() == 2 && Cluster.kind(m) == Kind.COMMIT;
+    c.invoke("missed");
+    c.tickUntil(x -> !x.replicas[2].isActive(), 2000);
+    assertEquals("only replica 1 answered", 2, c.delivered.size());
+    assertTrue("the others stay in view 0", c.replicas[0].isActive() && c.replicas[0].view() == 0);
+    c.drop = m -> false;
+    c.tickUntil(x -> x.delivered.size() == 3, 400);
+    assertEquals(List.of("op-0", "op-1", "missed"), c.operations(2));
+    assertFalse("still alone in its view change", c.replicas[2].isActive());
+    assertTrue(c.eventsOf(2, Event.Committed.class).stream().anyMatch(e -> e.view() == 0 && e.seq() == 3));
+  }
+
   // Reference: §3.3.2 — the client's Voter counts the executing replicas only: f+1 matching replies of which
   // one comes from the agreement-only replica decide nothing.
   @Test
