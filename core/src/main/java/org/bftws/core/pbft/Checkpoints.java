@@ -238,12 +238,30 @@ public final class Checkpoints {
         byDigest.computeIfAbsent(key, k -> new ArrayList<>()).add(mine.get(seq));
       }
     }
-    for (List<Signed> proof : byDigest.values()) {
-      if (proof.size() >= cfg.quorum() && certifiedExecution(proof) != null) {
-        makeStable(seq, voteValues.get(proof.get(0).sender()).get(seq).stateDigest(), List.copyOf(proof));
+    for (List<Signed> votesOnD : byDigest.values()) {
+      byte[] execution = votesOnD.size() >= cfg.quorum() ? certifiedExecution(votesOnD) : null;
+      if (execution != null) {
+        makeStable(seq, voteValues.get(votesOnD.get(0).sender()).get(seq).stateDigest(), proof(votesOnD, execution));
         return;
       }
     }
+  }
+
+  /** 2f+1 of the votes on d, the f+1 (or, with no executing replica, none) on {@code execution} first. */
+  private List<Signed> proof(List<Signed> votesOnD, byte[] execution) {
+    List<Signed> proof = new ArrayList<>();
+    for (Signed s : votesOnD) {
+      if (proof.size() < cfg.f() + 1 && execution.length > 0 && cfg.executes(s.sender())
+          && Arrays.equals(Checkpoint.decode(s.body()).executionDigest(), execution)) {
+        proof.add(s);
+      }
+    }
+    for (Signed s : votesOnD) {
+      if (proof.size() < cfg.quorum() && !proof.contains(s)) {
+        proof.add(s);
+      }
+    }
+    return List.copyOf(proof);
   }
 
   /**
