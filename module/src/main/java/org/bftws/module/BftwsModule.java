@@ -21,6 +21,7 @@ import org.bftws.core.pbft.RandomnessConfig;
 import org.bftws.module.invoker.GroupServices;
 import org.bftws.module.invoker.TotalOrderInvoker;
 import org.bftws.module.keys.GroupKeyMaterial;
+import org.bftws.module.order.AgreementOnlyService;
 import org.bftws.module.order.BftwsReplica;
 import org.bftws.module.random.DeclaredOperations;
 import org.bftws.module.random.RandomnessSetup;
@@ -52,6 +53,12 @@ public class BftwsModule extends SandeshaModule {
         if (config.isReplica()) {
             services = new GroupServices(configContext.getAxisConfiguration(),
                     serviceName(config.replicas().get(config.replicaId()).endpoint()));
+            if (!config.group().executes(config.replicaId())
+                    && AgreementOnlyService.deployIfAbsent(configContext.getAxisConfiguration(), services.mainService())) {
+                LOG.info("bftws replica {} only orders (configuration II): service {} is not deployed here, its"
+                        + " requests are taken by a stand-in and never executed", config.replicaId(),
+                        services.mainService());
+            }
             // A CT share that does not fit the group key, or a scheme other than the dealt one, stops start-up.
             declared = new DeclaredOperations(services);
             randomness = RandomnessSetup.of(config, keys, declared);
@@ -87,8 +94,9 @@ public class BftwsModule extends SandeshaModule {
             }
             configContext.setProperty(BftwsRuntime.REPLICA_PROPERTY, replica);
             LOG.info("bftws replica {} of {} orders requests for service {} (and the other services deployed"
-                    + " here), randomness {}", config.replicaId(), config.n(), services.mainService(),
-                    config.randomness().configValue());
+                    + " here), randomness {}{}", config.replicaId(), config.n(), services.mainService(),
+                    config.randomness().configValue(), config.group().executes(config.replicaId()) ? ""
+                            : ", without executing them (executing replicas " + config.group().executingReplicas() + ")");
         }
         // Added after Sandesha2's own resolver, so it runs after it and can undo its verdict.
         configContext.getAxisConfiguration().addTargetResolver(new EngagementTargetResolver(module.getName()));

@@ -36,6 +36,8 @@ import org.bftws.perf.echo.ThreeTierExperiment;
  * {@link org.bftws.perf.wan.DelayForwarder}; with {@code --authentication} other than the group default,
  * {@code NAME-LABEL.csv}, the groups' {@code bftws.authentication} set), {@code read-only} the 1 KB echo with
  * WS-RM, BFT-WS and BFT-WS's read-only calls ({@code bftws-ro}) into {@code DIR/echo-readonly.csv},
+ * {@code configurations} the 1 KB echo with WS-RM, BFT-WS configuration I and II ({@code bftws-c2}) into
+ * {@code DIR/echo-configurations.csv},
  * {@code recovery} experiment 4 into {@code DIR/recovery-*.csv}, {@code profile} the
  * BFT-WS echo under Java Flight Recorder into {@code DIR/profile.csv}; {@code report} rewrites the markdown
  * and the plots from every CSV in {@code DIR}; {@code breakdown} writes the latency breakdown and the work per request
@@ -79,8 +81,8 @@ public final class PerfMain {
                 case "--measure-ms" -> measure = Long.parseLong(args[++i]);
                 case "--wan-delay-ms" -> wan = Long.parseLong(args[++i]);
                 case "--authentication" -> authentication = Authentication.parse(args[++i]).label();
-                case "echo", "three-tier", "scale", "randomness", "read-only", "recovery", "profile", "breakdown",
-                        "report" ->
+                case "echo", "three-tier", "scale", "randomness", "read-only", "configurations", "recovery", "profile",
+                        "breakdown", "report" ->
                         commands.add(args[i]);
                 default -> {
                     System.err.println("perf: unknown argument " + args[i]);
@@ -88,7 +90,7 @@ public final class PerfMain {
                             + "[--modes " + String.join(",", EchoModes.all().stream().map(m -> m.name()).toList())
                             + "] [--sizes 1,10,100,1000,1KB] [--clients 1,2,4,8] [--reps N] [--warmup-ms MS] "
                             + "[--measure-ms MS] [--wan-delay-ms MS] [--authentication signatures|macs] (echo | three-tier | "
-                            + "scale | randomness | read-only | recovery | profile | breakdown | report)...");
+                            + "scale | randomness | read-only | configurations | recovery | profile | breakdown | report)...");
                     return 2;
                 }
             }
@@ -111,8 +113,10 @@ public final class PerfMain {
                         authentication);
                 case "randomness" -> echo("randomness", echo.applyRandomness(smoke ? RandomnessExperiment.smoke()
                         : RandomnessExperiment.full()), root, results, wan, authentication);
-                case "read-only" -> echo(ReadOnlyEcho.NAME, echo.apply(smoke ? ReadOnlyEcho.smoke()
-                        : ReadOnlyEcho.full()), root, results, wan, authentication);
+                case "read-only" -> oneKilobyte(OneKilobyteEcho.READ_ONLY, echo, smoke, root, results, wan,
+                        authentication);
+                case "configurations" -> oneKilobyte(OneKilobyteEcho.CONFIGURATIONS, echo, smoke, root, results, wan,
+                        authentication);
                 case "recovery" -> recovery(smoke, root, results);
                 case "profile" -> profile(echo.apply(smoke ? Profiler.smoke() : Profiler.full()), root, results);
                 case BreakdownExperiment.NAME -> breakdown(smoke, clients, warmup, measure, root, results);
@@ -147,6 +151,12 @@ public final class PerfMain {
                     warmup == null ? base.warmupMillis() : warmup,
                     measure == null ? base.measureMillis() : measure);
         }
+    }
+
+    private static void oneKilobyte(OneKilobyteEcho experiment, EchoOptions echo, boolean smoke, Path root,
+            Path results, long wan, String authentication) throws Exception {
+        echo(experiment.name(), echo.apply(smoke ? experiment.smoke() : experiment.full()), root, results, wan,
+                authentication);
     }
 
     /**

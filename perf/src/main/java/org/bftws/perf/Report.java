@@ -48,8 +48,12 @@ public final class Report {
                 "echo");
         echo(md, plots, "echo-wan.csv", "Experiment 1 over an emulated WAN (user-space delay per hop)",
                 "scripts/perf echo --modes wsrm,bftws --wan-delay-ms 25", "echo-wan");
-        echo(md, plots, ReadOnlyEcho.NAME + ".csv", "Read-only echo: PBFT's read-only optimisation (Castro-Liskov §5.1.3)",
-                "scripts/perf read-only", ReadOnlyEcho.NAME);
+        echo(md, plots, OneKilobyteEcho.READ_ONLY.name() + ".csv",
+                "Read-only echo: PBFT's read-only optimisation (Castro-Liskov §5.1.3)", "scripts/perf read-only",
+                OneKilobyteEcho.READ_ONLY.name());
+        echo(md, plots, OneKilobyteEcho.CONFIGURATIONS.name() + ".csv",
+                "Configurations I and II: BFT-WS paper Fig. 7 (§3.3.1-3.3.2)", "scripts/perf configurations",
+                OneKilobyteEcho.CONFIGURATIONS.name());
         ThreeTierReport.append(results, md);
         new ScaleReport(results).write(md, plots);
         new RandomnessReport(results).write(md, plots);

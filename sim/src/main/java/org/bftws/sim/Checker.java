@@ -85,6 +85,9 @@ final class Checker {
   private final List<byte[]> prePreparedDigests = new ArrayList<>();
   private final Map<Long, byte[]> checkpointDigests = new HashMap<>();
   private final Map<Long, byte[]> stableDigests = new HashMap<>();
+  /** Configuration II's execution digests: of correct executing replicas' checkpoints, and certified ones. */
+  private final Map<Long, byte[]> executionDigests = new HashMap<>();
+  private final Map<Long, byte[]> stableExecutionDigests = new HashMap<>();
   private final Map<Integer, Long> lastExecutedSeq = new HashMap<>();
   private final Map<Integer, Set<RequestId>> executedIds = new HashMap<>();
   private final Set<String> issued = new HashSet<>();
@@ -149,11 +152,23 @@ final class Checker {
       prePreparedDigests.add(p.digest());
     } else if (e instanceof Event.CheckpointTaken t) {
       same(checkpointDigests, t.seq(), t.digest(), "S5 checkpoints: replicas took different checkpoints at ");
+      if (t.executionDigest().length > 0) { // configuration II: only executing replicas have service state
+        same(executionDigests, t.seq(), t.executionDigest(), "S5 checkpoints: replicas reached different service"
+            + " states at ");
+      }
     } else if (e instanceof Event.CheckpointStable s) {
       same(stableDigests, s.seq(), s.digest(), "S5 checkpoints: different stable checkpoints at ");
+      same(stableExecutionDigests, s.seq(), s.executionDigest(), "S5 checkpoints: different certified service"
+          + " states at ");
+      same(executionDigests, s.seq(), s.executionDigest(), "S5 checkpoints: a certified service state no correct"
+          + " replica reached at ");
     } else if (e instanceof Event.StateInstalled s) {
       stateTransfers++;
       same(stableDigests, s.seq(), s.digest(), "S5 state transfer: installed a state other than the proven one at ");
+      if (s.executionDigest().length > 0) {
+        same(stableExecutionDigests, s.seq(), s.executionDigest(), "S5 state transfer: installed a service state"
+            + " other than the certified one at ");
+      }
       lastExecutedSeq.put(replica, s.seq());
     } else if (e instanceof Event.ViewEntered) {
       viewChanges++;

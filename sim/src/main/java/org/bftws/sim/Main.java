@@ -33,6 +33,7 @@ public final class Main {
     Authentication authentication = Authentication.DEFAULT;
     SimOptions.Ordering ordering = SimOptions.Ordering.PBFT;
     int slowDelay = -1;
+    SimOptions.Configuration configuration = SimOptions.Configuration.I;
     List<Byzantine> modes = new ArrayList<>(List.of(Byzantine.NONE));
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
@@ -59,6 +60,7 @@ public final class Main {
         case "--authentication" -> authentication = Authentication.parse(args[++i]);
         case "--ordering" -> ordering = SimOptions.Ordering.parse(args[++i]);
         case "--slow-delay-ticks" -> slowDelay = Integer.parseInt(args[++i]);
+        case "--config" -> configuration = SimOptions.Configuration.parse(args[++i]);
         case "--verbose", "-v" -> verbose = true;
         default -> usage("unknown argument " + a);
       }
@@ -79,6 +81,9 @@ public final class Main {
         || random == SimOptions.Randomness.BA_HARDENED || modes.contains(Byzantine.FLAGGING))) {
       usage("--ordering async: " + Simulation.ASYNC_RANDOMNESS);
     }
+    if (configuration != SimOptions.Configuration.I && ordering == SimOptions.Ordering.ASYNC) {
+      usage("--config " + configuration + ": " + Simulation.ASYNC_CONFIGURATION);
+    }
     int f = (replicas - 1) / 3;
     SimKeys simKeys = null;
     if (keys != null) {
@@ -91,7 +96,8 @@ public final class Main {
       scheme = simKeys.group().scheme(); // CT without --scheme: the keys' scheme
     }
     SimOptions template = new SimOptions(from, f, clients, requests, Byzantine.NONE, random,
-        scheme == null ? SchemeId.CKS : scheme, coinPerBatch, simKeys, authentication, ordering, slowDelay);
+        scheme == null ? SchemeId.CKS : scheme, coinPerBatch, simKeys, authentication, ordering, slowDelay,
+        configuration);
     System.exit(run(from, to, template, modes, threads, verbose));
   }
 
@@ -99,7 +105,7 @@ public final class Main {
     System.err.println("simulate: " + why);
     System.err.println("usage: scripts/simulate --seeds A..B [--replicas N] [--clients C] [--requests N]"
         + " [--byzantine none|twins|mutate|silent|client|flagging|equivocate|slow|member|over-threshold|all[,...]]"
-        + " [--ordering pbft|async] [--slow-delay-ticks N] [--random none|ct|ba|ba-hardened]"
+        + " [--ordering pbft|async] [--config I|II] [--slow-delay-ticks N] [--random none|ct|ba|ba-hardened]"
         + " [--scheme cks|bls|rsa] [--coin-per-batch] [--keys DIR] [--authentication signatures|macs] [--threads T]"
         + " [--verbose]");
     System.exit(2);

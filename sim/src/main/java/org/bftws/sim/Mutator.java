@@ -187,8 +187,12 @@ final class Mutator {
       }
       case CHECKPOINT -> {
         Checkpoint c = Checkpoint.decode(body);
-        return rng.nextBoolean() ? new Checkpoint(nudge(c.seq()), c.stateDigest()).encode()
-            : new Checkpoint(c.seq(), randomDigest()).encode();
+        return switch (rng.nextInt(3)) {
+          case 0 -> new Checkpoint(nudge(c.seq()), c.stateDigest(), c.executionDigest()).encode();
+          case 1 -> new Checkpoint(c.seq(), randomDigest(), c.executionDigest()).encode();
+          default -> new Checkpoint(c.seq(), c.stateDigest(), c.hasExecution() ? randomDigest() : c.executionDigest())
+              .encode();
+        };
       }
       case VIEW_CHANGE -> {
         ViewChange v = ViewChange.decode(body);
@@ -210,11 +214,13 @@ final class Mutator {
       }
       case STATE -> {
         StateTransfer st = StateTransfer.decode(body);
-        byte[] c = st.checkpoint().clone();
+        boolean execution = st.execution().length > 0 && rng.nextBoolean();
+        byte[] c = (execution ? st.execution() : st.checkpoint()).clone();
         if (c.length > 0) {
           c[rng.nextInt(c.length)] ^= 1;
         }
-        return new StateTransfer(st.seq(), c, st.proof()).encode();
+        return (execution ? new StateTransfer(st.seq(), st.checkpoint(), c, st.proof())
+            : new StateTransfer(st.seq(), c, st.execution(), st.proof())).encode();
       }
       case COIN_SHARE -> {
         return mutateCoinShare(CoinShare.decode(body));

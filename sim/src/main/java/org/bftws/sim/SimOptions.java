@@ -16,11 +16,12 @@ import org.bftws.core.crypto.threshold.SchemeId;
  * <p>{@code ordering}: the engine the replicas run, PBFT's {@code pbft.Replica} or SINTRA's atomic
  * broadcast {@code async.AsyncReplica}, each under its own network model (docs/simulator.md).
  * {@code slowDelayTicks}: with {@link Byzantine#SLOW}, how long the slow replica's messages are delayed
- * (−1: {@link #DEFAULT_SLOW_DELAY}).
+ * (−1: {@link #DEFAULT_SLOW_DELAY}). {@code configuration}: BFT-WS §3.3.1's configuration I (every replica
+ * executes) or §3.3.2's configuration II (f replicas, drawn from the seed, only order).
  */
 public record SimOptions(long seed, int f, int clients, int requests, Byzantine byzantine, Randomness random,
     SchemeId scheme, boolean coinPerBatch, SimKeys keys, Authentication authentication, Ordering ordering,
-    int slowDelayTicks) {
+    int slowDelayTicks, Configuration configuration) {
   /**
    * The slow replica's default delay: nine tenths of PBFT's view-change timeout ({@code
    * bftws.viewChangeTimeoutTicks}, 200 ticks by default, which the simulator keeps), so a slow primary's
@@ -41,6 +42,18 @@ public record SimOptions(long seed, int f, int clients, int requests, Byzantine 
 
     public String label() {
       return name().toLowerCase();
+    }
+  }
+
+  /** Which replicas execute (BFT-WS §3.3.1–3.3.2). */
+  public enum Configuration {
+    /** Every replica orders and executes. */
+    I,
+    /** 2f+1 replicas execute and reply; the other f, drawn from the seed, only order. */
+    II;
+
+    public static Configuration parse(String s) {
+      return valueOf(s.trim().toUpperCase());
     }
   }
 
@@ -73,7 +86,7 @@ public record SimOptions(long seed, int f, int clients, int requests, Byzantine 
   public SimOptions(long seed, int f, int clients, int requests, Byzantine byzantine, Randomness random,
       SchemeId scheme, boolean coinPerBatch, SimKeys keys) {
     this(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, keys, Authentication.DEFAULT,
-        Ordering.PBFT, -1);
+        Ordering.PBFT, -1, Configuration.I);
   }
 
   public SimOptions(long seed, int f, int clients, int requests, Byzantine byzantine) {
@@ -91,38 +104,43 @@ public record SimOptions(long seed, int f, int clients, int requests, Byzantine 
 
   public SimOptions withSeed(long s) {
     return new SimOptions(s, f, clients, requests, byzantine, random, scheme, coinPerBatch, keys, authentication,
-        ordering, slowDelayTicks);
+        ordering, slowDelayTicks, configuration);
   }
 
   /** The same run under another seed and nemesis. */
   public SimOptions with(long s, Byzantine b) {
     return new SimOptions(s, f, clients, requests, b, random, scheme, coinPerBatch, keys, authentication, ordering,
-        slowDelayTicks);
+        slowDelayTicks, configuration);
   }
 
   public SimOptions withRandom(Randomness r, SchemeId s, boolean perBatch) {
     return new SimOptions(seed, f, clients, requests, byzantine, r, s, perBatch, keys, authentication, ordering,
-        slowDelayTicks);
+        slowDelayTicks, configuration);
   }
 
   SimOptions withKeys(SimKeys k) {
     return new SimOptions(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, k, authentication,
-        ordering, slowDelayTicks);
+        ordering, slowDelayTicks, configuration);
   }
 
   public SimOptions withAuthentication(Authentication a) {
     return new SimOptions(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, keys, a, ordering,
-        slowDelayTicks);
+        slowDelayTicks, configuration);
   }
 
   public SimOptions withOrdering(Ordering e) {
     return new SimOptions(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, keys, authentication,
-        e, slowDelayTicks);
+        e, slowDelayTicks, configuration);
+  }
+
+  public SimOptions withConfiguration(Configuration c) {
+    return new SimOptions(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, keys, authentication,
+        ordering, slowDelayTicks, c);
   }
 
   public SimOptions withSlowDelay(int ticks) {
     return new SimOptions(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, keys, authentication,
-        ordering, ticks);
+        ordering, ticks, configuration);
   }
 
   /** With {@link Byzantine#SLOW}: the ticks by which the slow replica's messages are delayed. */
@@ -147,6 +165,7 @@ public record SimOptions(long seed, int f, int clients, int requests, Byzantine 
         + (keys == null ? "" : " --keys " + keys.dir())
         + (authentication == Authentication.DEFAULT ? "" : " --authentication " + authentication.label())
         + (async() ? " --ordering " + ordering.label() : "")
+        + (configuration == Configuration.I ? "" : " --config " + configuration)
         + (byzantine == Byzantine.SLOW && slowDelayTicks >= 0 ? " --slow-delay-ticks " + slowDelayTicks : "");
   }
 }

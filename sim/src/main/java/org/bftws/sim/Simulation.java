@@ -156,7 +156,10 @@ public final class Simulation {
     this.rng = new Random(o.seed());
     this.cfg = GroupConfig.builder().set(GroupConfig.F, o.f()).set(GroupConfig.CHECKPOINT_INTERVAL, 8)
         .set(GroupConfig.LOG_WINDOW, 16).set(GroupConfig.MAX_BATCH_SIZE, 16)
-        .set(GroupConfig.COIN_PER_BATCH, o.coinPerBatch()).build();
+        .set(GroupConfig.COIN_PER_BATCH, o.coinPerBatch()).executing(executingReplicas(o)).build();
+    if (o.async() && o.configuration() != SimOptions.Configuration.I) {
+      throw new IllegalArgumentException(ASYNC_CONFIGURATION);
+    }
     int n = o.n();
     Checker.CoinOracle oracle = null;
     if (o.random() == SimOptions.Randomness.CT) {
@@ -240,6 +243,24 @@ public final class Simulation {
     }
   }
 
+  /**
+   * Configuration I: every replica executes. II (BFT-WS §3.3.2): all but f, drawn from the seed alone (not
+   * {@link #rng}: the run's schedule stays the seed's), so the Byzantine replica is now one that executes,
+   * now one that only orders, and now the first primary only orders.
+   */
+  private static List<Integer> executingReplicas(SimOptions o) {
+    List<Integer> ids = new ArrayList<>();
+    for (int i = 0; i < o.n(); i++) {
+      ids.add(i);
+    }
+    if (o.configuration() == SimOptions.Configuration.II) {
+      java.util.Collections.shuffle(ids, new Random(o.seed() ^ 0x436f6e66L));
+      ids = new ArrayList<>(ids.subList(o.f(), o.n()));
+      java.util.Collections.sort(ids);
+    }
+    return ids;
+  }
+
   private Set<Integer> chooseByzantine() {
     Set<Integer> byz = new HashSet<>();
     switch (o.byzantine()) {
@@ -259,7 +280,7 @@ public final class Simulation {
     if (o.async()) {
       return new AsyncReplica(cfg, id, signers.get(id), verifier, asyncCoins[id], operations());
     }
-    return new Replica(cfg, id, signers.get(id), verifier, Role.BOTH, randomness(id).withOperations(operations()),
+    return new Replica(cfg, id, signers.get(id), verifier, Role.of(cfg, id), randomness(id).withOperations(operations()),
         macs == null ? null : macs[id]).replicatedClients(replicated);
   }
 
@@ -353,6 +374,10 @@ public final class Simulation {
     }
     return new Checker.CoinOracle(scheme, dealt, groupId, o.coinPerBatch());
   }
+
+  /** Why asynchronous ordering refuses configuration II. */
+  static final String ASYNC_CONFIGURATION = "asynchronous ordering runs configuration I only: its replicas all"
+      + " execute";
 
   /** Why asynchronous ordering refuses BA randomness and the flagging nemesis (both are PBFT's primary's). */
   static final String ASYNC_RANDOMNESS = "asynchronous ordering takes --random ct only: the BA algorithms"
@@ -602,6 +627,10 @@ public final class Simulation {
     }
     for (Effect e : r.effects) {
       if (e instanceof Effect.Execute ex) {
+        if (correct && !cfg.executes(node.id)) {
+          checker.violation("S10 roles: replica " + node.id + ", which does not execute, executed seq "
+              + ex.seq());
+        }
         if (correct) {
           checker.executed(node.id, ex);
         }
@@ -683,6 +712,10 @@ public final class Simulation {
   private void send(ReplicaNode node, Instance in, Ready.Outbound m) {
     if (node.silent) {
       return;
+    }
+    if (!node.byzantine && m.to() >= o.n() && !cfg.executes(node.id)) {
+      checker.violation("S10 roles: replica " + node.id + ", which does not execute, answered client "
+          + m.to());
     }
     byte[] bytes = m.bytes();
     if (node.insists && m.to() == Ready.ALL_REPLICAS && bytes.length > 0 && bytes[0] == Kind.PRE_PREPARE.code()) {

@@ -142,6 +142,24 @@ public class SimulationTest {
     }
   }
 
+  // BFT-WS §3.3.2 (configuration II): f replicas drawn from the seed only order. Every nemesis, n = 4 and 7,
+  // every invariant, and S10: a correct replica that does not execute never executes or answers a client.
+  @Test
+  public void configurationTwoAcrossAllNemeses() throws Exception {
+    List<SimOptions> runs = new ArrayList<>();
+    for (long seed = 1; seed <= 60; seed++) {
+      Byzantine b = NEMESES.get((int) Math.floorMod(seed, (long) NEMESES.size()));
+      runs.add(new SimOptions(seed, seed <= 50 ? 1 : 2, 3, seed <= 50 ? REQUESTS : 40, b)
+          .withConfiguration(SimOptions.Configuration.II));
+    }
+    long transfers = 0;
+    for (SimResult r : runAll(runs)) {
+      assertTrue(r.report(false) + "\n  replay: " + r.options().replay(), r.ok());
+      transfers += r.stateTransfers();
+    }
+    assertTrue("state transfers happened", transfers > 0);
+  }
+
   // N1 (docs/design/testing.md): with f+1 Byzantine replicas the checker must report violations, or it is blind.
   @Test
   public void negativeControlOverThresholdIsCaught() throws Exception {

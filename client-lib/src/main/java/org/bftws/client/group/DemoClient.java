@@ -33,12 +33,13 @@ import org.bftws.module.config.BftwsKeys;
  *
  * <pre>
  *   DemoClient --group FILE --keys DIR --dir DIR --artifacts DIR --conf DIR [--service echo|dealer|idgen|counter]
- *              [--calls 5] [--items 3] [--label x] [--from V] [--security none|rampart]
+ *              [--calls 5] [--items 3] [--label x] [--from V] [--security none|rampart] [--config I|II]
  * </pre>
  * The counter client reads the value, then increments it by 1, 2, ..., {@code calls}. Exit status 0 when every
  * voted reply is right (echo: equals the request; dealer: 52 distinct cards and a 256-bit random number; id
  * generator: the number's first 128 bits; counter: the value read is {@code --from} if given, and each
- * increment returns the previous value plus its amount), 1 otherwise. {@code --security} must be the group's.
+ * increment returns the previous value plus its amount), 1 otherwise. {@code --security} and {@code --config}
+ * must be the group's (in configuration II the client counts only the executing replicas' replies).
  */
 public final class DemoClient implements AutoCloseable {
     private static final long TIMEOUT_MS = 20_000;
@@ -318,10 +319,11 @@ public final class DemoClient implements AutoCloseable {
             System.exit(2);
         }
         GroupSecurity security = GroupSecurity.parse(o.getOrDefault("security", "none"));
+        GroupLauncher.Configuration configuration = GroupLauncher.Configuration.parse(o.getOrDefault("config", "I"));
         Long from = o.containsKey("from") ? Long.valueOf(o.get("from")) : null;
         boolean ok;
         try (DemoClient client = connect(GroupLauncher.Container.AXIS2, ports, GroupLauncher.layout(o), dir,
-                security)) {
+                security, configuration.parameters(ports.length))) {
             System.out.println("client: " + service + " at " + ENDPOINTS.get(service) + " (group of "
                     + ports.length + " replicas, security " + security.value() + "); replies arrive at "
                     + client.listener.serviceUrl("BftwsControl"));

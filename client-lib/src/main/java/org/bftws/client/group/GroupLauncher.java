@@ -17,6 +17,7 @@ import org.bftws.client.embedded.Axis2Server;
 import org.bftws.client.embedded.EmbeddedAxis2Server;
 import org.bftws.client.embedded.TomcatAxis2Server;
 import org.bftws.core.config.ConfigKey;
+import org.bftws.core.config.GroupConfig;
 import org.bftws.core.keys.KeyFiles;
 import org.bftws.module.config.BftwsKeys;
 import org.bftws.module.config.Role;
@@ -33,8 +34,9 @@ import org.bftws.module.config.Role;
  *   GroupLauncher ports N                     # prints N free loopback ports, one a line
  *   GroupLauncher keystores --keys DIR --replicas N   # X.509 keystores for --security rampart (first run)
  *   GroupLauncher replica --id I --group FILE --keys DIR --dir DIR --artifacts DIR --conf DIR [--randomness ct]
- *                         [--container axis2|tomcat] [--security none|rampart]
+ *                         [--container axis2|tomcat] [--security none|rampart] [--config I|II]
  * </pre>
+ * {@code --config II} runs configuration II ({@link Configuration}): replicas 0..f-1 only order.
  * {@code --security rampart} signs the clients' and replicas' CreateSequence exchange with Rampart
  * ({@link GroupSecurity}); the keystores must exist in the key directory ({@code keystores} makes them).
  * {@code --container tomcat} runs the replica as Axis2's servlet in an embedded Tomcat instead of Axis2's own
@@ -110,6 +112,48 @@ public final class GroupLauncher {
                 + param(BftwsKeys.PUBLIC_KEYS, keys.resolve(KeyFiles.GROUP_FILE));
     }
 
+    /**
+     * Which replicas execute (BFT-WS §3.3.1–3.3.3). I: all of them. II: replicas f..n-1 (2f+1) execute and
+     * deploy the services; 0..f-1, the first primaries among them, only order and deploy none (§3.3.2: "the Web
+     * services for the application are loaded only at 2f+1 replicas"). III (separate execution nodes) is not
+     * built: {@link #parse} refuses it.
+     */
+    public enum Configuration {
+        I, II;
+
+        public static Configuration parse(String name) {
+            if (name.equalsIgnoreCase("III")) {
+                throw new IllegalArgumentException("configuration III (3f+1 agreement replicas, 2f+1 separate execution"
+                        + " nodes, BFT-WS §3.3.3) is not built yet: use --config I or II");
+            }
+            for (Configuration c : values()) {
+                if (c.name().equalsIgnoreCase(name)) {
+                    return c;
+                }
+            }
+            throw new IllegalArgumentException("--config is I, II or III, not " + name);
+        }
+
+        /** True when replica {@code id} of {@code n} executes and deploys the services. */
+        public boolean executes(int id, int n) {
+            return this == I || id >= (n - 1) / 3;
+        }
+
+        /** The group's {@code bftws.executingReplicas} parameter for n replicas ("" in configuration I). */
+        public String parameters(int n) {
+            if (this == I) {
+                return "";
+            }
+            StringBuilder ids = new StringBuilder();
+            for (int r = 0; r < n; r++) {
+                if (executes(r, n)) {
+                    ids.append(ids.length() == 0 ? "" : " ").append(r);
+                }
+            }
+            return param(GroupConfig.EXECUTING_REPLICAS.name(), ids.toString());
+        }
+    }
+
     /** Where a replica runs: Axis2's own HTTP server, or Axis2's servlet in an embedded Tomcat. */
     public enum Container {
         AXIS2, TOMCAT;
@@ -153,9 +197,24 @@ public final class GroupLauncher {
      */
     public static EmbeddedAxis2Server start(int id, int[] ports, Layout layout, Path dir, String randomness,
             String extra, GroupSecurity security, List<Path> services) throws IOException {
+        return start(id, ports, layout, dir, randomness, extra, security, services, Configuration.I);
+    }
+
+    /**
+     * As above in {@code configuration}: in configuration II a replica that only orders deploys no service
+     * archive (the module stands in for the main service, docs/configuration.md "Configurations").
+     */
+    public static EmbeddedAxis2Server start(int id, int[] ports, Layout layout, Path dir, String randomness,
+            String extra, GroupSecurity security, List<Path> services, Configuration configuration)
+            throws IOException {
         Path xml = replicaXml(id, ports, layout, dir.resolve("conf/axis2.xml"), randomness,
-                security.replicaParameters(layout.keys(), ports.length, id, dir.resolve("conf")) + extra);
+                security.replicaParameters(layout.keys(), ports.length, id, dir.resolve("conf"))
+                        + configuration.parameters(ports.length) + extra);
         Axis2Repository.Builder repository = Axis2Repository.at(dir.resolve("repository")).axis2Xml(xml);
+        if (!configuration.executes(id, ports.length)) {
+            return EmbeddedAxis2Server.start(security.withModule(withModules(repository, layout), layout).build(),
+                    ports[id]);
+        }
         for (Path aar : services) {
             repository.service(aar);
         }
@@ -363,7 +422,8 @@ public final class GroupLauncher {
         if (args.length < 1 || !args[0].equals("replica")) {
             System.err.println("usage: GroupLauncher ports N | keystores --keys DIR --replicas N | replica --id I"
                     + " --group FILE --keys DIR --dir DIR --artifacts DIR --conf DIR"
-                    + " [--randomness none|ct|ba|ba-hardened] [--container axis2|tomcat] [--security none|rampart]");
+                    + " [--randomness none|ct|ba|ba-hardened] [--container axis2|tomcat] [--security none|rampart]"
+                    + " [--config I|II]");
             System.exit(2);
         }
         Map<String, String> o = options(args, 1);
@@ -372,8 +432,14 @@ public final class GroupLauncher {
         String randomness = o.getOrDefault("randomness", RANDOMNESS_DEFAULT);
         Container container = Container.parse(o.getOrDefault("container", "axis2"));
         GroupSecurity security = GroupSecurity.parse(o.getOrDefault("security", "none"));
-        Axis2Server server = start(container, id, ports, layout(o), Path.of(required(o, "dir")), randomness,
-                security);
+        Configuration configuration = Configuration.parse(o.getOrDefault("config", "I"));
+        if (configuration != Configuration.I && container != Container.AXIS2) {
+            throw new IllegalArgumentException("--config " + configuration + " runs in --container axis2 only");
+        }
+        Axis2Server server = configuration == Configuration.I
+                ? start(container, id, ports, layout(o), Path.of(required(o, "dir")), randomness, security)
+                : start(id, ports, layout(o), Path.of(required(o, "dir")), randomness, "", security, List.of(),
+                        configuration);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
@@ -383,9 +449,10 @@ public final class GroupLauncher {
             }
             stopped.countDown();
         }, "replica-shutdown"));
-        System.out.println("replica " + id + " serving " + server.serviceUrl("Echo") + ", Dealer, IdGenerator,"
-                + " Counter in " + container.name().toLowerCase(Locale.ROOT) + "; randomness " + randomness
-                + ", security " + security.value());
+        System.out.println("replica " + id + " serving " + server.serviceUrl("Echo")
+                + (configuration.executes(id, ports.length) ? ", Dealer, IdGenerator, Counter" : " (ordering only)")
+                + " in " + container.name().toLowerCase(Locale.ROOT) + "; randomness " + randomness
+                + ", security " + security.value() + ", configuration " + configuration);
         stopped.await();
     }
 }

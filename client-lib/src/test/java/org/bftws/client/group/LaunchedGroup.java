@@ -46,6 +46,7 @@ public final class LaunchedGroup extends ExternalResource {
     private String clientParameters = "";
     private GroupSecurity security = GroupSecurity.NONE;
     private GroupLauncher.Container container = GroupLauncher.Container.AXIS2;
+    private GroupLauncher.Configuration configuration = GroupLauncher.Configuration.I;
     private boolean installed;
     private boolean serversOnly;
     private GroupLauncher.Layout layout;
@@ -79,6 +80,15 @@ public final class LaunchedGroup extends ExternalResource {
     /** Further axis2.xml {@code <parameter>}s of every demo client (e.g. its retransmission timeout). */
     public LaunchedGroup clientParameters(String extra) {
         clientParameters = extra;
+        return this;
+    }
+
+    /**
+     * BFT-WS §3.3's configuration of replicas and clients (II: replicas 0..f-1 only order and deploy no
+     * service); in Axis2's own server.
+     */
+    public LaunchedGroup configuration(GroupLauncher.Configuration c) {
+        configuration = c;
         return this;
     }
 
@@ -165,8 +175,8 @@ public final class LaunchedGroup extends ExternalResource {
             replicas[r] = GroupLauncher.startReplica(layout(), dirs[r], ports()[r], "", "echo.aar");
         } else if (container == GroupLauncher.Container.AXIS2) {
             replicas[r] = GroupLauncher.start(r, ports(), layout(), dirs[r], randomness, parameters, security,
-                    services);
-        } else if (!parameters.isEmpty() || !services.isEmpty()) {
+                    services, configuration);
+        } else if (!parameters.isEmpty() || !services.isEmpty() || configuration != GroupLauncher.Configuration.I) {
             throw new IllegalStateException("GroupLauncher runs replicas in Tomcat without further parameters"
                     + " or services");
         } else if (installed) {
@@ -216,7 +226,7 @@ public final class LaunchedGroup extends ExternalResource {
     /** As above, signing as {@code signing} says (a client the group must refuse, say). */
     public DemoClient client(String dirName, GroupSecurity signing) throws IOException {
         DemoClient c = DemoClient.connect(GroupLauncher.Container.AXIS2, ports(), layout(),
-                tmp.newFolder(dirName).toPath(), signing, clientParameters);
+                tmp.newFolder(dirName).toPath(), signing, clientParameters + configuration.parameters(N));
         clients.add(c);
         return c;
     }

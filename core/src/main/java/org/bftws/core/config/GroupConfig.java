@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 
 /**
  * Everything a replica group agrees on, as typed keys with defaults and validation, declared here and
@@ -92,6 +93,16 @@ public final class GroupConfig {
   public static final ConfigKey<Boolean> COIN_PER_BATCH =
       ConfigKey.bool("bftws.coinPerBatch", ConfigScope.REPLICA, false);
 
+  /**
+   * The ids of the replicas that execute requests and reply to clients (BFT-WS §3.3.2). Not given: every
+   * replica does, configuration I. Configuration II lists 2f+1 of the 3f+1 ids: the other f only order
+   * (the paper frees their machines for other work), hold no service state and never answer clients. More
+   * than 2f+1 is allowed (configuration I lists all n); fewer is refused, since f of the executing replicas
+   * may be faulty and clients need f+1 matching replies from the rest.
+   */
+  public static final ConfigKey<List<Integer>> EXECUTING_REPLICAS = ConfigKey.list("bftws.executingReplicas",
+      ConfigScope.GROUP, Integer::valueOf, String::valueOf, "replica ids, at least 2f+1 distinct ones in 0..n-1");
+
   public static final List<ConfigKey<Integer>> KEYS = List.of(F, CHECKPOINT_INTERVAL, LOG_WINDOW,
       MAX_BATCH_SIZE, MAX_OUTSTANDING_BATCHES, VIEW_CHANGE_TIMEOUT, VIEW_CHANGE_TIMEOUT_MAX,
       RETRANSMIT_INTERVAL, CLIENT_RETRANSMIT, MAX_REQUEST_BYTES, MAX_REQUESTS_AHEAD, MAX_PENDING);
@@ -101,10 +112,13 @@ public final class GroupConfig {
 
   private final Map<String, Integer> values;
   private final Map<String, Boolean> flags;
+  /** Ascending ids of the replicas that execute (all of 0..n-1 in configuration I). */
+  private final List<Integer> executing;
 
-  private GroupConfig(Map<String, Integer> values, Map<String, Boolean> flags) {
+  private GroupConfig(Map<String, Integer> values, Map<String, Boolean> flags, List<Integer> executing) {
     this.values = values;
     this.flags = flags;
+    this.executing = executing;
   }
 
   public static GroupConfig defaults() {
@@ -132,12 +146,16 @@ public final class GroupConfig {
         b.set(k, given.get(k));
       }
     }
+    if (given.isSet(EXECUTING_REPLICAS)) {
+      b.executing(given.get(EXECUTING_REPLICAS));
+    }
     return b.build();
   }
 
   private static List<ConfigKey<?>> all() {
     List<ConfigKey<?>> all = new ArrayList<>(KEYS);
     all.addAll(FLAGS);
+    all.add(EXECUTING_REPLICAS);
     return List.copyOf(all);
   }
 
@@ -170,6 +188,24 @@ public final class GroupConfig {
     return get(LOG_WINDOW);
   }
 
+  /** True when replica {@code id} executes requests and replies to clients (BFT-WS §3.3.2). */
+  public boolean executes(int id) {
+    return executing.contains(id);
+  }
+
+  /**
+   * The ids of the replicas that execute, ascending: all n in configuration I, 2f+1 or more in configuration
+   * II, none when only execution nodes outside the group do (configuration III's agreement replicas).
+   */
+  public List<Integer> executingReplicas() {
+    return executing;
+  }
+
+  /** True unless every replica executes: some replicas only order (configuration II or III). */
+  public boolean separatesExecution() {
+    return executing.size() < n();
+  }
+
   public int primaryOf(long view) {
     return (int) Math.floorMod(view, (long) n());
   }
@@ -177,6 +213,17 @@ public final class GroupConfig {
   public static final class Builder {
     private final Map<String, Integer> values = new HashMap<>();
     private final Map<String, Boolean> flags = new HashMap<>();
+    private List<Integer> executing;
+
+    /**
+     * The replicas that execute ({@link #EXECUTING_REPLICAS}); checked against f in {@link #build}. An empty
+     * list (no replica executes: configuration III's agreement replicas) can be given here only, not in
+     * configuration text.
+     */
+    public Builder executing(List<Integer> ids) {
+      executing = List.copyOf(ids);
+      return this;
+    }
 
     public Builder set(ConfigKey<Integer> key, int value) {
       key.check(value);
@@ -209,7 +256,25 @@ public final class GroupConfig {
       for (ConfigKey<Boolean> k : FLAGS) {
         allFlags.put(k.name(), flags.getOrDefault(k.name(), k.defaultValue()));
       }
-      return new GroupConfig(Map.copyOf(all), Map.copyOf(allFlags));
+      return new GroupConfig(Map.copyOf(all), Map.copyOf(allFlags), executingIds(3 * all.get(F.name()) + 1));
+    }
+
+    private List<Integer> executingIds(int n) {
+      if (executing == null) {
+        List<Integer> everyone = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+          everyone.add(i);
+        }
+        return List.copyOf(everyone);
+      }
+      TreeSet<Integer> ids = new TreeSet<>(executing);
+      boolean inRange = ids.isEmpty() || ids.first() >= 0 && ids.last() < n;
+      int f = (n - 1) / 3;
+      if (ids.size() != executing.size() || !inRange || (!ids.isEmpty() && ids.size() < 2 * f + 1)) {
+        throw new ConfigException(EXECUTING_REPLICAS.name(), EXECUTING_REPLICAS.text(executing),
+            "at least 2f+1 = " + (2 * f + 1) + " distinct replica ids in 0.." + (n - 1));
+      }
+      return List.copyOf(ids);
     }
   }
 }

@@ -24,13 +24,25 @@ import org.bftws.core.message.StateTransfer;
 
 /**
  * Checkpoints, garbage collection and state transfer (Castro-Liskov §4.3; BFT-WS §3.3.1.8), for both
- * ordering engines: PBFT's {@link Replica} and the asynchronous {@code async.AsyncReplica}. A checkpoint
- * is the canonical encoding of (tag, seq, client table, application state); its digest is what replicas
- * vote on. At 2f+1 matching votes it is stable: the engine discards what is at and below it ({@link
- * Host#discardUpTo}). A replica that learns of a stable checkpoint above what it reached ({@link
- * Host#reached}) fetches it with its proof from a signer of the proof, checks it against the certified
- * digest and installs it: the client table here, the application state by {@link Effect.InstallState},
- * the rest through {@link Host#installed}.
+ * ordering engines: PBFT's {@link Replica} and the asynchronous {@code async.AsyncReplica}.
+ *
+ * <p>A checkpoint has two parts (BFT-WS §3.3.2, configuration II, where f replicas only order). The
+ * ordering part, (tag, seq, the client table's ordering part), is alike at every correct replica; its
+ * digest d is what all replicas vote on. The execution part, (tag, seq, cached replies, application state),
+ * exists only at replicas that execute ({@link GroupConfig#executes}); its digest e rides in their votes. A
+ * checkpoint is stable, and everything at and below it is discarded ({@link Host#discardUpTo}), on 2f+1
+ * matching d of which f+1 come from executing replicas with matching e: these f+1 hold at least one correct
+ * executing replica, so e is the state every correct executing replica reached, and the proof (the signed
+ * votes) certifies both parts to anyone. Without the f+1 an agreement-only replica could help make a
+ * checkpoint stable that only one correct executing replica reached, and a lagging executing replica could
+ * then be left with no log to replay and fewer than f+1 correct sources of the state. In configuration I
+ * every replica executes and nothing changes but the vote's second digest; when no replica executes
+ * (configuration III's agreement replicas) 2f+1 matching d suffice.
+ *
+ * <p>A replica that learns of a stable checkpoint above what it reached ({@link Host#reached}) fetches it
+ * from a signer of the proof (an executing replica fetches from one whose e is the certified one), checks
+ * each part against its certified digest and installs it: the client table here, the application state by
+ * {@link Effect.InstallState}, the rest through {@link Host#installed}.
  *
  * <p>When to fetch is the engine's choice: PBFT fetches as soon as it sees it is behind (a stable
  * checkpoint above its last execution); the asynchronous engine fetches only on a retransmission tick on
@@ -62,9 +74,18 @@ public final class Checkpoints {
     void resume();
   }
 
+  /** One checkpoint's encoded parts and their digests; {@code execution} null where it is not held. */
+  private record Parts(byte[] ordering, byte[] digest, byte[] execution, byte[] executionDigest) {
+    Parts withoutExecution() {
+      return new Parts(ordering, digest, null, Checkpoint.NO_EXECUTION);
+    }
+  }
+
   private final GroupConfig cfg;
   private final int n;
   private final int id;
+  /** This replica executes: its checkpoints have an execution part ({@link GroupConfig#executes}). */
+  private final boolean executes;
   private final Signer signer;
   private final Verifier verifier;
   private final ClientTable clients;
@@ -74,16 +95,17 @@ public final class Checkpoints {
   private final Host host;
   long stableSeq;
   byte[] stableDigest = GENESIS;
+  /** The stable checkpoint's certified execution digest (NO_EXECUTION when no replica executes). */
+  private byte[] stableExecution = GENESIS;
   List<Signed> stableProof = List.of();
-  /** The stable checkpoint's bytes, when this replica has them (to serve fetch-state). */
-  private byte[] stableBytes;
-  private final TreeMap<Long, byte[]> ownBytes = new TreeMap<>();
-  private final TreeMap<Long, byte[]> ownDigests = new TreeMap<>();
+  /** The stable checkpoint's parts, when this replica has them (to serve fetch-state). */
+  private Parts stableParts;
+  private final TreeMap<Long, Parts> own = new TreeMap<>();
   private Signed lastOwn;
   private long lastOwnSeq;
   /** Votes per sender, bounded: a Byzantine replica cannot fill memory with checkpoint messages. */
   private final Map<Integer, TreeMap<Long, Signed>> votes = new HashMap<>();
-  private final Map<Integer, TreeMap<Long, byte[]>> voteDigests = new HashMap<>();
+  private final Map<Integer, TreeMap<Long, Checkpoint>> voteValues = new HashMap<>();
   private final Map<Integer, Long> lastServed = new HashMap<>();
   private int fetchRotation;
 
@@ -92,12 +114,16 @@ public final class Checkpoints {
     this.cfg = cfg;
     this.n = cfg.n();
     this.id = id;
+    this.executes = cfg.executes(id);
     this.signer = signer;
     this.verifier = verifier;
     this.clients = clients;
     this.tag = tag.clone();
     this.fetchEagerly = fetchEagerly;
     this.host = host;
+    if (cfg.executingReplicas().isEmpty()) {
+      stableExecution = Checkpoint.NO_EXECUTION;
+    }
   }
 
   /**
@@ -118,27 +144,51 @@ public final class Checkpoints {
     return cfg.logWindow() / cfg.checkpointInterval() + 2;
   }
 
-  /** Our own checkpoint after seq: encode, vote, and check stability. */
+  /**
+   * Our own checkpoint after seq: encode, vote, and check stability. {@code appState} is the application
+   * state captured at seq ({@code get_state}), or null at a replica that does not execute.
+   */
   public void own(long seq, byte[] appState) {
-    ByteWriter w = new ByteWriter(appState.length + 256).raw(tag).i64(seq);
-    clients.write(w);
-    byte[] bytes = w.bytes(appState).toBytes();
-    byte[] digest = Digests.sha256(bytes);
-    if (seq == stableSeq && Arrays.equals(digest, stableDigest)) {
-      stableBytes = bytes;
+    if (executes != (appState != null)) {
+      throw new IllegalStateException("replica " + id + (executes ? " executes but captured no state at "
+          : " does not execute but captured state at ") + seq);
+    }
+    Parts mine = encode(seq, appState);
+    if (seq == stableSeq && stableParts == null) {
+      stableParts = servable(mine);
     }
     if (seq <= stableSeq) {
       return;
     }
-    ownBytes.put(seq, bytes);
-    ownDigests.put(seq, digest);
-    host.out().events.add(new Event.CheckpointTaken(seq, digest));
-    Signed msg = sign(Kind.CHECKPOINT, new Checkpoint(seq, digest).encode());
+    own.put(seq, mine);
+    host.out().events.add(new Event.CheckpointTaken(seq, mine.digest(), mine.executionDigest()));
+    Signed msg = sign(Kind.CHECKPOINT, new Checkpoint(seq, mine.digest(), mine.executionDigest()).encode());
     lastOwn = msg;
     lastOwnSeq = seq;
     send(Ready.ALL_REPLICAS, msg);
-    store(id, seq, msg, digest);
+    store(id, seq, msg, Checkpoint.decode(msg.body()));
     checkStable(seq);
+  }
+
+  private Parts encode(long seq, byte[] appState) {
+    ByteWriter w = new ByteWriter(256).raw(tag).i64(seq);
+    clients.writeOrdering(w);
+    byte[] ordering = w.toBytes();
+    if (appState == null) {
+      return new Parts(ordering, Digests.sha256(ordering), null, Checkpoint.NO_EXECUTION);
+    }
+    ByteWriter x = new ByteWriter(appState.length + 256).raw(tag).i64(seq);
+    clients.writeReplies(x);
+    byte[] execution = x.bytes(appState).toBytes();
+    return new Parts(ordering, Digests.sha256(ordering), execution, Digests.sha256(execution));
+  }
+
+  /** What of {@code p} matches the stable checkpoint and can be served (null: not even its ordering part). */
+  private Parts servable(Parts p) {
+    if (!Arrays.equals(p.digest(), stableDigest)) {
+      return null;
+    }
+    return p.execution() != null && Arrays.equals(p.executionDigest(), stableExecution) ? p : p.withoutExecution();
   }
 
   /** An authentic CHECKPOINT from a peer (the caller checked sender and signature). */
@@ -151,43 +201,89 @@ public final class Checkpoints {
       evidence(s.sender(), "checkpoint at " + cp.seq() + ", not a multiple of " + GroupConfig.CHECKPOINT_INTERVAL.name());
       return;
     }
-    byte[] before = voteDigests.getOrDefault(s.sender(), new TreeMap<>()).get(cp.seq());
+    if (cp.hasExecution() != cfg.executes(s.sender())) {
+      evidence(s.sender(), cp.hasExecution() ? "checkpoint with an execution digest from a replica that does not execute"
+          : "checkpoint without an execution digest from a replica that executes");
+      return;
+    }
+    Checkpoint before = voteValues.getOrDefault(s.sender(), new TreeMap<>()).get(cp.seq());
     if (before != null) {
-      if (!Arrays.equals(before, cp.stateDigest())) {
+      if (!Arrays.equals(before.stateDigest(), cp.stateDigest())
+          || !Arrays.equals(before.executionDigest(), cp.executionDigest())) {
         evidence(s.sender(), "two checkpoint digests for " + cp.seq());
       }
       return;
     }
-    store(s.sender(), cp.seq(), s, cp.stateDigest());
+    store(s.sender(), cp.seq(), s, cp);
     checkStable(cp.seq());
   }
 
-  private void store(int sender, long seq, Signed msg, byte[] digest) {
+  private void store(int sender, long seq, Signed msg, Checkpoint cp) {
     TreeMap<Long, Signed> mine = votes.computeIfAbsent(sender, k -> new TreeMap<>());
-    TreeMap<Long, byte[]> digests = voteDigests.computeIfAbsent(sender, k -> new TreeMap<>());
+    TreeMap<Long, Checkpoint> values = voteValues.computeIfAbsent(sender, k -> new TreeMap<>());
     mine.put(seq, msg);
-    digests.put(seq, digest);
+    values.put(seq, cp);
     while (mine.size() > maxVotesPerSender()) {
-      digests.remove(mine.pollFirstEntry().getKey());
+      values.remove(mine.pollFirstEntry().getKey());
     }
   }
 
+  /** Stable once the votes at seq that match on d make a proof ({@link #certifiedExecution}). */
   private void checkStable(long seq) {
     Map<String, List<Signed>> byDigest = new HashMap<>();
     for (int sender = 0; sender < n; sender++) {
       TreeMap<Long, Signed> mine = votes.get(sender);
       if (mine != null && mine.containsKey(seq)) {
-        String key = Digests.hex(voteDigests.get(sender).get(seq), Digests.LENGTH);
+        String key = Digests.hex(voteValues.get(sender).get(seq).stateDigest(), Digests.LENGTH);
         byDigest.computeIfAbsent(key, k -> new ArrayList<>()).add(mine.get(seq));
       }
     }
-    for (List<Signed> proof : byDigest.values()) {
-      if (proof.size() >= cfg.quorum()) {
-        byte[] digest = voteDigests.get(proof.get(0).sender()).get(seq);
-        makeStable(seq, digest, List.copyOf(proof.subList(0, cfg.quorum())));
+    for (List<Signed> votesOnD : byDigest.values()) {
+      byte[] execution = votesOnD.size() >= cfg.quorum() ? certifiedExecution(votesOnD) : null;
+      if (execution != null) {
+        makeStable(seq, voteValues.get(votesOnD.get(0).sender()).get(seq).stateDigest(), proof(votesOnD, execution));
         return;
       }
     }
+  }
+
+  /** 2f+1 of the votes on d, the f+1 (or, with no executing replica, none) on {@code execution} first. */
+  private List<Signed> proof(List<Signed> votesOnD, byte[] execution) {
+    List<Signed> proof = new ArrayList<>();
+    for (Signed s : votesOnD) {
+      if (proof.size() < cfg.f() + 1 && execution.length > 0 && cfg.executes(s.sender())
+          && Arrays.equals(Checkpoint.decode(s.body()).executionDigest(), execution)) {
+        proof.add(s);
+      }
+    }
+    for (Signed s : votesOnD) {
+      if (proof.size() < cfg.quorum() && !proof.contains(s)) {
+        proof.add(s);
+      }
+    }
+    return List.copyOf(proof);
+  }
+
+  /**
+   * The execution digest that f+1 executing replicas' votes of {@code proof} agree on; NO_EXECUTION when no
+   * replica executes; null when no such f+1 are there. The votes are authentic, from distinct senders, at one
+   * seq and one d. Two digests with f+1 votes each cannot both be there: each set holds a correct replica.
+   */
+  private byte[] certifiedExecution(List<Signed> proof) {
+    if (cfg.executingReplicas().isEmpty()) {
+      return Checkpoint.NO_EXECUTION;
+    }
+    Map<String, Integer> counts = new HashMap<>();
+    for (Signed s : proof) {
+      Checkpoint cp = Checkpoint.decode(s.body());
+      if (cfg.executes(s.sender()) && cp.hasExecution()) {
+        int c = counts.merge(Digests.hex(cp.executionDigest(), Digests.LENGTH), 1, Integer::sum);
+        if (c >= cfg.f() + 1) {
+          return cp.executionDigest();
+        }
+      }
+    }
+    return null;
   }
 
   /** A proven checkpoint (2f+1 votes, here or in a view change) becomes the stable one. */
@@ -197,26 +293,29 @@ public final class Checkpoints {
     }
     stableSeq = seq;
     stableDigest = digest;
+    stableExecution = certifiedExecution(proof);
     stableProof = proof;
-    byte[] mine = ownDigests.get(seq);
-    stableBytes = mine != null && Arrays.equals(mine, digest) ? ownBytes.get(seq) : null;
-    if (mine != null && stableBytes == null) {
+    Parts mine = own.get(seq);
+    stableParts = mine == null ? null : servable(mine);
+    if (mine != null && (stableParts == null || executes && stableParts.execution() == null)) {
       evidence(id, "own checkpoint at " + seq + " differs from the stable one");
     }
     host.discardUpTo(seq);
-    ownBytes.headMap(seq, false).clear();
-    ownDigests.headMap(seq, false).clear();
+    own.headMap(seq, false).clear();
     for (int sender : votes.keySet()) {
       votes.get(sender).headMap(seq, true).clear();
-      voteDigests.get(sender).headMap(seq, true).clear();
+      voteValues.get(sender).headMap(seq, true).clear();
     }
-    host.out().events.add(new Event.CheckpointStable(seq, digest));
+    host.out().events.add(new Event.CheckpointStable(seq, digest, stableExecution));
     if (fetchEagerly && host.reached() < seq) {
       fetch();
     }
   }
 
-  /** A checkpoint proof: 2f+1 authentic checkpoint messages from distinct replicas for (seq, digest). */
+  /**
+   * A checkpoint proof: authentic checkpoint messages from distinct replicas for (seq, d), 2f+1 or more,
+   * with f+1 of executing replicas matching on e ({@link #certifiedExecution}).
+   */
   boolean validProof(long seq, byte[] digest, List<Signed> proof) {
     if (seq == 0) {
       return proof.isEmpty() && Arrays.equals(digest, GENESIS);
@@ -239,14 +338,17 @@ public final class Checkpoints {
         return false;
       }
     }
-    return senders.size() >= cfg.quorum();
+    return senders.size() >= cfg.quorum() && certifiedExecution(proof) != null;
   }
 
-  /** Ask one replica of the proof (a different one each round) for the stable checkpoint. */
+  /**
+   * Ask one replica of the proof (a different one each round) for the stable checkpoint; an executing
+   * replica asks only those whose execution digest is the certified one, which hold the execution part.
+   */
   private void fetch() {
     List<Integer> holders = new ArrayList<>();
     for (Signed s : stableProof) {
-      if (s.sender() != id) {
+      if (s.sender() != id && (!executes || Arrays.equals(Checkpoint.decode(s.body()).executionDigest(), stableExecution))) {
         holders.add(s.sender());
       }
     }
@@ -284,10 +386,10 @@ public final class Checkpoints {
     }
   }
 
-  /** An authentic FETCH-STATE from a peer. */
+  /** An authentic FETCH-STATE from a peer: the execution part only to a replica that executes. */
   public void onFetchState(Signed s) {
     FetchState fs = FetchState.decode(s.body());
-    if (stableBytes == null || stableSeq < fs.seq()) {
+    if (stableParts == null || stableSeq < fs.seq()) {
       return;
     }
     Long last = lastServed.get(s.sender());
@@ -295,12 +397,16 @@ public final class Checkpoints {
       return; // one whole state per peer per retransmission interval: fetch-state is no amplifier
     }
     lastServed.put(s.sender(), host.now());
-    send(s.sender(), sign(Kind.STATE, new StateTransfer(stableSeq, stableBytes, stableProof).encode()));
+    byte[] execution = cfg.executes(s.sender()) && stableParts.execution() != null ? stableParts.execution()
+        : Checkpoint.NO_EXECUTION;
+    send(s.sender(), sign(Kind.STATE, new StateTransfer(stableSeq, stableParts.ordering(), execution, stableProof).encode()));
   }
 
   /**
    * An authentic STATE from a peer: installed when above what this replica reached, its proof valid and
-   * its bytes hashing to the proven digest; anything else from a correct peer cannot be, and is evidence.
+   * each part it needs hashing to the proven digest; anything else from a correct peer cannot be, and is
+   * evidence. A STATE without the execution part (a peer that holds none) leaves an executing replica to ask
+   * another.
    */
   public void onStateTransfer(Signed s) {
     StateTransfer st = StateTransfer.decode(s.body());
@@ -312,36 +418,59 @@ public final class Checkpoints {
       evidence(s.sender(), "state transfer with an invalid checkpoint proof");
       return;
     }
+    byte[] execution = certifiedExecution(st.proof());
     if (!Arrays.equals(Digests.sha256(st.checkpoint()), digest)) {
       evidence(s.sender(), "state transfer whose state does not match its proof");
       return;
     }
+    if (executes && st.execution().length == 0) {
+      return;
+    }
+    if (executes && !Arrays.equals(Digests.sha256(st.execution()), execution)) {
+      evidence(s.sender(), "state transfer whose execution state does not match its proof");
+      return;
+    }
     ClientTable table = new ClientTable();
-    byte[] appState;
+    byte[] appState = null;
     try {
-      ByteReader rd = new ByteReader(st.checkpoint());
-      if (!Arrays.equals(rd.raw(tag.length), tag) || rd.i64() != st.seq()) {
-        throw new DecodeException("checkpoint header");
+      ByteReader ordering = header(st.checkpoint(), st.seq());
+      table.readOrdering(ordering);
+      ordering.end();
+      if (executes) {
+        ByteReader exec = header(st.execution(), st.seq());
+        table.readReplies(exec);
+        appState = exec.bytes();
+        exec.end();
       }
-      table.readFrom(rd);
-      appState = rd.bytes();
-      rd.end();
     } catch (DecodeException e) {
-      // 2f+1 replicas signed these bytes, so at least one correct one produced them: cannot happen.
+      // replicas of which one is correct signed these digests, so a correct one produced the bytes: cannot happen.
       evidence(s.sender(), "proven checkpoint that does not decode: " + e.getMessage());
       return;
     }
-    install(st.seq(), digest, st.proof(), st.checkpoint(), table, appState);
+    Parts parts = new Parts(st.checkpoint(), digest, executes ? st.execution() : null,
+        executes ? execution : Checkpoint.NO_EXECUTION);
+    install(st.seq(), digest, st.proof(), parts, table, appState);
   }
 
-  private void install(long seq, byte[] digest, List<Signed> proof, byte[] bytes, ClientTable table, byte[] appState) {
+  /** A reader of one checkpoint part, past its tag and seq. */
+  private ByteReader header(byte[] part, long seq) {
+    ByteReader rd = new ByteReader(part);
+    if (!Arrays.equals(rd.raw(tag.length), tag) || rd.i64() != seq) {
+      throw new DecodeException("checkpoint header");
+    }
+    return rd;
+  }
+
+  private void install(long seq, byte[] digest, List<Signed> proof, Parts parts, ClientTable table, byte[] appState) {
     clients.copyFrom(table);
     host.installed(seq);
     makeStable(seq, digest, proof);
-    stableBytes = seq == stableSeq ? bytes : stableBytes;
+    stableParts = seq == stableSeq ? parts : stableParts;
     host.discardUpTo(seq);
-    host.out().effects.add(new Effect.InstallState(seq, appState));
-    host.out().events.add(new Event.StateInstalled(seq, digest));
+    if (executes) {
+      host.out().effects.add(new Effect.InstallState(seq, appState));
+    }
+    host.out().events.add(new Event.StateInstalled(seq, digest, parts.executionDigest()));
     host.resume();
   }
 

@@ -6,7 +6,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.bftws.core.codec.ByteWriter;
 import org.bftws.core.codec.DecodeException;
 import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.Signer;
@@ -54,6 +53,8 @@ public final class ClientRequests {
    * that skipped those executions by state transfer has none of them, and the others answer.
    */
   private final Map<String, LinkedHashMap<Long, byte[][]>> memberReplies = new HashMap<>();
+  /** False at a replica that only orders (BFT-WS §3.3.2): it never answers a client. */
+  private boolean replies = true;
 
   public ClientRequests(GroupConfig cfg, int id, Signer signer, Verifier verifier, RandomizedOperations operations) {
     this.cfg = cfg;
@@ -78,6 +79,15 @@ public final class ClientRequests {
   /** Whom {@code client}'s sequences belong to: its replicated client's principal, else itself. */
   private int principal(int client) {
     return replicated.principal(client);
+  }
+
+  /**
+   * This replica orders without executing (BFT-WS §3.3.2, configuration II): it sends no reply, not even
+   * from the cache (a terminate's tombstone) or to a terminate.
+   */
+  public ClientRequests neverReply() {
+    replies = false;
+    return this;
   }
 
   /**
@@ -227,7 +237,6 @@ public final class ClientRequests {
     return Order.RUN;
   }
 
-  /** The results of an executed batch: cached in the client table and sent to the clients. */
   /**
    * Checks that {@code results} answer the execution both engines await, {@code head}: the embedding must
    * feed each {@link Effect.Execute}'s results back in order, one per request (see {@link Ready}).
@@ -242,6 +251,7 @@ public final class ClientRequests {
     }
   }
 
+  /** The results of an executed batch: cached in the client table and sent to the clients. */
   public void executed(Effect.Execute batch, List<byte[]> results, Ready out) {
     for (int i = 0; i < results.size(); i++) {
       Request q = batch.requests().get(i);
@@ -297,6 +307,9 @@ public final class ClientRequests {
   /** {@code toMembers}: a replicated client's entry goes to all its members, else to the request's signer. */
   private void sendReplies(Kind kind, long view, List<Request> requests, List<byte[]> results, List<byte[]> randoms,
       boolean toMembers, Ready out) {
+    if (!replies) {
+      return;
+    }
     List<ReplyCertificate.Entry> entries = new ArrayList<>(requests.size());
     for (int i = 0; i < requests.size(); i++) {
       Request q = requests.get(i);
@@ -311,10 +324,5 @@ public final class ClientRequests {
         out.messages.add(new Ready.Outbound(to, bundle));
       }
     }
-  }
-
-  /** The client table's canonical encoding, as every checkpoint holds it. */
-  public void writeTable(ByteWriter w) {
-    table.write(w);
   }
 }

@@ -4,6 +4,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.bftws.core.codec.ByteReader;
 import org.bftws.core.codec.ByteWriter;
+import org.bftws.core.codec.DecodeException;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.RequestId;
 import org.bftws.core.message.SequenceOwner;
@@ -79,18 +80,34 @@ final class ClientTable {
     entries.putAll(other.entries);
   }
 
-  void write(ByteWriter w) {
+  /**
+   * The ordering part, alike at every correct replica that ordered the same history, executing or not
+   * (BFT-WS §3.3.2): per sequence its client and last ordered message number. The checkpoint's ordering
+   * digest covers it.
+   */
+  void writeOrdering(ByteWriter w) {
     w.i32(entries.size());
     for (Map.Entry<String, Entry> me : entries.entrySet()) {
-      Entry e = me.getValue();
-      w.str(me.getKey()).i64(e.messageNumber).i32(e.client).bool(e.result != null);
+      w.str(me.getKey()).i64(me.getValue().messageNumber).i32(me.getValue().client);
+    }
+  }
+
+  /**
+   * The replies part, which only executing replicas hold: per sequence (in {@link #writeOrdering}'s order) its
+   * cached reply. The checkpoint's execution digest covers it with the application state.
+   */
+  void writeReplies(ByteWriter w) {
+    w.i32(entries.size());
+    for (Entry e : entries.values()) {
+      w.bool(e.result != null);
       if (e.result != null) {
         w.bytes(e.result).bytes(e.random);
       }
     }
   }
 
-  void readFrom(ByteReader r) {
+  /** Replaces the table by a {@link #writeOrdering} encoding: no cached replies. */
+  void readOrdering(ByteReader r) {
     entries.clear();
     int n = r.count(1 << 24);
     for (int i = 0; i < n; i++) {
@@ -98,11 +115,20 @@ final class ClientTable {
       Entry e = new Entry();
       e.messageNumber = r.i64();
       e.client = r.i32();
+      entries.put(seq, e);
+    }
+  }
+
+  /** Fills the cached replies from a {@link #writeReplies} encoding of the same table. */
+  void readReplies(ByteReader r) {
+    if (r.count(1 << 24) != entries.size()) {
+      throw new DecodeException("replies of another client table");
+    }
+    for (Entry e : entries.values()) {
       if (r.bool()) {
         e.result = r.bytes();
         e.random = r.bytes();
       }
-      entries.put(seq, e);
     }
   }
 }

@@ -17,14 +17,20 @@ public sealed interface Event {
    */
   record RandomnessAgreed(long seq, byte[] batchDigest, org.bftws.core.message.Signed certificate) implements Event {}
 
-  /** This replica's own checkpoint after seq has this digest. */
-  record CheckpointTaken(long seq, byte[] digest) implements Event {}
+  /**
+   * This replica's own checkpoint after seq has this ordering digest and execution digest ({@code
+   * Checkpoint.NO_EXECUTION} at a replica that only orders, BFT-WS §3.3.2).
+   */
+  record CheckpointTaken(long seq, byte[] digest, byte[] executionDigest) implements Event {}
 
-  /** A checkpoint became stable: 2f+1 matching checkpoint messages (§4.3). */
-  record CheckpointStable(long seq, byte[] digest) implements Event {}
+  /**
+   * A checkpoint became stable (§4.3): 2f+1 matching ordering digests, among them f+1 matching execution
+   * digests of executing replicas, whose value is {@code executionDigest} (NO_EXECUTION when none executes).
+   */
+  record CheckpointStable(long seq, byte[] digest, byte[] executionDigest) implements Event {}
 
-  /** State transfer installed the proven checkpoint at seq. */
-  record StateInstalled(long seq, byte[] digest) implements Event {}
+  /** State transfer installed the proven checkpoint at seq (its execution part only at an executing replica). */
+  record StateInstalled(long seq, byte[] digest, byte[] executionDigest) implements Event {}
 
   record ViewChangeStarted(long view) implements Event {}
 

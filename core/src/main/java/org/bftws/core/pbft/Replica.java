@@ -85,6 +85,8 @@ public final class Replica implements Engine {
   final ViewChanges viewChanges;
   final Coins coins;
   final Contributions contributions;
+  /** What commits in a view this replica left alone (configuration II needs it to execute on). */
+  final LateCommits lateCommits;
   /** Requests executed without ordering (Castro-Liskov §5.1.3). */
   private final ReadOnlyRequests readOnly;
   Ready out = new Ready();
@@ -130,9 +132,16 @@ public final class Replica implements Engine {
       throw new IllegalArgumentException("an execution-only node is not a PBFT replica: it executes batches "
           + "ordered by the agreement replicas (configuration III), which this release does not build yet");
     }
+    if (role != Role.of(cfg, id)) {
+      throw new IllegalArgumentException("replica " + id + " as " + role + ", but the group's "
+          + GroupConfig.EXECUTING_REPLICAS.name() + " " + cfg.executingReplicas() + " make it " + Role.of(cfg, id));
+    }
     this.role = role;
     this.operations = randomness.operations();
     this.requests = new ClientRequests(cfg, id, signer, verifier, operations);
+    if (role == Role.AGREEMENT) {
+      requests.neverReply();
+    }
     this.clients = requests.table;
     Host host = new Host();
     this.checkpoints = new Checkpoints(cfg, id, signer, verifier, clients, Checkpoints.PBFT_TAG, true,
@@ -141,6 +150,7 @@ public final class Replica implements Engine {
     this.coins = new Coins(cfg, id, signer, operations,
         randomness.algorithm() == RandomnessConfig.Algorithm.CT ? randomness.coins() : null, host);
     this.contributions = new Contributions(this, randomness);
+    this.lateCommits = new LateCommits(this);
     this.readOnly = new ReadOnlyRequests(cfg, requests, role);
   }
 
@@ -347,6 +357,9 @@ public final class Replica implements Engine {
 
   private void onPrePrepare(Signed s, PrePrepare pp) {
     if (pp.view() != view || !active) {
+      if (pp.view() < view) {
+        lateCommits.onPrePrepare(s, pp);
+      }
       viewChanges.noteView(s.sender(), pp.view());
       return;
     }
@@ -467,6 +480,9 @@ public final class Replica implements Engine {
 
   private void onCommit(Signed s, Vote v) {
     if (v.view() != view || !active) {
+      if (v.view() < view) {
+        lateCommits.onCommit(s, v);
+      }
       viewChanges.noteView(s.sender(), v.view());
       return;
     }
@@ -537,6 +553,15 @@ public final class Replica implements Engine {
     executeCommitted();
   }
 
+  /** (w, seq, pp) committed in view w, which this replica left ({@link LateCommits}): executed like any batch. */
+  void committedInLeftView(Slot slot, long w, PrePrepare pp) {
+    slot.committedBatch = pp.requests();
+    slot.committedDigest = pp.digest();
+    out.events.add(new Event.Committed(w, slot.seq, pp.digest(), pp.requests()));
+    coins.committed(slot.seq, slot.committedDigest, slot.committedBatch);
+    executeCommitted();
+  }
+
   // ---------------------------------------------------------------- execution
 
   /**
@@ -573,16 +598,17 @@ public final class Replica implements Engine {
       if (!run.isEmpty() || !terminates.isEmpty()) {
         progressed = true;
       }
-      answerTerminates(terminates);
-      if (!run.isEmpty() && role == Role.AGREEMENT) {
+      requests.answerTerminates(view, terminates, out); // an agreement-only replica sends nothing
+      if (!run.isEmpty() && role == Role.AGREEMENT && cfg.executingReplicas().isEmpty()) {
+        // configuration III: handed out for the execution nodes, not awaited
         out.effects.add(new Effect.Execute(slot.seq, view, slot.committedDigest, List.copyOf(run), List.copyOf(randoms)));
-      } else if (!run.isEmpty()) {
+      } else if (!run.isEmpty() && role == Role.BOTH) {
         Effect.Execute ex = new Effect.Execute(slot.seq, view, slot.committedDigest, List.copyOf(run), List.copyOf(randoms));
         awaitingResults.add(ex);
         out.effects.add(ex);
       }
       if (slot.seq % cfg.checkpointInterval() == 0 && role == Role.AGREEMENT) {
-        checkpoints.own(slot.seq, new byte[0]);
+        checkpoints.own(slot.seq, null); // the ordering part alone: no service state here (BFT-WS §3.3.2)
       } else if (slot.seq % cfg.checkpointInterval() == 0) {
         pendingCapture = slot.seq;
         out.effects.add(new Effect.CaptureState(slot.seq));
@@ -594,13 +620,6 @@ public final class Replica implements Engine {
     propose();
   }
 
-  /** Agreement-only replicas do not reply to terminates (configuration III's execution nodes would). */
-  private void answerTerminates(List<Request> terminates) {
-    if (role != Role.AGREEMENT) {
-      requests.answerTerminates(view, terminates, out);
-    }
-  }
-
   // ---------------------------------------------------------------- view state transitions
 
   /**
@@ -608,6 +627,9 @@ public final class Replica implements Engine {
    * timer, nothing proposed; slots keep only their prepared certificates (they go into our VIEW-CHANGE).
    */
   void startViewChange(long w) {
+    if (active) {
+      lateCommits.leaving(view);
+    }
     view = w;
     active = false;
     timerStart = -1;
@@ -626,6 +648,7 @@ public final class Replica implements Engine {
     view = w;
     active = true;
     proposed.clear();
+    lateCommits.entered();
   }
 
   private void resetSlotsForView(long w) {
@@ -689,6 +712,7 @@ public final class Replica implements Engine {
     @Override
     public void discardUpTo(long seq) {
       Replica.this.discardUpTo(seq);
+      lateCommits.discardUpTo(seq);
       coins.discardUpTo(seq);
       contributions.discardUpTo(seq);
     }

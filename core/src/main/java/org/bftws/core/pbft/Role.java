@@ -1,10 +1,19 @@
 package org.bftws.core.pbft;
 
+import org.bftws.core.config.GroupConfig;
+
 /**
- * What a replica does (BFT-WS §3.3.2–3.3.3). BOTH is configuration I. AGREEMENT replicas order and hand
- * each committed batch out for forwarding to execution nodes, without executing or replying; their
- * checkpoints cover the ordering state only (configuration III). EXECUTION nodes run no PBFT at all.
+ * What a replica does (BFT-WS §3.3.1–3.3.3). BOTH orders and executes: every replica of configuration I, and
+ * the 2f+1 executing replicas of configuration II. AGREEMENT orders without executing or replying and holds
+ * no service state, so its checkpoints have no execution part: the f other replicas of configuration II,
+ * and configuration III's agreement replicas, which also hand each committed batch out for the execution
+ * nodes (when no replica of the group executes). EXECUTION nodes run no PBFT at all.
  */
 public enum Role {
-  AGREEMENT, EXECUTION, BOTH
+  AGREEMENT, EXECUTION, BOTH;
+
+  /** The role the group's {@link GroupConfig#EXECUTING_REPLICAS} give replica {@code id}. */
+  public static Role of(GroupConfig cfg, int id) {
+    return cfg.executes(id) ? BOTH : AGREEMENT;
+  }
 }

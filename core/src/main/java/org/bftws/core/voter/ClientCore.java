@@ -17,7 +17,9 @@ import org.bftws.core.pbft.Ready;
 /**
  * The client side of PBFT (Castro-Liskov §4.1, BFT-WS §2.2) as a pure state machine: it signs requests of
  * one WS-RM sequence, sends each to all replicas (BFT-WS multicasts from the start), retransmits to all
- * until the {@link Voter} has f+1 matching authentic replies, and reports {@link Event.Delivered}.
+ * until the {@link Voter} has f+1 matching authentic replies, and reports {@link Event.Delivered}. Only the
+ * replicas that execute ({@link GroupConfig#executes}: all in configuration I, 2f+1 in configuration II,
+ * BFT-WS §3.3.2) are counted.
  *
  * <p>Read-only requests (Castro-Liskov §5.1.3, {@link #invokeReadOnly}): multicast once, numbered by a read
  * counter of their own, so they consume no message number of the sequence; accepted with 2f+1 matching
@@ -188,6 +190,11 @@ public final class ClientCore {
         out.events.add(new Event.Evidence(r.sender(), "not an authentic reply"));
         return flush();
       }
+      if (!cfg.executes(r.sender())) {
+        // BFT-WS §3.3.2: only the executing replicas answer; a reply from another is not counted
+        out.events.add(new Event.Evidence(r.sender(), "a reply from a replica that does not execute"));
+        return flush();
+      }
       if (r.readOnly()) {
         onReadOnlyReply(r);
         return flush();
@@ -224,7 +231,7 @@ public final class ClientCore {
       readOnly = null;
       out.events.add(new Event.Delivered(new RequestId(sequenceId, nextMessageNumber), c.voter().result(),
           c.voter().random()));
-    } else if (c.voter().undecidable(cfg.n())) {
+    } else if (c.voter().undecidable(cfg.executingReplicas().size())) {
       fallBack("read-only replies differ: 2f+1 matching ones can no longer come");
     }
   }

@@ -59,7 +59,10 @@ public final class Voter {
     return false;
   }
 
-  /** Not decided, and cannot be any more: even if all {@code n} replicas answered, no result would reach the quorum. */
+  /**
+   * Not decided, and cannot be any more: even if all {@code n} replicas that answer (those that execute)
+   * did, no result would reach the quorum.
+   */
   public boolean undecidable(int n) {
     int best = 0;
     for (int c : counts.values()) {

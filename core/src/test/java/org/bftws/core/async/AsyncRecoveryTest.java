@@ -194,11 +194,11 @@ public class AsyncRecoveryTest {
 
     byte[] bad = st.checkpoint().clone();
     bad[bad.length - 1] ^= 1;
-    c.deliverNow(3, Signed.sign(Kind.STATE, liar, new StateTransfer(st.seq(), bad, st.proof()).encode(),
+    c.deliverNow(3, Signed.sign(Kind.STATE, liar, new StateTransfer(st.seq(), bad, st.execution(), st.proof()).encode(),
         c.signer(liar)).encode());
     // a proof of other votes: the liar's own checkpoint vote, three times
     List<Signed> thin = List.of(st.proof().get(0), st.proof().get(0), st.proof().get(0));
-    c.deliverNow(3, Signed.sign(Kind.STATE, liar, new StateTransfer(st.seq(), st.checkpoint(), thin).encode(),
+    c.deliverNow(3, Signed.sign(Kind.STATE, liar, new StateTransfer(st.seq(), st.checkpoint(), st.execution(), thin).encode(),
         c.signer(liar)).encode());
     assertTrue("evidence against the liar: " + c.evidence.get(3), c.evidence.get(3).stream()
         .anyMatch(e -> e.node() == liar && e.what().contains("does not match its proof")));

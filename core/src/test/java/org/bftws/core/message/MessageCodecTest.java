@@ -35,8 +35,11 @@ public class MessageCodecTest {
     ReplyBundle rb = ReplyBundle.of(Signed.sign(Kind.REPLY, 1, rc.encode(), signer), 0, new byte[] {1}, new byte[0]);
     assertArrayEquals(rb.encode(), ReplyBundle.decode(rb.encode()).encode());
     assertEquals("s", ReplyBundle.decode(rb.encode()).sequenceId());
-    Checkpoint cp = new Checkpoint(16, d);
+    Checkpoint cp = new Checkpoint(16, d, d);
     assertArrayEquals(cp.encode(), Checkpoint.decode(cp.encode()).encode());
+    Checkpoint orderingOnly = new Checkpoint(16, d, Checkpoint.NO_EXECUTION);
+    assertArrayEquals(orderingOnly.encode(), Checkpoint.decode(orderingOnly.encode()).encode());
+    assertEquals(false, Checkpoint.decode(orderingOnly.encode()).hasExecution());
     Signed ppSigned = Signed.sign(Kind.PRE_PREPARE, 2, pp.encode(), signer);
     Signed prep = Signed.sign(Kind.PREPARE, 1, v.encode(), signer);
     Signed ck = Signed.sign(Kind.CHECKPOINT, 1, cp.encode(), signer);
@@ -44,7 +47,7 @@ public class MessageCodecTest {
     assertArrayEquals(vc.encode(), ViewChange.decode(vc.encode()).encode());
     NewView nv = new NewView(3, List.of(Signed.sign(Kind.VIEW_CHANGE, 1, vc.encode(), signer)), List.of(ppSigned));
     assertArrayEquals(nv.encode(), NewView.decode(nv.encode()).encode());
-    StateTransfer st = new StateTransfer(16, new byte[] {9, 9}, List.of(ck));
+    StateTransfer st = new StateTransfer(16, new byte[] {9, 9}, new byte[] {7}, List.of(ck));
     assertArrayEquals(st.encode(), StateTransfer.decode(st.encode()).encode());
     assertEquals(16, FetchState.decode(new FetchState(16).encode()).seq());
     Signed s = request(5);

@@ -25,9 +25,10 @@ public class CheckpointTest {
       assertEquals(8, c.replicas[i].stableCheckpoint());
       assertTrue("log holds only what is above the stable checkpoint", c.replicas[i].logSize() <= 1);
     }
-    byte[] d = c.eventsOf(0, Event.CheckpointStable.class).get(1).digest();
+    Event.CheckpointStable first = c.eventsOf(0, Event.CheckpointStable.class).get(1);
     for (int i = 1; i < c.n; i++) {
-      assertArrayEquals(d, c.eventsOf(i, Event.CheckpointStable.class).get(1).digest());
+      assertArrayEquals(first.digest(), c.eventsOf(i, Event.CheckpointStable.class).get(1).digest());
+      assertArrayEquals(first.executionDigest(), c.eventsOf(i, Event.CheckpointStable.class).get(1).executionDigest());
     }
   }
 

@@ -68,7 +68,6 @@ final class Cluster {
 
   final GroupConfig cfg;
   final int n;
-  final Role role;
   final Randomness randomness;
   /** How replicas authenticate prepares and commits (with MACs each has {@link #authenticators}). */
   final Authentication authentication;
@@ -104,12 +103,9 @@ final class Cluster {
   /** Which clients form a replicated client (BFT-WS §3.4), as every replica is told at (re)start. */
   private ReplicatedClients replicated = ReplicatedClients.none();
 
+  /** Each replica in the role {@code cfg}'s executing replicas give it ({@link Role#of}). */
   Cluster(GroupConfig cfg, int clientCount) {
-    this(cfg, clientCount, Role.BOTH);
-  }
-
-  Cluster(GroupConfig cfg, int clientCount, Role role) {
-    this(cfg, clientCount, role, Randomness.NONE);
+    this(cfg, clientCount, Randomness.NONE);
   }
 
   Cluster(int f) {
@@ -119,17 +115,16 @@ final class Cluster {
 
   /** Replicas with {@code randomness} and no client but the raw one (f = 1 unless {@code cfg} says). */
   Cluster(GroupConfig cfg, Randomness randomness) {
-    this(cfg, 0, Role.BOTH, randomness);
+    this(cfg, 0, randomness);
   }
 
-  Cluster(GroupConfig cfg, int clientCount, Role role, Randomness randomness) {
-    this(cfg, clientCount, role, randomness, Authentication.SIGNATURES);
+  Cluster(GroupConfig cfg, int clientCount, Randomness randomness) {
+    this(cfg, clientCount, randomness, Authentication.SIGNATURES);
   }
 
-  Cluster(GroupConfig cfg, int clientCount, Role role, Randomness randomness, Authentication authentication) {
+  Cluster(GroupConfig cfg, int clientCount, Randomness randomness, Authentication authentication) {
     this.cfg = cfg;
     this.authentication = authentication;
-    this.role = role;
     this.randomness = randomness;
     this.n = cfg.n();
     keys = TestKeys.seeded(n + clientCount + 1, 42);
@@ -151,7 +146,7 @@ final class Cluster {
 
   /** Replace replica i by a fresh one with the same keys and an empty service (amnesia). */
   void restart(int i) {
-    replicas[i] = new Replica(cfg, i, signers.get(i), verifier, role, randomnessOf(i),
+    replicas[i] = new Replica(cfg, i, signers.get(i), verifier, Role.of(cfg, i), randomnessOf(i),
         authentication == Authentication.MACS ? keys.authenticators(i, n) : null).readOnlyOperations(READS)
         .replicatedClients(replicated);
     apps[i] = new HashChainApp();
@@ -249,7 +244,7 @@ final class Cluster {
         for (int j = 0; j < ex.requests().size(); j++) {
           results.add(apps[i].execute(ex.requests().get(j), ex.randoms().get(j)));
         }
-        if (role != Role.AGREEMENT) { // agreement replicas only hand batches on (configuration III)
+        if (replicas[i].role() != Role.AGREEMENT) { // agreement replicas only hand batches on (configuration III)
           handle(i, replicas[i].executed(ex.seq(), results));
         }
       } else if (e instanceof Effect.ExecuteReadOnly ro) {

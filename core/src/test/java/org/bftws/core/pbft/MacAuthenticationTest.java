@@ -22,7 +22,7 @@ public class MacAuthenticationTest {
   private static final String BAD_SIGNATURE = "prepare with a valid authenticator and a bad signature";
 
   private static Cluster macs() {
-    return new Cluster(GroupConfigs.withOutstanding(2), 1, Role.BOTH, Cluster.Randomness.NONE, Authentication.MACS);
+    return new Cluster(GroupConfigs.withOutstanding(2), 1, Cluster.Randomness.NONE, Authentication.MACS);
   }
 
   private static boolean from(Cluster.Msg m, int sender, Kind kind) {

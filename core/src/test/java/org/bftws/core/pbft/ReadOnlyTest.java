@@ -83,14 +83,16 @@ public class ReadOnlyTest {
       assertEquals(List.of("op-1", "op-2", "op-3", "op-4"), c.operations(i));
       assertEquals("checkpoint after 4 batches", 1, c.eventsOf(i, Event.CheckpointStable.class).size());
     }
-    byte[] digest = c.eventsOf(0, Event.CheckpointStable.class).get(0).digest();
+    Event.CheckpointStable withReads = c.eventsOf(0, Event.CheckpointStable.class).get(0);
     Cluster written = afterTwoWrites();
     written.invoke("op-3");
     written.deliverAll();
     written.invoke("op-4");
     written.deliverAll();
-    assertArrayEquals("the same checkpoint as without the reads", digest,
-        written.eventsOf(0, Event.CheckpointStable.class).get(0).digest());
+    Event.CheckpointStable withoutReads = written.eventsOf(0, Event.CheckpointStable.class).get(0);
+    assertArrayEquals("the same checkpoint as without the reads", withReads.digest(), withoutReads.digest());
+    assertArrayEquals("the same service state as without the reads", withReads.executionDigest(),
+        withoutReads.executionDigest());
   }
 
   // Reference: §5.1.3 — f Byzantine replicas answer wrongly and one correct replica is behind: 2f+1 matching
@@ -205,7 +207,7 @@ public class ReadOnlyTest {
   public void aRandomizedOperationIsNeverExecutedWithoutOrdering() {
     RandomizedOperations randomized = q -> new String(q.operation(), StandardCharsets.UTF_8).equals("read-random");
     GroupConfig cfg = GroupConfig.builder().set(GroupConfig.F, 1).build();
-    Cluster c = new Cluster(cfg, 1, Role.BOTH, Cluster.Randomness.NONE.withOperations(randomized));
+    Cluster c = new Cluster(cfg, 1, Cluster.Randomness.NONE.withOperations(randomized));
     c.invokeReadOnly("read-random");
     c.deliverAll();
     for (int i = 0; i < c.n; i++) {

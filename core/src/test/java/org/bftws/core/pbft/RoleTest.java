@@ -5,6 +5,7 @@ import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
 import java.util.List;
+import org.bftws.core.config.GroupConfig;
 import org.junit.Test;
 
 /** BFT-WS §3.3.3 (configuration III): agreement replicas order without executing or replying. */
@@ -14,7 +15,8 @@ public class RoleTest {
   // hand each committed batch on, send no replies and checkpoint the ordering state alone.
   @Test
   public void agreementReplicasOrderAndCheckpointWithoutReplying() {
-    Cluster c = new Cluster(GroupConfigs.withOutstanding(2), 1, Role.AGREEMENT);
+    Cluster c = new Cluster(GroupConfig.builder().set(GroupConfig.CHECKPOINT_INTERVAL, 4)
+        .set(GroupConfig.LOG_WINDOW, 8).set(GroupConfig.MAX_OUTSTANDING_BATCHES, 2).executing(List.of()).build(), 1);
     for (int k = 0; k < 5; k++) {
       c.invoke("op-" + k);
       c.deliverAll();

@@ -29,7 +29,9 @@ public class StateTransferTest {
     List<Event.StateInstalled> installed = c.eventsOf(3, Event.StateInstalled.class);
     assertEquals(1, installed.size());
     assertEquals(8, installed.get(0).seq());
-    assertArrayEquals(c.eventsOf(0, Event.CheckpointStable.class).get(1).digest(), installed.get(0).digest());
+    Event.CheckpointStable proven = c.eventsOf(0, Event.CheckpointStable.class).get(1);
+    assertArrayEquals(proven.digest(), installed.get(0).digest());
+    assertArrayEquals(proven.executionDigest(), installed.get(0).executionDigest());
     // It participates again: with replica 0 down, 1, 2 and 3 still form a quorum.
     c.isolate(0);
     c.invoke("after");
@@ -58,7 +60,7 @@ public class StateTransferTest {
     StateTransfer st = StateTransfer.decode(reply.body());
     byte[] bad = st.checkpoint().clone();
     bad[bad.length - 1] ^= 1;
-    Signed forged = Signed.sign(Kind.STATE, reply.sender(), new StateTransfer(st.seq(), bad, st.proof()).encode(),
+    Signed forged = Signed.sign(Kind.STATE, reply.sender(), new StateTransfer(st.seq(), bad, st.execution(), st.proof()).encode(),
         c.signers.get(reply.sender()));
     c.handle(3, c.replicas[3].receive(forged.encode()));
     assertTrue(NormalCaseTest.hasEvidence(c, 3, reply.sender(), "does not match its proof"));

@@ -145,7 +145,7 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
         this.id = id;
         this.n = cfg.n();
         this.preVerifier = new PreVerifier(verifier, macs != null);
-        this.replica = new Replica(cfg, id, signer, preVerifier, Role.BOTH, randomness, macs)
+        this.replica = new Replica(cfg, id, signer, preVerifier, Role.of(cfg, id), randomness, macs)
                 .readOnlyOperations(readOnly);
         this.replicaControl = List.copyOf(replicaControl);
         List<URI> others = new ArrayList<>(replicaControl);
@@ -157,7 +157,7 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
         this.inboundCapacity = inboundCapacity;
         this.maxMessageBytes = maxMessageBytes;
         this.randomness = randomness;
-        this.orderingMode = "PBFT " + Role.BOTH + ", randomness " + randomness.algorithm() + ", authentication "
+        this.orderingMode = "PBFT " + Role.of(cfg, id) + ", randomness " + randomness.algorithm() + ", authentication "
                 + (macs == null ? Authentication.SIGNATURES : Authentication.MACS).label();
         this.orderingThread = daemon(this::run, "bftws-order-r" + id);
         this.execution = Executors.newSingleThreadExecutor(r -> daemon(r, "bftws-exec-r" + id));

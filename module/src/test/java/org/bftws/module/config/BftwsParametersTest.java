@@ -300,6 +300,17 @@ public class BftwsParametersTest {
         assertRejected("bftws.multicast.bufferBytes", "1024", "between 65536");
     }
 
+    /** BFT-WS §3.3.2: the executing replicas, at least 2f+1 of the group's ids; not given, all of them. */
+    @Test
+    public void executingReplicasAreCheckedAgainstTheGroup() {
+        assertEquals(List.of(0, 1, 2, 3), BftwsParameters.parse(replica).group().executingReplicas());
+        replica.put("bftws.executingReplicas", "3 1, 2");
+        assertEquals(List.of(1, 2, 3), BftwsParameters.parse(replica).group().executingReplicas());
+        assertRejected("bftws.executingReplicas", "1 2", "at least 2f+1 = 3");
+        assertRejected("bftws.executingReplicas", "1 2 4", "0..3");
+        assertRejected("bftws.executingReplicas", "1 2 two", null);
+    }
+
     private void assertRejected(String key, String value, String messagePart) {
         Map<String, String> p = new HashMap<>(replica);
         p.put(key, value);

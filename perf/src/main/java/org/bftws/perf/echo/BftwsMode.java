@@ -3,11 +3,13 @@ package org.bftws.perf.echo;
 import java.nio.file.Path;
 
 import org.apache.axiom.om.OMElement;
+import org.bftws.client.group.GroupLauncher;
+import org.bftws.core.config.GroupConfig;
 import org.bftws.module.api.ReadOnlyCalls;
 import org.bftws.module.config.BftwsKeys;
 
 /**
- * BFT-WS, configuration I (paper §3.2): n = 3f+1 replicas ({@link ReplicaGroup}: embedded Axis2 servers with
+ * BFT-WS, configuration I (paper §3.2; {@code -c2}: configuration II, §3.3.2): n = 3f+1 replicas ({@link ReplicaGroup}: embedded Axis2 servers with
  * bftws engaged globally, {@code bftws.replicated=true} and the echo service, keys from keygen) and one
  * listening client whose ServiceClients, bftws engaged, call the group endpoint and get the reply f+1
  * replicas agree on (docs/module.md, "Application requests through the replica group"). Everything on 127.0.0.1 in
@@ -23,6 +25,8 @@ public final class BftwsMode implements EchoMode {
     private final int n;
     private final boolean signed;
     private final boolean readOnly;
+    /** Configuration II (paper §3.3.2): replicas 0..f-1, the first primaries among them, only order. */
+    private final boolean configurationTwo;
 
     BftwsMode(int n) {
         this(n, false);
@@ -30,19 +34,38 @@ public final class BftwsMode implements EchoMode {
 
     /** @param signed {@code bftws.security=rampart}: X.509 WS-Security on the client↔replica WS-RM messages */
     BftwsMode(int n, boolean signed) {
-        this(n, signed, false);
+        this(n, signed, false, false);
     }
 
     /** @param readOnly calls of the read-only {@code echoReadOnly}, executed without ordering */
-    private BftwsMode(int n, boolean signed, boolean readOnly) {
+    private BftwsMode(int n, boolean signed, boolean readOnly, boolean configurationTwo) {
         this.n = n;
         this.signed = signed;
         this.readOnly = readOnly;
+        this.configurationTwo = configurationTwo;
     }
 
     /** {@code bftws-ro}: n = 4, read-only echo calls. */
     static BftwsMode readOnly() {
-        return new BftwsMode(4, false, true);
+        return new BftwsMode(4, false, true, false);
+    }
+
+    /**
+     * {@code bftws-c2}: n = 4 in configuration II, replica 0 (the primary while no view change happens) only
+     * orders, as in the paper's Fig. 7 ("the primary is fully dedicated to message ordering"). It keeps echo.aar
+     * deployed, as the other modes' replicas do, and never invokes it.
+     */
+    static BftwsMode configurationTwo() {
+        return new BftwsMode(4, false, false, true);
+    }
+
+    /** {@code bftws.executingReplicas} of configuration II: f..n-1, so 0..f-1 only order. */
+    private String executingReplicas() {
+        StringBuilder ids = new StringBuilder();
+        for (int r = (n - 1) / 3; r < n; r++) {
+            ids.append(ids.length() == 0 ? "" : " ").append(r);
+        }
+        return GroupLauncher.param(GroupConfig.EXECUTING_REPLICAS.name(), ids.toString());
     }
 
     /**
@@ -51,12 +74,14 @@ public final class BftwsMode implements EchoMode {
      */
     @Override
     public String name() {
-        return (n == 4 ? "bftws" : "bftws-n" + n) + (signed ? "-signed" : "") + (readOnly ? "-ro" : "");
+        return (n == 4 ? "bftws" : "bftws-n" + n) + (signed ? "-signed" : "") + (readOnly ? "-ro" : "")
+                + (configurationTwo ? "-c2" : "");
     }
 
     @Override
     public String description() {
-        return "BFT-WS configuration I: " + n + " replicas (f = " + (n - 1) / 3 + ") as embedded Axis2 servers on "
+        return "BFT-WS configuration " + (configurationTwo ? "II (" + executingReplicas().replaceAll("<[^>]*>", "")
+                .trim() + " execute)" : "I") + ": " + n + " replicas (f = " + (n - 1) / 3 + ") as embedded Axis2 servers on "
                 + "loopback, PBFT over SOAP/HTTP, one listening client, one ServiceClient (own virtual sequence) per "
                 + "concurrent client" + (signed ? "; " + BftwsKeys.SECURITY.name() + "=rampart: CreateSequence and application messages"
                 + " X.509-signed by the client (WSS4J) and checked by each replica's Rampart" : "")
@@ -67,7 +92,7 @@ public final class BftwsMode implements EchoMode {
     @Override
     public Deployment start(EchoSetup setup, Path work) throws Exception {
         ReplicaGroup group = ReplicaGroup.start(setup, work, n, ReplicaGroup.Keys.DEFAULT, setup.echoAar(), "Echo",
-                GROUP, "", signed);
+                GROUP, configurationTwo ? executingReplicas() : "", signed);
         Deployment d = new Deployment() {
             @Override
             public Caller newCaller() throws Exception {

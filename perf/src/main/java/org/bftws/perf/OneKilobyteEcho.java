@@ -1,0 +1,29 @@
+package org.bftws.perf;
+
+import java.util.List;
+
+import org.bftws.perf.echo.EchoExperiment;
+import org.bftws.perf.echo.EchoModes;
+import org.bftws.perf.echo.EchoPayload;
+
+/**
+ * The 1 KB echo measurement of a few modes side by side with WS-RM as the baseline, in one run and into its own
+ * CSV so that experiment 1's stays whole: {@link #READ_ONLY}, PBFT's read-only optimisation (Castro-Liskov
+ * §5.1.3: BFT-WS ordering {@code echo} and BFT-WS calling the read-only {@code echoReadOnly} without ordering,
+ * {@code bftws-ro}); {@link #CONFIGURATIONS}, the BFT-WS paper's Fig. 7 for configurations I and II (§3.3.1–3.3.2:
+ * {@code bftws}, all four replicas execute, and {@code bftws-c2}, replica 0, the primary, only orders).
+ */
+record OneKilobyteEcho(String name, String modes) {
+    static final OneKilobyteEcho READ_ONLY = new OneKilobyteEcho("echo-readonly", "wsrm,bftws,bftws-ro");
+    static final OneKilobyteEcho CONFIGURATIONS = new OneKilobyteEcho("echo-configurations", "wsrm,bftws,bftws-c2");
+
+    EchoExperiment.Config full() {
+        return new EchoExperiment.Config(EchoModes.named(modes), List.of(EchoPayload.bytes(1024)), List.of(1, 8), 3,
+                3_000, 5_000);
+    }
+
+    EchoExperiment.Config smoke() {
+        return new EchoExperiment.Config(EchoModes.named(modes), List.of(EchoPayload.bytes(1024)), List.of(1, 2), 1,
+                200, 1_000);
+    }
+}
