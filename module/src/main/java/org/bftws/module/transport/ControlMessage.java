@@ -85,9 +85,9 @@ public final class ControlMessage implements OutboundSoap {
 
     /**
      * The SOAP 1.1 envelope, built once (a multicast sends the same bytes to every replica) and on a sender
-     * thread, never on the ordering thread. Its form is fixed, so it is written as bytes around the base64 text
-     * rather than built as an Axiom tree and serialised: that took about a quarter of a sender thread's CPU
-     * (docs/performance.md, "Tuning"). The receiver parses it with Axis2's SOAP builder like any envelope.
+     * thread, never on the ordering thread. Its form is fixed, so it is written as bytes around the base64 text,
+     * the same bytes Axiom's tree serialised to, at a tenth of the cost or less (docs/performance.md, "Tuning").
+     * The receiver parses it with Axis2's SOAP builder like any envelope.
      */
     @Override
     public synchronized byte[] envelope() {
@@ -99,7 +99,7 @@ public final class ControlMessage implements OutboundSoap {
     }
 
     private byte[] soapEnvelope() {
-        String head = "<?xml version='1.0' encoding='UTF-8'?><soapenv:Envelope xmlns:soapenv=\""
+        String head = "<?xml version='1.0' encoding='utf-8'?><soapenv:Envelope xmlns:soapenv=\""
                 + SOAP11_NAMESPACE + "\"><soapenv:Header/><soapenv:Body><bftws:message xmlns:bftws=\"" + NAMESPACE
                 + "\"" + (replyTo == null ? "" : " " + REPLY_TO + "=\"" + attribute(replyTo.toString()) + "\"") + ">";
         byte[] open = head.getBytes(StandardCharsets.UTF_8);

@@ -6,13 +6,18 @@ import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertSame;
 
 import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 import java.util.Random;
 
+import org.apache.axiom.om.OMAbstractFactory;
+import org.apache.axiom.om.OMElement;
 import org.apache.axiom.om.OMXMLBuilderFactory;
 import org.apache.axiom.soap.SOAP11Constants;
 import org.apache.axiom.soap.SOAPEnvelope;
+import org.apache.axiom.soap.SOAPFactory;
 import org.junit.Test;
 
 /** The control message's envelope, written as bytes, is a SOAP 1.1 envelope that reads back to the same message. */
@@ -46,6 +51,30 @@ public class ControlMessageTest {
         assertSame(m.envelope(), m.envelope());
         assertEquals("the header wsSecurity added", "y", parse(m.envelope()).getHeader().getFirstElement().getLocalName());
         assertArrayEquals(signed, ControlMessage.read(parse(m.envelope()).getBody().getFirstElement(), MAX).signedBytes());
+    }
+
+    @Test
+    public void theEnvelopeHasTheBytesAxiomSerialisesTheSameTreeTo() throws Exception {
+        URI replyTo = URI.create("http://127.0.0.1:8080/axis2/services/BftwsControl?a=1&b=2");
+        byte[] signed = randomBytes(300, 4);
+        assertArrayEquals(axiom(signed, null), new ControlMessage(signed, null).envelope());
+        assertArrayEquals(axiom(signed, replyTo), new ControlMessage(signed, replyTo).envelope());
+    }
+
+    /** The envelope as an Axiom tree: SOAP 1.1 default envelope, the element with its attribute and base64 text. */
+    private static byte[] axiom(byte[] signed, URI replyTo) throws Exception {
+        SOAPFactory f = OMAbstractFactory.getSOAP11Factory();
+        SOAPEnvelope env = f.getDefaultEnvelope();
+        OMElement e = f.createOMElement(ControlMessage.ELEMENT.getLocalPart(),
+                f.createOMNamespace(ControlMessage.NAMESPACE, "bftws"));
+        if (replyTo != null) {
+            e.addAttribute(ControlMessage.REPLY_TO, replyTo.toString(), null);
+        }
+        e.setText(Base64.getEncoder().encodeToString(signed));
+        env.getBody().addChild(e);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        env.serialize(out);
+        return out.toByteArray();
     }
 
     private static ControlMessage roundTrip(ControlMessage m) {
