@@ -11,6 +11,7 @@ import java.util.function.UnaryOperator;
 import javax.xml.namespace.QName;
 
 import org.apache.axiom.om.OMElement;
+import org.bftws.module.xml.Payloads;
 
 /**
  * One BFT-WS control message on the wire (paper §3.3.1.8: "control messages ... among replicas" as SOAP
@@ -101,7 +102,7 @@ public final class ControlMessage implements OutboundSoap {
     private byte[] soapEnvelope() {
         String head = "<?xml version='1.0' encoding='utf-8'?><soapenv:Envelope xmlns:soapenv=\""
                 + SOAP11_NAMESPACE + "\"><soapenv:Header/><soapenv:Body><bftws:message xmlns:bftws=\"" + NAMESPACE
-                + "\"" + (replyTo == null ? "" : " " + REPLY_TO + "=\"" + attribute(replyTo.toString()) + "\"") + ">";
+                + "\"" + (replyTo == null ? "" : " " + REPLY_TO + "=\"" + Payloads.escape(replyTo.toString()) + "\"") + ">";
         byte[] open = head.getBytes(StandardCharsets.UTF_8);
         byte[] text = Base64.getEncoder().encode(signedBytes); // base64's alphabet needs no escaping in XML
         byte[] out = new byte[open.length + text.length + CLOSE.length];
@@ -109,22 +110,6 @@ public final class ControlMessage implements OutboundSoap {
         System.arraycopy(text, 0, out, open.length, text.length);
         System.arraycopy(CLOSE, 0, out, open.length + text.length, CLOSE.length);
         return out;
-    }
-
-    /** {@code value} as the text of a double-quoted XML attribute. */
-    static String attribute(String value) {
-        StringBuilder b = new StringBuilder(value.length());
-        for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
-            switch (c) {
-                case '&' -> b.append("&amp;");
-                case '<' -> b.append("&lt;");
-                case '>' -> b.append("&gt;");
-                case '"' -> b.append("&quot;");
-                default -> b.append(c);
-            }
-        }
-        return b.toString();
     }
 
     /**

@@ -39,7 +39,6 @@ public class ControlMessageTest {
         ControlMessage read = roundTrip(new ControlMessage(signed, replyTo));
         assertArrayEquals(signed, read.signedBytes());
         assertEquals(replyTo, read.replyTo());
-        assertEquals("&amp;&lt;&gt;&quot;'", ControlMessage.attribute("&<>\"'"));
     }
 
     @Test
