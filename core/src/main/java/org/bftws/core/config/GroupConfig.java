@@ -37,11 +37,14 @@ public final class GroupConfig {
   public static final ConfigKey<Integer> MAX_BATCH_SIZE =
       ConfigKey.integer("bftws.maxBatchSize", ConfigScope.REPLICA, 64, 1, 4096);
   /**
-   * Batches in flight at the primary (BFT-WS §2.2: "often set to 1"); 2 lets the next batch form while
-   * one commits, which keeps batches full under load without waiting on a timer.
+   * Batches proposed and not yet committed at the primary (BFT-WS §2.2: "often set to 1"). With 1 the next
+   * batch fills while the previous one is in agreement (Castro-Liskov §5.1 batching), without a timer: under
+   * load batches grow, so the per-batch work (pre-prepare, prepares, commits, reply certificates) is shared
+   * by more requests, and a lone request is still proposed at once. 2 gave smaller batches and fewer
+   * requests per second at 8 clients over HTTP (docs/performance.md, "Tuning").
    */
   public static final ConfigKey<Integer> MAX_OUTSTANDING_BATCHES =
-      ConfigKey.integer("bftws.maxOutstandingBatches", ConfigScope.REPLICA, 2, 1, 1024);
+      ConfigKey.integer("bftws.maxOutstandingBatches", ConfigScope.REPLICA, 1, 1, 1024);
   /** Ticks a backup waits for a pending request to execute before it starts a view change (§4.4). */
   public static final ConfigKey<Integer> VIEW_CHANGE_TIMEOUT =
       ConfigKey.integer("bftws.viewChangeTimeoutTicks", ConfigScope.REPLICA, 200, 2, Integer.MAX_VALUE / 4);

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import org.bftws.core.codec.DecodeException;
+import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.Verifier;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.PrePrepare;
@@ -34,8 +35,9 @@ import org.bftws.core.message.Signed;
  * and, inside the primary's pre-prepare, from the primary at about the same time. Checking and remembering
  * hold a lock chosen by the signature, so the second waits for the first's verdict instead of verifying again.
  *
- * <p>With MAC authentication prepares and commits are not pre-verified: the engine accepts them by their
- * authenticators and verifies only the few prepares that go into a prepared certificate.
+ * <p>With MAC authentication the engine accepts prepares and commits by their authenticators and verifies only
+ * the few prepares that go into a prepared certificate: commits are not pre-verified, prepares only those
+ * {@link CertificatePrepares} expects the certificate to hold.
  */
 public final class PreVerifier implements Verifier {
     /** Enough for a few log windows of a 4..10-replica group's messages in flight. */
@@ -46,8 +48,8 @@ public final class PreVerifier implements Verifier {
     }
 
     private final Verifier verifier;
-    /** With MAC authentication: prepares and commits are left to the engine. */
-    private final boolean macs;
+    /** Null with signatures; with MAC authentication, the prepares worth checking here (commits never are). */
+    private final CertificatePrepares macs;
     private final int maxEntries;
     private final long maxBytes;
     private final LinkedHashMap<ByteBuffer, Entry> verified = new LinkedHashMap<>();
@@ -56,11 +58,17 @@ public final class PreVerifier implements Verifier {
     private long bytes;
     private long hits;
 
-    public PreVerifier(Verifier verifier, boolean macs) {
-        this(verifier, macs, MAX_ENTRIES, MAX_BYTES);
+    /** With signatures: every envelope is checked where it arrives. */
+    public PreVerifier(Verifier verifier) {
+        this(verifier, null, MAX_ENTRIES, MAX_BYTES);
     }
 
-    PreVerifier(Verifier verifier, boolean macs, int maxEntries, long maxBytes) {
+    /** With MAC authentication for replica {@code id} of the group {@code cfg}. */
+    public PreVerifier(Verifier verifier, GroupConfig cfg, int id) {
+        this(verifier, new CertificatePrepares(cfg, id), MAX_ENTRIES, MAX_BYTES);
+    }
+
+    PreVerifier(Verifier verifier, CertificatePrepares macs, int maxEntries, long maxBytes) {
         this.verifier = verifier;
         this.macs = macs;
         this.maxEntries = maxEntries;
@@ -74,7 +82,10 @@ public final class PreVerifier implements Verifier {
     public void preVerify(byte[] signedBytes) {
         try {
             Signed s = Signed.decode(signedBytes);
-            if (macs && s.kind().macAuthenticated()) {
+            if (macs != null && s.kind().macAuthenticated()) {
+                if (s.kind() == Kind.PREPARE && macs.claim(s) && !s.verify(this::remember)) {
+                    macs.release(s);
+                }
                 return;
             }
             if (s.verify(this::remember) && s.kind() == Kind.PRE_PREPARE) {

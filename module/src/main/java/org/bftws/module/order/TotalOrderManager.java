@@ -144,7 +144,7 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
         }
         this.id = id;
         this.n = cfg.n();
-        this.preVerifier = new PreVerifier(verifier, macs != null);
+        this.preVerifier = macs == null ? new PreVerifier(verifier) : new PreVerifier(verifier, cfg, id);
         this.replica = new Replica(cfg, id, signer, preVerifier, Role.of(cfg, id), randomness, macs)
                 .readOnlyOperations(readOnly);
         this.replicaControl = List.copyOf(replicaControl);

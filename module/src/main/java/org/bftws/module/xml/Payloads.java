@@ -88,7 +88,7 @@ public final class Payloads {
         return parse(payload);
     }
 
-    /** Escapes text for an XML element's content. */
+    /** Escapes text for an XML element's content or a double-quoted attribute value. */
     public static String escape(String text) {
         StringBuilder b = new StringBuilder(text.length() + 16);
         for (int i = 0; i < text.length(); i++) {
@@ -97,6 +97,7 @@ public final class Payloads {
                 case '<' -> b.append("&lt;");
                 case '>' -> b.append("&gt;");
                 case '&' -> b.append("&amp;");
+                case '"' -> b.append("&quot;");
                 default -> b.append(c);
             }
         }

@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.Verifier;
 import org.bftws.core.message.Kind;
@@ -44,7 +45,7 @@ public class PreVerifierTest {
 
     @Test
     public void aPreVerifiedPrePrepareAndItsRequestsAreNotVerifiedAgain() {
-        PreVerifier v = new PreVerifier(real, false);
+        PreVerifier v = new PreVerifier(real);
         Signed q = request("echo");
         Signed pp = Signed.sign(Kind.PRE_PREPARE, 0, PrePrepare.of(0, 1, List.of(q)).encode(), replica);
         v.preVerify(pp.encode());
@@ -59,23 +60,63 @@ public class PreVerifierTest {
         assertEquals(3, v.hits());
     }
 
-    // With MAC authentication the engine accepts votes by their authenticators: pre-verifying them would spend
-    // the signature checks MACs save. Pre-prepares are still pre-verified.
+    private Signed vote(Kind kind, int sender, long seq, byte[] digest) {
+        return Signed.sign(kind, sender, new Vote(0, seq, digest).encode(), keys.signer(sender));
+    }
+
+    // With MAC authentication the engine accepts votes by their authenticators and checks prepares only into its
+    // prepared certificate (own first, then 2f from backups in all): a backup's certificate needs 2f-1 = 1 prepare
+    // of another backup checked, so the first to arrive is checked here, later ones and commits never.
     @Test
-    public void withMacsVotesAreNotPreVerified() {
-        PreVerifier v = new PreVerifier(real, true);
-        byte[] vote = new Vote(0, 1, new byte[32]).encode();
-        v.preVerify(Signed.sign(Kind.PREPARE, 1, vote, replica).encode());
-        v.preVerify(Signed.sign(Kind.COMMIT, 1, vote, replica).encode());
-        assertEquals(0, realChecks.get());
-        v.preVerify(Signed.sign(Kind.PRE_PREPARE, 0, PrePrepare.of(0, 1, List.of(request("echo"))).encode(), replica)
-                .encode());
+    public void withMacsABackupPreVerifiesTheFirstPrepareItsCertificateNeedsAndNoCommit() {
+        PreVerifier v = new PreVerifier(real, GroupConfig.defaults(), 1);
+        byte[] d = new byte[32];
+        Signed first = vote(Kind.PREPARE, 2, 1, d);
+        v.preVerify(first.encode());
+        assertEquals("the first prepare of (view 0, seq 1, d) from another backup", 1, realChecks.get());
+        v.preVerify(vote(Kind.PREPARE, 3, 1, d).encode());
+        v.preVerify(vote(Kind.PREPARE, 0, 1, d).encode()); // from the primary: the engine refuses it
+        v.preVerify(vote(Kind.COMMIT, 2, 1, d).encode());
+        v.preVerify(vote(Kind.COMMIT, 3, 1, d).encode());
+        assertEquals("left to their MACs", 1, realChecks.get());
+        assertTrue("the ordering thread's check of the certificate's prepare", Signed.decode(first.encode()).verify(v));
+        assertEquals("answered from memory", 1, realChecks.get());
+        v.preVerify(vote(Kind.PREPARE, 3, 2, d).encode());
+        assertEquals("the next sequence number's certificate", 2, realChecks.get());
+        v.preVerify(Signed.sign(Kind.PRE_PREPARE, 0, PrePrepare.of(0, 3, List.of(request("echo"))).encode(),
+                replica).encode());
+        assertEquals("pre-prepares and their requests still", 4, realChecks.get());
+    }
+
+    @Test
+    public void withMacsThePrimaryPreVerifiesTwoFPreparesItSendsNoneOfItsOwn() {
+        PreVerifier v = new PreVerifier(real, GroupConfig.defaults(), 0);
+        byte[] d = new byte[32];
+        for (int sender = 1; sender <= 3; sender++) {
+            v.preVerify(vote(Kind.PREPARE, sender, 1, d).encode());
+        }
         assertEquals(2, realChecks.get());
     }
 
     @Test
+    public void withMacsAPrepareWithABadSignatureOrAnotherDigestLeavesTheClaimToTheNext() {
+        PreVerifier v = new PreVerifier(real, GroupConfig.defaults(), 1);
+        byte[] d = new byte[32];
+        byte[] other = new byte[32];
+        other[0] = 1;
+        v.preVerify(Signed.sign(Kind.PREPARE, 2, new Vote(0, 1, d).encode(), keys.signer(3)).encode()); // forged
+        v.preVerify(vote(Kind.PREPARE, 2, 1, other).encode());
+        assertEquals(2, realChecks.get());
+        Signed good = vote(Kind.PREPARE, 3, 1, d);
+        v.preVerify(good.encode());
+        assertEquals("the forged one gave its claim back", 3, realChecks.get());
+        assertTrue(Signed.decode(good.encode()).verify(v));
+        assertEquals(3, realChecks.get());
+    }
+
+    @Test
     public void aRequestTheInHandlerVerifiedIsNotVerifiedAgainOnItsWay() {
-        PreVerifier v = new PreVerifier(real, false);
+        PreVerifier v = new PreVerifier(real);
         Signed q = request("echo");
         assertTrue("the In Handler's check is a real one", Signed.decode(q.encode()).verify(v.remembering()));
         assertEquals(1, realChecks.get());
@@ -93,7 +134,7 @@ public class PreVerifierTest {
 
     @Test
     public void aCopiedSignatureOnOtherDataOrAnotherNodeIsVerifiedAfreshAndFails() {
-        PreVerifier v = new PreVerifier(real, false);
+        PreVerifier v = new PreVerifier(real);
         Signed q = request("echo");
         v.preVerify(q.encode());
         Signed forged = Signed.of(Kind.REQUEST, 4, request("other").body(), q.signature());
@@ -107,7 +148,7 @@ public class PreVerifierTest {
 
     @Test
     public void invalidOrMalformedInputIsNotRemembered() {
-        PreVerifier v = new PreVerifier(real, false);
+        PreVerifier v = new PreVerifier(real);
         Signed q = request("echo");
         byte[] sig = q.signature().clone();
         sig[0] ^= 1;
@@ -120,7 +161,7 @@ public class PreVerifierTest {
 
     @Test
     public void memoryIsBoundedOldestFirst() {
-        PreVerifier v = new PreVerifier(real, false, 2, Long.MAX_VALUE);
+        PreVerifier v = new PreVerifier(real, null, 2, Long.MAX_VALUE);
         Signed a = request("a");
         Signed b = request("b");
         Signed c = request("c");
@@ -150,7 +191,7 @@ public class PreVerifierTest {
             }
             return real.verify(node, data, sig);
         };
-        PreVerifier v = new PreVerifier(slow, false);
+        PreVerifier v = new PreVerifier(slow);
         Signed q = request("echo");
         Signed pp = Signed.sign(Kind.PRE_PREPARE, 0, PrePrepare.of(0, 1, List.of(q)).encode(), replica);
         AtomicBoolean fromClient = new AtomicBoolean();

@@ -16,10 +16,11 @@ import org.bftws.perf.echo.ReplicaGroup;
  * The work counters of a running group at one instant: Ed25519 signatures made and checked per message kind
  * (replicas summed, and the client), answers from the pre-verifiers' memory, HTTP POSTs and the bytes of their
  * envelopes, and the batches replica 0 committed. {@link #minus} gives what happened between two snapshots.
+ * {@code macs}: the group authenticates prepares and commits with authenticators ({@code bftws.authentication=macs}).
  */
 record GroupCounts(long[] replicaSigned, long[] replicaVerified, long[] clientSigned, long[] clientVerified,
         long preVerifiedHits, long replicaPosts, long replicaBytes, long clientPosts, long clientBytes, long batches,
-        long batchedRequests) {
+        long batchedRequests, boolean macs) {
 
     /** Counts the batches replica 0 commits and their requests (on its ordering thread). */
     static final class Batches implements TotalOrderManager.EventListener {
@@ -58,7 +59,7 @@ record GroupCounts(long[] replicaSigned, long[] replicaVerified, long[] clientSi
         long clientPosts = client == null ? 0 : client.sender().posts();
         long clientBytes = client == null ? 0 : client.sender().postedBytes();
         return new GroupCounts(rs, rv, cs, cv, hits, posts, bytes, clientPosts, clientBytes, batches.batches.get(),
-                batches.requests.get());
+                batches.requests.get(), BftwsRuntime.keys(group.context(0)).macs() != null);
     }
 
     private static void add(long[] signed, long[] verified, CryptoCounts c) {
@@ -73,7 +74,7 @@ record GroupCounts(long[] replicaSigned, long[] replicaVerified, long[] clientSi
                 minus(clientSigned, before.clientSigned), minus(clientVerified, before.clientVerified),
                 preVerifiedHits - before.preVerifiedHits, replicaPosts - before.replicaPosts,
                 replicaBytes - before.replicaBytes, clientPosts - before.clientPosts, clientBytes - before.clientBytes,
-                batches - before.batches, batchedRequests - before.batchedRequests);
+                batches - before.batches, batchedRequests - before.batchedRequests, macs);
     }
 
     private static long[] minus(long[] a, long[] b) {

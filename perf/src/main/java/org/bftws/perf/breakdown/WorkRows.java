@@ -15,11 +15,15 @@ import org.bftws.perf.echo.ClosedLoop;
  * <li><b>minimum</b> verifications: every replica checks the b client requests once (n·b); each backup the
  * pre-prepare (n−1); prepared needs 2f matching prepares from backups, so the primary checks 2f and a backup
  * 2f−1 besides its own (2f + (n−1)(2f−1)); committed-local needs 2f+1 commits, 2f besides its own (n·2f); the
- * client f+1 matching replies per request (the vote).
+ * client f+1 matching replies per request (the vote). With authenticators ({@code bftws.authentication=macs},
+ * Castro-Liskov TOCS 2002 §3.2) a commit is accepted by its MAC, so committed-local needs no signature check; the
+ * prepares of the prepared certificate are still checked (it must convince others in a view change, §4.4).
  * <li><b>all-to-all</b>: what arrives when every replica multicasts to all and each message is checked once:
  * (n−1)² prepares, n(n−1) commits, n replies per request. A count above this is double work.
  * <li>signatures: b requests (client), 1 pre-prepare, n−1 prepares, n commits, n reply certificates.
  * <li>HTTP POSTs: n·b requests, n−1 pre-prepares, (n−1)² prepares, n(n−1) commits, n·b replies.
+ * <li>MACs, with authenticators: n−1 per prepare and per commit sent (one for each other replica), derived from the
+ * signed prepares and commits counted, not counted apart.
  * </ul>
  */
 final class WorkRows {
@@ -44,10 +48,10 @@ final class WorkRows {
         double b = d.meanBatch() > 0 ? d.meanBatch() : 1;
         double perCall = 1.0 / Math.max(1, d.batchedRequests());
         for (Kind k : Kind.values()) {
-            if (d.replicaVerified(k) > 0 || minimumVerify(k, n, f, b) > 0) {
+            if (d.replicaVerified(k) > 0 || minimumVerify(k, n, f, b, d.macs()) > 0 || allToAll(k, n, b) > 0) {
                 rows.add(row(context, clients, "verify", "replicas", k.name(), d.replicaVerified(k) * perCall,
                         "per request", r));
-                rows.add(row(context, clients, "verify minimum", "replicas", k.name(), minimumVerify(k, n, f, b),
+                rows.add(row(context, clients, "verify minimum", "replicas", k.name(), minimumVerify(k, n, f, b, d.macs()),
                         "per request", r));
                 rows.add(row(context, clients, "verify all-to-all", "replicas", k.name(), allToAll(k, n, b),
                         "per request", r));
@@ -68,7 +72,9 @@ final class WorkRows {
         rows.add(row(context, clients, "sign minimum", "client", Kind.REQUEST.name(), 1, "per request", r));
         rows.add(row(context, clients, "verify", "replicas", "answered from memory (PreVerifier)",
                 d.preVerifiedHits() * perCall, "per request", r));
-        rows.add(row(context, clients, "mac", "all", "MACs", 0, "per request", r));
+        double macs = d.macs() ? (d.replicaSigned(Kind.PREPARE) + d.replicaSigned(Kind.COMMIT)) * (n - 1.0) * perCall : 0;
+        rows.add(row(context, clients, "mac", "replicas", "MACs made (n−1 per prepare and commit)", macs, "per request",
+                r));
         rows.add(row(context, clients, "wire", "client", "HTTP POSTs", d.clientPosts() * perCall, "per request", r));
         rows.add(row(context, clients, "wire", "replicas", "HTTP POSTs", d.replicaPosts() * perCall, "per request", r));
         rows.add(row(context, clients, "wire minimum", "client", "HTTP POSTs", n, "per request", r));
@@ -79,13 +85,13 @@ final class WorkRows {
         rows.add(row(context, clients, "batch", "replica 0", "mean batch size", d.meanBatch(), "requests", r));
     }
 
-    /** Verifications per request the protocol needs at the replicas for batch size b. */
-    static double minimumVerify(Kind k, int n, int f, double b) {
+    /** Verifications per request the protocol needs at the replicas for batch size b; {@code macs}: authenticators. */
+    static double minimumVerify(Kind k, int n, int f, double b, boolean macs) {
         return switch (k) {
             case REQUEST -> n;
             case PRE_PREPARE -> (n - 1) / b;
             case PREPARE -> (2.0 * f + (n - 1) * (2.0 * f - 1)) / b;
-            case COMMIT -> n * 2.0 * f / b;
+            case COMMIT -> macs ? 0 : n * 2.0 * f / b;
             default -> 0;
         };
     }

@@ -76,7 +76,7 @@ public class WorkCountsTest {
         for (Kind k : new Kind[] {Kind.REQUEST, Kind.PRE_PREPARE, Kind.PREPARE, Kind.COMMIT}) {
             assertEquals(k + " verified at the replicas, each once where it arrives",
                     Math.round(WorkRows.allToAll(k, N, 1) * calls), d.replicaVerified(k));
-            assertTrue(k + " at least the protocol's minimum", d.replicaVerified(k) >= WorkRows.minimumVerify(k, N, 1, 1)
+            assertTrue(k + " at least the protocol's minimum", d.replicaVerified(k) >= WorkRows.minimumVerify(k, N, 1, 1, false)
                     * calls);
         }
         assertEquals("requests: one check per replica (4), not one more inside the pre-prepare", N * calls,
