@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.bftws.core.codec.ByteReader;
@@ -42,6 +43,14 @@ import org.bftws.core.crypto.Digests;
  * delivered, so it may depend on the delivered prefix (the replica's client table) and is the same at all
  * correct parties. No timer takes part: progress is driven by messages alone.
  *
+ * <p>The decided vector of a round may have to be fetched (its agreement decided a proposal this party
+ * never received, {@link MultiValuedAgreement}), and the peers that hold it may have closed the round
+ * already, so that the fetch of its broadcast finds nobody. The channel therefore keeps the decided vectors
+ * of recent rounds (until {@link #forgetBelow}, at most {@link #KEPT_ROUNDS}) and answers, on the instance
+ * {@code pid/decided}, a FETCH_DECIDED (round, digest) with the vector (DECIDED), which the asking party
+ * accepts only if it hashes to the digest its agreement decided. The same holds for rounds as for the resend
+ * log: a party further behind catches up by state transfer.
+ *
  * <p>Memory: a round's instances (its proposals, the agreement and its broadcasts and binary agreements)
  * are closed ({@link Router#closeBelow}) when the round delivers: a correct party that decided needs none of
  * their later messages, and those it sent already are what slower parties need (the binary agreements
@@ -51,6 +60,10 @@ import org.bftws.core.crypto.Digests;
  */
 public final class AtomicBroadcast {
   public static final int PROPOSAL = 1;
+  public static final int FETCH_DECIDED = 2;
+  public static final int DECIDED = 3;
+  /** Decided vectors kept for peers that fetch them, at most this many rounds (see the class comment). */
+  public static final int KEPT_ROUNDS = 256;
   /** Purpose string of the round-proposal signature. */
   static final String BATCH = "abc-batch";
 
@@ -72,6 +85,9 @@ public final class AtomicBroadcast {
   private final Consumer<Delivery> deliver;
   /** Payloads to order, by digest, oldest first. */
   private final LinkedHashMap<ByteBuffer, byte[]> queue = new LinkedHashMap<>();
+  /** The decided vectors of recent rounds, by round, for peers that fetch them. */
+  private final TreeMap<Long, byte[]> decidedVectors = new TreeMap<>();
+  private final Decided decidedInstance;
   private Round current;
   private long delivered;
   private long roundsRun;
@@ -93,6 +109,7 @@ public final class AtomicBroadcast {
     this.validPayload = validPayload;
     this.wanted = wanted;
     this.deliver = deliver;
+    this.decidedInstance = ctx.router().register(new Decided());
     this.current = ctx.router().register(new Round(1));
   }
 
@@ -115,6 +132,11 @@ public final class AtomicBroadcast {
     ctx.router().closeBelow(pid, round + 1);
     current = ctx.router().register(new Round(round + 1));
     current.maybeStart(null);
+  }
+
+  /** Forgets the decided vectors of the rounds below {@code round} (they are settled by a checkpoint). */
+  public void forgetBelow(long round) {
+    decidedVectors.headMap(round).clear();
   }
 
   /** The last round delivered here (0: none). */
@@ -202,6 +224,10 @@ public final class AtomicBroadcast {
     }
     delivered = round.number;
     payloadsDelivered += out.size();
+    decidedVectors.put(round.number, vectorBytes);
+    while (decidedVectors.size() > KEPT_ROUNDS) {
+      decidedVectors.pollFirstEntry();
+    }
     ctx.router().closeBelow(pid, round.number + 1);
     deliver.accept(new Delivery(round.number, Digests.sha256(vectorBytes), List.copyOf(out)));
     current = ctx.router().register(new Round(round.number + 1));
@@ -249,8 +275,9 @@ public final class AtomicBroadcast {
         return;
       }
       roundsRun++;
-      mvba = ctx.router().register(new MultiValuedAgreement(ctx, pid.child("mvba"), this::externallyValid,
-          v -> decided(this, v)));
+      mvba = ctx.router().register(new MultiValuedAgreement(ctx, pid.child("mvba"),
+          new MultiSignature(ctx), this::externallyValid, v -> decided(this, v),
+          digest -> decidedInstance.ask(number, digest)));
       byte[] batchBytes = encodeBatch(batch);
       multicast(PROPOSAL, new ByteWriter(batchBytes.length + 80).bytes(batchBytes)
           .bytes(ctx.sign(signedName(number, batchBytes))).toBytes());
@@ -333,6 +360,40 @@ public final class AtomicBroadcast {
         }
       }
       return true;
+    }
+  }
+
+  /** The instance {@code pid/decided}: answers peers' fetches of recent decided vectors (class comment). */
+  private final class Decided extends Protocol {
+    Decided() {
+      super(AtomicBroadcast.this.ctx, AtomicBroadcast.this.pid.child("decided"));
+    }
+
+    void ask(long round, byte[] digest) {
+      multicast(FETCH_DECIDED, new ByteWriter(48).i64(round).bytes(digest).toBytes());
+    }
+
+    @Override
+    protected void onMessage(int from, int type, byte[] body) {
+      ByteReader r = new ByteReader(body);
+      long round = r.i64();
+      byte[] bytes = r.bytes();
+      r.end();
+      switch (type) {
+        case FETCH_DECIDED -> {
+          byte[] vector = from == ctx.id() ? null : decidedVectors.get(round);
+          if (vector != null && Arrays.equals(Digests.sha256(vector), bytes)) {
+            reply(from, DECIDED, new ByteWriter(vector.length + 16).i64(round).bytes(vector).toBytes());
+          }
+        }
+        case DECIDED -> {
+          if (current.number == round && current.mvba != null && current.mvba.fetching()
+              && !current.mvba.supply(bytes)) {
+            evidence(from, "DECIDED vector of round " + round + " does not match the decided digest");
+          }
+        }
+        default -> throw new DecodeException("unknown decided-vector message type " + type);
+      }
     }
   }
 }

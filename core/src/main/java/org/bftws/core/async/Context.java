@@ -221,6 +221,16 @@ public final class Context {
     }
   }
 
+  /**
+   * An answer to a peer's request, not kept for {@link #retransmit}: a requester that lost it resends its
+   * request, so answers (which may be large) need not sit in the resend log.
+   */
+  public void reply(int to, Pid pid, int type, byte[] payload) {
+    if (to != id) {
+      out.messages.add(new Ready.Outbound(to, envelope(new AsyncMessage(pid, type, payload))));
+    }
+  }
+
   /** Something a peer sent that a correct peer would not have: recorded, never fatal. */
   public void evidence(int node, String what) {
     out.events.add(new Event.Evidence(node, what));

@@ -17,14 +17,21 @@ import org.bftws.core.crypto.Digests;
  * <ol>
  *   <li>every party proposes by consistent broadcast (children {@code pid/cb/j}); after n−f valid
  *       proposals, and its own proposal, a party enters the loop;
- *   <li>round r considers candidate a = Π(r): the party sends a yes-vote carrying a's proposal and its
- *       certificate if it holds a valid one, else a no-vote (VOTE); it waits for n−f proper votes (a
- *       yes-vote counts only with a valid proposal of a, which it also hands to a's broadcast as a closing
- *       message); then it proposes to a validated binary agreement biased towards 1 (child {@code
- *       pid/vba/r}) 1 iff it holds a valid proposal of a, with (proposal, certificate) as validation;
- *   <li>if that agreement decides 1, the decision is a's proposal, from a's broadcast or from the
- *       validation data the agreement returns; on 0 the party goes to round r+1.
+ *   <li>round r considers candidate a = Π(r): the party sends a yes-vote carrying the digest of a's
+ *       proposal and its certificate if it holds a valid one, else a no-vote (VOTE); it waits for n−f
+ *       proper votes (a yes-vote counts only with a valid certificate of a's broadcast, which it also hands
+ *       to that broadcast as a closing message); then it proposes to a validated binary agreement biased
+ *       towards 1 (child {@code pid/vba/r}) 1 iff it holds a valid certificate of a, with (digest,
+ *       certificate) as validation;
+ *   <li>if that agreement decides 1, the decision is a's proposal: delivered by a's broadcast, or fetched
+ *       from the holders by the certificate the agreement returns ({@link ConsistentBroadcast#fetch}, and
+ *       {@code fetchDecided} for a parent that keeps decided values); on 0 the party goes to round r+1.
  * </ol>
+ * Validation by certificate, not by value (CKPS 2001 §5, SINTRA §2.4): the broadcasts check {@code
+ * externallyValid} before echoing, so a valid certificate has at least one correct signer that checked the
+ * proposal it names; the 32-byte digest and the certificate prove what the proposal itself proved, and the
+ * proposal travels only in its broadcast. A party that decides 1 without the proposal fetches it: each
+ * correct signer holds it, and at least one signer is correct.
  * Termination within n rounds: each of the n−f correct parties holds n−f valid proposals on entering the
  * loop, (n−f)² &gt; n·f, so some candidate's valid proposal is held by f+1 correct parties, and the biased
  * agreement of its round decides 1 (biased validity, CKPS 2001). Agreement and validity follow from those
@@ -41,11 +48,16 @@ public final class MultiValuedAgreement extends Protocol {
 
   private final Predicate<byte[]> externallyValid;
   private final Consumer<byte[]> decide;
+  private final Consumer<byte[]> fetchDecided;
   private final QuorumSignatures sigs;
   private final ConsistentBroadcast[] broadcasts;
   private final int[] order;
   /** Valid proposals held (delivered by the party's broadcast and externally valid), by party. */
   private final ConsistentBroadcast.Delivery[] valid;
+  /** A valid certificate of each party's broadcast held (delivered, or from a yes-vote), by party. */
+  private final Certified[] certified;
+  /** The candidate decided while its proposal is being fetched, or −1. */
+  private int fetching = -1;
   private int validCount;
   /** Parties whose vote of a round was received, counted or not, by round. */
   private final Map<Integer, Map<Integer, Boolean>> votes = new HashMap<>();
@@ -54,6 +66,9 @@ public final class MultiValuedAgreement extends Protocol {
   private int round = -1;
   private ValidatedBinaryAgreement agreement;
   private byte[] decided;
+
+  /** A proposal's digest with the certificate of its broadcast: the proof of a valid proposal. */
+  private record Certified(byte[] digest, byte[] certificate) {}
 
   /** With SINTRA's default certificate, the multi-signature, for the proposals' broadcasts. */
   public MultiValuedAgreement(Context ctx, Pid pid, Predicate<byte[]> externallyValid, Consumer<byte[]> decide) {
@@ -66,17 +81,28 @@ public final class MultiValuedAgreement extends Protocol {
    */
   public MultiValuedAgreement(Context ctx, Pid pid, QuorumSignatures sigs, Predicate<byte[]> externallyValid,
       Consumer<byte[]> decide) {
+    this(ctx, pid, sigs, externallyValid, decide, digest -> { });
+  }
+
+  /**
+   * As above; {@code fetchDecided} gets the digest of the decided proposal when this party decided it
+   * without holding it (a parent that keeps decided values may ask its peers, see {@link #supply}).
+   */
+  public MultiValuedAgreement(Context ctx, Pid pid, QuorumSignatures sigs, Predicate<byte[]> externallyValid,
+      Consumer<byte[]> decide, Consumer<byte[]> fetchDecided) {
     super(ctx, pid);
     this.externallyValid = externallyValid;
     this.decide = decide;
+    this.fetchDecided = fetchDecided;
     this.sigs = sigs;
     this.order = order(pid, ctx.n());
     this.valid = new ConsistentBroadcast.Delivery[ctx.n()];
+    this.certified = new Certified[ctx.n()];
     this.broadcasts = new ConsistentBroadcast[ctx.n()];
     for (int j = 0; j < ctx.n(); j++) {
       int party = j;
       broadcasts[j] = ctx.router().register(
-          new ConsistentBroadcast(ctx, proposalPid(j), j, sigs, d -> onProposal(party, d)));
+          new ConsistentBroadcast(ctx, proposalPid(j), j, sigs, externallyValid, d -> onProposal(party, d)));
     }
   }
 
@@ -96,6 +122,19 @@ public final class MultiValuedAgreement extends Protocol {
   /** The decided value, or null. */
   public byte[] decided() {
     return decided;
+  }
+
+  /**
+   * The decided proposal from elsewhere (a peer's kept copy): delivered if it hashes to the certified digest
+   * being fetched; false otherwise (the caller names the sender).
+   */
+  public boolean supply(byte[] proposal) {
+    return fetching >= 0 && broadcasts[fetching].supply(proposal);
+  }
+
+  /** Whether this party decided a proposal it is still fetching. */
+  public boolean fetching() {
+    return fetching >= 0;
   }
 
   /** The round (index into Π) this party is in or decided in, −1 before the loop. */
@@ -136,10 +175,9 @@ public final class MultiValuedAgreement extends Protocol {
       throw new DecodeException("vote for round " + voteRound);
     }
     boolean yes = r.bool();
-    byte[] payload = yes ? r.bytes() : null;
-    byte[] certificate = yes ? r.bytes() : null;
+    Certified c = yes ? readCertified(r) : null;
     r.end();
-    onVote(from, voteRound, yes ? new ConsistentBroadcast.Delivery(payload, certificate) : null);
+    onVote(from, voteRound, c);
   }
 
   private void onProposal(int party, ConsistentBroadcast.Delivery d) {
@@ -149,6 +187,13 @@ public final class MultiValuedAgreement extends Protocol {
     }
     valid[party] = d;
     validCount++;
+    if (certified[party] == null) {
+      certified[party] = new Certified(Digests.sha256(d.payload()), d.certificate());
+    }
+    if (fetching == party) {
+      decideFor(party);
+      return;
+    }
     maybeEnterLoop();
   }
 
@@ -161,32 +206,34 @@ public final class MultiValuedAgreement extends Protocol {
   private void enterRound(int r) {
     round = r;
     agreement = null;
-    ConsistentBroadcast.Delivery held = valid[order[r]];
+    Certified held = certified[order[r]];
     ByteWriter w = new ByteWriter().i32(r).bool(held != null);
     if (held != null) {
-      w.bytes(held.payload()).bytes(held.certificate());
+      w.bytes(held.digest()).bytes(held.certificate());
     }
     multicast(VOTE, w.toBytes());
     maybeStartAgreement();
   }
 
-  /** A vote of round {@code r}; {@code yes} holds the candidate's proposal, null for a no-vote. */
-  private void onVote(int from, int r, ConsistentBroadcast.Delivery yes) {
+  /** A vote of round {@code r}; {@code yes} certifies the candidate's proposal, null for a no-vote. */
+  private void onVote(int from, int r, Certified yes) {
     Map<Integer, Boolean> ofRound = votes.computeIfAbsent(r, k -> new HashMap<>());
     if (ofRound.containsKey(from)) {
       evidence(from, "second vote in round " + r);
       return;
     }
     int candidate = order[r];
-    boolean proper = yes == null || (externallyValid.test(yes.payload())
-        && ConsistentBroadcast.verifies(sigs, proposalPid(candidate), yes.payload(), yes.certificate()));
+    boolean proper = yes == null || certifies(candidate, yes);
     ofRound.put(from, proper);
     if (!proper) {
       evidence(from, "yes-vote in round " + r + " without a valid proposal of " + candidate);
       return;
     }
     if (yes != null) {
-      broadcasts[candidate].deliverClosing(yes.payload(), yes.certificate()); // may enter the loop
+      if (certified[candidate] == null) {
+        certified[candidate] = yes;
+      }
+      broadcasts[candidate].deliverClosing(yes.digest(), yes.certificate()); // delivers if the SEND came
     }
     maybeStartAgreement();
   }
@@ -204,7 +251,7 @@ public final class MultiValuedAgreement extends Protocol {
     int candidate = order[r];
     agreement = ctx.router().register(new ValidatedBinaryAgreement(ctx, pid.child("vba").child(r), true,
         v -> validates(candidate, v), d -> onDecision(r, candidate, d)));
-    ConsistentBroadcast.Delivery held = valid[candidate];
+    Certified held = certified[candidate];
     agreement.propose(held != null, held == null ? null : validation(held));
   }
 
@@ -220,33 +267,53 @@ public final class MultiValuedAgreement extends Protocol {
       enterRound(r + 1);
       return;
     }
-    if (valid[candidate] == null) { // not delivered here: the agreement's validation data carries it
-      ByteReader v = new ByteReader(d.validation());
-      if (!broadcasts[candidate].deliverClosing(v.bytes(), v.bytes()) || valid[candidate] == null) {
-        throw new IllegalStateException("decided 1 in " + pid + " without a valid proposal of " + candidate);
+    if (valid[candidate] == null) { // not delivered here: the validation's certificate names it
+      Certified c = readCertified(new ByteReader(d.validation()));
+      if (!broadcasts[candidate].deliverClosing(c.digest(), c.certificate())) {
+        throw new IllegalStateException("decided 1 in " + pid + " without a valid certificate of " + candidate);
+      }
+      if (valid[candidate] == null) {
+        fetching = candidate;
+        broadcasts[candidate].fetch();
+        fetchDecided.accept(c.digest());
+        return;
       }
     }
+    decideFor(candidate);
+  }
+
+  private void decideFor(int candidate) {
+    fetching = -1;
     decided = valid[candidate].payload();
     decide.accept(decided);
   }
 
-  /** The agreement's validation predicate for 1: a valid proposal of {@code candidate} with its certificate. */
+  /**
+   * The agreement's validation predicate for 1: a valid certificate of {@code candidate}'s broadcast with
+   * the digest it signs (which proves the proposal externally valid: see the class comment).
+   */
   private boolean validates(int candidate, byte[] validation) {
     try {
       ByteReader r = new ByteReader(validation);
-      byte[] payload = r.bytes();
-      byte[] certificate = r.bytes();
+      Certified c = readCertified(r);
       r.end();
-      return externallyValid.test(payload)
-          && ConsistentBroadcast.verifies(sigs, proposalPid(candidate), payload, certificate);
+      return certifies(candidate, c);
     } catch (DecodeException e) {
       return false;
     }
   }
 
-  private static byte[] validation(ConsistentBroadcast.Delivery d) {
-    return new ByteWriter(d.payload().length + d.certificate().length + 8)
-        .bytes(d.payload()).bytes(d.certificate()).toBytes();
+  private boolean certifies(int candidate, Certified c) {
+    return ConsistentBroadcast.certifies(sigs, proposalPid(candidate), c.digest(), c.certificate());
+  }
+
+  private static Certified readCertified(ByteReader r) {
+    return new Certified(r.bytes(), r.bytes());
+  }
+
+  private static byte[] validation(Certified c) {
+    return new ByteWriter(c.digest().length + c.certificate().length + 8)
+        .bytes(c.digest()).bytes(c.certificate()).toBytes();
   }
 
   private Pid proposalPid(int party) {
