@@ -58,9 +58,13 @@ public final class ConsistentBroadcast extends Protocol {
   /** What a party delivers: the payload with the certificate that proves it to anyone. */
   public record Delivery(byte[] payload, byte[] certificate) {}
 
+  /** A payload's digest with a valid certificate of this instance: proof of the payload without it. */
+  public record Certificate(byte[] digest, byte[] certificate) {}
+
   private final int sender;
   private final QuorumSignatures sigs;
   private final Predicate<byte[]> externallyValid;
+  private final Consumer<Certificate> certified;
   private final Consumer<Delivery> deliver;
   /** At the sender: the payload sent, its bound digest and the valid shares so far. */
   private byte[] sent;
@@ -86,15 +90,17 @@ public final class ConsistentBroadcast extends Protocol {
    * certificate, at most once, synchronously inside a handler.
    */
   public ConsistentBroadcast(Context ctx, Pid pid, int sender, QuorumSignatures sigs, Consumer<Delivery> deliver) {
-    this(ctx, pid, sender, sigs, payload -> true, deliver);
+    this(ctx, pid, sender, sigs, payload -> true, c -> { }, deliver);
   }
 
   /**
    * As above; a correct party signs only a payload that {@code externallyValid} (deterministic, the same at
-   * every correct party) accepts, so every valid certificate names such a payload.
+   * every correct party) accepts, so every valid certificate names such a payload. {@code certified} gets
+   * the first valid certificate this party holds, once, whether or not it holds the payload yet (the
+   * multi-valued agreement counts certified proposals, which prove as much as the proposals themselves).
    */
   public ConsistentBroadcast(Context ctx, Pid pid, int sender, QuorumSignatures sigs,
-      Predicate<byte[]> externallyValid, Consumer<Delivery> deliver) {
+      Predicate<byte[]> externallyValid, Consumer<Certificate> certified, Consumer<Delivery> deliver) {
     super(ctx, pid);
     if (sender < 0 || sender >= ctx.n()) {
       throw new IllegalArgumentException("sender " + sender + " outside 0.." + (ctx.n() - 1));
@@ -102,6 +108,7 @@ public final class ConsistentBroadcast extends Protocol {
     this.sender = sender;
     this.sigs = sigs;
     this.externallyValid = externallyValid;
+    this.certified = certified;
     this.deliver = deliver;
   }
 
@@ -150,8 +157,12 @@ public final class ConsistentBroadcast extends Protocol {
       if (!certifies(sigs, pid, digest, certificate)) {
         return false;
       }
+      boolean first = wantedDigest == null;
       wantedDigest = digest;
       wantedCertificate = certificate;
+      if (first) {
+        certified.accept(new Certificate(digest, certificate));
+      }
     }
     if (held != null && Arrays.equals(heldDigest, digest)) {
       deliver(held, certificate);

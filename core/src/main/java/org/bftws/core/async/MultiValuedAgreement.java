@@ -1,6 +1,7 @@
 package org.bftws.core.async;
 
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -16,7 +17,8 @@ import org.bftws.core.crypto.Digests;
  * value, and only a value that {@code externallyValid} accepts.
  * <ol>
  *   <li>every party proposes by consistent broadcast (children {@code pid/cb/j}); after n−f valid
- *       proposals, and its own proposal, a party enters the loop;
+ *       certificates of distinct broadcasts (from their FINALs or from yes-votes: each proves its proposal
+ *       valid, below), and its own proposal, a party enters the loop;
  *   <li>round r considers candidate a = Π(r): the party sends a yes-vote carrying the digest of a's
  *       proposal and its certificate if it holds a valid one, else a no-vote (VOTE); it waits for n−f
  *       proper votes (a yes-vote counts only with a valid certificate of a's broadcast, which it also hands
@@ -32,8 +34,8 @@ import org.bftws.core.crypto.Digests;
  * proposal it names; the 32-byte digest and the certificate prove what the proposal itself proved, and the
  * proposal travels only in its broadcast. A party that decides 1 without the proposal fetches it: each
  * correct signer holds it, and at least one signer is correct.
- * Termination within n rounds: each of the n−f correct parties holds n−f valid proposals on entering the
- * loop, (n−f)² &gt; n·f, so some candidate's valid proposal is held by f+1 correct parties, and the biased
+ * Termination within n rounds: each of the n−f correct parties holds n−f valid certificates on entering
+ * the loop, (n−f)² &gt; n·f, so some candidate's certificate is held by f+1 correct parties, and the biased
  * agreement of its round decides 1 (biased validity, CKPS 2001). Agreement and validity follow from those
  * of the binary agreement and from the consistency of the broadcasts: one certificate per instance.
  *
@@ -54,8 +56,9 @@ public final class MultiValuedAgreement extends Protocol {
   private final int[] order;
   /** Valid proposals held (delivered by the party's broadcast and externally valid), by party. */
   private final ConsistentBroadcast.Delivery[] valid;
-  /** A valid certificate of each party's broadcast held (delivered, or from a yes-vote), by party. */
-  private final Certified[] certified;
+  /** A valid certificate of each party's broadcast held (from its FINAL or a yes-vote), by party. */
+  private final ConsistentBroadcast.Certificate[] certified;
+  private int certifiedCount;
   /** The candidate decided while its proposal is being fetched, or −1. */
   private int fetching = -1;
   private int validCount;
@@ -66,9 +69,6 @@ public final class MultiValuedAgreement extends Protocol {
   private int round = -1;
   private ValidatedBinaryAgreement agreement;
   private byte[] decided;
-
-  /** A proposal's digest with the certificate of its broadcast: the proof of a valid proposal. */
-  private record Certified(byte[] digest, byte[] certificate) {}
 
   /** With SINTRA's default certificate, the multi-signature, for the proposals' broadcasts. */
   public MultiValuedAgreement(Context ctx, Pid pid, Predicate<byte[]> externallyValid, Consumer<byte[]> decide) {
@@ -97,12 +97,13 @@ public final class MultiValuedAgreement extends Protocol {
     this.sigs = sigs;
     this.order = order(pid, ctx.n());
     this.valid = new ConsistentBroadcast.Delivery[ctx.n()];
-    this.certified = new Certified[ctx.n()];
+    this.certified = new ConsistentBroadcast.Certificate[ctx.n()];
     this.broadcasts = new ConsistentBroadcast[ctx.n()];
     for (int j = 0; j < ctx.n(); j++) {
       int party = j;
       broadcasts[j] = ctx.router().register(
-          new ConsistentBroadcast(ctx, proposalPid(j), j, sigs, externallyValid, d -> onProposal(party, d)));
+          new ConsistentBroadcast(ctx, proposalPid(j), j, sigs, externallyValid, c -> onCertified(party, c),
+              d -> onProposal(party, d)));
     }
   }
 
@@ -130,6 +131,18 @@ public final class MultiValuedAgreement extends Protocol {
    */
   public boolean supply(byte[] proposal) {
     return fetching >= 0 && broadcasts[fetching].supply(proposal);
+  }
+
+  /** For diagnostics: loop round, valid proposals, certified ones, fetching, decided. */
+  public String describe() {
+    StringBuilder b = new StringBuilder("loop=" + round + " valid=" + validCount + " certified=");
+    for (ConsistentBroadcast.Certificate c : certified) {
+      b.append(c == null ? '-' : '+');
+    }
+    String ba = agreement == null ? "none" : agreement.decision() == null ? "running"
+        : "decided " + agreement.decision().value();
+    return b + " votes=" + votes.getOrDefault(round, Map.of()) + " agreement=" + ba + " fetching=" + fetching
+        + " decided=" + (decided != null);
   }
 
   /** Whether this party decided a proposal it is still fetching. */
@@ -175,7 +188,7 @@ public final class MultiValuedAgreement extends Protocol {
       throw new DecodeException("vote for round " + voteRound);
     }
     boolean yes = r.bool();
-    Certified c = yes ? readCertified(r) : null;
+    ConsistentBroadcast.Certificate c = yes ? readCertified(r) : null;
     r.end();
     onVote(from, voteRound, c);
   }
@@ -187,18 +200,25 @@ public final class MultiValuedAgreement extends Protocol {
     }
     valid[party] = d;
     validCount++;
-    if (certified[party] == null) {
-      certified[party] = new Certified(Digests.sha256(d.payload()), d.certificate());
-    }
     if (fetching == party) {
       decideFor(party);
-      return;
     }
+  }
+
+  /**
+   * A valid certificate of {@code party}'s broadcast (its FINAL, or a yes-vote's): it proves the proposal
+   * externally valid (class comment), so it counts towards entering the loop as the proposal would. A party
+   * that missed a SEND, e.g. because its peers had closed the round before it proposed, thus still enters
+   * the loop on the certificates that other parties' votes carry.
+   */
+  private void onCertified(int party, ConsistentBroadcast.Certificate c) {
+    certified[party] = c;
+    certifiedCount++;
     maybeEnterLoop();
   }
 
   private void maybeEnterLoop() {
-    if (proposed && round < 0 && validCount >= ctx.n() - ctx.f()) {
+    if (proposed && round < 0 && certifiedCount >= ctx.n() - ctx.f()) {
       enterRound(0);
     }
   }
@@ -206,7 +226,7 @@ public final class MultiValuedAgreement extends Protocol {
   private void enterRound(int r) {
     round = r;
     agreement = null;
-    Certified held = certified[order[r]];
+    ConsistentBroadcast.Certificate held = certified[order[r]];
     ByteWriter w = new ByteWriter().i32(r).bool(held != null);
     if (held != null) {
       w.bytes(held.digest()).bytes(held.certificate());
@@ -216,7 +236,7 @@ public final class MultiValuedAgreement extends Protocol {
   }
 
   /** A vote of round {@code r}; {@code yes} certifies the candidate's proposal, null for a no-vote. */
-  private void onVote(int from, int r, Certified yes) {
+  private void onVote(int from, int r, ConsistentBroadcast.Certificate yes) {
     Map<Integer, Boolean> ofRound = votes.computeIfAbsent(r, k -> new HashMap<>());
     if (ofRound.containsKey(from)) {
       evidence(from, "second vote in round " + r);
@@ -229,11 +249,8 @@ public final class MultiValuedAgreement extends Protocol {
       evidence(from, "yes-vote in round " + r + " without a valid proposal of " + candidate);
       return;
     }
-    if (yes != null) {
-      if (certified[candidate] == null) {
-        certified[candidate] = yes;
-      }
-      broadcasts[candidate].deliverClosing(yes.digest(), yes.certificate()); // delivers if the SEND came
+    if (yes != null) { // certifies it here (onCertified) and delivers it if the SEND came
+      broadcasts[candidate].deliverClosing(yes.digest(), yes.certificate());
     }
     maybeStartAgreement();
   }
@@ -251,7 +268,7 @@ public final class MultiValuedAgreement extends Protocol {
     int candidate = order[r];
     agreement = ctx.router().register(new ValidatedBinaryAgreement(ctx, pid.child("vba").child(r), true,
         v -> validates(candidate, v), d -> onDecision(r, candidate, d)));
-    Certified held = certified[candidate];
+    ConsistentBroadcast.Certificate held = certified[candidate];
     agreement.propose(held != null, held == null ? null : validation(held));
   }
 
@@ -268,7 +285,7 @@ public final class MultiValuedAgreement extends Protocol {
       return;
     }
     if (valid[candidate] == null) { // not delivered here: the validation's certificate names it
-      Certified c = readCertified(new ByteReader(d.validation()));
+      ConsistentBroadcast.Certificate c = readCertified(new ByteReader(d.validation()));
       if (!broadcasts[candidate].deliverClosing(c.digest(), c.certificate())) {
         throw new IllegalStateException("decided 1 in " + pid + " without a valid certificate of " + candidate);
       }
@@ -295,7 +312,7 @@ public final class MultiValuedAgreement extends Protocol {
   private boolean validates(int candidate, byte[] validation) {
     try {
       ByteReader r = new ByteReader(validation);
-      Certified c = readCertified(r);
+      ConsistentBroadcast.Certificate c = readCertified(r);
       r.end();
       return certifies(candidate, c);
     } catch (DecodeException e) {
@@ -303,15 +320,25 @@ public final class MultiValuedAgreement extends Protocol {
     }
   }
 
-  private boolean certifies(int candidate, Certified c) {
+  /**
+   * Whether {@code c} is a valid certificate of {@code candidate}'s broadcast. The certificate already taken
+   * for it (every yes-vote and every vote of its agreement usually carries that one) was checked when it was
+   * taken: it is not checked again.
+   */
+  private boolean certifies(int candidate, ConsistentBroadcast.Certificate c) {
+    ConsistentBroadcast.Certificate known = certified[candidate];
+    if (known != null && Arrays.equals(known.digest(), c.digest())
+        && Arrays.equals(known.certificate(), c.certificate())) {
+      return true;
+    }
     return ConsistentBroadcast.certifies(sigs, proposalPid(candidate), c.digest(), c.certificate());
   }
 
-  private static Certified readCertified(ByteReader r) {
-    return new Certified(r.bytes(), r.bytes());
+  private static ConsistentBroadcast.Certificate readCertified(ByteReader r) {
+    return new ConsistentBroadcast.Certificate(r.bytes(), r.bytes());
   }
 
-  private static byte[] validation(Certified c) {
+  private static byte[] validation(ConsistentBroadcast.Certificate c) {
     return new ByteWriter(c.digest().length + c.certificate().length + 8)
         .bytes(c.digest()).bytes(c.certificate()).toBytes();
   }
