@@ -494,6 +494,6 @@ public final class AsyncReplica implements Engine {
     return "async round=" + channel.deliveredRound() + " executed=" + lastExecuted + " stable=" + checkpoints.stableSeq()
         + " pending=" + pending.size() + " queued=" + channel.queued() + " capture=" + pendingCapture
         + " instances=" + ctx.router().instances() + " buffered=" + ctx.router().buffered()
-        + " dropped=" + ctx.router().dropped() + " resend=" + ctx.resendLog();
+        + " dropped=" + ctx.router().dropped() + " resend=" + ctx.resendLog() + " channel=" + channel.describeRound();
   }
 }

@@ -3,6 +3,7 @@ package org.bftws.core.async;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -129,6 +130,7 @@ public final class AtomicBroadcast {
       throw new IllegalStateException("skip to round " + round + ", delivered " + delivered + " already");
     }
     delivered = round;
+    decidedInstance.delivered(round);
     ctx.router().closeBelow(pid, round + 1);
     current = ctx.router().register(new Round(round + 1));
     current.maybeStart(null);
@@ -156,6 +158,13 @@ public final class AtomicBroadcast {
 
   public int queued() {
     return queue.size();
+  }
+
+  /** The current round for diagnostics: its number, proposals held, and its agreement's state. */
+  public String describeRound() {
+    Round c = current;
+    return "r" + c.number + " proposals=" + c.proposals.keySet() + " vector=" + c.proposedVector
+        + (c.mvba == null ? " not joined" : " mvba=" + c.mvba.describe());
   }
 
   // ---------------------------------------------------------------- encoding
@@ -228,6 +237,7 @@ public final class AtomicBroadcast {
     while (decidedVectors.size() > KEPT_ROUNDS) {
       decidedVectors.pollFirstEntry();
     }
+    decidedInstance.delivered(round.number);
     ctx.router().closeBelow(pid, round.number + 1);
     deliver.accept(new Delivery(round.number, Digests.sha256(vectorBytes), List.copyOf(out)));
     current = ctx.router().register(new Round(round.number + 1));
@@ -365,12 +375,45 @@ public final class AtomicBroadcast {
 
   /** The instance {@code pid/decided}: answers peers' fetches of recent decided vectors (class comment). */
   private final class Decided extends Protocol {
+    /** A fetch this party cannot answer yet: it has not delivered the round. */
+    private record Ask(long round, byte[] digest) {}
+
+    /**
+     * Per peer, its latest fetch of a round not delivered here: answered when the round delivers, so that a
+     * fetch that overtakes this party's own decision is not lost (its resent copies would be dropped as
+     * copies). One per peer: a correct party fetches only for the round it is in.
+     */
+    private final Map<Integer, Ask> open = new HashMap<>();
+    private boolean asked;
+
     Decided() {
       super(AtomicBroadcast.this.ctx, AtomicBroadcast.this.pid.child("decided"));
     }
 
     void ask(long round, byte[] digest) {
+      asked = true;
       multicast(FETCH_DECIDED, new ByteWriter(48).i64(round).bytes(digest).toBytes());
+    }
+
+    /** Round {@code round} delivered here: answers the fetches that waited for it, forgets settled ones. */
+    void delivered(long round) {
+      open.entrySet().removeIf(e -> {
+        if (e.getValue().round() == round) {
+          answer(e.getKey(), e.getValue());
+        }
+        return e.getValue().round() <= round;
+      });
+      if (asked) { // our own fetches are answered or moot: not resent, and no instance left open for them
+        asked = false;
+        ctx.forgetSent(pid);
+      }
+    }
+
+    private void answer(int to, Ask a) {
+      byte[] vector = decidedVectors.get(a.round());
+      if (vector != null && Arrays.equals(Digests.sha256(vector), a.digest())) {
+        reply(to, DECIDED, new ByteWriter(vector.length + 16).i64(a.round()).bytes(vector).toBytes());
+      }
     }
 
     @Override
@@ -381,9 +424,13 @@ public final class AtomicBroadcast {
       r.end();
       switch (type) {
         case FETCH_DECIDED -> {
-          byte[] vector = from == ctx.id() ? null : decidedVectors.get(round);
-          if (vector != null && Arrays.equals(Digests.sha256(vector), bytes)) {
-            reply(from, DECIDED, new ByteWriter(vector.length + 16).i64(round).bytes(vector).toBytes());
+          if (from == ctx.id()) {
+            return;
+          }
+          if (round > delivered) {
+            open.put(from, new Ask(round, bytes));
+          } else {
+            answer(from, new Ask(round, bytes));
           }
         }
         case DECIDED -> {

@@ -184,6 +184,11 @@ public final class Context {
     sent.keySet().removeIf(pid -> Router.under(pid, parent, bound));
   }
 
+  /** Forgets what was sent for the instance {@code pid} itself (requests that were answered or are moot). */
+  public void forgetSent(Pid pid) {
+    sent.remove(pid);
+  }
+
   /** Envelopes kept for {@link #retransmit}. */
   public int resendLog() {
     int total = 0;
