@@ -37,6 +37,21 @@ import org.bftws.core.crypto.Digests;
  * </ol>
  * Batching grows with load: a round takes everything queued meanwhile, up to {@code maxBatch} per party.
  *
+ * <p>Selection (HoneyBadgerBFT's idea, Miller et al., CCS 2016 §4.4, made deterministic): clients send
+ * each request to every party, so if every party proposed its whole queue, each payload would sit in n−f
+ * proposals of the decided vector and be broadcast, signed and checked n−f times over. Instead, in round r
+ * a payload is <em>owned</em> by party (h + r) mod n, h from its digest, and a party proposes the payloads it
+ * owns; the owner rotates, so a payload whose owner's proposal missed the vector of one round has another
+ * owner in the next. Censorship resistance stays SINTRA's (§2.5 fairness, delayed by {@link #FAIR_ROUNDS}):
+ * a payload queued here for {@code FAIR_ROUNDS} rounds without being delivered is <em>due</em>, and every
+ * party puts the oldest of its due payloads, up to maxBatch / n, first in its proposal whoever owns them
+ * (the scheduler can keep one owner's proposal out of every vector; it cannot keep out all of f+1 correct
+ * parties' proposals, and a vector holds at least f+1 correct parties' proposals). The quota keeps an
+ * overloaded group, where most payloads wait that long, from falling back to every party proposing the same
+ * ones. The rest of the proposal is what this party owns, then more due payloads; a party that holds neither
+ * proposes its oldest payloads (light load: the owner may be slow or faulty). The rules read only what this
+ * party queued and delivered.
+ *
  * <p>A round starts when the previous one decided and something is pending somewhere: this party holds a
  * payload it wants, or a proposal of the round arrived holding one. An idle group sends nothing, and
  * since every correct party's proposal is then non-empty and wanted, every correct party joins every round
@@ -63,10 +78,15 @@ public final class AtomicBroadcast {
   public static final int PROPOSAL = 1;
   public static final int FETCH_DECIDED = 2;
   public static final int DECIDED = 3;
+  /** Rounds after which a queued payload is proposed by every party that holds it (class comment). */
+  public static final int FAIR_ROUNDS = 2;
   /** Decided vectors kept for peers that fetch them, at most this many rounds (see the class comment). */
   public static final int KEPT_ROUNDS = 256;
   /** Purpose string of the round-proposal signature. */
   static final String BATCH = "abc-batch";
+
+  /** A queued payload with the last round delivered when it was queued, and its owner offset h. */
+  private record Queued(byte[] payload, long since, int h) {}
 
   /** One delivered round: its payloads in the channel's order and the digest of the decided vector. */
   public record Delivery(long round, byte[] digest, List<byte[]> payloads) {}
@@ -85,7 +105,7 @@ public final class AtomicBroadcast {
   private final Predicate<byte[]> wanted;
   private final Consumer<Delivery> deliver;
   /** Payloads to order, by digest, oldest first. */
-  private final LinkedHashMap<ByteBuffer, byte[]> queue = new LinkedHashMap<>();
+  private final LinkedHashMap<ByteBuffer, Queued> queue = new LinkedHashMap<>();
   /** The decided vectors of recent rounds, by round, for peers that fetch them. */
   private final TreeMap<Long, byte[]> decidedVectors = new TreeMap<>();
   private final Decided decidedInstance;
@@ -116,7 +136,8 @@ public final class AtomicBroadcast {
 
   /** SINTRA §2.5 {@code send}: queues a payload (once per bit string) and starts a round if idle. */
   public void send(byte[] payload) {
-    queue.putIfAbsent(key(payload), payload);
+    ByteBuffer k = key(payload);
+    queue.putIfAbsent(k, new Queued(payload, delivered, k.getInt(0)));
     current.maybeStart(null);
   }
 
@@ -244,17 +265,39 @@ public final class AtomicBroadcast {
     current.maybeStart(null);
   }
 
-  /** Up to {@code maxBatch} queued payloads still wanted; unwanted ones leave the queue. */
-  private List<byte[]> takeBatch() {
-    List<byte[]> batch = new ArrayList<>();
-    for (Iterator<byte[]> it = queue.values().iterator(); it.hasNext() && batch.size() < maxBatch; ) {
-      byte[] p = it.next();
-      if (wanted.test(p)) {
-        batch.add(p);
-      } else {
+  /**
+   * Round {@code round}'s proposal (class comment): up to {@code maxBatch} wanted payloads: the oldest of
+   * those queued for {@link #FAIR_ROUNDS} rounds, at most maxBatch / n of them, then those this party owns
+   * in the round, then more of the old ones; if there are none of either, the oldest payloads. Unwanted
+   * payloads leave the queue.
+   */
+  private List<byte[]> takeBatch(long round) {
+    List<byte[]> due = new ArrayList<>();
+    List<byte[]> owned = new ArrayList<>();
+    List<byte[]> oldest = new ArrayList<>();
+    for (Iterator<Queued> it = queue.values().iterator(); it.hasNext(); ) {
+      Queued q = it.next();
+      if (!wanted.test(q.payload())) {
         it.remove();
+      } else if (round - 1 - q.since() >= FAIR_ROUNDS) {
+        if (due.size() < maxBatch) {
+          due.add(q.payload());
+        }
+      } else if (Math.floorMod(q.h() + round, ctx.n()) == ctx.id()) {
+        if (owned.size() < maxBatch) {
+          owned.add(q.payload());
+        }
+      } else if (oldest.size() < maxBatch) {
+        oldest.add(q.payload());
       }
     }
+    if (due.isEmpty() && owned.isEmpty()) {
+      return oldest;
+    }
+    int dueFirst = Math.min(due.size(), Math.max(1, maxBatch / ctx.n()));
+    List<byte[]> batch = new ArrayList<>(due.subList(0, dueFirst));
+    owned.stream().limit(maxBatch - batch.size()).forEach(batch::add);
+    due.stream().skip(dueFirst).limit(maxBatch - batch.size()).forEach(batch::add);
     return batch;
   }
 
@@ -277,7 +320,7 @@ public final class AtomicBroadcast {
       if (mvba != null) {
         return;
       }
-      List<byte[]> batch = takeBatch();
+      List<byte[]> batch = takeBatch(number);
       if (batch.isEmpty() && trigger != null) {
         trigger.payloads().stream().filter(wanted).limit(maxBatch).forEach(batch::add);
       }
