@@ -289,12 +289,14 @@ public final class AsyncReplica implements Engine {
   }
 
   /**
-   * What this replica sent in a closed round is kept while a peer may still be in it: above the stable
-   * checkpoint (below it, a peer catches up by state transfer), and at most the log window of rounds.
+   * What this replica sent in a closed round, and the round's decided vector, is kept while a peer may still
+   * be in it: above the stable checkpoint (below it, a peer catches up by state transfer), and at most the
+   * log window of rounds.
    */
   private void forgetOldRounds() {
     long keepAbove = Math.max(checkpoints.stableSeq(), channel.deliveredRound() - cfg.logWindow());
     ctx.forgetSent(CHANNEL, keepAbove + 1);
+    channel.forgetBelow(keepAbove + 1);
   }
 
   private static List<Signed> batch(AtomicBroadcast.Delivery d) {
@@ -495,6 +497,6 @@ public final class AsyncReplica implements Engine {
     return "async round=" + channel.deliveredRound() + " executed=" + lastExecuted + " stable=" + checkpoints.stableSeq()
         + " pending=" + pending.size() + " queued=" + channel.queued() + " capture=" + pendingCapture
         + " instances=" + ctx.router().instances() + " buffered=" + ctx.router().buffered()
-        + " dropped=" + ctx.router().dropped() + " resend=" + ctx.resendLog();
+        + " dropped=" + ctx.router().dropped() + " resend=" + ctx.resendLog() + " channel=" + channel.describeRound();
   }
 }

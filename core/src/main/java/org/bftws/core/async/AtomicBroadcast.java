@@ -3,12 +3,14 @@ package org.bftws.core.async;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.bftws.core.codec.ByteReader;
@@ -35,12 +37,35 @@ import org.bftws.core.crypto.Digests;
  * </ol>
  * Batching grows with load: a round takes everything queued meanwhile, up to {@code maxBatch} per party.
  *
+ * <p>Selection (HoneyBadgerBFT's idea, Miller et al., CCS 2016 §4.4, made deterministic): clients send
+ * each request to every party, so if every party proposed its whole queue, each payload would sit in n−f
+ * proposals of the decided vector and be broadcast, signed and checked n−f times over. Instead, in round r
+ * a payload is <em>owned</em> by party (h + r) mod n, h from its digest, and a party proposes the payloads it
+ * owns; the owner rotates, so a payload whose owner's proposal missed the vector of one round has another
+ * owner in the next. Censorship resistance stays SINTRA's (§2.5 fairness, delayed by {@link #FAIR_ROUNDS}):
+ * a payload queued here for {@code FAIR_ROUNDS} rounds without being delivered is <em>due</em>, and every
+ * party puts the oldest of its due payloads, up to maxBatch / n, first in its proposal whoever owns them
+ * (the scheduler can keep one owner's proposal out of every vector; it cannot keep out all of f+1 correct
+ * parties' proposals, and a vector holds at least f+1 correct parties' proposals). The quota keeps an
+ * overloaded group, where most payloads wait that long, from falling back to every party proposing the same
+ * ones. The rest of the proposal is what this party owns, then more due payloads; a party that holds neither
+ * proposes its oldest payloads (light load: the owner may be slow or faulty). The rules read only what this
+ * party queued and delivered.
+ *
  * <p>A round starts when the previous one decided and something is pending somewhere: this party holds a
  * payload it wants, or a proposal of the round arrived holding one. An idle group sends nothing, and
  * since every correct party's proposal is then non-empty and wanted, every correct party joins every round
  * that some correct party starts. "Wanted" ({@code wanted}) is evaluated only after the previous round was
  * delivered, so it may depend on the delivered prefix (the replica's client table) and is the same at all
  * correct parties. No timer takes part: progress is driven by messages alone.
+ *
+ * <p>The decided vector of a round may have to be fetched (its agreement decided a proposal this party
+ * never received, {@link MultiValuedAgreement}), and the peers that hold it may have closed the round
+ * already, so that the fetch of its broadcast finds nobody. The channel therefore keeps the decided vectors
+ * of recent rounds (until {@link #forgetBelow}, at most {@link #KEPT_ROUNDS}) and answers, on the instance
+ * {@code pid/decided}, a FETCH_DECIDED (round, digest) with the vector (DECIDED), which the asking party
+ * accepts only if it hashes to the digest its agreement decided. The same holds for rounds as for the resend
+ * log: a party further behind catches up by state transfer.
  *
  * <p>Memory: a round's instances (its proposals, the agreement and its broadcasts and binary agreements)
  * are closed ({@link Router#closeBelow}) when the round delivers: a correct party that decided needs none of
@@ -51,8 +76,17 @@ import org.bftws.core.crypto.Digests;
  */
 public final class AtomicBroadcast {
   public static final int PROPOSAL = 1;
+  public static final int FETCH_DECIDED = 2;
+  public static final int DECIDED = 3;
+  /** Rounds after which a queued payload is proposed by every party that holds it (class comment). */
+  public static final int FAIR_ROUNDS = 2;
+  /** Decided vectors kept for peers that fetch them, at most this many rounds (see the class comment). */
+  public static final int KEPT_ROUNDS = 256;
   /** Purpose string of the round-proposal signature. */
   static final String BATCH = "abc-batch";
+
+  /** A queued payload with the last round delivered when it was queued, and its owner offset h. */
+  private record Queued(byte[] payload, long since, int h) {}
 
   /** One delivered round: its payloads in the channel's order and the digest of the decided vector. */
   public record Delivery(long round, byte[] digest, List<byte[]> payloads) {}
@@ -71,7 +105,10 @@ public final class AtomicBroadcast {
   private final Predicate<byte[]> wanted;
   private final Consumer<Delivery> deliver;
   /** Payloads to order, by digest, oldest first. */
-  private final LinkedHashMap<ByteBuffer, byte[]> queue = new LinkedHashMap<>();
+  private final LinkedHashMap<ByteBuffer, Queued> queue = new LinkedHashMap<>();
+  /** The decided vectors of recent rounds, by round, for peers that fetch them. */
+  private final TreeMap<Long, byte[]> decidedVectors = new TreeMap<>();
+  private final Decided decidedInstance;
   private Round current;
   private long delivered;
   private long roundsRun;
@@ -93,12 +130,14 @@ public final class AtomicBroadcast {
     this.validPayload = validPayload;
     this.wanted = wanted;
     this.deliver = deliver;
+    this.decidedInstance = ctx.router().register(new Decided());
     this.current = ctx.router().register(new Round(1));
   }
 
   /** SINTRA §2.5 {@code send}: queues a payload (once per bit string) and starts a round if idle. */
   public void send(byte[] payload) {
-    queue.putIfAbsent(key(payload), payload);
+    ByteBuffer k = key(payload);
+    queue.putIfAbsent(k, new Queued(payload, delivered, k.getInt(0)));
     current.maybeStart(null);
   }
 
@@ -112,9 +151,15 @@ public final class AtomicBroadcast {
       throw new IllegalStateException("skip to round " + round + ", delivered " + delivered + " already");
     }
     delivered = round;
+    decidedInstance.delivered(round);
     ctx.router().closeBelow(pid, round + 1);
     current = ctx.router().register(new Round(round + 1));
     current.maybeStart(null);
+  }
+
+  /** Forgets the decided vectors of the rounds below {@code round} (they are settled by a checkpoint). */
+  public void forgetBelow(long round) {
+    decidedVectors.headMap(round).clear();
   }
 
   /** The last round delivered here (0: none). */
@@ -134,6 +179,13 @@ public final class AtomicBroadcast {
 
   public int queued() {
     return queue.size();
+  }
+
+  /** The current round for diagnostics: its number, proposals held, and its agreement's state. */
+  public String describeRound() {
+    Round c = current;
+    return "r" + c.number + " proposals=" + c.proposals.keySet() + " vector=" + c.proposedVector
+        + (c.mvba == null ? " not joined" : " mvba=" + c.mvba.describe());
   }
 
   // ---------------------------------------------------------------- encoding
@@ -202,23 +254,50 @@ public final class AtomicBroadcast {
     }
     delivered = round.number;
     payloadsDelivered += out.size();
+    decidedVectors.put(round.number, vectorBytes);
+    while (decidedVectors.size() > KEPT_ROUNDS) {
+      decidedVectors.pollFirstEntry();
+    }
+    decidedInstance.delivered(round.number);
     ctx.router().closeBelow(pid, round.number + 1);
     deliver.accept(new Delivery(round.number, Digests.sha256(vectorBytes), List.copyOf(out)));
     current = ctx.router().register(new Round(round.number + 1));
     current.maybeStart(null);
   }
 
-  /** Up to {@code maxBatch} queued payloads still wanted; unwanted ones leave the queue. */
-  private List<byte[]> takeBatch() {
-    List<byte[]> batch = new ArrayList<>();
-    for (Iterator<byte[]> it = queue.values().iterator(); it.hasNext() && batch.size() < maxBatch; ) {
-      byte[] p = it.next();
-      if (wanted.test(p)) {
-        batch.add(p);
-      } else {
+  /**
+   * Round {@code round}'s proposal (class comment): up to {@code maxBatch} wanted payloads: the oldest of
+   * those queued for {@link #FAIR_ROUNDS} rounds, at most maxBatch / n of them, then those this party owns
+   * in the round, then more of the old ones; if there are none of either, the oldest payloads. Unwanted
+   * payloads leave the queue.
+   */
+  private List<byte[]> takeBatch(long round) {
+    List<byte[]> due = new ArrayList<>();
+    List<byte[]> owned = new ArrayList<>();
+    List<byte[]> oldest = new ArrayList<>();
+    for (Iterator<Queued> it = queue.values().iterator(); it.hasNext(); ) {
+      Queued q = it.next();
+      if (!wanted.test(q.payload())) {
         it.remove();
+      } else if (round - 1 - q.since() >= FAIR_ROUNDS) {
+        if (due.size() < maxBatch) {
+          due.add(q.payload());
+        }
+      } else if (Math.floorMod(q.h() + round, ctx.n()) == ctx.id()) {
+        if (owned.size() < maxBatch) {
+          owned.add(q.payload());
+        }
+      } else if (oldest.size() < maxBatch) {
+        oldest.add(q.payload());
       }
     }
+    if (due.isEmpty() && owned.isEmpty()) {
+      return oldest;
+    }
+    int dueFirst = Math.min(due.size(), Math.max(1, maxBatch / ctx.n()));
+    List<byte[]> batch = new ArrayList<>(due.subList(0, dueFirst));
+    owned.stream().limit(maxBatch - batch.size()).forEach(batch::add);
+    due.stream().skip(dueFirst).limit(maxBatch - batch.size()).forEach(batch::add);
     return batch;
   }
 
@@ -241,7 +320,7 @@ public final class AtomicBroadcast {
       if (mvba != null) {
         return;
       }
-      List<byte[]> batch = takeBatch();
+      List<byte[]> batch = takeBatch(number);
       if (batch.isEmpty() && trigger != null) {
         trigger.payloads().stream().filter(wanted).limit(maxBatch).forEach(batch::add);
       }
@@ -249,8 +328,9 @@ public final class AtomicBroadcast {
         return;
       }
       roundsRun++;
-      mvba = ctx.router().register(new MultiValuedAgreement(ctx, pid.child("mvba"), this::externallyValid,
-          v -> decided(this, v)));
+      mvba = ctx.router().register(new MultiValuedAgreement(ctx, pid.child("mvba"),
+          new MultiSignature(ctx), this::externallyValid, v -> decided(this, v),
+          digest -> decidedInstance.ask(number, digest)));
       byte[] batchBytes = encodeBatch(batch);
       multicast(PROPOSAL, new ByteWriter(batchBytes.length + 80).bytes(batchBytes)
           .bytes(ctx.sign(signedName(number, batchBytes))).toBytes());
@@ -333,6 +413,77 @@ public final class AtomicBroadcast {
         }
       }
       return true;
+    }
+  }
+
+  /** The instance {@code pid/decided}: answers peers' fetches of recent decided vectors (class comment). */
+  private final class Decided extends Protocol {
+    /** A fetch this party cannot answer yet: it has not delivered the round. */
+    private record Ask(long round, byte[] digest) {}
+
+    /**
+     * Per peer, its latest fetch of a round not delivered here: answered when the round delivers, so that a
+     * fetch that overtakes this party's own decision is not lost (its resent copies would be dropped as
+     * copies). One per peer: a correct party fetches only for the round it is in.
+     */
+    private final Map<Integer, Ask> open = new HashMap<>();
+    private boolean asked;
+
+    Decided() {
+      super(AtomicBroadcast.this.ctx, AtomicBroadcast.this.pid.child("decided"));
+    }
+
+    void ask(long round, byte[] digest) {
+      asked = true;
+      multicast(FETCH_DECIDED, new ByteWriter(48).i64(round).bytes(digest).toBytes());
+    }
+
+    /** Round {@code round} delivered here: answers the fetches that waited for it, forgets settled ones. */
+    void delivered(long round) {
+      open.entrySet().removeIf(e -> {
+        if (e.getValue().round() == round) {
+          answer(e.getKey(), e.getValue());
+        }
+        return e.getValue().round() <= round;
+      });
+      if (asked) { // our own fetches are answered or moot: not resent, and no instance left open for them
+        asked = false;
+        ctx.forgetSent(pid);
+      }
+    }
+
+    private void answer(int to, Ask a) {
+      byte[] vector = decidedVectors.get(a.round());
+      if (vector != null && Arrays.equals(Digests.sha256(vector), a.digest())) {
+        reply(to, DECIDED, new ByteWriter(vector.length + 16).i64(a.round()).bytes(vector).toBytes());
+      }
+    }
+
+    @Override
+    protected void onMessage(int from, int type, byte[] body) {
+      ByteReader r = new ByteReader(body);
+      long round = r.i64();
+      byte[] bytes = r.bytes();
+      r.end();
+      switch (type) {
+        case FETCH_DECIDED -> {
+          if (from == ctx.id()) {
+            return;
+          }
+          if (round > delivered) {
+            open.put(from, new Ask(round, bytes));
+          } else {
+            answer(from, new Ask(round, bytes));
+          }
+        }
+        case DECIDED -> {
+          if (current.number == round && current.mvba != null && current.mvba.fetching()
+              && !current.mvba.supply(bytes)) {
+            evidence(from, "DECIDED vector of round " + round + " does not match the decided digest");
+          }
+        }
+        default -> throw new DecodeException("unknown decided-vector message type " + type);
+      }
     }
   }
 }

@@ -2,8 +2,11 @@ package org.bftws.core.async;
 
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import org.bftws.core.codec.ByteReader;
 import org.bftws.core.codec.ByteWriter;
 import org.bftws.core.codec.DecodeException;
@@ -14,33 +17,54 @@ import org.bftws.core.crypto.Digests;
  * verifiable in the sense of SINTRA §3.2 ({@code VerifiableConsistentBroadcast}):
  * <ol>
  *   <li>the sender sends the payload to all (SEND);
- *   <li>each party answers the first SEND from the sender with its signature share on {@code
- *       pid.bind("cb", digest)}, to the sender only (SHARE);
- *   <li>with a quorum of ⌈(n+f+1)/2⌉ valid shares the sender combines the certificate and sends (payload,
- *       certificate) to all (FINAL);
- *   <li>a party delivers the payload of the first FINAL whose certificate is valid.
+ *   <li>each party answers the first SEND from the sender, if the payload is externally valid, with its
+ *       signature share on {@code pid.bind("cb", digest)}, to the sender only (SHARE);
+ *   <li>with a quorum of ⌈(n+f+1)/2⌉ valid shares the sender combines the certificate and sends (digest,
+ *       certificate) to all (FINAL): the payload travels once, in SEND;
+ *   <li>a party delivers the payload of the first FINAL whose certificate is valid: the one it holds from
+ *       the SEND if its digest matches, else the one it fetches (below).
  * </ol>
  * Consistency: two quorums of ⌈(n+f+1)/2⌉ share a correct party, which signs one digest per instance, so no
  * two valid certificates of one instance name different payloads, and correct parties never deliver
  * different payloads. Unlike reliable broadcast, some correct parties may deliver nothing when the sender
  * is faulty. Linear messages, at the price of the signatures (SINTRA §2.2).
  *
- * <p>The certificate is transferable: {@link #verifies} lets anyone check a (payload, certificate) pair of
- * an instance, and {@link #deliverClosing} delivers from one received in another protocol's message (the
- * multi-valued agreement's yes-votes, SINTRA §2.4). The certificate scheme is a {@link QuorumSignatures}.
+ * <p>The certificate is transferable: {@link #certifies} lets anyone check a (digest, certificate) pair of
+ * an instance, and {@link #deliverClosing} takes one received in another protocol's message (the
+ * multi-valued agreement's yes-votes and binary-agreement validation, SINTRA §2.4). The certificate scheme
+ * is a {@link QuorumSignatures}.
+ *
+ * <p>External validity at the echo (CKPS 2001 §5, SINTRA §2.4): with a predicate, a correct party signs a
+ * SEND only if the payload satisfies it. A certificate holds ⌈(n+f+1)/2⌉ ≥ f+1 shares, so at least one
+ * correct party checked the payload it names: the certificate alone proves the payload valid, and it can
+ * stand for the payload (its 32-byte digest) wherever validity is what must be shown.
+ *
+ * <p>Fetching: a party that holds a valid certificate (from a FINAL or a closing message) but not the
+ * payload it names (it missed the SEND, or the sender sent it something else) asks all once (FETCH, with
+ * the digest). Each correct signer of the certificate holds the payload (it signed only what it
+ * received), and at least one signer is correct; every holder answers once per asker (PAYLOAD; a FETCH that comes before the SEND is answered when the
+ * SEND comes), and an answer is accepted only if it hashes to the certified digest (anything else is
+ * evidence against its sender).
  */
 public final class ConsistentBroadcast extends Protocol {
   public static final int SEND = 1;
   public static final int SHARE = 2;
   public static final int FINAL = 3;
+  public static final int FETCH = 4;
+  public static final int PAYLOAD = 5;
   /** The purpose under which shares and certificates bind the payload digest to the instance. */
   static final String PURPOSE = "cb";
 
   /** What a party delivers: the payload with the certificate that proves it to anyone. */
   public record Delivery(byte[] payload, byte[] certificate) {}
 
+  /** A payload's digest with a valid certificate of this instance: proof of the payload without it. */
+  public record Certificate(byte[] digest, byte[] certificate) {}
+
   private final int sender;
   private final QuorumSignatures sigs;
+  private final Predicate<byte[]> externallyValid;
+  private final Consumer<Certificate> certified;
   private final Consumer<Delivery> deliver;
   /** At the sender: the payload sent, its bound digest and the valid shares so far. */
   private byte[] sent;
@@ -49,6 +73,16 @@ public final class ConsistentBroadcast extends Protocol {
   private boolean sentFinal;
   /** The digest of the first SEND this party signed, or null. */
   private byte[] signed;
+  /** The payload this party holds (its own, or the SEND it signed), with its digest; null if none. */
+  private byte[] held;
+  private byte[] heldDigest;
+  /** A valid certificate whose payload this party is fetching, with its digest; null if none. */
+  private byte[] wantedDigest;
+  private byte[] wantedCertificate;
+  private final Set<Integer> answeredFetch = new HashSet<>();
+  /** FETCHes that came before this party held the payload: requester → digest asked (one per requester). */
+  private final Map<Integer, byte[]> openFetches = new HashMap<>();
+  private boolean fetching;
   private Delivery delivered;
 
   /**
@@ -56,12 +90,25 @@ public final class ConsistentBroadcast extends Protocol {
    * certificate, at most once, synchronously inside a handler.
    */
   public ConsistentBroadcast(Context ctx, Pid pid, int sender, QuorumSignatures sigs, Consumer<Delivery> deliver) {
+    this(ctx, pid, sender, sigs, payload -> true, c -> { }, deliver);
+  }
+
+  /**
+   * As above; a correct party signs only a payload that {@code externallyValid} (deterministic, the same at
+   * every correct party) accepts, so every valid certificate names such a payload. {@code certified} gets
+   * the first valid certificate this party holds, once, whether or not it holds the payload yet (the
+   * multi-valued agreement counts certified proposals, which prove as much as the proposals themselves).
+   */
+  public ConsistentBroadcast(Context ctx, Pid pid, int sender, QuorumSignatures sigs,
+      Predicate<byte[]> externallyValid, Consumer<Certificate> certified, Consumer<Delivery> deliver) {
     super(ctx, pid);
     if (sender < 0 || sender >= ctx.n()) {
       throw new IllegalArgumentException("sender " + sender + " outside 0.." + (ctx.n() - 1));
     }
     this.sender = sender;
     this.sigs = sigs;
+    this.externallyValid = externallyValid;
+    this.certified = certified;
     this.deliver = deliver;
   }
 
@@ -76,7 +123,12 @@ public final class ConsistentBroadcast extends Protocol {
 
   /** Whether {@code certificate} proves that instance {@code pid} can deliver {@code payload}. */
   public static boolean verifies(QuorumSignatures sigs, Pid pid, byte[] payload, byte[] certificate) {
-    return sigs.verify(bound(pid, payload), certificate);
+    return certifies(sigs, pid, Digests.sha256(payload), certificate);
+  }
+
+  /** Whether {@code certificate} proves that instance {@code pid} can deliver the payload with {@code digest}. */
+  public static boolean certifies(QuorumSignatures sigs, Pid pid, byte[] digest, byte[] certificate) {
+    return digest.length == Digests.LENGTH && sigs.verify(pid.bind(PURPOSE, digest), certificate);
   }
 
   /** SINTRA §3.2 {@code send}: only the designated sender, exactly once. */
@@ -85,20 +137,45 @@ public final class ConsistentBroadcast extends Protocol {
       throw new IllegalStateException("replica " + ctx.id() + " may not send in " + pid);
     }
     sent = payload;
-    sentMessage = bound(pid, payload);
+    held = payload;
+    heldDigest = Digests.sha256(payload);
+    sentMessage = pid.bind(PURPOSE, heldDigest);
     multicast(SEND, payload);
   }
 
   /**
-   * SINTRA §3.2 {@code deliverClosing}: delivers from a (payload, certificate) pair received elsewhere, if
-   * the certificate is valid for this instance; returns whether this party has delivered now or before.
+   * SINTRA §3.2 {@code deliverClosing}, by digest: takes a (digest, certificate) pair received elsewhere.
+   * If this party holds the payload it names, it delivers now; otherwise it remembers the certificate, and
+   * {@link #fetch} asks the holders for it. Returns whether this party delivered (now or before) or holds
+   * a valid certificate now; false for a certificate not valid for this instance.
    */
-  public boolean deliverClosing(byte[] payload, byte[] certificate) {
-    if (delivered == null && verifies(sigs, pid, payload, certificate)) {
-      delivered = new Delivery(payload, certificate);
-      deliver.accept(delivered);
+  public boolean deliverClosing(byte[] digest, byte[] certificate) {
+    if (delivered != null) {
+      return true; // consistency: a valid certificate of this instance names the delivered payload
     }
-    return delivered != null;
+    if (wantedDigest == null || !Arrays.equals(digest, wantedDigest)) {
+      if (!certifies(sigs, pid, digest, certificate)) {
+        return false;
+      }
+      boolean first = wantedDigest == null;
+      wantedDigest = digest;
+      wantedCertificate = certificate;
+      if (first) {
+        certified.accept(new Certificate(digest, certificate));
+      }
+    }
+    if (held != null && Arrays.equals(heldDigest, digest)) {
+      deliver(held, certificate);
+    }
+    return true;
+  }
+
+  /** Asks all, once, for the payload of the certificate taken by {@link #deliverClosing}, unless delivered. */
+  public void fetch() {
+    if (delivered == null && wantedDigest != null && !fetching) {
+      fetching = true;
+      multicast(FETCH, wantedDigest);
+    }
   }
 
   @Override
@@ -107,6 +184,8 @@ public final class ConsistentBroadcast extends Protocol {
       case SEND -> onSend(from, body);
       case SHARE -> onShare(from, body);
       case FINAL -> onFinal(from, body);
+      case FETCH -> onFetch(from, body);
+      case PAYLOAD -> onPayload(from, body);
       default -> throw new DecodeException("unknown consistent broadcast message type " + type);
     }
   }
@@ -124,7 +203,17 @@ public final class ConsistentBroadcast extends Protocol {
       return;
     }
     signed = d;
-    send(sender, SHARE, sigs.share(bound(pid, payload)));
+    if (!externallyValid.test(payload)) {
+      evidence(from, "SEND fails the external validity predicate");
+      return;
+    }
+    held = payload;
+    heldDigest = d;
+    send(sender, SHARE, sigs.share(pid.bind(PURPOSE, d)));
+    answerFetches();
+    if (wantedDigest != null && Arrays.equals(d, wantedDigest)) {
+      deliver(payload, wantedCertificate);
+    }
   }
 
   private void onShare(int from, byte[] share) {
@@ -142,26 +231,81 @@ public final class ConsistentBroadcast extends Protocol {
     shares.put(from, share);
     if (shares.size() >= sigs.quorum()) {
       sentFinal = true;
-      multicast(FINAL, new ByteWriter(sent.length + share.length * shares.size() + 16)
-          .bytes(sent).bytes(sigs.combine(sentMessage, shares)).toBytes());
+      multicast(FINAL, new ByteWriter(heldDigest.length + share.length * shares.size() + 16)
+          .bytes(heldDigest).bytes(sigs.combine(sentMessage, shares)).toBytes());
     }
   }
 
   private void onFinal(int from, byte[] body) {
     ByteReader r = new ByteReader(body);
-    byte[] payload = r.bytes();
+    byte[] digest = r.bytes();
     byte[] certificate = r.bytes();
     r.end();
     if (delivered != null) {
       return;
     }
-    if (!deliverClosing(payload, certificate)) {
+    if (!deliverClosing(digest, certificate)) {
       evidence(from, "FINAL with an invalid certificate");
+      return;
+    }
+    fetch(); // nothing if the SEND delivered it
+  }
+
+  private void onFetch(int from, byte[] digest) {
+    if (from == ctx.id() || answeredFetch.contains(from)) {
+      return; // our own multicast, or answered
+    }
+    openFetches.putIfAbsent(from, digest);
+    answerFetches();
+  }
+
+  /** Answers the open FETCHes whose digest is that of a payload this party holds (the SEND may come late). */
+  private void answerFetches() {
+    if (held != null) {
+      answerFetches(held, heldDigest);
+    }
+    if (delivered != null) { // differs from the SEND held only if the sender equivocated
+      answerFetches(delivered.payload(), Digests.sha256(delivered.payload()));
     }
   }
 
-  /** The bytes every share and certificate of the instance signs: the payload digest bound to the pid. */
-  private static byte[] bound(Pid pid, byte[] payload) {
-    return pid.bind(PURPOSE, Digests.sha256(payload));
+  private void answerFetches(byte[] payload, byte[] d) {
+    openFetches.entrySet().removeIf(e -> {
+      if (!Arrays.equals(e.getValue(), d)) {
+        return false;
+      }
+      answeredFetch.add(e.getKey());
+      send(e.getKey(), PAYLOAD, payload);
+      return true;
+    });
+  }
+
+  private void onPayload(int from, byte[] payload) {
+    if (!fetching || delivered != null) {
+      return; // an answer we no longer need (several holders answer)
+    }
+    if (!supply(payload)) {
+      evidence(from, "fetched PAYLOAD does not match the certified digest");
+    }
+  }
+
+  /**
+   * Delivers {@code payload} obtained elsewhere if it hashes to the digest of the certificate taken by
+   * {@link #deliverClosing}; returns whether it did (false: not wanted, or not the certified payload).
+   */
+  public boolean supply(byte[] payload) {
+    if (delivered != null || wantedDigest == null || !Arrays.equals(Digests.sha256(payload), wantedDigest)) {
+      return false;
+    }
+    deliver(payload, wantedCertificate);
+    return true;
+  }
+
+  private void deliver(byte[] payload, byte[] certificate) {
+    if (delivered == null) {
+      delivered = new Delivery(payload, certificate);
+      deliver.accept(delivered);
+      answerFetches();
+    }
   }
 }

@@ -213,6 +213,11 @@ public final class Context {
     latePrevious.clear();
   }
 
+  /** Forgets what was sent for the instance {@code pid} itself (requests that were answered or are moot). */
+  public void forgetSent(Pid pid) {
+    sent.remove(pid);
+  }
+
   /** Envelopes kept for {@link #retransmit}. */
   public int resendLog() {
     int total = 0;
@@ -247,6 +252,16 @@ public final class Context {
       local.add(new Local(id, m));
     } else {
       emit(pid, new Ready.Outbound(to, envelope(m)));
+    }
+  }
+
+  /**
+   * An answer to a peer's request, not kept for {@link #retransmit}: a requester that lost it resends its
+   * request, so answers (which may be large) need not sit in the resend log.
+   */
+  public void reply(int to, Pid pid, int type, byte[] payload) {
+    if (to != id) {
+      out.messages.add(new Ready.Outbound(to, envelope(new AsyncMessage(pid, type, payload))));
     }
   }
 

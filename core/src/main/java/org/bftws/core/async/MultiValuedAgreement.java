@@ -1,6 +1,7 @@
 package org.bftws.core.async;
 
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -16,17 +17,25 @@ import org.bftws.core.crypto.Digests;
  * value, and only a value that {@code externallyValid} accepts.
  * <ol>
  *   <li>every party proposes by consistent broadcast (children {@code pid/cb/j}); after n−f valid
- *       proposals, and its own proposal, a party enters the loop;
- *   <li>round r considers candidate a = Π(r): the party sends a yes-vote carrying a's proposal and its
- *       certificate if it holds a valid one, else a no-vote (VOTE); it waits for n−f proper votes (a
- *       yes-vote counts only with a valid proposal of a, which it also hands to a's broadcast as a closing
- *       message); then it proposes to a validated binary agreement biased towards 1 (child {@code
- *       pid/vba/r}) 1 iff it holds a valid proposal of a, with (proposal, certificate) as validation;
- *   <li>if that agreement decides 1, the decision is a's proposal, from a's broadcast or from the
- *       validation data the agreement returns; on 0 the party goes to round r+1.
+ *       certificates of distinct broadcasts (from their FINALs or from yes-votes: each proves its proposal
+ *       valid, below), and its own proposal, a party enters the loop;
+ *   <li>round r considers candidate a = Π(r): the party sends a yes-vote carrying the digest of a's
+ *       proposal and its certificate if it holds a valid one, else a no-vote (VOTE); it waits for n−f
+ *       proper votes (a yes-vote counts only with a valid certificate of a's broadcast, which it also hands
+ *       to that broadcast as a closing message); then it proposes to a validated binary agreement biased
+ *       towards 1 (child {@code pid/vba/r}) 1 iff it holds a valid certificate of a, with (digest,
+ *       certificate) as validation;
+ *   <li>if that agreement decides 1, the decision is a's proposal: delivered by a's broadcast, or fetched
+ *       from the holders by the certificate the agreement returns ({@link ConsistentBroadcast#fetch}, and
+ *       {@code fetchDecided} for a parent that keeps decided values); on 0 the party goes to round r+1.
  * </ol>
- * Termination within n rounds: each of the n−f correct parties holds n−f valid proposals on entering the
- * loop, (n−f)² &gt; n·f, so some candidate's valid proposal is held by f+1 correct parties, and the biased
+ * Validation by certificate, not by value (CKPS 2001 §5, SINTRA §2.4): the broadcasts check {@code
+ * externallyValid} before echoing, so a valid certificate has at least one correct signer that checked the
+ * proposal it names; the 32-byte digest and the certificate prove what the proposal itself proved, and the
+ * proposal travels only in its broadcast. A party that decides 1 without the proposal fetches it: each
+ * correct signer holds it, and at least one signer is correct.
+ * Termination within n rounds: each of the n−f correct parties holds n−f valid certificates on entering
+ * the loop, (n−f)² &gt; n·f, so some candidate's certificate is held by f+1 correct parties, and the biased
  * agreement of its round decides 1 (biased validity, CKPS 2001). Agreement and validity follow from those
  * of the binary agreement and from the consistency of the broadcasts: one certificate per instance.
  *
@@ -41,11 +50,17 @@ public final class MultiValuedAgreement extends Protocol {
 
   private final Predicate<byte[]> externallyValid;
   private final Consumer<byte[]> decide;
+  private final Consumer<byte[]> fetchDecided;
   private final QuorumSignatures sigs;
   private final ConsistentBroadcast[] broadcasts;
   private final int[] order;
   /** Valid proposals held (delivered by the party's broadcast and externally valid), by party. */
   private final ConsistentBroadcast.Delivery[] valid;
+  /** A valid certificate of each party's broadcast held (from its FINAL or a yes-vote), by party. */
+  private final ConsistentBroadcast.Certificate[] certified;
+  private int certifiedCount;
+  /** The candidate decided while its proposal is being fetched, or −1. */
+  private int fetching = -1;
   private int validCount;
   /** Parties whose vote of a round was received, counted or not, by round. */
   private final Map<Integer, Map<Integer, Boolean>> votes = new HashMap<>();
@@ -72,17 +87,29 @@ public final class MultiValuedAgreement extends Protocol {
    */
   public MultiValuedAgreement(Context ctx, Pid pid, QuorumSignatures sigs, Predicate<byte[]> externallyValid,
       Consumer<byte[]> decide) {
+    this(ctx, pid, sigs, externallyValid, decide, digest -> { });
+  }
+
+  /**
+   * As above; {@code fetchDecided} gets the digest of the decided proposal when this party decided it
+   * without holding it (a parent that keeps decided values may ask its peers, see {@link #supply}).
+   */
+  public MultiValuedAgreement(Context ctx, Pid pid, QuorumSignatures sigs, Predicate<byte[]> externallyValid,
+      Consumer<byte[]> decide, Consumer<byte[]> fetchDecided) {
     super(ctx, pid);
     this.externallyValid = externallyValid;
     this.decide = decide;
+    this.fetchDecided = fetchDecided;
     this.sigs = sigs;
     this.order = order(pid, ctx.n());
     this.valid = new ConsistentBroadcast.Delivery[ctx.n()];
+    this.certified = new ConsistentBroadcast.Certificate[ctx.n()];
     this.broadcasts = new ConsistentBroadcast[ctx.n()];
     for (int j = 0; j < ctx.n(); j++) {
       int party = j;
       broadcasts[j] = ctx.router().register(
-          new ConsistentBroadcast(ctx, proposalPid(j), j, sigs, d -> onProposal(party, d)));
+          new ConsistentBroadcast(ctx, proposalPid(j), j, sigs, externallyValid, c -> onCertified(party, c),
+              d -> onProposal(party, d)));
     }
     openAgreement(0);
   }
@@ -106,6 +133,31 @@ public final class MultiValuedAgreement extends Protocol {
   /** The decided value, or null. */
   public byte[] decided() {
     return decided;
+  }
+
+  /**
+   * The decided proposal from elsewhere (a peer's kept copy): delivered if it hashes to the certified digest
+   * being fetched; false otherwise (the caller names the sender).
+   */
+  public boolean supply(byte[] proposal) {
+    return fetching >= 0 && broadcasts[fetching].supply(proposal);
+  }
+
+  /** For diagnostics: loop round, valid proposals, certified ones, fetching, decided. */
+  public String describe() {
+    StringBuilder b = new StringBuilder("loop=" + round + " valid=" + validCount + " certified=");
+    for (ConsistentBroadcast.Certificate c : certified) {
+      b.append(c == null ? '-' : '+');
+    }
+    String ba = agreement == null ? "none" : agreement.decision() == null ? "running"
+        : "decided " + agreement.decision().value();
+    return b + " votes=" + votes.getOrDefault(round, Map.of()) + " agreement=" + ba + " fetching=" + fetching
+        + " decided=" + (decided != null);
+  }
+
+  /** Whether this party decided a proposal it is still fetching. */
+  public boolean fetching() {
+    return fetching >= 0;
   }
 
   /** The round (index into Π) this party is in or decided in, −1 before the loop. */
@@ -146,10 +198,9 @@ public final class MultiValuedAgreement extends Protocol {
       throw new DecodeException("vote for round " + voteRound);
     }
     boolean yes = r.bool();
-    byte[] payload = yes ? r.bytes() : null;
-    byte[] certificate = yes ? r.bytes() : null;
+    ConsistentBroadcast.Certificate c = yes ? readCertified(r) : null;
     r.end();
-    onVote(from, voteRound, yes ? new ConsistentBroadcast.Delivery(payload, certificate) : null);
+    onVote(from, voteRound, c);
   }
 
   private void onProposal(int party, ConsistentBroadcast.Delivery d) {
@@ -159,43 +210,56 @@ public final class MultiValuedAgreement extends Protocol {
     }
     valid[party] = d;
     validCount++;
+    if (fetching == party) {
+      decideFor(party);
+    }
+  }
+
+  /**
+   * A valid certificate of {@code party}'s broadcast (its FINAL, or a yes-vote's): it proves the proposal
+   * externally valid (class comment), so it counts towards entering the loop as the proposal would. A party
+   * that missed a SEND, e.g. because its peers had closed the round before it proposed, thus still enters
+   * the loop on the certificates that other parties' votes carry.
+   */
+  private void onCertified(int party, ConsistentBroadcast.Certificate c) {
+    certified[party] = c;
+    certifiedCount++;
     maybeEnterLoop();
   }
 
   private void maybeEnterLoop() {
-    if (proposed && round < 0 && agreement.decision() == null && validCount >= ctx.n() - ctx.f()) {
+    if (proposed && round < 0 && agreement.decision() == null && certifiedCount >= ctx.n() - ctx.f()) {
       enterRound(frontier); // rounds below it decided 0 already: nobody needs this party's votes there
     }
   }
 
   private void enterRound(int r) {
     round = r;
-    ConsistentBroadcast.Delivery held = valid[order[r]];
+    ConsistentBroadcast.Certificate held = certified[order[r]];
     ByteWriter w = new ByteWriter().i32(r).bool(held != null);
     if (held != null) {
-      w.bytes(held.payload()).bytes(held.certificate());
+      w.bytes(held.digest()).bytes(held.certificate());
     }
     multicast(VOTE, w.toBytes());
     maybeStartAgreement();
   }
 
-  /** A vote of round {@code r}; {@code yes} holds the candidate's proposal, null for a no-vote. */
-  private void onVote(int from, int r, ConsistentBroadcast.Delivery yes) {
+  /** A vote of round {@code r}; {@code yes} certifies the candidate's proposal, null for a no-vote. */
+  private void onVote(int from, int r, ConsistentBroadcast.Certificate yes) {
     Map<Integer, Boolean> ofRound = votes.computeIfAbsent(r, k -> new HashMap<>());
     if (ofRound.containsKey(from)) {
       evidence(from, "second vote in round " + r);
       return;
     }
     int candidate = order[r];
-    boolean proper = yes == null || (externallyValid.test(yes.payload())
-        && ConsistentBroadcast.verifies(sigs, proposalPid(candidate), yes.payload(), yes.certificate()));
+    boolean proper = yes == null || certifies(candidate, yes);
     ofRound.put(from, proper);
     if (!proper) {
       evidence(from, "yes-vote in round " + r + " without a valid proposal of " + candidate);
       return;
     }
-    if (yes != null) {
-      broadcasts[candidate].deliverClosing(yes.payload(), yes.certificate()); // may enter the loop
+    if (yes != null) { // certifies it here (onCertified) and delivers it if the SEND came
+      broadcasts[candidate].deliverClosing(yes.digest(), yes.certificate());
     }
     maybeStartAgreement();
   }
@@ -210,7 +274,7 @@ public final class MultiValuedAgreement extends Protocol {
       return;
     }
     joined = true;
-    ConsistentBroadcast.Delivery held = valid[order[round]];
+    ConsistentBroadcast.Certificate held = certified[order[round]];
     agreement.propose(held != null, held == null ? null : validation(held));
   }
 
@@ -246,33 +310,63 @@ public final class MultiValuedAgreement extends Protocol {
       }
       return;
     }
-    if (valid[candidate] == null) { // not delivered here: the agreement's validation data carries it
-      ByteReader v = new ByteReader(d.validation());
-      if (!broadcasts[candidate].deliverClosing(v.bytes(), v.bytes()) || valid[candidate] == null) {
-        throw new IllegalStateException("decided 1 in " + pid + " without a valid proposal of " + candidate);
+    if (valid[candidate] == null) { // not delivered here: the validation's certificate names it
+      ConsistentBroadcast.Certificate c = readCertified(new ByteReader(d.validation()));
+      if (!broadcasts[candidate].deliverClosing(c.digest(), c.certificate())) {
+        throw new IllegalStateException("decided 1 in " + pid + " without a valid certificate of " + candidate);
+      }
+      if (valid[candidate] == null) {
+        fetching = candidate;
+        broadcasts[candidate].fetch();
+        fetchDecided.accept(c.digest());
+        return;
       }
     }
+    decideFor(candidate);
+  }
+
+  private void decideFor(int candidate) {
+    fetching = -1;
     decided = valid[candidate].payload();
     decide.accept(decided);
   }
 
-  /** The agreement's validation predicate for 1: a valid proposal of {@code candidate} with its certificate. */
+  /**
+   * The agreement's validation predicate for 1: a valid certificate of {@code candidate}'s broadcast with
+   * the digest it signs (which proves the proposal externally valid: see the class comment).
+   */
   private boolean validates(int candidate, byte[] validation) {
     try {
       ByteReader r = new ByteReader(validation);
-      byte[] payload = r.bytes();
-      byte[] certificate = r.bytes();
+      ConsistentBroadcast.Certificate c = readCertified(r);
       r.end();
-      return externallyValid.test(payload)
-          && ConsistentBroadcast.verifies(sigs, proposalPid(candidate), payload, certificate);
+      return certifies(candidate, c);
     } catch (DecodeException e) {
       return false;
     }
   }
 
-  private static byte[] validation(ConsistentBroadcast.Delivery d) {
-    return new ByteWriter(d.payload().length + d.certificate().length + 8)
-        .bytes(d.payload()).bytes(d.certificate()).toBytes();
+  /**
+   * Whether {@code c} is a valid certificate of {@code candidate}'s broadcast. The certificate already taken
+   * for it (every yes-vote and every vote of its agreement usually carries that one) was checked when it was
+   * taken: it is not checked again.
+   */
+  private boolean certifies(int candidate, ConsistentBroadcast.Certificate c) {
+    ConsistentBroadcast.Certificate known = certified[candidate];
+    if (known != null && Arrays.equals(known.digest(), c.digest())
+        && Arrays.equals(known.certificate(), c.certificate())) {
+      return true;
+    }
+    return ConsistentBroadcast.certifies(sigs, proposalPid(candidate), c.digest(), c.certificate());
+  }
+
+  private static ConsistentBroadcast.Certificate readCertified(ByteReader r) {
+    return new ConsistentBroadcast.Certificate(r.bytes(), r.bytes());
+  }
+
+  private static byte[] validation(ConsistentBroadcast.Certificate c) {
+    return new ByteWriter(c.digest().length + c.certificate().length + 8)
+        .bytes(c.digest()).bytes(c.certificate()).toBytes();
   }
 
   private Pid proposalPid(int party) {

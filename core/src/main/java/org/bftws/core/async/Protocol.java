@@ -37,6 +37,11 @@ public abstract class Protocol {
     ctx.send(to, pid, type, payload);
   }
 
+  /** An answer to {@code to}'s request, not resent ({@link Context#reply}). */
+  protected final void reply(int to, int type, byte[] payload) {
+    ctx.reply(to, pid, type, payload);
+  }
+
   protected final void evidence(int node, String what) {
     ctx.evidence(node, pid + ": " + what);
   }

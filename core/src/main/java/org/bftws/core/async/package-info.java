@@ -19,7 +19,8 @@
  *       that callback synchronously when it outputs.
  *   <li>{@link org.bftws.core.async.ReliableBroadcast}: Bracha-Toueg reliable broadcast (SINTRA §2.2).
  *   <li>{@link org.bftws.core.async.ConsistentBroadcast}: Reiter's echo broadcast (SINTRA §2.2),
- *       verifiable: it delivers a transferable certificate. The certificate is a {@link
+ *       verifiable: it delivers a transferable certificate; correct parties echo only externally valid
+ *       payloads, FINAL names the payload by digest and a party without it fetches it. The certificate is a {@link
  *       org.bftws.core.async.QuorumSignatures}: a {@link org.bftws.core.async.MultiSignature} (SINTRA's
  *       default) or a {@link org.bftws.core.async.ThresholdSignatures} (Shoup's RSA), SINTRA §2.1.
  *   <li>{@link org.bftws.core.async.BinaryAgreement}: Cachin-Kursawe-Shoup ABBA (SINTRA §2.3) with
@@ -28,7 +29,7 @@
  *       optionally biased form (Cachin-Kursawe-Petzold-Shoup, CRYPTO 2001), on the same engine.
  *   <li>{@link org.bftws.core.async.MultiValuedAgreement} (SINTRA §2.4): proposals by consistent
  *       broadcast, then candidates in a pid-derived order, each decided by a biased validated binary
- *       agreement.
+ *       agreement whose validation is the candidate's digest and certificate, not its value (CKPS 2001 §5).
  *   <li>{@link org.bftws.core.async.AtomicBroadcast} (SINTRA §2.5): the channel; rounds of signed
  *       proposals, a vector of n−f of them decided by multi-valued agreement, delivered in a fixed order.
  *   <li>{@link org.bftws.core.async.AsyncReplica}: an ordering engine on the channel with {@code

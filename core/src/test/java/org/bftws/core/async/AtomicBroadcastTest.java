@@ -11,6 +11,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
+import org.bftws.core.codec.ByteReader;
 import org.bftws.core.codec.ByteWriter;
 import org.junit.Test;
 
@@ -210,11 +211,41 @@ public class AtomicBroadcastTest {
           + "%.2f rounds per payload%n", n, sent.size(), rounds, messages, (double) messages / sent.size(),
           (double) rounds / sent.size());
       for (int i = 0; i < n; i++) {
-        assertEquals("instances left at " + i, 1, c.net.ctx(i).router().instances());
+        // the next round's and the decided vectors' (abc/decided)
+        assertEquals("instances left at " + i, 2, c.net.ctx(i).router().instances());
         assertEquals("messages dropped at " + i, 0, c.net.ctx(i).router().dropped());
         assertEquals("messages buffered at " + i, 0, c.net.ctx(i).router().buffered());
       }
     }
+  }
+
+  /**
+   * A party that decided a round's vector without holding it may find the round closed at its peers; they
+   * answer its FETCH_DECIDED from the decided vectors they keep, only for the digest they decided.
+   */
+  // Reference: SINTRA §2.4, §2.5; CKPS 2001 §5 (a decided value named by digest must stay retrievable)
+  @Test
+  public void decidedVectorOfAClosedRoundIsAnsweredByDigest() {
+    Channel c = new Channel(4, 1, 3, Set.of(3));
+    for (int i = 0; i < 3; i++) {
+      c.send(i, payload(0, 1));
+    }
+    c.net.run();
+    AtomicBroadcast.Delivery round1 = c.agreed().get(0);
+    Pid decided = ABC.child("decided");
+    byte[] ask = new ByteWriter(48).i64(1).bytes(round1.digest()).toBytes();
+    byte[] wrong = new ByteWriter(48).i64(1).bytes(new byte[32]).toBytes();
+    c.net.post(3, 0, c.net.forge(3, decided, AtomicBroadcast.FETCH_DECIDED, ask));
+    c.net.post(3, 1, c.net.forge(3, decided, AtomicBroadcast.FETCH_DECIDED, wrong));
+    c.net.run();
+    List<AsyncNet.Seen> answers = c.net.transcript(0).stream()
+        .filter(x -> x.sent() && x.peer() == 3 && x.message().type() == AtomicBroadcast.DECIDED).toList();
+    assertEquals(1, answers.size());
+    ByteReader r = new ByteReader(answers.get(0).message().payload());
+    assertEquals(1, r.i64());
+    assertArrayEquals(round1.digest(), org.bftws.core.crypto.Digests.sha256(r.bytes()));
+    assertTrue(c.net.transcript(1).stream().noneMatch(x -> x.sent() && x.peer() == 3
+        && x.message().type() == AtomicBroadcast.DECIDED));
   }
 
   private static byte[] signedName(long round, byte[] batch) {

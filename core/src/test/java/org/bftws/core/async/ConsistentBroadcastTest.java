@@ -199,7 +199,7 @@ public class ConsistentBroadcastTest {
         } else {
           continue; // too few RSA shares combine into nothing
         }
-        finals.add(new ByteWriter().bytes(v).bytes(cert).toBytes());
+        finals.add(new ByteWriter().bytes(Digests.sha256(v)).bytes(cert).toBytes());
       }
       for (int to = 0; to < n; to++) {
         for (byte[] fin : finals) {
@@ -260,22 +260,129 @@ public class ConsistentBroadcastTest {
     assertFalse(new MultiSignature(ctx, 2).verify(g.bound(P), cert));
   }
 
-  // Reference: SINTRA §3.2 (deliverClosing: a valid closing message delivers without further messages)
+  // Reference: SINTRA §3.2 (deliverClosing: a valid closing message names the payload to deliver)
   @Test
-  public void closingMessageDeliversAtAPartyThatSawNothing() {
+  public void closingMessageByDigestDeliversAtAPartyThatSawNothingOnceItHasThePayload() {
     for (Scheme scheme : Scheme.values()) {
       Group g = new Group(4, 1, 9, 0, Set.of(), scheme);
       g.net.input(0, () -> g.cb[0].send(P));
       g.net.run();
       Group other = new Group(4, 1, 9, 0, Set.of(), scheme); // same keys, a fresh replica 2
       byte[] cert = g.delivered.get(1).get(0).certificate();
-      assertFalse(other.cb[2].deliverClosing(Q, cert));
-      assertNull(other.cb[2].delivered());
-      assertTrue(other.cb[2].deliverClosing(P, cert));
+      assertFalse(other.cb[2].deliverClosing(Digests.sha256(Q), cert));
+      assertTrue(other.cb[2].deliverClosing(Digests.sha256(P), cert));
+      assertNull("the certificate alone carries no payload", other.cb[2].delivered());
+      assertFalse("not the certified payload", other.cb[2].supply(Q));
+      assertTrue(other.cb[2].supply(P));
       assertArrayEquals(P, other.cb[2].delivered().payload());
       assertEquals(1, other.delivered.get(2).size());
-      assertTrue(other.cb[2].deliverClosing(P, cert)); // once delivered, stays delivered, no second output
+      assertTrue(other.cb[2].deliverClosing(Digests.sha256(P), cert)); // stays delivered, no second output
       assertEquals(1, other.delivered.get(2).size());
+    }
+  }
+
+  /**
+   * Byzantine sender 0 sends its SEND only to {@code holders} and certifies it with their shares and its
+   * own; returns the certificate (correct holders signed it: they received the SEND).
+   */
+  private static byte[] sendTo(Group g, Set<Integer> holders, Set<Integer> signers) {
+    for (int to : holders) {
+      g.net.post(0, to, g.net.forge(0, g.pid, ConsistentBroadcast.SEND, P));
+    }
+    g.net.run();
+    Map<Integer, byte[]> shares = new HashMap<>();
+    for (int i : signers) {
+      shares.put(i, g.sigs[i].share(g.bound(P)));
+    }
+    return g.sigs[0].combine(g.bound(P), shares);
+  }
+
+  // Reference: SINTRA §2.2, §3.2; CKPS 2001 §5 (a certificate's correct signers hold its payload)
+  @Test
+  public void partyThatMissedTheSendFetchesThePayloadFromTheSigners() {
+    for (Scheme scheme : Scheme.values()) {
+      Group g = new Group(4, 1, 6, 0, Set.of(0), scheme);
+      byte[] cert = sendTo(g, Set.of(1, 2), Set.of(0, 1, 2));
+      g.net.input(3, () -> {
+        assertTrue(g.cb[3].deliverClosing(Digests.sha256(P), cert));
+        g.cb[3].fetch();
+      });
+      assertNull("nothing without the payload", g.cb[3].delivered());
+      g.net.run();
+      assertArrayEquals(scheme.name(), P, g.delivered.get(3).get(0).payload());
+      assertArrayEquals(cert, g.delivered.get(3).get(0).certificate());
+      for (int i = 1; i < 4; i++) {
+        assertEquals(scheme + " evidence at " + i, List.of(), g.net.evidence(i));
+      }
+    }
+  }
+
+  /**
+   * n = 7: signers 0 (the sender) and 1 are Byzantine; 1 never answers a FETCH, and sends a PAYLOAD that
+   * is not the certified one, delivered before any correct answer. The fetching party refuses and names it,
+   * and takes the payload from a correct signer.
+   */
+  // Reference: SINTRA §2.2 (at least one signer of a certificate is correct); evidence against a lying signer
+  @Test
+  public void fetchSurvivesASignerThatRefusesAndOneThatAnswersWithAnotherPayload() {
+    for (long seed = 0; seed < 10; seed++) {
+      Group g = new Group(7, 2, seed, 0, Set.of(0, 1), Scheme.MULTI);
+      byte[] cert = sendTo(g, Set.of(2, 3, 4), Set.of(0, 1, 2, 3, 4));
+      g.net.holdBack((from, m) -> m.type() == ConsistentBroadcast.PAYLOAD && from != 1);
+      g.net.input(5, () -> {
+        g.cb[5].deliverClosing(Digests.sha256(P), cert);
+        g.cb[5].fetch();
+      });
+      g.net.post(1, 5, g.net.forge(1, g.pid, ConsistentBroadcast.PAYLOAD, Q));
+      g.net.run();
+      assertArrayEquals("seed " + seed, P, g.delivered.get(5).get(0).payload());
+      assertEquals("seed " + seed, List.of(new Event.Evidence(1,
+          g.pid + ": fetched PAYLOAD does not match the certified digest")), g.net.evidence(5));
+      assertTrue("replica 6 holds no certificate and fetched nothing", g.delivered.get(6).isEmpty());
+    }
+  }
+
+  /** A FINAL carries (digest, certificate); a party that missed the SEND fetches the payload. */
+  // Reference: SINTRA §2.2 (the payload travels once; the certificate names it by digest)
+  @Test
+  public void finalWithoutTheSendMakesThePartyFetch() {
+    for (Scheme scheme : Scheme.values()) {
+      Group g = new Group(4, 1, 8, 0, Set.of(0), scheme);
+      byte[] cert = sendTo(g, Set.of(1, 2), Set.of(0, 1, 2));
+      byte[] fin = new ByteWriter().bytes(Digests.sha256(P)).bytes(cert).toBytes();
+      for (int to = 1; to < 4; to++) {
+        g.net.post(0, to, g.net.forge(0, g.pid, ConsistentBroadcast.FINAL, fin));
+      }
+      g.net.run();
+      assertArrayEquals(scheme.name(), P, g.consistent());
+      for (int i = 1; i < 4; i++) {
+        assertEquals(scheme.name(), 1, g.delivered.get(i).size());
+        boolean fetched = g.net.transcript(i).stream()
+            .anyMatch(x -> x.sent() && x.message().type() == ConsistentBroadcast.FETCH);
+        assertEquals(scheme + " replica " + i + " fetched", i == 3, fetched);
+        assertEquals(scheme.name(), List.of(), g.net.evidence(i));
+      }
+    }
+  }
+
+  // Reference: CKPS 2001 §5 (a correct party echoes only an externally valid proposal)
+  @Test
+  public void invalidPayloadIsNotEchoed() {
+    Group g = new Group(4, 1, 3, 0, Set.of(0), Scheme.MULTI);
+    for (int i = 1; i < 4; i++) {
+      int me = i;
+      g.net.input(i, () -> g.cb[me] = g.net.ctx(me).router().register(new ConsistentBroadcast(g.net.ctx(me),
+          g.pid.child("valid"), 0, g.sigs[me], p -> !Arrays.equals(p, Q), c -> { }, d -> { })));
+    }
+    for (int to = 1; to < 4; to++) {
+      g.net.post(0, to, g.net.forge(0, g.pid.child("valid"), ConsistentBroadcast.SEND, Q));
+    }
+    g.net.run();
+    for (int i = 1; i < 4; i++) {
+      int me = i;
+      assertTrue(g.net.transcript(i).stream().noneMatch(x -> x.sent() && x.peer() == 0));
+      assertEquals(List.of(new Event.Evidence(0, g.pid.child("valid") + ": SEND fails the external validity "
+          + "predicate")), g.net.evidence(me));
     }
   }
 
@@ -325,7 +432,7 @@ public class ConsistentBroadcastTest {
     g.net.post(0, 1, g.net.forge(0, g.pid, ConsistentBroadcast.SEND, P));
     g.net.post(0, 1, g.net.forge(0, g.pid, ConsistentBroadcast.SEND, Q));
     g.net.post(0, 1, g.net.forge(0, g.pid, ConsistentBroadcast.FINAL,
-        new ByteWriter().bytes(P).bytes(new byte[40]).toBytes()));
+        new ByteWriter().bytes(Digests.sha256(P)).bytes(new byte[40]).toBytes()));
     g.net.post(0, 1, g.net.forge(0, g.pid, ConsistentBroadcast.FINAL, new byte[3]));
     g.net.post(2, 1, g.net.forge(0, 2, g.pid, ConsistentBroadcast.SEND, Q)); // claims 0, signed by 2
     g.net.run();

@@ -34,6 +34,7 @@ import org.bftws.sim.bench.EngineGroup.Ordering;
  */
 final class AsyncBench {
   private static final int OPERATION_BYTES = 1024;
+  private static final int CLIENTS_PER_BATCH = 4;
   private static final Pattern INSTANCES = Pattern.compile("instances=(\\d+)");
 
   private List<Ordering> orderings = List.of(Ordering.PBFT, Ordering.ASYNC);
@@ -41,6 +42,8 @@ final class AsyncBench {
   private List<Integer> batches = List.of(16, 64);
   private long requests = -1;
   private int samples = 50;
+  /** Throughput: closed-loop clients per batch of {@code bftws.maxBatchSize} (both engines alike). */
+  private int clientsPerBatch = CLIENTS_PER_BATCH;
   private int operationBytes = OPERATION_BYTES;
   private List<String> schedules = List.of("fifo");
   private boolean counts;
@@ -62,8 +65,9 @@ final class AsyncBench {
         case "--counts" -> b.counts = true;
         case "--schedule" -> b.schedules = Arrays.stream(args[++i].split(",")).map(String::trim).toList();
         case "--memory" -> b.memory = true;
+        case "--clients-per-batch" -> b.clientsPerBatch = Integer.parseInt(args[++i]);
         default -> throw new IllegalArgumentException("unknown argument " + args[i] + " (usage: --ordering pbft,async"
-            + " [--counts [--schedule fifo,random]] [--sizes 4,7,10] [--batches 16,64] [--requests N] | --memory [--requests N] [--samples 50])");
+            + " [--counts [--schedule fifo,random]] [--sizes 4,7,10] [--batches 16,64] [--requests N] [--clients-per-batch 4] | --memory [--requests N] [--samples 50])");
       }
     }
     Files.createDirectories(b.dir);
@@ -91,7 +95,8 @@ final class AsyncBench {
 
   static EngineGroup group(Ordering o, int n, int batch, boolean agreements, boolean randomSchedule,
       int operationBytes) {
-    return new EngineGroup(o, (n - 1) / 3, batch, 4 * batch, operationBytes, agreements, randomSchedule);
+    return new EngineGroup(o, (n - 1) / 3, batch, CLIENTS_PER_BATCH * batch, operationBytes, agreements,
+        randomSchedule);
   }
 
   // ---------------------------------------------------------------- throughput
@@ -109,9 +114,11 @@ final class AsyncBench {
         for (int batch : batches) {
           Map<Ordering, EngineGroup> runs = new HashMap<>();
           for (Ordering o : orderings) {
-            group(o, n, batch, false).run(Math.max(count / 5, 4L * batch), null); // warm-up
+            int clients = clientsPerBatch * batch;
+            new EngineGroup(o, (n - 1) / 3, batch, clients, OPERATION_BYTES, false, false)
+                .run(Math.max(count / 5, 4L * batch), null); // warm-up
             long t0 = System.nanoTime();
-            EngineGroup g = group(o, n, batch, false);
+            EngineGroup g = new EngineGroup(o, (n - 1) / 3, batch, clients, OPERATION_BYTES, false, false);
             g.run(count, null);
             runs.put(o, g);
             String row = throughputRow(g, (System.nanoTime() - t0) / 1e9, runs.get(Ordering.PBFT));
