@@ -20,6 +20,7 @@ import org.bftws.core.message.PrePrepare;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.RequestId;
 import org.bftws.core.message.Signed;
+import org.bftws.core.message.Status;
 import org.bftws.core.message.Vote;
 
 /**
@@ -82,6 +83,10 @@ public final class Replica implements Engine {
   final ViewChanges viewChanges;
   final Coins coins;
   final Contributions contributions;
+  /** Status messages (TOCS 2002 §5.2): peers resend what a replica that is behind lacks. */
+  private final Statuses statuses;
+  /** While alone in a view change: executing what the group commits in its lower view. */
+  private final Following following;
   /** Requests executed without ordering (Castro-Liskov §5.1.3). */
   private final ReadOnlyRequests readOnly;
   Ready out = new Ready();
@@ -138,6 +143,8 @@ public final class Replica implements Engine {
     this.coins = new Coins(cfg, id, signer, operations,
         randomness.algorithm() == RandomnessConfig.Algorithm.CT ? randomness.coins() : null, host);
     this.contributions = new Contributions(this, randomness);
+    this.statuses = new Statuses(this);
+    this.following = new Following(this);
     this.readOnly = new ReadOnlyRequests(cfg, requests, role);
   }
 
@@ -241,6 +248,7 @@ public final class Replica implements Engine {
       case STATE -> checkpoints.onStateTransfer(s);
       case COIN_SHARE -> coins.onShare(s);
       case PP_UPDATE -> contributions.onPpUpdate(s);
+      case STATUS -> onStatus(s.sender(), Status.decode(s.body()));
       case REPLY, READ_ONLY_REPLY -> evidence(s.sender(), "a reply sent to a replica");
       case ASYNC -> evidence(s.sender(), "an asynchronous-protocol message sent to a PBFT replica");
     }
@@ -330,6 +338,9 @@ public final class Replica implements Engine {
 
   private void onPrePrepare(Signed s, PrePrepare pp) {
     if (pp.view() != view || !active) {
+      if (pp.view() < view && !active) {
+        following.onPrePrepare(s, pp);
+      }
       viewChanges.noteView(s.sender(), pp.view());
       return;
     }
@@ -438,6 +449,9 @@ public final class Replica implements Engine {
 
   private void onCommit(Signed s, Vote v) {
     if (v.view() != view || !active) {
+      if (v.view() < view && !active) {
+        following.onCommit(s, v);
+      }
       viewChanges.noteView(s.sender(), v.view());
       return;
     }
@@ -506,6 +520,28 @@ public final class Replica implements Engine {
     coins.committed(slot.seq, slot.committedDigest, slot.committedBatch);
     contributions.committed(slot);
     executeCommitted();
+  }
+
+  /**
+   * A batch that committed in a view below ours while we change view ({@link Following}): executed like
+   * our own commits, in order; we never voted for it.
+   */
+  void learnCommitted(PrePrepare pp) {
+    Slot slot = slot(pp.seq());
+    if (slot.committed()) {
+      return;
+    }
+    slot.committedBatch = pp.requests();
+    slot.committedDigest = pp.digest();
+    out.events.add(new Event.Committed(pp.view(), pp.seq(), pp.digest(), pp.requests()));
+    coins.committed(pp.seq(), pp.digest(), pp.requests());
+    executeCommitted();
+  }
+
+  /** A status shows the view its sender is in (§4.5.2's f+1 rule counts it); peers resend what it lacks. */
+  private void onStatus(int sender, Status st) {
+    viewChanges.noteView(sender, st.view());
+    statuses.onStatus(sender, st);
   }
 
   // ---------------------------------------------------------------- execution
@@ -597,6 +633,7 @@ public final class Replica implements Engine {
     view = w;
     active = true;
     proposed.clear();
+    following.clear();
   }
 
   private void resetSlotsForView(long w) {
@@ -637,6 +674,7 @@ public final class Replica implements Engine {
   /** A checkpoint at seq is stable or installed (§4.3): discard the log up to it; number above it. */
   void discardUpTo(long seq) {
     log.headMap(seq, true).clear();
+    following.discardUpTo(seq);
     nextSeq = Math.max(nextSeq, seq + 1);
   }
 
@@ -722,8 +760,10 @@ public final class Replica implements Engine {
   private void retransmit() {
     boolean stalled = lastExecuted == executedAtLastRetransmit;
     executedAtLastRetransmit = lastExecuted;
+    statuses.round(!active || stalled && !pending.isEmpty() || lastExecuted < checkpoints.stableSeq);
     if (!active) {
       viewChanges.retransmit();
+      checkpoints.retransmit(stalled);
       return;
     }
     checkpoints.retransmit(stalled);
@@ -745,6 +785,27 @@ public final class Replica implements Engine {
     if (stalled) {
       coins.retransmit();
       contributions.retransmit();
+    }
+  }
+
+  /**
+   * To peer p, which executed up to {@code from}: per slot of this view above it, the pre-prepare (the
+   * primary's, forwarded by whoever holds it) and our prepare and commit ({@link Statuses}).
+   */
+  void resendFrom(long from, int p) {
+    for (Slot slot : log.tailMap(from, false).values()) {
+      if (slot.view != view) {
+        continue;
+      }
+      if (slot.prePrepareMessage != null) {
+        send(p, slot.prePrepareMessage);
+      }
+      if (slot.ownPrepare != null) {
+        send(p, slot.ownPrepare);
+      }
+      if (slot.ownCommit != null) {
+        send(p, slot.ownCommit);
+      }
     }
   }
 
