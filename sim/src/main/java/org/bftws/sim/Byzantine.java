@@ -31,6 +31,13 @@ public enum Byzantine {
    * comparing how many requests each ordering delivers per virtual second.
    */
   SLOW,
+  /**
+   * Not Byzantine: one correct replica, a backup of the first view, is cut off from the other replicas in
+   * both directions until the heal while clients still reach it. Its view-change timer fires on their
+   * requests and it is alone in a view change that the others, ordering without it, never join; after the
+   * heal it must catch up (L2). PBFT only; not part of {@code all}.
+   */
+  ISOLATE,
   /** Negative control N1: f+1 Byzantine replicas split the group; the checker must see violations. */
   OVER_THRESHOLD;
 
