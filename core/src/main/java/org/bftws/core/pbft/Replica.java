@@ -754,8 +754,9 @@ public final class Replica implements Engine {
    * never came (in the normal case nothing extra is sent). Without the second part a peer that lost one
    * message just as traffic ends waits up to two rounds, and if its clock runs faster than ours (we are
    * the loaded ones) its view-change timer fires first and it sits alone in a view change nobody joins
-   * (Castro-Liskov §5.2 sends status messages so that peers resend what one lacks; this is the part our
-   * own log already tells us).
+   * (this is the part our own log already tells us). What only the lagging replica knows it lacks comes
+   * from its status ({@link Statuses}, TOCS 2002 §5.2), which a round also sends when due; a replica in a
+   * view change resends its VIEW-CHANGE, its checkpoint vote and its fetch of a stable checkpoint above it.
    */
   private void retransmit() {
     boolean stalled = lastExecuted == executedAtLastRetransmit;
