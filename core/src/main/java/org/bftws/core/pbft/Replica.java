@@ -790,11 +790,11 @@ public final class Replica implements Engine {
   }
 
   /**
-   * To peer p, which executed up to {@code from}: per slot of this view above it, the pre-prepare (the
-   * primary's, forwarded by whoever holds it) and our prepare and commit ({@link Statuses}).
+   * To peer p, which executed up to {@code from}: per slot of this view above it that we executed, the
+   * pre-prepare (the primary's, forwarded by whoever holds it) and our prepare and commit ({@link Statuses}).
    */
   void resendFrom(long from, int p) {
-    for (Slot slot : log.tailMap(from, false).values()) {
+    for (Slot slot : log.subMap(from, false, lastExecuted, true).values()) {
       if (slot.view != view) {
         continue;
       }

@@ -57,12 +57,14 @@ final class Statuses {
       sendView(p);
     } else if (st.view() == r.view && !st.active()) {
       r.viewChanges.sendOwn(p); // both changing to this view: p may lack ours for the quorum
-    } else if (r.active && (st.view() == r.view || !st.active())) {
+    } else if (r.active && st.lastExecuted() < r.lastExecuted && (st.view() == r.view || !st.active())) {
       // p in our view, or alone in a view change we never joined: what it needs to execute as far as we did
       sendCheckpointProof(p, st);
       r.resendFrom(Math.max(st.lastExecuted(), r.checkpoints.stableSeq), p);
-    } else if (st.view() > r.view && st.active() || st.lastExecuted() > r.lastExecuted) {
-      r.send(p, own()); // p is ahead of us: our status makes it answer with what we lack
+    } else if (st.view() > r.view && st.active() || st.stableSeq() > r.lastExecuted) {
+      // p is a view or a checkpoint ahead: our status makes it answer with what we lack (a small lag within
+      // a view is what the rounds' retransmission covers)
+      r.send(p, own());
     }
   }
 
