@@ -794,6 +794,9 @@ public final class Replica implements Engine {
    * pre-prepare (the primary's, forwarded by whoever holds it) and our prepare and commit ({@link Statuses}).
    */
   void resendFrom(long from, int p) {
+    if (from >= lastExecuted) {
+      return; // nothing executed here above it (below our own stable checkpoint we are fetching it)
+    }
     for (Slot slot : log.subMap(from, false, lastExecuted, true).values()) {
       if (slot.view != view) {
         continue;
