@@ -761,7 +761,7 @@ public final class Replica implements Engine {
   private void retransmit() {
     boolean stalled = lastExecuted == executedAtLastRetransmit;
     executedAtLastRetransmit = lastExecuted;
-    statuses.round(!active || stalled && !pending.isEmpty() || lastExecuted < checkpoints.stableSeq);
+    statuses.round(!active || lastExecuted < checkpoints.stableSeq);
     if (!active) {
       viewChanges.retransmit();
       checkpoints.retransmit(stalled);

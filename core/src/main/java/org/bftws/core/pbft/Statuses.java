@@ -16,8 +16,9 @@ import org.bftws.core.message.Status;
  * to fetch the state), and one alone in a view change the group never joined (it needs pre-prepares and
  * commits to follow the group's view, {@link Following}).
  *
- * <p>Cheap: a replica sends a status each round only while it suspects it is behind (changing view, stalled
- * with requests waiting, or below the stable checkpoint), otherwise every {@link #QUIET_ROUNDS}-th round.
+ * <p>Cheap: a replica sends a status each round only while it suspects it is behind (changing view, or below
+ * its stable checkpoint), otherwise every {@link #QUIET_ROUNDS}-th round. A lag within a view, the common
+ * case, is left to the rounds' retransmission, which already resends to peers whose commit never came.
  * Each peer is answered at most once per retransmission interval, with at most the log window's messages.
  * A status changes no protocol state: a replayed or stale one only makes a peer resend messages it already
  * sent, which their receivers take at most once.
@@ -57,8 +58,12 @@ final class Statuses {
       sendView(p);
     } else if (st.view() == r.view && !st.active()) {
       r.viewChanges.sendOwn(p); // both changing to this view: p may lack ours for the quorum
-    } else if (r.active && st.lastExecuted() < r.lastExecuted && (st.view() == r.view || !st.active())) {
-      // p in our view, or alone in a view change we never joined: what it needs to execute as far as we did
+    } else if (r.active && st.view() == r.view && st.lastExecuted() < r.checkpoints.stableSeq) {
+      // p in our view: the proof of a stable checkpoint it has not reached; above it, the rounds'
+      // retransmission resends our commits to peers whose commit never came
+      sendCheckpointProof(p, st);
+    } else if (r.active && !st.active() && st.lastExecuted() < r.lastExecuted) {
+      // p alone in a view change we never joined: what it needs to execute as far as we did (Following)
       sendCheckpointProof(p, st);
       r.resendFrom(Math.max(st.lastExecuted(), r.checkpoints.stableSeq), p);
     } else if (st.view() > r.view && st.active() || st.stableSeq() > r.lastExecuted) {
