@@ -790,8 +790,9 @@ public final class Replica implements Engine {
   }
 
   /**
-   * To peer p, which executed up to {@code from}: per slot of this view above it that we executed, the
-   * pre-prepare (the primary's, forwarded by whoever holds it) and our prepare and commit ({@link Statuses}).
+   * To peer p, alone in a view change above ours and executed up to {@code from}: per slot of this view above
+   * it that we executed, the pre-prepare (the primary's, forwarded by whoever holds it) and our commit, what
+   * {@link Following} needs ({@link Statuses}); our prepare it could not use.
    */
   void resendFrom(long from, int p) {
     if (from >= lastExecuted) {
@@ -803,9 +804,6 @@ public final class Replica implements Engine {
       }
       if (slot.prePrepareMessage != null) {
         send(p, slot.prePrepareMessage);
-      }
-      if (slot.ownPrepare != null) {
-        send(p, slot.ownPrepare);
       }
       if (slot.ownCommit != null) {
         send(p, slot.ownCommit);
