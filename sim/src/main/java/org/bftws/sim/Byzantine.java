@@ -32,6 +32,13 @@ public enum Byzantine {
    */
   SLOW,
   /**
+   * Not Byzantine: one correct replica, a backup of the first view, is cut off from the other replicas in
+   * both directions until the heal while clients still reach it. Its view-change timer fires on their
+   * requests and it is alone in a view change that the others, ordering without it, never join; after the
+   * heal it must catch up (L2). PBFT only; not part of {@code all}.
+   */
+  ISOLATE,
+  /**
    * A replicated client (BFT-WS §3.4, a middle tier's four replicas calling this group): clients 0..3 are its
    * members, on one shared sequence, each issuing the same request under each number; member 3 is Byzantine
    * and sends an altered request under each number ahead of the correct members. The replicas order a member's

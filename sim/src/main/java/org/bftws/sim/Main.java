@@ -104,7 +104,7 @@ public final class Main {
   private static void usage(String why) {
     System.err.println("simulate: " + why);
     System.err.println("usage: scripts/simulate --seeds A..B [--replicas N] [--clients C] [--requests N]"
-        + " [--byzantine none|twins|mutate|silent|client|flagging|equivocate|slow|member|over-threshold|all[,...]]"
+        + " [--byzantine none|twins|mutate|silent|client|flagging|equivocate|slow|member|isolate|over-threshold|all[,...]]"
         + " [--ordering pbft|async] [--config I|II] [--slow-delay-ticks N] [--random none|ct|ba|ba-hardened]"
         + " [--scheme cks|bls|rsa] [--coin-per-batch] [--keys DIR] [--authentication signatures|macs] [--threads T]"
         + " [--verbose]");

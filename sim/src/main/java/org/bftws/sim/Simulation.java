@@ -55,6 +55,12 @@ import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
 public final class Simulation {
   /** Ticks after the heal within which every outstanding request of a correct client must complete (L1). */
   static final long LIVENESS_BOUND = 20_000;
+  /**
+   * Ticks after the clients are done (and the heal) within which every correct replica must have executed as
+   * far as the furthest correct replica (L2): a replica that was cut off, crashed or alone in a view change
+   * catches up too.
+   */
+  static final long CATCH_UP_BOUND = 5_000;
   /** {@code -Dsim.trace=true} prints every replica's events of a (replayed) run to stderr. */
   private static final boolean TRACE = Boolean.getBoolean("sim.trace");
 
@@ -130,6 +136,8 @@ public final class Simulation {
   /** With randomness or FLAGGING: the identity that flags unrandomized operations (null otherwise). */
   private final FlaggingClient flagging;
   private final Map<Long, int[]> twinRoutes = new HashMap<>();
+  /** ISOLATE: the correct replica cut off from the other replicas until the heal (-1: none). */
+  private final int isolated;
   /** MEMBER: the replicated client of clients 0..3 (ids n..n+3), else none. */
   private final ReplicatedClients replicated;
   private long time;
@@ -175,6 +183,9 @@ public final class Simulation {
     if (!o.async() && o.byzantine() == Byzantine.EQUIVOCATE) {
       throw new IllegalArgumentException("--byzantine equivocate needs asynchronous ordering (PBFT's is twins)");
     }
+    if (o.async() && o.byzantine() == Byzantine.ISOLATE) {
+      throw new IllegalArgumentException("--byzantine isolate is PBFT's (a replica alone in a view change)");
+    }
     // CT under asynchronous ordering: one dealt key tosses binary agreement's coins and the requests' (the
     // engine signs the two in separate domains), so the checker's oracle checks the random numbers (S8).
     asyncCoins = !o.async() ? null : coinConfigs != null ? coinConfigs : dealAsyncCoins();
@@ -203,11 +214,12 @@ public final class Simulation {
       checker.agreement(new Checker.BaOracle(n, o.f(), o.random() == SimOptions.Randomness.BA_HARDENED, verifier));
     }
     Set<Integer> byz = chooseByzantine();
+    isolated = o.byzantine() == Byzantine.ISOLATE ? 1 + rng.nextInt(n - 1) : -1;
     ticks = !o.async() || new Random(o.seed() ^ 0x7469636bL).nextInt(3) != 0;
     // Amnesia needs state transfer, which a stalled tick triggers: none in the asynchronous runs without ticks.
     int amnesiaBudget = !ticks || o.byzantine() == Byzantine.OVER_THRESHOLD ? 0
         : o.byzantine() == Byzantine.NONE || o.byzantine() == Byzantine.CLIENT || o.byzantine() == Byzantine.SLOW
-        ? o.f() : o.f() - 1;
+        || o.byzantine() == Byzantine.ISOLATE ? o.f() : o.f() - 1;
     faults = steadyDelay > 0 ? Faults.steady(steadyDelay) : Faults.draw(rng, o, amnesiaBudget);
     adversary = o.async() ? new AsyncAdversary(rng, n, byz, o.byzantine() != Byzantine.SLOW) : null;
     net = new Network(o, rng, faults, adversary, !ticks);
@@ -401,18 +413,7 @@ public final class Simulation {
   public SimResult run() {
     long end = faults.healAt + LIVENESS_BOUND;
     while (time < end && !allDone()) {
-      time++;
-      crashesAndRestarts();
-      if (time < faults.healAt) {
-        net.drawPartitionsAndClogs(time);
-      }
-      for (Network.Delivery d = net.due(time); d != null; d = net.due(time)) {
-        deliver(d);
-      }
-      if (adversary != null) {
-        net.releaseHeldIfIdle(time);
-      }
-      tickAll();
+      step();
       issueRequests();
       if (livenessViolated()) {
         break;
@@ -420,6 +421,9 @@ public final class Simulation {
     }
     if (!allDone() && checker.violations().stream().noneMatch(v -> v.startsWith("L1"))) {
       checker.violation("L1 liveness: requests still outstanding at the end of the run");
+    }
+    if (allDone() && checksCatchUp()) {
+      catchUp();
     }
     checker.finish();
     if (TRACE) {
@@ -440,6 +444,63 @@ public final class Simulation {
         checker.viewChanges, checker.stateTransfers, checker.evidence, checker.refused, checker.randomsChecked, time,
         new SimResult.Traffic(messagesSent, ppUpdatesSent, latencyCount == 0 ? 0 : (double) latencySum / latencyCount,
             healedCount == 0 ? 0 : (double) healedSum / healedCount, net.heldTotal()));
+  }
+
+  /** One tick of virtual time: crashes, partitions, deliveries, ticks. */
+  private void step() {
+    time++;
+    crashesAndRestarts();
+    if (time < faults.healAt) {
+      net.drawPartitionsAndClogs(time);
+    }
+    for (Network.Delivery d = net.due(time); d != null; d = net.due(time)) {
+      deliver(d);
+    }
+    if (adversary != null) {
+      net.releaseHeldIfIdle(time);
+    }
+    tickAll();
+  }
+
+  /**
+   * L2 catch-up, PBFT only (the asynchronous engine's known gap is documented in docs/design/async.md) and
+   * not for the negative control, whose split brain has no one group to catch up with.
+   */
+  private boolean checksCatchUp() {
+    return !o.async() && o.byzantine() != Byzantine.OVER_THRESHOLD;
+  }
+
+  /**
+   * L2: the clients are done; run on (no new requests) until every correct replica has executed as far as
+   * the furthest correct one, at most {@link #CATCH_UP_BOUND} ticks after the later of now and the heal.
+   */
+  private void catchUp() {
+    long deadline = Math.max(time, faults.healAt) + CATCH_UP_BOUND;
+    while (time < deadline && laggard() != null) {
+      step();
+    }
+    String behind = laggard();
+    if (behind != null) {
+      checker.violation("L2 catch-up: " + behind + " " + CATCH_UP_BOUND + " ticks after the clients were done"
+          + " and the heal");
+    }
+  }
+
+  /** A correct replica that executed less than the furthest correct one, described; null if none. */
+  private String laggard() {
+    long furthest = 0;
+    for (ReplicaNode node : replicas) {
+      if (!node.byzantine) {
+        furthest = Math.max(furthest, node.instances.get(0).replica.lastExecuted());
+      }
+    }
+    for (ReplicaNode node : replicas) {
+      Engine e = node.instances.get(0).replica;
+      if (!node.byzantine && e.lastExecuted() < furthest) {
+        return "replica " + node.id + " executed to " + e.lastExecuted() + ", the group to " + furthest;
+      }
+    }
+    return null;
   }
 
   private boolean allDone() {
@@ -731,11 +792,11 @@ public final class Simulation {
       }
       if (m.to() == Ready.ALL_REPLICAS) {
         for (int to = 0; to < o.n(); to++) {
-          if (to != node.id && heardFrom(in, to, b)) {
+          if (to != node.id && heardFrom(in, to, b) && !cutOff(node.id, to)) {
             net.link(time, node.id, in.side, to, b, delayBy);
           }
         }
-      } else if (heardFrom(in, m.to(), b)) {
+      } else if (heardFrom(in, m.to(), b) && !cutOff(node.id, m.to())) {
         net.link(time, node.id, in.side, m.to(), b, delayBy);
       }
     }
@@ -761,6 +822,11 @@ public final class Simulation {
       // a reply bundle or hostile bytes: by the peer's parity
     }
     return side == in.side;
+  }
+
+  /** ISOLATE: before the heal, nothing goes between the isolated replica and another replica. */
+  private boolean cutOff(int from, int to) {
+    return time < faults.healAt && to < o.n() && (from == isolated || to == isolated);
   }
 
   private void link(int from, int fromSide, int to, byte[] bytes) {

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.stream.Collectors;
 import org.bftws.core.crypto.Authentication;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.threshold.Dealt;
@@ -170,6 +171,21 @@ public class SimulationTest {
     long caught = runAll(runs).stream().filter(r -> r.violations().stream()
         .anyMatch(v -> v.startsWith("S1") || v.startsWith("S7"))).count();
     assertTrue("only " + caught + " of 10 over-threshold runs violated S1 or S7", caught >= 5);
+  }
+
+  // L2 (docs/design/testing.md) under ISOLATE: a correct backup cut off from the other replicas until the heal
+  // is alone in a view change the group never joins; after the heal it executes as far as the group. With
+  // neither status messages (pbft.Statuses) nor pbft.LateCommits, seeds 2, 10, 11, 13, 15 and 19 fail L2: the
+  // replica gets the stable checkpoints by state transfer but never what the group executed after the last.
+  @Test
+  public void aReplicaAloneInAViewChangeCatchesUp() throws Exception {
+    List<SimOptions> runs = new ArrayList<>();
+    for (long seed = 1; seed <= 20; seed++) {
+      runs.add(new SimOptions(seed, 1, 3, 200, Byzantine.ISOLATE));
+    }
+    String failing = runAll(runs).stream().filter(r -> !r.ok())
+        .map(r -> r.report(false) + "\n  replay: " + r.options().replay()).collect(Collectors.joining("\n"));
+    assertTrue("failing seeds:\n" + failing, failing.isEmpty());
   }
 
   /** The asynchronous engine's nemeses: PBFT's but flagging (a PBFT primary's), and the equivocating sender. */

@@ -31,7 +31,12 @@ public enum Kind {
    * A replica's reply to read-only requests: a {@link ReplyCertificate} like {@link #REPLY}'s, but a
    * different kind, so that a client never counts an unordered answer as an ordered one or the reverse.
    */
-  READ_ONLY_REPLY;
+  READ_ONLY_REPLY,
+  /**
+   * A replica's {@link Status} (Castro-Liskov TOCS 2002 §5.2): what view it is in and how far it got, so that
+   * peers resend what it lacks (a new-view, view-changes, checkpoints, pre-prepares and commits).
+   */
+  STATUS;
 
   private static final Kind[] ALL = values();
 

@@ -20,6 +20,7 @@ import org.bftws.core.message.PrePrepare;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.RequestId;
 import org.bftws.core.message.Signed;
+import org.bftws.core.message.Status;
 import org.bftws.core.message.Vote;
 
 /**
@@ -85,7 +86,9 @@ public final class Replica implements Engine {
   final ViewChanges viewChanges;
   final Coins coins;
   final Contributions contributions;
-  /** What commits in a view this replica left alone (configuration II needs it to execute on). */
+  /** Status messages (TOCS 2002 §5.2): peers resend what a replica that is behind lacks. */
+  private final Statuses statuses;
+  /** While alone in a view change: executing what commits in a lower view (configuration II needs it). */
   final LateCommits lateCommits;
   /** Requests executed without ordering (Castro-Liskov §5.1.3). */
   private final ReadOnlyRequests readOnly;
@@ -150,6 +153,7 @@ public final class Replica implements Engine {
     this.coins = new Coins(cfg, id, signer, operations,
         randomness.algorithm() == RandomnessConfig.Algorithm.CT ? randomness.coins() : null, host);
     this.contributions = new Contributions(this, randomness);
+    this.statuses = new Statuses(this);
     this.lateCommits = new LateCommits(this);
     this.readOnly = new ReadOnlyRequests(cfg, requests, role);
   }
@@ -264,6 +268,7 @@ public final class Replica implements Engine {
       case STATE -> checkpoints.onStateTransfer(s);
       case COIN_SHARE -> coins.onShare(s);
       case PP_UPDATE -> contributions.onPpUpdate(s);
+      case STATUS -> onStatus(s.sender(), Status.decode(s.body()));
       case REPLY, READ_ONLY_REPLY -> evidence(s.sender(), "a reply sent to a replica");
       case ASYNC -> evidence(s.sender(), "an asynchronous-protocol message sent to a PBFT replica");
     }
@@ -553,11 +558,20 @@ public final class Replica implements Engine {
     executeCommitted();
   }
 
-  /** (w, seq, pp) committed in view w, which this replica left ({@link LateCommits}): executed like any batch. */
-  void committedInLeftView(Slot slot, long w, PrePrepare pp) {
+  /** A status shows the view its sender is in (§4.5.2's f+1 rule counts it); peers resend what it lacks. */
+  private void onStatus(int sender, Status st) {
+    viewChanges.noteView(sender, st.view());
+    statuses.onStatus(sender, st);
+  }
+
+  /**
+   * pp committed in its view, below ours, while we change view ({@link LateCommits}): executed like our own
+   * commits, in order; we never voted for it.
+   */
+  void committedInLowerView(Slot slot, PrePrepare pp) {
     slot.committedBatch = pp.requests();
     slot.committedDigest = pp.digest();
-    out.events.add(new Event.Committed(w, slot.seq, pp.digest(), pp.requests()));
+    out.events.add(new Event.Committed(pp.view(), slot.seq, pp.digest(), pp.requests()));
     coins.committed(slot.seq, slot.committedDigest, slot.committedBatch);
     executeCommitted();
   }
@@ -770,14 +784,17 @@ public final class Replica implements Engine {
    * never came (in the normal case nothing extra is sent). Without the second part a peer that lost one
    * message just as traffic ends waits up to two rounds, and if its clock runs faster than ours (we are
    * the loaded ones) its view-change timer fires first and it sits alone in a view change nobody joins
-   * (Castro-Liskov §5.2 sends status messages so that peers resend what one lacks; this is the part our
-   * own log already tells us).
+   * (this is the part our own log already tells us). What only the lagging replica knows it lacks comes
+   * from its status ({@link Statuses}, TOCS 2002 §5.2), which a round also sends when due; a replica in a
+   * view change resends its VIEW-CHANGE, its checkpoint vote and its fetch of a stable checkpoint above it.
    */
   private void retransmit() {
     boolean stalled = lastExecuted == executedAtLastRetransmit;
     executedAtLastRetransmit = lastExecuted;
+    statuses.round(!active || lastExecuted < checkpoints.stableSeq);
     if (!active) {
       viewChanges.retransmit();
+      checkpoints.retransmit(stalled);
       return;
     }
     checkpoints.retransmit(stalled);
@@ -799,6 +816,28 @@ public final class Replica implements Engine {
     if (stalled) {
       coins.retransmit();
       contributions.retransmit();
+    }
+  }
+
+  /**
+   * To peer p, alone in a view change above ours and executed up to {@code from}: per slot of this view above
+   * it that we executed, the pre-prepare (the primary's, forwarded by whoever holds it) and our commit, what
+   * {@link LateCommits} needs ({@link Statuses}); our prepare it could not use.
+   */
+  void resendFrom(long from, int p) {
+    if (from >= lastExecuted) {
+      return; // nothing executed here above it (below our own stable checkpoint we are fetching it)
+    }
+    for (Slot slot : log.subMap(from, false, lastExecuted, true).values()) {
+      if (slot.view != view) {
+        continue;
+      }
+      if (slot.prePrepareMessage != null) {
+        send(p, slot.prePrepareMessage);
+      }
+      if (slot.ownCommit != null) {
+        send(p, slot.ownCommit);
+      }
     }
   }
 

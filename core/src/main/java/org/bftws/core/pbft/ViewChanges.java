@@ -380,4 +380,12 @@ final class ViewChanges {
       r.multicast(own);
     }
   }
+
+  /** Our VIEW-CHANGE for the view we are in, to a peer that may lack it (status, TOCS 2002 §5.2). */
+  void sendOwn(int to) {
+    ViewChange mine = latestDecoded.get(r.id);
+    if (own != null && mine != null && mine.newView() == r.view()) {
+      r.send(to, own);
+    }
+  }
 }
