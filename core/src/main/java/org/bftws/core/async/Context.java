@@ -309,7 +309,20 @@ public final class Context {
   private void answerLaggard(Signed s, Pid pid) {
     Pid top = top(pid);
     Answered a = new Answered(s.sender(), top);
-    if (answered.contains(a) || !sentUnder(top)) {
+    if (answered.contains(a)) {
+      return;
+    }
+    List<Ready.Outbound> answer = new ArrayList<>();
+    for (Map.Entry<Pid, List<Ready.Outbound>> e : sent.entrySet()) {
+      if (within(e.getKey(), top)) {
+        for (Ready.Outbound o : e.getValue()) {
+          if (o.to() == Ready.ALL_REPLICAS || o.to() == s.sender()) { // not what went to a third party
+            answer.add(new Ready.Outbound(s.sender(), o.bytes()));
+          }
+        }
+      }
+    }
+    if (answer.isEmpty()) {
       return;
     }
     if (!s.verify(verifier)) {
@@ -317,24 +330,7 @@ public final class Context {
       return;
     }
     answered.add(a);
-    for (Map.Entry<Pid, List<Ready.Outbound>> e : sent.entrySet()) {
-      if (within(e.getKey(), top)) {
-        for (Ready.Outbound o : e.getValue()) {
-          if (o.to() == Ready.ALL_REPLICAS || o.to() == s.sender()) { // not what went to a third party
-            out.messages.add(new Ready.Outbound(s.sender(), o.bytes()));
-          }
-        }
-      }
-    }
-  }
-
-  private boolean sentUnder(Pid top) {
-    for (Pid pid : sent.keySet()) {
-      if (within(pid, top)) {
-        return true;
-      }
-    }
-    return false;
+    out.messages.addAll(answer);
   }
 
   /** The instance of {@code pid} just below its root (the channel's round), or the root itself. */
