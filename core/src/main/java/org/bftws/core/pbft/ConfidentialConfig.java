@@ -2,7 +2,6 @@ package org.bftws.core.pbft;
 
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
-import java.util.Arrays;
 import org.bftws.core.crypto.threshold.Codec;
 import org.bftws.core.crypto.threshold.GroupKey;
 import org.bftws.core.crypto.threshold.KeyShare;
@@ -48,17 +47,6 @@ public record ConfidentialConfig(GroupKey key, KeyShare share, byte[] groupId, C
   public static byte[] seal(GroupKey key, byte[] groupId, String sequenceId, long messageNumber, byte[] plaintext,
       SecureRandom random) {
     return TDH2.encrypt(key, label(groupId, sequenceId, messageNumber), plaintext, random).encode();
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof ConfidentialConfig c && c.key == key && c.share == share && c.operations == operations
-        && Arrays.equals(c.groupId, groupId);
-  }
-
-  @Override
-  public int hashCode() {
-    return Arrays.hashCode(groupId);
   }
 
   @Override

@@ -2,13 +2,9 @@ package org.bftws.core.pbft;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeMap;
 import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.threshold.InvalidCiphertextException;
@@ -44,22 +40,11 @@ import org.bftws.core.message.Signed;
  * <p>Shares are released only once the order is final, never before: no f colluding replicas learn a request
  * before its position is fixed, which stops front-running. The state is kept per sequence number (a view
  * change commits the same batch again: our shares are sent again), bounded by the log window, and dropped at
- * the stable checkpoint, as {@link Coins}' is; retransmission follows Coins' too (a stalled replica resends its
- * shares, a peer that holds them answers with its own).
+ * the stable checkpoint, and retransmitted, as {@link Coins}' are ({@link ShareRounds}).
  */
 public final class Decryptions {
-  /** What the engine provides (the same as {@link Coins.Host} but for the callback). */
-  public interface Host {
-    Ready out();
-
-    long stableSeq();
-
-    long windowTop();
-
-    long lastExecuted();
-
-    long now();
-
+  /** What the engine provides. */
+  public interface Host extends ShareRounds.Host {
     /** Every confidential request of a batch opened or was refused: execution may go on. */
     void decrypted();
   }
@@ -70,26 +55,16 @@ public final class Decryptions {
   private final Host host;
   /** Null: no request is confidential. */
   private ConfidentialConfig c;
-  private final TreeMap<Long, Opening> openings = new TreeMap<>();
+  private final ShareRounds<Opening> openings;
 
-  /** The confidential requests of one sequence number. */
-  private static final class Opening {
-    /** The final batch's digest; null until the batch is final here. */
-    byte[] digest;
-    /** Batch positions of the confidential requests, ascending, and their clients. */
-    int[] requests;
+  /**
+   * The confidential requests of one sequence number: {@code requests} holds their batch positions, and per
+   * request its client, its ciphertext (null if refused) and its plaintext once opened.
+   */
+  private static final class Opening extends ShareRounds.Round {
     int[] clients;
-    /** Per confidential request: its ciphertext, null if refused. */
     Tdh2Ciphertext[] ciphertexts;
-    /** Per confidential request: candidate shares by sender, ours first; null once opened or refused. */
-    List<Map<Integer, SignatureShare>> candidates;
     byte[][] plaintexts;
-    int missing;
-    Signed own;
-    final Map<Integer, Signed> early = new HashMap<>();
-    final Set<Integer> heard = new HashSet<>();
-    final Set<Integer> bad = new HashSet<>();
-    final Map<Integer, Long> answered = new HashMap<>();
   }
 
   public Decryptions(GroupConfig cfg, int id, Signer signer, Host host) {
@@ -97,6 +72,7 @@ public final class Decryptions {
     this.id = id;
     this.signer = signer;
     this.host = host;
+    this.openings = new ShareRounds<>(cfg, host, Opening::new);
   }
 
   /** This replica's TDH2 material and the group's confidential operations; before the first step. */
@@ -148,32 +124,17 @@ public final class Decryptions {
     if (c == null) {
       return;
     }
-    Opening o = openings.get(seq);
-    if (o != null && o.digest != null) {
-      if (o.own != null) {
-        multicast(o.own);
-      }
+    if (openings.finalAgain(openings.get(seq))) {
       return;
     }
     int[] confidential = confidentialIndices(batch);
     if (confidential.length == 0) {
-      if (o != null) {
-        for (int sender : o.early.keySet()) {
-          evidence(sender, "decryption shares for seq " + seq + ", whose batch has no confidential request");
-        }
-        openings.remove(seq);
-      }
+      openings.unneeded(seq, "decryption shares for seq " + seq + ", whose batch has no confidential request");
       return;
     }
-    if (o == null) {
-      o = new Opening();
-      openings.put(seq, o);
-    }
+    Opening o = openings.open(seq);
     start(o, seq, digest, batch, confidential);
-    for (Map.Entry<Integer, Signed> e : o.early.entrySet()) {
-      take(o, seq, e.getKey(), DecryptionShares.decode(e.getValue().body()));
-    }
-    o.early.clear();
+    openings.takeEarly(o, (sender, msg) -> take(o, seq, sender, DecryptionShares.decode(msg.body())));
     combine(o, seq);
   }
 
@@ -202,10 +163,9 @@ public final class Decryptions {
       entries.add(new CoinShare.Entry(confidential[j], mine.encode()));
       o.missing++;
     }
-    o.heard.add(id);
-    if (!entries.isEmpty()) {
-      o.own = Signed.sign(Kind.DECRYPTION_SHARE, id, new DecryptionShares(seq, digest, entries).encode(), signer);
-      multicast(o.own);
+    if (!entries.isEmpty()) { // else every ciphertext was refused: nothing to share
+      openings.release(o, id, Signed.sign(Kind.DECRYPTION_SHARE, id,
+          new DecryptionShares(seq, digest, entries).encode(), signer));
     }
   }
 
@@ -237,20 +197,8 @@ public final class Decryptions {
       evidence(s.sender(), "decryption shares, but this group has no confidential requests");
       return;
     }
-    if (ds.seq() <= host.stableSeq() || ds.seq() > host.windowTop()) {
-      return; // below: opened or moot; above: outside the window, sent again when we get there
-    }
-    if (ds.shares().size() > cfg.get(GroupConfig.MAX_BATCH_SIZE)) {
-      evidence(s.sender(), "more decryption shares than requests in a batch");
-      return;
-    }
-    Opening o = openings.computeIfAbsent(ds.seq(), k -> new Opening());
-    if (o.digest == null) {
-      o.early.putIfAbsent(s.sender(), s);
-      return;
-    }
-    if (o.heard.contains(s.sender()) || o.bad.contains(s.sender())) {
-      answer(o, s.sender());
+    Opening o = openings.admit(s, ds.seq(), ds.shares().size(), "decryption shares");
+    if (o == null) {
       return;
     }
     take(o, ds.seq(), s.sender(), ds);
@@ -259,21 +207,9 @@ public final class Decryptions {
     }
   }
 
-  /** A peer resends its shares only when stalled: it may wait for ours; at most once per interval. */
-  private void answer(Opening o, int peer) {
-    if (o.own == null || o.bad.contains(peer)) {
-      return;
-    }
-    Long last = o.answered.get(peer);
-    if (last == null || host.now() - last >= cfg.get(GroupConfig.RETRANSMIT_INTERVAL)) {
-      o.answered.put(peer, host.now());
-      host.out().messages.add(new Ready.Outbound(peer, o.own.encode()));
-    }
-  }
-
   /** Checks the form of one sender's shares (one per valid ciphertext, in order) and adds them as candidates. */
   private void take(Opening o, long seq, int sender, DecryptionShares ds) {
-    if (o.heard.contains(sender) || o.bad.contains(sender)) {
+    if (!ShareRounds.untaken(o, sender)) {
       return;
     }
     String problem = null;
@@ -306,8 +242,7 @@ public final class Decryptions {
       }
     }
     if (problem != null) {
-      evidence(sender, problem);
-      o.bad.add(sender);
+      openings.drop(o, sender, problem);
       return;
     }
     o.heard.add(sender);
@@ -341,14 +276,7 @@ public final class Decryptions {
           cand = resolved(o, j);
         } catch (InvalidSharesException e) {
           for (int index : e.badIndices()) {
-            int sender = index - 1;
-            evidence(sender, "invalid decryption share for seq " + seq + " request " + o.requests[j]);
-            o.bad.add(sender);
-            for (Map<Integer, SignatureShare> other : o.candidates) {
-              if (other != null) {
-                other.remove(sender);
-              }
-            }
+            openings.drop(o, index - 1, "invalid decryption share for seq " + seq + " request " + o.requests[j]);
           }
         } catch (InvalidCiphertextException e) {
           evidence(o.clients[j], "confidential request " + o.requests[j] + " at seq " + seq + " does not open"
@@ -402,29 +330,20 @@ public final class Decryptions {
 
   /** Stalled: resend our shares for final batches not executed; peers that hold theirs answer. */
   public void retransmit() {
-    for (Map.Entry<Long, Opening> e : openings.tailMap(host.lastExecuted(), false).entrySet()) {
-      if (e.getValue().own != null) {
-        multicast(e.getValue().own);
-      }
-    }
+    openings.retransmit();
   }
 
   /** The checkpoint at seq became stable: nothing at or below it needs opening. */
   public void discardUpTo(long seq) {
-    openings.headMap(seq, true).clear();
+    openings.discardUpTo(seq);
   }
 
   /** For tests and traces: ciphertexts still waiting at seq (-1 if nothing is opened there). */
   int missing(long seq) {
-    Opening o = openings.get(seq);
-    return o == null || o.digest == null ? -1 : o.missing;
-  }
-
-  private void multicast(Signed msg) {
-    host.out().messages.add(new Ready.Outbound(Ready.ALL_REPLICAS, msg.encode()));
+    return openings.missing(seq);
   }
 
   private void evidence(int node, String what) {
-    host.out().events.add(new Event.Evidence(node, what));
+    openings.evidence(node, what);
   }
 }

@@ -1,7 +1,6 @@
 package org.bftws.core.crypto.threshold;
 
 import java.math.BigInteger;
-import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -25,7 +24,7 @@ import org.bouncycastle.math.ec.ECPoint;
  * <p>g̃^x cannot be checked against g^x without a pairing, so {@link #combine} verifies the k proofs it uses
  * and the {@link GroupValue} carries those shares as evidence (docs/design/cryptography.md: "CKS needs the shares and proofs").
  */
-public final class CksCoin extends AbstractThresholdScheme {
+public final class CksCoin extends AbstractThresholdScheme implements DlogThresholdKeys {
   /** RFC 9380 §3.1: an application-specific domain separation tag ending in the suite id. */
   public static final String HASH_TO_CURVE_DST = "BFTWS-V01-CS01-with-P256_XMD:SHA-256_SSWU_RO_";
   private static final String PROOF_DOMAIN = "BFTWS-CKS-DLEQ-v1";
@@ -42,26 +41,6 @@ public final class CksCoin extends AbstractThresholdScheme {
   @Override
   boolean publiclyVerifiable() {
     return false;
-  }
-
-  @Override
-  public Dealt deal(ThresholdParams params, SecureRandom random) {
-    return DlogKeys.deal(SchemeId.CKS, params, random);
-  }
-
-  @Override
-  public GroupKey groupKey(ThresholdParams params, byte[] common, List<byte[]> verificationKeys) {
-    return DlogKeys.groupKey(SchemeId.CKS, params, common, verificationKeys);
-  }
-
-  @Override
-  public KeyShare keyShare(ThresholdParams params, int index, byte[] secret) {
-    return DlogKeys.keyShare(SchemeId.CKS, params, index, secret);
-  }
-
-  @Override
-  public boolean keyShareMatches(GroupKey group, KeyShare share) {
-    return sameKey(group, share) && DlogKeys.matches(group, share);
   }
 
   @Override

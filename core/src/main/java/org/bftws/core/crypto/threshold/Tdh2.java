@@ -45,7 +45,7 @@ import org.bouncycastle.math.ec.ECPoint;
  * replicas; with verified shares h^r is unique and every party decrypts alike, a payload that does not
  * decrypt included. Security level: 128 bits (P-256, SHA-256, AES-256-GCM with a 128-bit tag).
  */
-public final class Tdh2 implements ThresholdKeys {
+public final class Tdh2 implements DlogThresholdKeys {
   /** RFC 9380 domain separation tag of ḡ's hash-to-curve. */
   public static final String GENERATOR_DST = "BFTWS-V01-CS02-with-P256_XMD:SHA-256_SSWU_RO_";
   private static final String VALIDITY_DOMAIN = "BFTWS-TDH2-H2-v1";
@@ -62,27 +62,6 @@ public final class Tdh2 implements ThresholdKeys {
   @Override
   public SchemeId id() {
     return SchemeId.TDH2;
-  }
-
-  @Override
-  public Dealt deal(ThresholdParams params, SecureRandom random) {
-    return DlogKeys.deal(SchemeId.TDH2, params, random);
-  }
-
-  @Override
-  public GroupKey groupKey(ThresholdParams params, byte[] common, List<byte[]> verificationKeys) {
-    return DlogKeys.groupKey(SchemeId.TDH2, params, common, verificationKeys);
-  }
-
-  @Override
-  public KeyShare keyShare(ThresholdParams params, int index, byte[] secret) {
-    return DlogKeys.keyShare(SchemeId.TDH2, params, index, secret);
-  }
-
-  @Override
-  public boolean keyShareMatches(GroupKey group, KeyShare share) {
-    return group.scheme() == SchemeId.TDH2 && share.scheme() == SchemeId.TDH2
-        && group.params().equals(share.params()) && DlogKeys.matches(group, share);
   }
 
   /** Encrypts {@code message} under the group's public key with {@code label}; r and s come from {@code random}. */
