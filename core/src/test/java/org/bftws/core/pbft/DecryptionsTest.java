@@ -223,6 +223,42 @@ public class DecryptionsTest {
     }
   }
 
+  // Shares that arrive before the batch commits here are kept and used once it does, without a retransmission.
+  @Test
+  public void sharesArrivingBeforeTheCommitAreKept() {
+    group();
+    g.hold = m -> m.to() == 3 && Cluster.kind(m) == Kind.COMMIT;
+    send(sealed("bid G"));
+    assertEquals(List.of(), g.operations(3));
+    assertTrue("replica 3 has the others' shares already",
+        g.sent.stream().anyMatch(m -> m.to() == 3 && isShare(m)));
+    g.hold = m -> false;
+    g.release(m -> true);
+    assertEquals(List.of("bid G"), g.operations(3));
+  }
+
+  // A Byzantine replica's share message that does not match the batch's valid ciphertexts is evidence, and the
+  // sender counts for nothing at that seq.
+  @Test
+  public void sharesForTheWrongRequestsAreEvidence() {
+    group();
+    g.hold = m -> isShare(m) && m.from() == 3;
+    send(sealed("bid H"));
+    for (Cluster.Msg m : new ArrayList<>(g.held)) {
+      DecryptionShares real = DecryptionShares.decode(Signed.decode(m.bytes()).body());
+      List<CoinShare.Entry> wrong = List.of(new CoinShare.Entry(5, real.shares().get(0).share()));
+      g.inject(3, m.to(), Signed.sign(Kind.DECRYPTION_SHARE, 3,
+          new DecryptionShares(real.seq(), real.digest(), wrong).encode(), g.signers.get(3)).encode());
+    }
+    g.held.clear();
+    g.hold = m -> false;
+    g.deliverAll();
+    for (int i = 0; i < 3; i++) {
+      assertEquals(List.of("bid H"), g.operations(i));
+      assertTrue(g.evidenceAt(i, 3, "do not cover its valid confidential requests"));
+    }
+  }
+
   @Test
   public void sealedAndPlainRequestsInterleaveInOneOrder() {
     group();
