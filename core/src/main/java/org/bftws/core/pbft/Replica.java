@@ -825,6 +825,12 @@ public final class Replica implements Engine {
     if (!active) {
       viewChanges.retransmit();
       checkpoints.retransmit(stalled);
+      if (stalled) {
+        // shares are per seq, not per view: a replica whose timer fired while it waited for a committed
+        // batch's coins or plaintexts still gets them, and executes, while alone in a view change
+        coins.retransmit();
+        decryptions.retransmit();
+      }
       return;
     }
     checkpoints.retransmit(stalled);

@@ -259,6 +259,29 @@ public class DecryptionsTest {
     }
   }
 
+  // Lossy links: decryption shares lost at random are resent by the stalled replicas (and answered) until
+  // every replica opened every request, in one order.
+  @Test
+  public void lostSharesAreResentUntilEveryReplicaOpens() {
+    for (long seed = 1; seed <= 5; seed++) {
+      group();
+      number = 0;
+      java.util.Random rng = new java.util.Random(seed);
+      g.drop = m -> isShare(m) && rng.nextInt(3) > 0;
+      List<String> bids = new ArrayList<>();
+      for (int k = 0; k < 4; k++) {
+        bids.add("bid " + seed + "/" + k);
+        send(sealed(bids.get(k)));
+      }
+      g.drop = m -> isShare(m) && rng.nextInt(4) == 0;
+      // a replica whose view-change timer fired while it waited for shares gets them all the same
+      g.tickUntil(c -> java.util.stream.IntStream.range(0, 4).allMatch(i -> c.operations(i).size() == 4), 2000);
+      for (int i = 0; i < 4; i++) {
+        assertEquals("seed " + seed + ", replica " + i, bids, g.operations(i));
+      }
+    }
+  }
+
   @Test
   public void sealedAndPlainRequestsInterleaveInOneOrder() {
     group();
