@@ -65,6 +65,10 @@ import org.bftws.core.pbft.Ready;
  * bftws.coinPerBatch}; the round executes once f+1 valid shares combined to each coin; a bad share is
  * evidence against its sender. The coin key is the one binary agreement tosses its coins with ({@link
  * Context#coin}); the two sign in separate domains.
+ *
+ * <p>Confidential requests (SINTRA §2.6, secure causal atomic broadcast, PBFT's {@link Decryptions}): a
+ * delivered round's TDH2 ciphertexts are checked and this replica releases its decryption shares; the round
+ * executes once each valid one opened from f+1 verified shares, and invalid ones are skipped alike everywhere.
  */
 public final class AsyncReplica implements Engine {
   /** The channel's protocol id. */

@@ -31,7 +31,8 @@ import org.bftws.core.message.Vote;
  * execution; {@link ViewChanges} and {@link Checkpoints} hold §4.4 and §4.3 (with state transfer),
  * {@link Coins} the threshold coin-tossing of the CT algorithm (integrity paper §5) and {@link
  * Contributions} the BA algorithm (§4): prepares and commits of a batch with randomized requests are then
- * on d' = D(d || R) ({@link #voteDigest}).
+ * on d' = D(d || R) ({@link #voteDigest}); {@link Decryptions} opens confidential requests once their batch
+ * committed (SINTRA §2.6).
  *
  * <p>With {@link Authenticators} ({@code bftws.authentication=macs}) prepares and commits also carry an
  * authenticator (Castro-Liskov TOCS 2002 §3.2): a receiver accepts them by their MAC, checks a prepare's
