@@ -68,7 +68,7 @@ import org.bftws.core.pbft.Ready;
  *
  * <p>Confidential requests (SINTRA §2.6, secure causal atomic broadcast, PBFT's {@link Decryptions}): a
  * delivered round's TDH2 ciphertexts are checked and this replica releases its decryption shares; the round
- * executes once each valid one opened from f+1 verified shares, and invalid ones are skipped alike everywhere.
+ * executes once each valid one opened from k verified shares, and invalid ones are skipped alike everywhere.
  */
 public final class AsyncReplica implements Engine {
   /** The channel's protocol id. */
