@@ -2,11 +2,14 @@ package org.bftws.core.pbft;
 
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
+import java.util.Arrays;
 import org.bftws.core.crypto.threshold.Codec;
 import org.bftws.core.crypto.threshold.GroupKey;
 import org.bftws.core.crypto.threshold.KeyShare;
 import org.bftws.core.crypto.threshold.SchemeId;
 import org.bftws.core.crypto.threshold.Tdh2;
+import org.bftws.core.crypto.threshold.Tdh2Ciphertext;
+import org.bftws.core.message.Request;
 
 /**
  * A replica's material for confidential requests (SINTRA §2.6): the group's TDH2 key, this replica's key
@@ -38,6 +41,30 @@ public record ConfidentialConfig(GroupKey key, KeyShare share, byte[] groupId, C
     return new Codec.Writer().bytes(LABEL_DOMAIN).bytes(groupId)
         .bytes(sequenceId.getBytes(StandardCharsets.UTF_8)).u32((int) (messageNumber >>> 32))
         .u32((int) messageNumber).toByteArray();
+  }
+
+  /** A confidential request's ciphertext if it may be opened, else why not (exactly one is null). */
+  public record Check(Tdh2Ciphertext ciphertext, String problem) {}
+
+  /**
+   * Checks the ciphertext that request {@code q} of group {@code groupId} carries: well-formed, labelled for
+   * that request, validity proof holding. A function of the bytes alone, so every correct replica finds the
+   * same; an embedding may call it to refuse a request before it reaches the engine (a SOAP fault).
+   */
+  public static Check check(byte[] groupId, Request q, byte[] ciphertext) {
+    Tdh2Ciphertext ct;
+    try {
+      ct = Tdh2Ciphertext.decode(ciphertext);
+    } catch (IllegalArgumentException e) {
+      return new Check(null, "malformed ciphertext: " + e.getMessage());
+    }
+    if (!Arrays.equals(ct.label(), label(groupId, q.sequenceId(), q.messageNumber()))) {
+      return new Check(null, "ciphertext labelled for another request than " + q.id());
+    }
+    if (!TDH2.isValid(ct)) {
+      return new Check(null, "ciphertext of " + q.id() + " fails its validity proof");
+    }
+    return new Check(ct, null);
   }
 
   /**

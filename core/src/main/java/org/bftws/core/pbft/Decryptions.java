@@ -99,22 +99,8 @@ public final class Decryptions {
     return bytes == null ? null : check(q, bytes).problem();
   }
 
-  private record Check(Tdh2Ciphertext ciphertext, String problem) {}
-
-  private Check check(Request q, byte[] bytes) {
-    Tdh2Ciphertext ct;
-    try {
-      ct = Tdh2Ciphertext.decode(bytes);
-    } catch (IllegalArgumentException e) {
-      return new Check(null, "malformed ciphertext: " + e.getMessage());
-    }
-    if (!Arrays.equals(ct.label(), ConfidentialConfig.label(c.groupId(), q.sequenceId(), q.messageNumber()))) {
-      return new Check(null, "ciphertext labelled for another request than " + q.id());
-    }
-    if (!ConfidentialConfig.TDH2.isValid(ct)) {
-      return new Check(null, "ciphertext of " + q.id() + " fails its validity proof");
-    }
-    return new Check(ct, null);
+  private ConfidentialConfig.Check check(Request q, byte[] bytes) {
+    return ConfidentialConfig.check(c.groupId(), q, bytes);
   }
 
   // ---------------------------------------------------------------- share release
@@ -149,7 +135,7 @@ public final class Decryptions {
     for (int j = 0; j < confidential.length; j++) {
       Request q = Request.decode(batch.get(confidential[j]).body());
       o.clients[j] = q.client();
-      Check check = check(q, c.operations().ciphertext(q));
+      ConfidentialConfig.Check check = check(q, c.operations().ciphertext(q));
       if (check.problem() != null) {
         evidence(q.client(), check.problem() + ", ordered at seq " + seq + ": not executed");
         o.candidates.add(null);
