@@ -91,8 +91,8 @@ public final class Tdh2 implements DlogThresholdKeys {
    */
   public SignatureShare share(GroupKey group, KeyShare key, Tdh2Ciphertext c) throws InvalidCiphertextException {
     requireTdh2(group);
-    if (!keyShareMatches(group, key)) {
-      throw new IllegalArgumentException("the key share was not dealt with this TDH2 group key");
+    if (key.scheme() != SchemeId.TDH2 || !key.params().equals(group.params())) {
+      throw new IllegalArgumentException("a TDH2 key share of the group's (n, k, t) is needed");
     }
     if (!isValid(c)) {
       throw new InvalidCiphertextException("TDH2 ciphertext fails its validity proof: no decryption share");
