@@ -360,7 +360,8 @@ public final class Report {
         if (rows.isEmpty()) {
             return;
         }
-        md.append("Threshold coin schemes for the CT algorithm (n = 4, k = 2 and 3), Ed25519 and HMAC-SHA256, "
+        md.append("Threshold coin schemes for the CT algorithm and the TDH2 cryptosystem of confidential requests "
+                + "(n = 4, k = 2 and 3), Ed25519 and HMAC-SHA256, "
                 + "µs per operation. From `perf/results/crypto.csv` as written.\n\n");
         table(md, rows);
         // plot: p50 of each operation, one series per scheme at the lowest k, log scale

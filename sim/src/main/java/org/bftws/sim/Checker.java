@@ -123,6 +123,20 @@ final class Checker {
     issued.add(key(q));
   }
 
+  /** Plaintexts of sealed requests (SINTRA §2.6) by the key of the request as ordered, with its ciphertext. */
+  private final Map<String, byte[]> sealed = new HashMap<>();
+
+  /** A client sealed {@code plaintext} into {@code ordered}: S7 replays the plaintext where it is ordered. */
+  void sealed(Request ordered, byte[] plaintext) {
+    sealed.put(key(ordered), plaintext.clone());
+  }
+
+  /** The request as the replicas must execute it: a sealed one opened. */
+  private Request opened(Request q) {
+    byte[] plaintext = sealed.get(key(q));
+    return plaintext == null ? q : new Request(q.client(), q.sequenceId(), q.messageNumber(), q.randomized(), plaintext);
+  }
+
   /** A replica restarted without its state: a new incarnation, tracked afresh for S2. */
   void amnesia(int replica) {
     lastExecutedSeq.remove(replica);
@@ -381,7 +395,7 @@ final class Checker {
       }
       expect++;
       for (Signed s : batches.get(e.getKey())) {
-        Request q = Request.decode(s.body());
+        Request q = opened(Request.decode(s.body()));
         int principal = replicated.principal(q.client());
         if (owner.computeIfAbsent(q.sequenceId(), k -> principal) != principal) {
           continue; // a sequence belongs to the client (or replicated client) that used it first

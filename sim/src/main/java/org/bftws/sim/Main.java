@@ -30,6 +30,7 @@ public final class Main {
     SchemeId scheme = null;
     String keys = null;
     boolean coinPerBatch = false;
+    boolean confidential = false;
     Authentication authentication = Authentication.DEFAULT;
     SimOptions.Ordering ordering = SimOptions.Ordering.PBFT;
     int slowDelay = -1;
@@ -56,6 +57,7 @@ public final class Main {
         case "--random" -> random = SimOptions.Randomness.parse(args[++i]);
         case "--scheme" -> scheme = SchemeId.fromLabel(args[++i]);
         case "--coin-per-batch" -> coinPerBatch = true;
+        case "--confidential" -> confidential = true;
         case "--keys" -> keys = args[++i];
         case "--authentication" -> authentication = Authentication.parse(args[++i]);
         case "--ordering" -> ordering = SimOptions.Ordering.parse(args[++i]);
@@ -97,7 +99,7 @@ public final class Main {
     }
     SimOptions template = new SimOptions(from, f, clients, requests, Byzantine.NONE, random,
         scheme == null ? SchemeId.CKS : scheme, coinPerBatch, simKeys, authentication, ordering, slowDelay,
-        configuration);
+        configuration).withConfidential(confidential);
     System.exit(run(from, to, template, modes, threads, verbose));
   }
 
@@ -106,7 +108,7 @@ public final class Main {
     System.err.println("usage: scripts/simulate --seeds A..B [--replicas N] [--clients C] [--requests N]"
         + " [--byzantine none|twins|mutate|silent|client|flagging|equivocate|slow|member|isolate|over-threshold|all[,...]]"
         + " [--ordering pbft|async] [--config I|II] [--slow-delay-ticks N] [--random none|ct|ba|ba-hardened]"
-        + " [--scheme cks|bls|rsa] [--coin-per-batch] [--keys DIR] [--authentication signatures|macs] [--threads T]"
+        + " [--scheme cks|bls|rsa] [--coin-per-batch] [--confidential] [--keys DIR] [--authentication signatures|macs] [--threads T]"
         + " [--verbose]");
     System.exit(2);
   }

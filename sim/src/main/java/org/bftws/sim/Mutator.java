@@ -222,7 +222,7 @@ final class Mutator {
         return (execution ? new StateTransfer(st.seq(), st.checkpoint(), c, st.proof())
             : new StateTransfer(st.seq(), c, st.execution(), st.proof())).encode();
       }
-      case COIN_SHARE -> {
+      case COIN_SHARE, DECRYPTION_SHARE -> { // one layout: a bad share must be named, by coins and decryptions alike
         return mutateCoinShare(CoinShare.decode(body));
       }
       case PP_UPDATE -> {

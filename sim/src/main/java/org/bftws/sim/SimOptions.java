@@ -17,11 +17,13 @@ import org.bftws.core.crypto.threshold.SchemeId;
  * broadcast {@code async.AsyncReplica}, each under its own network model (docs/simulator.md).
  * {@code slowDelayTicks}: with {@link Byzantine#SLOW}, how long the slow replica's messages are delayed
  * (−1: {@link #DEFAULT_SLOW_DELAY}). {@code configuration}: BFT-WS §3.3.1's configuration I (every replica
- * executes) or §3.3.2's configuration II (f replicas, drawn from the seed, only order).
+ * executes) or §3.3.2's configuration II (f replicas, drawn from the seed, only order). {@code confidential}:
+ * about half the requests that are not randomized are sealed under the group's TDH2 key and opened after
+ * ordering (SINTRA §2.6, {@code pbft.Decryptions}).
  */
 public record SimOptions(long seed, int f, int clients, int requests, Byzantine byzantine, Randomness random,
     SchemeId scheme, boolean coinPerBatch, SimKeys keys, Authentication authentication, Ordering ordering,
-    int slowDelayTicks, Configuration configuration) {
+    int slowDelayTicks, Configuration configuration, boolean confidential) {
   /**
    * The slow replica's default delay: nine tenths of PBFT's view-change timeout ({@code
    * bftws.viewChangeTimeoutTicks}, 200 ticks by default, which the simulator keeps), so a slow primary's
@@ -84,6 +86,13 @@ public record SimOptions(long seed, int f, int clients, int requests, Byzantine 
   }
 
   public SimOptions(long seed, int f, int clients, int requests, Byzantine byzantine, Randomness random,
+      SchemeId scheme, boolean coinPerBatch, SimKeys keys, Authentication authentication, Ordering ordering,
+      int slowDelayTicks, Configuration configuration) {
+    this(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, keys, authentication, ordering,
+        slowDelayTicks, configuration, false);
+  }
+
+  public SimOptions(long seed, int f, int clients, int requests, Byzantine byzantine, Randomness random,
       SchemeId scheme, boolean coinPerBatch, SimKeys keys) {
     this(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, keys, Authentication.DEFAULT,
         Ordering.PBFT, -1, Configuration.I);
@@ -104,43 +113,48 @@ public record SimOptions(long seed, int f, int clients, int requests, Byzantine 
 
   public SimOptions withSeed(long s) {
     return new SimOptions(s, f, clients, requests, byzantine, random, scheme, coinPerBatch, keys, authentication,
-        ordering, slowDelayTicks, configuration);
+        ordering, slowDelayTicks, configuration, confidential);
   }
 
   /** The same run under another seed and nemesis. */
   public SimOptions with(long s, Byzantine b) {
     return new SimOptions(s, f, clients, requests, b, random, scheme, coinPerBatch, keys, authentication, ordering,
-        slowDelayTicks, configuration);
+        slowDelayTicks, configuration, confidential);
   }
 
   public SimOptions withRandom(Randomness r, SchemeId s, boolean perBatch) {
     return new SimOptions(seed, f, clients, requests, byzantine, r, s, perBatch, keys, authentication, ordering,
-        slowDelayTicks, configuration);
+        slowDelayTicks, configuration, confidential);
   }
 
   SimOptions withKeys(SimKeys k) {
     return new SimOptions(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, k, authentication,
-        ordering, slowDelayTicks, configuration);
+        ordering, slowDelayTicks, configuration, confidential);
   }
 
   public SimOptions withAuthentication(Authentication a) {
     return new SimOptions(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, keys, a, ordering,
-        slowDelayTicks, configuration);
+        slowDelayTicks, configuration, confidential);
   }
 
   public SimOptions withOrdering(Ordering e) {
     return new SimOptions(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, keys, authentication,
-        e, slowDelayTicks, configuration);
+        e, slowDelayTicks, configuration, confidential);
   }
 
   public SimOptions withConfiguration(Configuration c) {
     return new SimOptions(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, keys, authentication,
-        ordering, slowDelayTicks, c);
+        ordering, slowDelayTicks, c, confidential);
   }
 
   public SimOptions withSlowDelay(int ticks) {
     return new SimOptions(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, keys, authentication,
-        ordering, ticks, configuration);
+        ordering, ticks, configuration, confidential);
+  }
+
+  public SimOptions withConfidential(boolean c) {
+    return new SimOptions(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, keys, authentication,
+        ordering, slowDelayTicks, configuration, c);
   }
 
   /** With {@link Byzantine#SLOW}: the ticks by which the slow replica's messages are delayed. */
@@ -166,6 +180,7 @@ public record SimOptions(long seed, int f, int clients, int requests, Byzantine 
         + (authentication == Authentication.DEFAULT ? "" : " --authentication " + authentication.label())
         + (async() ? " --ordering " + ordering.label() : "")
         + (configuration == Configuration.I ? "" : " --config " + configuration)
+        + (confidential ? " --confidential" : "")
         + (byzantine == Byzantine.SLOW && slowDelayTicks >= 0 ? " --slow-delay-ticks " + slowDelayTicks : "");
   }
 }

@@ -124,6 +124,8 @@ public final class Simulation {
   private final CoinConfig[] coinConfigs;
   /** Asynchronous ordering: each replica's share of the binary agreements' threshold coin (null for PBFT). */
   private final CoinConfig[] asyncCoins;
+  /** With {@code --confidential}: the group's TDH2 key and the clients' sealing (null otherwise). */
+  private final SealedOperations sealed;
   private final Network net;
   /** Asynchronous ordering: the scheduler's policy (null for PBFT). */
   private final AsyncAdversary adversary;
@@ -189,6 +191,8 @@ public final class Simulation {
     // CT under asynchronous ordering: one dealt key tosses binary agreement's coins and the requests' (the
     // engine signs the two in separate domains), so the checker's oracle checks the random numbers (S8).
     asyncCoins = !o.async() ? null : coinConfigs != null ? coinConfigs : dealAsyncCoins();
+    sealed = !o.confidential() ? null : new SealedOperations(o.seed(), ThresholdParams.forF(o.f()),
+        ("urn:bftws:sim-group-" + o.seed()).getBytes(StandardCharsets.US_ASCII));
     if (o.byzantine() == Byzantine.MEMBER && (o.async() || o.clients() < MEMBERS)) {
       throw new IllegalArgumentException("--byzantine member needs PBFT and at least " + MEMBERS + " clients");
     }
@@ -290,10 +294,12 @@ public final class Simulation {
 
   private Engine newReplica(int id) {
     if (o.async()) {
-      return new AsyncReplica(cfg, id, signers.get(id), verifier, asyncCoins[id], operations());
+      AsyncReplica r = new AsyncReplica(cfg, id, signers.get(id), verifier, asyncCoins[id], operations());
+      return sealed == null ? r : r.confidentialOperations(sealed.replica(id));
     }
-    return new Replica(cfg, id, signers.get(id), verifier, Role.of(cfg, id), randomness(id).withOperations(operations()),
-        macs == null ? null : macs[id]).replicatedClients(replicated);
+    Replica r = new Replica(cfg, id, signers.get(id), verifier, Role.of(cfg, id),
+        randomness(id).withOperations(operations()), macs == null ? null : macs[id]).replicatedClients(replicated);
+    return sealed == null ? r : r.confidentialOperations(sealed.replica(id));
   }
 
   /** With randomness, an operation says itself whether it is randomized ({@link MarkedOperations}). */
@@ -609,8 +615,18 @@ public final class Simulation {
         if (o.random() != SimOptions.Randomness.NONE) {
           MarkedOperations.mark(op, randomized);
         }
+        byte[] sent = op;
+        if (sealed != null) {
+          // SINTRA §2.6: about half the unrandomized requests are sealed (drawn only then); the checker knows
+          // the plaintext, which is what every correct replica must execute (S3)
+          SealedOperations.plain(op);
+          if (!randomized && rng.nextBoolean()) {
+            sent = sealed.seal(c.core.sequenceId(), c.issued, op);
+            checker.sealed(new Request(c.core.id(), c.core.sequenceId(), c.issued, false, sent), op);
+          }
+        }
         checker.issued(new Request(c.core.id(), c.core.sequenceId(), c.issued, randomized, op));
-        handleClient(c, c.core.invoke(op, randomized));
+        handleClient(c, c.core.invoke(sent, randomized));
         if (o.byzantine() == Byzantine.FLAGGING) {
           byte[] flagged = flaggedRequest().encode();
           for (int to = 0; to < o.n(); to++) {

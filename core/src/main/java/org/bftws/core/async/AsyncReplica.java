@@ -21,6 +21,8 @@ import org.bftws.core.pbft.Checkpoints;
 import org.bftws.core.pbft.ClientRequests;
 import org.bftws.core.pbft.CoinConfig;
 import org.bftws.core.pbft.Coins;
+import org.bftws.core.pbft.ConfidentialConfig;
+import org.bftws.core.pbft.Decryptions;
 import org.bftws.core.pbft.Effect;
 import org.bftws.core.pbft.Engine;
 import org.bftws.core.pbft.Event;
@@ -63,13 +65,18 @@ import org.bftws.core.pbft.Ready;
  * bftws.coinPerBatch}; the round executes once f+1 valid shares combined to each coin; a bad share is
  * evidence against its sender. The coin key is the one binary agreement tosses its coins with ({@link
  * Context#coin}); the two sign in separate domains.
+ *
+ * <p>Confidential requests (SINTRA §2.6, secure causal atomic broadcast, PBFT's {@link Decryptions}): a
+ * delivered round's TDH2 ciphertexts are checked and this replica releases its decryption shares; the round
+ * executes once each valid one opened from k verified shares, and invalid ones are skipped alike everywhere.
  */
 public final class AsyncReplica implements Engine {
   /** The channel's protocol id. */
   public static final Pid CHANNEL = Pid.root("abc");
   private static final byte[] TAG = "BFT-WS/1 async checkpoint".getBytes(StandardCharsets.US_ASCII);
   /** Replica-to-replica kinds besides the channel's: checkpoints, state transfer and coin shares (PBFT's). */
-  private static final Set<Kind> PEER_KINDS = Set.of(Kind.CHECKPOINT, Kind.FETCH_STATE, Kind.STATE, Kind.COIN_SHARE);
+  private static final Set<Kind> PEER_KINDS = Set.of(Kind.CHECKPOINT, Kind.FETCH_STATE, Kind.STATE, Kind.COIN_SHARE,
+      Kind.DECRYPTION_SHARE);
 
   private final GroupConfig cfg;
   private final int id;
@@ -96,6 +103,8 @@ public final class AsyncReplica implements Engine {
   private final Checkpoints checkpoints;
   /** The CT algorithm's threshold coins for randomized requests (integrity paper §5), PBFT's. */
   private final Coins coins;
+  /** Confidential requests (SINTRA §2.6, secure causal atomic broadcast), opened once their round is delivered. */
+  private final Decryptions decryptions;
   /** Logical time: the ticks so far (for retransmission only; nothing is decided by it). */
   private long now;
   private long lastRetransmit;
@@ -118,10 +127,20 @@ public final class AsyncReplica implements Engine {
     Host host = new Host();
     this.checkpoints = Checkpoints.forEngine(cfg, id, signer, verifier, requests, TAG, host);
     this.coins = new Coins(cfg, id, signer, operations, coin, host);
+    this.decryptions = new Decryptions(cfg, id, signer, host);
     AtomicBroadcast[] made = new AtomicBroadcast[1];
     merge(ctx.input(() -> made[0] = new AtomicBroadcast(ctx, CHANNEL, cfg.get(GroupConfig.MAX_BATCH_SIZE),
         this::validPayload, this::wanted, this::onDelivered)));
     this.channel = made[0];
+  }
+
+  /**
+   * Declares the group's confidential requests and this replica's TDH2 key share (SINTRA §2.6, {@link
+   * Decryptions}); before the first step, alike on every replica. Without it no request is confidential.
+   */
+  public AsyncReplica confidentialOperations(ConfidentialConfig config) {
+    decryptions.declare(config);
+    return this;
   }
 
   // ---------------------------------------------------------------- inputs
@@ -169,6 +188,7 @@ public final class AsyncReplica implements Engine {
       }
       if (stalled) {
         coins.retransmit();
+        decryptions.retransmit();
       }
       checkpoints.retransmit(stalled);
     }
@@ -222,6 +242,9 @@ public final class AsyncReplica implements Engine {
       return;
     }
     String refusal = requests.refusal(s, q);
+    if (refusal == null) {
+      refusal = decryptions.refusal(q);
+    }
     if (refusal != null) {
       evidence(s.sender(), refusal);
       return;
@@ -284,6 +307,7 @@ public final class AsyncReplica implements Engine {
       deliveredAhead.merge(r.sequenceId(), r.messageNumber(), Math::max);
     }
     coins.committed(d.round(), d.digest(), batch(d));
+    decryptions.committed(d.round(), d.digest(), batch(d));
     forgetOldRounds();
     executeDelivered();
   }
@@ -305,10 +329,12 @@ public final class AsyncReplica implements Engine {
 
   /**
    * Delivered rounds to execution, in order, pausing after a checkpoint round until its state is captured,
-   * and before a round until the coins of its randomized requests are known.
+   * and before a round until the coins of its randomized requests are known and its confidential requests
+   * opened (a refused ciphertext is skipped, alike everywhere).
    */
   private void executeDelivered() {
-    while (pendingCapture < 0 && !delivered.isEmpty() && coins.ready(delivered.peek().round(), batch(delivered.peek()))) {
+    while (pendingCapture < 0 && !delivered.isEmpty() && coins.ready(delivered.peek().round(), batch(delivered.peek()))
+        && decryptions.ready(delivered.peek().round(), batch(delivered.peek()))) {
       AtomicBroadcast.Delivery d = delivered.poll();
       lastExecuted = d.round();
       List<Request> run = new ArrayList<>();
@@ -317,6 +343,10 @@ public final class AsyncReplica implements Engine {
       for (int i = 0; i < d.payloads().size(); i++) {
         Request r = Request.decode(Signed.decode(d.payloads().get(i)).body()); // valid: external validity held
         pending.remove(r.id());
+        r = decryptions.opened(d.round(), i, r);
+        if (r == null) {
+          continue; // a refused ciphertext: no correct replica executes it
+        }
         switch (requests.order(r)) {
           case RUN -> {
             run.add(r);
@@ -358,6 +388,7 @@ public final class AsyncReplica implements Engine {
         case CHECKPOINT -> checkpoints.onCheckpoint(s);
         case FETCH_STATE -> checkpoints.onFetchState(s);
         case STATE -> checkpoints.onStateTransfer(s);
+        case DECRYPTION_SHARE -> decryptions.onShare(s);
         default -> coins.onShare(s);
       }
     } catch (DecodeException e) {
@@ -366,7 +397,7 @@ public final class AsyncReplica implements Engine {
   }
 
   /** What {@link Checkpoints} and {@link Coins} need of this engine (one object: both read out and now). */
-  private final class Host implements Checkpoints.Host, Coins.Host {
+  private final class Host implements Checkpoints.Host, Coins.Host, Decryptions.Host {
     @Override
     public Ready out() {
       return out;
@@ -387,6 +418,7 @@ public final class AsyncReplica implements Engine {
     @Override
     public void discardUpTo(long seq) {
       coins.discardUpTo(seq);
+      decryptions.discardUpTo(seq);
       forgetOldRounds();
     }
 
@@ -426,6 +458,11 @@ public final class AsyncReplica implements Engine {
 
     @Override
     public void coinsKnown() {
+      executeDelivered();
+    }
+
+    @Override
+    public void decrypted() {
       executeDelivered();
     }
   }

@@ -9,12 +9,16 @@ import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
 
 /**
  * All public material of a replica group (the content of {@code group.pub}): n = replicas, f, the threshold
- * k, the threshold group key with its per-replica verification keys, and the Ed25519 public keys of replicas
- * 1..n ({@code replicaKeys.get(i-1)}) and clients 1..C.
+ * k, the threshold group key with its per-replica verification keys, the TDH2 encryption key of confidential
+ * requests (SINTRA §2.6: the channel's public key, with its verification keys; the same (n, k, t)), and the
+ * Ed25519 public keys of replicas 1..n ({@code replicaKeys.get(i-1)}) and clients 1..C.
  */
-public record GroupKeys(int n, int f, int k, GroupKey threshold, List<Ed25519PublicKeyParameters> replicaKeys,
-    List<Ed25519PublicKeyParameters> clientKeys) {
+public record GroupKeys(int n, int f, int k, GroupKey threshold, GroupKey encryption,
+    List<Ed25519PublicKeyParameters> replicaKeys, List<Ed25519PublicKeyParameters> clientKeys) {
   public GroupKeys {
+    if (encryption.scheme() != SchemeId.TDH2 || !encryption.params().equals(threshold.params())) {
+      throw new IllegalArgumentException("the encryption key must be a TDH2 key of the group's (n, k, t)");
+    }
     replicaKeys = List.copyOf(replicaKeys);
     clientKeys = List.copyOf(clientKeys);
   }

@@ -56,7 +56,8 @@ public final class KeyFiles {
     for (int i = 1; i <= n; i++) {
       vks.add(in.base64("threshold.vk." + i));
     }
-    GroupKey group = groupKey(in, scheme, params, common, vks);
+    GroupKey group = groupKey(in, "threshold", scheme, params, common, vks);
+    GroupKey encryption = groupKey(in, "tdh2", SchemeId.TDH2, params, in.base64("tdh2.group"), tdh2Keys(in, n));
     List<Ed25519PublicKeyParameters> replicas = new ArrayList<>();
     for (int i = 1; i <= n; i++) {
       replicas.add(publicKey(in, "replica." + i + ".ed25519"));
@@ -67,7 +68,7 @@ public final class KeyFiles {
       clientKeys.add(publicKey(in, "client." + j + ".ed25519"));
     }
     in.noOthers();
-    return new GroupKeys(n, f, k, group, replicas, clientKeys);
+    return new GroupKeys(n, f, k, group, encryption, replicas, clientKeys);
   }
 
   /** Reads {@code replica-I.key} and checks it against the group's public material. */
@@ -91,12 +92,13 @@ public final class KeyFiles {
     if (!group.thresholdScheme().keyShareMatches(group.threshold(), share)) {
       throw in.error("threshold.share", "does not match the group's threshold.vk." + index);
     }
+    KeyShare decryption = decryptionShare(in, index, group);
     Ed25519PrivateKeyParameters key = privateKey(in);
     if (!Arrays.equals(key.generatePublicKey().getEncoded(), group.replicaKey(index).getEncoded())) {
       throw in.error("ed25519.private", "does not match the group's replica." + index + ".ed25519");
     }
     in.noOthers();
-    return new ReplicaKeys(index, share, key);
+    return new ReplicaKeys(index, share, decryption, key);
   }
 
   /** Reads {@code client-J.key} and checks it against the group's published client key. */
@@ -130,6 +132,10 @@ public final class KeyFiles {
     for (int i = 1; i <= g.n(); i++) {
       b.base64("threshold.vk." + i, g.threshold().verificationKeyEncoding(i));
     }
+    b.base64("tdh2.group", g.encryption().commonEncoding());
+    for (int i = 1; i <= g.n(); i++) {
+      b.base64("tdh2.vk." + i, g.encryption().verificationKeyEncoding(i));
+    }
     for (int i = 1; i <= g.n(); i++) {
       b.base64("replica." + i + ".ed25519", g.replicaKey(i).getEncoded());
     }
@@ -144,7 +150,8 @@ public final class KeyFiles {
     String text = new KeyFileFormat.Builder()
         .comment("BFT-WS replica " + r.index() + ": PRIVATE keys. Keep this file on that replica only, mode 0600.")
         .field("format", REPLICA_FORMAT).field("scheme", r.share().scheme().label()).field("replica", r.index())
-        .base64("threshold.share", r.share().encode()).base64("ed25519.private", r.signingKey().getEncoded())
+        .base64("threshold.share", r.share().encode()).base64("tdh2.share", r.decryption().encode())
+        .base64("ed25519.private", r.signingKey().getEncoded())
         .text();
     KeyFileFormat.create(file, text, true);
   }
@@ -165,20 +172,47 @@ public final class KeyFiles {
     }
   }
 
-  /** Validates each part; a bad verification key is reported as its own field, anything else as the common part. */
-  private static GroupKey groupKey(KeyFileFormat.Fields in, SchemeId scheme, ThresholdParams params,
+  /**
+   * Validates each part of the key whose fields start with {@code prefix} ("threshold" or "tdh2"); a bad
+   * verification key is reported as its own field, anything else as the common part.
+   */
+  private static GroupKey groupKey(KeyFileFormat.Fields in, String prefix, SchemeId scheme, ThresholdParams params,
       byte[] common, List<byte[]> vks) throws KeyFileException {
     try {
-      return Thresholds.scheme(scheme).groupKey(params, common, vks);
+      return Thresholds.keys(scheme).groupKey(params, common, vks);
     } catch (IllegalArgumentException e) {
       String msg = String.valueOf(e.getMessage());
       for (int i = 1; i <= params.n(); i++) {
         if (msg.startsWith("verification key " + i + ":")) {
-          throw in.error("threshold.vk." + i, msg);
+          throw in.error(prefix + ".vk." + i, msg);
         }
       }
-      throw in.error("threshold.group", msg);
+      throw in.error(prefix + ".group", msg);
     }
+  }
+
+  private static List<byte[]> tdh2Keys(KeyFileFormat.Fields in, int n) throws KeyFileException {
+    List<byte[]> vks = new ArrayList<>();
+    for (int i = 1; i <= n; i++) {
+      vks.add(in.base64("tdh2.vk." + i));
+    }
+    return vks;
+  }
+
+  /** Replica {@code index}'s TDH2 key share, checked against the group's {@code tdh2.vk.index}. */
+  private static KeyShare decryptionShare(KeyFileFormat.Fields in, int index, GroupKeys group)
+      throws KeyFileException {
+    KeyShare share;
+    try {
+      share = KeyShare.decode(in.base64("tdh2.share"));
+    } catch (IllegalArgumentException e) {
+      throw in.error("tdh2.share", "malformed: " + e.getMessage());
+    }
+    if (share.index() != index || share.scheme() != SchemeId.TDH2
+        || !Thresholds.keys(SchemeId.TDH2).keyShareMatches(group.encryption(), share)) {
+      throw in.error("tdh2.share", "does not match the group's tdh2.vk." + index);
+    }
+    return share;
   }
 
   private static Ed25519PublicKeyParameters publicKey(KeyFileFormat.Fields in, String name)

@@ -19,7 +19,8 @@ import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
 
 /**
  * The trusted dealer (SINTRA §2: "a trusted dealer to generate the secret keys of all threshold
- * schemes ... required only once"): deals a threshold key and Ed25519 keys for every replica and client and
+ * schemes ... required only once"): deals a threshold key (the coin's), a TDH2 key of the same (n, k, t) for
+ * confidential requests (SINTRA §2.6), and Ed25519 keys for every replica and client and
  * writes {@code group.pub}, {@code replica-I.key} and {@code client-J.key} into a new or empty directory.
  * Its console command, {@code scripts/keygen}, lives beside the simulator and passes a fresh
  * {@link SecureRandom} and the console's streams to {@link #run}.
@@ -56,7 +57,7 @@ public final class KeyGen {
       err.println("keygen: " + e);
       return 1;
     }
-    out.printf("keygen: wrote %s, %d replica and %d client key files to %s (scheme %s, n=%d f=%d k=%d)%n",
+    out.printf("keygen: wrote %s, %d replica and %d client key files to %s (scheme %s and tdh2, n=%d f=%d k=%d)%n",
         KeyFiles.GROUP_FILE, o.replicas(), o.clients(), o.out(), o.scheme().label(), o.replicas(), o.f(), o.k());
     return 0;
   }
@@ -68,12 +69,13 @@ public final class KeyGen {
     Dealt dealt = scheme.deal(params, random);
     List<Ed25519PrivateKeyParameters> replicaKeys = ed25519Keys(o.replicas(), random);
     List<Ed25519PrivateKeyParameters> clientKeys = ed25519Keys(o.clients(), random);
-    GroupKeys group = new GroupKeys(o.replicas(), o.f(), o.k(), dealt.group(), publicKeys(replicaKeys),
-        publicKeys(clientKeys));
+    Dealt tdh2 = Thresholds.keys(SchemeId.TDH2).deal(params, random);
+    GroupKeys group = new GroupKeys(o.replicas(), o.f(), o.k(), dealt.group(), tdh2.group(),
+        publicKeys(replicaKeys), publicKeys(clientKeys));
     KeyFiles.writeGroup(o.out().resolve(KeyFiles.GROUP_FILE), group);
     for (int i = 1; i <= o.replicas(); i++) {
       KeyFiles.writeReplica(o.out().resolve(KeyFiles.replicaFileName(i)),
-          new ReplicaKeys(i, dealt.share(i), replicaKeys.get(i - 1)));
+          new ReplicaKeys(i, dealt.share(i), tdh2.share(i), replicaKeys.get(i - 1)));
     }
     for (int j = 1; j <= o.clients(); j++) {
       KeyFiles.writeClient(o.out().resolve(KeyFiles.clientFileName(j)), new ClientKeys(j, clientKeys.get(j - 1)));
@@ -99,7 +101,7 @@ public final class KeyGen {
         case "--replicas" -> replicas = number(flag, v, 1, ThresholdParams.MAX_N);
         case "--f" -> f = number(flag, v, 0, ThresholdParams.MAX_N);
         case "--k" -> k = number(flag, v, 1, ThresholdParams.MAX_N);
-        case "--scheme" -> scheme = SchemeId.fromLabel(v);
+        case "--scheme" -> scheme = coinScheme(v);
         case "--rsa-bits" -> rsaBits = number(flag, v, ShoupRsa.MIN_MODULUS_BITS, 16384);
         case "--clients" -> clients = number(flag, v, 0, 1 << 16);
         default -> throw new IllegalArgumentException("unknown option " + flag);
@@ -115,6 +117,14 @@ public final class KeyGen {
       throw new IllegalArgumentException("--rsa-bits must be even");
     }
     return new Options(out, replicas, ff, kk, scheme, rsaBits, clients);
+  }
+
+  private static SchemeId coinScheme(String label) {
+    SchemeId id = SchemeId.fromLabel(label);
+    if (!id.signs()) {
+      throw new IllegalArgumentException("--scheme names the coin's scheme (cks, bls or rsa); TDH2 keys are always dealt");
+    }
+    return id;
   }
 
   private static int number(String flag, String v, int min, int max) {

@@ -9,10 +9,14 @@
  *                 scheme = cks|bls|rsa, n, f, k, clients
  *                 threshold.group = the scheme's common public part (GroupKey.commonEncoding)
  *                 threshold.vk.I  = verification key of replica I (1..n)
+ *                 tdh2.group      = TDH2 public key h = g^x (33 bytes, SEC1 compressed P-256): what clients
+ *                                   encrypt confidential requests under
+ *                 tdh2.vk.I       = TDH2 verification key h_I of replica I
  *                 replica.I.ed25519 = Ed25519 public key of replica I (32 bytes, RFC 8032)
  *                 client.J.ed25519  = Ed25519 public key of client J (1..clients)
  * replica-I.key   format = bftws-replica-1   (POSIX mode 0600)
- *                 scheme, replica = I, threshold.share = KeyShare.encode(), ed25519.private = 32-byte seed
+ *                 scheme, replica = I, threshold.share = KeyShare.encode(), tdh2.share = KeyShare.encode()
+ *                 of the TDH2 key, ed25519.private = 32-byte seed
  * client-J.key    format = bftws-client-1    (POSIX mode 0600)
  *                 client = J, ed25519.private = 32-byte seed
  * </pre>

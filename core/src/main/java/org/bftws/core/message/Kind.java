@@ -36,7 +36,12 @@ public enum Kind {
    * A replica's {@link Status} (Castro-Liskov TOCS 2002 §5.2): what view it is in and how far it got, so that
    * peers resend what it lacks (a new-view, view-changes, checkpoints, pre-prepares and commits).
    */
-  STATUS;
+  STATUS,
+  /**
+   * A replica's TDH2 decryption shares for the confidential requests of a batch whose order is final (SINTRA
+   * §2.6, secure causal atomic broadcast): its body is a {@link DecryptionShares}.
+   */
+  DECRYPTION_SHARE;
 
   private static final Kind[] ALL = values();
 

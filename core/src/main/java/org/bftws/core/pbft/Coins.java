@@ -2,13 +2,9 @@ package org.bftws.core.pbft;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeMap;
 import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.threshold.GroupValue;
@@ -45,22 +41,7 @@ import org.bftws.core.message.Signed;
  */
 public final class Coins {
   /** What the engine provides. */
-  public interface Host {
-    /** The step's output. */
-    Ready out();
-
-    /** The stable checkpoint: shares at or below it are not needed. */
-    long stableSeq();
-
-    /** The highest seq whose shares are kept; a peer's shares above it are dropped (it resends them). */
-    long windowTop();
-
-    /** The last sequence number handed to execution. */
-    long lastExecuted();
-
-    /** Logical time (ticks), to answer a peer's resent shares at most once per retransmission interval. */
-    long now();
-
+  public interface Host extends ShareRounds.Host {
     /** Every coin of a batch became known: execution may go on. */
     void coinsKnown();
   }
@@ -73,28 +54,16 @@ public final class Coins {
   /** Null: this group tosses no coins, randomized requests get empty random numbers. */
   private final CoinConfig c;
   private final boolean perBatch;
-  private final TreeMap<Long, Toss> tosses = new TreeMap<>();
+  private final ShareRounds<Toss> tosses;
 
-  /** The coins of one sequence number. */
-  private static final class Toss {
-    /** The committed batch's digest; null until the batch committed here. */
-    byte[] digest;
+  /**
+   * The coins of one sequence number: {@code requests} holds, per coin, the request index it is for ({@link
+   * CoinShare#BATCH} for the batch's coin).
+   */
+  private static final class Toss extends ShareRounds.Round {
     List<Signed> batch;
-    /** For each coin: the request index it is for ({@link CoinShare#BATCH} for the batch's coin). */
-    int[] requests;
     byte[][] messages;
-    /** Per coin: the candidate shares by sender, ours first; null once the coin is known. */
-    List<Map<Integer, SignatureShare>> candidates;
     byte[][] coins;
-    int missing;
-    Signed own;
-    /** COIN-SHARE messages that arrived before the batch committed here: the first per sender. */
-    final Map<Integer, Signed> early = new HashMap<>();
-    /** Senders whose shares for this seq were taken, or found bad. */
-    final Set<Integer> heard = new HashSet<>();
-    final Set<Integer> bad = new HashSet<>();
-    /** When we last answered a sender's retransmission with our shares (a stalled peer asks this way). */
-    final Map<Integer, Long> answered = new HashMap<>();
   }
 
   /**
@@ -107,6 +76,7 @@ public final class Coins {
     this.signer = signer;
     this.operations = operations;
     this.host = host;
+    this.tosses = new ShareRounds<>(cfg, host, Toss::new);
     this.c = c;
     this.perBatch = cfg.flag(GroupConfig.COIN_PER_BATCH);
     if (c != null) {
@@ -131,32 +101,17 @@ public final class Coins {
     if (c == null) {
       return;
     }
-    Toss t = tosses.get(seq);
-    if (t != null && t.digest != null) {
-      if (t.own != null) {
-        multicast(t.own); // committed again in a new view: peers that lost our shares get them now
-      }
-      return;
+    if (tosses.finalAgain(tosses.get(seq))) {
+      return; // committed again in a new view: peers that lost our shares got them now
     }
     int[] randomized = randomizedIndices(batch);
     if (randomized.length == 0) {
-      if (t != null) {
-        for (int sender : t.early.keySet()) {
-          evidence(sender, "coin shares for seq " + seq + ", whose batch has no randomized request");
-        }
-        tosses.remove(seq);
-      }
+      tosses.unneeded(seq, "coin shares for seq " + seq + ", whose batch has no randomized request");
       return;
     }
-    if (t == null) {
-      t = new Toss();
-      tosses.put(seq, t);
-    }
+    Toss t = tosses.open(seq);
     start(t, seq, digest, batch, randomized);
-    for (Map.Entry<Integer, Signed> e : t.early.entrySet()) {
-      take(t, seq, e.getKey(), CoinShare.decode(e.getValue().body()));
-    }
-    t.early.clear();
+    tosses.takeEarly(t, (sender, msg) -> take(t, seq, sender, CoinShare.decode(msg.body())));
     combine(t, seq);
   }
 
@@ -179,9 +134,7 @@ public final class Coins {
       t.candidates.add(cand);
       entries.add(new CoinShare.Entry(t.requests[j], mine.encode()));
     }
-    t.heard.add(id);
-    t.own = Signed.sign(Kind.COIN_SHARE, id, new CoinShare(seq, digest, entries).encode(), signer);
-    multicast(t.own);
+    tosses.release(t, id, Signed.sign(Kind.COIN_SHARE, id, new CoinShare(seq, digest, entries).encode(), signer));
   }
 
   private int[] randomizedIndices(List<Signed> batch) {
@@ -197,20 +150,8 @@ public final class Coins {
       evidence(s.sender(), "coin shares, but this group tosses no coins");
       return;
     }
-    if (cs.seq() <= host.stableSeq() || cs.seq() > host.windowTop()) {
-      return; // below: coins no longer needed; above: outside the window, sent again when we get there
-    }
-    if (cs.shares().size() > cfg.get(GroupConfig.MAX_BATCH_SIZE)) {
-      evidence(s.sender(), "more coin shares than requests in a batch");
-      return;
-    }
-    Toss t = tosses.computeIfAbsent(cs.seq(), k -> new Toss());
-    if (t.digest == null) {
-      t.early.putIfAbsent(s.sender(), s);
-      return;
-    }
-    if (t.heard.contains(s.sender()) || t.bad.contains(s.sender())) {
-      answer(t, s.sender());
+    Toss t = tosses.admit(s, cs.seq(), cs.shares().size(), "coin shares");
+    if (t == null) {
       return;
     }
     take(t, cs.seq(), s.sender(), cs);
@@ -219,24 +160,9 @@ public final class Coins {
     }
   }
 
-  /**
-   * A peer sends its shares again only when it made no progress (the stalled path of {@link
-   * Replica#tick}): it may be waiting for this coin, so send it ours, at most once per retransmission interval.
-   */
-  private void answer(Toss t, int peer) {
-    if (t.own == null || t.bad.contains(peer)) {
-      return;
-    }
-    Long last = t.answered.get(peer);
-    if (last == null || host.now() - last >= cfg.get(GroupConfig.RETRANSMIT_INTERVAL)) {
-      t.answered.put(peer, host.now());
-      host.out().messages.add(new Ready.Outbound(peer, t.own.encode()));
-    }
-  }
-
   /** Check one sender's shares for a committed batch and add them to the candidates (not yet verified). */
   private void take(Toss t, long seq, int sender, CoinShare cs) {
-    if (t.heard.contains(sender) || t.bad.contains(sender)) {
+    if (!ShareRounds.untaken(t, sender)) {
       return;
     }
     String problem = null;
@@ -264,8 +190,7 @@ public final class Coins {
       }
     }
     if (problem != null) {
-      evidence(sender, problem);
-      t.bad.add(sender);
+      tosses.drop(t, sender, problem);
       return;
     }
     t.heard.add(sender);
@@ -301,15 +226,8 @@ public final class Coins {
             throw new IllegalStateException("combination failed without a bad share", e);
           }
           for (int index : e.badIndices()) {
-            int sender = index - 1;
-            evidence(sender, "invalid coin share for seq " + seq + (t.requests[j] == CoinShare.BATCH ? ""
+            tosses.drop(t, index - 1, "invalid coin share for seq " + seq + (t.requests[j] == CoinShare.BATCH ? ""
                 : " request " + t.requests[j]));
-            t.bad.add(sender);
-            for (Map<Integer, SignatureShare> other : t.candidates) {
-              if (other != null) {
-                other.remove(sender);
-              }
-            }
           }
         } catch (ThresholdException e) {
           // Candidates are keyed by sender with index = sender + 1 checked: duplicates and too few cannot be.
@@ -352,19 +270,15 @@ public final class Coins {
 
   /**
    * Stalled path of {@link Replica#tick}: resend our shares for committed batches we have not executed —
-   * we may be waiting for their coins, and peers that hold theirs answer with them ({@link #answer}).
+   * we may be waiting for their coins, and peers that hold theirs answer with them.
    */
   public void retransmit() {
-    for (Map.Entry<Long, Toss> e : tosses.tailMap(host.lastExecuted(), false).entrySet()) {
-      if (e.getValue().own != null) {
-        multicast(e.getValue().own);
-      }
-    }
+    tosses.retransmit();
   }
 
   /** The checkpoint at seq became stable: nothing at or below it needs a coin any more. */
   public void discardUpTo(long seq) {
-    tosses.headMap(seq, true).clear();
+    tosses.discardUpTo(seq);
   }
 
   /** For tests and traces: sequence numbers with coin state (bounded by the log window). */
@@ -374,15 +288,10 @@ public final class Coins {
 
   /** For tests and traces: coins still missing at seq (-1 if nothing is tossed there). */
   int missing(long seq) {
-    Toss t = tosses.get(seq);
-    return t == null || t.digest == null ? -1 : t.missing;
-  }
-
-  private void multicast(Signed msg) {
-    host.out().messages.add(new Ready.Outbound(Ready.ALL_REPLICAS, msg.encode()));
+    return tosses.missing(seq);
   }
 
   private void evidence(int node, String what) {
-    host.out().events.add(new Event.Evidence(node, what));
+    tosses.evidence(node, what);
   }
 }

@@ -31,7 +31,8 @@ import org.bftws.core.message.Vote;
  * execution; {@link ViewChanges} and {@link Checkpoints} hold §4.4 and §4.3 (with state transfer),
  * {@link Coins} the threshold coin-tossing of the CT algorithm (integrity paper §5) and {@link
  * Contributions} the BA algorithm (§4): prepares and commits of a batch with randomized requests are then
- * on d' = D(d || R) ({@link #voteDigest}).
+ * on d' = D(d || R) ({@link #voteDigest}); {@link Decryptions} opens confidential requests once their batch
+ * committed (SINTRA §2.6).
  *
  * <p>With {@link Authenticators} ({@code bftws.authentication=macs}) prepares and commits also carry an
  * authenticator (Castro-Liskov TOCS 2002 §3.2): a receiver accepts them by their MAC, checks a prepare's
@@ -85,6 +86,8 @@ public final class Replica implements Engine {
   final Checkpoints checkpoints;
   final ViewChanges viewChanges;
   final Coins coins;
+  /** Confidential requests (SINTRA §2.6): opened after their batch commits, before it executes. */
+  final Decryptions decryptions;
   final Contributions contributions;
   /** Status messages (TOCS 2002 §5.2): peers resend what a replica that is behind lacks. */
   private final Statuses statuses;
@@ -153,6 +156,7 @@ public final class Replica implements Engine {
     this.coins = new Coins(cfg, id, signer, operations,
         randomness.algorithm() == RandomnessConfig.Algorithm.CT ? randomness.coins() : null, host);
     this.contributions = new Contributions(this, randomness);
+    this.decryptions = new Decryptions(cfg, id, signer, host);
     this.statuses = new Statuses(this);
     this.lateCommits = new LateCommits(this);
     this.readOnly = new ReadOnlyRequests(cfg, requests, role);
@@ -164,6 +168,15 @@ public final class Replica implements Engine {
    */
   public Replica readOnlyOperations(ReadOnlyOperations ops) {
     readOnly.declare(ops);
+    return this;
+  }
+
+  /**
+   * Declares the group's confidential requests and this replica's TDH2 key share (SINTRA §2.6, {@link
+   * Decryptions}); before the first step, alike on every replica. Without it no request is confidential.
+   */
+  public Replica confidentialOperations(ConfidentialConfig config) {
+    decryptions.declare(config);
     return this;
   }
 
@@ -267,6 +280,7 @@ public final class Replica implements Engine {
       case FETCH_STATE -> checkpoints.onFetchState(s);
       case STATE -> checkpoints.onStateTransfer(s);
       case COIN_SHARE -> coins.onShare(s);
+      case DECRYPTION_SHARE -> decryptions.onShare(s);
       case PP_UPDATE -> contributions.onPpUpdate(s);
       case STATUS -> onStatus(s.sender(), Status.decode(s.body()));
       case REPLY, READ_ONLY_REPLY -> evidence(s.sender(), "a reply sent to a replica");
@@ -308,6 +322,9 @@ public final class Replica implements Engine {
 
   private void onRequest(Signed s, Request q) {
     String refusal = requests.refusal(s, q);
+    if (refusal == null) {
+      refusal = decryptions.refusal(q);
+    }
     if (refusal != null) {
       evidence(s.sender(), refusal);
       return;
@@ -554,6 +571,7 @@ public final class Replica implements Engine {
     }
     out.events.add(new Event.Committed(view, slot.seq, d, slot.prePrepare.requests()));
     coins.committed(slot.seq, slot.committedDigest, slot.committedBatch);
+    decryptions.committed(slot.seq, slot.committedDigest, slot.committedBatch);
     contributions.committed(slot);
     executeCommitted();
   }
@@ -573,6 +591,7 @@ public final class Replica implements Engine {
     slot.committedDigest = pp.digest();
     out.events.add(new Event.Committed(pp.view(), slot.seq, pp.digest(), pp.requests()));
     coins.committed(slot.seq, slot.committedDigest, slot.committedBatch);
+    decryptions.committed(slot.seq, slot.committedDigest, slot.committedBatch);
     executeCommitted();
   }
 
@@ -581,13 +600,15 @@ public final class Replica implements Engine {
   /**
    * Hand committed batches to execution in sequence order; pause after a checkpoint boundary until its
    * state is captured (the get_state injected at the head of the queue, BFT-WS §3.3.1.8), and before a
-   * batch until the coins of its randomized requests are known (CT algorithm).
+   * batch until the coins of its randomized requests are known (CT algorithm) and its confidential requests
+   * opened (SINTRA §2.6); a confidential request whose ciphertext was refused is skipped, alike everywhere.
    */
   void executeCommitted() {
     boolean progressed = false;
     while (pendingCapture < 0 && lastExecuted >= checkpoints.stableSeq) {
       Slot slot = log.get(lastExecuted + 1);
-      if (slot == null || !slot.committed() || !coins.ready(slot.seq, slot.committedBatch) || !contributions.ready(slot)) {
+      if (slot == null || !slot.committed() || !coins.ready(slot.seq, slot.committedBatch) || !contributions.ready(slot)
+          || !decryptions.ready(slot.seq, slot.committedBatch)) {
         break;
       }
       lastExecuted = slot.seq;
@@ -598,6 +619,10 @@ public final class Replica implements Engine {
         Request r = Request.decode(slot.committedBatch.get(i).body());
         pending.remove(r.id());
         proposed.remove(r.id());
+        r = decryptions.opened(slot.seq, i, r);
+        if (r == null) {
+          continue; // a refused ciphertext: no correct replica executes it
+        }
         ClientRequests.Order order = requests.order(r);
         if (order == ClientRequests.Order.SKIP) {
           continue; // a duplicate, a replay, or a sequence of another client: every correct replica skips it
@@ -707,7 +732,7 @@ public final class Replica implements Engine {
   }
 
   /** What {@link Checkpoints} and {@link Coins} need of this replica (one object: both read out and now). */
-  private final class Host implements Checkpoints.Host, Coins.Host {
+  private final class Host implements Checkpoints.Host, Coins.Host, Decryptions.Host {
     @Override
     public Ready out() {
       return out;
@@ -728,6 +753,7 @@ public final class Replica implements Engine {
       Replica.this.discardUpTo(seq);
       lateCommits.discardUpTo(seq);
       coins.discardUpTo(seq);
+      decryptions.discardUpTo(seq);
       contributions.discardUpTo(seq);
     }
 
@@ -773,6 +799,11 @@ public final class Replica implements Engine {
     public void coinsKnown() {
       executeCommitted();
     }
+
+    @Override
+    public void decrypted() {
+      executeCommitted();
+    }
   }
 
 
@@ -795,6 +826,12 @@ public final class Replica implements Engine {
     if (!active) {
       viewChanges.retransmit();
       checkpoints.retransmit(stalled);
+      if (stalled) {
+        // shares are per seq, not per view: a replica whose timer fired while it waited for a committed
+        // batch's coins or plaintexts still gets them, and executes, while alone in a view change
+        coins.retransmit();
+        decryptions.retransmit();
+      }
       return;
     }
     checkpoints.retransmit(stalled);
@@ -815,6 +852,7 @@ public final class Replica implements Engine {
     }
     if (stalled) {
       coins.retransmit();
+      decryptions.retransmit();
       contributions.retransmit();
     }
   }

@@ -98,6 +98,27 @@ public class KeyFilesTest {
   }
 
   @Test
+  public void missingEncryptionVerificationKeyIsNamed() throws Exception {
+    edit("group.pub", "tdh2.vk.2", null);
+    expectError(this::group, "group.pub", "tdh2.vk.2");
+  }
+
+  @Test
+  public void malformedEncryptionKeyIsNamed() throws Exception {
+    edit("group.pub", "tdh2.group", "AAAA");
+    expectError(this::group, "group.pub", "tdh2.group");
+  }
+
+  @Test
+  public void decryptionShareOfAnotherReplicaIsNamed() throws Exception {
+    edit("replica-3.key", "tdh2.share", field("replica-1.key", "tdh2.share"));
+    GroupKeys g = group();
+    expectError(() -> KeyFiles.readReplica(dir.resolve("replica-3.key"), g), "replica-3.key", "tdh2.share");
+    edit("replica-3.key", "tdh2.share", field("replica-3.key", "threshold.share"));
+    expectError(() -> KeyFiles.readReplica(dir.resolve("replica-3.key"), g), "replica-3.key", "tdh2.share");
+  }
+
+  @Test
   public void ed25519KeyThatDoesNotMatchIsNamed() throws Exception {
     edit("replica-4.key", "ed25519.private", field("replica-1.key", "ed25519.private"));
     GroupKeys g = group();

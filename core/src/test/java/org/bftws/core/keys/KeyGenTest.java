@@ -16,6 +16,8 @@ import java.util.List;
 import org.bftws.core.crypto.threshold.GroupValue;
 import org.bftws.core.crypto.threshold.SchemeId;
 import org.bftws.core.crypto.threshold.SignatureShare;
+import org.bftws.core.crypto.threshold.Tdh2;
+import org.bftws.core.crypto.threshold.Tdh2Ciphertext;
 import org.bftws.core.crypto.threshold.ThresholdScheme;
 import org.bftws.core.testkit.TestRandom;
 import org.bouncycastle.crypto.signers.Ed25519Signer;
@@ -29,6 +31,8 @@ import org.junit.rules.TemporaryFolder;
  */
 public class KeyGenTest {
   static final byte[] MSG = "group=g;n=7;d=ab".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] LABEL = "label".getBytes(StandardCharsets.US_ASCII);
+  private static final Tdh2 TDH2 = new Tdh2();
 
   @Rule
   public TemporaryFolder tmp = new TemporaryFolder();
@@ -59,13 +63,18 @@ public class KeyGenTest {
     assertEquals(clients, group.clientKeys().size());
     ThresholdScheme ts = group.thresholdScheme();
     List<SignatureShare> shares = new ArrayList<>();
+    Tdh2Ciphertext sealed = TDH2.encrypt(group.encryption(), LABEL, MSG, TestRandom.seeded(5));
+    List<SignatureShare> decryptionShares = new ArrayList<>();
     for (int i = n; i >= 1; i--) {
       ReplicaKeys r = KeyFiles.readReplica(dir, i);
       assertEquals(i, r.index());
       assertEquals("rw-------", mode(dir.resolve("replica-" + i + ".key")));
       shares.add(ts.share(group.threshold(), r.share(), MSG));
+      decryptionShares.add(TDH2.share(group.encryption(), r.decryption(), sealed));
       assertTrue(ed25519RoundTrip(r, group));
     }
+    // the TDH2 key dealt beside the coin's: k replicas' decryption shares open what a client sealed
+    assertArrayEquals(MSG, TDH2.combine(group.encryption(), sealed, decryptionShares.subList(n - k, n)));
     GroupValue v = ts.combine(group.threshold(), MSG, shares.subList(0, k));
     assertTrue(ts.verifyCombined(group.threshold(), MSG, v));
     assertArrayEquals(v.unique(), ts.combine(group.threshold(), MSG, shares.subList(n - k, n)).unique());
@@ -97,6 +106,7 @@ public class KeyGenTest {
     assertEquals(2, keygen(1, "--out", tmp.getRoot().toString(), "--replicas", "3", "--f", "1"));
     assertEquals(2, keygen(1, "--out", tmp.getRoot().toString(), "--replicas", "4", "--k", "4"));
     assertEquals(2, keygen(1, "--out", tmp.getRoot().toString(), "--replicas", "4", "--scheme", "ecdsa"));
+    assertEquals(2, keygen(1, "--out", tmp.getRoot().toString(), "--replicas", "4", "--scheme", "tdh2"));
     assertEquals(2, keygen(1, "--out", tmp.getRoot().toString(), "--replicas", "4", "--bogus", "1"));
   }
 

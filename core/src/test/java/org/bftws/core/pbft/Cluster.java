@@ -102,6 +102,8 @@ final class Cluster {
   private long rawNumber;
   /** Which clients form a replicated client (BFT-WS §3.4), as every replica is told at (re)start. */
   private ReplicatedClients replicated = ReplicatedClients.none();
+  /** Per replica, its confidential-request material (SINTRA §2.6), given at (re)start; null entries: none. */
+  ConfidentialConfig[] confidential = new ConfidentialConfig[0];
 
   /** Each replica in the role {@code cfg}'s executing replicas give it ({@link Role#of}). */
   Cluster(GroupConfig cfg, int clientCount) {
@@ -149,6 +151,9 @@ final class Cluster {
     replicas[i] = new Replica(cfg, i, signers.get(i), verifier, Role.of(cfg, i), randomnessOf(i),
         authentication == Authentication.MACS ? keys.authenticators(i, n) : null).readOnlyOperations(READS)
         .replicatedClients(replicated);
+    if (i < confidential.length && confidential[i] != null) {
+      replicas[i].confidentialOperations(confidential[i]);
+    }
     apps[i] = new HashChainApp();
     executed.get(i).clear();
     readOnlyExecuted.put(i, new ArrayList<>());

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import org.bftws.core.crypto.threshold.CksCoin;
 import org.bftws.core.crypto.threshold.Dealt;
 import org.bftws.core.crypto.threshold.GroupValue;
@@ -31,26 +32,30 @@ import org.bouncycastle.crypto.signers.Ed25519Signer;
  * scheme — share (with proof), verify one share, combine k shares (optimistic, including the checks each
  * scheme needs), verify a combined value — for n = 4 and k = 2, 3, plus Ed25519 and HMAC-SHA256 for
  * comparison (integrity paper §7 Table 1 measured the same operations), and the paper's Table 1 rows as it
- * states them ({@link Table1Bench}, ops {@code table1_*}). Writes CSV
- * {@code scheme,key_bits,n,k,op,mean_us,p50_us}.
+ * states them ({@link Table1Bench}, ops {@code table1_*}), and the TDH2 cryptosystem of confidential requests
+ * (SINTRA §2.6: encrypt 1 KiB, check a ciphertext's validity proof, decryption share, verify one share,
+ * combine k shares into the plaintext). Writes CSV {@code scheme,key_bits,n,k,op,mean_us,p50_us}.
  *
- * <pre>ThresholdBench [OUT.csv] [--rsa-bits 1024,2048,3072] [--table1-only]</pre>
- * {@code --table1-only} measures only the Table 1 rows and replaces those of OUT.csv, keeping its other rows.
+ * <pre>ThresholdBench [OUT.csv] [--rsa-bits 1024,2048,3072] [--table1-only] [--only GROUP,...]</pre>
+ * {@code --table1-only} measures only the Table 1 rows and replaces those of OUT.csv, keeping its other rows;
+ * {@code --only} does the same for the named groups of rows: cks, tdh2, bls, rsa, ed25519, hmac, table1.
  */
 public final class ThresholdBench {
   private static final String HEADER = "scheme,key_bits,n,k,op,mean_us,p50_us";
   private final List<String> rows = new ArrayList<>();
-  private final SecureRandom random = new SecureRandom();
+  final SecureRandom random = new SecureRandom();
 
   private ThresholdBench() {}
 
   public static void main(String[] args) throws Exception {
     Path out = Path.of("perf/results/crypto.csv");
     int[] rsaBits = {1024, 2048, 3072};
-    boolean table1Only = false;
+    Set<String> only = null;
     for (int i = 0; i < args.length; i++) {
       if (args[i].equals("--table1-only")) {
-        table1Only = true;
+        only = Set.of("table1");
+      } else if (args[i].equals("--only")) {
+        only = Set.of(args[++i].split(","));
       } else if (args[i].equals("--rsa-bits")) {
         rsaBits = Arrays.stream(args[++i].split(",")).mapToInt(Integer::parseInt).toArray();
       } else {
@@ -59,22 +64,43 @@ public final class ThresholdBench {
     }
     ThresholdBench b = new ThresholdBench();
     System.out.println(HEADER);
-    if (table1Only) {
-      b.keepOtherRows(out);
+    if (only != null) {
+      b.keepOtherRows(out, only);
+    }
+    if (only == null || only.contains("cks")) {
+      b.scheme("cks", 256, Thresholds.scheme(SchemeId.CKS), 400);
+      b.cksHashToCurve(1000);
+    }
+    if (only == null || only.contains("tdh2")) {
+      new Tdh2Bench(b, b.random).measure(300);
+    }
+    if (only == null || only.contains("bls")) {
+      b.scheme("bls12-381", 255, Thresholds.scheme(SchemeId.BLS), 300);
+    }
+    if (only == null || only.contains("rsa")) {
+      for (int bits : rsaBits) {
+        b.scheme("rsa-shoup", bits, new ShoupRsa(bits), bits <= 1024 ? 200 : bits <= 2048 ? 60 : 25);
+      }
+    }
+    if (only == null || only.contains("ed25519")) {
+      b.ed25519(3000);
+    }
+    if (only == null || only.contains("hmac")) {
+      b.hmac(30000);
+    }
+    if (only == null || only.contains("table1")) {
       b.table1();
-      b.write(out);
-      return;
     }
-    b.scheme("cks", 256, Thresholds.scheme(SchemeId.CKS), 400);
-    b.cksHashToCurve(1000);
-    b.scheme("bls12-381", 255, Thresholds.scheme(SchemeId.BLS), 300);
-    for (int bits : rsaBits) {
-      b.scheme("rsa-shoup", bits, new ShoupRsa(bits), bits <= 1024 ? 200 : bits <= 2048 ? 60 : 25);
-    }
-    b.ed25519(3000);
-    b.hmac(30000);
-    b.table1();
     b.write(out);
+  }
+
+  /** The group of rows a CSV line belongs to, as {@code --only} names them. */
+  private static String group(String line) {
+    String[] f = line.split(",");
+    if (f[4].startsWith("table1_")) {
+      return "table1";
+    }
+    return f[0].startsWith("bls") ? "bls" : f[0].startsWith("rsa") ? "rsa" : f[0].startsWith("hmac") ? "hmac" : f[0];
   }
 
   /** The integrity paper's Table 1 rows (ops {@code table1_*}), see {@link Table1Bench}. */
@@ -88,11 +114,11 @@ public final class ThresholdBench {
     t1.ct("bls12-381", 255, Thresholds.scheme(SchemeId.BLS), 200);
   }
 
-  /** The rows of an earlier run other than Table 1's, kept ahead of the new ones. */
-  private void keepOtherRows(Path out) throws IOException {
+  /** The rows of an earlier run outside the groups measured now, kept ahead of the new ones. */
+  private void keepOtherRows(Path out, Set<String> measured) throws IOException {
     if (Files.exists(out)) {
       for (String line : Files.readAllLines(out, StandardCharsets.UTF_8)) {
-        if (!line.equals(HEADER) && !line.contains(",table1_")) {
+        if (!line.equals(HEADER) && !measured.contains(group(line))) {
           rows.add(line);
         }
       }

@@ -23,7 +23,7 @@ abstract class AbstractThresholdScheme implements ThresholdScheme {
   public final GroupValue combine(GroupKey group, byte[] message, Collection<SignatureShare> shares)
       throws ThresholdException {
     requireScheme(group.scheme());
-    List<SignatureShare> given = checkIndices(group.params(), shares);
+    List<SignatureShare> given = checkIndices(id(), group.params(), shares);
     List<SignatureShare> used = given.subList(0, group.params().k());
     if (publiclyVerifiable()) {
       GroupValue v = interpolate(group, message, used);
@@ -44,7 +44,14 @@ abstract class AbstractThresholdScheme implements ThresholdScheme {
     throw new InvalidSharesException(bad);
   }
 
-  private List<SignatureShare> checkIndices(ThresholdParams p, Collection<SignatureShare> shares)
+  /**
+   * The shares in order, if their indices are distinct, of {@code scheme} and in 1..n, and at least k of them.
+   *
+   * @throws DuplicateIndexException two shares carry one index
+   * @throws InvalidSharesException shares of another scheme or with an index outside 1..n (all named)
+   * @throws InsufficientSharesException fewer than k shares
+   */
+  static List<SignatureShare> checkIndices(SchemeId scheme, ThresholdParams p, Collection<SignatureShare> shares)
       throws ThresholdException {
     Set<Integer> seen = new HashSet<>();
     Set<Integer> bad = new TreeSet<>();
@@ -53,7 +60,7 @@ abstract class AbstractThresholdScheme implements ThresholdScheme {
       if (!seen.add(s.index())) {
         throw new DuplicateIndexException(s.index());
       }
-      if (s.scheme() != id() || !p.isValidIndex(s.index())) {
+      if (s.scheme() != scheme || !p.isValidIndex(s.index())) {
         bad.add(s.index());
       }
       out.add(s);

@@ -107,6 +107,13 @@ public final class Codec {
       return new BigInteger(1, b);
     }
 
+    /** Everything not read yet (a last field of unbounded length, such as a ciphertext's payload). */
+    public byte[] rest() {
+      byte[] b = Arrays.copyOfRange(in, pos, in.length);
+      pos = in.length;
+      return b;
+    }
+
     /** Fails unless every byte was read: trailing bytes would make two encodings of one value. */
     public void end() {
       if (pos != in.length) {

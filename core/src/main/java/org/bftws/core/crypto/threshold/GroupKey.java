@@ -54,7 +54,7 @@ public abstract class GroupKey {
       vks.add(r.bytes());
     }
     r.end();
-    return Thresholds.scheme(id).groupKey(p, common, vks);
+    return Thresholds.keys(id).groupKey(p, common, vks);
   }
 
   void checkIndex(int index) {

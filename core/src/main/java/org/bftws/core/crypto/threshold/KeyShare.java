@@ -48,7 +48,7 @@ public abstract class KeyShare {
     int index = r.u16();
     byte[] secret = r.bytes();
     r.end();
-    return Thresholds.scheme(id).keyShare(p, index, secret);
+    return Thresholds.keys(id).keyShare(p, index, secret);
   }
 
   @Override

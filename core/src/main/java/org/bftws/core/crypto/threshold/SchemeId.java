@@ -7,7 +7,12 @@ public enum SchemeId {
   /** Boldyreva threshold BLS on BLS12-381, signature in G1, key in G2. */
   BLS("bls", 2),
   /** Shoup, "Practical threshold signatures" (RSA, safe primes, full-domain hash). */
-  RSA("rsa", 3);
+  RSA("rsa", 3),
+  /**
+   * Shoup-Gennaro TDH2 threshold cryptosystem on P-256 ({@link Tdh2}): not a signature or coin scheme, so
+   * {@link Thresholds#scheme} refuses it; its keys use this package's {@link GroupKey} and {@link KeyShare}.
+   */
+  TDH2("tdh2", 4);
 
   private final String label;
   private final int code;
@@ -27,14 +32,19 @@ public enum SchemeId {
     return code;
   }
 
-  /** Parses a label ("cks", "bls", "rsa"). */
+  /** Whether this is a unique signature or coin scheme of {@link Thresholds#scheme} (all but TDH2). */
+  public boolean signs() {
+    return this != TDH2;
+  }
+
+  /** Parses a label ("cks", "bls", "rsa", "tdh2"). */
   public static SchemeId fromLabel(String label) {
     for (SchemeId id : values()) {
       if (id.label.equals(label)) {
         return id;
       }
     }
-    throw new IllegalArgumentException("unknown threshold scheme '" + label + "' (expected cks, bls or rsa)");
+    throw new IllegalArgumentException("unknown threshold scheme '" + label + "' (expected cks, bls, rsa or tdh2)");
   }
 
   /** Parses the code byte of a canonical encoding. */

@@ -2,9 +2,7 @@ package org.bftws.core.crypto.threshold;
 
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.security.SecureRandom;
 import java.util.Collection;
-import java.util.List;
 
 /**
  * A non-interactive (n, k, t) dual-threshold unique signature or coin scheme, after SINTRA §3.1's
@@ -17,24 +15,7 @@ import java.util.List;
  *
  * <p>All methods are thread-safe and deterministic (proof nonces are derived from the key and message).
  */
-public interface ThresholdScheme {
-  SchemeId id();
-
-  /** Trusted dealer: a fresh key with a random polynomial of degree k−1 (docs/design/cryptography.md pitfall 1). */
-  Dealt deal(ThresholdParams params, SecureRandom random);
-
-  /** Rebuilds a group key from its parts, validating each; {@link IllegalArgumentException} names the part. */
-  GroupKey groupKey(ThresholdParams params, byte[] common, List<byte[]> verificationKeys);
-
-  /** Rebuilds a key share from its secret encoding, validating it. */
-  KeyShare keyShare(ThresholdParams params, int index, byte[] secret);
-
-  /**
-   * Whether {@code share} matches verification key {@code share.index()} of the group (false also for a
-   * share of another scheme or (n, k, t)).
-   */
-  boolean keyShareMatches(GroupKey group, KeyShare share);
-
+public interface ThresholdScheme extends ThresholdKeys {
   /** This replica's share of the group value on {@code message}, with its proof. */
   SignatureShare share(GroupKey group, KeyShare key, byte[] message);
 

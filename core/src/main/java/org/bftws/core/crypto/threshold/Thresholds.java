@@ -4,6 +4,7 @@ package org.bftws.core.crypto.threshold;
 public final class Thresholds {
   private static final ThresholdScheme CKS = new CksCoin();
   private static final ThresholdScheme RSA = new ShoupRsa();
+  private static final Tdh2 TDH2 = new Tdh2();
 
   private Thresholds() {}
 
@@ -16,7 +17,13 @@ public final class Thresholds {
       case CKS -> CKS;
       case BLS -> BlsHolder.BLS;
       case RSA -> RSA;
+      case TDH2 -> throw new IllegalArgumentException("tdh2 is a threshold cryptosystem (Tdh2), not a coin scheme");
     };
+  }
+
+  /** Whoever rebuilds keys of {@code id} from their encodings (every scheme, TDH2 included). */
+  public static ThresholdKeys keys(SchemeId id) {
+    return id == SchemeId.TDH2 ? TDH2 : scheme(id);
   }
 
   private static final class BlsHolder {

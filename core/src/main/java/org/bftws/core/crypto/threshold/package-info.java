@@ -21,6 +21,13 @@
  *       benchmarks only), 512-bit none (tests only).</li>
  * </ul>
  *
+ * <p>Beside them, the threshold <em>cryptosystem</em> of SINTRA's secure causal atomic broadcast (§2.6):
+ * {@link org.bftws.core.crypto.threshold.Tdh2}, Shoup-Gennaro TDH2 on P-256, secure against adaptive
+ * chosen-ciphertext attack; a hybrid whose payload is AES-256-GCM under a key derived from the group element —
+ * 128-bit. It is dealt like the coin ({@link org.bftws.core.crypto.threshold.ThresholdKeys}); its decryption
+ * shares are {@link org.bftws.core.crypto.threshold.SignatureShare}s (u^{x_i} with a Chaum-Pedersen proof), so a
+ * bad one is named by the same {@link org.bftws.core.crypto.threshold.InvalidSharesException}.
+ *
  * <p>Pitfalls of docs/design/cryptography.md that this package guards against: polynomial degree k−1; hash to
  * the group with unknown discrete logarithm; shares checked against the group's verification keys by index,
  * never against key material inside a share; non-negative (truncated) proof challenges; safe primes and a
