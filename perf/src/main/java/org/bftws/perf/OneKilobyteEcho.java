@@ -11,11 +11,14 @@ import org.bftws.perf.echo.EchoPayload;
  * CSV so that experiment 1's stays whole: {@link #READ_ONLY}, PBFT's read-only optimisation (Castro-Liskov
  * §5.1.3: BFT-WS ordering {@code echo} and BFT-WS calling the read-only {@code echoReadOnly} without ordering,
  * {@code bftws-ro}); {@link #CONFIGURATIONS}, the BFT-WS paper's Fig. 7 for configurations I and II (§3.3.1–3.3.2:
- * {@code bftws}, all four replicas execute, and {@code bftws-c2}, replica 0, the primary, only orders).
+ * {@code bftws}, all four replicas execute, and {@code bftws-c2}, replica 0, the primary, only orders);
+ * {@link #ORDERING}, the two ordering engines ({@code bftws}, PBFT, and {@code bftws-async}, SINTRA's atomic
+ * broadcast; docs/configuration.md, "Ordering modes").
  */
 record OneKilobyteEcho(String name, String modes) {
     static final OneKilobyteEcho READ_ONLY = new OneKilobyteEcho("echo-readonly", "wsrm,bftws,bftws-ro");
     static final OneKilobyteEcho CONFIGURATIONS = new OneKilobyteEcho("echo-configurations", "wsrm,bftws,bftws-c2");
+    static final OneKilobyteEcho ORDERING = new OneKilobyteEcho("echo-ordering", "wsrm,bftws,bftws-async");
 
     EchoExperiment.Config full() {
         return new EchoExperiment.Config(EchoModes.named(modes), List.of(EchoPayload.bytes(1024)), List.of(1, 8), 3,

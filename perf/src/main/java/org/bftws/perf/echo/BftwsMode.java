@@ -7,6 +7,7 @@ import org.bftws.client.group.GroupLauncher;
 import org.bftws.core.config.GroupConfig;
 import org.bftws.module.api.ReadOnlyCalls;
 import org.bftws.module.config.BftwsKeys;
+import org.bftws.module.config.Ordering;
 
 /**
  * BFT-WS, configuration I (paper §3.2; {@code -c2}: configuration II, §3.3.2): n = 3f+1 replicas ({@link ReplicaGroup}: embedded Axis2 servers with
@@ -16,7 +17,8 @@ import org.bftws.module.config.BftwsKeys;
  * this JVM, like the baselines. n = 4 is the echo experiment's {@code bftws}; 7 and 10 are experiment 5's.
  * {@code bftws-ro} calls {@code echoReadOnly} instead, which echo.wsdl declares {@code <bftws:ReadOnly/>}, with
  * the client's read-only flag: every replica executes it at once without ordering and the client takes 2f+1
- * matching replies (Castro-Liskov §5.1.3).
+ * matching replies (Castro-Liskov §5.1.3). {@code bftws-async} orders with SINTRA's atomic broadcast
+ * ({@code bftws.ordering=async} on the replicas and the client; docs/configuration.md, "Ordering modes").
  */
 public final class BftwsMode implements EchoMode {
     public static final String GROUP = "http://echo.group.example/axis2/services/Echo";
@@ -27,6 +29,8 @@ public final class BftwsMode implements EchoMode {
     private final boolean readOnly;
     /** Configuration II (paper §3.3.2): replicas 0..f-1, the first primaries among them, only order. */
     private final boolean configurationTwo;
+    /** {@code bftws.ordering=async}: SINTRA's atomic broadcast (DSN 2002 §2.5) instead of PBFT. */
+    private final boolean async;
 
     BftwsMode(int n) {
         this(n, false);
@@ -39,10 +43,20 @@ public final class BftwsMode implements EchoMode {
 
     /** @param readOnly calls of the read-only {@code echoReadOnly}, executed without ordering */
     private BftwsMode(int n, boolean signed, boolean readOnly, boolean configurationTwo) {
+        this(n, signed, readOnly, configurationTwo, false);
+    }
+
+    private BftwsMode(int n, boolean signed, boolean readOnly, boolean configurationTwo, boolean async) {
         this.n = n;
         this.signed = signed;
         this.readOnly = readOnly;
         this.configurationTwo = configurationTwo;
+        this.async = async;
+    }
+
+    /** {@code bftws-async}: n = 4 in configuration I, ordered by the asynchronous engine (CT coin of keygen). */
+    static BftwsMode asynchronous() {
+        return new BftwsMode(4, false, false, false, true);
     }
 
     /** {@code bftws-ro}: n = 4, read-only echo calls. */
@@ -75,14 +89,15 @@ public final class BftwsMode implements EchoMode {
     @Override
     public String name() {
         return (n == 4 ? "bftws" : "bftws-n" + n) + (signed ? "-signed" : "") + (readOnly ? "-ro" : "")
-                + (configurationTwo ? "-c2" : "");
+                + (configurationTwo ? "-c2" : "") + (async ? "-async" : "");
     }
 
     @Override
     public String description() {
         return "BFT-WS configuration " + (configurationTwo ? "II (" + executingReplicas().replaceAll("<[^>]*>", "")
                 .trim() + " execute)" : "I") + ": " + n + " replicas (f = " + (n - 1) / 3 + ") as embedded Axis2 servers on "
-                + "loopback, PBFT over SOAP/HTTP, one listening client, one ServiceClient (own virtual sequence) per "
+                + "loopback, " + (async ? "SINTRA's asynchronous atomic broadcast (no primary, no timeouts)" : "PBFT")
+                + " over SOAP/HTTP, one listening client, one ServiceClient (own virtual sequence) per "
                 + "concurrent client" + (signed ? "; " + BftwsKeys.SECURITY.name() + "=rampart: CreateSequence and application messages"
                 + " X.509-signed by the client (WSS4J) and checked by each replica's Rampart" : "")
                 + (readOnly ? "; the read-only echoReadOnly, executed by every replica without ordering, 2f+1"
@@ -92,7 +107,8 @@ public final class BftwsMode implements EchoMode {
     @Override
     public Deployment start(EchoSetup setup, Path work) throws Exception {
         ReplicaGroup group = ReplicaGroup.start(setup, work, n, ReplicaGroup.Keys.DEFAULT, setup.echoAar(), "Echo",
-                GROUP, configurationTwo ? executingReplicas() : "", signed);
+                GROUP, (configurationTwo ? executingReplicas() : "")
+                        + (async ? GroupLauncher.param(BftwsKeys.ORDERING, Ordering.ASYNC) : ""), signed);
         Deployment d = new Deployment() {
             @Override
             public Caller newCaller() throws Exception {
