@@ -8,6 +8,7 @@ import org.bftws.core.config.GroupConfig;
 import org.bftws.module.api.ReadOnlyCalls;
 import org.bftws.module.config.BftwsKeys;
 import org.bftws.module.config.Ordering;
+import org.bftws.module.BftwsRuntime;
 
 /**
  * BFT-WS, configuration I (paper §3.2; {@code -c2}: configuration II, §3.3.2): n = 3f+1 replicas ({@link ReplicaGroup}: embedded Axis2 servers with
@@ -31,6 +32,15 @@ public final class BftwsMode implements EchoMode {
     private final boolean configurationTwo;
     /** {@code bftws.ordering=async}: SINTRA's atomic broadcast (DSN 2002 §2.5) instead of PBFT. */
     private final boolean async;
+    /** Replica 0 sends every message this late (the Multicast Sender's fault hook), 0 for none. */
+    private final long slowMillis;
+
+    /**
+     * The slow replica's delay in the {@code -slow} modes: three quarters of the default view-change timeout
+     * ({@code bftws.viewChangeTimeoutTicks} 200 × {@code bftws.tickMillis} 20 ms = 4 s), so PBFT's backups do
+     * not suspect a slow primary even with the load's own delays on top.
+     */
+    public static final long SLOW_MILLIS = 3_000;
 
     BftwsMode(int n) {
         this(n, false);
@@ -47,11 +57,25 @@ public final class BftwsMode implements EchoMode {
     }
 
     private BftwsMode(int n, boolean signed, boolean readOnly, boolean configurationTwo, boolean async) {
+        this(n, signed, readOnly, configurationTwo, async, 0);
+    }
+
+    private BftwsMode(int n, boolean signed, boolean readOnly, boolean configurationTwo, boolean async,
+            long slowMillis) {
         this.n = n;
         this.signed = signed;
         this.readOnly = readOnly;
         this.configurationTwo = configurationTwo;
         this.async = async;
+        this.slowMillis = slowMillis;
+    }
+
+    /**
+     * {@code bftws-slow}, {@code bftws-async-slow}: n = 4 with replica 0 (PBFT's primary while no view change
+     * happens; under async a replica like the others) sending every message {@link #SLOW_MILLIS} late.
+     */
+    static BftwsMode slowReplicaZero(boolean async) {
+        return new BftwsMode(4, false, false, false, async, SLOW_MILLIS);
     }
 
     /** {@code bftws-async}: n = 4 in configuration I, ordered by the asynchronous engine (CT coin of keygen). */
@@ -89,7 +113,7 @@ public final class BftwsMode implements EchoMode {
     @Override
     public String name() {
         return (n == 4 ? "bftws" : "bftws-n" + n) + (signed ? "-signed" : "") + (readOnly ? "-ro" : "")
-                + (configurationTwo ? "-c2" : "") + (async ? "-async" : "");
+                + (configurationTwo ? "-c2" : "") + (async ? "-async" : "") + (slowMillis > 0 ? "-slow" : "");
     }
 
     @Override
@@ -101,7 +125,8 @@ public final class BftwsMode implements EchoMode {
                 + "concurrent client" + (signed ? "; " + BftwsKeys.SECURITY.name() + "=rampart: CreateSequence and application messages"
                 + " X.509-signed by the client (WSS4J) and checked by each replica's Rampart" : "")
                 + (readOnly ? "; the read-only echoReadOnly, executed by every replica without ordering, 2f+1"
-                + " matching replies (PBFT §5.1.3)" : "");
+                + " matching replies (PBFT §5.1.3)" : "") + (slowMillis > 0 ? "; replica 0 sends every message "
+                + slowMillis + " ms late after the warm-up (the Multicast Sender's fault hook)" : "");
     }
 
     @Override
@@ -130,8 +155,21 @@ public final class BftwsMode implements EchoMode {
                 return c;
             }
 
+            /** The slow modes: replica 0's Multicast Sender delays every message from now on (its fault hook). */
+            @Override
+            public void warmedUp() {
+                if (slowMillis > 0) {
+                    BftwsRuntime.replica(group.context(0)).sender().delayEverySend(slowMillis);
+                }
+            }
+
             @Override
             public void close() throws Exception {
+                if (slowMillis > 0) {
+                    // a slow primary the backups suspected would have been replaced: say whether it was
+                    System.err.println("perf " + name() + ": views at the end " + java.util.Arrays.toString(
+                            java.util.stream.IntStream.range(0, n).mapToLong(r -> group.manager(r).view()).toArray()));
+                }
                 group.close();
             }
         };

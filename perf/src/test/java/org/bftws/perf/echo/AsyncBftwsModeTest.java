@@ -1,9 +1,5 @@
 package org.bftws.perf.echo;
 
-import static org.junit.Assert.assertEquals;
-
-import java.util.List;
-
 import org.junit.ClassRule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
@@ -18,14 +14,6 @@ public class AsyncBftwsModeTest {
 
     @Test
     public void asyncModeServesEchoCalls() throws Exception {
-        List<EchoMode> modes = EchoModes.named("bftws-async");
-        assertEquals(1, modes.size());
-        try (EchoMode.Deployment d = modes.get(0).start(EchoSetup.fromSystemProperties(), TMP.getRoot().toPath());
-                EchoMode.Caller caller = d.newCaller()) {
-            for (int elements : new int[] {1, 10, 100}) {
-                assertEquals(elements, caller.echo(EchoPayload.elements(elements)));
-            }
-            assertEquals(1, caller.echo(EchoPayload.bytes(1024)));
-        }
+        ReadOnlyBftwsModeTest.servesEchoCallsOfEveryShape("bftws-async", TMP.getRoot().toPath());
     }
 }
