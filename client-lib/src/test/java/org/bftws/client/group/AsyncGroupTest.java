@@ -151,6 +151,25 @@ public class AsyncGroupTest {
         assertEquals(counter, client.readCounter().value());
     }
 
+    /**
+     * WS-Security signing (Rampart on the client↔replica WS-RM messages) is unchanged under async, and with
+     * {@code bftws.randomness.algorithm=none} randomized operations still get their round's CT coin: the
+     * asynchronous engine holds the group's coin for its agreements.
+     */
+    @Test
+    public void signedCallsAndRandomnessNoneWorkAsUnderPbft() throws Exception {
+        group.security(GroupSecurity.RAMPART).randomness("none");
+        start();
+        DemoClient.Call echo = client.echo(List.of("signed", "async"));
+        assertEquals(echo.sent(), echo.voted());
+        DemoClient.RandomCall deal = client.deal();
+        assertTrue(deal.voted() + " / " + deal.random(), deal.correct());
+        assertEquals(3, increment(3));
+        for (int r = 0; r < N; r++) {
+            assertTrue(group.manager(r).orderingMode(), group.manager(r).orderingMode().contains("randomness CT"));
+        }
+    }
+
     private void start() throws Exception {
         group.parameters(ASYNC + FAST).clientParameters(ASYNC).start();
         for (int r = 0; r < N; r++) {
