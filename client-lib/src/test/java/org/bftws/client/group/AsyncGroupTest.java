@@ -33,7 +33,9 @@ public class AsyncGroupTest {
     private static final long WAIT_MS = 60_000;
     /** The demo client's core node id: client-1.key after the n replicas. */
     private static final int CLIENT = N;
-    private static final String ASYNC = GroupLauncher.param("bftws.ordering", "async");
+    private static final String ASYNC = GroupLauncher.orderingParameters("async");
+    /** The restarted replica must catch up before the counter's increments reach this amount. */
+    private static final int MAX_AMOUNT = 60;
     /** Checkpoint every 4 rounds, window 8, quick retransmission: a replica down for a dozen calls falls behind. */
     private static final String FAST = GroupLauncher.param("bftws.checkpointInterval", "4")
             + GroupLauncher.param("bftws.logWindow", "8") + GroupLauncher.param("bftws.retransmitTicks", "5")
@@ -131,24 +133,32 @@ public class AsyncGroupTest {
         }
         CounterGroupTest.ValueProbe probe = CounterGroupTest.ValueProbe.on(group.start(backup, "restarted"));
         TotalOrderManager restarted = group.manager(backup);
-        List<Event> seen = new CopyOnWriteArrayList<>();
-        restarted.addEventListener((e, t) -> seen.add(e));
+        // Calls go on until it has caught up: the rounds ordered while its control port was still down may never
+        // reach it, and an idle asynchronous group resends nothing (docs/design/async.md), so a laggard learns
+        // how far the others are at their next checkpoint (every 4 rounds here), fetches it and goes on.
         List<Long> voted = new ArrayList<>();
-        for (int amount = 21; amount <= 26; amount++) {
+        for (int amount = 21; amount <= MAX_AMOUNT && !caughtUp(restarted); amount++) {
             voted.add(increment(amount));
         }
         long last = voted.get(voted.size() - 1);
         await("the restarted replica executed the last increment", () -> probe.values().contains(last));
-        await("it executed what the others did",
-                () -> restarted.lastExecuted() >= group.manager(0).lastExecuted());
         assertTrue("it installed a checkpoint", restarted.stableCheckpoint() > 0);
         List<Long> computed = probe.values();
-        assertTrue("it got the state by transfer: executed " + computed.size() + " of 26 increments",
-                computed.size() <= 26 - 20);
-        assertTrue("its values are the group's: " + computed + " vs " + voted,
-                voted.containsAll(computed));
+        // It executed none of the first 20 increments, yet computes the group's values: it got the state.
+        assertTrue("its values are the group's: " + computed + " vs " + voted, voted.containsAll(computed));
+        assertEquals("its last value is the group's", last, (long) computed.get(computed.size() - 1));
         assertNull(restarted.failure());
         assertEquals(counter, client.readCounter().value());
+    }
+
+    /** True once {@code m} has executed every round the other replicas have. */
+    private boolean caughtUp(TotalOrderManager m) {
+        for (int r = 0; r < N - 1; r++) {
+            if (m.lastExecuted() < group.manager(r).lastExecuted()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

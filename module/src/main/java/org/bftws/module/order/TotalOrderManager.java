@@ -48,9 +48,10 @@ import org.bftws.module.transport.MulticastSender;
 /**
  * The Total Order Manager (paper §3.3.1.8): the one thread that owns this replica's ordering state machine,
  * core's PBFT {@link Replica} or, with {@code bftws.ordering=async}, its {@link AsyncReplica} on SINTRA's
- * atomic broadcast (DSN 2002 §2.5); both are core's {@link Engine}, stepped alike here. Everything that can change that state arrives on one queue — control messages
- * from the control port, ticks every {@code bftws.tickMillis}, execution results and captured states — and
- * is applied in arrival order, so the replica needs no locks and behaves as in the simulator.
+ * atomic broadcast (DSN 2002 §2.5); both are core's {@link Engine}, stepped alike here. Everything that can
+ * change that state arrives on one queue — control messages from the control port, ticks every
+ * {@code bftws.tickMillis}, execution results and captured states — and is applied in arrival order, so the
+ * replica needs no locks and behaves as in the simulator.
  *
  * <p>Each step's {@link Ready} is performed as its contract says: messages go to the {@link MulticastSender}
  * (which never blocks this thread); effects go, in list order, to one execution thread that calls the
