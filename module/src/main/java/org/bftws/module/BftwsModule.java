@@ -3,6 +3,8 @@ package org.bftws.module;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Clock;
+import java.util.List;
+import java.util.Map;
 
 import org.apache.axis2.AxisFault;
 import org.apache.axis2.context.ConfigurationContext;
@@ -45,7 +47,13 @@ public class BftwsModule extends SandeshaModule {
     @Override
     public void init(ConfigurationContext configContext, AxisModule module) throws AxisFault {
         // Parse and load keys first: a wrong value must stop start-up before Sandesha2 starts its threads.
-        BftwsConfig config = BftwsParameters.parse(AxisParameters.asMap(configContext.getAxisConfiguration()));
+        Map<String, String> params = AxisParameters.asMap(configContext.getAxisConfiguration());
+        BftwsConfig config = BftwsParameters.parse(params);
+        List<String> ignored = BftwsParameters.ignoredByOrdering(config, params);
+        if (!ignored.isEmpty()) {
+            LOG.warn("bftws.ordering=async: ignoring {}, which only PBFT reads (docs/configuration.md, \"Ordering"
+                    + " modes\")", ignored);
+        }
         GroupKeyMaterial keys = config.replicated() ? GroupKeyMaterial.load(config) : null;
         GroupServices services = null;
         RandomnessConfig randomness = null;
@@ -94,8 +102,8 @@ public class BftwsModule extends SandeshaModule {
             }
             configContext.setProperty(BftwsRuntime.REPLICA_PROPERTY, replica);
             LOG.info("bftws replica {} of {} orders requests for service {} (and the other services deployed"
-                    + " here), randomness {}{}", config.replicaId(), config.n(), services.mainService(),
-                    config.randomness().configValue(), config.group().executes(config.replicaId()) ? ""
+                    + " here), ordering {}, randomness {}{}", config.replicaId(), config.n(), services.mainService(),
+                    config.ordering().configValue(), randomness.algorithm(), config.group().executes(config.replicaId()) ? ""
                             : ", without executing them (executing replicas " + config.group().executingReplicas() + ")");
         }
         // Added after Sandesha2's own resolver, so it runs after it and can undo its verdict.

@@ -11,19 +11,33 @@ import org.bftws.perf.echo.EchoPayload;
  * CSV so that experiment 1's stays whole: {@link #READ_ONLY}, PBFT's read-only optimisation (Castro-Liskov
  * §5.1.3: BFT-WS ordering {@code echo} and BFT-WS calling the read-only {@code echoReadOnly} without ordering,
  * {@code bftws-ro}); {@link #CONFIGURATIONS}, the BFT-WS paper's Fig. 7 for configurations I and II (§3.3.1–3.3.2:
- * {@code bftws}, all four replicas execute, and {@code bftws-c2}, replica 0, the primary, only orders).
+ * {@code bftws}, all four replicas execute, and {@code bftws-c2}, replica 0, the primary, only orders);
+ * {@link #ORDERING}, the two ordering engines ({@code bftws}, PBFT, and {@code bftws-async}, SINTRA's atomic
+ * broadcast; docs/configuration.md, "Ordering modes"); {@link #SLOW_PRIMARY}, both under a slow replica 0.
  */
-record OneKilobyteEcho(String name, String modes) {
+record OneKilobyteEcho(String name, String modes, long measureMillis) {
     static final OneKilobyteEcho READ_ONLY = new OneKilobyteEcho("echo-readonly", "wsrm,bftws,bftws-ro");
     static final OneKilobyteEcho CONFIGURATIONS = new OneKilobyteEcho("echo-configurations", "wsrm,bftws,bftws-c2");
+    static final OneKilobyteEcho ORDERING = new OneKilobyteEcho("echo-ordering", "wsrm,bftws,bftws-async");
+    /**
+     * The slow-primary attack over HTTP: PBFT and the asynchronous engine, each with replica 0 slowed by the
+     * Multicast Sender's fault hook and without; 20 s windows, since a slowed PBFT group completes a batch every
+     * few seconds.
+     */
+    static final OneKilobyteEcho SLOW_PRIMARY = new OneKilobyteEcho("echo-slow-primary",
+            "bftws,bftws-async,bftws-slow,bftws-async-slow", 20_000);
+
+    OneKilobyteEcho(String name, String modes) {
+        this(name, modes, 5_000);
+    }
 
     EchoExperiment.Config full() {
         return new EchoExperiment.Config(EchoModes.named(modes), List.of(EchoPayload.bytes(1024)), List.of(1, 8), 3,
-                3_000, 5_000);
+                3_000, measureMillis);
     }
 
     EchoExperiment.Config smoke() {
         return new EchoExperiment.Config(EchoModes.named(modes), List.of(EchoPayload.bytes(1024)), List.of(1, 2), 1,
-                200, 1_000);
+                200, measureMillis / 5); // 1 s for the usual 5 s windows
     }
 }

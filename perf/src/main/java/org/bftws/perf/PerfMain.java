@@ -27,7 +27,8 @@ import org.bftws.perf.echo.ThreeTierExperiment;
  * PerfMain [--smoke] [--results DIR] [--markdown FILE] [--root DIR]
  *          [--modes plain,wsrm,...] [--sizes 1,100,1KB] [--clients 1,8] [--reps N]
  *          [--warmup-ms MS] [--measure-ms MS] [--wan-delay-ms MS] [--authentication signatures|macs]
- *          (echo | three-tier | scale | randomness | read-only | recovery | profile | breakdown | report)...
+ *          (echo | three-tier | scale | randomness | read-only | configurations | ordering | slow-primary
+ *           | recovery | profile | breakdown | report)...
  * </pre>
  *
  * {@code echo} runs experiment 1 into {@code DIR/echo.csv}, {@code scale} experiment 5 into
@@ -37,7 +38,10 @@ import org.bftws.perf.echo.ThreeTierExperiment;
  * {@code NAME-LABEL.csv}, the groups' {@code bftws.authentication} set), {@code read-only} the 1 KB echo with
  * WS-RM, BFT-WS and BFT-WS's read-only calls ({@code bftws-ro}) into {@code DIR/echo-readonly.csv},
  * {@code configurations} the 1 KB echo with WS-RM, BFT-WS configuration I and II ({@code bftws-c2}) into
- * {@code DIR/echo-configurations.csv},
+ * {@code DIR/echo-configurations.csv}, {@code ordering} the 1 KB echo with WS-RM, BFT-WS ordered by PBFT and by
+ * the asynchronous engine ({@code bftws-async}) into {@code DIR/echo-ordering.csv}, {@code slow-primary} both
+ * with and without replica 0 sending every message {@code BftwsMode.SLOW_MILLIS} late into
+ * {@code DIR/echo-slow-primary.csv},
  * {@code recovery} experiment 4 into {@code DIR/recovery-*.csv}, {@code profile} the
  * BFT-WS echo under Java Flight Recorder into {@code DIR/profile.csv}; {@code report} rewrites the markdown
  * and the plots from every CSV in {@code DIR}; {@code breakdown} writes the latency breakdown and the work per request
@@ -81,8 +85,8 @@ public final class PerfMain {
                 case "--measure-ms" -> measure = Long.parseLong(args[++i]);
                 case "--wan-delay-ms" -> wan = Long.parseLong(args[++i]);
                 case "--authentication" -> authentication = Authentication.parse(args[++i]).label();
-                case "echo", "three-tier", "scale", "randomness", "read-only", "configurations", "recovery", "profile",
-                        "breakdown", "report" ->
+                case "echo", "three-tier", "scale", "randomness", "read-only", "configurations", "ordering", "slow-primary",
+                        "recovery", "profile", "breakdown", "report" ->
                         commands.add(args[i]);
                 default -> {
                     System.err.println("perf: unknown argument " + args[i]);
@@ -90,7 +94,7 @@ public final class PerfMain {
                             + "[--modes " + String.join(",", EchoModes.all().stream().map(m -> m.name()).toList())
                             + "] [--sizes 1,10,100,1000,1KB] [--clients 1,2,4,8] [--reps N] [--warmup-ms MS] "
                             + "[--measure-ms MS] [--wan-delay-ms MS] [--authentication signatures|macs] (echo | three-tier | "
-                            + "scale | randomness | read-only | configurations | recovery | profile | breakdown | report)...");
+                            + "scale | randomness | read-only | configurations | ordering | slow-primary | recovery | profile | breakdown | report)...");
                     return 2;
                 }
             }
@@ -116,6 +120,10 @@ public final class PerfMain {
                 case "read-only" -> oneKilobyte(OneKilobyteEcho.READ_ONLY, echo, smoke, root, results, wan,
                         authentication);
                 case "configurations" -> oneKilobyte(OneKilobyteEcho.CONFIGURATIONS, echo, smoke, root, results, wan,
+                        authentication);
+                case "ordering" -> oneKilobyte(OneKilobyteEcho.ORDERING, echo, smoke, root, results, wan,
+                        authentication);
+                case "slow-primary" -> oneKilobyte(OneKilobyteEcho.SLOW_PRIMARY, echo, smoke, root, results, wan,
                         authentication);
                 case "recovery" -> recovery(smoke, root, results);
                 case "profile" -> profile(echo.apply(smoke ? Profiler.smoke() : Profiler.full()), root, results);

@@ -54,6 +54,12 @@ public final class Report {
         echo(md, plots, OneKilobyteEcho.CONFIGURATIONS.name() + ".csv",
                 "Configurations I and II: BFT-WS paper Fig. 7 (§3.3.1-3.3.2)", "scripts/perf configurations",
                 OneKilobyteEcho.CONFIGURATIONS.name());
+        echo(md, plots, OneKilobyteEcho.ORDERING.name() + ".csv",
+                "Ordering modes: PBFT and SINTRA's asynchronous atomic broadcast (bftws.ordering)",
+                "scripts/perf ordering", OneKilobyteEcho.ORDERING.name());
+        echo(md, plots, OneKilobyteEcho.SLOW_PRIMARY.name() + ".csv",
+                "Slow primary over HTTP: replica 0 sends every message 3 s late (view-change timeout 4 s)",
+                "scripts/perf slow-primary", OneKilobyteEcho.SLOW_PRIMARY.name());
         ThreeTierReport.append(results, md);
         new ScaleReport(results).write(md, plots);
         new RandomnessReport(results).write(md, plots);

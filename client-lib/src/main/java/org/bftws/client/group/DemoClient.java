@@ -34,6 +34,7 @@ import org.bftws.module.config.BftwsKeys;
  * <pre>
  *   DemoClient --group FILE --keys DIR --dir DIR --artifacts DIR --conf DIR [--service echo|dealer|idgen|counter]
  *              [--calls 5] [--items 3] [--label x] [--from V] [--security none|rampart] [--config I|II]
+ *              [--ordering pbft|async]
  * </pre>
  * The counter client reads the value, then increments it by 1, 2, ..., {@code calls}. Exit status 0 when every
  * voted reply is right (echo: equals the request; dealer: 52 distinct cards and a 256-bit random number; id
@@ -323,7 +324,8 @@ public final class DemoClient implements AutoCloseable {
         Long from = o.containsKey("from") ? Long.valueOf(o.get("from")) : null;
         boolean ok;
         try (DemoClient client = connect(GroupLauncher.Container.AXIS2, ports, GroupLauncher.layout(o), dir,
-                security, configuration.parameters(ports.length))) {
+                security, configuration.parameters(ports.length)
+                        + GroupLauncher.orderingParameters(o.getOrDefault("ordering", "pbft")))) {
             System.out.println("client: " + service + " at " + ENDPOINTS.get(service) + " (group of "
                     + ports.length + " replicas, security " + security.value() + "); replies arrive at "
                     + client.listener.serviceUrl("BftwsControl"));

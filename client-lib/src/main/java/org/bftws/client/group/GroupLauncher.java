@@ -20,6 +20,7 @@ import org.bftws.core.config.ConfigKey;
 import org.bftws.core.config.GroupConfig;
 import org.bftws.core.keys.KeyFiles;
 import org.bftws.module.config.BftwsKeys;
+import org.bftws.module.config.Ordering;
 import org.bftws.module.config.Role;
 
 /**
@@ -35,7 +36,10 @@ import org.bftws.module.config.Role;
  *   GroupLauncher keystores --keys DIR --replicas N   # X.509 keystores for --security rampart (first run)
  *   GroupLauncher replica --id I --group FILE --keys DIR --dir DIR --artifacts DIR --conf DIR [--randomness ct]
  *                         [--container axis2|tomcat] [--security none|rampart] [--config I|II]
+ *                         [--ordering pbft|async]
  * </pre>
+ * {@code --ordering async} sets {@code bftws.ordering=async} (SINTRA's atomic broadcast instead of PBFT,
+ * docs/configuration.md "Ordering modes"; {@link #orderingParameters}); in the axis2 container only.
  * {@code --config II} runs configuration II ({@link Configuration}): replicas 0..f-1 only order.
  * {@code --security rampart} signs the clients' and replicas' CreateSequence exchange with Rampart
  * ({@link GroupSecurity}); the keystores must exist in the key directory ({@code keystores} makes them).
@@ -152,6 +156,15 @@ public final class GroupLauncher {
             }
             return param(GroupConfig.EXECUTING_REPLICAS.name(), ids.toString());
         }
+    }
+
+    /**
+     * The {@code bftws.ordering} parameter every replica and client of the group gets for {@code ordering}
+     * (pbft|async, as written in axis2.xml); "" for pbft, the default.
+     */
+    public static String orderingParameters(String ordering) {
+        Ordering o = BftwsKeys.ORDERING.parse(ordering);
+        return o == BftwsKeys.ORDERING.defaultValue() ? "" : param(BftwsKeys.ORDERING, o);
     }
 
     /** Where a replica runs: Axis2's own HTTP server, or Axis2's servlet in an embedded Tomcat. */
@@ -423,7 +436,7 @@ public final class GroupLauncher {
             System.err.println("usage: GroupLauncher ports N | keystores --keys DIR --replicas N | replica --id I"
                     + " --group FILE --keys DIR --dir DIR --artifacts DIR --conf DIR"
                     + " [--randomness none|ct|ba|ba-hardened] [--container axis2|tomcat] [--security none|rampart]"
-                    + " [--config I|II]");
+                    + " [--config I|II] [--ordering pbft|async]");
             System.exit(2);
         }
         Map<String, String> o = options(args, 1);
@@ -436,10 +449,15 @@ public final class GroupLauncher {
         if (configuration != Configuration.I && container != Container.AXIS2) {
             throw new IllegalArgumentException("--config " + configuration + " runs in --container axis2 only");
         }
-        Axis2Server server = configuration == Configuration.I
+        String ordering = o.getOrDefault("ordering", "pbft");
+        String orderingParameters = orderingParameters(ordering);
+        if (!orderingParameters.isEmpty() && container != Container.AXIS2) {
+            throw new IllegalArgumentException("--ordering " + ordering + " runs in --container axis2 only");
+        }
+        Axis2Server server = configuration == Configuration.I && orderingParameters.isEmpty()
                 ? start(container, id, ports, layout(o), Path.of(required(o, "dir")), randomness, security)
-                : start(id, ports, layout(o), Path.of(required(o, "dir")), randomness, "", security, List.of(),
-                        configuration);
+                : start(id, ports, layout(o), Path.of(required(o, "dir")), randomness, orderingParameters, security,
+                        List.of(), configuration);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
@@ -452,7 +470,7 @@ public final class GroupLauncher {
         System.out.println("replica " + id + " serving " + server.serviceUrl("Echo")
                 + (configuration.executes(id, ports.length) ? ", Dealer, IdGenerator, Counter" : " (ordering only)")
                 + " in " + container.name().toLowerCase(Locale.ROOT) + "; randomness " + randomness
-                + ", security " + security.value() + ", configuration " + configuration);
+                + ", security " + security.value() + ", configuration " + configuration + ", ordering " + ordering);
         stopped.await();
     }
 }

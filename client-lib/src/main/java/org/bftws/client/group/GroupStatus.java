@@ -51,7 +51,8 @@ public final class GroupStatus {
         }
 
         List<String> cells() {
-            return List.of(String.valueOf(id), endpoint, state, text(view), text(primary), text(executed),
+            return List.of(String.valueOf(id), endpoint, state, text(view),
+                    primary != null && primary < 0 ? "none" : text(primary), text(executed),
                     text(stable), text(pending), text(evidence), peersDown == null ? "-" : peersText(peersDown));
         }
 

@@ -30,6 +30,7 @@ import org.bftws.core.voter.ClientCore;
 import org.bftws.module.Threads;
 import org.bftws.module.config.BftwsConfig;
 import org.bftws.module.config.BftwsKeys;
+import org.bftws.module.config.Ordering;
 import org.bftws.module.config.ReplicaEndpoint;
 import org.bftws.module.keys.GroupKeyMaterial;
 import org.bftws.core.message.Request;
@@ -198,7 +199,8 @@ public final class GroupClientRuntime implements AutoCloseable {
                 owner.setProperty(SEQUENCE_PROPERTY, s);
             }
         }
-        return s.call(operation, randomized, readOnly, timeoutMillis);
+        // An asynchronous group executes nothing without ordering (its engine has no read-only path): order the call.
+        return s.call(operation, randomized, readOnly && config.ordering() == Ordering.PBFT, timeoutMillis);
     }
 
     /**

@@ -110,6 +110,11 @@ public final class BftwsConfig {
         return get(BftwsKeys.CLIENT_REPLY_ENDPOINT);
     }
 
+    /** Which ordering engine the group runs ({@code bftws.ordering}). */
+    public Ordering ordering() {
+        return get(BftwsKeys.ORDERING);
+    }
+
     public RandomnessAlgorithm randomness() {
         return get(BftwsKeys.RANDOMNESS);
     }

@@ -121,6 +121,16 @@ public final class BftwsKeys {
     public static final ConfigKey<URI> CLIENT_REPLY_ENDPOINT = ConfigKey.httpUrl("bftws.client.replyEndpoint", CLIENT);
 
     /**
+     * pbft | async: the ordering engine ({@link Ordering}; docs/configuration.md, "Ordering modes"). Every replica
+     * and client of a group must use the same value: a replica of the other mode refuses all its peers' agreement
+     * messages as evidence, and an async group never answers a client's read-only requests, so a pbft client's
+     * read-only calls wait for their fallback to ordering. Default pbft: fewer messages per request, and the
+     * better choice while no replica is slow or malicious about timing (docs/performance.md).
+     */
+    public static final ConfigKey<Ordering> ORDERING =
+            ConfigKey.choice("bftws.ordering", GROUP, Ordering.class, Ordering.PBFT);
+
+    /**
      * none | ct | ba | ba-hardened: how collective random numbers are produced (integrity paper §4–§5). CT
      * uses the threshold share in the replica's {@code bftws.keys.private} file and the group key in
      * {@code bftws.keys.public}; BA needs no keys. Every replica of a group must use the same value. Default
@@ -234,7 +244,7 @@ public final class BftwsKeys {
             PRIVATE_KEY, PUBLIC_KEYS, TICK_MILLIS, CONTROL_MAX_BYTES, HTTP_MAX_REQUEST_BYTES, XML_MAX_DEPTH,
             XML_MAX_ELEMENTS, XML_MAX_ATTRIBUTES, CLIENT_REPLY_ENDPOINT, RANDOMNESS, THRESHOLD_SCHEME, SECURITY,
             SECURITY_POLICY, AUTHENTICATION, MULTICAST_WINDOW, MULTICAST_RETRANSMISSIONS, MULTICAST_RETRANSMIT_MILLIS,
-            MULTICAST_BUFFER_BYTES, STATUS_LOG_SECONDS, REPLICATED_CLIENTS);
+            MULTICAST_BUFFER_BYTES, STATUS_LOG_SECONDS, REPLICATED_CLIENTS, ORDERING);
 
     private BftwsKeys() {
     }

@@ -4,6 +4,9 @@ import static org.bftws.module.config.BftwsKeys.CLIENT_REPLY_ENDPOINT;
 import static org.bftws.module.config.BftwsKeys.CONTROL_MAX_BYTES;
 import static org.bftws.module.config.BftwsKeys.GROUP_ENDPOINT;
 import static org.bftws.module.config.BftwsKeys.HTTP_MAX_REQUEST_BYTES;
+import static org.bftws.module.config.BftwsKeys.ORDERING;
+import static org.bftws.module.config.BftwsKeys.RANDOMNESS;
+import static org.bftws.module.config.BftwsKeys.REPLICATED_CLIENTS;
 import static org.bftws.module.config.BftwsKeys.PRIVATE_KEY;
 import static org.bftws.module.config.BftwsKeys.PUBLIC_KEYS;
 import static org.bftws.module.config.BftwsKeys.REPLICAS;
@@ -70,6 +73,7 @@ public final class BftwsParameters {
         ConfigValues values = read(params, keys);
         GroupConfig group = groupConfig(params);
         checkMessageLimits(values, group);
+        checkOrdering(values, group);
         if (replicated) {
             values = checkMembership(values, group);
         }
@@ -90,6 +94,51 @@ public final class BftwsParameters {
             throw new BftwsConfigException(HTTP_MAX_REQUEST_BYTES.name(), "must be at least " + needed
                     + " to carry a control message of " + CONTROL_MAX_BYTES + " (" + controlMax
                     + ") base64-encoded in its envelope, got " + httpMax);
+        }
+    }
+
+    /**
+     * The protocol keys that only PBFT reads: with {@code bftws.ordering=async} they are ignored (there is no
+     * primary to suspect and nothing proposes batches one after another), and the module logs the ones set.
+     * {@code bftws.authentication} too: every message of the asynchronous engine is signed.
+     */
+    public static final List<ConfigKey<?>> PBFT_ONLY = List.of(GroupConfig.MAX_OUTSTANDING_BATCHES,
+            GroupConfig.VIEW_CHANGE_TIMEOUT, GroupConfig.VIEW_CHANGE_TIMEOUT_MAX, BftwsKeys.AUTHENTICATION);
+
+    /** The {@link #PBFT_ONLY} keys {@code params} sets although {@code config} orders asynchronously. */
+    public static List<String> ignoredByOrdering(BftwsConfig config, Map<String, String> params) {
+        if (config.ordering() != Ordering.ASYNC) {
+            return List.of();
+        }
+        return PBFT_ONLY.stream().map(ConfigKey::name)
+                .filter(k -> params.get(k) != null && !params.get(k).isBlank()).toList();
+    }
+
+    /**
+     * What asynchronous ordering cannot run (core's {@code AsyncReplica} has none of it, and the simulator refuses
+     * the same): the BA randomness algorithms, which work through PBFT's primary (integrity paper §4); agreement
+     * replicas that do not execute (configuration II or III, BFT-WS §3.3.2-3.3.3); replicated clients (§3.4).
+     */
+    private static void checkOrdering(ConfigValues values, GroupConfig group) {
+        if (values.get(ORDERING) != Ordering.ASYNC) {
+            return;
+        }
+        String why = " with " + ORDERING + "=async";
+        RandomnessAlgorithm random = values.get(RANDOMNESS);
+        if (random == RandomnessAlgorithm.BA || random == RandomnessAlgorithm.BA_HARDENED) {
+            throw new BftwsConfigException(RANDOMNESS.name(), "must be ct or none" + why + ", got "
+                    + random.configValue() + ": the BA algorithms (integrity paper §4) draw through PBFT's primary;"
+                    + " the asynchronous engine gives randomized operations the CT coin of their round");
+        }
+        if (group.separatesExecution()) {
+            throw new BftwsConfigException(GroupConfig.EXECUTING_REPLICAS.name(), "must name every replica" + why
+                    + " (configuration I): the asynchronous engine has no agreement-only role, got "
+                    + group.executingReplicas());
+        }
+        if (!values.get(REPLICATED_CLIENTS).isEmpty()) {
+            throw new BftwsConfigException(REPLICATED_CLIENTS.name(), "must be none" + why + ": the asynchronous"
+                    + " engine does not filter a replicated client's copies (BFT-WS §3.4), got '"
+                    + values.get(REPLICATED_CLIENTS).toText() + "'");
         }
     }
 

@@ -6,11 +6,14 @@ import java.util.List;
 
 import org.apache.axis2.AxisFault;
 import org.apache.axis2.context.ConfigurationContext;
+import org.bftws.core.pbft.RandomizedOperations;
 import org.bftws.core.pbft.RandomnessConfig;
 import org.bftws.core.pbft.ReadOnlyOperations;
 import org.bftws.module.config.BftwsConfig;
+import org.bftws.module.config.Ordering;
 import org.bftws.module.config.ReplicaEndpoint;
 import org.bftws.module.keys.GroupKeyMaterial;
+import org.bftws.module.random.RandomnessSetup;
 import org.bftws.module.transport.ControlMessage;
 import org.bftws.module.transport.ControlPort;
 import org.bftws.module.transport.MulticastSender;
@@ -50,7 +53,10 @@ public final class BftwsReplica implements AutoCloseable {
      */
     public static BftwsReplica start(ConfigurationContext context, BftwsConfig config, GroupKeyMaterial keys,
             ReplicatedService service) throws AxisFault {
-        return start(context, config, keys, service, RandomnessConfig.none(), ReadOnlyOperations.NONE, true);
+        // asynchronous ordering tosses the group's coin in its agreements: CT whatever the randomness key says
+        RandomnessConfig randomness = config.ordering() == Ordering.ASYNC
+                ? RandomnessSetup.of(config, keys, RandomizedOperations.AS_FLAGGED) : RandomnessConfig.none();
+        return start(context, config, keys, service, randomness, ReadOnlyOperations.NONE, true);
     }
 
     /**
@@ -76,7 +82,7 @@ public final class BftwsReplica implements AutoCloseable {
         MulticastSender sender = new MulticastSender("bftws-send-r" + id, config.n(), config.multicast());
         TotalOrderManager manager = new TotalOrderManager(config.group(), id, keys.signer(), keys.verifier(),
                 control, service, sender, config.tickMillis(), INBOUND_CAPACITY,
-                config.controlMaxBytes(), randomness, readOnly, keys.macs());
+                config.controlMaxBytes(), randomness, readOnly, keys.macs(), config.ordering());
         manager.replicatedClients(config.replicatedClients());
         ControlPortClientFilter filter = requestsOnControlPort ? null : new ControlPortClientFilter(manager, config.n());
         ControlPort port;

@@ -1,5 +1,7 @@
 package org.bftws.module.order;
 
+import org.bftws.core.async.AsyncReplica;
+import org.bftws.core.pbft.Engine;
 import org.bftws.core.pbft.Replica;
 
 /**
@@ -9,13 +11,14 @@ import org.bftws.core.pbft.Replica;
  * publishes the copy through a volatile field: a reader sees one consistent step, never half of one.
  *
  * @param view             the current view v (Castro-Liskov §4.1)
- * @param primary          the primary of {@code view}, v mod n
+ * @param primary          the primary of {@code view}, v mod n; {@link #NO_PRIMARY} with asynchronous ordering
  * @param active           false while a view change is in progress (§4.4: the replica accepts only
  *                         view-change, new-view and checkpoint messages then)
  * @param lastExecuted     the highest sequence number executed
  * @param stableCheckpoint the last stable checkpoint, the low watermark h (§4.3)
  * @param pendingRequests  client requests received and not yet executed
- * @param logSize          slots in the message log (between the watermarks)
+ * @param logSize          slots in the message log (between the watermarks); with asynchronous ordering, the
+ *                         messages buffered for rounds this replica has not reached yet
  * @param nanoTime         {@link System#nanoTime()} when the step ended
  */
 public record ReplicaSnapshot(long view, int primary, boolean active, long lastExecuted, long stableCheckpoint,
@@ -26,10 +29,18 @@ public record ReplicaSnapshot(long view, int primary, boolean active, long lastE
         return new ReplicaSnapshot(0, 0, true, 0, 0, 0, 0, nanoTime);
     }
 
-    /** The state of {@code replica} of a group of {@code n}; call it on the ordering thread only. */
-    static ReplicaSnapshot of(Replica replica, int n, long nanoTime) {
-        return new ReplicaSnapshot(replica.view(), (int) (replica.view() % n), replica.isActive(),
-                replica.lastExecuted(), replica.stableCheckpoint(), replica.pendingRequests(), replica.logSize(),
-                nanoTime);
+    /** {@link #primary()} of an asynchronous group: it has none, and view 0 throughout (no view change). */
+    public static final int NO_PRIMARY = -1;
+
+    /** The state of {@code engine} of a group of {@code n}; call it on the ordering thread only. */
+    static ReplicaSnapshot of(Engine engine, int n, long nanoTime) {
+        if (engine instanceof Replica replica) {
+            return new ReplicaSnapshot(replica.view(), (int) (replica.view() % n), replica.isActive(),
+                    replica.lastExecuted(), replica.stableCheckpoint(), replica.pendingRequests(), replica.logSize(),
+                    nanoTime);
+        }
+        int buffered = engine instanceof AsyncReplica a ? a.buffered() : 0;
+        return new ReplicaSnapshot(0, NO_PRIMARY, true, engine.lastExecuted(), engine.stableCheckpoint(),
+                engine.pendingRequests(), buffered, nanoTime);
     }
 }

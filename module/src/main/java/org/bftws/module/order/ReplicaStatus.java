@@ -255,7 +255,9 @@ public final class ReplicaStatus implements ReplicaStatusMBean, AutoCloseable {
         ReplicaSnapshot s = manager.snapshot();
         String failure = getOrderingFailure();
         long evidence = getEvidenceTotal();
-        return "replica " + id + ": view " + s.view() + " (primary " + s.primary() + ", "
+        String order = s.primary() == ReplicaSnapshot.NO_PRIMARY ? "asynchronous ordering (no primary, "
+                : "view " + s.view() + " (primary " + s.primary() + ", ";
+        return "replica " + id + ": " + order
                 + (failure != null ? "ordering stopped" : s.active() ? "active" : "changing view") + "), executed "
                 + s.lastExecuted() + ", stable checkpoint " + s.stableCheckpoint() + ", pending "
                 + s.pendingRequests() + ", evidence " + evidence + (evidence == 0 ? "" : " " + getEvidenceByNode())

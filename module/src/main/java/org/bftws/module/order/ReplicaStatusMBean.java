@@ -22,7 +22,7 @@ public interface ReplicaStatusMBean {
     /** The current view (Castro-Liskov §4.1). */
     long getView();
 
-    /** The primary of the current view, view mod n. */
+    /** The primary of the current view, view mod n; -1 with asynchronous ordering, which has none. */
     int getPrimary();
 
     /** False while a view change is in progress (§4.4). */

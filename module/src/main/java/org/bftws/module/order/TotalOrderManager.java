@@ -26,7 +26,9 @@ import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.Verifier;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.Signed;
+import org.bftws.core.async.AsyncReplica;
 import org.bftws.core.pbft.Effect;
+import org.bftws.core.pbft.Engine;
 import org.bftws.core.pbft.Event;
 import org.bftws.core.pbft.Ready;
 import org.bftws.core.pbft.RandomnessConfig;
@@ -36,6 +38,7 @@ import org.bftws.core.pbft.ReplicatedClients;
 import org.bftws.core.pbft.Role;
 import org.bftws.module.Threads;
 import org.bftws.module.config.BftwsKeys;
+import org.bftws.module.config.Ordering;
 import org.bftws.module.metrics.OrderingTrace;
 import org.bftws.module.metrics.PhaseTrace;
 import org.bftws.module.transport.ControlMessage;
@@ -43,10 +46,12 @@ import org.bftws.module.transport.ControlSink;
 import org.bftws.module.transport.MulticastSender;
 
 /**
- * The Total Order Manager (paper §3.3.1.8): the one thread that owns this replica's PBFT state machine
- * (core's {@link Replica}). Everything that can change that state arrives on one queue — control messages
- * from the control port, ticks every {@code bftws.tickMillis}, execution results and captured states — and
- * is applied in arrival order, so the replica needs no locks and behaves as in the simulator.
+ * The Total Order Manager (paper §3.3.1.8): the one thread that owns this replica's ordering state machine,
+ * core's PBFT {@link Replica} or, with {@code bftws.ordering=async}, its {@link AsyncReplica} on SINTRA's
+ * atomic broadcast (DSN 2002 §2.5); both are core's {@link Engine}, stepped alike here. Everything that can
+ * change that state arrives on one queue — control messages from the control port, ticks every
+ * {@code bftws.tickMillis}, execution results and captured states — and is applied in arrival order, so the
+ * replica needs no locks and behaves as in the simulator.
  *
  * <p>Each step's {@link Ready} is performed as its contract says: messages go to the {@link MulticastSender}
  * (which never blocks this thread); effects go, in list order, to one execution thread that calls the
@@ -88,7 +93,10 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
 
     private final int id;
     private final int n;
-    private final Replica replica;
+    /** The ordering engine: {@link #pbft}, or the asynchronous one. */
+    private final Engine engine;
+    /** PBFT's replica, null with asynchronous ordering (read-only requests and replicated clients are PBFT's). */
+    private final Replica pbft;
     /** Signatures checked on the receiving HTTP workers, so the ordering thread need not (see PreVerifier). */
     private final PreVerifier preVerifier;
     private final List<URI> replicaControl;
@@ -139,14 +147,29 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
     public TotalOrderManager(GroupConfig cfg, int id, Signer signer, Verifier verifier, List<URI> replicaControl,
             ReplicatedService service, MulticastSender sender, int tickMillis, int inboundCapacity,
             int maxMessageBytes, RandomnessConfig randomness, ReadOnlyOperations readOnly, Authenticators macs) {
+        this(cfg, id, signer, verifier, replicaControl, service, sender, tickMillis, inboundCapacity, maxMessageBytes,
+                randomness, readOnly, macs, Ordering.PBFT);
+    }
+
+    /**
+     * As above, ordering with {@code ordering}'s engine. The asynchronous one needs CT {@code randomness} (its
+     * binary agreements toss the group's threshold coin) and takes neither {@code readOnly} nor {@code macs}:
+     * it executes no request without ordering, and signs every message.
+     */
+    public TotalOrderManager(GroupConfig cfg, int id, Signer signer, Verifier verifier, List<URI> replicaControl,
+            ReplicatedService service, MulticastSender sender, int tickMillis, int inboundCapacity,
+            int maxMessageBytes, RandomnessConfig randomness, ReadOnlyOperations readOnly, Authenticators macs,
+            Ordering ordering) {
         if (replicaControl.size() != cfg.n()) {
             throw new IllegalArgumentException(cfg.n() + " replica endpoints needed, got " + replicaControl.size());
         }
         this.id = id;
         this.n = cfg.n();
-        this.preVerifier = macs == null ? new PreVerifier(verifier) : new PreVerifier(verifier, cfg, id);
-        this.replica = new Replica(cfg, id, signer, preVerifier, Role.of(cfg, id), randomness, macs)
+        boolean async = ordering == Ordering.ASYNC;
+        this.preVerifier = macs == null || async ? new PreVerifier(verifier) : new PreVerifier(verifier, cfg, id);
+        this.pbft = async ? null : new Replica(cfg, id, signer, preVerifier, Role.of(cfg, id), randomness, macs)
                 .readOnlyOperations(readOnly);
+        this.engine = async ? asyncEngine(cfg, id, signer, preVerifier, randomness) : pbft;
         this.replicaControl = List.copyOf(replicaControl);
         List<URI> others = new ArrayList<>(replicaControl);
         others.remove(id);
@@ -157,11 +180,26 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
         this.inboundCapacity = inboundCapacity;
         this.maxMessageBytes = maxMessageBytes;
         this.randomness = randomness;
-        this.orderingMode = "PBFT " + Role.of(cfg, id) + ", randomness " + randomness.algorithm() + ", authentication "
+        this.orderingMode = async ? "asynchronous (SINTRA atomic broadcast), randomness " + randomness.algorithm()
+                : "PBFT " + Role.of(cfg, id) + ", randomness " + randomness.algorithm() + ", authentication "
                 + (macs == null ? Authentication.SIGNATURES : Authentication.MACS).label();
         this.orderingThread = daemon(this::run, "bftws-order-r" + id);
         this.execution = Executors.newSingleThreadExecutor(r -> daemon(r, "bftws-exec-r" + id));
         this.ticker = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "bftws-tick-r" + id));
+    }
+
+    /** SINTRA's engine: its binary agreements and the randomized requests share the group's CT coin. */
+    private static Engine asyncEngine(GroupConfig cfg, int id, Signer signer, Verifier verifier,
+            RandomnessConfig randomness) {
+        if (randomness.algorithm() != RandomnessConfig.Algorithm.CT) {
+            throw new IllegalArgumentException("asynchronous ordering needs the group's threshold coin (CT"
+                    + " randomness), got " + randomness.algorithm());
+        }
+        if (cfg.separatesExecution()) {
+            throw new IllegalArgumentException("asynchronous ordering runs configuration I only: every replica"
+                    + " executes");
+        }
+        return new AsyncReplica(cfg, id, signer, verifier, randomness.coins(), randomness.operations());
     }
 
     /**
@@ -219,7 +257,7 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
                     }
                     perform(r);
                 }
-                snapshot = ReplicaSnapshot.of(replica, n, System.nanoTime());
+                snapshot = ReplicaSnapshot.of(engine, n, System.nanoTime());
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -227,7 +265,7 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
             // Only our own broken state gets here (core turns peers' lies into evidence): stop, as a crashed
             // replica, which the group tolerates, rather than go on from a state we cannot trust.
             failure = e;
-            LOG.error("replica {}: ordering stopped on an internal error in state {}", id, replica.describe(), e);
+            LOG.error("replica {}: ordering stopped on an internal error in state {}", id, engine.describe(), e);
         }
     }
 
@@ -235,16 +273,16 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
         if (in instanceof Received rc) {
             inboundQueued.decrementAndGet();
             learnReplyTo(rc.message());
-            return replica.receive(rc.message().signedBytes());
+            return engine.receive(rc.message().signedBytes());
         } else if (in instanceof Tick) {
             tickQueued.set(false);
-            return replica.tick();
+            return engine.tick();
         } else if (in instanceof Executed ex) {
-            return ex.generation() == generation ? replica.executed(ex.seq(), ex.results()) : null;
+            return ex.generation() == generation ? engine.executed(ex.seq(), ex.results()) : null;
         } else if (in instanceof ReadOnlyExecuted ro) {
-            return replica.executedReadOnly(ro.request(), ro.result());
+            return pbft.executedReadOnly(ro.request(), ro.result()); // only PBFT hands out read-only executions
         } else if (in instanceof Captured c) {
-            return c.generation() == generation ? replica.stateCaptured(c.seq(), c.state()) : null;
+            return c.generation() == generation ? engine.stateCaptured(c.seq(), c.state()) : null;
         } else if (in instanceof Failed fl) {
             throw new IllegalStateException("the replicated service failed to capture or install state", fl.cause());
         }
@@ -322,7 +360,11 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
      * {@link #start}.
      */
     public void replicatedClients(ReplicatedClients clients) {
-        replica.replicatedClients(clients);
+        if (pbft != null) {
+            pbft.replicatedClients(clients);
+        } else if (!clients.isEmpty()) {
+            throw new IllegalArgumentException("asynchronous ordering takes no replicated clients");
+        }
     }
 
     /** Effects run in list order on the execution thread; results come back through the queue. */

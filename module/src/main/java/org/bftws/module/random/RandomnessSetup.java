@@ -11,6 +11,7 @@ import org.bftws.core.pbft.RandomnessConfig;
 import org.bftws.module.config.BftwsConfig;
 import org.bftws.module.config.BftwsConfigException;
 import org.bftws.module.config.BftwsKeys;
+import org.bftws.module.config.Ordering;
 import org.bftws.module.keys.GroupKeyMaterial;
 
 /**
@@ -23,9 +24,15 @@ public final class RandomnessSetup {
     private RandomnessSetup() {
     }
 
+    /**
+     * With {@code bftws.ordering=async} always CT: the asynchronous engine holds the group's threshold coin for
+     * its binary agreements anyway (SINTRA §2.3), and gives each randomized operation the coin of its round
+     * (none therefore means ct there; BftwsParameters refuses BA).
+     */
     public static RandomnessConfig of(BftwsConfig config, GroupKeyMaterial keys, RandomizedOperations operations) {
         RandomnessConfig base = switch (config.randomness()) {
-            case NONE -> RandomnessConfig.none();
+            case NONE -> config.ordering() == Ordering.ASYNC ? RandomnessConfig.ct(coins(config, keys))
+                    : RandomnessConfig.none();
             case CT -> RandomnessConfig.ct(coins(config, keys));
             case BA -> RandomnessConfig.ba(entropy());
             case BA_HARDENED -> RandomnessConfig.baHardened(entropy());

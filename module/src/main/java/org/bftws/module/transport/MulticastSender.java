@@ -53,6 +53,8 @@ public final class MulticastSender implements AutoCloseable {
     private final ConcurrentHashMap<URI, Destination> destinations = new ConcurrentHashMap<>();
     private final SenderCounters counters = new SenderCounters();
     private volatile boolean closed;
+    /** The fault hook's delay ({@link #delayEverySend}); 0: messages are buffered when sent. */
+    private volatile long delayMillis;
 
     /**
      * @param name         thread-name prefix, e.g. {@code bftws-send-r2}
@@ -82,8 +84,32 @@ public final class MulticastSender implements AutoCloseable {
         this(name, destinations, MulticastSettings.defaults().withBuffer(capacity, timeout));
     }
 
+    /**
+     * A fault hook for experiments, off unless called: from now on every message is buffered {@code millis}
+     * after {@link #send} (on the timer, so {@code send} still returns at once), in the order sent. A replica
+     * whose sender does so is a slow replica, or one behind a slow link: the slow primary of the attack on
+     * PBFT's timeouts (a primary answering just under the view-change timeout slows the group without being
+     * replaced; Amir et al., "Byzantine replication under attack", DSN 2008) that the asynchronous ordering
+     * mode is meant to withstand. 0 turns it off.
+     */
+    public void delayEverySend(long millis) {
+        if (millis < 0) {
+            throw new IllegalArgumentException("a delay cannot be negative: " + millis);
+        }
+        delayMillis = millis;
+    }
+
     /** Buffers {@code m} for {@code to}; returns at once. */
     public void send(URI to, OutboundSoap m) {
+        long delay = delayMillis;
+        if (delay > 0) {
+            schedule(() -> buffer(to, m), delay);
+        } else {
+            buffer(to, m);
+        }
+    }
+
+    private void buffer(URI to, OutboundSoap m) {
         if (closed) {
             return;
         }

@@ -311,6 +311,30 @@ public class BftwsParametersTest {
         assertRejected("bftws.executingReplicas", "1 2 two", null);
     }
 
+    /**
+     * bftws.ordering: pbft by default; async refuses what its engine cannot run (BA randomness, agreement-only
+     * replicas, replicated clients), each naming the key that must change, and names the PBFT-only keys it ignores.
+     */
+    @Test
+    public void asynchronousOrderingRefusesWhatItsEngineCannotRun() {
+        assertEquals(Ordering.PBFT, BftwsParameters.parse(replica).ordering());
+        assertRejected("bftws.ordering", "sintra", "pbft|async");
+        replica.put("bftws.ordering", "async");
+        assertEquals(Ordering.ASYNC, BftwsParameters.parse(replica).ordering());
+        replica.put("bftws.randomness.algorithm", "none");
+        assertEquals(Ordering.ASYNC, BftwsParameters.parse(replica).ordering());
+        assertRejected("bftws.randomness.algorithm", "ba", "draw through PBFT's primary");
+        assertRejected("bftws.randomness.algorithm", "ba-hardened", "ct or none with bftws.ordering=async");
+        assertRejected("bftws.executingReplicas", "1 2 3", "configuration I");
+        assertRejected("bftws.replicatedClients", "4-7", "must be none with bftws.ordering=async");
+        replica.put("bftws.viewChangeTimeoutTicks", "400");
+        replica.put("bftws.authentication", "signatures");
+        assertEquals(List.of("bftws.viewChangeTimeoutTicks", "bftws.authentication"),
+                BftwsParameters.ignoredByOrdering(BftwsParameters.parse(replica), replica));
+        replica.put("bftws.ordering", "pbft");
+        assertEquals(List.of(), BftwsParameters.ignoredByOrdering(BftwsParameters.parse(replica), replica));
+    }
+
     private void assertRejected(String key, String value, String messagePart) {
         Map<String, String> p = new HashMap<>(replica);
         p.put(key, value);

@@ -70,6 +70,31 @@ public class MulticastSenderTest {
         }
     }
 
+    /**
+     * The slow-replica fault hook: every message leaves at least the delay after {@code send}, which still
+     * returns at once, and in the order sent; a delay of 0 turns it off.
+     */
+    @Test
+    public void theSendDelayHookSendsEveryMessageLateAndInOrder() throws Exception {
+        LoopbackControlServer server = server();
+        long delayMillis = 500;
+        try (MulticastSender sender = new MulticastSender("test-send", 1, settings(1, 1 << 20, 100))) {
+            sender.delayEverySend(delayMillis);
+            long sent = System.nanoTime();
+            for (long i = 1; i <= 5; i++) {
+                sender.send(server.uri(), message(i));
+            }
+            for (long i = 1; i <= 5; i++) {
+                assertEquals("message " + i + ", in order", (Long) i, server.next());
+                long waited = (System.nanoTime() - sent) / 1_000_000;
+                assertTrue("message " + i + " arrived " + waited + " ms after send", waited >= delayMillis);
+            }
+            sender.delayEverySend(0);
+            sender.send(server.uri(), message(6));
+            assertEquals((Long) 6L, server.next());
+        }
+    }
+
     @Test
     public void aWindowOfWPutsWPostsInFlightToASlowDestination() throws Exception {
         int window = 3;

@@ -7,6 +7,8 @@ import org.bftws.client.group.GroupLauncher;
 import org.bftws.core.config.GroupConfig;
 import org.bftws.module.api.ReadOnlyCalls;
 import org.bftws.module.config.BftwsKeys;
+import org.bftws.module.config.Ordering;
+import org.bftws.module.BftwsRuntime;
 
 /**
  * BFT-WS, configuration I (paper §3.2; {@code -c2}: configuration II, §3.3.2): n = 3f+1 replicas ({@link ReplicaGroup}: embedded Axis2 servers with
@@ -16,7 +18,8 @@ import org.bftws.module.config.BftwsKeys;
  * this JVM, like the baselines. n = 4 is the echo experiment's {@code bftws}; 7 and 10 are experiment 5's.
  * {@code bftws-ro} calls {@code echoReadOnly} instead, which echo.wsdl declares {@code <bftws:ReadOnly/>}, with
  * the client's read-only flag: every replica executes it at once without ordering and the client takes 2f+1
- * matching replies (Castro-Liskov §5.1.3).
+ * matching replies (Castro-Liskov §5.1.3). {@code bftws-async} orders with SINTRA's atomic broadcast
+ * ({@code bftws.ordering=async} on the replicas and the client; docs/configuration.md, "Ordering modes").
  */
 public final class BftwsMode implements EchoMode {
     public static final String GROUP = "http://echo.group.example/axis2/services/Echo";
@@ -27,6 +30,17 @@ public final class BftwsMode implements EchoMode {
     private final boolean readOnly;
     /** Configuration II (paper §3.3.2): replicas 0..f-1, the first primaries among them, only order. */
     private final boolean configurationTwo;
+    /** {@code bftws.ordering=async}: SINTRA's atomic broadcast (DSN 2002 §2.5) instead of PBFT. */
+    private final boolean async;
+    /** Replica 0 sends every message this late (the Multicast Sender's fault hook), 0 for none. */
+    private final long slowMillis;
+
+    /**
+     * The slow replica's delay in the {@code -slow} modes: three quarters of the default view-change timeout
+     * ({@code bftws.viewChangeTimeoutTicks} 200 × {@code bftws.tickMillis} 20 ms = 4 s), so PBFT's backups do
+     * not suspect a slow primary even with the load's own delays on top.
+     */
+    public static final long SLOW_MILLIS = 3_000;
 
     BftwsMode(int n) {
         this(n, false);
@@ -39,10 +53,34 @@ public final class BftwsMode implements EchoMode {
 
     /** @param readOnly calls of the read-only {@code echoReadOnly}, executed without ordering */
     private BftwsMode(int n, boolean signed, boolean readOnly, boolean configurationTwo) {
+        this(n, signed, readOnly, configurationTwo, false);
+    }
+
+    private BftwsMode(int n, boolean signed, boolean readOnly, boolean configurationTwo, boolean async) {
+        this(n, signed, readOnly, configurationTwo, async, 0);
+    }
+
+    private BftwsMode(int n, boolean signed, boolean readOnly, boolean configurationTwo, boolean async,
+            long slowMillis) {
         this.n = n;
         this.signed = signed;
         this.readOnly = readOnly;
         this.configurationTwo = configurationTwo;
+        this.async = async;
+        this.slowMillis = slowMillis;
+    }
+
+    /**
+     * {@code bftws-slow}, {@code bftws-async-slow}: n = 4 with replica 0 (PBFT's primary while no view change
+     * happens; under async a replica like the others) sending every message {@link #SLOW_MILLIS} late.
+     */
+    static BftwsMode slowReplicaZero(boolean async) {
+        return new BftwsMode(4, false, false, false, async, SLOW_MILLIS);
+    }
+
+    /** {@code bftws-async}: n = 4 in configuration I, ordered by the asynchronous engine (CT coin of keygen). */
+    static BftwsMode asynchronous() {
+        return new BftwsMode(4, false, false, false, true);
     }
 
     /** {@code bftws-ro}: n = 4, read-only echo calls. */
@@ -75,24 +113,27 @@ public final class BftwsMode implements EchoMode {
     @Override
     public String name() {
         return (n == 4 ? "bftws" : "bftws-n" + n) + (signed ? "-signed" : "") + (readOnly ? "-ro" : "")
-                + (configurationTwo ? "-c2" : "");
+                + (configurationTwo ? "-c2" : "") + (async ? "-async" : "") + (slowMillis > 0 ? "-slow" : "");
     }
 
     @Override
     public String description() {
         return "BFT-WS configuration " + (configurationTwo ? "II (" + executingReplicas().replaceAll("<[^>]*>", "")
                 .trim() + " execute)" : "I") + ": " + n + " replicas (f = " + (n - 1) / 3 + ") as embedded Axis2 servers on "
-                + "loopback, PBFT over SOAP/HTTP, one listening client, one ServiceClient (own virtual sequence) per "
+                + "loopback, " + (async ? "SINTRA's asynchronous atomic broadcast (no primary, no timeouts)" : "PBFT")
+                + " over SOAP/HTTP, one listening client, one ServiceClient (own virtual sequence) per "
                 + "concurrent client" + (signed ? "; " + BftwsKeys.SECURITY.name() + "=rampart: CreateSequence and application messages"
                 + " X.509-signed by the client (WSS4J) and checked by each replica's Rampart" : "")
                 + (readOnly ? "; the read-only echoReadOnly, executed by every replica without ordering, 2f+1"
-                + " matching replies (PBFT §5.1.3)" : "");
+                + " matching replies (PBFT §5.1.3)" : "") + (slowMillis > 0 ? "; replica 0 sends every message "
+                + slowMillis + " ms late after the warm-up (the Multicast Sender's fault hook)" : "");
     }
 
     @Override
     public Deployment start(EchoSetup setup, Path work) throws Exception {
         ReplicaGroup group = ReplicaGroup.start(setup, work, n, ReplicaGroup.Keys.DEFAULT, setup.echoAar(), "Echo",
-                GROUP, configurationTwo ? executingReplicas() : "", signed);
+                GROUP, (configurationTwo ? executingReplicas() : "")
+                        + (async ? GroupLauncher.param(BftwsKeys.ORDERING, Ordering.ASYNC) : ""), signed);
         Deployment d = new Deployment() {
             @Override
             public Caller newCaller() throws Exception {
@@ -114,8 +155,21 @@ public final class BftwsMode implements EchoMode {
                 return c;
             }
 
+            /** The slow modes: replica 0's Multicast Sender delays every message from now on (its fault hook). */
+            @Override
+            public void warmedUp() {
+                if (slowMillis > 0) {
+                    BftwsRuntime.replica(group.context(0)).sender().delayEverySend(slowMillis);
+                }
+            }
+
             @Override
             public void close() throws Exception {
+                if (slowMillis > 0) {
+                    // a slow primary the backups suspected would have been replaced: say whether it was
+                    System.err.println("perf " + name() + ": views at the end " + java.util.Arrays.toString(
+                            java.util.stream.IntStream.range(0, n).mapToLong(r -> group.manager(r).view()).toArray()));
+                }
                 group.close();
             }
         };

@@ -146,6 +146,7 @@ public final class EchoExperiment {
             } catch (Exception e) {
                 progress.printf(Locale.ROOT, "perf %s rep %d %s: warm-up call failed: %s%n", name, rep, mode.name(), e);
             }
+            deployment.warmedUp();
             for (EchoPayload p : payloads) {
                 for (int c : config.clients()) {
                     double load1Start = Machine.loadAverage()[0];

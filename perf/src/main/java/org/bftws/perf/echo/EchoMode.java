@@ -35,6 +35,13 @@ public interface EchoMode {
         /** A new client of the echo service; each concurrent client of the experiment gets its own. */
         Caller newCaller() throws Exception;
 
+        /**
+         * Called once the startup warm-up calls are done, before the first measurement: a deployment that injects
+         * a fault (a slow replica) does it here, so that warming the JIT up does not wait for the fault.
+         */
+        default void warmedUp() {
+        }
+
         @Override
         void close() throws Exception;
     }

@@ -36,6 +36,9 @@ public final class EchoModes {
         modes.add(new BftwsMode(4, true)); // named only: --modes bftws-signed
         modes.add(BftwsMode.readOnly()); // named only: --modes bftws-ro
         modes.add(BftwsMode.configurationTwo()); // named only: --modes bftws-c2
+        modes.add(BftwsMode.asynchronous()); // named only: --modes bftws-async
+        modes.add(BftwsMode.slowReplicaZero(false)); // named only: --modes bftws-slow
+        modes.add(BftwsMode.slowReplicaZero(true)); // named only: --modes bftws-async-slow
         for (EchoMode m : scale()) {
             if (modes.stream().noneMatch(k -> k.name().equals(m.name()))) {
                 modes.add(m);

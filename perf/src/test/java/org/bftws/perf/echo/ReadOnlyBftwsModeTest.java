@@ -2,6 +2,7 @@ package org.bftws.perf.echo;
 
 import static org.junit.Assert.assertEquals;
 
+import java.nio.file.Path;
 import java.util.List;
 
 import org.junit.ClassRule;
@@ -19,9 +20,14 @@ public class ReadOnlyBftwsModeTest {
 
     @Test
     public void readOnlyModeServesEchoCalls() throws Exception {
-        List<EchoMode> modes = EchoModes.named("bftws-ro");
+        servesEchoCallsOfEveryShape("bftws-ro", TMP.getRoot().toPath());
+    }
+
+    /** Starts the echo mode {@code name} under {@code work} and checks its answers to echo calls of each shape. */
+    static void servesEchoCallsOfEveryShape(String name, Path work) throws Exception {
+        List<EchoMode> modes = EchoModes.named(name);
         assertEquals(1, modes.size());
-        try (EchoMode.Deployment d = modes.get(0).start(EchoSetup.fromSystemProperties(), TMP.getRoot().toPath());
+        try (EchoMode.Deployment d = modes.get(0).start(EchoSetup.fromSystemProperties(), work);
                 EchoMode.Caller caller = d.newCaller()) {
             for (int elements : new int[] {1, 10, 100}) {
                 assertEquals(elements, caller.echo(EchoPayload.elements(elements)));
