@@ -36,7 +36,26 @@ public enum Kind {
    * A replica's {@link Status} (Castro-Liskov TOCS 2002 §5.2): what view it is in and how far it got, so that
    * peers resend what it lacks (a new-view, view-changes, checkpoints, pre-prepares and commits).
    */
-  STATUS;
+  STATUS,
+  /**
+   * An {@link OrderedBatch}: a committed batch with its agreement certificate, the 2f+1 signed commits that
+   * prove it (BFT-WS §3.3.3; Yin et al. SOSP'03 §3), from an agreement replica to the execution nodes, or
+   * relayed between execution nodes to one that lacks it.
+   */
+  ORDERED,
+  /**
+   * An execution node's checkpoint vote, a {@link Checkpoint} whose digest is of its execution state (client
+   * table, cached replies, application state), to the other execution nodes and to the agreement replicas,
+   * which keep each batch until f+1 matching votes cover it.
+   */
+  EXECUTION_CHECKPOINT,
+  /**
+   * A lagging execution node asks another for what follows its last execution ({@link FetchState}: the
+   * certified batches above it, and the stable execution checkpoint when it is below that).
+   */
+  EXECUTION_FETCH,
+  /** An execution node's stable checkpoint, its state and proof ({@link ExecutionState}). */
+  EXECUTION_STATE;
 
   private static final Kind[] ALL = values();
 
