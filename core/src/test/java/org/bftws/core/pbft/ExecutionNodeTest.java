@@ -128,6 +128,22 @@ public class ExecutionNodeTest {
     assertEquals(List.of("after-0"), lastOperations(g, lagging, 1));
   }
 
+  // Reference: Yin et al. §3.3 — with nothing from the agreement replicas, an execution node gets from another
+  // execution node its stable checkpoint and the certified batches above it, relayed with their certificates.
+  @Test
+  public void executionNodeCutOffFromAgreementGetsStateAndBatchesFromPeers() {
+    SeparatedGroup g = new SeparatedGroup(1);
+    int cut = g.executionIds.get(0);
+    g.drop = m -> m.to() == cut && m.from() < g.n;
+    g.invokeAll(6, "op-");
+    g.tickUntil(() -> g.execution.get(cut).lastExecuted() == 6, 2_000);
+    assertEquals(6, g.execution.get(cut).lastExecuted());
+    assertEquals(4, g.eventsAt(cut, Event.StateInstalled.class).get(0).seq());
+    assertEquals(List.of("op-4", "op-5"), g.operations(cut));
+    assertTrue("batches relayed by a peer", g.sent.stream().anyMatch(m -> m.to() == cut
+        && g.cfg.isExecutionNode(m.from()) && SeparatedGroup.kind(m) == Kind.ORDERED));
+  }
+
   // Reference: Yin et al. §3.3 — a restarted execution node, its state lost, recovers it from the others.
   @Test
   public void restartedExecutionNodeRecoversFromOtherExecutionNodes() {
