@@ -24,20 +24,19 @@ final class AgreementCertificate {
 
   /**
    * The certificate of what committed at {@code slot}'s seq in its view: 2f+1 of its commits on the
-   * pre-prepare's digest whose signatures hold (with authenticators a commit's signature was never checked;
-   * BFT-WS assumes none of this for configuration I), or null when fewer do.
+   * pre-prepare's digest. Their signatures were verified on receipt (in configuration III also with
+   * authenticators: {@link VoteAuthentication}), so a slot committed in its view always has one.
    */
-  static OrderedBatch of(GroupConfig cfg, Verifier verifier, int self, Slot slot) {
+  static OrderedBatch of(GroupConfig cfg, Slot slot) {
     byte[] d = slot.prePrepare.digest();
     List<Signed> proof = new ArrayList<>();
     for (Map.Entry<Integer, Signed> e : slot.commits.entrySet()) {
-      if (proof.size() < cfg.quorum() && Arrays.equals(slot.commitDigests.get(e.getKey()), d)
-          && (e.getKey() == self || e.getValue().verify(verifier))) {
+      if (proof.size() < cfg.quorum() && Arrays.equals(slot.commitDigests.get(e.getKey()), d)) {
         proof.add(e.getValue());
       }
     }
     if (proof.size() < cfg.quorum()) {
-      return null;
+      throw new IllegalStateException("seq " + slot.seq + " committed with fewer than 2f+1 matching commits");
     }
     proof.sort((a, b) -> Integer.compare(a.sender(), b.sender()));
     return new OrderedBatch(slot.seq, slot.view, slot.prePrepare.requests(), proof);

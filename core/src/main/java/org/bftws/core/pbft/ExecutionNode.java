@@ -214,7 +214,8 @@ public final class ExecutionNode implements Engine {
     }
     String bad = AgreementCertificate.invalid(cfg, verifier, b);
     if (bad != null) {
-      evidence(s.sender(), "invalid agreement certificate for seq " + b.seq() + ": " + bad);
+      // the envelope's signer is to blame only if it signed it: a relaying node may have altered it
+      evidence(s.verify(verifier) ? s.sender() : -1, "invalid agreement certificate for seq " + b.seq() + ": " + bad);
       return;
     }
     if (held != null) {

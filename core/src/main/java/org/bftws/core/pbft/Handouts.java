@@ -44,11 +44,7 @@ final class Handouts {
     if (!active() || slot.seq <= released || held.containsKey(slot.seq)) {
       return;
     }
-    OrderedBatch b = AgreementCertificate.of(r.cfg, r.verifier, r.id, slot);
-    if (b == null) {
-      r.evidence(-1, "fewer than 2f+1 commits with good signatures for seq " + slot.seq + ": not handed out");
-      return;
-    }
+    OrderedBatch b = AgreementCertificate.of(r.cfg, slot);
     Signed msg = r.sign(Kind.ORDERED, b.encode());
     held.put(slot.seq, msg);
     toExecutionNodes(msg);
