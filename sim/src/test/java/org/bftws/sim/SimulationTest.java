@@ -174,6 +174,8 @@ public class SimulationTest {
           .withConfiguration(SimOptions.Configuration.III)
           .withAuthentication(seed % 3 == 0 ? Authentication.MACS : Authentication.SIGNATURES));
     }
+    // a Byzantine replica's commits with a good MAC and a bad signature once left a certificate short (stall)
+    runs.add(new SimOptions(32, 1, 3, 200, Byzantine.MUTATE).withConfiguration(SimOptions.Configuration.III));
     long transfers = 0;
     for (SimResult r : runAll(runs)) {
       assertTrue(r.report(false) + "\n  replay: " + r.options().replay(), r.ok());

@@ -137,7 +137,7 @@ public final class Replica implements Engine {
       throw new IllegalArgumentException("an execution node is not a PBFT replica: it executes the batches the "
           + "agreement replicas order (configuration III), as an ExecutionNode");
     }
-    if (!cfg.executionNodes().isEmpty() && (randomness.algorithm() != RandomnessConfig.Algorithm.NONE)) {
+    if (!cfg.executionNodes().isEmpty() && randomness.algorithm() != RandomnessConfig.Algorithm.NONE) {
       throw new IllegalArgumentException("configuration III hands out batches without random numbers: "
           + "randomized operations need configuration I or II");
     }
@@ -290,7 +290,7 @@ public final class Replica implements Engine {
       case REPLY, READ_ONLY_REPLY -> evidence(s.sender(), "a reply sent to a replica");
       case ASYNC -> evidence(s.sender(), "an asynchronous-protocol message sent to a PBFT replica");
       case EXECUTION_CHECKPOINT -> handouts.onExecutionCheckpoint(s);
-      case ORDERED, EXECUTION_FETCH, EXECUTION_STATE -> evidence(s.sender(), "an execution nodes' message sent to a replica");
+      case ORDERED, EXECUTION_FETCH, EXECUTION_STATE -> evidence(s.sender(), "an execution node's message sent to a replica");
     }
   }
 

@@ -133,13 +133,9 @@ final class SeparatedGroup {
     for (Effect e : r.effects) {
       if (e instanceof Effect.Execute ex) {
         executed.get(node).add(ex);
-        List<byte[]> results = new ArrayList<>();
-        for (int j = 0; j < ex.requests().size(); j++) {
-          byte[] result = apps.get(node).execute(ex.requests().get(j), ex.randoms().get(j));
-          if (lying.contains(node)) {
-            result[0] ^= 1;
-          }
-          results.add(result);
+        List<byte[]> results = apps.get(node).execute(ex);
+        for (byte[] result : lying.contains(node) ? results : List.<byte[]>of()) {
+          result[0] ^= 1;
         }
         handle(node, engine(node).executed(ex.seq(), results));
       } else if (e instanceof Effect.CaptureState cs) {
