@@ -86,6 +86,10 @@ public final class Main {
     if (configuration != SimOptions.Configuration.I && ordering == SimOptions.Ordering.ASYNC) {
       usage("--config " + configuration + ": " + Simulation.ASYNC_CONFIGURATION);
     }
+    if (configuration == SimOptions.Configuration.III && (random != SimOptions.Randomness.NONE
+        || modes.contains(Byzantine.FLAGGING))) {
+      usage("--config III: " + Simulation.SEPARATED_RANDOMNESS);
+    }
     int f = (replicas - 1) / 3;
     SimKeys simKeys = null;
     if (keys != null) {
@@ -107,7 +111,7 @@ public final class Main {
     System.err.println("simulate: " + why);
     System.err.println("usage: scripts/simulate --seeds A..B [--replicas N] [--clients C] [--requests N]"
         + " [--byzantine none|twins|mutate|silent|client|flagging|equivocate|slow|member|isolate|over-threshold|all[,...]]"
-        + " [--ordering pbft|async] [--config I|II] [--slow-delay-ticks N] [--random none|ct|ba|ba-hardened]"
+        + " [--ordering pbft|async] [--config I|II|III] [--slow-delay-ticks N] [--random none|ct|ba|ba-hardened]"
         + " [--scheme cks|bls|rsa] [--coin-per-batch] [--confidential] [--keys DIR] [--authentication signatures|macs] [--threads T]"
         + " [--verbose]");
     System.exit(2);

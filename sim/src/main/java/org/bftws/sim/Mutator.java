@@ -13,8 +13,10 @@ import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.threshold.SignatureShare;
 import org.bftws.core.message.Checkpoint;
 import org.bftws.core.message.CoinShare;
+import org.bftws.core.message.ExecutionState;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.NewView;
+import org.bftws.core.message.OrderedBatch;
 import org.bftws.core.message.PpUpdate;
 import org.bftws.core.message.PrePrepare;
 import org.bftws.core.message.ReplyBundle;
@@ -231,11 +233,43 @@ final class Mutator {
       case ASYNC -> {
         return mutateAsync(AsyncMessage.decode(body)).encode();
       }
-      case FETCH_STATE, REQUEST -> {
+      case ORDERED -> {
+        return mutateOrdered(OrderedBatch.decode(body));
+      }
+      case EXECUTION_CHECKPOINT -> {
+        Checkpoint c = Checkpoint.decode(body);
+        return switch (rng.nextInt(3)) {
+          case 0 -> new Checkpoint(nudge(c.seq()), c.stateDigest(), c.executionDigest()).encode();
+          case 1 -> new Checkpoint(c.seq(), randomDigest(), c.executionDigest()).encode();
+          default -> new Checkpoint(c.seq(), c.stateDigest(), randomDigest()).encode();
+        };
+      }
+      case EXECUTION_STATE -> {
+        ExecutionState st = ExecutionState.decode(body);
+        byte[] x = st.execution().clone();
+        if (x.length > 0) {
+          x[rng.nextInt(x.length)] ^= 1;
+        }
+        return new ExecutionState(st.seq(), st.ordering(), x, st.proof()).encode();
+      }
+      case FETCH_STATE, REQUEST, EXECUTION_FETCH -> {
         return body;
       }
     }
     return body;
+  }
+
+  /**
+   * Configuration III: a certified batch with a commit fewer, another sequence number, or part of its batch
+   * (the certificate no longer covers it): execution nodes must refuse each.
+   */
+  private byte[] mutateOrdered(OrderedBatch b) {
+    return switch (rng.nextInt(3)) {
+      case 0 -> new OrderedBatch(b.seq(), b.view(), b.requests(), b.commits().subList(1, b.commits().size())).encode();
+      case 1 -> new OrderedBatch(nudge(b.seq()), b.view(), b.requests(), b.commits()).encode();
+      default -> new OrderedBatch(b.seq(), b.view(), b.requests().isEmpty() ? b.requests()
+          : b.requests().subList(0, rng.nextInt(b.requests().size())), b.commits()).encode();
+    };
   }
 
   private AsyncMessage mutateAsync(AsyncMessage m) {

@@ -17,7 +17,8 @@ import org.bftws.core.crypto.threshold.SchemeId;
  * broadcast {@code async.AsyncReplica}, each under its own network model (docs/simulator.md).
  * {@code slowDelayTicks}: with {@link Byzantine#SLOW}, how long the slow replica's messages are delayed
  * (−1: {@link #DEFAULT_SLOW_DELAY}). {@code configuration}: BFT-WS §3.3.1's configuration I (every replica
- * executes) or §3.3.2's configuration II (f replicas, drawn from the seed, only order). {@code confidential}:
+ * executes), §3.3.2's configuration II (f replicas, drawn from the seed, only order) or §3.3.3's
+ * configuration III (execution nodes apart from the replicas). {@code confidential}:
  * about half the requests that are not randomized are sealed under the group's TDH2 key and opened after
  * ordering (SINTRA §2.6, {@code pbft.Decryptions}).
  */
@@ -52,7 +53,12 @@ public record SimOptions(long seed, int f, int clients, int requests, Byzantine 
     /** Every replica orders and executes. */
     I,
     /** 2f+1 replicas execute and reply; the other f, drawn from the seed, only order. */
-    II;
+    II,
+    /**
+     * BFT-WS §3.3.3: the 3f+1 replicas only order and certify; 2f+1 execution nodes apart (ids after the
+     * clients') execute and reply, and take the nemesis too.
+     */
+    III;
 
     public static Configuration parse(String s) {
       return valueOf(s.trim().toUpperCase());

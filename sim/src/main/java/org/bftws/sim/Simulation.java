@@ -34,6 +34,7 @@ import org.bftws.core.pbft.Effect;
 import org.bftws.core.pbft.Engine;
 import org.bftws.core.pbft.Entropy;
 import org.bftws.core.pbft.Event;
+import org.bftws.core.pbft.ExecutionNode;
 import org.bftws.core.pbft.RandomizedOperations;
 import org.bftws.core.pbft.RandomnessConfig;
 import org.bftws.core.pbft.Ready;
@@ -134,6 +135,12 @@ public final class Simulation {
   /** With {@code --authentication macs}: each replica's authenticators (index i: replica i); else null. */
   private final Authenticators[] macs;
   private final ReplicaNode[] replicas;
+  /** Configuration III: the execution nodes, in {@link GroupConfig#executionNodes} order (none otherwise). */
+  private final ReplicaNode[] executors;
+  /** Configuration III: the execution nodes' crashes, drawn apart from the replicas' (node ids). */
+  private final List<Faults.Crash> executorCrashes = new ArrayList<>();
+  /** Replicas and execution nodes. */
+  private final List<ReplicaNode> nodes = new ArrayList<>();
   private final ClientNode[] clients;
   /** With randomness or FLAGGING: the identity that flags unrandomized operations (null otherwise). */
   private final FlaggingClient flagging;
@@ -166,9 +173,13 @@ public final class Simulation {
     this.rng = new Random(o.seed());
     this.cfg = GroupConfig.builder().set(GroupConfig.F, o.f()).set(GroupConfig.CHECKPOINT_INTERVAL, 8)
         .set(GroupConfig.LOG_WINDOW, 16).set(GroupConfig.MAX_BATCH_SIZE, 16)
-        .set(GroupConfig.COIN_PER_BATCH, o.coinPerBatch()).executing(executingReplicas(o)).build();
+        .set(GroupConfig.COIN_PER_BATCH, o.coinPerBatch()).executing(executingReplicas(o))
+        .executionNodes(executionNodeIds(o)).build();
     if (o.async() && o.configuration() != SimOptions.Configuration.I) {
       throw new IllegalArgumentException(ASYNC_CONFIGURATION);
+    }
+    if (separated() && (o.random() != SimOptions.Randomness.NONE || o.byzantine() == Byzantine.FLAGGING)) {
+      throw new IllegalArgumentException(SEPARATED_RANDOMNESS);
     }
     int n = o.n();
     Checker.CoinOracle oracle = null;
@@ -207,6 +218,12 @@ public final class Simulation {
     }
     Map<Integer, Ed25519PublicKeyParameters> keys = drawn.publicKeys();
     signers.putAll(drawn.signers());
+    // Configuration III: the execution nodes' keys come from the seed alone (the schedule stays the seed's).
+    for (int id : cfg.executionNodes()) {
+      Ed25519PrivateKeyParameters k = TestKeys.key(new Random(o.seed() * 31 + id ^ EXECUTION_SALT));
+      keys.put(id, k.generatePublicKey());
+      signers.put(id, Ed25519.signer(k));
+    }
     flagging = o.random() != SimOptions.Randomness.NONE || o.byzantine() == Byzantine.FLAGGING
         ? flaggingClient(n + o.clients(), keys) : null;
     verifier = Ed25519.verifier(keys);
@@ -240,6 +257,9 @@ public final class Simulation {
       }
       replicas[i].insists = b && o.byzantine() == Byzantine.FLAGGING;
     }
+    nodes.addAll(List.of(replicas));
+    executors = separated() ? executionNodes(twins) : new ReplicaNode[0];
+    nodes.addAll(List.of(executors));
     twinAmnesiaAt = o.byzantine() == Byzantine.TWINS && rng.nextBoolean() ? rng.nextInt((int) faults.healAt) : -1;
     clients = new ClientNode[o.clients()];
     for (int c = 0; c < o.clients(); c++) {
@@ -262,9 +282,12 @@ public final class Simulation {
   /**
    * Configuration I: every replica executes. II (BFT-WS §3.3.2): all but f, drawn from the seed alone (not
    * {@link #rng}: the run's schedule stays the seed's), so the Byzantine replica is now one that executes,
-   * now one that only orders, and now the first primary only orders.
+   * now one that only orders, and now the first primary only orders. III: none.
    */
   private static List<Integer> executingReplicas(SimOptions o) {
+    if (o.configuration() == SimOptions.Configuration.III) {
+      return List.of(); // the execution nodes execute (executionNodeIds)
+    }
     List<Integer> ids = new ArrayList<>();
     for (int i = 0; i < o.n(); i++) {
       ids.add(i);
@@ -275,6 +298,76 @@ public final class Simulation {
       java.util.Collections.sort(ids);
     }
     return ids;
+  }
+
+  /** Configuration III: the execution nodes' ids, after the clients' and the flagging client's. */
+  private static List<Integer> executionNodeIds(SimOptions o) {
+    List<Integer> ids = new ArrayList<>();
+    for (int k = 0; o.configuration() == SimOptions.Configuration.III && k < 2 * o.f() + 1; k++) {
+      ids.add(o.n() + o.clients() + 1 + k);
+    }
+    return ids;
+  }
+
+  private boolean separated() {
+    return o.configuration() == SimOptions.Configuration.III;
+  }
+
+  /** Configuration III: seeds the execution nodes' draws, apart from {@link #rng}. */
+  private static final long EXECUTION_SALT = 0x45786563L;
+
+  /**
+   * Configuration III's execution nodes, with draws from the seed alone: under twins, mutate or silent one of
+   * them is Byzantine as well as one replica (the two budgets, f and g = f, are separate); up to two crash,
+   * one of them with amnesia when none is Byzantine.
+   */
+  private ReplicaNode[] executionNodes(boolean twins) {
+    Random draws = new Random(o.seed() ^ EXECUTION_SALT);
+    List<Integer> ids = cfg.executionNodes();
+    boolean nemesis = o.byzantine() == Byzantine.TWINS || o.byzantine() == Byzantine.MUTATE
+        || o.byzantine() == Byzantine.SILENT;
+    int byzantine = nemesis ? draws.nextInt(ids.size()) : -1;
+    ReplicaNode[] out = new ReplicaNode[ids.size()];
+    for (int k = 0; k < out.length; k++) {
+      int id = ids.get(k);
+      boolean b = k == byzantine;
+      out[k] = new ReplicaNode(id, b, b && twins ? 2 : 1);
+      out[k].silent = b && o.byzantine() == Byzantine.SILENT;
+      if (b && o.byzantine() == Byzantine.MUTATE) {
+        out[k].mutator = new Mutator(new Random(draws.nextLong()), signers.get(id), 0.1 + draws.nextDouble() * 0.5,
+            null, null);
+      }
+    }
+    int crashes = draws.nextDouble() < 0.6 ? 1 + draws.nextInt(2) : 0;
+    boolean amnesia = byzantine < 0;
+    for (int i = 0; i < crashes; i++) {
+      long at = draws.nextInt((int) faults.healAt);
+      long restart = Math.min(faults.healAt, at + 50 + draws.nextInt(1500));
+      boolean forgets = amnesia && draws.nextBoolean();
+      amnesia &= !forgets;
+      executorCrashes.add(new Faults.Crash(ids.get(draws.nextInt(ids.size())), at, restart, forgets));
+    }
+    return out;
+  }
+
+  /** Configuration III: which execution node is Byzantine and which crash; empty otherwise. */
+  private String describeExecutors() {
+    if (!separated()) {
+      return "";
+    }
+    StringBuilder sb = new StringBuilder(" executors=").append(cfg.executionNodes());
+    for (ReplicaNode node : executors) {
+      sb.append(node.byzantine ? " byzantine(e" + node.id + ")" : "");
+    }
+    for (Faults.Crash c : executorCrashes) {
+      sb.append(" crash(e").append(c.replica()).append('@').append(c.at()).append("..").append(c.restartAt())
+          .append(c.amnesia() ? ",amnesia" : "").append(')');
+    }
+    return sb.toString();
+  }
+
+  private ReplicaNode executor(int id) {
+    return executors[cfg.executionNodes().indexOf(id)];
   }
 
   private Set<Integer> chooseByzantine() {
@@ -293,6 +386,9 @@ public final class Simulation {
   }
 
   private Engine newReplica(int id) {
+    if (cfg.isExecutionNode(id)) {
+      return new ExecutionNode(cfg, id, signers.get(id), verifier).replicatedClients(replicated);
+    }
     if (o.async()) {
       AsyncReplica r = new AsyncReplica(cfg, id, signers.get(id), verifier, asyncCoins[id], operations());
       return sealed == null ? r : r.confidentialOperations(sealed.replica(id));
@@ -397,6 +493,10 @@ public final class Simulation {
   static final String ASYNC_CONFIGURATION = "asynchronous ordering runs configuration I only: its replicas all"
       + " execute";
 
+  /** Why configuration III refuses randomness and the flagging nemesis. */
+  static final String SEPARATED_RANDOMNESS = "configuration III hands out batches without random numbers: no"
+      + " --random and no flagging nemesis";
+
   /** Why asynchronous ordering refuses BA randomness and the flagging nemesis (both are PBFT's primary's). */
   static final String ASYNC_RANDOMNESS = "asynchronous ordering takes --random ct only: the BA algorithms"
       + " (integrity paper §4) and the flagging nemesis work through PBFT's primary, which it does not have";
@@ -433,7 +533,7 @@ public final class Simulation {
     }
     checker.finish();
     if (TRACE) {
-      for (ReplicaNode node : replicas) {
+      for (ReplicaNode node : nodes) {
         for (Instance in : node.instances) {
           System.err.println("end r" + node.id + (node.byzantine ? " (byzantine)" : "") + " " + in.replica.describe());
         }
@@ -443,7 +543,7 @@ public final class Simulation {
     for (ClientNode c : clients) {
       delivered += c.issued - (c.terminated ? 0 : c.core.outstanding()); // requests, not the terminate
     }
-    String described = adversary == null ? faults.describe()
+    String described = adversary == null ? faults.describe() + describeExecutors()
         : faults.describe() + " adversary=" + adversary.describe() + " held=" + net.heldTotal()
         + (ticks ? " ticks" : " no-ticks");
     return new SimResult(o, described, checker.violations(), checker.committedRequests, delivered,
@@ -495,8 +595,16 @@ public final class Simulation {
     }
   }
 
-  /** A correct replica that executed less than the furthest correct one, described; null if none. */
+  /**
+   * A correct replica that executed less than the furthest correct one, or (configuration III) a correct
+   * execution node behind the furthest correct execution node, described; null if none.
+   */
   private String laggard() {
+    String behind = laggard(replicas);
+    return behind != null ? behind : laggard(executors);
+  }
+
+  private static String laggard(ReplicaNode[] replicas) {
     long furthest = 0;
     for (ReplicaNode node : replicas) {
       if (!node.byzantine) {
@@ -538,8 +646,10 @@ public final class Simulation {
   // ---------------------------------------------------------------- nodes
 
   private void crashesAndRestarts() {
-    for (Faults.Crash c : faults.crashes) {
-      ReplicaNode node = replicas[c.replica()];
+    List<Faults.Crash> all = new ArrayList<>(faults.crashes);
+    all.addAll(executorCrashes);
+    for (Faults.Crash c : all) {
+      ReplicaNode node = cfg.isExecutionNode(c.replica()) ? executor(c.replica()) : replicas[c.replica()];
       if (c.at() == time && !node.crashed) {
         node.crashed = true;
         node.restartAt = c.restartAt();
@@ -555,7 +665,7 @@ public final class Simulation {
       }
     }
     if (time == faults.healAt) {
-      for (ReplicaNode node : replicas) {
+      for (ReplicaNode node : nodes) {
         node.crashed = false;
       }
     }
@@ -576,7 +686,7 @@ public final class Simulation {
    * nothing — except in its runs without ticks) and every client.
    */
   private void tickAll() {
-    for (ReplicaNode node : replicas) {
+    for (ReplicaNode node : nodes) {
       if (!node.crashed && ticks) {
         for (Instance in : node.instances) {
           try {
@@ -707,7 +817,7 @@ public final class Simulation {
     }
     for (Effect e : r.effects) {
       if (e instanceof Effect.Execute ex) {
-        if (correct && !cfg.executes(node.id)) {
+        if (correct && !cfg.replies(node.id)) {
           checker.violation("S10 roles: replica " + node.id + ", which does not execute, executed seq "
               + ex.seq());
         }
@@ -734,6 +844,9 @@ public final class Simulation {
       } else {
         for (int to = 0; to < o.n(); to++) {
           link(c.core.id(), -1, to, m.bytes());
+        }
+        for (int to : cfg.executionNodes()) {
+          link(c.core.id(), -1, to, m.bytes()); // configuration III: a retransmission is answered from their cache
         }
       }
     }
@@ -793,7 +906,7 @@ public final class Simulation {
     if (node.silent) {
       return;
     }
-    if (!node.byzantine && m.to() >= o.n() && !cfg.executes(node.id)) {
+    if (!node.byzantine && m.to() >= o.n() && !cfg.isExecutionNode(m.to()) && !cfg.replies(node.id)) {
       checker.violation("S10 roles: replica " + node.id + ", which does not execute, answered client "
           + m.to());
     }
@@ -804,7 +917,7 @@ public final class Simulation {
     List<byte[]> out = node.mutator == null ? List.of(bytes) : node.mutator.apply(bytes);
     long delayBy = slow(node, in) ? o.slowDelay() : 0;
     for (byte[] b : out) {
-      long copies = m.to() == Ready.ALL_REPLICAS ? o.n() - 1 : m.to() < o.n() ? 1 : 0;
+      long copies = m.to() == Ready.ALL_REPLICAS ? o.n() - 1 : m.to() < o.n() || cfg.isExecutionNode(m.to()) ? 1 : 0;
       messagesSent += copies;
       if (b.length > 0 && b[0] == Kind.PP_UPDATE.code()) {
         ppUpdatesSent += copies;
@@ -862,17 +975,17 @@ public final class Simulation {
 
   private void deliver(Network.Delivery d) {
     int to = d.to();
-    if (to >= o.n() + clients.length) {
+    if (to >= o.n() + clients.length && !cfg.isExecutionNode(to)) {
       return; // to the flagging client, which ignores replies
     }
-    if (to >= o.n()) {
+    if (to >= o.n() && !cfg.isExecutionNode(to)) {
       ClientNode c = clients[to - o.n()];
       if (d.fromSide() < 0 || o.byzantine() != Byzantine.OVER_THRESHOLD || sideOf(to) == d.fromSide()) {
         handleClient(c, c.core.receive(d.bytes()));
       }
       return;
     }
-    ReplicaNode node = replicas[to];
+    ReplicaNode node = cfg.isExecutionNode(to) ? executor(to) : replicas[to];
     if (node.crashed) {
       if (net.reliable()) {
         net.retry(d, node.restartAt); // reliable links: it waits for the restart
@@ -913,7 +1026,7 @@ public final class Simulation {
       return from < o.n() ? 2 : (from - o.n()) % 2;
     }
     int[] routes = twinRoutes.computeIfAbsent(time / 300, e -> {
-      int[] r = new int[o.n() + o.clients()];
+      int[] r = new int[separated() ? o.n() + o.clients() + 1 + executors.length : o.n() + o.clients()];
       for (int i = 0; i < r.length; i++) {
         r[i] = rng.nextInt(3);
       }

@@ -119,8 +119,8 @@ public final class GroupLauncher {
     /**
      * Which replicas execute (BFT-WS §3.3.1–3.3.3). I: all of them. II: replicas f..n-1 (2f+1) execute and
      * deploy the services; 0..f-1, the first primaries among them, only order and deploy none (§3.3.2: "the Web
-     * services for the application are loaded only at 2f+1 replicas"). III (separate execution nodes) is not
-     * built: {@link #parse} refuses it.
+     * services for the application are loaded only at 2f+1 replicas"). III (separate execution nodes) runs in
+     * core and the simulator only: {@link #parse} refuses it.
      */
     public enum Configuration {
         I, II;
@@ -128,7 +128,8 @@ public final class GroupLauncher {
         public static Configuration parse(String name) {
             if (name.equalsIgnoreCase("III")) {
                 throw new IllegalArgumentException("configuration III (3f+1 agreement replicas, 2f+1 separate execution"
-                        + " nodes, BFT-WS §3.3.3) is not built yet: use --config I or II");
+                        + " nodes, BFT-WS §3.3.3) runs in core and the simulator only, not over HTTP yet: use --config"
+                        + " I or II");
             }
             for (Configuration c : values()) {
                 if (c.name().equalsIgnoreCase(name)) {

@@ -106,6 +106,15 @@ public final class GroupConfig {
   public static final ConfigKey<List<Integer>> EXECUTING_REPLICAS = ConfigKey.list("bftws.executingReplicas",
       ConfigScope.GROUP, Integer::valueOf, String::valueOf, "replica ids, at least 2f+1 distinct ones in 0..n-1");
 
+  /**
+   * The ids of the execution nodes of configuration III (BFT-WS §3.3.3; Yin et al., SOSP'03): nodes outside
+   * the 3f+1 agreement replicas that execute the batches those order and answer clients. Given, no agreement
+   * replica executes ({@link #EXECUTING_REPLICAS} must not be given too); at least 2f+1 ids, each at least n
+   * and used by no client, since f of them may be faulty and clients need f+1 matching replies from the rest.
+   */
+  public static final ConfigKey<List<Integer>> EXECUTION_NODES = ConfigKey.list("bftws.executionNodes",
+      ConfigScope.GROUP, Integer::valueOf, String::valueOf, "node ids, at least 2f+1 distinct ones from n on");
+
   public static final List<ConfigKey<Integer>> KEYS = List.of(F, CHECKPOINT_INTERVAL, LOG_WINDOW,
       MAX_BATCH_SIZE, MAX_OUTSTANDING_BATCHES, VIEW_CHANGE_TIMEOUT, VIEW_CHANGE_TIMEOUT_MAX,
       RETRANSMIT_INTERVAL, CLIENT_RETRANSMIT, MAX_REQUEST_BYTES, MAX_REQUESTS_AHEAD, MAX_PENDING);
@@ -117,11 +126,15 @@ public final class GroupConfig {
   private final Map<String, Boolean> flags;
   /** Ascending ids of the replicas that execute (all of 0..n-1 in configuration I). */
   private final List<Integer> executing;
+  /** Ascending ids of configuration III's execution nodes (none otherwise). */
+  private final List<Integer> executionNodes;
 
-  private GroupConfig(Map<String, Integer> values, Map<String, Boolean> flags, List<Integer> executing) {
+  private GroupConfig(Map<String, Integer> values, Map<String, Boolean> flags, List<Integer> executing,
+      List<Integer> executionNodes) {
     this.values = values;
     this.flags = flags;
     this.executing = executing;
+    this.executionNodes = executionNodes;
   }
 
   public static GroupConfig defaults() {
@@ -152,6 +165,9 @@ public final class GroupConfig {
     if (given.isSet(EXECUTING_REPLICAS)) {
       b.executing(given.get(EXECUTING_REPLICAS));
     }
+    if (given.isSet(EXECUTION_NODES)) {
+      b.executionNodes(given.get(EXECUTION_NODES));
+    }
     return b.build();
   }
 
@@ -159,6 +175,7 @@ public final class GroupConfig {
     List<ConfigKey<?>> all = new ArrayList<>(KEYS);
     all.addAll(FLAGS);
     all.add(EXECUTING_REPLICAS);
+    all.add(EXECUTION_NODES);
     return List.copyOf(all);
   }
 
@@ -204,6 +221,29 @@ public final class GroupConfig {
     return executing;
   }
 
+  /** Configuration III's execution nodes, ascending (empty otherwise). */
+  public List<Integer> executionNodes() {
+    return executionNodes;
+  }
+
+  /** True for an execution node of configuration III. */
+  public boolean isExecutionNode(int id) {
+    return executionNodes.contains(id);
+  }
+
+  /**
+   * The nodes that execute and answer clients, ascending: the executing replicas, or configuration III's
+   * execution nodes. A client counts replies from these only.
+   */
+  public List<Integer> repliers() {
+    return executionNodes.isEmpty() ? executing : executionNodes;
+  }
+
+  /** True when node {@code id} executes and answers clients ({@link #repliers}). */
+  public boolean replies(int id) {
+    return executes(id) || isExecutionNode(id);
+  }
+
   /** True unless every replica executes: some replicas only order (configuration II or III). */
   public boolean separatesExecution() {
     return executing.size() < n();
@@ -217,6 +257,13 @@ public final class GroupConfig {
     private final Map<String, Integer> values = new HashMap<>();
     private final Map<String, Boolean> flags = new HashMap<>();
     private List<Integer> executing;
+    private List<Integer> executionNodes = List.of();
+
+    /** Configuration III's execution nodes ({@link #EXECUTION_NODES}); checked against f in {@link #build}. */
+    public Builder executionNodes(List<Integer> ids) {
+      executionNodes = List.copyOf(ids);
+      return this;
+    }
 
     /**
      * The replicas that execute ({@link #EXECUTING_REPLICAS}); checked against f in {@link #build}. An empty
@@ -259,7 +306,25 @@ public final class GroupConfig {
       for (ConfigKey<Boolean> k : FLAGS) {
         allFlags.put(k.name(), flags.getOrDefault(k.name(), k.defaultValue()));
       }
-      return new GroupConfig(Map.copyOf(all), Map.copyOf(allFlags), executingIds(3 * all.get(F.name()) + 1));
+      int n = 3 * all.get(F.name()) + 1;
+      if (!executionNodes.isEmpty()) {
+        if (executing != null && !executing.isEmpty()) {
+          throw new ConfigException(EXECUTING_REPLICAS.name(), EXECUTING_REPLICAS.text(executing),
+              "not given with " + EXECUTION_NODES.name() + ": in configuration III no agreement replica executes");
+        }
+        executing = List.of();
+      }
+      return new GroupConfig(Map.copyOf(all), Map.copyOf(allFlags), executingIds(n), executionNodeIds(n));
+    }
+
+    private List<Integer> executionNodeIds(int n) {
+      TreeSet<Integer> ids = new TreeSet<>(executionNodes);
+      int f = (n - 1) / 3;
+      if (!ids.isEmpty() && (ids.size() != executionNodes.size() || ids.first() < n || ids.size() < 2 * f + 1)) {
+        throw new ConfigException(EXECUTION_NODES.name(), EXECUTION_NODES.text(executionNodes),
+            "at least 2f+1 = " + (2 * f + 1) + " distinct node ids, each at least n = " + n);
+      }
+      return List.copyOf(ids);
     }
 
     private List<Integer> executingIds(int n) {

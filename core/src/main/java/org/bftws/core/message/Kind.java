@@ -41,7 +41,26 @@ public enum Kind {
    * A replica's TDH2 decryption shares for the confidential requests of a batch whose order is final (SINTRA
    * §2.6, secure causal atomic broadcast): its body is a {@link DecryptionShares}.
    */
-  DECRYPTION_SHARE;
+  DECRYPTION_SHARE,
+  /**
+   * An {@link OrderedBatch}: a committed batch with its agreement certificate, the 2f+1 signed commits that
+   * prove it (BFT-WS §3.3.3; Yin et al. SOSP'03 §3), from an agreement replica to the execution nodes, or
+   * relayed between execution nodes to one that lacks it.
+   */
+  ORDERED,
+  /**
+   * An execution node's checkpoint vote, a {@link Checkpoint} whose digest is of its execution state (client
+   * table, cached replies, application state), to the other execution nodes and to the agreement replicas,
+   * which keep each batch until f+1 matching votes cover it.
+   */
+  EXECUTION_CHECKPOINT,
+  /**
+   * A lagging execution node asks another for what follows its last execution ({@link FetchState}: the
+   * certified batches above it, and the stable execution checkpoint when it is below that).
+   */
+  EXECUTION_FETCH,
+  /** An execution node's stable checkpoint, its state and proof ({@link ExecutionState}). */
+  EXECUTION_STATE;
 
   private static final Kind[] ALL = values();
 

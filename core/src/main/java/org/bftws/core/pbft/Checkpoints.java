@@ -75,7 +75,7 @@ public final class Checkpoints {
   }
 
   /** One checkpoint's encoded parts and their digests; {@code execution} null where it is not held. */
-  private record Parts(byte[] ordering, byte[] digest, byte[] execution, byte[] executionDigest) {
+  record Parts(byte[] ordering, byte[] digest, byte[] execution, byte[] executionDigest) {
     Parts withoutExecution() {
       return new Parts(ordering, digest, null, Checkpoint.NO_EXECUTION);
     }
@@ -171,6 +171,15 @@ public final class Checkpoints {
   }
 
   private Parts encode(long seq, byte[] appState) {
+    return encodeParts(tag, seq, clients, appState);
+  }
+
+  /**
+   * A checkpoint's parts after seq under {@code tag}: the client table's ordering part, and with {@code
+   * appState} the execution part (cached replies and application state). Configuration III's execution nodes
+   * ({@link ExecutionNode}) encode theirs alike, so their ordering digest is the agreement replicas'.
+   */
+  static Parts encodeParts(byte[] tag, long seq, ClientTable clients, byte[] appState) {
     ByteWriter w = new ByteWriter(256).raw(tag).i64(seq);
     clients.writeOrdering(w);
     byte[] ordering = w.toBytes();
@@ -431,17 +440,9 @@ public final class Checkpoints {
       return;
     }
     ClientTable table = new ClientTable();
-    byte[] appState = null;
+    byte[] appState;
     try {
-      ByteReader ordering = header(st.checkpoint(), st.seq());
-      table.readOrdering(ordering);
-      ordering.end();
-      if (executes) {
-        ByteReader exec = header(st.execution(), st.seq());
-        table.readReplies(exec);
-        appState = exec.bytes();
-        exec.end();
-      }
+      appState = decodeParts(tag, st.seq(), st.checkpoint(), executes ? st.execution() : null, table);
     } catch (DecodeException e) {
       // replicas of which one is correct signed these digests, so a correct one produced the bytes: cannot happen.
       evidence(s.sender(), "proven checkpoint that does not decode: " + e.getMessage());
@@ -452,8 +453,26 @@ public final class Checkpoints {
     install(st.seq(), digest, st.proof(), parts, table, appState);
   }
 
+  /**
+   * Reads a checkpoint's parts ({@link #encodeParts}) into {@code table}; the application state, or null
+   * without an execution part.
+   */
+  static byte[] decodeParts(byte[] tag, long seq, byte[] ordering, byte[] execution, ClientTable table) {
+    ByteReader o = header(tag, ordering, seq);
+    table.readOrdering(o);
+    o.end();
+    if (execution == null) {
+      return null;
+    }
+    ByteReader x = header(tag, execution, seq);
+    table.readReplies(x);
+    byte[] appState = x.bytes();
+    x.end();
+    return appState;
+  }
+
   /** A reader of one checkpoint part, past its tag and seq. */
-  private ByteReader header(byte[] part, long seq) {
+  private static ByteReader header(byte[] tag, byte[] part, long seq) {
     ByteReader rd = new ByteReader(part);
     if (!Arrays.equals(rd.raw(tag.length), tag) || rd.i64() != seq) {
       throw new DecodeException("checkpoint header");

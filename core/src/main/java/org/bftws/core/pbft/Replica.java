@@ -95,6 +95,8 @@ public final class Replica implements Engine {
   final LateCommits lateCommits;
   /** Requests executed without ordering (Castro-Liskov §5.1.3). */
   private final ReadOnlyRequests readOnly;
+  /** Configuration III: committed batches certified for the execution nodes (BFT-WS §3.3.3). */
+  private final Handouts handouts;
   Ready out = new Ready();
 
   public Replica(GroupConfig cfg, int id, Signer signer, Verifier verifier) {
@@ -135,8 +137,12 @@ public final class Replica implements Engine {
     this.verifier = verifier;
     this.votes = new VoteAuthentication(this, macs);
     if (role == Role.EXECUTION) {
-      throw new IllegalArgumentException("an execution-only node is not a PBFT replica: it executes batches "
-          + "ordered by the agreement replicas (configuration III), which this release does not build yet");
+      throw new IllegalArgumentException("an execution node is not a PBFT replica: it executes the batches the "
+          + "agreement replicas order (configuration III), as an ExecutionNode");
+    }
+    if (!cfg.executionNodes().isEmpty() && randomness.algorithm() != RandomnessConfig.Algorithm.NONE) {
+      throw new IllegalArgumentException("configuration III hands out batches without random numbers: "
+          + "randomized operations need configuration I or II");
     }
     if (role != Role.of(cfg, id)) {
       throw new IllegalArgumentException("replica " + id + " as " + role + ", but the group's "
@@ -160,6 +166,7 @@ public final class Replica implements Engine {
     this.statuses = new Statuses(this);
     this.lateCommits = new LateCommits(this);
     this.readOnly = new ReadOnlyRequests(cfg, requests, role);
+    this.handouts = new Handouts(this);
   }
 
   /**
@@ -201,7 +208,7 @@ public final class Replica implements Engine {
       evidence(-1, "malformed envelope: " + e.getMessage());
       return flush();
     }
-    if (s.kind().fromClient() ? s.sender() < n : (s.sender() < 0 || s.sender() >= n || s.sender() == id)) {
+    if (!allowedSender(s)) {
       evidence(s.sender(), "sender not allowed to send " + s.kind());
       return flush();
     }
@@ -217,6 +224,17 @@ public final class Replica implements Engine {
       evidence(s.sender(), "malformed " + s.kind() + ": " + e.getMessage());
     }
     return flush();
+  }
+
+  /** Clients send requests, execution nodes their checkpoints (configuration III), peer replicas the rest. */
+  private boolean allowedSender(Signed s) {
+    if (s.kind().fromClient()) {
+      return s.sender() >= n;
+    }
+    if (s.kind() == Kind.EXECUTION_CHECKPOINT) {
+      return handouts.active() && cfg.isExecutionNode(s.sender());
+    }
+    return s.sender() >= 0 && s.sender() < n && s.sender() != id;
   }
 
   /** One unit of logical time: drives the view-change timer and retransmissions. */
@@ -285,6 +303,8 @@ public final class Replica implements Engine {
       case STATUS -> onStatus(s.sender(), Status.decode(s.body()));
       case REPLY, READ_ONLY_REPLY -> evidence(s.sender(), "a reply sent to a replica");
       case ASYNC -> evidence(s.sender(), "an asynchronous-protocol message sent to a PBFT replica");
+      case EXECUTION_CHECKPOINT -> handouts.onExecutionCheckpoint(s);
+      case ORDERED, EXECUTION_FETCH, EXECUTION_STATE -> evidence(s.sender(), "an execution node's message sent to a replica");
     }
   }
 
@@ -570,6 +590,7 @@ public final class Replica implements Engine {
       slot.committedDigest = d;
     }
     out.events.add(new Event.Committed(view, slot.seq, d, slot.prePrepare.requests()));
+    handouts.committed(slot);
     coins.committed(slot.seq, slot.committedDigest, slot.committedBatch);
     decryptions.committed(slot.seq, slot.committedDigest, slot.committedBatch);
     contributions.committed(slot);
@@ -605,7 +626,7 @@ public final class Replica implements Engine {
    */
   void executeCommitted() {
     boolean progressed = false;
-    while (pendingCapture < 0 && lastExecuted >= checkpoints.stableSeq) {
+    while (pendingCapture < 0 && lastExecuted >= checkpoints.stableSeq && !handouts.paused()) {
       Slot slot = log.get(lastExecuted + 1);
       if (slot == null || !slot.committed() || !coins.ready(slot.seq, slot.committedBatch) || !contributions.ready(slot)
           || !decryptions.ready(slot.seq, slot.committedBatch)) {
@@ -638,10 +659,7 @@ public final class Replica implements Engine {
         progressed = true;
       }
       requests.answerTerminates(view, terminates, out); // an agreement-only replica sends nothing
-      if (!run.isEmpty() && role == Role.AGREEMENT && cfg.executingReplicas().isEmpty()) {
-        // configuration III: handed out for the execution nodes, not awaited
-        out.effects.add(new Effect.Execute(slot.seq, view, slot.committedDigest, List.copyOf(run), List.copyOf(randoms)));
-      } else if (!run.isEmpty() && role == Role.BOTH) {
+      if (!run.isEmpty() && role == Role.BOTH) {
         Effect.Execute ex = new Effect.Execute(slot.seq, view, slot.committedDigest, List.copyOf(run), List.copyOf(randoms));
         awaitingResults.add(ex);
         out.effects.add(ex);
@@ -823,6 +841,7 @@ public final class Replica implements Engine {
     boolean stalled = lastExecuted == executedAtLastRetransmit;
     executedAtLastRetransmit = lastExecuted;
     statuses.round(!active || lastExecuted < checkpoints.stableSeq);
+    handouts.retransmit(); // in a view change too: the execution nodes may still lack what committed before
     if (!active) {
       viewChanges.retransmit();
       checkpoints.retransmit(stalled);
@@ -967,5 +986,15 @@ public final class Replica implements Engine {
 
   public Role role() {
     return role;
+  }
+
+  /** Configuration III: the highest seq the execution nodes' checkpoints released ({@link Handouts}). */
+  long handoutsReleased() {
+    return handouts.released();
+  }
+
+  /** Configuration III: certified batches held for the execution nodes. */
+  int handoutsHeld() {
+    return handouts.held();
   }
 }

@@ -5,13 +5,14 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.TreeSet;
 import org.bftws.core.crypto.Authenticators;
+import org.bftws.core.message.Kind;
 import org.bftws.core.message.Signed;
 
 /**
  * How a {@link Replica} authenticates the normal case's votes ({@code bftws.authentication}): by signatures,
  * or with authenticators (Castro-Liskov TOCS 2002 §3.2) — a prepare or commit is accepted by its MAC, a
  * prepare's signature is verified only when it goes into this replica's prepared certificate, a commit's
- * never. Certificates stay lists of signed messages, each verified before it is used (docs/design/
+ * never (but in configuration III, where commits form agreement certificates). Certificates stay lists of signed messages, each verified before it is used (docs/design/
  * cryptography.md, "Authenticators", argues why the prepared certificate is the place).
  */
 final class VoteAuthentication {
@@ -33,10 +34,20 @@ final class VoteAuthentication {
    * lost or damaged on the way still counts when its signature is good.
    */
   boolean authentic(Signed s) {
-    if (macs != null && s.kind().macAuthenticated() && macs.check(s.sender(), s.digest(), s.authenticator())) {
+    if (macs != null && s.kind().macAuthenticated() && !certifiesCommits(s)
+        && macs.check(s.sender(), s.digest(), s.authenticator())) {
       return true;
     }
     return s.verify(r.verifier);
+  }
+
+  /**
+   * Configuration III: commits go into agreement certificates for the execution nodes ({@link
+   * AgreementCertificate}), so they are accepted by their signatures only; a commit with a valid MAC and a
+   * bad signature would otherwise count towards committed-local and leave a certificate short.
+   */
+  private boolean certifiesCommits(Signed s) {
+    return s.kind() == Kind.COMMIT && !r.cfg.executionNodes().isEmpty();
   }
 
   /** Our own prepares and commits get an authenticator with MAC authentication; the rest go as they are. */

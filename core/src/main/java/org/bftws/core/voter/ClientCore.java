@@ -18,8 +18,8 @@ import org.bftws.core.pbft.Ready;
  * The client side of PBFT (Castro-Liskov §4.1, BFT-WS §2.2) as a pure state machine: it signs requests of
  * one WS-RM sequence, sends each to all replicas (BFT-WS multicasts from the start), retransmits to all
  * until the {@link Voter} has f+1 matching authentic replies, and reports {@link Event.Delivered}. Only the
- * replicas that execute ({@link GroupConfig#executes}: all in configuration I, 2f+1 in configuration II,
- * BFT-WS §3.3.2) are counted.
+ * nodes that execute ({@link GroupConfig#repliers}: all replicas in configuration I, 2f+1 in configuration
+ * II, BFT-WS §3.3.2, the execution nodes in configuration III, §3.3.3) are counted.
  *
  * <p>Read-only requests (Castro-Liskov §5.1.3, {@link #invokeReadOnly}): multicast once, numbered by a read
  * counter of their own, so they consume no message number of the sequence; accepted with 2f+1 matching
@@ -186,13 +186,14 @@ public final class ClientCore {
       if (!awaited(r)) {
         return flush(); // a late reply (f+1 already agreed) or one to nothing asked: no use checking it
       }
-      if (r.sender() < 0 || r.sender() >= cfg.n() || !r.verify(verifier)) {
-        out.events.add(new Event.Evidence(r.sender(), "not an authentic reply"));
+      if (!cfg.replies(r.sender())) {
+        // BFT-WS §3.3.2, §3.3.3: only the executing replicas (or execution nodes) answer; another's reply is
+        // not counted
+        out.events.add(new Event.Evidence(r.sender(), "a reply from a node that does not execute"));
         return flush();
       }
-      if (!cfg.executes(r.sender())) {
-        // BFT-WS §3.3.2: only the executing replicas answer; a reply from another is not counted
-        out.events.add(new Event.Evidence(r.sender(), "a reply from a replica that does not execute"));
+      if (!r.verify(verifier)) {
+        out.events.add(new Event.Evidence(r.sender(), "not an authentic reply"));
         return flush();
       }
       if (r.readOnly()) {
@@ -231,7 +232,7 @@ public final class ClientCore {
       readOnly = null;
       out.events.add(new Event.Delivered(new RequestId(sequenceId, nextMessageNumber), c.voter().result(),
           c.voter().random()));
-    } else if (c.voter().undecidable(cfg.executingReplicas().size())) {
+    } else if (c.voter().undecidable(cfg.repliers().size())) {
       fallBack("read-only replies differ: 2f+1 matching ones can no longer come");
     }
   }

@@ -46,4 +46,21 @@ public class GroupConfigTest {
         () -> GroupConfig.fromProperties(Map.of("bftws.coinPerBatch", "yes")));
     assertEquals("bftws.coinPerBatch", e.key());
   }
+
+  // BFT-WS §3.3.3: configuration III names 2f+1 or more execution nodes outside the agreement replicas' ids,
+  // and then no agreement replica executes.
+  @Test
+  public void executionNodesMakeConfigurationThree() {
+    GroupConfig c = GroupConfig.fromProperties(Map.of("bftws.executionNodes", "6,4,5"));
+    assertEquals(java.util.List.of(4, 5, 6), c.executionNodes());
+    assertEquals(java.util.List.of(4, 5, 6), c.repliers());
+    assertEquals(java.util.List.of(), c.executingReplicas());
+    assertTrue(c.replies(5) && !c.replies(0) && !c.executes(0) && c.isExecutionNode(4));
+    for (Map<String, String> wrong : java.util.List.of(Map.of("bftws.executionNodes", "4,5"),
+        Map.of("bftws.executionNodes", "3,4,5"), Map.of("bftws.executionNodes", "4,4,5"),
+        Map.of("bftws.executionNodes", "4,5,6", "bftws.executingReplicas", "0,1,2"))) {
+      ConfigException e = assertThrows(ConfigException.class, () -> GroupConfig.fromProperties(wrong));
+      assertTrue(e.key(), e.key().equals("bftws.executionNodes") || e.key().equals("bftws.executingReplicas"));
+    }
+  }
 }

@@ -245,11 +245,8 @@ final class Cluster {
     for (Effect e : r.effects) {
       if (e instanceof Effect.Execute ex) {
         executed.get(i).add(ex);
-        List<byte[]> results = new ArrayList<>();
-        for (int j = 0; j < ex.requests().size(); j++) {
-          results.add(apps[i].execute(ex.requests().get(j), ex.randoms().get(j)));
-        }
-        if (replicas[i].role() != Role.AGREEMENT) { // agreement replicas only hand batches on (configuration III)
+        List<byte[]> results = apps[i].execute(ex);
+        if (replicas[i].role() != Role.AGREEMENT) { // an agreement replica never gets one (configurations II and III)
           handle(i, replicas[i].executed(ex.seq(), results));
         }
       } else if (e instanceof Effect.ExecuteReadOnly ro) {

@@ -12,19 +12,24 @@ import org.junit.Test;
 public class RoleTest {
 
   // Reference: BFT-WS §3.3.3 — "agreement nodes" order requests; execution happens elsewhere, so they
-  // hand each committed batch on, send no replies and checkpoint the ordering state alone.
+  // hand each committed batch on (to execution nodes, absent here), execute nothing, send no replies and
+  // checkpoint the ordering state alone.
   @Test
   public void agreementReplicasOrderAndCheckpointWithoutReplying() {
     Cluster c = new Cluster(GroupConfig.builder().set(GroupConfig.CHECKPOINT_INTERVAL, 4)
-        .set(GroupConfig.LOG_WINDOW, 8).set(GroupConfig.MAX_OUTSTANDING_BATCHES, 2).executing(List.of()).build(), 1);
+        .set(GroupConfig.LOG_WINDOW, 8).set(GroupConfig.MAX_OUTSTANDING_BATCHES, 2)
+        .executionNodes(List.of(10, 11, 12)).build(), 1);
     for (int k = 0; k < 5; k++) {
       c.invoke("op-" + k);
       c.deliverAll();
     }
     for (int i = 0; i < c.n; i++) {
-      assertEquals(List.of("op-0", "op-1", "op-2", "op-3", "op-4"), c.operations(i));
+      assertEquals(List.of(), c.operations(i));
+      assertEquals(5, c.replicas[i].lastExecuted());
       assertEquals(4, c.replicas[i].stableCheckpoint());
+      assertEquals(Role.AGREEMENT, c.replicas[i].role());
     }
+    assertEquals(Role.EXECUTION, Role.of(c.cfg, 10));
     assertTrue("no replies from agreement replicas", c.delivered.isEmpty());
   }
 

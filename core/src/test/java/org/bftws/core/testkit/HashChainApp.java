@@ -1,9 +1,12 @@
 package org.bftws.core.testkit;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import org.bftws.core.codec.ByteWriter;
 import org.bftws.core.crypto.Digests;
 import org.bftws.core.message.Request;
+import org.bftws.core.pbft.Effect;
 
 /**
  * The replicated service of the in-memory cluster and the simulator: its state is a hash chain over every
@@ -20,6 +23,15 @@ public final class HashChainApp {
         .bytes(q.operation()).bytes(random).toBytes();
     state = Digests.sha256(input);
     return Arrays.copyOf(state, 8);
+  }
+
+  /** Executes the requests of {@code ex} in order, each with its random number; their replies. */
+  public List<byte[]> execute(Effect.Execute ex) {
+    List<byte[]> results = new ArrayList<>();
+    for (int j = 0; j < ex.requests().size(); j++) {
+      results.add(execute(ex.requests().get(j), ex.randoms().get(j)));
+    }
+    return results;
   }
 
   /** The state for a checkpoint ({@code get_state}). */

@@ -235,11 +235,18 @@ public final class BftwsParameters {
 
     /** Core parses its own keys and checks its own rules across them. */
     private static GroupConfig groupConfig(Map<String, String> params) {
+        GroupConfig group;
         try {
-            return GroupConfig.fromProperties(params);
+            group = GroupConfig.fromProperties(params);
         } catch (ConfigException e) {
             throw new BftwsConfigException(e.key(), e.detail());
         }
+        if (!group.executionNodes().isEmpty()) {
+            // core's agreement replicas would hand batches to nodes this module cannot reach or run
+            throw new BftwsConfigException(GroupConfig.EXECUTION_NODES.name(), "configuration III runs in core and"
+                    + " the simulator only: the module has no execution nodes yet");
+        }
+        return group;
     }
 
     private static List<ConfigKey<?>> declared() {

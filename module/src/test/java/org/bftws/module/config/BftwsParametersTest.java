@@ -335,6 +335,12 @@ public class BftwsParametersTest {
         assertEquals(List.of(), BftwsParameters.ignoredByOrdering(BftwsParameters.parse(replica), replica));
     }
 
+    /** BFT-WS §3.3.3: configuration III's execution nodes run in core and the simulator, not in the module yet. */
+    @Test
+    public void executionNodesAreRefusedByTheModule() {
+        assertRejected("bftws.executionNodes", "10 11 12", "configuration III runs in core and the simulator only");
+    }
+
     private void assertRejected(String key, String value, String messagePart) {
         Map<String, String> p = new HashMap<>(replica);
         p.put(key, value);

@@ -1,0 +1,232 @@
+package org.bftws.core.pbft;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
+import org.bftws.core.config.GroupConfig;
+import org.bftws.core.crypto.Signer;
+import org.bftws.core.crypto.Verifier;
+import org.bftws.core.message.Kind;
+import org.bftws.core.message.Request;
+import org.bftws.core.message.Signed;
+import org.bftws.core.testkit.HashChainApp;
+import org.bftws.core.testkit.TestKeys;
+import org.bftws.core.voter.ClientCore;
+
+/**
+ * Configuration III in memory (BFT-WS §3.3.3): 3f+1 agreement {@link Replica}s (ids 0..n−1), 2f+1 {@link
+ * ExecutionNode}s (ids n..n+2f, each with a {@link HashChainApp}) and one {@link ClientCore}, on a FIFO network
+ * with explicit ticks, in the manner of {@link Cluster}. A client's requests go to the agreement replicas and
+ * the execution nodes (these answer a retransmitted request from their reply cache).
+ */
+final class SeparatedGroup {
+  record Msg(int from, int to, byte[] bytes) {}
+
+  final GroupConfig cfg;
+  final int n;
+  final List<Integer> executionIds;
+  final int clientId;
+  final Replica[] agreement;
+  final Map<Integer, ExecutionNode> execution = new HashMap<>();
+  final Map<Integer, HashChainApp> apps = new HashMap<>();
+  /** What each node (agreement replica or execution node) was asked to execute. */
+  final Map<Integer, List<Effect.Execute>> executed = new HashMap<>();
+  final Map<Integer, List<Event>> events = new HashMap<>();
+  final Map<Integer, Signer> signers;
+  final Verifier verifier;
+  final ClientCore client;
+  final List<Event.Delivered> delivered = new ArrayList<>();
+  final ArrayDeque<Msg> net = new ArrayDeque<>();
+  /** Every message delivered, in order. */
+  final List<Msg> sent = new ArrayList<>();
+  final Set<Integer> down = new HashSet<>();
+  /** Execution nodes whose service returns wrong results (Byzantine). */
+  final Set<Integer> lying = new HashSet<>();
+  Predicate<Msg> drop = m -> false;
+
+  SeparatedGroup(int f) {
+    int nAgreement = 3 * f + 1;
+    executionIds = new ArrayList<>();
+    for (int k = 0; k < 2 * f + 1; k++) {
+      executionIds.add(nAgreement + k);
+    }
+    cfg = GroupConfig.builder().set(GroupConfig.F, f).set(GroupConfig.CHECKPOINT_INTERVAL, 4)
+        .set(GroupConfig.LOG_WINDOW, 8).executionNodes(executionIds).build();
+    n = cfg.n();
+    clientId = n + executionIds.size();
+    TestKeys keys = TestKeys.seeded(clientId + 1, 42);
+    signers = keys.signers();
+    verifier = keys.verifier();
+    agreement = new Replica[n];
+    for (int i = 0; i < n; i++) {
+      agreement[i] = new Replica(cfg, i, signers.get(i), verifier, Role.of(cfg, i));
+      executed.put(i, new ArrayList<>());
+      events.put(i, new ArrayList<>());
+    }
+    for (int e : executionIds) {
+      events.put(e, new ArrayList<>());
+      restartExecution(e);
+    }
+    client = new ClientCore(cfg, clientId, "urn:uuid:separated-client", signers.get(clientId), verifier);
+  }
+
+  /** Replaces execution node {@code e} by a fresh one with an empty service (amnesia). */
+  void restartExecution(int e) {
+    execution.put(e, new ExecutionNode(cfg, e, signers.get(e), verifier));
+    apps.put(e, new HashChainApp());
+    executed.put(e, new ArrayList<>());
+  }
+
+  void invoke(String op) {
+    handleClient(client.invoke(op.getBytes(StandardCharsets.UTF_8), false));
+    deliverAll();
+  }
+
+  /** Invokes {@code count} operations one after the other, each until delivered (ticking as needed). */
+  void invokeAll(int count, String prefix) {
+    for (int k = 0; k < count; k++) {
+      int before = delivered.size();
+      invoke(prefix + k);
+      tickUntil(() -> delivered.size() > before, 5_000);
+    }
+  }
+
+  void tick(int times) {
+    for (int t = 0; t < times; t++) {
+      for (int i = 0; i < n; i++) {
+        if (!down.contains(i)) {
+          handle(i, agreement[i].tick());
+        }
+      }
+      for (int e : executionIds) {
+        if (!down.contains(e)) {
+          handle(e, execution.get(e).tick());
+        }
+      }
+      handleClient(client.tick());
+      deliverAll();
+    }
+  }
+
+  void tickUntil(BooleanSupplier done, int maxTicks) {
+    for (int t = 0; t < maxTicks && !done.getAsBoolean(); t++) {
+      tick(1);
+    }
+  }
+
+  Engine engine(int node) {
+    return node < n ? agreement[node] : execution.get(node);
+  }
+
+  void handle(int node, Ready r) {
+    for (Ready.Outbound m : r.messages) {
+      route(node, m);
+    }
+    events.get(node).addAll(r.events);
+    for (Effect e : r.effects) {
+      if (e instanceof Effect.Execute ex) {
+        executed.get(node).add(ex);
+        List<byte[]> results = apps.get(node).execute(ex);
+        for (byte[] result : lying.contains(node) ? results : List.<byte[]>of()) {
+          result[0] ^= 1;
+        }
+        handle(node, engine(node).executed(ex.seq(), results));
+      } else if (e instanceof Effect.CaptureState cs) {
+        handle(node, engine(node).stateCaptured(cs.seq(), apps.get(node).getState()));
+      } else if (e instanceof Effect.InstallState is) {
+        apps.get(node).setState(is.appState());
+      }
+    }
+  }
+
+  private void handleClient(Ready r) {
+    for (Ready.Outbound m : r.messages) {
+      route(clientId, m);
+    }
+    for (Event e : r.events) {
+      if (e instanceof Event.Delivered d) {
+        delivered.add(d);
+      }
+    }
+  }
+
+  /** ALL_REPLICAS: every other agreement replica, and from the client the execution nodes too. */
+  private void route(int from, Ready.Outbound m) {
+    if (m.to() != Ready.ALL_REPLICAS) {
+      net.add(new Msg(from, m.to(), m.bytes()));
+      return;
+    }
+    for (int to = 0; to < n; to++) {
+      if (to != from) {
+        net.add(new Msg(from, to, m.bytes()));
+      }
+    }
+    if (from == clientId) {
+      for (int e : executionIds) {
+        net.add(new Msg(from, e, m.bytes()));
+      }
+    }
+  }
+
+  /** Hands {@code bytes} to node {@code to} now, as if from the network. */
+  void deliver(int to, byte[] bytes) {
+    if (to == clientId) {
+      handleClient(client.receive(bytes));
+    } else {
+      handle(to, engine(to).receive(bytes));
+    }
+  }
+
+  void deliverAll() {
+    int budget = 1_000_000;
+    while (!net.isEmpty() && budget-- > 0) {
+      Msg m = net.poll();
+      if (down.contains(m.from()) || down.contains(m.to()) || drop.test(m)) {
+        continue;
+      }
+      sent.add(m);
+      deliver(m.to(), m.bytes());
+    }
+  }
+
+  /** The kind of a protocol message; null for a reply bundle. */
+  static Kind kind(Msg m) {
+    try {
+      return Signed.decode(m.bytes()).kind();
+    } catch (org.bftws.core.codec.DecodeException e) {
+      return null;
+    }
+  }
+
+  /** The operations node {@code node} executed, in order. */
+  List<String> operations(int node) {
+    List<String> ops = new ArrayList<>();
+    for (Effect.Execute ex : executed.get(node)) {
+      for (Request q : ex.requests()) {
+        ops.add(new String(q.operation(), StandardCharsets.UTF_8));
+      }
+    }
+    return ops;
+  }
+
+  boolean evidenceAt(int node, String fragment) {
+    return events.get(node).stream().anyMatch(e -> e instanceof Event.Evidence ev && ev.what().contains(fragment));
+  }
+
+  <T extends Event> List<T> eventsAt(int node, Class<T> type) {
+    List<T> out = new ArrayList<>();
+    for (Event e : events.get(node)) {
+      if (type.isInstance(e)) {
+        out.add(type.cast(e));
+      }
+    }
+    return out;
+  }
+}
