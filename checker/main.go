@@ -50,6 +50,9 @@ func main() {
 	for _, p := range r.Problems {
 		fmt.Println("checker:", p)
 	}
+	if line := r.CatchUpByFault(); line != "" {
+		fmt.Println("checker: catch-up by fault:", line)
+	}
 	label := ""
 	if *control {
 		label = " CONTROL (replicas 0 and 1 faulty):"
@@ -257,4 +260,29 @@ func (r *Report) Summary() string {
 		" + up to %d unknown, lost %d, replicas agree %s (executed %d), clients recovered %s after the heal,"+
 		" max catch-up %s: %s", r.Ops, r.Ok, r.Unknown, total, strings.Join(kinds, " "), r.Linearizable(),
 		r.CounterFinal, r.Acked, r.Maybe, r.Lost, agree, r.FinalExecuted, recovery, catchUp, verdict)
+}
+
+// CatchUpByFault is, per fault kind, how many ended and the slowest catch-up of their targets.
+func (r *Report) CatchUpByFault() string {
+	n, worst := map[string]int{}, map[string]int64{}
+	for _, c := range r.CatchUps {
+		n[c.Fault]++
+		if w, seen := worst[c.Fault]; !seen || (w >= 0 && (c.Micros < 0 || c.Micros > w)) {
+			worst[c.Fault] = c.Micros
+		}
+	}
+	kinds := make([]string, 0, len(n))
+	for k := range n {
+		kinds = append(kinds, k)
+	}
+	sort.Strings(kinds)
+	parts := make([]string, 0, len(kinds))
+	for _, k := range kinds {
+		w := "never"
+		if worst[k] >= 0 {
+			w = fmt.Sprintf("%.1f s", float64(worst[k])/1e6)
+		}
+		parts = append(parts, fmt.Sprintf("%s %d× max %s", k, n[k], w))
+	}
+	return strings.Join(parts, ", ")
 }

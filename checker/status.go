@@ -106,12 +106,16 @@ func CatchUps(events []FaultEvent, samples [][]Sample) []CatchUp {
 	return out
 }
 
-// Final is each replica's last sample.
+// Final is each replica's last sample with its status (the sampler may write a few more while the JVM shuts
+// down, after the replica's MBean is gone).
 func Final(samples [][]Sample) []Sample {
 	out := make([]Sample, len(samples))
 	for id, ss := range samples {
-		if len(ss) > 0 {
-			out[id] = ss[len(ss)-1]
+		for i := len(ss) - 1; i >= 0; i-- {
+			if ss[i].LastExecuted != nil {
+				out[id] = ss[i]
+				break
+			}
 		}
 	}
 	return out

@@ -39,8 +39,8 @@ public final class FaultReplica {
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
+                sampler.close(); // first: its last line shows the replica as it stopped
                 server.close();
-                sampler.close();
             } catch (Exception e) {
                 System.err.println("replica " + id + ": " + e);
             }
