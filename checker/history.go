@@ -1,11 +1,8 @@
 package main
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
 	"math"
-	"os"
 	"sort"
 
 	"github.com/anishathalye/porcupine"
@@ -45,24 +42,9 @@ type Output struct {
 // invocation, so it is concurrent with everything that follows (as Jepsen treats :info operations).
 const Never = math.MaxInt64 / 2
 
-// ReadEvents reads a JSON-lines history.
+// ReadEvents reads a JSON-lines history; a malformed line is an error (the workload ends its lines cleanly).
 func ReadEvents(path string) ([]Event, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var events []Event
-	s := bufio.NewScanner(f)
-	s.Buffer(make([]byte, 1<<20), 1<<20)
-	for line := 1; s.Scan(); line++ {
-		var e Event
-		if err := json.Unmarshal(s.Bytes(), &e); err != nil {
-			return nil, fmt.Errorf("%s:%d: %v", path, line, err)
-		}
-		events = append(events, e)
-	}
-	return events, s.Err()
+	return readLines[Event](path, true)
 }
 
 // Operations pairs each invocation with its process's next completion; an invocation without one (the client

@@ -84,13 +84,13 @@ func Run(dir string, clients, replicas int, tail float64, timeout time.Duration)
 	if err != nil {
 		return nil, err
 	}
-	faults, err := readLines[FaultEvent](filepath.Join(dir, "faults.jsonl"))
+	faults, err := readLines[FaultEvent](filepath.Join(dir, "faults.jsonl"), true)
 	if err != nil {
 		return nil, err
 	}
 	samples := make([][]Sample, replicas)
 	for id := range samples {
-		if samples[id], err = readLines[Sample](filepath.Join(dir, fmt.Sprintf("status-%d.jsonl", id))); err != nil {
+		if samples[id], err = readLines[Sample](filepath.Join(dir, fmt.Sprintf("status-%d.jsonl", id)), false); err != nil {
 			return nil, err
 		}
 	}

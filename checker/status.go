@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"os"
 )
 
@@ -40,7 +41,9 @@ type FaultEvent struct {
 	Targets []int  `json:"targets"`
 }
 
-func readLines[T any](path string) ([]T, error) {
+// readLines reads one JSON value of type T a line. A malformed line (a status line cut short by kill -9) is
+// skipped, or is an error when strict.
+func readLines[T any](path string, strict bool) ([]T, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -49,10 +52,13 @@ func readLines[T any](path string) ([]T, error) {
 	var out []T
 	s := bufio.NewScanner(f)
 	s.Buffer(make([]byte, 1<<20), 1<<20)
-	for s.Scan() {
+	for line := 1; s.Scan(); line++ {
 		var v T
 		if err := json.Unmarshal(s.Bytes(), &v); err != nil {
-			continue // a line cut short by kill -9
+			if strict {
+				return nil, fmt.Errorf("%s:%d: %v", path, line, err)
+			}
+			continue
 		}
 		out = append(out, v)
 	}
