@@ -150,3 +150,18 @@ func TestCatchUpMeasuredFromTheFaultsEnd(t *testing.T) {
 }
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
+
+func TestCatchUpInterruptedByTheNextFaultOnTheSameReplica(t *testing.T) {
+	exec := func(n int64) *int64 { return &n }
+	samples := [][]Sample{
+		{{T: 100, LastExecuted: exec(10)}},
+		{{T: 100, LastExecuted: exec(3)}, {T: 900, LastExecuted: exec(10)}},
+	}
+	c := CatchUps([]FaultEvent{
+		{T: 150, Fault: "kill", Phase: "end", Targets: []int{1}},
+		{T: 300, Fault: "wipe", Phase: "start", Targets: []int{1}},
+	}, samples)
+	if len(c) != 1 || !c[0].Interrupted {
+		t.Fatalf("catch-ups %+v: want replica 1's catch-up after kill marked interrupted by the wipe at 300", c)
+	}
+}

@@ -155,7 +155,7 @@ func (r *Report) checkFaults(faults []FaultEvent, samples [][]Sample, events []E
 	}
 	r.CatchUps = CatchUps(faults, samples)
 	for _, c := range r.CatchUps {
-		if c.Micros < 0 {
+		if c.Micros < 0 && !c.Interrupted {
 			r.Problems = append(r.Problems, fmt.Sprintf("replica %d never caught up after %s", c.Replica, c.Fault))
 		}
 	}
@@ -233,6 +233,9 @@ func (r *Report) Summary() string {
 	sort.Strings(kinds)
 	worst := CatchUp{Micros: -2}
 	for _, c := range r.CatchUps {
+		if c.Interrupted {
+			continue
+		}
 		if c.Micros == -1 || (worst.Micros != -1 && c.Micros > worst.Micros) {
 			worst = c
 		}
@@ -264,8 +267,12 @@ func (r *Report) Summary() string {
 
 // CatchUpByFault is, per fault kind, how many ended and the slowest catch-up of their targets.
 func (r *Report) CatchUpByFault() string {
-	n, worst := map[string]int{}, map[string]int64{}
+	n, worst, cut := map[string]int{}, map[string]int64{}, map[string]int{}
 	for _, c := range r.CatchUps {
+		if c.Interrupted {
+			cut[c.Fault]++
+			continue
+		}
 		n[c.Fault]++
 		if w, seen := worst[c.Fault]; !seen || (w >= 0 && (c.Micros < 0 || c.Micros > w)) {
 			worst[c.Fault] = c.Micros
@@ -275,14 +282,25 @@ func (r *Report) CatchUpByFault() string {
 	for k := range n {
 		kinds = append(kinds, k)
 	}
+	for k := range cut {
+		if n[k] == 0 {
+			kinds = append(kinds, k)
+		}
+	}
 	sort.Strings(kinds)
 	parts := make([]string, 0, len(kinds))
 	for _, k := range kinds {
 		w := "never"
-		if worst[k] >= 0 {
+		if n[k] == 0 {
+			w = "-"
+		} else if worst[k] >= 0 {
 			w = fmt.Sprintf("%.1f s", float64(worst[k])/1e6)
 		}
-		parts = append(parts, fmt.Sprintf("%s %d× max %s", k, n[k], w))
+		interrupted := ""
+		if cut[k] > 0 {
+			interrupted = fmt.Sprintf(" (%d more cut short by the next fault on the replica)", cut[k])
+		}
+		parts = append(parts, fmt.Sprintf("%s %d× max %s%s", k, n[k], w, interrupted))
 	}
 	return strings.Join(parts, ", ")
 }

@@ -86,15 +86,17 @@ func levelAt(samples [][]Sample, except int, t int64) int64 {
 
 // CatchUp is how long after a fault ended its target took to execute as far as the others had at that moment.
 type CatchUp struct {
-	Fault   string
-	Replica int
-	Micros  int64 // -1: never caught up
+	Fault       string
+	Replica     int
+	Micros      int64 // -1: never caught up
+	Interrupted bool  // the next fault on the same replica began first: not a measurement
 }
 
-// CatchUps measures every ended fault's target (for a bridge, the replica cut off from two others).
+// CatchUps measures every ended fault's target (for a bridge, the replica cut off from two others), until the
+// next fault on that replica begins.
 func CatchUps(events []FaultEvent, samples [][]Sample) []CatchUp {
 	var out []CatchUp
-	for _, e := range events {
+	for i, e := range events {
 		if e.Phase != "end" || len(e.Targets) == 0 {
 			continue
 		}
@@ -107,9 +109,22 @@ func CatchUps(events []FaultEvent, samples [][]Sample) []CatchUp {
 				break
 			}
 		}
+		if next := nextFaultOn(events[i+1:], r); next > 0 && (c.Micros < 0 || e.T+c.Micros > next) {
+			c.Interrupted = true
+		}
 		out = append(out, c)
 	}
 	return out
+}
+
+// nextFaultOn is when the first fault in events that hits replica r begins, 0 if none does.
+func nextFaultOn(events []FaultEvent, r int) int64 {
+	for _, e := range events {
+		if e.Phase == "start" && len(e.Targets) > 0 && e.Targets[0] == r {
+			return e.T
+		}
+	}
+	return 0
 }
 
 // Final is each replica's last sample with its status (the sampler may write a few more while the JVM shuts
