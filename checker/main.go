@@ -53,6 +53,11 @@ func main() {
 	if line := r.CatchUpByFault(); line != "" {
 		fmt.Println("checker: catch-up by fault:", line)
 	}
+	if r.Lag.Span > 0 {
+		fmt.Printf("checker: longest lag without a fault of its own: replica %d, %.1f s from %.1f s into the run"+
+			" (%d or more sequence numbers behind the furthest replica)\n", r.Lag.Replica, float64(r.Lag.Span)/1e6,
+			float64(r.Lag.Start)/1e6, LagThreshold)
+	}
 	label := ""
 	if *control {
 		label = " CONTROL (replicas 0 and 1 faulty):"
@@ -75,6 +80,7 @@ type Report struct {
 	FinalExecuted    int64
 	ClientRecovery   int64 // microseconds from the heal to the slowest client's first completion, -1 if one never
 	CatchUps         []CatchUp
+	Lag              Lag // the longest time a replica lagged with no fault of its own
 	Problems         []string
 }
 
@@ -154,6 +160,10 @@ func (r *Report) checkFaults(faults []FaultEvent, samples [][]Sample, events []E
 		}
 	}
 	r.CatchUps = CatchUps(faults, samples)
+	r.Lag = UnexplainedLag(faults, r.CatchUps, samples)
+	if len(events) > 0 {
+		r.Lag.Start -= events[0].T
+	}
 	for _, c := range r.CatchUps {
 		if c.Micros < 0 && !c.Interrupted {
 			r.Problems = append(r.Problems, fmt.Sprintf("replica %d never caught up after %s", c.Replica, c.Fault))

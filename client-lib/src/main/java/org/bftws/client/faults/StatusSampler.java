@@ -21,7 +21,8 @@ import org.bftws.module.order.ReplicaStatus;
 
 /**
  * Samples this replica JVM into a JSON-lines file, one line every period: the replica's status MBean (view,
- * primary, active, last executed, stable checkpoint, pending, log size), the sample services' state
+ * primary, active, last executed, stable checkpoint, pending, log size, messages sent, given up and inbound
+ * messages dropped), the sample services' state
  * ({@code org.bftws.samples:type=ServiceState}), and the process's heap, RSS, threads and open descriptors. It runs
  * inside the replica because the replica lives in a network namespace of its own, where the JDK's local JMX
  * connector (RMI on the namespace's loopback) cannot be reached from outside; the file can.
@@ -67,7 +68,7 @@ final class StatusSampler implements AutoCloseable {
             if (!names.isEmpty()) {
                 ObjectName n = names.iterator().next();
                 for (String a : new String[] {"View", "Primary", "Active", "LastExecuted", "StableCheckpoint",
-                    "PendingRequests", "LogSize"}) {
+                    "PendingRequests", "LogSize", "MessagesSent", "MessagesGivenUp", "InboundDropped"}) {
                     json.append(",\"").append(a).append("\":").append(server.getAttribute(n, a));
                 }
             }
