@@ -165,3 +165,21 @@ func TestCatchUpInterruptedByTheNextFaultOnTheSameReplica(t *testing.T) {
 		t.Fatalf("catch-ups %+v: want replica 1's catch-up after kill marked interrupted by the wipe at 300", c)
 	}
 }
+
+func TestLagIsUnexplainedOnlyOutsideTheReplicasOwnFaults(t *testing.T) {
+	exec := func(n int64) *int64 { return &n }
+	samples := [][]Sample{
+		{{T: 0, LastExecuted: exec(0)}, {T: 100, LastExecuted: exec(100)}, {T: 200, LastExecuted: exec(200)},
+			{T: 300, LastExecuted: exec(300)}, {T: 400, LastExecuted: exec(400)}},
+		{{T: 0, LastExecuted: exec(0)}, {T: 100, LastExecuted: exec(10)}, {T: 200, LastExecuted: exec(200)},
+			{T: 300, LastExecuted: exec(210)}, {T: 400, LastExecuted: exec(400)}},
+	}
+	faults := []FaultEvent{
+		{T: 50, Fault: "pause", Phase: "start", Targets: []int{1}},
+		{T: 150, Fault: "pause", Phase: "end", Targets: []int{1}},
+	}
+	lag := UnexplainedLag(faults, CatchUps(faults, samples), samples)
+	if lag.Replica != 1 || lag.Start != 300 || lag.Span != 100 {
+		t.Fatalf("lag %+v: want replica 1 from 300 for 100 us (the lag at 100 is its pause's)", lag)
+	}
+}
