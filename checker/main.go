@@ -12,6 +12,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -178,11 +179,14 @@ func (r *Report) checkFaults(faults []FaultEvent, samples [][]Sample, events []E
 				"registers %q; replica 0 executed %d, counter %q, registers %q", id, s.Executed(), s.Counter,
 				s.Register, r.FinalExecuted, final[0].Counter, final[0].Register))
 		}
-		if s.Counter != "" && r.CounterFinal >= 0 {
-			var v int64
-			fmt.Sscan(s.Counter, &v)
-			r.Lost = max(r.Lost, r.Acked-v)
-		}
+		// a replica whose counter never ran (no state view) holds 0: it executed nothing and installed no state
+		var v int64
+		fmt.Sscan(s.Counter, &v)
+		r.Lost = max(r.Lost, r.Acked-v)
+	}
+	if heal == 0 {
+		r.Problems = append(r.Problems, "the run has no heal event (the nemesis was stopped)")
+		heal = math.MaxInt64
 	}
 	r.ClientRecovery = clientRecovery(events, clients, heal)
 	if r.ClientRecovery < 0 || float64(r.ClientRecovery) > tail*1e6 {
