@@ -54,11 +54,11 @@ func UnexplainedLag(events []FaultEvent, catchUps []CatchUp, samples [][]Sample)
 			level := int64(-1)
 			for o := range samples {
 				for o != r && next[o] < len(samples[o]) && samples[o][next[o]].T <= s.T {
-					others[o] = max(others[o], samples[o][next[o]].Executed())
+					others[o] = maxOf(others[o], samples[o][next[o]].Executed())
 					next[o]++
 				}
 				if o != r {
-					level = max(level, others[o])
+					level = maxOf(level, others[o])
 				}
 			}
 			lagging := s.LastExecuted != nil && s.Executed()+LagThreshold <= level && !within(ex, s.T)

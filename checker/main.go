@@ -141,7 +141,7 @@ func CheckHistory(events []Event, timeout time.Duration) (*Report, error) {
 	if r.CounterFinal < 0 {
 		r.Problems = append(r.Problems, "no final read of the counter completed")
 	} else {
-		r.Lost = max(0, r.Acked-r.CounterFinal)
+		r.Lost = maxOf(0, r.Acked-r.CounterFinal)
 		if r.CounterFinal > r.Acked+r.Maybe {
 			r.Problems = append(r.Problems, fmt.Sprintf("counter %d exceeds acknowledged %d + unknown %d increments",
 				r.CounterFinal, r.Acked, r.Maybe))
@@ -182,7 +182,7 @@ func (r *Report) checkFaults(faults []FaultEvent, samples [][]Sample, events []E
 		// a replica whose counter never ran (no state view) holds 0: it executed nothing and installed no state
 		var v int64
 		fmt.Sscan(s.Counter, &v)
-		r.Lost = max(r.Lost, r.Acked-v)
+		r.Lost = maxOf(r.Lost, r.Acked-v)
 	}
 	if heal == 0 {
 		r.Problems = append(r.Problems, "the run has no heal event (the nemesis was stopped)")
@@ -212,7 +212,7 @@ func clientRecovery(events []Event, clients int, heal int64) int64 {
 		if !seen {
 			return -1
 		}
-		worst = max(worst, t)
+		worst = maxOf(worst, t)
 	}
 	return worst
 }
