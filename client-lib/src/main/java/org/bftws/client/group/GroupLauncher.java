@@ -397,7 +397,7 @@ public final class GroupLauncher {
         return ports;
     }
 
-    static Map<String, String> options(String[] args, int from) {
+    public static Map<String, String> options(String[] args, int from) {
         Map<String, String> o = new HashMap<>();
         for (int i = from; i < args.length; i += 2) {
             if (!args[i].startsWith("--") || i + 1 >= args.length) {
@@ -408,7 +408,7 @@ public final class GroupLauncher {
         return o;
     }
 
-    static String required(Map<String, String> o, String name) {
+    public static String required(Map<String, String> o, String name) {
         String v = o.get(name);
         if (v == null) {
             throw new IllegalArgumentException("missing --" + name);
@@ -416,7 +416,7 @@ public final class GroupLauncher {
         return v;
     }
 
-    static Layout layout(Map<String, String> o) {
+    public static Layout layout(Map<String, String> o) {
         return new Layout(Path.of(required(o, "artifacts")), Path.of(required(o, "conf")),
                 Path.of(required(o, "keys")));
     }

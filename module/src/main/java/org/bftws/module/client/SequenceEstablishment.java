@@ -109,6 +109,10 @@ public final class SequenceEstablishment {
                 }
                 return identifier(sc.sendReceive(createSequence(claim)));
             } finally {
+                // Axis2 hands the pooled HTTP connection back only when the response is read to its end or the
+                // transport is cleaned up: the answer is read no further than its identifier, so without this each
+                // CreateSequence kept one connection of the context's shared pool (200) until none was left.
+                sc.cleanupTransport();
                 sc.cleanup();
             }
         } catch (AxisFault | RuntimeException e) {

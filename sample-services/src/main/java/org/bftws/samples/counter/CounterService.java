@@ -7,6 +7,7 @@ import org.apache.axiom.om.OMElement;
 import org.apache.axiom.om.OMFactory;
 import org.apache.axiom.om.OMNamespace;
 import org.apache.axis2.AxisFault;
+import org.bftws.samples.state.ServiceState;
 
 /**
  * The stateful counter sample service (wsdl/counter.wsdl): {@code increment} adds an amount to one running
@@ -23,7 +24,7 @@ import org.apache.axis2.AxisFault;
  * replica's execution thread; the methods are synchronized all the same, as a service object may be shared.
  * No lambdas and no string {@code +} here: Axis2 1.7 parses service bytecode (docs/design/dependencies.md).
  */
-public class CounterService {
+public class CounterService implements ServiceState.Source {
     /** Target namespace of wsdl/counter.wsdl. */
     public static final String NAMESPACE = "urn:bftws:samples:counter";
     public static final long MIN_AMOUNT = 1;
@@ -34,6 +35,10 @@ public class CounterService {
     private static final int MAX_VALUE_DIGITS = 19;
 
     private long value;
+
+    public CounterService() {
+        ServiceState.publish("Counter", this);
+    }
 
     /** {@code <c:increment><c:amount>N</c:amount></c:increment>} → {@code <c:incrementResponse><c:value>}. */
     public synchronized OMElement increment(OMElement request) throws AxisFault {
@@ -70,6 +75,12 @@ public class CounterService {
     /** The current value (for tests and local use; replicas are read through the {@code read} operation). */
     public synchronized long value() {
         return value;
+    }
+
+    /** The value in decimal: what {@link ServiceState} shows of this replica's counter. */
+    @Override
+    public synchronized String stateText() {
+        return Long.toString(value);
     }
 
     private OMElement valueElement(String name) {

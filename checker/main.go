@@ -1,0 +1,320 @@
+// Command checker checks a fault campaign's run (scripts/faults): the clients' history for linearizability with
+// Porcupine (the counter and each register key), the counter's final value against the acknowledged increments,
+// the replicas' executed state after the heal, and liveness (clients after the heal, each faulted replica).
+//
+//	checker --dir DIR --clients 4 --replicas 4 [--seed S] [--tail SECONDS] [--control]
+//
+// DIR holds history.jsonl, faults.jsonl and status-I.jsonl. Prints one summary line (and, for a violation, the
+// failing window, with DIR/linearizability-KEY.html, Porcupine's visualization); exit status 0 iff every check
+// passes.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/anishathalye/porcupine"
+)
+
+// FinalProcess is the first process id of the workload's last reads (client-lib's Workload).
+const FinalProcess = 1_000_000
+
+func main() {
+	dir := flag.String("dir", "run/faults", "the run's directory")
+	clients := flag.Int("clients", 4, "client threads of the workload")
+	replicas := flag.Int("replicas", 4, "replicas")
+	seed := flag.Int64("seed", 0, "the run's seed (printed)")
+	tail := flag.Float64("tail", 30, "seconds every client must complete an operation within after the heal")
+	control := flag.Bool("control", false, "a negative control: f+1 replicas were made faulty")
+	timeout := flag.Duration("timeout", 2*time.Minute, "Porcupine's time limit per key")
+	flag.Parse()
+	r, err := Run(*dir, *clients, *replicas, *tail, *timeout)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "checker:", err)
+		os.Exit(2)
+	}
+	for _, v := range r.Verdicts {
+		if v.Result == porcupine.Illegal {
+			fmt.Printf("checker: %s is not linearizable\n%s", v.Key, v.Window)
+			path := filepath.Join(*dir, "linearizability-"+v.Key+".html")
+			if porcupine.VisualizePath(ModelFor(v.Key), v.Info, path) == nil {
+				fmt.Printf("  visualization: %s\n", path)
+			}
+		}
+	}
+	for _, p := range r.Problems {
+		fmt.Println("checker:", p)
+	}
+	if line := r.CatchUpByFault(); line != "" {
+		fmt.Println("checker: catch-up by fault:", line)
+	}
+	if r.Lag.Span > 0 {
+		fmt.Printf("checker: longest lag without a fault of its own: replica %d, %.1f s from %.1f s into the run"+
+			" (%d or more sequence numbers behind the furthest replica)\n", r.Lag.Replica, float64(r.Lag.Span)/1e6,
+			float64(r.Lag.Start)/1e6, LagThreshold)
+	}
+	label := ""
+	if *control {
+		label = " CONTROL (replicas 0 and 1 faulty):"
+	}
+	fmt.Printf("faults:%s seed %d, %s\n", label, *seed, r.Summary())
+	if !r.Passed() {
+		os.Exit(1)
+	}
+}
+
+// Report is everything the checker found.
+type Report struct {
+	Ops, Ok, Unknown int
+	Faults           map[string]int
+	Verdicts         []Verdict
+	Acked, Maybe     int64 // increments acknowledged, and those whose outcome is unknown
+	CounterFinal     int64 // the final read's value, -1 if none completed
+	Lost             int64
+	Agree            bool
+	FinalExecuted    int64
+	ClientRecovery   int64 // microseconds from the heal to the slowest client's first completion, -1 if one never
+	CatchUps         []CatchUp
+	Lag              Lag // the longest time a replica lagged with no fault of its own
+	Problems         []string
+}
+
+// Run checks the run in dir.
+func Run(dir string, clients, replicas int, tail float64, timeout time.Duration) (*Report, error) {
+	events, err := ReadEvents(filepath.Join(dir, "history.jsonl"))
+	if err != nil {
+		return nil, err
+	}
+	faults, err := readLines[FaultEvent](filepath.Join(dir, "faults.jsonl"), true)
+	if err != nil {
+		return nil, err
+	}
+	samples := make([][]Sample, replicas)
+	for id := range samples {
+		if samples[id], err = readLines[Sample](filepath.Join(dir, fmt.Sprintf("status-%d.jsonl", id)), false); err != nil {
+			return nil, err
+		}
+	}
+	r, err := CheckHistory(events, timeout)
+	if err != nil {
+		return nil, err
+	}
+	r.checkFaults(faults, samples, events, clients, tail)
+	return r, nil
+}
+
+// CheckHistory checks linearizability per key and the counter's bounds.
+func CheckHistory(events []Event, timeout time.Duration) (*Report, error) {
+	ops, err := Operations(events)
+	if err != nil {
+		return nil, err
+	}
+	r := &Report{Ops: len(ops), Faults: map[string]int{}, CounterFinal: -1, Agree: true}
+	for _, op := range ops {
+		in, out := op.Input.(Input), op.Output.(Output)
+		if out.Unknown {
+			r.Unknown++
+		} else {
+			r.Ok++
+		}
+		if in.F == "inc" {
+			if out.Unknown {
+				r.Maybe += in.Arg
+			} else {
+				r.Acked += in.Arg
+			}
+		}
+		if in.Key == "counter" && in.F == "read" && op.ClientId >= FinalProcess && !out.Unknown {
+			r.CounterFinal = out.Result
+		}
+	}
+	keys, byKey := ByKey(ops)
+	for _, k := range keys {
+		r.Verdicts = append(r.Verdicts, CheckKey(k, byKey[k], timeout))
+	}
+	if r.CounterFinal < 0 {
+		r.Problems = append(r.Problems, "no final read of the counter completed")
+	} else {
+		r.Lost = maxOf(0, r.Acked-r.CounterFinal)
+		if r.CounterFinal > r.Acked+r.Maybe {
+			r.Problems = append(r.Problems, fmt.Sprintf("counter %d exceeds acknowledged %d + unknown %d increments",
+				r.CounterFinal, r.Acked, r.Maybe))
+		}
+	}
+	return r, nil
+}
+
+func (r *Report) checkFaults(faults []FaultEvent, samples [][]Sample, events []Event, clients int, tail float64) {
+	heal := int64(0)
+	for _, f := range faults {
+		if f.Phase == "start" {
+			r.Faults[f.Fault]++
+		}
+		if f.Fault == "heal" {
+			heal = f.T
+		}
+	}
+	r.CatchUps = CatchUps(faults, samples)
+	r.Lag = UnexplainedLag(faults, r.CatchUps, samples)
+	if len(events) > 0 {
+		r.Lag.Start -= events[0].T
+	}
+	for _, c := range r.CatchUps {
+		if c.Micros < 0 && !c.Interrupted {
+			r.Problems = append(r.Problems, fmt.Sprintf("replica %d never caught up after %s", c.Replica, c.Fault))
+		}
+	}
+	final := Final(samples)
+	r.FinalExecuted = final[0].Executed()
+	for id, s := range final {
+		if s.Executed() != r.FinalExecuted || s.Counter != final[0].Counter || s.Register != final[0].Register {
+			r.Agree = false
+			r.Problems = append(r.Problems, fmt.Sprintf("after the heal replica %d executed %d, counter %q, "+
+				"registers %q; replica 0 executed %d, counter %q, registers %q", id, s.Executed(), s.Counter,
+				s.Register, r.FinalExecuted, final[0].Counter, final[0].Register))
+		}
+		// a replica whose counter never ran (no state view) holds 0: it executed nothing and installed no state
+		var v int64
+		fmt.Sscan(s.Counter, &v)
+		r.Lost = maxOf(r.Lost, r.Acked-v)
+	}
+	if heal == 0 {
+		r.Problems = append(r.Problems, "the run has no heal event (the nemesis was stopped)")
+		heal = math.MaxInt64
+	}
+	r.ClientRecovery = clientRecovery(events, clients, heal)
+	if r.ClientRecovery < 0 || float64(r.ClientRecovery) > tail*1e6 {
+		r.Problems = append(r.Problems, fmt.Sprintf("a client did not complete an operation within %.0f s of the heal",
+			tail))
+	}
+}
+
+// clientRecovery is the time from the heal until every client thread completed an operation (-1: one never did).
+func clientRecovery(events []Event, clients int, heal int64) int64 {
+	first := map[int]int64{}
+	for _, e := range events {
+		c := e.Process % clients
+		if e.Type == "ok" && e.T > heal && e.Process < FinalProcess {
+			if _, seen := first[c]; !seen {
+				first[c] = e.T - heal
+			}
+		}
+	}
+	worst := int64(0)
+	for c := 0; c < clients; c++ {
+		t, seen := first[c]
+		if !seen {
+			return -1
+		}
+		worst = maxOf(worst, t)
+	}
+	return worst
+}
+
+// Linearizable is "yes", "no" or "unknown" (Porcupine ran out of time on some key).
+func (r *Report) Linearizable() string {
+	out := "yes"
+	for _, v := range r.Verdicts {
+		if v.Result == porcupine.Illegal {
+			return "no"
+		}
+		if v.Result == porcupine.Unknown {
+			out = "unknown"
+		}
+	}
+	return out
+}
+
+// Passed is true when every check passed.
+func (r *Report) Passed() bool {
+	return r.Linearizable() == "yes" && r.Lost == 0 && r.Agree && len(r.Problems) == 0
+}
+
+// Summary is the one line scripts/faults prints.
+func (r *Report) Summary() string {
+	kinds := make([]string, 0, len(r.Faults))
+	total := 0
+	for k, n := range r.Faults {
+		kinds = append(kinds, fmt.Sprintf("%s=%d", k, n))
+		total += n
+	}
+	sort.Strings(kinds)
+	worst := CatchUp{Micros: -2}
+	for _, c := range r.CatchUps {
+		if c.Interrupted {
+			continue
+		}
+		if c.Micros == -1 || (worst.Micros != -1 && c.Micros > worst.Micros) {
+			worst = c
+		}
+	}
+	catchUp := "none"
+	switch {
+	case worst.Micros == -1:
+		catchUp = fmt.Sprintf("never (replica %d after %s)", worst.Replica, worst.Fault)
+	case worst.Micros >= 0:
+		catchUp = fmt.Sprintf("%.1f s (replica %d after %s)", float64(worst.Micros)/1e6, worst.Replica, worst.Fault)
+	}
+	recovery := "never"
+	if r.ClientRecovery >= 0 {
+		recovery = fmt.Sprintf("%.1f s", float64(r.ClientRecovery)/1e6)
+	}
+	agree := "yes"
+	if !r.Agree {
+		agree = "NO"
+	}
+	verdict := "ok"
+	if !r.Passed() {
+		verdict = "FAILED"
+	}
+	return fmt.Sprintf("operations %d (ok %d, unknown %d), faults %d [%s], linearizable %s, counter %d for %d acknowledged"+
+		" + up to %d unknown, lost %d, replicas agree %s (executed %d), clients recovered %s after the heal,"+
+		" max catch-up %s: %s", r.Ops, r.Ok, r.Unknown, total, strings.Join(kinds, " "), r.Linearizable(),
+		r.CounterFinal, r.Acked, r.Maybe, r.Lost, agree, r.FinalExecuted, recovery, catchUp, verdict)
+}
+
+// CatchUpByFault is, per fault kind, how many ended and the slowest catch-up of their targets.
+func (r *Report) CatchUpByFault() string {
+	n, worst, cut := map[string]int{}, map[string]int64{}, map[string]int{}
+	for _, c := range r.CatchUps {
+		if c.Interrupted {
+			cut[c.Fault]++
+			continue
+		}
+		n[c.Fault]++
+		if w, seen := worst[c.Fault]; !seen || (w >= 0 && (c.Micros < 0 || c.Micros > w)) {
+			worst[c.Fault] = c.Micros
+		}
+	}
+	kinds := make([]string, 0, len(n))
+	for k := range n {
+		kinds = append(kinds, k)
+	}
+	for k := range cut {
+		if n[k] == 0 {
+			kinds = append(kinds, k)
+		}
+	}
+	sort.Strings(kinds)
+	parts := make([]string, 0, len(kinds))
+	for _, k := range kinds {
+		w := "never"
+		if n[k] == 0 {
+			w = "-"
+		} else if worst[k] >= 0 {
+			w = fmt.Sprintf("%.1f s", float64(worst[k])/1e6)
+		}
+		interrupted := ""
+		if cut[k] > 0 {
+			interrupted = fmt.Sprintf(" (%d more cut short by the next fault on the replica)", cut[k])
+		}
+		parts = append(parts, fmt.Sprintf("%s %d× max %s%s", k, n[k], w, interrupted))
+	}
+	return strings.Join(parts, ", ")
+}

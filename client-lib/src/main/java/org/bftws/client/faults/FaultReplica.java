@@ -1,0 +1,52 @@
+package org.bftws.client.faults;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+
+import org.bftws.client.embedded.EmbeddedAxis2Server;
+import org.bftws.client.group.GroupLauncher;
+import org.bftws.module.config.BftwsKeys;
+
+/**
+ * One replica of the fault campaign's group (scripts/faults), started as scripts/start-group starts one
+ * (an embedded Axis2 server with bftws, conf/axis2-replica.xml and the keys of scripts/keygen) but addressed by
+ * its host in the {@link Testbed} group file, serving echo (the main service), the counter and the register,
+ * and sampling itself into a status file ({@link StatusSampler}).
+ *
+ * <pre>
+ *   FaultReplica --id I --group FILE --keys DIR --dir DIR --artifacts DIR --conf DIR --status FILE [--sample-ms 100]
+ * </pre>
+ * Runs until the JVM is terminated. Nothing is kept on disk between runs: a replica restarted after
+ * {@code kill -9} comes back with an empty state and catches up by state transfer, as one restarted on a wiped
+ * directory does.
+ */
+public final class FaultReplica {
+    private FaultReplica() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> o = GroupLauncher.options(args, 0);
+        int id = Integer.parseInt(GroupLauncher.required(o, "id"));
+        Testbed testbed = Testbed.read(Path.of(GroupLauncher.required(o, "group")));
+        GroupLauncher.Layout layout = GroupLauncher.layout(o);
+        String parameters = testbed.groupParameters(layout.keys()) + GroupLauncher.replicaParameters(id, layout.keys())
+                + GroupLauncher.param(BftwsKeys.RANDOMNESS.name(), "none");
+        StatusSampler sampler = new StatusSampler(id, Path.of(GroupLauncher.required(o, "status")));
+        EmbeddedAxis2Server server = GroupLauncher.startReplica(layout, Path.of(GroupLauncher.required(o, "dir")),
+                testbed.ports().get(id), parameters, "echo.aar", "counter.aar", "register.aar");
+        sampler.start(Long.parseLong(o.getOrDefault("sample-ms", "100")));
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                sampler.close(); // first: its last line shows the replica as it stopped
+                server.close();
+            } catch (Exception e) {
+                System.err.println("replica " + id + ": " + e);
+            }
+            stopped.countDown();
+        }, "replica-shutdown"));
+        System.out.println("replica " + id + " serving " + testbed.serviceUrl(id, "Echo") + ", Counter, Register");
+        stopped.await();
+    }
+}
