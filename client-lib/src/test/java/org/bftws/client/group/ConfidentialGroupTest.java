@@ -45,7 +45,7 @@ import org.junit.rules.Timeout;
 /**
  * Confidential operations over loopback HTTP (SINTRA §2.6, secure causal atomic broadcast): echo's
  * {@code echoConfidential}, declared {@code <bftws:Confidential/>} in wsdl/echo.wsdl, called with the client
- * option {@link ConfidentialCalls#OPTION} through the demo group of {@link LaunchedGroup} under both ordering
+ * option {@link ConfidentialCalls#OPTION} ({@link GroupClients#confidential}) through the demo group of {@link LaunchedGroup} under both ordering
  * engines. The replicas order the ciphertext (what every replica's engine committed is checked for it), open
  * it together and answer with the plaintext's echo; cleartext, tampered and re-labelled ciphertexts are
  * refused with a SOAP fault at every replica and nothing of them is ordered.
@@ -95,7 +95,7 @@ public class ConfidentialGroupTest {
         }
         DemoClient demo = group.client("client");
         ServiceClient sc = GroupClients.create(demo.context(), GroupLauncher.GROUP_ENDPOINT, ACTION, WAIT_MS);
-        sc.getOptions().setProperty(ConfidentialCalls.OPTION, Boolean.TRUE);
+        GroupClients.confidential(sc, true);
         for (int i = 0; i < 3; i++) {
             assertEquals(List.of(SECRET + i, "x"), echoed(sc.sendReceive(request(SECRET + i, "x"))));
         }
