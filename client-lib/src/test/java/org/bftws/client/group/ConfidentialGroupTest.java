@@ -115,7 +115,10 @@ public class ConfidentialGroupTest {
         assertEquals(List.of("plain"), demo.echo(List.of("plain")).voted());
     }
 
-    /** Cleartext for a confidential operation, a tampered and a re-labelled ciphertext: SOAP faults, nothing ordered. */
+    /**
+     * Cleartext for a confidential operation, a tampered and a re-labelled ciphertext, and a sealed payload for
+     * the plain echo: SOAP faults, nothing ordered.
+     */
     private void badInputIsRefusedEverywhere() throws Exception {
         Path keys = group.layout().keys();
         GroupKeys groupKeys = KeyFiles.readGroup(keys.resolve(KeyFiles.GROUP_FILE));
@@ -128,25 +131,29 @@ public class ConfidentialGroupTest {
         byte[] tampered = sealed.clone();
         tampered[tampered.length / 2] ^= 0x01;
         byte[] relabelled = ConfidentialConfig.seal(groupKeys.encryption(), groupId, seq, 7, plain, new SecureRandom());
+        // the client's f+1 replies may come before the slowest replicas executed: let every replica catch up first
+        Conditions.await("every replica executed what the others did", WAIT_MS,
+                () -> executed().stream().distinct().count() == 1);
         List<List<Long>> before = executed();
         for (int r = 0; r < N; r++) {
-            refused(r, signer, seq, plain, false, "must be sealed");
-            refused(r, signer, seq, tampered, true, "");
-            refused(r, signer, seq, relabelled, true, "labelled for another request");
+            refused(r, signer, seq, ACTION, plain, false, "must be sealed");
+            refused(r, signer, seq, ACTION, tampered, true, "ciphertext");
+            refused(r, signer, seq, ACTION, relabelled, true, "labelled for another request");
+            refused(r, signer, seq, GroupLauncher.ECHO_ACTION, sealed, true, "for an operation not declared");
         }
         assertEquals("nothing of it was ordered or executed", before, executed());
     }
 
-    private void refused(int r, Signer signer, String seq, byte[] payload, boolean sealedPayload, String why)
-            throws Exception {
+    private void refused(int r, Signer signer, String seq, String action, byte[] payload, boolean sealedPayload,
+            String why) throws Exception {
         Request q = new Request(CLIENT, seq, 1, false,
-                new ApplicationRequest("", ACTION, false, payload, sealedPayload).encode());
+                new ApplicationRequest("", action, false, payload, sealedPayload).encode());
         Signed signed = Signed.sign(Kind.REQUEST, CLIENT, q.encode(), signer);
         byte[] envelope = ApplicationMessage.of(signed, URI.create(GroupLauncher.GROUP_ENDPOINT),
                 URI.create("http://127.0.0.1:1/control")).envelope();
         HttpResponse<String> rsp = HTTP.send(HttpRequest.newBuilder(URI.create(group.replica(r).serviceUrl("Echo")))
                 .timeout(Duration.ofSeconds(30)).header("Content-Type", "text/xml; charset=UTF-8")
-                .header("SOAPAction", "\"" + ACTION + "\"").POST(HttpRequest.BodyPublishers.ofByteArray(envelope))
+                .header("SOAPAction", "\"" + action + "\"").POST(HttpRequest.BodyPublishers.ofByteArray(envelope))
                 .build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
         assertEquals("replica " + r + ": " + rsp.body(), 500, rsp.statusCode());
         assertTrue("replica " + r + ": " + rsp.body(), rsp.body().contains("Fault") && rsp.body().contains(why));
