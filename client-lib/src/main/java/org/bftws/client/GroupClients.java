@@ -7,6 +7,7 @@ import org.apache.axis2.client.ServiceClient;
 import org.apache.axis2.context.ConfigurationContext;
 import org.bftws.module.BftwsRuntime;
 import org.bftws.module.api.CollectiveRandom;
+import org.bftws.module.api.ConfidentialCalls;
 import org.bftws.module.api.ReadOnlyCalls;
 import org.bftws.module.client.GroupClientRuntime;
 
@@ -62,6 +63,16 @@ public final class GroupClients {
      */
     public static void readOnly(ServiceClient client, boolean on) {
         client.getOptions().setProperty(ReadOnlyCalls.OPTION, on);
+    }
+
+    /**
+     * Flags the client's calls as of a confidential operation (or not; SINTRA §2.6): the BFT-WS Out Handler
+     * seals each payload under the group's TDH2 key for the request's sequence and message number. The replicas
+     * refuse a sealed payload for an operation their WSDL does not declare {@code <bftws:Confidential/>}, and a
+     * cleartext one for an operation it does.
+     */
+    public static void confidential(ServiceClient client, boolean on) {
+        client.getOptions().setProperty(ConfidentialCalls.OPTION, on);
     }
 
     /**

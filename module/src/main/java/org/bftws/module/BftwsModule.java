@@ -96,7 +96,8 @@ public class BftwsModule extends SandeshaModule {
             SandeshaUtil.getPropertyBean(configContext.getAxisConfiguration()).setInOrder(false);
             // Client requests come only through Sandesha2 as WS-RM application messages (§3.3.1.2-3.3.1.4).
             BftwsReplica replica = BftwsReplica.start(configContext, config, keys,
-                    new TotalOrderInvoker(configContext, services, config.xmlLimits()), randomness, declared, false);
+                    new TotalOrderInvoker(configContext, services, config.xmlLimits()), randomness, declared, declared,
+                    false);
             if (signing != null) { // §3.3.1: and the replies too, with the same key
                 replica.manager().signRepliesWith(ApplicationMessageSigner.forReplies(signing, Clock.systemUTC()));
             }

@@ -13,12 +13,15 @@ import org.bftws.perf.echo.EchoPayload;
  * {@code bftws-ro}); {@link #CONFIGURATIONS}, the BFT-WS paper's Fig. 7 for configurations I and II (§3.3.1–3.3.2:
  * {@code bftws}, all four replicas execute, and {@code bftws-c2}, replica 0, the primary, only orders);
  * {@link #ORDERING}, the two ordering engines ({@code bftws}, PBFT, and {@code bftws-async}, SINTRA's atomic
- * broadcast; docs/configuration.md, "Ordering modes"); {@link #SLOW_PRIMARY}, both under a slow replica 0.
+ * broadcast; docs/configuration.md, "Ordering modes"); {@link #SLOW_PRIMARY}, both under a slow replica 0;
+ * {@link #CONFIDENTIAL}, plain echo against the sealed {@code echoConfidential} on a group of the same
+ * configuration ({@code bftws-confidential}, SINTRA §2.6).
  */
 record OneKilobyteEcho(String name, String modes, long measureMillis) {
     static final OneKilobyteEcho READ_ONLY = new OneKilobyteEcho("echo-readonly", "wsrm,bftws,bftws-ro");
     static final OneKilobyteEcho CONFIGURATIONS = new OneKilobyteEcho("echo-configurations", "wsrm,bftws,bftws-c2");
     static final OneKilobyteEcho ORDERING = new OneKilobyteEcho("echo-ordering", "wsrm,bftws,bftws-async");
+    static final OneKilobyteEcho CONFIDENTIAL = new OneKilobyteEcho("echo-confidential", "bftws,bftws-confidential");
     /**
      * The slow-primary attack over HTTP: PBFT and the asynchronous engine, each with replica 0 slowed by the
      * Multicast Sender's fault hook and without; 20 s windows, since a slowed PBFT group completes a batch every

@@ -86,6 +86,7 @@ public final class PerfMain {
                 case "--wan-delay-ms" -> wan = Long.parseLong(args[++i]);
                 case "--authentication" -> authentication = Authentication.parse(args[++i]).label();
                 case "echo", "three-tier", "scale", "randomness", "read-only", "configurations", "ordering", "slow-primary",
+                        "confidential",
                         "recovery", "profile", "breakdown", "report" ->
                         commands.add(args[i]);
                 default -> {
@@ -124,6 +125,8 @@ public final class PerfMain {
                 case "ordering" -> oneKilobyte(OneKilobyteEcho.ORDERING, echo, smoke, root, results, wan,
                         authentication);
                 case "slow-primary" -> oneKilobyte(OneKilobyteEcho.SLOW_PRIMARY, echo, smoke, root, results, wan,
+                        authentication);
+                case "confidential" -> oneKilobyte(OneKilobyteEcho.CONFIDENTIAL, echo, smoke, root, results, wan,
                         authentication);
                 case "recovery" -> recovery(smoke, root, results);
                 case "profile" -> profile(echo.apply(smoke ? Profiler.smoke() : Profiler.full()), root, results);

@@ -60,6 +60,9 @@ public final class Report {
         echo(md, plots, OneKilobyteEcho.SLOW_PRIMARY.name() + ".csv",
                 "Slow primary over HTTP: replica 0 sends every message 3 s late (view-change timeout 4 s)",
                 "scripts/perf slow-primary", OneKilobyteEcho.SLOW_PRIMARY.name());
+        echo(md, plots, OneKilobyteEcho.CONFIDENTIAL.name() + ".csv",
+                "Confidential requests: echo against echoConfidential, TDH2-sealed until ordered (SINTRA §2.6)",
+                "scripts/perf confidential", OneKilobyteEcho.CONFIDENTIAL.name());
         ThreeTierReport.append(results, md);
         new ScaleReport(results).write(md, plots);
         new RandomnessReport(results).write(md, plots);

@@ -65,7 +65,7 @@ public class PublishedWsdlTest {
             assertEquals("a WSDL 1.1 document", WSDL, doc.getDocumentElement().getNamespaceURI());
             assertEquals("definitions", doc.getDocumentElement().getLocalName());
             assertEquals(List.of(GroupLauncher.GROUP_ENDPOINT), addresses(doc));
-            assertEquals(List.of("echo", "echoReadOnly"), operations(doc, "portType"));
+            assertEquals(List.of("echo", "echoReadOnly", "echoConfidential"), operations(doc, "portType"));
         }
         assertFalse("no replica's own address", first.contains("127.0.0.1"));
     }

@@ -3,6 +3,7 @@ package org.bftws.module.client;
 import java.lang.ref.WeakReference;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,8 +34,10 @@ import org.bftws.module.config.BftwsKeys;
 import org.bftws.module.config.Ordering;
 import org.bftws.module.config.ReplicaEndpoint;
 import org.bftws.module.keys.GroupKeyMaterial;
+import org.bftws.module.random.RandomnessSetup;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.Signed;
+import org.bftws.core.pbft.ConfidentialConfig;
 import org.bftws.module.rm.ApplicationMessage;
 import org.bftws.module.rm.TerminateMessage;
 import org.bftws.module.security.ApplicationMessageSigner;
@@ -86,6 +89,7 @@ public final class GroupClientRuntime implements AutoCloseable {
     private final BftwsConfig config;
     private final ConfigurationContext context;
     private final GroupKeyMaterial keys;
+    private static final SecureRandom SEAL_RANDOM = new SecureRandom();
     private final URI replyTo;
     /** Every replica's control port, where read-only requests go. */
     private final List<URI> controlPorts;
@@ -185,6 +189,21 @@ public final class GroupClientRuntime implements AutoCloseable {
      */
     public Event.Delivered call(ServiceContext owner, byte[] operation, boolean randomized, boolean readOnly,
             long timeoutMillis) throws AxisFault {
+        return call(owner, (sequenceId, number) -> operation, randomized, readOnly, timeoutMillis);
+    }
+
+    /** A request's operation bytes, made once its sequence id and message number are known. */
+    @FunctionalInterface
+    public interface OperationBytes {
+        byte[] of(String sequenceId, long messageNumber);
+    }
+
+    /**
+     * As above, the operation bytes made from the request's sequence id and message number: those of a
+     * confidential operation carry its payload sealed for that request ({@link #seal}).
+     */
+    public Event.Delivered call(ServiceContext owner, OperationBytes operation, boolean randomized, boolean readOnly,
+            long timeoutMillis) throws AxisFault {
         if (config.replicatedClients().isMember(keys.nodeId())) {
             // The replicas take a member's requests only on its replicated client's sequences, with p+1 copies.
             throw new AxisFault("BFT-WS: client " + keys.nodeId() + " is a member of a replicated client ("
@@ -201,6 +220,15 @@ public final class GroupClientRuntime implements AutoCloseable {
         }
         // An asynchronous group executes nothing without ordering (its engine has no read-only path): order the call.
         return s.call(operation, randomized, readOnly && config.ordering() == Ordering.PBFT, timeoutMillis);
+    }
+
+    /**
+     * {@code payload} encrypted under the group's TDH2 key for request (sequenceId, messageNumber) of this group
+     * (SINTRA §2.6): the label binds the ciphertext to that request, so no other request can carry it.
+     */
+    public byte[] seal(String sequenceId, long messageNumber, byte[] payload) {
+        return ConfidentialConfig.seal(keys.group().encryption(), RandomnessSetup.groupId(config), sequenceId,
+                messageNumber, payload, SEAL_RANDOM);
     }
 
     /**

@@ -48,15 +48,17 @@ final class GroupSequence {
      * unordered request, or for the f+1 of its ordered fallback (Castro-Liskov §5.1.3). Either way it is
      * delivered under the sequence's next message number, which only an ordered request consumes.
      */
-    Event.Delivered call(byte[] operation, boolean randomized, boolean readOnly, long timeoutMillis)
-            throws AxisFault {
+    Event.Delivered call(GroupClientRuntime.OperationBytes operation, boolean randomized, boolean readOnly,
+            long timeoutMillis) throws AxisFault {
         synchronized (callLock) {
             if (PhaseTrace.on()) {
                 PhaseTrace.mark(PhaseTrace.Point.CLIENT_INVOKE, -1, PhaseTrace.request(id(), core.nextMessageNumber()),
                         System.nanoTime());
             }
-            Supplier<Ready> issue = readOnly && !randomized ? () -> core.invokeReadOnly(operation)
-                    : () -> core.invoke(operation, randomized);
+            // the bytes may depend on the number the request takes (a sealed payload's label): made just before
+            Supplier<Ready> issue = readOnly && !randomized
+                    ? () -> core.invokeReadOnly(operation.of(id(), core.nextMessageNumber()))
+                    : () -> core.invoke(operation.of(id(), core.nextMessageNumber()), randomized);
             return await(issue, core::nextMessageNumber, timeoutMillis);
         }
     }

@@ -124,6 +124,11 @@ public class BftwsInHandler extends BftwsHandler {
             PhaseTrace.mark(PhaseTrace.Point.REQUEST_IN, config.replicaId(), key, in);
             PhaseTrace.mark(PhaseTrace.Point.REQUEST_VERIFIED, config.replicaId(), key, System.nanoTime());
         }
+        String confidential = replica == null ? null
+                : ConfidentialInput.problem(q, replica.manager().confidential(), config);
+        if (confidential != null) {
+            throw Refusal.fault("BFT-WS: application message refused: " + confidential);
+        }
         RMDBean sequence = RecordedMessages.receiving(cc, q.sequenceId());
         if (sequence == null) {
             throw unknownSequence(q.sequenceId());

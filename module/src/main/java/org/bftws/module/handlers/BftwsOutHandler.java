@@ -25,6 +25,7 @@ import org.bftws.module.api.ApplicationRequest;
 import org.bftws.module.client.GroupClientRuntime;
 import org.bftws.module.api.ApplicationResult;
 import org.bftws.module.api.CollectiveRandom;
+import org.bftws.module.api.ConfidentialCalls;
 import org.bftws.module.api.ReadOnlyCalls;
 import org.bftws.module.config.BftwsConfig;
 import org.bftws.module.config.SecurityMode;
@@ -82,16 +83,33 @@ public class BftwsOutHandler extends BftwsHandler {
         long timeout = msgContext.getOptions().getTimeOutInMilliSeconds();
         GroupClientRuntime client = BftwsRuntime.client(msgContext);
         Object shared = msgContext.getProperty(GroupClientRuntime.SHARED_SEQUENCE_PROPERTY);
+        boolean confidential = ConfidentialCalls.flagged(msgContext);
+        if (confidential && shared != null) {
+            // BFT-WS §3.4 orders a replicated client's request on p+1 identical copies; sealed separately, the
+            // members' copies never are
+            throw new AxisFault("BFT-WS: confidential operations are not available to replicated clients (a call"
+                    + " on a shared sequence)");
+        }
         Event.Delivered voted = shared != null
                 ? client.callShared(shared.toString(), messageNumber(msgContext), request.encode(),
                         CollectiveRandom.flagged(msgContext), timeout)
-                : client.call(msgContext.getServiceContext(), request.encode(), CollectiveRandom.flagged(msgContext),
-                        ReadOnlyCalls.flagged(msgContext), timeout);
+                : client.call(msgContext.getServiceContext(), confidential ? sealing(client, request)
+                        : (sequenceId, number) -> request.encode(), CollectiveRandom.flagged(msgContext),
+                        ReadOnlyCalls.flagged(msgContext) && !confidential, timeout);
         deliver(msgContext, voted.result(), voted.random());
         if (isLastMessage(msgContext)) {
             terminate(client, msgContext, timeout);
         }
         return InvocationResponse.ABORT;
+    }
+
+    /**
+     * A confidential call's operation bytes (SINTRA §2.6): the payload sealed under the group key for the
+     * request's (sequence id, message number); service and action in clear.
+     */
+    private static GroupClientRuntime.OperationBytes sealing(GroupClientRuntime client, ApplicationRequest request) {
+        return (sequenceId, number) -> new ApplicationRequest(request.service(), request.action(), request.soap12(),
+                client.seal(sequenceId, number, request.payload()), true).encode();
     }
 
     /** A shared sequence's call names its message number ({@link GroupClientRuntime#MESSAGE_NUMBER_PROPERTY}). */

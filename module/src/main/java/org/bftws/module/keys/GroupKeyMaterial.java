@@ -34,12 +34,14 @@ import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
  * @param group  all public material of {@code group.pub}, threshold group key included
  * @param share  a replica's threshold key share from its {@code replica-I.key} (index = id + 1); null on a
  *               client
+ * @param decryption a replica's TDH2 decryption key share for confidential requests (SINTRA §2.6, index = id
+ *               + 1); null on a client
  * @param counts the Ed25519 signatures {@code signer} made and {@code verifier} checked, per message kind
  * @param macs   a replica's authenticators with {@code bftws.authentication=macs} (pairwise keys from its
  *               Ed25519 key and the other replicas' public keys); null on a client and with signatures
  */
 public record GroupKeyMaterial(int nodeId, Signer signer, Verifier verifier, GroupKeys group, KeyShare share,
-        CryptoCounts counts, Authenticators macs) {
+        KeyShare decryption, CryptoCounts counts, Authenticators macs) {
 
     /** Loads this instance's keys; any problem is a {@link BftwsConfigException} naming the key and file. */
     public static GroupKeyMaterial load(BftwsConfig config) {
@@ -72,11 +74,11 @@ public record GroupKeyMaterial(int nodeId, Signer signer, Verifier verifier, Gro
                 Authenticators macs = config.authentication() == Authentication.MACS
                         ? new Authenticators(config.replicaId(), mine.signingKey(), replicaKeys(group, n)) : null;
                 return new GroupKeyMaterial(config.replicaId(), counts.counting(Ed25519.signer(mine.signingKey())),
-                        verifier, group, mine.share(), counts, macs);
+                        verifier, group, mine.share(), mine.decryption(), counts, macs);
             }
             ClientKeys mine = KeyFiles.readClient(config.privateKeyPath(), group);
             return new GroupKeyMaterial(n + mine.index() - 1, counts.counting(Ed25519.signer(mine.signingKey())),
-                    verifier, group, null, counts, null);
+                    verifier, group, null, null, counts, null);
         } catch (KeyFileException e) {
             throw new BftwsConfigException(BftwsKeys.PRIVATE_KEY.name(), "cannot be used: " + e.getMessage());
         }

@@ -6,6 +6,8 @@ import java.util.List;
 
 import org.apache.axis2.AxisFault;
 import org.apache.axis2.context.ConfigurationContext;
+import org.bftws.core.pbft.ConfidentialConfig;
+import org.bftws.core.pbft.ConfidentialOperations;
 import org.bftws.core.pbft.RandomizedOperations;
 import org.bftws.core.pbft.RandomnessConfig;
 import org.bftws.core.pbft.ReadOnlyOperations;
@@ -70,6 +72,17 @@ public final class BftwsReplica implements AutoCloseable {
     public static BftwsReplica start(ConfigurationContext context, BftwsConfig config, GroupKeyMaterial keys,
             ReplicatedService service, RandomnessConfig randomness, ReadOnlyOperations readOnly,
             boolean requestsOnControlPort) throws AxisFault {
+        return start(context, config, keys, service, randomness, readOnly, ConfidentialOperations.NONE,
+                requestsOnControlPort);
+    }
+
+    /**
+     * As above, the requests {@code confidential} names ordered as ciphertexts and opened with the group's
+     * TDH2 key before execution (SINTRA §2.6), with this replica's decryption share from {@code keys}.
+     */
+    public static BftwsReplica start(ConfigurationContext context, BftwsConfig config, GroupKeyMaterial keys,
+            ReplicatedService service, RandomnessConfig randomness, ReadOnlyOperations readOnly,
+            ConfidentialOperations confidential, boolean requestsOnControlPort) throws AxisFault {
         if (!config.isReplica()) {
             throw new IllegalArgumentException("not a replica configuration");
         }
@@ -84,6 +97,10 @@ public final class BftwsReplica implements AutoCloseable {
                 control, service, sender, config.tickMillis(), INBOUND_CAPACITY,
                 config.controlMaxBytes(), randomness, readOnly, keys.macs(), config.ordering());
         manager.replicatedClients(config.replicatedClients());
+        if (confidential != ConfidentialOperations.NONE) {
+            manager.confidentialOperations(new ConfidentialConfig(keys.group().encryption(), keys.decryption(),
+                    RandomnessSetup.groupId(config), confidential));
+        }
         ControlPortClientFilter filter = requestsOnControlPort ? null : new ControlPortClientFilter(manager, config.n());
         ControlPort port;
         try {

@@ -28,6 +28,7 @@ import org.bftws.core.message.Request;
 import org.bftws.core.message.Signed;
 import org.bftws.core.async.AsyncReplica;
 import org.bftws.core.pbft.Effect;
+import org.bftws.core.pbft.ConfidentialConfig;
 import org.bftws.core.pbft.Engine;
 import org.bftws.core.pbft.Event;
 import org.bftws.core.pbft.Ready;
@@ -134,6 +135,8 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
     private volatile boolean stopping;
     /** Null, or the WS-Security signer of the replies (control messages to clients) with bftws.security=rampart. */
     private volatile UnaryOperator<byte[]> replySigner;
+    /** Null, or the confidential requests' material (SINTRA §2.6), for the In Handler's checks. */
+    private volatile ConfidentialConfig confidential;
 
     /**
      * @param replicaControl  control-port URL of every replica, indexed by replica id (0..n-1)
@@ -365,6 +368,24 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
         } else if (!clients.isEmpty()) {
             throw new IllegalArgumentException("asynchronous ordering takes no replicated clients");
         }
+    }
+
+    /**
+     * Declares the confidential requests (SINTRA §2.6) to either engine: their ciphertext is ordered, and
+     * opened with the other replicas' decryption shares before execution; before {@link #start}.
+     */
+    public void confidentialOperations(ConfidentialConfig confidential) {
+        this.confidential = confidential;
+        if (pbft != null) {
+            pbft.confidentialOperations(confidential);
+        } else {
+            ((AsyncReplica) engine).confidentialOperations(confidential);
+        }
+    }
+
+    /** The declared confidential requests and the group's TDH2 key, or null when none are declared. */
+    public ConfidentialConfig confidential() {
+        return confidential;
     }
 
     /** Effects run in list order on the execution thread; results come back through the queue. */

@@ -11,6 +11,7 @@ import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.bftws.core.codec.DecodeException;
 import org.bftws.core.message.Request;
+import org.bftws.core.pbft.ConfidentialOperations;
 import org.bftws.core.pbft.RandomizedOperations;
 import org.bftws.core.pbft.ReadOnlyOperations;
 import org.bftws.module.api.ApplicationRequest;
@@ -28,11 +29,11 @@ import org.bftws.module.invoker.GroupServices;
  * <p>Called on the Total Order Manager's thread; the declarations of a service are read once and cached
  * (redeploying a service with other declarations needs a replica restart).
  */
-public final class DeclaredOperations implements RandomizedOperations, ReadOnlyOperations {
+public final class DeclaredOperations implements RandomizedOperations, ReadOnlyOperations, ConfidentialOperations {
     private static final Logger LOG = LogManager.getLogger(DeclaredOperations.class);
 
-    private record Declarations(Map<String, Integer> randomized, Set<String> readOnly) {
-        static final Declarations NONE = new Declarations(Map.of(), Set.of());
+    private record Declarations(Map<String, Integer> randomized, Set<String> readOnly, Set<String> confidential) {
+        static final Declarations NONE = new Declarations(Map.of(), Set.of(), Set.of());
     }
 
     private final GroupServices services;
@@ -57,7 +58,31 @@ public final class DeclaredOperations implements RandomizedOperations, ReadOnlyO
     @Override
     public boolean isReadOnly(Request request) {
         Operation op = resolve(request);
-        return op != null && op.declarations().readOnly().contains(op.name());
+        // a sealed payload must be ordered before it can be opened, whatever else is declared
+        return op != null && op.declarations().readOnly().contains(op.name())
+                && !op.declarations().confidential().contains(op.name());
+    }
+
+    /** Whether the request's operation is declared {@code <bftws:Confidential/>} (SINTRA §2.6). */
+    public boolean isConfidential(Request request) {
+        Operation op = resolve(request);
+        return op != null && op.declarations().confidential().contains(op.name());
+    }
+
+    /**
+     * A confidential operation's payload, whatever the client marked: a cleartext payload then fails the
+     * ciphertext check alike at every replica and is never executed. Service and action stay in clear.
+     */
+    @Override
+    public byte[] ciphertext(Request request) {
+        return !request.terminates() && isConfidential(request)
+                ? ApplicationRequest.decode(request.operation()).payload() : null;
+    }
+
+    @Override
+    public Request opened(Request r, byte[] plaintext) {
+        byte[] op = ApplicationRequest.decode(r.operation()).opened(plaintext).encode();
+        return new Request(r.client(), r.sequenceId(), r.messageNumber(), r.randomized(), op);
     }
 
     private record Operation(String name, Declarations declarations) {
@@ -79,9 +104,9 @@ public final class DeclaredOperations implements RandomizedOperations, ReadOnlyO
         return byService.computeIfAbsent(service.getName(), name -> {
             try {
                 Declarations d = new Declarations(Map.copyOf(RandomizedDeclarations.of(service)),
-                        RandomizedDeclarations.readOnly(service));
-                LOG.info("service {}: randomized operations {}, read-only operations {}", name,
-                        d.randomized().keySet(), d.readOnly());
+                        RandomizedDeclarations.readOnly(service), RandomizedDeclarations.confidential(service));
+                LOG.info("service {}: randomized operations {}, read-only operations {}, confidential operations {}",
+                        name, d.randomized().keySet(), d.readOnly(), d.confidential());
                 return d;
             } catch (AxisFault e) {
                 // Alike on every replica (same archive): the service's operations are then neither.

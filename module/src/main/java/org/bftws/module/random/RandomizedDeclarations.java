@@ -33,7 +33,8 @@ import org.xml.sax.SAXException;
  * {@code <bftws:Randomized bits="256"/>} (namespace {@value #NAMESPACE}; {@code bits}, optional, 1..256, is
  * how many bits of the 256-bit collective number the operation uses); and which are read-only
  * (Castro-Liskov §5.1.3: executed without ordering): those with {@code <bftws:ReadOnly/>} ({@link #readOnly}),
- * found the same way. See {@code wsdl/README.md}.
+ * found the same way; and which are confidential (SINTRA §2.6): those with {@code <bftws:Confidential/>}
+ * ({@link #confidential}). See {@code wsdl/README.md}.
  *
  * <p>Two places are read. (1) The operation's Axis2 policy subject, for services whose descriptor attaches
  * policies there. (2) The service's WSDL as deployed ({@code META-INF/NAME.wsdl} in its archive), since
@@ -46,6 +47,8 @@ public final class RandomizedDeclarations {
     public static final String NAMESPACE = "urn:bftws:policy";
     public static final QName ASSERTION = new QName(NAMESPACE, "Randomized");
     public static final QName READ_ONLY = new QName(NAMESPACE, "ReadOnly");
+    /** SINTRA §2.6: the operation's payload is sealed under the group's TDH2 key until its order is fixed. */
+    public static final QName CONFIDENTIAL = new QName(NAMESPACE, "Confidential");
     public static final String BITS = "bits";
     /** The collective number is SHA-256 output: at most 256 bits to take. */
     public static final int MAX_BITS = 256;
@@ -78,6 +81,15 @@ public final class RandomizedDeclarations {
      */
     public static Set<String> readOnly(AxisService service) throws AxisFault {
         return Set.copyOf(declaring(service, READ_ONLY).keySet());
+    }
+
+    /**
+     * The local names of the operations of {@code service} declared {@code <bftws:Confidential/>}.
+     *
+     * @throws AxisFault if the WSDL cannot be read (naming the service)
+     */
+    public static Set<String> confidential(AxisService service) throws AxisFault {
+        return Set.copyOf(declaring(service, CONFIDENTIAL).keySet());
     }
 
     /** Operation local name → the {@code bits} text of each {@code assertion} on it ("" when absent). */
@@ -146,6 +158,11 @@ public final class RandomizedDeclarations {
     /** The read-only operations a WSDL 1.1 document declares ({@code <bftws:ReadOnly/>}), parsed as {@link #fromWsdl}. */
     public static Set<String> readOnlyFromWsdl(InputStream in) throws IOException {
         return Set.copyOf(fromWsdl(in, READ_ONLY).keySet());
+    }
+
+    /** The confidential operations a WSDL 1.1 document declares ({@code <bftws:Confidential/>}), parsed as {@link #fromWsdl}. */
+    public static Set<String> confidentialFromWsdl(InputStream in) throws IOException {
+        return Set.copyOf(fromWsdl(in, CONFIDENTIAL).keySet());
     }
 
     private static Map<String, List<String>> fromWsdl(InputStream in, QName assertion) throws IOException {

@@ -23,6 +23,7 @@ import org.bftws.core.message.Kind;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.Signed;
 import org.bftws.module.api.ApplicationRequest;
+import org.bftws.module.api.ConfidentialCalls;
 import org.bftws.module.xml.Payloads;
 import org.bftws.module.transport.OutboundSoap;
 
@@ -111,7 +112,8 @@ public final class ApplicationMessage implements OutboundSoap {
     @Override
     public int estimatedEnvelopeBytes() {
         long security = wsSecurity == null ? 0 : 4096;
-        return (int) Math.min(Integer.MAX_VALUE, operation.payload().length + 1536L + security + to.toString().length()
+        long payload = operation.sealed() ? 4L * operation.payload().length / 3 + 4 : operation.payload().length;
+        return (int) Math.min(Integer.MAX_VALUE, payload + 1536L + security + to.toString().length()
                 + replyTo.toString().length());
     }
 
@@ -149,7 +151,8 @@ public final class ApplicationMessage implements OutboundSoap {
         text(f.createOMElement("Identifier", rm, seq), request.sequenceId());
         text(f.createOMElement("MessageNumber", rm, seq), Long.toString(request.messageNumber()));
         addRequestHeader(f, header, signed, request);
-        env.getBody().addChild(Payloads.parse(operation.payload()));
+        env.getBody().addChild(operation.sealed() ? ConfidentialCalls.sealedElement(f, operation.payload())
+                : Payloads.parse(operation.payload()));
         return env;
     }
 

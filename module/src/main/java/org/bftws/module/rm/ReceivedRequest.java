@@ -16,6 +16,7 @@ import org.bftws.core.message.Kind;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.Signed;
 import org.bftws.module.api.ApplicationRequest;
+import org.bftws.module.api.ConfidentialCalls;
 import org.bftws.module.config.BftwsConfig;
 import org.bftws.module.handlers.Refusal;
 import org.bftws.module.transport.ControlMessage;
@@ -64,7 +65,9 @@ public final class ReceivedRequest {
         byte[] signature;
         try {
             boolean randomized = bool(bft.getAttributeValue(new QName(ApplicationMessage.RANDOMIZED)));
-            ApplicationRequest op = new ApplicationRequest(service, action, !mc.isSOAP11(), Payloads.serialize(payload));
+            boolean sealed = ConfidentialCalls.isSealed(payload);
+            ApplicationRequest op = new ApplicationRequest(service, action, !mc.isSOAP11(),
+                    sealed ? ConfidentialCalls.ciphertext(payload) : Payloads.serialize(payload), sealed);
             r = new Request(client(bft), child(seq, "Identifier"), Long.parseLong(child(seq, "MessageNumber")),
                     randomized, op.encode());
             signature = signature(bft);

@@ -36,6 +36,23 @@ public class ApplicationCodecTest {
     }
 
     @Test
+    public void aSealedRequestRoundTripsAndOpensToAPlainOne() {
+        byte[] ciphertext = {9, 8, 7};
+        ApplicationRequest back = ApplicationRequest.decode(
+                new ApplicationRequest("Echo", "urn:x:echo", false, ciphertext, true).encode());
+        assertEquals(true, back.sealed());
+        assertArrayEquals(ciphertext, back.payload());
+        byte[] plain = "<x/>".getBytes(StandardCharsets.UTF_8);
+        ApplicationRequest opened = ApplicationRequest.decode(back.opened(plain).encode());
+        assertEquals(false, opened.sealed());
+        assertEquals("Echo", opened.service());
+        assertArrayEquals(plain, opened.payload());
+        byte[] v2 = new org.bftws.core.codec.ByteWriter(32).u8(2).str("").str("urn:x:echo").bool(false).bytes(plain)
+                .toBytes();
+        assertEquals("version 2 is never sealed", false, ApplicationRequest.decode(v2).sealed());
+    }
+
+    @Test
     public void resultRoundTripOfEachKind() {
         byte[] xml = "<r/>".getBytes(StandardCharsets.UTF_8);
         ApplicationResult p = ApplicationResult.decode(ApplicationResult.payload(xml).encode());

@@ -29,6 +29,19 @@ public class RandomizedDeclarationsTest {
     }
 
     @Test
+    public void theSampleEchoDeclaresEchoConfidentialConfidentialAndNothingElseIs() throws IOException {
+        Path wsdl = Path.of(System.getProperty("user.dir")).resolveSibling("wsdl");
+        try (InputStream in = Files.newInputStream(wsdl.resolve("echo.wsdl"))) {
+            assertEquals(Set.of("echoConfidential"), RandomizedDeclarations.confidentialFromWsdl(in));
+        }
+        for (String other : new String[] {"dealer.wsdl", "idgen.wsdl", "counter.wsdl"}) {
+            try (InputStream in = Files.newInputStream(wsdl.resolve(other))) {
+                assertEquals(other, Set.of(), RandomizedDeclarations.confidentialFromWsdl(in));
+            }
+        }
+    }
+
+    @Test
     public void theSampleWsdlsDeclareCounterReadAndEchoReadOnlyReadOnly() throws IOException {
         Path wsdl = Path.of(System.getProperty("user.dir")).resolveSibling("wsdl");
         assertEquals(Set.of("read"), readOnly(wsdl.resolve("counter.wsdl")));

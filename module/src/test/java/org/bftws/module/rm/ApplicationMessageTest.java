@@ -136,6 +136,22 @@ public class ApplicationMessageTest {
         assertArrayEquals(sent.encode(), ReceivedRequest.read(context(env, GROUP), config, verifier).message().signedBytes());
     }
 
+    /** A confidential request's ciphertext travels base64 in bftws:Sealed and is rebuilt byte for byte. */
+    @Test
+    public void aSealedPayloadIsCarriedInTheSealedElementAndRebuilt() throws Exception {
+        byte[] ciphertext = new byte[300];
+        new java.util.Random(5).nextBytes(ciphertext);
+        byte[] op = new ApplicationRequest("", "urn:echo:echo", false, ciphertext, true).encode();
+        Signed sent = Signed.sign(Kind.REQUEST, CLIENT, new Request(CLIENT, SEQUENCE, 2, false, op).encode(),
+                keys.signer(CLIENT));
+        String env = new String(ApplicationMessage.of(sent, GROUP, REPLY_TO).envelope(), StandardCharsets.UTF_8);
+        assertTrue(env, env.contains("Sealed") && env.contains(java.util.Base64.getEncoder().encodeToString(ciphertext)));
+        assertArrayEquals(sent.encode(), ReceivedRequest.read(context(env, GROUP), config, verifier).message()
+                .signedBytes());
+        String flipped = java.util.Base64.getEncoder().encodeToString(ciphertext).substring(0, 10);
+        assertRefused(env.replace(flipped, new StringBuilder(flipped).reverse().toString()), GROUP);
+    }
+
     @Test
     public void aRetransmissionIsTheSameMessage() throws Exception {
         Signed sent = sign(CORPUS.get(1), "", false, 9);

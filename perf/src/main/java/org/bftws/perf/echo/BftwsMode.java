@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import org.apache.axiom.om.OMElement;
 import org.bftws.client.group.GroupLauncher;
 import org.bftws.core.config.GroupConfig;
+import org.bftws.module.api.ConfidentialCalls;
 import org.bftws.module.api.ReadOnlyCalls;
 import org.bftws.module.config.BftwsKeys;
 import org.bftws.module.config.Ordering;
@@ -24,6 +25,7 @@ import org.bftws.module.BftwsRuntime;
 public final class BftwsMode implements EchoMode {
     public static final String GROUP = "http://echo.group.example/axis2/services/Echo";
     static final String READ_ONLY_ACTION = "urn:bftws:samples:echo:echoReadOnly";
+    static final String CONFIDENTIAL_ACTION = "urn:bftws:samples:echo:echoConfidential";
 
     private final int n;
     private final boolean signed;
@@ -34,6 +36,8 @@ public final class BftwsMode implements EchoMode {
     private final boolean async;
     /** Replica 0 sends every message this late (the Multicast Sender's fault hook), 0 for none. */
     private final long slowMillis;
+    /** Calls of {@code echoConfidential}, sealed under the group's TDH2 key until ordered (SINTRA §2.6). */
+    private final boolean confidential;
 
     /**
      * The slow replica's delay in the {@code -slow} modes: three quarters of the default view-change timeout
@@ -62,6 +66,12 @@ public final class BftwsMode implements EchoMode {
 
     private BftwsMode(int n, boolean signed, boolean readOnly, boolean configurationTwo, boolean async,
             long slowMillis) {
+        this(n, signed, readOnly, configurationTwo, async, slowMillis, false);
+    }
+
+    private BftwsMode(int n, boolean signed, boolean readOnly, boolean configurationTwo, boolean async,
+            long slowMillis, boolean confidential) {
+        this.confidential = confidential;
         this.n = n;
         this.signed = signed;
         this.readOnly = readOnly;
@@ -81,6 +91,15 @@ public final class BftwsMode implements EchoMode {
     /** {@code bftws-async}: n = 4 in configuration I, ordered by the asynchronous engine (CT coin of keygen). */
     static BftwsMode asynchronous() {
         return new BftwsMode(4, false, false, false, true);
+    }
+
+    /**
+     * {@code bftws-confidential}: n = 4 (PBFT), calls of {@code echoConfidential}, declared {@code
+     * <bftws:Confidential/>}: the client seals each payload, the replicas order the ciphertext and exchange
+     * decryption shares before executing it.
+     */
+    static BftwsMode confidential() {
+        return new BftwsMode(4, false, false, false, false, 0, true);
     }
 
     /** {@code bftws-ro}: n = 4, read-only echo calls. */
@@ -113,7 +132,8 @@ public final class BftwsMode implements EchoMode {
     @Override
     public String name() {
         return (n == 4 ? "bftws" : "bftws-n" + n) + (signed ? "-signed" : "") + (readOnly ? "-ro" : "")
-                + (configurationTwo ? "-c2" : "") + (async ? "-async" : "") + (slowMillis > 0 ? "-slow" : "");
+                + (configurationTwo ? "-c2" : "") + (async ? "-async" : "") + (slowMillis > 0 ? "-slow" : "")
+                + (confidential ? "-confidential" : "");
     }
 
     @Override
@@ -125,7 +145,8 @@ public final class BftwsMode implements EchoMode {
                 + "concurrent client" + (signed ? "; " + BftwsKeys.SECURITY.name() + "=rampart: CreateSequence and application messages"
                 + " X.509-signed by the client (WSS4J) and checked by each replica's Rampart" : "")
                 + (readOnly ? "; the read-only echoReadOnly, executed by every replica without ordering, 2f+1"
-                + " matching replies (PBFT §5.1.3)" : "") + (slowMillis > 0 ? "; replica 0 sends every message "
+                + " matching replies (PBFT §5.1.3)" : "") + (confidential ? "; the confidential echoConfidential, its"
+                + " payload TDH2-sealed by the client and opened by f+1 decryption shares once ordered (SINTRA §2.6)" : "") + (slowMillis > 0 ? "; replica 0 sends every message "
                 + slowMillis + " ms late after the warm-up (the Multicast Sender's fault hook)" : "");
     }
 
@@ -137,21 +158,24 @@ public final class BftwsMode implements EchoMode {
         Deployment d = new Deployment() {
             @Override
             public Caller newCaller() throws Exception {
-                return readOnly ? readOnlyCaller() : ServiceClientCaller.ofGroup(group.clientContext(), GROUP);
+                return readOnly ? flaggedCaller("echoReadOnly", READ_ONLY_ACTION, ReadOnlyCalls.OPTION)
+                        : confidential ? flaggedCaller("echoConfidential", CONFIDENTIAL_ACTION, ConfidentialCalls.OPTION)
+                        : ServiceClientCaller.ofGroup(group.clientContext(), GROUP);
             }
 
-            private ServiceClientCaller readOnlyCaller() throws Exception {
+            /** Calls of echo's variant {@code operation} with the client option {@code flag} set. */
+            private ServiceClientCaller flaggedCaller(String operation, String action, String flag) throws Exception {
                 ServiceClientCaller c = new ServiceClientCaller(group.clientContext(), GROUP, false) {
                     @Override
                     protected OMElement request(EchoPayload payload) {
                         OMElement echo = payload.build();
-                        echo.setLocalName("echoReadOnly"); // the operation's own element (echo.wsdl)
+                        echo.setLocalName(operation); // the operation's own element (echo.wsdl)
                         return echo;
                     }
                 };
                 c.client.engageModule("bftws");
-                c.client.getOptions().setAction(READ_ONLY_ACTION);
-                c.client.getOptions().setProperty(ReadOnlyCalls.OPTION, Boolean.TRUE);
+                c.client.getOptions().setAction(action);
+                c.client.getOptions().setProperty(flag, Boolean.TRUE);
                 return c;
             }
 

@@ -37,6 +37,7 @@ public final class EchoModes {
         modes.add(BftwsMode.readOnly()); // named only: --modes bftws-ro
         modes.add(BftwsMode.configurationTwo()); // named only: --modes bftws-c2
         modes.add(BftwsMode.asynchronous()); // named only: --modes bftws-async
+        modes.add(BftwsMode.confidential()); // named only: --modes bftws-confidential
         modes.add(BftwsMode.slowReplicaZero(false)); // named only: --modes bftws-slow
         modes.add(BftwsMode.slowReplicaZero(true)); // named only: --modes bftws-async-slow
         for (EchoMode m : scale()) {

@@ -40,4 +40,12 @@ public class EchoService {
     public OMElement echoReadOnly(OMElement request) {
         return echo(request);
     }
+
+    /**
+     * The same echo as a confidential operation (wsdl/echo.wsdl declares it {@code <bftws:Confidential/>}):
+     * replicas order its sealed request and execute it once opened, so it receives the plaintext as echo does.
+     */
+    public OMElement echoConfidential(OMElement request) {
+        return echo(request);
+    }
 }
