@@ -322,6 +322,20 @@ public class SimulationTest {
     assertTrue(why, r.stateTransfers() > 0);
   }
 
+  // Castro-Liskov §4.3 with an equivocating voter (mutate: Byzantine replica 0 at seed 374, 3 at seed 481,
+  // lossy links with ticks): a replica down while checkpoint 8 formed saw the faulty replica's bad vote
+  // first; when the relayed proof brings its other vote, the one that others share replaces it, so the
+  // replica learns the checkpoint is stable and fetches the state (it kept the first and stalled before).
+  @Test
+  public void asyncReplicaKeepsTheCheckpointVoteOthersShareFromAnEquivocatingVoter() throws Exception {
+    for (SimResult r : runAll(List.of(async(374, 200, Byzantine.MUTATE), async(481, 200, Byzantine.MUTATE)))) {
+      String why = r.report(false) + "\n  replay: " + r.options().replay();
+      assertTrue(why, r.ok());
+      assertTrue(why, r.faults().endsWith(" ticks"));
+      assertTrue(why, r.stateTransfers() > 0);
+    }
+  }
+
   // Integrity paper §5 (CT algorithm) on SINTRA's channel: the replicas' coin shares come from the CT
   // dealer, a round executes once each randomized request's coin combined, and the checker's oracle
   // recomputes every random number (S8), per request and per batch; BA randomness is PBFT's and refused.

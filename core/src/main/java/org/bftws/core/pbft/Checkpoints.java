@@ -211,11 +211,34 @@ public final class Checkpoints {
       if (!Arrays.equals(before.stateDigest(), cp.stateDigest())
           || !Arrays.equals(before.executionDigest(), cp.executionDigest())) {
         evidence(s.sender(), "two checkpoint digests for " + cp.seq());
+        if (support(cp, s.sender()) > support(before, s.sender())) {
+          store(s.sender(), cp.seq(), s, cp);
+          checkStable(cp.seq());
+        }
       }
       return;
     }
     store(s.sender(), cp.seq(), s, cp);
     checkStable(cp.seq());
+  }
+
+  /**
+   * How many replicas other than {@code sender} voted {@code cp} (same seq and digests). Of an equivocating
+   * replica's two votes the one more others share is kept: a replica that missed the checkpoint's forming
+   * gets the proof's votes relayed ({@link #retransmit}), and if it kept the faulty replica's first, other
+   * vote it would never see 2f+1 matching ones, nor fetch the state below which its peers forgot everything.
+   * Either vote is the sender's authentic signature, so stability still rests on 2f+1 distinct senders.
+   */
+  private int support(Checkpoint cp, int sender) {
+    int count = 0;
+    for (Map.Entry<Integer, TreeMap<Long, Checkpoint>> e : voteValues.entrySet()) {
+      Checkpoint other = e.getKey() == sender ? null : e.getValue().get(cp.seq());
+      if (other != null && Arrays.equals(other.stateDigest(), cp.stateDigest())
+          && Arrays.equals(other.executionDigest(), cp.executionDigest())) {
+        count++;
+      }
+    }
+    return count;
   }
 
   private void store(int sender, long seq, Signed msg, Checkpoint cp) {

@@ -10,6 +10,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
+import org.bftws.core.message.Checkpoint;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.RequestId;
@@ -211,5 +212,30 @@ public class AsyncRecoveryTest {
     tickUntilInstalled(c, 3, 40);
     assertEquals(List.of(8L), c.installed.get(3));
     assertArrayEquals(c.appState(0), c.appState(3));
+  }
+
+  // Reference: Castro-Liskov §4.3 (stable at 2f+1 matching checkpoint messages) with a faulty voter: replica 0
+  // signed two votes for round 8, and the restarted replica 3 sees the bad one first. The others' relayed
+  // proof carries 0's other vote; keeping the first would leave 3 one vote short for ever, and so without
+  // the state its peers forgot the rounds below (scripts/simulate --seeds 374|481 --byzantine mutate
+  // --ordering async stalled so)
+  @Test
+  public void equivocatedCheckpointVoteSeenFirstDoesNotKeepALaggardFromTheStableCheckpoint() {
+    for (long seed = 0; seed < 3; seed++) {
+      AsyncCluster c = new AsyncCluster(4, 1, 1, seed, Set.of(), 4);
+      oneByOne(c, 8, ALL4);
+      c.restart(3);
+      Random rng = new Random(seed);
+      byte[] state = new byte[32];
+      byte[] execution = new byte[32];
+      rng.nextBytes(state);
+      rng.nextBytes(execution);
+      c.deliverNow(3, Signed.sign(Kind.CHECKPOINT, 0, new Checkpoint(8, state, execution).encode(), c.signer(0)).encode());
+      tickUntilInstalled(c, 3, 40);
+      assertEquals("seed " + seed, List.of(8L), c.installed.get(3));
+      assertArrayEquals(c.appState(0), c.appState(3));
+      assertTrue("the two votes are evidence: " + c.evidence.get(3), c.evidence.get(3).stream()
+          .anyMatch(e -> e.node() == 0 && e.what().contains("two checkpoint digests")));
+    }
   }
 }
