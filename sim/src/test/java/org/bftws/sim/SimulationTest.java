@@ -322,6 +322,20 @@ public class SimulationTest {
     assertTrue(why, r.stateTransfers() > 0);
   }
 
+  // SINTRA §2's model (reliable links, no ticks) with checkpoints: replica 2 is slowed by the scheduler
+  // more than a checkpoint interval behind (seed 195, twins at replica 1, replica 0 crashed early) and its
+  // agreement decides a proposal it never received, in a round its peers forgot at their stable checkpoint.
+  // The peers answer its fetch with the checkpoint's proof and it fetches the state at once; before, with
+  // no tick to start a transfer, it waited for ever.
+  @Test
+  public void asyncSlowReplicaWithoutTicksFetchesTheStateOfARoundItsPeersForgot() throws Exception {
+    SimResult r = Simulation.run(async(195, 200, Byzantine.TWINS));
+    String why = r.report(false) + "\n  replay: " + r.options().replay();
+    assertTrue(why, r.ok());
+    assertTrue(why, r.faults().endsWith(" no-ticks") && r.faults().contains("slow-replica(r2)"));
+    assertTrue(why, r.stateTransfers() > 0);
+  }
+
   // Castro-Liskov §4.3 with an equivocating voter (mutate: Byzantine replica 0 at seed 374, 3 at seed 481,
   // lossy links with ticks): a replica down while checkpoint 8 formed saw the faulty replica's bad vote
   // first; when the relayed proof brings its other vote, the one that others share replaces it, so the

@@ -100,6 +100,8 @@ public final class AsyncReplica implements Engine {
   private long now;
   private long lastRetransmit;
   private long deliveredAtLastRetransmit = -1;
+  /** The stable checkpoint this replica last fetched because a round it fetches is settled by it. */
+  private long fetchedSettled;
   private Ready out = Ready.forClient();
 
   public AsyncReplica(GroupConfig cfg, int id, Signer signer, Verifier verifier, CoinConfig coin) {
@@ -120,7 +122,7 @@ public final class AsyncReplica implements Engine {
     this.coins = new Coins(cfg, id, signer, operations, coin, host);
     AtomicBroadcast[] made = new AtomicBroadcast[1];
     merge(ctx.input(() -> made[0] = new AtomicBroadcast(ctx, CHANNEL, cfg.get(GroupConfig.MAX_BATCH_SIZE),
-        this::validPayload, this::wanted, this::onDelivered)));
+        this::validPayload, this::wanted, this::onDelivered, peer -> checkpoints.relayProof(peer))));
     this.channel = made[0];
   }
 
@@ -347,6 +349,22 @@ public final class AsyncReplica implements Engine {
 
   // ---------------------------------------------------------------- checkpoints and state transfer (§4.3)
 
+  /**
+   * State transfer without waiting for a stalled tick: the channel is fetching the decided vector of a round
+   * that a stable checkpoint settled. Its peers forgot that round at the checkpoint, so no answer will come,
+   * and in a run without ticks (SINTRA's model: reliable links, no clock) nothing else would start the
+   * transfer; the replica would wait for ever although it gets every message (a slow replica more than a
+   * checkpoint interval behind). Once per stable checkpoint, from f+1 of its proof's signers.
+   */
+  private void fetchIfSettled() {
+    long round = channel.fetchingRound();
+    long stable = checkpoints.stableSeq();
+    if (round > 0 && round <= stable && fetchedSettled < stable) {
+      fetchedSettled = stable;
+      checkpoints.fetchNow();
+    }
+  }
+
   /** CHECKPOINT, FETCH-STATE, STATE or COIN-SHARE from a peer replica: PBFT's handling. */
   private void onPeer(Signed s) {
     if (!s.verify(verifier)) {
@@ -445,6 +463,7 @@ public final class AsyncReplica implements Engine {
 
   private Ready flush() {
     executeDelivered();
+    fetchIfSettled();
     Ready r = out;
     out = Ready.forClient();
     return r;

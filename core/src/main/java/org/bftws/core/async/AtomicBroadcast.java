@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Consumer;
+import java.util.function.IntConsumer;
 import java.util.function.Predicate;
 import org.bftws.core.codec.ByteReader;
 import org.bftws.core.codec.ByteWriter;
@@ -65,7 +66,9 @@ import org.bftws.core.crypto.Digests;
  * of recent rounds (until {@link #forgetBelow}, at most {@link #KEPT_ROUNDS}) and answers, on the instance
  * {@code pid/decided}, a FETCH_DECIDED (round, digest) with the vector (DECIDED), which the asking party
  * accepts only if it hashes to the digest its agreement decided. The same holds for rounds as for the resend
- * log: a party further behind catches up by state transfer.
+ * log: a party further behind catches up by state transfer. So that it can without any timer, a fetch of a
+ * round delivered here and forgotten since is reported ({@code askedForgotten}: the engine shows the peer
+ * the checkpoint that settled it), and the engine reads {@link #fetchingRound} to start its own transfer.
  *
  * <p>Memory: a round's instances (its proposals, the agreement and its broadcasts and binary agreements)
  * are closed ({@link Router#closeBelow}) when the round delivers: a correct party that decided needs none of
@@ -104,6 +107,8 @@ public final class AtomicBroadcast {
   private final Predicate<byte[]> validPayload;
   private final Predicate<byte[]> wanted;
   private final Consumer<Delivery> deliver;
+  /** Told of a peer that fetched a decided vector this party delivered and no longer keeps (class comment). */
+  private final IntConsumer askedForgotten;
   /** Payloads to order, by digest, oldest first. */
   private final LinkedHashMap<ByteBuffer, Queued> queue = new LinkedHashMap<>();
   /** The decided vectors of recent rounds, by round, for peers that fetch them. */
@@ -121,6 +126,15 @@ public final class AtomicBroadcast {
    */
   public AtomicBroadcast(Context ctx, Pid pid, int maxBatch, Predicate<byte[]> validPayload,
       Predicate<byte[]> wanted, Consumer<Delivery> deliver) {
+    this(ctx, pid, maxBatch, validPayload, wanted, deliver, peer -> { });
+  }
+
+  /**
+   * With {@code askedForgotten}, told of a peer that fetched the decided vector of a round this party
+   * delivered and has forgotten since (a checkpoint settled it): the peer is to learn that checkpoint.
+   */
+  public AtomicBroadcast(Context ctx, Pid pid, int maxBatch, Predicate<byte[]> validPayload,
+      Predicate<byte[]> wanted, Consumer<Delivery> deliver, IntConsumer askedForgotten) {
     if (maxBatch < 1) {
       throw new IllegalArgumentException("batch size " + maxBatch);
     }
@@ -130,6 +144,7 @@ public final class AtomicBroadcast {
     this.validPayload = validPayload;
     this.wanted = wanted;
     this.deliver = deliver;
+    this.askedForgotten = askedForgotten;
     this.decidedInstance = ctx.router().register(new Decided());
     this.current = ctx.router().register(new Round(1));
   }
@@ -165,6 +180,14 @@ public final class AtomicBroadcast {
   /** The last round delivered here (0: none). */
   public long deliveredRound() {
     return delivered;
+  }
+
+  /**
+   * The round whose decided vector this party is fetching (its agreement decided a proposal it does not
+   * hold), or 0. Peers answer only for rounds they keep; below their stable checkpoint, state transfer must.
+   */
+  public long fetchingRound() {
+    return current.mvba != null && current.mvba.fetching() ? current.number : 0;
   }
 
   /** Rounds this party took part in (sent a proposal). */
@@ -454,7 +477,9 @@ public final class AtomicBroadcast {
 
     private void answer(int to, Ask a) {
       byte[] vector = decidedVectors.get(a.round());
-      if (vector != null && Arrays.equals(Digests.sha256(vector), a.digest())) {
+      if (vector == null) {
+        askedForgotten.accept(to);
+      } else if (Arrays.equals(Digests.sha256(vector), a.digest())) {
         reply(to, DECIDED, new ByteWriter(vector.length + 16).i64(a.round()).bytes(vector).toBytes());
       }
     }
