@@ -372,7 +372,7 @@ public class ConsistentBroadcastTest {
     for (int i = 1; i < 4; i++) {
       int me = i;
       g.net.input(i, () -> g.cb[me] = g.net.ctx(me).router().register(new ConsistentBroadcast(g.net.ctx(me),
-          g.pid.child("valid"), 0, g.sigs[me], p -> !Arrays.equals(p, Q), c -> { }, d -> { })));
+          g.pid.child("valid"), 0, g.sigs[me], Validity.of(p -> !Arrays.equals(p, Q)), c -> { }, d -> { })));
     }
     for (int to = 1; to < 4; to++) {
       g.net.post(0, to, g.net.forge(0, g.pid.child("valid"), ConsistentBroadcast.SEND, Q));
