@@ -44,7 +44,9 @@ import org.bftws.core.pbft.Ready;
  * of its proof, checks it against the certified digest, installs the client table and the application
  * state ({@link Effect.InstallState}), and the channel skips to the round after it ({@link
  * AtomicBroadcast#skipTo}), closing the older rounds; messages of later rounds it buffered meanwhile then
- * deliver. A replica that is merely slow is never made to skip: it catches up by ordering.
+ * deliver. A replica that is merely slow catches up by ordering, unless it must fetch the decided vector of
+ * a round that a stable checkpoint settled: its peers forgot that round, so it fetches the state at once,
+ * ticks or not ({@link #fetchIfSettled}).
  *
  * <p>Retransmission ({@link #tick}), for links that lose messages (a POST to a replica that is down): on a
  * tick that ends a retransmission interval without a delivered round, a replica that takes part in a

@@ -36,6 +36,14 @@ import org.bftws.core.crypto.Digests;
  *       string once per round; duplicates across rounds are the layer above's business (SINTRA §2.5: the
  *       client table of the replica filters them).
  * </ol>
+ * The vector names each proposal by (party, digest, the party's signature), not by its payloads: every
+ * proposal was multicast already, so the vector's consistent broadcast no longer carries, signs and hashes
+ * n−f batches again (HoneyBadgerBFT and Dumbo-NG disseminate a batch once in the same way). A party judges a
+ * vector once it holds the proposals it names ({@link Validity.Verdict#NOT_YET} until then); those it lacks
+ * it asks all for ({@link #FETCH_BATCH}: a correct sender of the vector holds them), and any holder answers
+ * ({@link #BATCH_ANSWER}, the proposal as its party signed it). So every valid certificate of a vector has
+ * f+1 correct signers that held its proposals, and a party that lacks some of a decided vector's proposals
+ * fetches them likewise, or from the decided vectors its peers keep (below), before it delivers the round.
  * Batching grows with load: a round takes everything queued meanwhile, up to {@code maxBatch} per party.
  *
  * <p>Selection (HoneyBadgerBFT's idea, Miller et al., CCS 2016 §4.4, made deterministic): clients send
