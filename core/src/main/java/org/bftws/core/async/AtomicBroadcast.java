@@ -524,9 +524,13 @@ public final class AtomicBroadcast {
       openAsks.put(from, open); // a correct party asks for one vector at a time: the latest ask stands
     }
 
+    /**
+     * Sent, not replied: it stays in the resend log with the round, because the asker's resent FETCH_BATCH
+     * is dropped here as a copy, so a lost answer would otherwise never come again.
+     */
     private void answer(int to, SignedBatch b) {
       if (answered.computeIfAbsent(to, k -> new HashSet<>()).add(b.key())) {
-        reply(to, BATCH_ANSWER, new ByteWriter(b.batchBytes().length + 96).i32(b.party()).bytes(b.batchBytes())
+        send(to, BATCH_ANSWER, new ByteWriter(b.batchBytes().length + 96).i32(b.party()).bytes(b.batchBytes())
             .bytes(b.signature()).toBytes());
       }
     }

@@ -207,8 +207,8 @@ public final class MultiValuedAgreement extends Protocol {
 
   /** The data a validity verdict waited for may have arrived: the broadcasts judge their kept SENDs again. */
   public void recheck() {
-    for (ConsistentBroadcast b : broadcasts) {
-      b.recheck();
+    for (int j = 0; j < broadcasts.length && decided == null; j++) {
+      broadcasts[j].recheck();
     }
   }
 
