@@ -512,16 +512,15 @@ public final class AtomicBroadcast {
         wanted.add(batchKey(party, r.bytes()));
       }
       r.end();
-      Set<ByteBuffer> open = new HashSet<>();
+      Set<ByteBuffer> open = openAsks.computeIfAbsent(from, k -> new HashSet<>());
       for (ByteBuffer k : wanted) {
         SignedBatch b = batches.get(k);
-        if (b == null) {
-          open.add(k);
-        } else {
+        if (b != null) {
           answer(from, b);
+        } else if (open.size() < ctx.n() * ctx.n()) { // a correct party asks about the n vectors of a round
+          open.add(k);
         }
       }
-      openAsks.put(from, open); // a correct party asks for one vector at a time: the latest ask stands
     }
 
     /**
