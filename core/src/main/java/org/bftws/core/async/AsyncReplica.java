@@ -46,7 +46,9 @@ import org.bftws.core.pbft.Ready;
  * of its proof, checks it against the certified digest, installs the client table and the application
  * state ({@link Effect.InstallState}), and the channel skips to the round after it ({@link
  * AtomicBroadcast#skipTo}), closing the older rounds; messages of later rounds it buffered meanwhile then
- * deliver. A replica that is merely slow is never made to skip: it catches up by ordering.
+ * deliver. A replica that is merely slow catches up by ordering, unless it must fetch the decided vector of
+ * a round that a stable checkpoint settled: its peers forgot that round, so it fetches the state at once,
+ * ticks or not ({@link #fetchIfSettled}).
  *
  * <p>Retransmission ({@link #tick}), for links that lose messages (a POST to a replica that is down): on a
  * tick that ends a retransmission interval without a delivered round, a replica that takes part in a
@@ -109,6 +111,8 @@ public final class AsyncReplica implements Engine {
   private long now;
   private long lastRetransmit;
   private long deliveredAtLastRetransmit = -1;
+  /** The stable checkpoint this replica last fetched because a round it fetches is settled by it. */
+  private long fetchedSettled;
   private Ready out = Ready.forClient();
 
   public AsyncReplica(GroupConfig cfg, int id, Signer signer, Verifier verifier, CoinConfig coin) {
@@ -130,7 +134,7 @@ public final class AsyncReplica implements Engine {
     this.decryptions = new Decryptions(cfg, id, signer, host);
     AtomicBroadcast[] made = new AtomicBroadcast[1];
     merge(ctx.input(() -> made[0] = new AtomicBroadcast(ctx, CHANNEL, cfg.get(GroupConfig.MAX_BATCH_SIZE),
-        this::validPayload, this::wanted, this::onDelivered)));
+        this::validPayload, this::wanted, this::onDelivered, peer -> checkpoints.relayProof(peer))));
     this.channel = made[0];
   }
 
@@ -377,6 +381,22 @@ public final class AsyncReplica implements Engine {
 
   // ---------------------------------------------------------------- checkpoints and state transfer (§4.3)
 
+  /**
+   * State transfer without waiting for a stalled tick: the channel is fetching the decided vector of a round
+   * that a stable checkpoint settled. Its peers forgot that round at the checkpoint, so no answer will come,
+   * and in a run without ticks (SINTRA's model: reliable links, no clock) nothing else would start the
+   * transfer; the replica would wait for ever although it gets every message (a slow replica more than a
+   * checkpoint interval behind). Once per stable checkpoint, from f+1 of its proof's signers.
+   */
+  private void fetchIfSettled() {
+    long round = channel.fetchingRound();
+    long stable = checkpoints.stableSeq();
+    if (round > 0 && round <= stable && fetchedSettled < stable) {
+      fetchedSettled = stable;
+      checkpoints.fetchNow();
+    }
+  }
+
   /** CHECKPOINT, FETCH-STATE, STATE or COIN-SHARE from a peer replica: PBFT's handling. */
   private void onPeer(Signed s) {
     if (!s.verify(verifier)) {
@@ -482,6 +502,7 @@ public final class AsyncReplica implements Engine {
 
   private Ready flush() {
     executeDelivered();
+    fetchIfSettled();
     Ready r = out;
     out = Ready.forClient();
     return r;

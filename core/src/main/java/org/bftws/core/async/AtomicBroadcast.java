@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Consumer;
+import java.util.function.IntConsumer;
 import java.util.function.Predicate;
 import org.bftws.core.codec.ByteReader;
 import org.bftws.core.codec.ByteWriter;
@@ -35,6 +36,14 @@ import org.bftws.core.crypto.Digests;
  *       string once per round; duplicates across rounds are the layer above's business (SINTRA §2.5: the
  *       client table of the replica filters them).
  * </ol>
+ * The vector names each proposal by (party, digest, the party's signature), not by its payloads: every
+ * proposal was multicast already, so the vector's consistent broadcast no longer carries, signs and hashes
+ * n−f batches again (HoneyBadgerBFT and Dumbo-NG disseminate a batch once in the same way). A party judges a
+ * vector once it holds the proposals it names ({@link Validity.Verdict#NOT_YET} until then); those it lacks
+ * it asks all for ({@link #FETCH_BATCH}: a correct sender of the vector holds them), and any holder answers
+ * ({@link #BATCH_ANSWER}, the proposal as its party signed it). So every valid certificate of a vector has
+ * f+1 correct signers that held its proposals, and a party that lacks some of a decided vector's proposals
+ * fetches them likewise, or from the decided vectors its peers keep (below), before it delivers the round.
  * Batching grows with load: a round takes everything queued meanwhile, up to {@code maxBatch} per party.
  *
  * <p>Selection (HoneyBadgerBFT's idea, Miller et al., CCS 2016 §4.4, made deterministic): clients send
@@ -65,7 +74,9 @@ import org.bftws.core.crypto.Digests;
  * of recent rounds (until {@link #forgetBelow}, at most {@link #KEPT_ROUNDS}) and answers, on the instance
  * {@code pid/decided}, a FETCH_DECIDED (round, digest) with the vector (DECIDED), which the asking party
  * accepts only if it hashes to the digest its agreement decided. The same holds for rounds as for the resend
- * log: a party further behind catches up by state transfer.
+ * log: a party further behind catches up by state transfer. So that it can without any timer, a fetch of a
+ * round delivered here and forgotten since is reported ({@code askedForgotten}: the engine shows the peer
+ * the checkpoint that settled it), and the engine reads {@link #fetchingRound} to start its own transfer.
  *
  * <p>Memory: a round's instances (its proposals, the agreement and its broadcasts and binary agreements)
  * are closed ({@link Router#closeBelow}) when the round delivers: a correct party that decided needs none of
@@ -78,6 +89,10 @@ public final class AtomicBroadcast {
   public static final int PROPOSAL = 1;
   public static final int FETCH_DECIDED = 2;
   public static final int DECIDED = 3;
+  /** On a round's instance: the proposals (party, digest) a vector names and this party lacks. */
+  public static final int FETCH_BATCH = 4;
+  /** The answer: one signed round proposal (party, batch, signature). */
+  public static final int BATCH_ANSWER = 5;
   /** Rounds after which a queued payload is proposed by every party that holds it (class comment). */
   public static final int FAIR_ROUNDS = 2;
   /** Decided vectors kept for peers that fetch them, at most this many rounds (see the class comment). */
@@ -91,12 +106,26 @@ public final class AtomicBroadcast {
   /** One delivered round: its payloads in the channel's order and the digest of the decided vector. */
   public record Delivery(long round, byte[] digest, List<byte[]> payloads) {}
 
-  /** A party's signed round proposal as carried in the agreement's vector. */
-  record SignedBatch(int party, List<byte[]> payloads, byte[] signature) {
-    byte[] batchBytes() {
-      return encodeBatch(payloads);
+  /** A party's signed round proposal, with its encoding and that encoding's digest (what it signs). */
+  record SignedBatch(int party, List<byte[]> payloads, byte[] batchBytes, byte[] digest, byte[] signature) {
+    SignedBatch(int party, List<byte[]> payloads, byte[] batchBytes, byte[] signature) {
+      this(party, payloads, batchBytes, Digests.sha256(batchBytes), signature);
+    }
+
+    ByteBuffer key() {
+      return batchKey(party, digest);
     }
   }
+
+  /** An entry of the agreement's vector: a party's round proposal by digest, with the party's signature. */
+  record Entry(int party, byte[] digest, byte[] signature) {
+    ByteBuffer key() {
+      return batchKey(party, digest);
+    }
+  }
+
+  /** A round's decided vector, kept for peers that fetch it: the vector and its proposals, in its order. */
+  private record Kept(byte[] vector, byte[] digest, List<byte[]> batches) {}
 
   private final Context ctx;
   private final Pid pid;
@@ -104,10 +133,12 @@ public final class AtomicBroadcast {
   private final Predicate<byte[]> validPayload;
   private final Predicate<byte[]> wanted;
   private final Consumer<Delivery> deliver;
+  /** Told of a peer that fetched a decided vector this party delivered and no longer keeps (class comment). */
+  private final IntConsumer askedForgotten;
   /** Payloads to order, by digest, oldest first. */
   private final LinkedHashMap<ByteBuffer, Queued> queue = new LinkedHashMap<>();
-  /** The decided vectors of recent rounds, by round, for peers that fetch them. */
-  private final TreeMap<Long, byte[]> decidedVectors = new TreeMap<>();
+  /** The decided vectors of recent rounds with their proposals, by round, for peers that fetch them. */
+  private final TreeMap<Long, Kept> decidedVectors = new TreeMap<>();
   private final Decided decidedInstance;
   private Round current;
   private long delivered;
@@ -121,6 +152,15 @@ public final class AtomicBroadcast {
    */
   public AtomicBroadcast(Context ctx, Pid pid, int maxBatch, Predicate<byte[]> validPayload,
       Predicate<byte[]> wanted, Consumer<Delivery> deliver) {
+    this(ctx, pid, maxBatch, validPayload, wanted, deliver, peer -> { });
+  }
+
+  /**
+   * With {@code askedForgotten}, told of a peer that fetched the decided vector of a round this party
+   * delivered and has forgotten since (a checkpoint settled it): the peer is to learn that checkpoint.
+   */
+  public AtomicBroadcast(Context ctx, Pid pid, int maxBatch, Predicate<byte[]> validPayload,
+      Predicate<byte[]> wanted, Consumer<Delivery> deliver, IntConsumer askedForgotten) {
     if (maxBatch < 1) {
       throw new IllegalArgumentException("batch size " + maxBatch);
     }
@@ -130,6 +170,7 @@ public final class AtomicBroadcast {
     this.validPayload = validPayload;
     this.wanted = wanted;
     this.deliver = deliver;
+    this.askedForgotten = askedForgotten;
     this.decidedInstance = ctx.router().register(new Decided());
     this.current = ctx.router().register(new Round(1));
   }
@@ -165,6 +206,14 @@ public final class AtomicBroadcast {
   /** The last round delivered here (0: none). */
   public long deliveredRound() {
     return delivered;
+  }
+
+  /**
+   * The round whose decided vector this party is fetching (its agreement decided a proposal it does not
+   * hold), or 0. Peers answer only for rounds they keep; below their stable checkpoint, state transfer must.
+   */
+  public long fetchingRound() {
+    return current.fetchingDecision() ? current.number : 0;
   }
 
   /** Rounds this party took part in (sent a proposal). */
@@ -205,33 +254,48 @@ public final class AtomicBroadcast {
     return payloads;
   }
 
+  /** The agreement's vector: (party, digest of its proposal, its signature) per proposal. */
   static byte[] encodeVector(List<SignedBatch> vector) {
-    ByteWriter w = new ByteWriter(256).i32(vector.size());
+    ByteWriter w = new ByteWriter(128 * vector.size() + 8).i32(vector.size());
     for (SignedBatch b : vector) {
-      w.i32(b.party()).bytes(b.batchBytes()).bytes(b.signature());
+      w.i32(b.party()).bytes(b.digest()).bytes(b.signature());
     }
     return w.toBytes();
   }
 
-  private List<SignedBatch> decodeVector(byte[] bytes) {
+  private List<Entry> decodeVector(byte[] bytes) {
     ByteReader r = new ByteReader(bytes);
     int count = r.count(ctx.n());
-    List<SignedBatch> vector = new ArrayList<>(count);
+    List<Entry> vector = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
       int party = r.i32();
-      ByteReader br = new ByteReader(r.bytes());
-      List<byte[]> payloads = decodeBatch(br);
-      br.end();
-      vector.add(new SignedBatch(party, payloads, r.bytes()));
+      byte[] digest = r.bytes();
+      if (digest.length != Digests.LENGTH) {
+        throw new DecodeException("proposal digest of " + digest.length + " bytes");
+      }
+      vector.add(new Entry(party, digest, r.bytes()));
     }
     r.end();
     return vector;
   }
 
-  /** The bytes party signs for its round-r proposal. */
-  byte[] signedName(long round, byte[] batchBytes) {
-    byte[] data = new ByteWriter(48).i64(round).raw(Digests.sha256(batchBytes)).toBytes();
-    return pid.bind(BATCH, data);
+  /** A signed proposal as it travels (PROPOSAL without the party, BATCH with it). */
+  private SignedBatch readBatch(int party, ByteReader r) {
+    byte[] batchBytes = r.bytes();
+    byte[] sig = r.bytes();
+    ByteReader br = new ByteReader(batchBytes);
+    List<byte[]> payloads = decodeBatch(br);
+    br.end();
+    return new SignedBatch(party, payloads, batchBytes, sig);
+  }
+
+  /** The bytes a party signs for its round-r proposal with digest {@code digest}. */
+  byte[] signedName(long round, byte[] digest) {
+    return pid.bind(BATCH, new ByteWriter(48).i64(round).raw(digest).toBytes());
+  }
+
+  private static ByteBuffer batchKey(int party, byte[] digest) {
+    return ByteBuffer.allocate(4 + digest.length).putInt(party).put(digest).flip();
   }
 
   private static ByteBuffer key(byte[] payload) {
@@ -240,10 +304,31 @@ public final class AtomicBroadcast {
 
   // ---------------------------------------------------------------- rounds
 
+  /**
+   * The round's agreement decided {@code vectorBytes}: delivered once this party holds every proposal it
+   * names; those it lacks are fetched (every correct signer of the vector's broadcast holds them, and at
+   * least f+1 signers are correct), from the round's instance and from the decided vectors peers keep.
+   */
   private void decided(Round round, byte[] vectorBytes) {
+    round.decidedVector = vectorBytes;
+    List<Entry> missing = round.missing(decodeVector(vectorBytes)); // external validity held: parties ascending
+    if (missing.isEmpty()) {
+      deliverDecided(round);
+    } else {
+      round.askBatches(missing);
+      decidedInstance.ask(round.number, Digests.sha256(vectorBytes));
+    }
+  }
+
+  private void deliverDecided(Round round) {
+    byte[] vectorBytes = round.decidedVector;
+    List<SignedBatch> batches = new ArrayList<>();
+    for (Entry e : decodeVector(vectorBytes)) {
+      batches.add(round.batch(e));
+    }
     List<byte[]> out = new ArrayList<>();
     Set<ByteBuffer> seen = new HashSet<>();
-    for (SignedBatch b : decodeVector(vectorBytes)) { // external validity held: parties ascending
+    for (SignedBatch b : batches) {
       for (byte[] p : b.payloads()) {
         ByteBuffer k = key(p);
         if (seen.add(k)) {
@@ -254,13 +339,15 @@ public final class AtomicBroadcast {
     }
     delivered = round.number;
     payloadsDelivered += out.size();
-    decidedVectors.put(round.number, vectorBytes);
+    byte[] digest = Digests.sha256(vectorBytes);
+    decidedVectors.put(round.number, new Kept(vectorBytes, digest,
+        batches.stream().map(SignedBatch::batchBytes).toList()));
     while (decidedVectors.size() > KEPT_ROUNDS) {
       decidedVectors.pollFirstEntry();
     }
     decidedInstance.delivered(round.number);
     ctx.router().closeBelow(pid, round.number + 1);
-    deliver.accept(new Delivery(round.number, Digests.sha256(vectorBytes), List.copyOf(out)));
+    deliver.accept(new Delivery(round.number, digest, List.copyOf(out)));
     current = ctx.router().register(new Round(round.number + 1));
     current.maybeStart(null);
   }
@@ -304,11 +391,24 @@ public final class AtomicBroadcast {
   /** The instance {@code pid/r}: round r's proposals, and its agreement once this party joined. */
   private final class Round extends Protocol {
     final long number;
+    /** The first proposal of each party, in arrival order (what this party's vector is made of). */
     final Map<Integer, SignedBatch> proposals = new LinkedHashMap<>();
-    /** Vectors already checked for external validity, by digest (the agreement asks many times). */
-    final Map<ByteBuffer, Boolean> checked = new LinkedHashMap<>();
+    /** Every valid proposal held, by (party, digest): the first of each party and those fetched. */
+    final Map<ByteBuffer, SignedBatch> batches = new HashMap<>();
+    /** Proposals this party asked for ({@link #FETCH_BATCH}), by (party, digest). */
+    final Set<ByteBuffer> asked = new HashSet<>();
+    /** Per peer, the proposals it asked for that this party does not hold yet (answered when they come). */
+    final Map<Integer, Set<ByteBuffer>> openAsks = new HashMap<>();
+    /** Per peer, the proposals sent to it already. */
+    final Map<Integer, Set<ByteBuffer>> answered = new HashMap<>();
+    /** Vectors judged already, by digest (the agreement asks many times). */
+    final Map<ByteBuffer, Validity.Verdict> checked = new HashMap<>();
     MultiValuedAgreement mvba;
     boolean proposedVector;
+    /** The decided vector while this party fetches proposals it names; null before the decision. */
+    byte[] decidedVector;
+    /** The digest of the decided vector while the agreement fetches it (it does not hold it); or null. */
+    byte[] fetchDigest;
 
     Round(long number) {
       super(AtomicBroadcast.this.ctx, AtomicBroadcast.this.pid.child(number));
@@ -329,25 +429,58 @@ public final class AtomicBroadcast {
       }
       roundsRun++;
       mvba = ctx.router().register(new MultiValuedAgreement(ctx, pid.child("mvba"),
-          new MultiSignature(ctx), this::externallyValid, v -> decided(this, v),
-          digest -> decidedInstance.ask(number, digest)));
+          new MultiSignature(ctx), this::externallyValid, v -> decided(this, v), this::fetchDecided));
       byte[] batchBytes = encodeBatch(batch);
       multicast(PROPOSAL, new ByteWriter(batchBytes.length + 80).bytes(batchBytes)
-          .bytes(ctx.sign(signedName(number, batchBytes))).toBytes());
+          .bytes(ctx.sign(signedName(number, Digests.sha256(batchBytes)))).toBytes());
+    }
+
+    /** The agreement decided a vector this party does not hold: it asks the peers that delivered the round. */
+    private void fetchDecided(byte[] digest) {
+      fetchDigest = digest;
+      decidedInstance.ask(number, digest);
+    }
+
+    /** Whether this party is fetching for the round's decision: the decided vector or proposals it names. */
+    boolean fetchingDecision() {
+      return mvba != null && (mvba.fetching() || decidedVector != null);
+    }
+
+    SignedBatch batch(Entry e) {
+      return batches.get(e.key());
+    }
+
+    /** The entries of {@code vector} whose proposals this party does not hold. */
+    List<Entry> missing(List<Entry> vector) {
+      return vector.stream().filter(e -> !batches.containsKey(e.key())).toList();
+    }
+
+    /** Asks all, once per proposal, for those of {@code entries}. */
+    void askBatches(List<Entry> entries) {
+      ByteWriter w = new ByteWriter(64 * entries.size() + 8);
+      List<Entry> fresh = entries.stream().filter(e -> asked.add(e.key())).toList();
+      if (fresh.isEmpty()) {
+        return;
+      }
+      w.i32(fresh.size());
+      fresh.forEach(e -> w.i32(e.party()).bytes(e.digest()));
+      multicast(FETCH_BATCH, w.toBytes());
     }
 
     @Override
     protected void onMessage(int from, int type, byte[] body) {
-      if (type != PROPOSAL) {
-        throw new DecodeException("unknown atomic broadcast message type " + type);
+      switch (type) {
+        case PROPOSAL -> onProposal(from, body);
+        case FETCH_BATCH -> onFetchBatch(from, body);
+        case BATCH_ANSWER -> onBatch(from, body);
+        default -> throw new DecodeException("unknown atomic broadcast message type " + type);
       }
+    }
+
+    private void onProposal(int from, byte[] body) {
       ByteReader r = new ByteReader(body);
-      byte[] batchBytes = r.bytes();
-      byte[] sig = r.bytes();
+      SignedBatch b = readBatch(from, r);
       r.end();
-      ByteReader br = new ByteReader(batchBytes);
-      SignedBatch b = new SignedBatch(from, decodeBatch(br), sig);
-      br.end();
       if (proposals.containsKey(from)) {
         evidence(from, "second proposal in round " + number);
         return;
@@ -357,10 +490,88 @@ public final class AtomicBroadcast {
         return;
       }
       proposals.put(from, b);
+      hold(b);
+      if (current != this) {
+        return; // the proposal completed a decided vector: the round is delivered
+      }
       if (!b.payloads().isEmpty()) {
         maybeStart(b);
       }
       maybeProposeVector();
+    }
+
+    private void onFetchBatch(int from, byte[] body) {
+      if (from == ctx.id()) {
+        return;
+      }
+      ByteReader r = new ByteReader(body);
+      int count = r.count(ctx.n());
+      Set<ByteBuffer> wanted = new HashSet<>();
+      for (int i = 0; i < count; i++) {
+        int party = r.i32();
+        wanted.add(batchKey(party, r.bytes()));
+      }
+      r.end();
+      Set<ByteBuffer> open = openAsks.computeIfAbsent(from, k -> new HashSet<>());
+      for (ByteBuffer k : wanted) {
+        SignedBatch b = batches.get(k);
+        if (b != null) {
+          answer(from, b);
+        } else if (open.size() < ctx.n() * ctx.n()) { // a correct party asks about the n vectors of a round
+          open.add(k);
+        }
+      }
+    }
+
+    /**
+     * Sent, not replied: it stays in the resend log with the round, because the asker's resent FETCH_BATCH
+     * is dropped here as a copy, so a lost answer would otherwise never come again.
+     */
+    private void answer(int to, SignedBatch b) {
+      if (answered.computeIfAbsent(to, k -> new HashSet<>()).add(b.key())) {
+        send(to, BATCH_ANSWER, new ByteWriter(b.batchBytes().length + 96).i32(b.party()).bytes(b.batchBytes())
+            .bytes(b.signature()).toBytes());
+      }
+    }
+
+    private void onBatch(int from, byte[] body) {
+      ByteReader r = new ByteReader(body);
+      int party = r.i32();
+      if (party < 0 || party >= ctx.n()) {
+        throw new DecodeException("proposal of party " + party);
+      }
+      SignedBatch b = readBatch(party, r);
+      r.end();
+      if (!asked.contains(b.key()) || batches.containsKey(b.key())) {
+        return; // not asked for, or another holder answered first
+      }
+      if (!valid(b)) {
+        evidence(from, "round " + number + " proposal of " + party + " badly signed or with an invalid payload");
+        return;
+      }
+      hold(b);
+    }
+
+    /**
+     * A valid proposal held from now on: peers that asked for it get it, the agreement's broadcasts judge
+     * again the vectors that waited for it, and a decision that waited for it is delivered.
+     */
+    private void hold(SignedBatch b) {
+      if (batches.putIfAbsent(b.key(), b) != null) {
+        return;
+      }
+      openAsks.forEach((peer, keys) -> {
+        if (keys.remove(b.key())) {
+          answer(peer, b);
+        }
+      });
+      if (decidedVector != null) {
+        if (current == this && missing(decodeVector(decidedVector)).isEmpty()) {
+          deliverDecided(this);
+        }
+      } else if (mvba != null) {
+        mvba.recheck();
+      }
     }
 
     private void maybeProposeVector() {
@@ -379,40 +590,68 @@ public final class AtomicBroadcast {
       mvba.propose(encodeVector(chosen));
     }
 
+    /** A proposal of this round properly signed by its party, with at most maxBatch valid payloads. */
     private boolean valid(SignedBatch b) {
       if (b.party() < 0 || b.party() >= ctx.n() || b.payloads().size() > maxBatch) {
         return false;
       }
-      SignedBatch held = proposals.get(b.party());
-      if (held != null && Arrays.equals(held.signature(), b.signature())
-          && Arrays.equals(held.batchBytes(), b.batchBytes())) {
-        return true; // verified when it arrived
-      }
-      return ctx.verify(b.party(), signedName(number, b.batchBytes()), b.signature())
+      return ctx.verify(b.party(), signedName(number, b.digest()), b.signature())
           && b.payloads().stream().allMatch(validPayload);
     }
 
-    /** External validity of the round's agreement (see the class comment). */
-    boolean externallyValid(byte[] vector) {
-      return checked.computeIfAbsent(key(vector), k -> check(vector));
+    /** External validity of the round's agreement (see the class comment); cached once told. */
+    Validity.Verdict externallyValid(byte[] vector) {
+      ByteBuffer k = key(vector);
+      Validity.Verdict v = checked.get(k);
+      if (v == null) {
+        v = check(vector);
+        if (v != Validity.Verdict.NOT_YET) {
+          checked.put(k, v);
+        }
+      }
+      return v;
     }
 
-    private boolean check(byte[] bytes) {
-      List<SignedBatch> vector;
+    /**
+     * n−f entries of distinct parties in ascending order, each signed by its party; NOT_YET while a
+     * proposal they name is not held here (it is fetched: the vector's sender holds it if correct), then
+     * valid if the proposals are (checked when they came) and one is non-empty.
+     */
+    private Validity.Verdict check(byte[] bytes) {
+      List<Entry> vector;
       try {
         vector = decodeVector(bytes);
       } catch (DecodeException e) {
-        return false;
+        return Validity.Verdict.INVALID;
       }
-      if (vector.size() != ctx.n() - ctx.f() || vector.stream().allMatch(b -> b.payloads().isEmpty())) {
-        return false;
+      if (vector.size() != ctx.n() - ctx.f()) {
+        return Validity.Verdict.INVALID;
       }
+      List<Entry> missing = new ArrayList<>();
+      boolean nonEmpty = false;
       for (int i = 0; i < vector.size(); i++) {
-        if (i > 0 && vector.get(i).party() <= vector.get(i - 1).party() || !valid(vector.get(i))) {
-          return false;
+        Entry e = vector.get(i);
+        if (e.party() < 0 || e.party() >= ctx.n() || i > 0 && e.party() <= vector.get(i - 1).party()) {
+          return Validity.Verdict.INVALID;
+        }
+        SignedBatch held = batch(e);
+        if (held == null) {
+          if (!ctx.verify(e.party(), signedName(number, e.digest()), e.signature())) {
+            return Validity.Verdict.INVALID;
+          }
+          missing.add(e);
+        } else if (!Arrays.equals(held.signature(), e.signature())
+            && !ctx.verify(e.party(), signedName(number, e.digest()), e.signature())) {
+          return Validity.Verdict.INVALID;
+        } else {
+          nonEmpty |= !held.payloads().isEmpty();
         }
       }
-      return true;
+      if (!missing.isEmpty()) {
+        askBatches(missing);
+        return Validity.Verdict.NOT_YET;
+      }
+      return nonEmpty ? Validity.Verdict.VALID : Validity.Verdict.INVALID;
     }
   }
 
@@ -452,10 +691,16 @@ public final class AtomicBroadcast {
       }
     }
 
+    /** DECIDED: (round, vector, the proposals it names in its order). */
     private void answer(int to, Ask a) {
-      byte[] vector = decidedVectors.get(a.round());
-      if (vector != null && Arrays.equals(Digests.sha256(vector), a.digest())) {
-        reply(to, DECIDED, new ByteWriter(vector.length + 16).i64(a.round()).bytes(vector).toBytes());
+      Kept kept = decidedVectors.get(a.round());
+      if (kept == null) {
+        askedForgotten.accept(to);
+      } else if (Arrays.equals(kept.digest(), a.digest())) {
+        ByteWriter w = new ByteWriter(kept.vector().length + 16).i64(a.round()).bytes(kept.vector())
+            .i32(kept.batches().size());
+        kept.batches().forEach(w::bytes);
+        reply(to, DECIDED, w.toBytes());
       }
     }
 
@@ -464,9 +709,9 @@ public final class AtomicBroadcast {
       ByteReader r = new ByteReader(body);
       long round = r.i64();
       byte[] bytes = r.bytes();
-      r.end();
       switch (type) {
         case FETCH_DECIDED -> {
+          r.end();
           if (from == ctx.id()) {
             return;
           }
@@ -477,12 +722,49 @@ public final class AtomicBroadcast {
           }
         }
         case DECIDED -> {
-          if (current.number == round && current.mvba != null && current.mvba.fetching()
-              && !current.mvba.supply(bytes)) {
-            evidence(from, "DECIDED vector of round " + round + " does not match the decided digest");
+          int count = r.count(ctx.n());
+          List<byte[]> batches = new ArrayList<>(count);
+          for (int i = 0; i < count; i++) {
+            batches.add(r.bytes());
           }
+          r.end();
+          onDecided(from, round, bytes, batches);
         }
         default -> throw new DecodeException("unknown decided-vector message type " + type);
+      }
+    }
+
+    /**
+     * A peer's kept decided vector with its proposals: taken if the vector is the one this party's
+     * agreement decided (by digest) and each proposal hashes to the digest the vector names for it; the
+     * vector's certificate proved them valid.
+     */
+    private void onDecided(int from, long round, byte[] vector, List<byte[]> batchBytes) {
+      Round c = current;
+      if (c.number != round || !c.fetchingDecision()) {
+        return; // not needed (any more)
+      }
+      byte[] expected = c.decidedVector != null ? Digests.sha256(c.decidedVector) : c.fetchDigest;
+      List<Entry> entries = Arrays.equals(Digests.sha256(vector), expected) ? decodeVector(vector) : List.of();
+      boolean matches = entries.size() == batchBytes.size() && !entries.isEmpty();
+      for (int i = 0; matches && i < entries.size(); i++) {
+        matches = Arrays.equals(Digests.sha256(batchBytes.get(i)), entries.get(i).digest());
+      }
+      if (!matches) {
+        evidence(from, "DECIDED vector of round " + round + " does not match the decided digest");
+        return;
+      }
+      for (int i = 0; i < entries.size(); i++) {
+        Entry e = entries.get(i);
+        ByteReader br = new ByteReader(batchBytes.get(i));
+        List<byte[]> payloads = decodeBatch(br);
+        br.end();
+        c.batches.putIfAbsent(e.key(), new SignedBatch(e.party(), payloads, batchBytes.get(i), e.signature()));
+      }
+      if (c.decidedVector == null) {
+        c.mvba.supply(vector); // decides, and with every proposal held, delivers
+      } else {
+        deliverDecided(c);
       }
     }
   }

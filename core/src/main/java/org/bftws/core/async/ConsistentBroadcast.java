@@ -63,7 +63,7 @@ public final class ConsistentBroadcast extends Protocol {
 
   private final int sender;
   private final QuorumSignatures sigs;
-  private final Predicate<byte[]> externallyValid;
+  private final Validity externallyValid;
   private final Consumer<Certificate> certified;
   private final Consumer<Delivery> deliver;
   /** At the sender: the payload sent, its bound digest and the valid shares so far. */
@@ -71,8 +71,10 @@ public final class ConsistentBroadcast extends Protocol {
   private byte[] sentMessage;
   private final Map<Integer, byte[]> shares = new HashMap<>();
   private boolean sentFinal;
-  /** The digest of the first SEND this party signed, or null. */
+  /** The digest of the first SEND this party received (signed, or being judged), or null. */
   private byte[] signed;
+  /** That SEND while its validity cannot be told yet ({@link Validity.Verdict#NOT_YET}); see {@link #recheck}. */
+  private byte[] awaiting;
   /** The payload this party holds (its own, or the SEND it signed), with its digest; null if none. */
   private byte[] held;
   private byte[] heldDigest;
@@ -90,17 +92,18 @@ public final class ConsistentBroadcast extends Protocol {
    * certificate, at most once, synchronously inside a handler.
    */
   public ConsistentBroadcast(Context ctx, Pid pid, int sender, QuorumSignatures sigs, Consumer<Delivery> deliver) {
-    this(ctx, pid, sender, sigs, payload -> true, c -> { }, deliver);
+    this(ctx, pid, sender, sigs, Validity.of(payload -> true), c -> { }, deliver);
   }
 
   /**
    * As above; a correct party signs only a payload that {@code externallyValid} (deterministic, the same at
-   * every correct party) accepts, so every valid certificate names such a payload. {@code certified} gets
+   * every correct party) accepts, so every valid certificate names such a payload; a SEND it cannot judge
+   * yet is kept, unsigned, and judged again on {@link #recheck} (the parent calls it when data arrives). {@code certified} gets
    * the first valid certificate this party holds, once, whether or not it holds the payload yet (the
    * multi-valued agreement counts certified proposals, which prove as much as the proposals themselves).
    */
   public ConsistentBroadcast(Context ctx, Pid pid, int sender, QuorumSignatures sigs,
-      Predicate<byte[]> externallyValid, Consumer<Certificate> certified, Consumer<Delivery> deliver) {
+      Validity externallyValid, Consumer<Certificate> certified, Consumer<Delivery> deliver) {
     super(ctx, pid);
     if (sender < 0 || sender >= ctx.n()) {
       throw new IllegalArgumentException("sender " + sender + " outside 0.." + (ctx.n() - 1));
@@ -164,10 +167,24 @@ public final class ConsistentBroadcast extends Protocol {
         certified.accept(new Certificate(digest, certificate));
       }
     }
+    if (held == null && awaiting != null && Arrays.equals(signed, digest)) {
+      held = awaiting; // a valid certificate proves it valid: no need to wait for its data
+      heldDigest = signed;
+      awaiting = null;
+    }
     if (held != null && Arrays.equals(heldDigest, digest)) {
       deliver(held, certificate);
     }
     return true;
+  }
+
+  /** Judges again a SEND whose validity could not be told yet (its data may have arrived meanwhile). */
+  public void recheck() {
+    if (awaiting != null) {
+      byte[] payload = awaiting;
+      awaiting = null;
+      judge(payload);
+    }
   }
 
   /** Asks all, once, for the payload of the certificate taken by {@link #deliverClosing}, unless delivered. */
@@ -203,16 +220,23 @@ public final class ConsistentBroadcast extends Protocol {
       return;
     }
     signed = d;
-    if (!externallyValid.test(payload)) {
-      evidence(from, "SEND fails the external validity predicate");
-      return;
-    }
-    held = payload;
-    heldDigest = d;
-    send(sender, SHARE, sigs.share(pid.bind(PURPOSE, d)));
-    answerFetches();
-    if (wantedDigest != null && Arrays.equals(d, wantedDigest)) {
-      deliver(payload, wantedCertificate);
+    judge(payload);
+  }
+
+  /** Signs the SEND (digest {@link #signed}) if it is valid, keeps it if that cannot be told yet. */
+  private void judge(byte[] payload) {
+    switch (externallyValid.check(payload)) {
+      case NOT_YET -> awaiting = payload;
+      case INVALID -> evidence(sender, "SEND fails the external validity predicate");
+      case VALID -> {
+        held = payload;
+        heldDigest = signed;
+        send(sender, SHARE, sigs.share(pid.bind(PURPOSE, signed)));
+        answerFetches();
+        if (wantedDigest != null && Arrays.equals(signed, wantedDigest)) {
+          deliver(payload, wantedCertificate);
+        }
+      }
     }
   }
 

@@ -48,7 +48,7 @@ import org.bftws.core.crypto.Digests;
 public final class MultiValuedAgreement extends Protocol {
   public static final int VOTE = 1;
 
-  private final Predicate<byte[]> externallyValid;
+  private final Validity externallyValid;
   private final Consumer<byte[]> decide;
   private final Consumer<byte[]> fetchDecided;
   private final QuorumSignatures sigs;
@@ -87,14 +87,16 @@ public final class MultiValuedAgreement extends Protocol {
    */
   public MultiValuedAgreement(Context ctx, Pid pid, QuorumSignatures sigs, Predicate<byte[]> externallyValid,
       Consumer<byte[]> decide) {
-    this(ctx, pid, sigs, externallyValid, decide, digest -> { });
+    this(ctx, pid, sigs, Validity.of(externallyValid), decide, digest -> { });
   }
 
   /**
    * As above; {@code fetchDecided} gets the digest of the decided proposal when this party decided it
-   * without holding it (a parent that keeps decided values may ask its peers, see {@link #supply}).
+   * without holding it (a parent that keeps decided values may ask its peers, see {@link #supply}), and
+   * the validity may not tell yet (the channel's vectors name proposals by digest): the broadcasts keep
+   * such proposals and judge them again on {@link #recheck}.
    */
-  public MultiValuedAgreement(Context ctx, Pid pid, QuorumSignatures sigs, Predicate<byte[]> externallyValid,
+  public MultiValuedAgreement(Context ctx, Pid pid, QuorumSignatures sigs, Validity externallyValid,
       Consumer<byte[]> decide, Consumer<byte[]> fetchDecided) {
     super(ctx, pid);
     this.externallyValid = externallyValid;
@@ -119,7 +121,7 @@ public final class MultiValuedAgreement extends Protocol {
     if (proposed) {
       throw new IllegalStateException("replica " + ctx.id() + " already proposed in " + pid);
     }
-    if (!externallyValid.test(value)) {
+    if (externallyValid.check(value) != Validity.Verdict.VALID) {
       throw new IllegalArgumentException("proposal fails the external validity predicate");
     }
     proposed = true;
@@ -203,8 +205,16 @@ public final class MultiValuedAgreement extends Protocol {
     onVote(from, voteRound, c);
   }
 
+  /** The data a validity verdict waited for may have arrived: the broadcasts judge their kept SENDs again. */
+  public void recheck() {
+    for (int j = 0; j < broadcasts.length && decided == null; j++) {
+      broadcasts[j].recheck();
+    }
+  }
+
+  /** A delivered proposal; its certificate proves it valid, which a verdict here can only contradict. */
   private void onProposal(int party, ConsistentBroadcast.Delivery d) {
-    if (!externallyValid.test(d.payload())) {
+    if (externallyValid.check(d.payload()) == Validity.Verdict.INVALID) {
       evidence(party, "proposal fails the external validity predicate");
       return;
     }

@@ -22,7 +22,9 @@
  *       verifiable: it delivers a transferable certificate; correct parties echo only externally valid
  *       payloads, FINAL names the payload by digest and a party without it fetches it. The certificate is a {@link
  *       org.bftws.core.async.QuorumSignatures}: a {@link org.bftws.core.async.MultiSignature} (SINTRA's
- *       default) or a {@link org.bftws.core.async.ThresholdSignatures} (Shoup's RSA), SINTRA §2.1.
+ *       default) or a {@link org.bftws.core.async.ThresholdSignatures} (Shoup's RSA), SINTRA §2.1. Its
+ *       external validity is a {@link org.bftws.core.async.Validity}, which may answer "not yet" (the
+ *       payload names data still on its way): the SEND is then judged again on {@code recheck()}.
  *   <li>{@link org.bftws.core.async.BinaryAgreement}: Cachin-Kursawe-Shoup ABBA (SINTRA §2.3) with
  *       justified votes (multi-signatures) and the threshold coin of {@code Context.coin()} on {@code
  *       pid.bind("coin", round)}; {@link org.bftws.core.async.ValidatedBinaryAgreement}: its validated and
@@ -31,7 +33,8 @@
  *       broadcast, then candidates in a pid-derived order, each decided by a biased validated binary
  *       agreement whose validation is the candidate's digest and certificate, not its value (CKPS 2001 §5).
  *   <li>{@link org.bftws.core.async.AtomicBroadcast} (SINTRA §2.5): the channel; rounds of signed
- *       proposals, a vector of n−f of them decided by multi-valued agreement, delivered in a fixed order.
+ *       proposals, a vector of n−f of them (by digest) decided by multi-valued agreement, delivered in a fixed
+ *       order once this party holds the proposals it names.
  *   <li>{@link org.bftws.core.async.AsyncReplica}: an ordering engine on the channel with {@code
  *       pbft.Replica}'s contract ({@code pbft.Engine}), sharing its client checks, client table and replies
  *       ({@code pbft.ClientRequests}), its checkpoints and state transfer ({@code pbft.Checkpoints}) and its

@@ -106,7 +106,10 @@ public final class Checkpoints {
   /** Votes per sender, bounded: a Byzantine replica cannot fill memory with checkpoint messages. */
   private final Map<Integer, TreeMap<Long, Signed>> votes = new HashMap<>();
   private final Map<Integer, TreeMap<Long, Checkpoint>> voteValues = new HashMap<>();
-  private final Map<Integer, Long> lastServed = new HashMap<>();
+  /** Per peer, the last state served to it: when, and which checkpoint. */
+  private final Map<Integer, long[]> lastServed = new HashMap<>();
+  /** Per peer, the checkpoint whose proof was last relayed to it ({@link #relayProof}). */
+  private final Map<Integer, Long> proofRelayed = new HashMap<>();
   private int fetchRotation;
 
   Checkpoints(GroupConfig cfg, int id, Signer signer, Verifier verifier, ClientTable clients, byte[] tag,
@@ -220,11 +223,34 @@ public final class Checkpoints {
       if (!Arrays.equals(before.stateDigest(), cp.stateDigest())
           || !Arrays.equals(before.executionDigest(), cp.executionDigest())) {
         evidence(s.sender(), "two checkpoint digests for " + cp.seq());
+        if (support(cp, s.sender()) > support(before, s.sender())) {
+          store(s.sender(), cp.seq(), s, cp);
+          checkStable(cp.seq());
+        }
       }
       return;
     }
     store(s.sender(), cp.seq(), s, cp);
     checkStable(cp.seq());
+  }
+
+  /**
+   * How many replicas other than {@code sender} voted {@code cp} (same seq and digests). Of an equivocating
+   * replica's two votes the one more others share is kept: a replica that missed the checkpoint's forming
+   * gets the proof's votes relayed ({@link #retransmit}), and if it kept the faulty replica's first, other
+   * vote it would never see 2f+1 matching ones, nor fetch the state below which its peers forgot everything.
+   * Either vote is the sender's authentic signature, so stability still rests on 2f+1 distinct senders.
+   */
+  private int support(Checkpoint cp, int sender) {
+    int count = 0;
+    for (Map.Entry<Integer, TreeMap<Long, Checkpoint>> e : voteValues.entrySet()) {
+      Checkpoint other = e.getKey() == sender ? null : e.getValue().get(cp.seq());
+      if (other != null && Arrays.equals(other.stateDigest(), cp.stateDigest())
+          && Arrays.equals(other.executionDigest(), cp.executionDigest())) {
+        count++;
+      }
+    }
+    return count;
   }
 
   private void store(int sender, long seq, Signed msg, Checkpoint cp) {
@@ -355,6 +381,21 @@ public final class Checkpoints {
    * replica asks only those whose execution digest is the certified one, which hold the execution part.
    */
   private void fetch() {
+    fetch(1);
+  }
+
+  /**
+   * The asynchronous engine's catch-up without ticks ({@code AsyncReplica}): nothing repeats a request, so
+   * ask f+1 replicas of the stable checkpoint's proof at once; one of them is correct and answers.
+   */
+  public void fetchNow() {
+    if (host.reached() < stableSeq) {
+      fetch(cfg.f() + 1);
+    }
+  }
+
+  /** Asks {@code count} replicas of the proof, a different first one each time, for the stable checkpoint. */
+  private void fetch(int count) {
     List<Integer> holders = new ArrayList<>();
     for (Signed s : stableProof) {
       if (s.sender() != id && (!executes || Arrays.equals(Checkpoint.decode(s.body()).executionDigest(), stableExecution))) {
@@ -364,8 +405,29 @@ public final class Checkpoints {
     if (holders.isEmpty()) {
       return;
     }
-    int to = holders.get(Math.floorMod(fetchRotation++, holders.size()));
-    send(to, sign(Kind.FETCH_STATE, new FetchState(stableSeq).encode()));
+    Signed ask = sign(Kind.FETCH_STATE, new FetchState(stableSeq).encode());
+    int first = fetchRotation++;
+    for (int k = 0; k < Math.min(count, holders.size()); k++) {
+      send(holders.get(Math.floorMod(first + k, holders.size())), ask);
+    }
+  }
+
+  /**
+   * Relays the stable checkpoint's proof, its votes as signed, to {@code to}, which showed that it is behind
+   * it (the asynchronous engine: it fetched a decided round that this replica forgot at the checkpoint); once
+   * per peer and checkpoint. A Byzantine signer may have sent its vote to the others only, so without this
+   * the peer might never see 2f+1 of them.
+   */
+  public void relayProof(int to) {
+    if (stableSeq == 0 || proofRelayed.getOrDefault(to, 0L) >= stableSeq) {
+      return;
+    }
+    proofRelayed.put(to, stableSeq);
+    for (Signed vote : stableProof) {
+      if (vote.sender() != to) {
+        send(to, vote);
+      }
+    }
   }
 
   /**
@@ -401,11 +463,13 @@ public final class Checkpoints {
     if (stableParts == null || stableSeq < fs.seq()) {
       return;
     }
-    Long last = lastServed.get(s.sender());
-    if (last != null && host.now() - last < cfg.get(GroupConfig.RETRANSMIT_INTERVAL)) {
-      return; // one whole state per peer per retransmission interval: fetch-state is no amplifier
+    long[] last = lastServed.get(s.sender());
+    if (last != null && last[1] == stableSeq && host.now() - last[0] < cfg.get(GroupConfig.RETRANSMIT_INTERVAL)) {
+      // one whole state per peer, checkpoint and retransmission interval: fetch-state is no amplifier, and a
+      // newer checkpoint is served at once (the asynchronous engine may run without ticks)
+      return;
     }
-    lastServed.put(s.sender(), host.now());
+    lastServed.put(s.sender(), new long[] {host.now(), stableSeq});
     byte[] execution = cfg.executes(s.sender()) && stableParts.execution() != null ? stableParts.execution()
         : Checkpoint.NO_EXECUTION;
     send(s.sender(), sign(Kind.STATE, new StateTransfer(stableSeq, stableParts.ordering(), execution, stableProof).encode()));

@@ -10,6 +10,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
+import org.bftws.core.message.Checkpoint;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.RequestId;
@@ -211,5 +212,69 @@ public class AsyncRecoveryTest {
     tickUntilInstalled(c, 3, 40);
     assertEquals(List.of(8L), c.installed.get(3));
     assertArrayEquals(c.appState(0), c.appState(3));
+  }
+
+  // Reference: Castro-Liskov §4.3 (stable at 2f+1 matching checkpoint messages) with a faulty voter: replica 0
+  // signed two votes for round 8, and the restarted replica 3 sees the bad one first. The others' relayed
+  // proof carries 0's other vote; keeping the first would leave 3 one vote short for ever, and so without
+  // the state its peers forgot the rounds below (scripts/simulate --seeds 374|481 --byzantine mutate
+  // --ordering async stalled so)
+  @Test
+  public void equivocatedCheckpointVoteSeenFirstDoesNotKeepALaggardFromTheStableCheckpoint() {
+    for (long seed = 0; seed < 3; seed++) {
+      AsyncCluster c = new AsyncCluster(4, 1, 1, seed, Set.of(), 4);
+      oneByOne(c, 8, ALL4);
+      c.restart(3);
+      Random rng = new Random(seed);
+      byte[] state = new byte[32];
+      byte[] execution = new byte[32];
+      rng.nextBytes(state);
+      rng.nextBytes(execution);
+      c.deliverNow(3, Signed.sign(Kind.CHECKPOINT, 0, new Checkpoint(8, state, execution).encode(), c.signer(0)).encode());
+      tickUntilInstalled(c, 3, 40);
+      assertEquals("seed " + seed, List.of(8L), c.installed.get(3));
+      assertArrayEquals(c.appState(0), c.appState(3));
+      assertTrue("the two votes are evidence: " + c.evidence.get(3), c.evidence.get(3).stream()
+          .anyMatch(e -> e.node() == 0 && e.what().contains("two checkpoint digests")));
+    }
+  }
+
+  // Reference: SINTRA §2 (reliable links, no clock) with Castro-Liskov §4.3's garbage collection: replica 3
+  // gets every message of rounds 1..8, but only after 0, 1 and 2 made checkpoint 8 stable and forgot those
+  // rounds; replica 0 is faulty towards it (its proposals' SENDs and its checkpoint votes never reach 3).
+  // Where 3's agreement decides 0's proposal it must fetch the decided vector, which nobody keeps: the peers
+  // answer with the checkpoint's proof and 3 fetches the state at once. No tick is ever given; before, it
+  // waited for ever (scripts/simulate --seeds 195 --byzantine twins --ordering async stalled so)
+  @Test
+  public void slowReplicaWithoutTicksFetchesTheStateWhenTheRoundItFetchesIsSettled() {
+    int exercised = 0;
+    for (long seed = 0; seed < 6; seed++) {
+      AsyncCluster c = new AsyncCluster(4, 1, 2, seed, Set.of(), 4);
+      c.lose((from, to, s) -> to == 3);
+      oneByOne(c, 8, List.of(0, 1, 2));
+      assertEquals(8, c.replica(0).stableCheckpoint());
+      c.lose((from, to, s) -> false);
+      for (Signed s : List.copyOf(c.lost)) {
+        if (s.sender() != 0 || s.kind() != Kind.CHECKPOINT && !sendOfItsOwnProposal(s)) {
+          c.post(s.sender(), 3, s.encode());
+        }
+      }
+      c.run();
+      assertEquals("seed " + seed + ": " + c.replica(3).describe(), 8, c.replica(3).lastExecuted());
+      assertArrayEquals("seed " + seed, c.appState(0), c.appState(3));
+      if (!c.installed.get(3).isEmpty()) {
+        exercised++;
+        assertEquals("seed " + seed, List.of(8L), c.installed.get(3));
+      }
+    }
+    assertTrue("seeds where replica 3 had to fetch a forgotten round: " + exercised, exercised >= 2);
+  }
+
+  private static boolean sendOfItsOwnProposal(Signed s) {
+    if (s.kind() != Kind.ASYNC) {
+      return false;
+    }
+    AsyncMessage m = AsyncMessage.decode(s.body());
+    return m.type() == ConsistentBroadcast.SEND && m.pid().toString().endsWith("/cb/" + s.sender());
   }
 }

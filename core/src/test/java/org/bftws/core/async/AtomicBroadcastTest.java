@@ -174,6 +174,34 @@ public class AtomicBroadcastTest {
     }
   }
 
+  // Reference: SINTRA §2.5 with vectors by digest (HoneyBadgerBFT, CCS 2016 §4.4; Dumbo-NG): Byzantine party 3
+  // sends its round-1 proposal to party 0 alone, so 0's vector names a proposal that 1 and 2 never got. Its
+  // broadcast needs their signatures (3 is silent otherwise), so each fetches the proposal from a holder
+  // before judging the vector; without that the round would never get n−f certified vectors.
+  @Test
+  public void vectorNamingAProposalOthersLackIsJudgedOnceTheyFetchedIt() {
+    for (long seed = 0; seed < SEEDS / 2; seed++) {
+      Channel c = new Channel(4, 1, seed, Set.of(3));
+      byte[] own = payload(7, 7);
+      byte[] batch = AtomicBroadcast.encodeBatch(List.of(own));
+      c.net.post(3, 0, c.net.forge(3, ABC.child(1), AtomicBroadcast.PROPOSAL,
+          proposal(batch, c.net.sign(3, signedName(1, batch)))));
+      c.net.run(); // round 1: party 0 joins with 3's payloads, 1 and 2 join on 0's proposal
+      List<AtomicBroadcast.Delivery> d = c.agreed();
+      assertEquals("round 1 delivered, seed " + seed, 1, d.size());
+      for (int i = 1; i < 3; i++) {
+        assertTrue("party " + i + " fetched 3's proposal, seed " + seed, c.net.transcript(i).stream()
+            .anyMatch(x -> !x.sent() && x.message().type() == AtomicBroadcast.BATCH_ANSWER
+                && x.message().pid().equals(ABC.child(1))));
+        assertTrue("no evidence at " + i + ": " + c.net.evidence(i), c.net.evidence(i).isEmpty());
+      }
+      List<byte[]> sent = load(c, 10, seed);
+      List<byte[]> all = new java.util.ArrayList<>(sent);
+      all.add(own);
+      c.exactlyOnce(all);
+    }
+  }
+
   // Reference: ASYNC.md (no timer decides: the channel delivers while the adversary delays one party)
   @Test
   public void deliversWhileEachRoundsFirstCandidateIsDelayedAsLongAsTheSchedulerLikes() {

@@ -372,7 +372,7 @@ public class ConsistentBroadcastTest {
     for (int i = 1; i < 4; i++) {
       int me = i;
       g.net.input(i, () -> g.cb[me] = g.net.ctx(me).router().register(new ConsistentBroadcast(g.net.ctx(me),
-          g.pid.child("valid"), 0, g.sigs[me], p -> !Arrays.equals(p, Q), c -> { }, d -> { })));
+          g.pid.child("valid"), 0, g.sigs[me], Validity.of(p -> !Arrays.equals(p, Q)), c -> { }, d -> { })));
     }
     for (int to = 1; to < 4; to++) {
       g.net.post(0, to, g.net.forge(0, g.pid.child("valid"), ConsistentBroadcast.SEND, Q));
@@ -383,6 +383,42 @@ public class ConsistentBroadcastTest {
       assertTrue(g.net.transcript(i).stream().noneMatch(x -> x.sent() && x.peer() == 0));
       assertEquals(List.of(new Event.Evidence(0, g.pid.child("valid") + ": SEND fails the external validity "
           + "predicate")), g.net.evidence(me));
+    }
+  }
+
+  // Reference: CKPS 2001 §5 (echo only an externally valid proposal) when validity waits for data: a SEND
+  // that cannot be judged yet is neither echoed nor refused; recheck() judges it again once the data came
+  @Test
+  public void sendThatCannotBeJudgedYetIsEchoedOnceItCan() {
+    Group g = new Group(4, 1, 3, 0, Set.of(0), Scheme.MULTI);
+    boolean[] known = new boolean[4];
+    Pid pid = g.pid.child("patient");
+    for (int i = 1; i < 4; i++) {
+      int me = i;
+      g.net.input(i, () -> g.cb[me] = g.net.ctx(me).router().register(new ConsistentBroadcast(g.net.ctx(me),
+          pid, 0, g.sigs[me], p -> known[me] ? Validity.Verdict.VALID : Validity.Verdict.NOT_YET,
+          c -> { }, d -> { })));
+    }
+    for (int to = 1; to < 4; to++) {
+      g.net.post(0, to, g.net.forge(0, pid, ConsistentBroadcast.SEND, P));
+    }
+    g.net.run();
+    for (int i = 1; i < 4; i++) {
+      assertTrue("nothing echoed yet at " + i, g.net.transcript(i).stream().noneMatch(x -> x.sent()));
+      assertEquals(List.of(), g.net.evidence(i));
+    }
+    known[1] = true;
+    known[2] = true;
+    for (int i = 1; i < 4; i++) {
+      int me = i;
+      g.net.input(i, () -> g.cb[me].recheck());
+    }
+    g.net.run();
+    for (int i = 1; i < 4; i++) {
+      boolean shared = g.net.transcript(i).stream()
+          .anyMatch(x -> x.sent() && x.peer() == 0 && x.message().type() == ConsistentBroadcast.SHARE);
+      assertEquals("replica " + i + " echoed", i < 3, shared);
+      assertEquals(List.of(), g.net.evidence(i));
     }
   }
 
