@@ -34,6 +34,8 @@ public final class BftwsMode implements EchoMode {
     private final boolean async;
     /** Replica 0 sends every message this late (the Multicast Sender's fault hook), 0 for none. */
     private final long slowMillis;
+    /** Configuration III (paper §3.3.3): the replicas only order, 2f+1 execution nodes execute and reply. */
+    private final boolean configurationThree;
 
     /**
      * The slow replica's delay in the {@code -slow} modes: three quarters of the default view-change timeout
@@ -62,6 +64,12 @@ public final class BftwsMode implements EchoMode {
 
     private BftwsMode(int n, boolean signed, boolean readOnly, boolean configurationTwo, boolean async,
             long slowMillis) {
+        this(n, signed, readOnly, configurationTwo, async, slowMillis, false);
+    }
+
+    private BftwsMode(int n, boolean signed, boolean readOnly, boolean configurationTwo, boolean async,
+            long slowMillis, boolean configurationThree) {
+        this.configurationThree = configurationThree;
         this.n = n;
         this.signed = signed;
         this.readOnly = readOnly;
@@ -97,6 +105,14 @@ public final class BftwsMode implements EchoMode {
         return new BftwsMode(4, false, false, true);
     }
 
+    /**
+     * {@code bftws-c3}: n = 4 ordering replicas and 3 execution nodes in configuration III, each an embedded
+     * Axis2 server with echo.aar; the client takes f+1 matching replies from the execution nodes.
+     */
+    static BftwsMode configurationThree() {
+        return new BftwsMode(4, false, false, false, false, 0, true);
+    }
+
     /** {@code bftws.executingReplicas} of configuration II: f..n-1, so 0..f-1 only order. */
     private String executingReplicas() {
         StringBuilder ids = new StringBuilder();
@@ -113,13 +129,14 @@ public final class BftwsMode implements EchoMode {
     @Override
     public String name() {
         return (n == 4 ? "bftws" : "bftws-n" + n) + (signed ? "-signed" : "") + (readOnly ? "-ro" : "")
-                + (configurationTwo ? "-c2" : "") + (async ? "-async" : "") + (slowMillis > 0 ? "-slow" : "");
+                + (configurationTwo ? "-c2" : "") + (configurationThree ? "-c3" : "") + (async ? "-async" : "") + (slowMillis > 0 ? "-slow" : "");
     }
 
     @Override
     public String description() {
         return "BFT-WS configuration " + (configurationTwo ? "II (" + executingReplicas().replaceAll("<[^>]*>", "")
-                .trim() + " execute)" : "I") + ": " + n + " replicas (f = " + (n - 1) / 3 + ") as embedded Axis2 servers on "
+                .trim() + " execute)" : configurationThree ? "III (" + (2 * ((n - 1) / 3) + 1) + " execution nodes"
+                + " beside the replicas execute and reply)" : "I") + ": " + n + " replicas (f = " + (n - 1) / 3 + ") as embedded Axis2 servers on "
                 + "loopback, " + (async ? "SINTRA's asynchronous atomic broadcast (no primary, no timeouts)" : "PBFT")
                 + " over SOAP/HTTP, one listening client, one ServiceClient (own virtual sequence) per "
                 + "concurrent client" + (signed ? "; " + BftwsKeys.SECURITY.name() + "=rampart: CreateSequence and application messages"
@@ -133,7 +150,8 @@ public final class BftwsMode implements EchoMode {
     public Deployment start(EchoSetup setup, Path work) throws Exception {
         ReplicaGroup group = ReplicaGroup.start(setup, work, n, ReplicaGroup.Keys.DEFAULT, setup.echoAar(), "Echo",
                 GROUP, (configurationTwo ? executingReplicas() : "")
-                        + (async ? GroupLauncher.param(BftwsKeys.ORDERING, Ordering.ASYNC) : ""), signed);
+                        + (async ? GroupLauncher.param(BftwsKeys.ORDERING, Ordering.ASYNC) : ""), signed,
+                configurationThree ? GroupLauncher.Configuration.III : GroupLauncher.Configuration.I);
         Deployment d = new Deployment() {
             @Override
             public Caller newCaller() throws Exception {
