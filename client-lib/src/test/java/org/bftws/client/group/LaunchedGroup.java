@@ -38,8 +38,9 @@ public final class LaunchedGroup extends ExternalResource {
     public static final int EXECUTION_NODES = 2 * ((N - 1) / 3) + 1;
 
     private final TemporaryFolder tmp;
-    private final Axis2Server[] replicas = new Axis2Server[N + EXECUTION_NODES];
-    private final Path[] dirs = new Path[N + EXECUTION_NODES];
+    /** By member id; sized by {@link #configuration}. */
+    private Axis2Server[] replicas = new Axis2Server[N];
+    private Path[] dirs = new Path[N];
     private final List<DemoClient> clients = new ArrayList<>();
     private final List<Path> services = new ArrayList<>();
     private int clientKeys = 1;
@@ -90,7 +91,12 @@ public final class LaunchedGroup extends ExternalResource {
      * service); in Axis2's own server.
      */
     public LaunchedGroup configuration(GroupLauncher.Configuration c) {
+        if (layout != null) {
+            throw new IllegalStateException("the members' ports are picked already");
+        }
         configuration = c;
+        replicas = new Axis2Server[members()];
+        dirs = new Path[members()];
         return this;
     }
 
