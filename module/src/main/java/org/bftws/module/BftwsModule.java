@@ -60,8 +60,8 @@ public class BftwsModule extends SandeshaModule {
         DeclaredOperations declared = null;
         if (config.isReplica()) {
             services = new GroupServices(configContext.getAxisConfiguration(),
-                    serviceName(config.replicas().get(config.replicaId()).endpoint()));
-            if (!config.group().executes(config.replicaId())
+                    serviceName(config.member(config.replicaId()).endpoint()));
+            if (!config.group().replies(config.replicaId())
                     && AgreementOnlyService.deployIfAbsent(configContext.getAxisConfiguration(), services.mainService())) {
                 LOG.info("bftws replica {} only orders (configuration II): service {} is not deployed here, its"
                         + " requests are taken by a stand-in and never executed", config.replicaId(),
@@ -94,18 +94,26 @@ public class BftwsModule extends SandeshaModule {
             // (core executes each sequence in message-number order, within one total order); with it on,
             // Sandesha2 would hold application messages for its own invoker thread instead of passing them on.
             SandeshaUtil.getPropertyBean(configContext.getAxisConfiguration()).setInOrder(false);
-            // Client requests come only through Sandesha2 as WS-RM application messages (§3.3.1.2-3.3.1.4).
+            // Client requests come only through Sandesha2 as WS-RM application messages (§3.3.1.2-3.3.1.4); an
+            // execution node (§3.3.3) orders nothing and takes them on its control port, to learn where replies go.
             BftwsReplica replica = BftwsReplica.start(configContext, config, keys,
                     new TotalOrderInvoker(configContext, services, config.xmlLimits()), randomness, declared, declared,
-                    false);
+                    config.isExecutionNode());
             if (signing != null) { // §3.3.1: and the replies too, with the same key
                 replica.manager().signRepliesWith(ApplicationMessageSigner.forReplies(signing, Clock.systemUTC()));
             }
             configContext.setProperty(BftwsRuntime.REPLICA_PROPERTY, replica);
-            LOG.info("bftws replica {} of {} orders requests for service {} (and the other services deployed"
-                    + " here), ordering {}, randomness {}{}", config.replicaId(), config.n(), services.mainService(),
-                    config.ordering().configValue(), randomness.algorithm(), config.group().executes(config.replicaId()) ? ""
-                            : ", without executing them (executing replicas " + config.group().executingReplicas() + ")");
+            if (config.isExecutionNode()) {
+                LOG.info("bftws execution node {} executes the requests for service {} that the {} agreement"
+                        + " replicas ordered (configuration III)", config.replicaId(), services.mainService(),
+                        config.n());
+            } else {
+                LOG.info("bftws replica {} of {} orders requests for service {} (and the other services deployed"
+                        + " here), ordering {}, randomness {}{}", config.replicaId(), config.n(),
+                        services.mainService(), config.ordering().configValue(), randomness.algorithm(),
+                        config.group().executes(config.replicaId()) ? "" : ", without executing them (executing"
+                                + " replicas " + config.group().repliers() + ")");
+            }
         }
         // Added after Sandesha2's own resolver, so it runs after it and can undo its verdict.
         configContext.getAxisConfiguration().addTargetResolver(new EngagementTargetResolver(module.getName()));

@@ -11,7 +11,8 @@ import org.bftws.perf.echo.EchoPayload;
  * CSV so that experiment 1's stays whole: {@link #READ_ONLY}, PBFT's read-only optimisation (Castro-Liskov
  * §5.1.3: BFT-WS ordering {@code echo} and BFT-WS calling the read-only {@code echoReadOnly} without ordering,
  * {@code bftws-ro}); {@link #CONFIGURATIONS}, the BFT-WS paper's Fig. 7 for configurations I and II (§3.3.1–3.3.2:
- * {@code bftws}, all four replicas execute, and {@code bftws-c2}, replica 0, the primary, only orders);
+ * {@code bftws}, all four replicas execute, and {@code bftws-c2}, replica 0, the primary, only orders) and
+ * configuration III (§3.3.3: {@code bftws-c3}, the four replicas only order, three execution nodes reply);
  * {@link #ORDERING}, the two ordering engines ({@code bftws}, PBFT, and {@code bftws-async}, SINTRA's atomic
  * broadcast; docs/configuration.md, "Ordering modes"); {@link #SLOW_PRIMARY}, both under a slow replica 0;
  * {@link #CONFIDENTIAL}, plain echo against the sealed {@code echoConfidential} on a group of the same
@@ -19,7 +20,8 @@ import org.bftws.perf.echo.EchoPayload;
  */
 record OneKilobyteEcho(String name, String modes, long measureMillis) {
     static final OneKilobyteEcho READ_ONLY = new OneKilobyteEcho("echo-readonly", "wsrm,bftws,bftws-ro");
-    static final OneKilobyteEcho CONFIGURATIONS = new OneKilobyteEcho("echo-configurations", "wsrm,bftws,bftws-c2");
+    static final OneKilobyteEcho CONFIGURATIONS = new OneKilobyteEcho("echo-configurations",
+            "wsrm,bftws,bftws-c2,bftws-c3");
     static final OneKilobyteEcho ORDERING = new OneKilobyteEcho("echo-ordering", "wsrm,bftws,bftws-async");
     static final OneKilobyteEcho CONFIDENTIAL = new OneKilobyteEcho("echo-confidential", "bftws,bftws-confidential");
     /**

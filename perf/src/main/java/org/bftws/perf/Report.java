@@ -52,7 +52,7 @@ public final class Report {
                 "Read-only echo: PBFT's read-only optimisation (Castro-Liskov §5.1.3)", "scripts/perf read-only",
                 OneKilobyteEcho.READ_ONLY.name());
         echo(md, plots, OneKilobyteEcho.CONFIGURATIONS.name() + ".csv",
-                "Configurations I and II: BFT-WS paper Fig. 7 (§3.3.1-3.3.2)", "scripts/perf configurations",
+                "Configurations I, II and III: BFT-WS paper Fig. 7 (§3.3.1-3.3.3)", "scripts/perf configurations",
                 OneKilobyteEcho.CONFIGURATIONS.name());
         echo(md, plots, OneKilobyteEcho.ORDERING.name() + ".csv",
                 "Ordering modes: PBFT and SINTRA's asynchronous atomic broadcast (bftws.ordering)",

@@ -33,7 +33,7 @@ import org.bftws.module.config.BftwsKeys;
  *
  * <pre>
  *   DemoClient --group FILE --keys DIR --dir DIR --artifacts DIR --conf DIR [--service echo|dealer|idgen|counter]
- *              [--calls 5] [--items 3] [--label x] [--from V] [--security none|rampart] [--config I|II]
+ *              [--calls 5] [--items 3] [--label x] [--from V] [--security none|rampart] [--config I|II|III]
  *              [--ordering pbft|async]
  * </pre>
  * The counter client reads the value, then increments it by 1, 2, ..., {@code calls}. Exit status 0 when every
@@ -106,8 +106,14 @@ public final class DemoClient implements AutoCloseable {
     /** As above, with {@code extra} axis2.xml {@code <parameter>}s (e.g. the client's retransmission timeout). */
     public static DemoClient connect(GroupLauncher.Container container, int[] ports, GroupLauncher.Layout layout,
             Path dir, GroupSecurity security, String extra) throws IOException {
+        return connect(container, ports, layout, dir, security, extra, 1);
+    }
+
+    /** As above, signing with {@code client-J.key} for J = {@code clientKey}. */
+    public static DemoClient connect(GroupLauncher.Container container, int[] ports, GroupLauncher.Layout layout,
+            Path dir, GroupSecurity security, String extra, int clientKey) throws IOException {
         String group = GroupLauncher.groupParameters(ports, layout.keys())
-                + GroupLauncher.clientParameters(1, layout.keys())
+                + GroupLauncher.clientParameters(clientKey, layout.keys())
                 + security.clientParameters(layout.keys(), ports.length, dir.resolve("conf")) + extra;
         Path source = layout.conf().resolve("axis2-client.xml");
         Path xml = dir.resolve("conf/axis2.xml");
@@ -325,9 +331,11 @@ public final class DemoClient implements AutoCloseable {
         boolean ok;
         try (DemoClient client = connect(GroupLauncher.Container.AXIS2, ports, GroupLauncher.layout(o), dir,
                 security, configuration.parameters(ports.length)
-                        + GroupLauncher.orderingParameters(o.getOrDefault("ordering", "pbft")))) {
+                        + GroupLauncher.orderingParameters(o.getOrDefault("ordering", "pbft")),
+                configuration.clientKey(ports.length))) {
             System.out.println("client: " + service + " at " + ENDPOINTS.get(service) + " (group of "
-                    + ports.length + " replicas, security " + security.value() + "); replies arrive at "
+                    + ports.length + (configuration == GroupLauncher.Configuration.III ? " members" : " replicas")
+                    + ", configuration " + configuration + ", security " + security.value() + "); replies arrive at "
                     + client.listener.serviceUrl("BftwsControl"));
             ok = switch (service) {
                 case "echo" -> client.run(o.getOrDefault("label", "demo"), calls, items, System.out).stream()

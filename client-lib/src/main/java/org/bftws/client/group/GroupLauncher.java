@@ -35,12 +35,13 @@ import org.bftws.module.config.Role;
  *   GroupLauncher ports N                     # prints N free loopback ports, one a line
  *   GroupLauncher keystores --keys DIR --replicas N   # X.509 keystores for --security rampart (first run)
  *   GroupLauncher replica --id I --group FILE --keys DIR --dir DIR --artifacts DIR --conf DIR [--randomness ct]
- *                         [--container axis2|tomcat] [--security none|rampart] [--config I|II]
+ *                         [--container axis2|tomcat] [--security none|rampart] [--config I|II|III]
  *                         [--ordering pbft|async]
  * </pre>
  * {@code --ordering async} sets {@code bftws.ordering=async} (SINTRA's atomic broadcast instead of PBFT,
  * docs/configuration.md "Ordering modes"; {@link #orderingParameters}); in the axis2 container only.
- * {@code --config II} runs configuration II ({@link Configuration}): replicas 0..f-1 only order.
+ * {@code --config II} runs configuration II ({@link Configuration}): replicas 0..f-1 only order; {@code --config III}
+ * configuration III: the group file's members n..n+2f are execution nodes.
  * {@code --security rampart} signs the clients' and replicas' CreateSequence exchange with Rampart
  * ({@link GroupSecurity}); the keystores must exist in the key directory ({@code keystores} makes them).
  * {@code --container tomcat} runs the replica as Axis2's servlet in an embedded Tomcat instead of Axis2's own
@@ -119,18 +120,15 @@ public final class GroupLauncher {
     /**
      * Which replicas execute (BFT-WS §3.3.1–3.3.3). I: all of them. II: replicas f..n-1 (2f+1) execute and
      * deploy the services; 0..f-1, the first primaries among them, only order and deploy none (§3.3.2: "the Web
-     * services for the application are loaded only at 2f+1 replicas"). III (separate execution nodes) runs in
-     * core and the simulator only: {@link #parse} refuses it.
+     * services for the application are loaded only at 2f+1 replicas"). III (§3.3.3): the group's members are
+     * 3f+1 agreement replicas (ids 0..n-1), which only order and deploy no service, and 2f+1 execution nodes (ids
+     * n..n+2f, {@code bftws.executionNodes}), which deploy the services, execute and reply; so a group file of
+     * 5f+2 members ({@link #deploys}). An execution node signs with {@code client-(id-n+1).key}, the clients with the next one.
      */
     public enum Configuration {
-        I, II;
+        I, II, III;
 
         public static Configuration parse(String name) {
-            if (name.equalsIgnoreCase("III")) {
-                throw new IllegalArgumentException("configuration III (3f+1 agreement replicas, 2f+1 separate execution"
-                        + " nodes, BFT-WS §3.3.3) runs in core and the simulator only, not over HTTP yet: use --config"
-                        + " I or II");
-            }
             for (Configuration c : values()) {
                 if (c.name().equalsIgnoreCase(name)) {
                     return c;
@@ -139,15 +137,60 @@ public final class GroupLauncher {
             throw new IllegalArgumentException("--config is I, II or III, not " + name);
         }
 
-        /** True when replica {@code id} of {@code n} executes and deploys the services. */
-        public boolean executes(int id, int n) {
-            return this == I || id >= (n - 1) / 3;
+        /** True when member {@code id} of a group of {@code members} executes and deploys the services. */
+        public boolean executes(int id, int members) {
+            return this == I || (this == II ? id >= (members - 1) / 3 : id >= agreementReplicas(members));
         }
 
-        /** The group's {@code bftws.executingReplicas} parameter for n replicas ("" in configuration I). */
+        /**
+         * True when member {@code id} deploys the service archives: all but configuration II's ordering-only
+         * replicas. Configuration III's agreement replicas deploy the siblings of the main service as well, never
+         * invoked (core hands them nothing to execute), so that each service's endpoint takes the clients' WS-RM
+         * messages for ordering; for the main service (Echo) the module deploys its stand-in.
+         */
+        public boolean deploys(int id, int members) {
+            return this != II || executes(id, members);
+        }
+
+        /** The agreement replicas n = 3f+1 among {@code members} (all of them but in configuration III). */
+        public int agreementReplicas(int members) {
+            if (this != III) {
+                return members;
+            }
+            int f = (members - 2) / 5;
+            if (f < 1 || members != 5 * f + 2) {
+                throw new IllegalArgumentException("configuration III needs 3f+1 agreement replicas and 2f+1 execution"
+                        + " nodes, 5f+2 members, got " + members);
+            }
+            return 3 * f + 1;
+        }
+
+        /** Which {@code client-J.key} the group's clients sign with: the first no execution node uses. */
+        public int clientKey(int members) {
+            return this == III ? members - agreementReplicas(members) + 1 : 1;
+        }
+
+        /** {@code bftws.replica.id} and {@code bftws.keys.private} of member {@code id}. */
+        public String memberParameters(int id, int members, Path keys) {
+            int n = agreementReplicas(members);
+            return id < n ? replicaParameters(id, keys) : param(BftwsKeys.REPLICA_ID, id)
+                    + param(BftwsKeys.PRIVATE_KEY, keys.resolve(KeyFiles.clientFileName(id - n + 1)));
+        }
+
+        /**
+         * The group's {@code bftws.executingReplicas} (II) or {@code bftws.executionNodes} (III) parameter for a
+         * group of {@code members} ("" in configuration I).
+         */
         public String parameters(int n) {
             if (this == I) {
                 return "";
+            }
+            if (this == III) {
+                StringBuilder nodes = new StringBuilder();
+                for (int id = agreementReplicas(n); id < n; id++) {
+                    nodes.append(nodes.length() == 0 ? "" : " ").append(id);
+                }
+                return param(GroupConfig.EXECUTION_NODES.name(), nodes.toString());
             }
             StringBuilder ids = new StringBuilder();
             for (int r = 0; r < n; r++) {
@@ -222,17 +265,19 @@ public final class GroupLauncher {
             String extra, GroupSecurity security, List<Path> services, Configuration configuration)
             throws IOException {
         Path xml = replicaXml(id, ports, layout, dir.resolve("conf/axis2.xml"), randomness,
+                configuration.memberParameters(id, ports.length, layout.keys()),
                 security.replicaParameters(layout.keys(), ports.length, id, dir.resolve("conf"))
                         + configuration.parameters(ports.length) + extra);
         Axis2Repository.Builder repository = Axis2Repository.at(dir.resolve("repository")).axis2Xml(xml);
-        if (!configuration.executes(id, ports.length)) {
+        if (!configuration.deploys(id, ports.length)) {
             return EmbeddedAxis2Server.start(security.withModule(withModules(repository, layout), layout).build(),
                     ports[id]);
         }
         for (Path aar : services) {
             repository.service(aar);
         }
-        return EmbeddedAxis2Server.start(withArchives(repository, layout, security), ports[id]);
+        return EmbeddedAxis2Server.start(withArchives(repository, layout, security,
+                configuration.executes(id, ports.length)), ports[id]);
     }
 
     /**
@@ -271,6 +316,7 @@ public final class GroupLauncher {
     private static Path webApplication(int id, int[] ports, Layout layout, Path dir, String randomness,
             GroupSecurity security) throws IOException {
         Path xml = replicaXml(id, ports, layout, dir.resolve("conf/axis2.xml"), randomness,
+                replicaParameters(id, layout.keys()),
                 security.replicaParameters(layout.keys(), ports.length, id, dir.resolve("conf")));
         Path webapp = dir.resolve("webapp");
         withArchives(TomcatAxis2Server.webApplication(webapp, xml), layout, security);
@@ -278,17 +324,17 @@ public final class GroupLauncher {
     }
 
     /**
-     * conf/axis2-replica.xml with the group's parameters for replica {@code id}, {@code randomness} as
-     * {@code bftws.randomness.algorithm} followed by any {@code <parameter>}s in {@code extra}, written to
-     * {@code out}.
+     * conf/axis2-replica.xml with the group's parameters, {@code member}'s (its id and key) for member {@code id},
+     * {@code randomness} as {@code bftws.randomness.algorithm} followed by any {@code <parameter>}s in
+     * {@code extra}, written to {@code out}.
      */
-    private static Path replicaXml(int id, int[] ports, Layout layout, Path out, String randomness, String extra)
-            throws IOException {
+    private static Path replicaXml(int id, int[] ports, Layout layout, Path out, String randomness, String member,
+            String extra) throws IOException {
         if (id < 0 || id >= ports.length) {
             throw new IllegalArgumentException("replica id " + id + " is not in 0.." + (ports.length - 1));
         }
         return withParameters(layout.replicaXml(), out, groupParameters(ports, layout.keys())
-                + replicaParameters(id, layout.keys()) + param(BftwsKeys.RANDOMNESS.name(), randomness) + extra);
+                + member + param(BftwsKeys.RANDOMNESS.name(), randomness) + extra);
     }
 
     /**
@@ -297,8 +343,15 @@ public final class GroupLauncher {
      */
     private static Axis2Repository withArchives(Axis2Repository.Builder repository, Layout layout,
             GroupSecurity security) throws IOException {
+        return withArchives(repository, layout, security, true);
+    }
+
+    /** As above; without the main service echo.aar unless {@code echo} (the module stands in for it). */
+    private static Axis2Repository withArchives(Axis2Repository.Builder repository, Layout layout,
+            GroupSecurity security, boolean echo) throws IOException {
         Path services = layout.artifacts().resolve("services");
-        return security.withModule(withModules(repository, layout), layout).service(services.resolve("echo.aar"))
+        Axis2Repository.Builder modules = security.withModule(withModules(repository, layout), layout);
+        return (echo ? modules.service(services.resolve("echo.aar")) : modules)
                 .service(services.resolve("dealer.aar")).service(services.resolve("idgen.aar"))
                 .service(services.resolve("counter.aar")).build();
     }
@@ -437,7 +490,7 @@ public final class GroupLauncher {
             System.err.println("usage: GroupLauncher ports N | keystores --keys DIR --replicas N | replica --id I"
                     + " --group FILE --keys DIR --dir DIR --artifacts DIR --conf DIR"
                     + " [--randomness none|ct|ba|ba-hardened] [--container axis2|tomcat] [--security none|rampart]"
-                    + " [--config I|II] [--ordering pbft|async]");
+                    + " [--config I|II|III] [--ordering pbft|async]");
             System.exit(2);
         }
         Map<String, String> o = options(args, 1);
@@ -468,7 +521,8 @@ public final class GroupLauncher {
             }
             stopped.countDown();
         }, "replica-shutdown"));
-        System.out.println("replica " + id + " serving " + server.serviceUrl("Echo")
+        String what = configuration.agreementReplicas(ports.length) <= id ? "execution node " : "replica ";
+        System.out.println(what + id + " serving " + server.serviceUrl("Echo")
                 + (configuration.executes(id, ports.length) ? ", Dealer, IdGenerator, Counter" : " (ordering only)")
                 + " in " + container.name().toLowerCase(Locale.ROOT) + "; randomness " + randomness
                 + ", security " + security.value() + ", configuration " + configuration + ", ordering " + ordering);

@@ -5,6 +5,9 @@ import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
+import java.nio.file.Path;
+
+import org.bftws.core.keys.KeyFiles;
 import org.junit.Test;
 
 /** {@code --config I|II|III} of GroupLauncher, DemoClient and scripts/start-group (BFT-WS §3.3). */
@@ -22,10 +25,18 @@ public class ConfigurationOptionTest {
     }
 
     @Test
-    public void configurationThreeIsRefusedSayingItIsNotBuilt() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> GroupLauncher.Configuration.parse("III"));
-        assertTrue(e.getMessage(), e.getMessage().contains("not built"));
+    public void configurationThreeAddsTwoFPlusOneExecutionNodesAfterTheReplicas() {
+        GroupLauncher.Configuration three = GroupLauncher.Configuration.parse("iii");
+        assertEquals(4, three.agreementReplicas(7));
+        assertEquals(7, three.agreementReplicas(12));
+        assertFalse(three.executes(3, 7));
+        assertTrue(three.executes(4, 7));
+        assertTrue("its replicas take the sibling services' WS-RM messages", three.deploys(0, 7));
+        assertEquals(GroupLauncher.param("bftws.executionNodes", "4 5 6"), three.parameters(7));
+        assertEquals("the first client key no execution node signs with", 4, three.clientKey(7));
+        assertEquals(1, GroupLauncher.Configuration.I.clientKey(4));
+        assertTrue(three.memberParameters(6, 7, Path.of("k")).contains(KeyFiles.clientFileName(3)));
+        assertThrows("5f+2 members", IllegalArgumentException.class, () -> three.agreementReplicas(6));
         assertThrows(IllegalArgumentException.class, () -> GroupLauncher.Configuration.parse("IV"));
     }
 }

@@ -34,10 +34,13 @@ import org.junit.rules.TemporaryFolder;
  */
 public final class LaunchedGroup extends ExternalResource {
     public static final int N = 4;
+    /** Configuration III's execution nodes beside the N replicas: 2f+1, ids N..N+2f. */
+    public static final int EXECUTION_NODES = 2 * ((N - 1) / 3) + 1;
 
     private final TemporaryFolder tmp;
-    private final Axis2Server[] replicas = new Axis2Server[N];
-    private final Path[] dirs = new Path[N];
+    /** By member id; sized by {@link #configuration}. */
+    private Axis2Server[] replicas = new Axis2Server[N];
+    private Path[] dirs = new Path[N];
     private final List<DemoClient> clients = new ArrayList<>();
     private final List<Path> services = new ArrayList<>();
     private int clientKeys = 1;
@@ -88,7 +91,12 @@ public final class LaunchedGroup extends ExternalResource {
      * service); in Axis2's own server.
      */
     public LaunchedGroup configuration(GroupLauncher.Configuration c) {
+        if (layout != null) {
+            throw new IllegalStateException("the members' ports are picked already");
+        }
         configuration = c;
+        replicas = new Axis2Server[members()];
+        dirs = new Path[members()];
         return this;
     }
 
@@ -138,14 +146,21 @@ public final class LaunchedGroup extends ExternalResource {
         if (layout == null) {
             Path keys = tmp.newFolder("keys").toPath();
             ByteArrayOutputStream log = new ByteArrayOutputStream();
+            // configuration III's execution nodes sign with the first client keys (GroupLauncher.Configuration)
+            int keysMade = clientKeys + configuration.clientKey(members()) - 1;
             assertEquals(log.toString(), 0, KeyGen.run(new String[] {"--out", keys.toString(), "--replicas",
-                String.valueOf(N), "--clients", String.valueOf(clientKeys)}, new SecureRandom(), new PrintStream(log),
+                String.valueOf(N), "--clients", String.valueOf(keysMade)}, new SecureRandom(), new PrintStream(log),
                 new PrintStream(log)));
             layout = new GroupLauncher.Layout(Path.of(System.getProperty("bftws.test.artifacts")),
                     Path.of(System.getProperty("bftws.conf")), keys);
-            ports = GroupLauncher.freePorts(N);
+            ports = GroupLauncher.freePorts(members());
         }
         return layout;
+    }
+
+    /** The group's members: the N replicas, and in configuration III the execution nodes after them. */
+    public int members() {
+        return configuration == GroupLauncher.Configuration.III ? N + EXECUTION_NODES : N;
     }
 
     /** The replicas' ports, by replica id. */
@@ -159,7 +174,7 @@ public final class LaunchedGroup extends ExternalResource {
         if (security == GroupSecurity.RAMPART) {
             GroupSecurity.keystores(layout().keys(), N); // as scripts/start-group does, before the parties start
         }
-        for (int r = 0; r < N; r++) {
+        for (int r = 0; r < members(); r++) {
             start(r, "replica" + r);
         }
         return this;
@@ -226,7 +241,8 @@ public final class LaunchedGroup extends ExternalResource {
     /** As above, signing as {@code signing} says (a client the group must refuse, say). */
     public DemoClient client(String dirName, GroupSecurity signing) throws IOException {
         DemoClient c = DemoClient.connect(GroupLauncher.Container.AXIS2, ports(), layout(),
-                tmp.newFolder(dirName).toPath(), signing, clientParameters + configuration.parameters(N));
+                tmp.newFolder(dirName).toPath(), signing, clientParameters + configuration.parameters(members()),
+                configuration.clientKey(members()));
         clients.add(c);
         return c;
     }

@@ -93,6 +93,8 @@ public final class GroupClientRuntime implements AutoCloseable {
     private final URI replyTo;
     /** Every replica's control port, where read-only requests go. */
     private final List<URI> controlPorts;
+    /** Configuration III: every execution node's control port, where each request goes too; else empty. */
+    private final List<URI> executionPorts;
     private final MulticastSender sender;
     /** Puts the WS-Security header on an application message ({@code bftws.security=rampart}); else null. */
     private final UnaryOperator<byte[]> wsSecurity;
@@ -120,10 +122,15 @@ public final class GroupClientRuntime implements AutoCloseable {
             control.add(ControlPort.controlUri(r.endpoint()));
         }
         this.controlPorts = List.copyOf(control);
+        List<URI> execution = new ArrayList<>();
+        for (ReplicaEndpoint e : config.executionNodes()) {
+            execution.add(ControlPort.controlUri(e.endpoint()));
+        }
+        this.executionPorts = List.copyOf(execution);
         Policy policy = SequenceEstablishment.signingPolicy(config);
         this.wsSecurity = policy == null ? null : ApplicationMessageSigner.of(policy);
         this.replyGuard = policy == null ? null : new SignedReplyGuard(policy, config.n());
-        this.sender = new MulticastSender("bftws-client-send", config.n(),
+        this.sender = new MulticastSender("bftws-client-send", config.n() + executionPorts.size(),
                 config.multicast().withBuffer(SEND_QUEUE_CAPACITY, SEND_TIMEOUT));
         try {
             this.port = ControlPort.deploy(context, this::onControlMessage, config.controlMaxBytes(),
@@ -138,8 +145,9 @@ public final class GroupClientRuntime implements AutoCloseable {
             return t;
         });
         ticker.scheduleAtFixedRate(this::tick, config.tickMillis(), config.tickMillis(), TimeUnit.MILLISECONDS);
-        LOG.info("bftws client (node {}) for group {}: {} replicas, replies at {}", keys.nodeId(),
-                config.groupEndpoint(), config.n(), replyTo);
+        LOG.info("bftws client (node {}) for group {}: {} replicas{}, replies at {}", keys.nodeId(),
+                config.groupEndpoint(), config.n(), executionPorts.isEmpty() ? ""
+                        : " and " + executionPorts.size() + " execution nodes", replyTo);
     }
 
     /**
@@ -218,8 +226,10 @@ public final class GroupClientRuntime implements AutoCloseable {
                 owner.setProperty(SEQUENCE_PROPERTY, s);
             }
         }
-        // An asynchronous group executes nothing without ordering (its engine has no read-only path): order the call.
-        return s.call(operation, randomized, readOnly && config.ordering() == Ordering.PBFT, timeoutMillis);
+        // An asynchronous group executes nothing without ordering (its engine has no read-only path), nor does a
+        // group with execution nodes (its agreement replicas hold no state to read): order the call.
+        return s.call(operation, randomized, readOnly && config.ordering() == Ordering.PBFT
+                && executionPorts.isEmpty(), timeoutMillis);
     }
 
     /**
@@ -295,11 +305,16 @@ public final class GroupClientRuntime implements AutoCloseable {
      * Each signed request goes to every replica's service endpoint as a WS-RM application message (paper
      * §3.3.1.2), which the replica's Sandesha2 processes before BFT-WS orders it; a retransmission by core is
      * the same message again. A read-only request (Castro-Liskov §5.1.3) is no message of the WS-RM sequence:
-     * it goes to every replica's control port, with this client's control port to reply to.
+     * it goes to every replica's control port, with this client's control port to reply to. In configuration III
+     * (BFT-WS §3.3.3) every request also goes to the execution nodes' control ports: they reply to the control
+     * port it names once the agreement replicas have ordered it, and answer a retransmission from their cache.
      */
     void send(Ready r) {
         for (Ready.Outbound o : r.messages) {
             Signed signed = Signed.decode(o.bytes());
+            if (!executionPorts.isEmpty() && signed.kind() == Kind.REQUEST) {
+                sender.send(executionPorts, new ControlMessage(o.bytes(), replyTo));
+            }
             if (signed.kind() == Kind.READ_ONLY_REQUEST) {
                 sender.send(controlPorts, new ControlMessage(o.bytes(), replyTo));
                 continue;

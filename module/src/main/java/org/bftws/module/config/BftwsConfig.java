@@ -67,6 +67,36 @@ public final class BftwsConfig {
 
     /** The replicas ordered by id (index i holds replica i); empty when not replicated. */
     public List<ReplicaEndpoint> replicas() {
+        List<ReplicaEndpoint> listed = listed();
+        return listed.size() <= n() ? listed : listed.subList(0, n());
+    }
+
+    /**
+     * Configuration III's execution nodes (BFT-WS §3.3.3) as {@code bftws.replicas} names them, in the order of
+     * {@code bftws.executionNodes}; empty in configurations I and II.
+     */
+    public List<ReplicaEndpoint> executionNodes() {
+        List<ReplicaEndpoint> listed = listed();
+        return listed.size() <= n() ? List.of() : listed.subList(n(), listed.size());
+    }
+
+    /** The endpoint of node {@code id}, a replica or an execution node of {@code bftws.replicas}. */
+    public ReplicaEndpoint member(int id) {
+        for (ReplicaEndpoint r : listed()) {
+            if (r.id() == id) {
+                return r;
+            }
+        }
+        throw new IllegalArgumentException("no member " + id + " in " + BftwsKeys.REPLICAS.name());
+    }
+
+    /** True on an execution node of configuration III: it executes what the agreement replicas ordered. */
+    public boolean isExecutionNode() {
+        return isReplica() && group.isExecutionNode(replicaId());
+    }
+
+    /** Replicas by id, then execution nodes (checked by {@link BftwsParameters}). */
+    private List<ReplicaEndpoint> listed() {
         List<ReplicaEndpoint> replicas = get(BftwsKeys.REPLICAS);
         return replicas == null ? List.of() : replicas;
     }

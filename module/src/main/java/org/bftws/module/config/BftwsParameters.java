@@ -146,14 +146,69 @@ public final class BftwsParameters {
     private static ConfigValues checkMembership(ConfigValues values, GroupConfig group) {
         checkSecurityPolicy(values);
         URI groupEndpoint = required(values, GROUP_ENDPOINT);
-        List<ReplicaEndpoint> replicas = replicasById(required(values, REPLICAS), group, groupEndpoint);
-        checkReplicaId(values, group.n());
+        List<ReplicaEndpoint> listed = required(values, REPLICAS);
+        List<ReplicaEndpoint> replicas = replicasById(agreementEntries(listed, group), group, groupEndpoint);
+        List<ReplicaEndpoint> executionNodes = executionNodesById(listed, group, replicas, groupEndpoint);
+        checkReplicaId(values, group);
+        checkSeparateExecution(values, group);
         readableFile(required(values, PRIVATE_KEY), PRIVATE_KEY);
         readableFile(required(values, PUBLIC_KEYS), PUBLIC_KEYS);
         if (values.isSet(CLIENT_REPLY_ENDPOINT) && values.get(ROLE) != Role.CLIENT) {
             throw new BftwsConfigException(CLIENT_REPLY_ENDPOINT.name(), "is set, but " + ROLE + " is replica");
         }
-        return values.with(REPLICAS, replicas);
+        List<ReplicaEndpoint> all = new ArrayList<>(replicas);
+        all.addAll(executionNodes);
+        return values.with(REPLICAS, List.copyOf(all));
+    }
+
+    /** The entries of {@code bftws.replicas} that are no execution nodes: they must be the 3f+1 replicas. */
+    private static List<ReplicaEndpoint> agreementEntries(List<ReplicaEndpoint> listed, GroupConfig group) {
+        return listed.stream().filter(r -> !group.isExecutionNode(r.id())).toList();
+    }
+
+    /**
+     * Configuration III (BFT-WS §3.3.3): {@code bftws.replicas} also names every execution node of
+     * {@code bftws.executionNodes}, by its id, so the agreement replicas reach its control port and the clients
+     * send it their requests; in the order of {@code bftws.executionNodes}.
+     */
+    static List<ReplicaEndpoint> executionNodesById(List<ReplicaEndpoint> listed, GroupConfig group,
+            List<ReplicaEndpoint> replicas, URI groupEndpoint) {
+        List<ReplicaEndpoint> nodes = new ArrayList<>();
+        Set<URI> seen = new HashSet<>();
+        replicas.forEach(r -> seen.add(r.endpoint()));
+        for (int id : group.executionNodes()) {
+            List<ReplicaEndpoint> of = listed.stream().filter(r -> r.id() == id).toList();
+            if (of.size() != 1) {
+                throw new BftwsConfigException(REPLICAS.name(), "must list execution node " + id + " ("
+                        + GroupConfig.EXECUTION_NODES + ") once, got " + of.size());
+            }
+            URI endpoint = of.get(0).endpoint();
+            if (!seen.add(endpoint) || endpoint.equals(groupEndpoint)) {
+                throw new BftwsConfigException(REPLICAS.name(), "lists endpoint " + endpoint
+                        + " twice or as the group endpoint");
+            }
+            nodes.add(of.get(0));
+        }
+        return nodes;
+    }
+
+    /**
+     * Execution nodes (configuration III) order nothing: asynchronous ordering has no such role (refused in
+     * {@link #checkOrdering}), and neither the WS-Security reply check nor randomized operations know them yet.
+     */
+    private static void checkSeparateExecution(ConfigValues values, GroupConfig group) {
+        if (group.executionNodes().isEmpty()) {
+            return;
+        }
+        String why = " with " + GroupConfig.EXECUTION_NODES.name() + " (configuration III)";
+        if (values.get(SECURITY) != SecurityMode.NONE) {
+            throw new BftwsConfigException(SECURITY.name(), "must be none" + why + ": replies signed by execution"
+                    + " nodes are not checked by the clients' WS-Security guard");
+        }
+        if (values.get(RANDOMNESS) != RandomnessAlgorithm.NONE) {
+            throw new BftwsConfigException(RANDOMNESS.name(), "must be none" + why + ": randomized operations are"
+                    + " not supported with execution nodes");
+        }
     }
 
     /** The policy file, required with rampart; forbidden without, so a forgotten mode is not silently off. */
@@ -167,7 +222,8 @@ public final class BftwsParameters {
         readableFile(required(values, SECURITY_POLICY), SECURITY_POLICY);
     }
 
-    private static void checkReplicaId(ConfigValues values, int n) {
+    private static void checkReplicaId(ConfigValues values, GroupConfig group) {
+        int n = group.n();
         if (values.get(ROLE) == Role.CLIENT) {
             if (values.isSet(REPLICA_ID)) {
                 throw new BftwsConfigException(REPLICA_ID.name(), "is set, but " + ROLE + " is client");
@@ -178,9 +234,9 @@ public final class BftwsParameters {
             throw new BftwsConfigException(REPLICA_ID.name(), "is required when " + ROLE + " is replica");
         }
         int id = values.get(REPLICA_ID);
-        if (id >= n) {
+        if (id >= n && !group.isExecutionNode(id)) {
             throw new BftwsConfigException(REPLICA_ID.name(), "must be between 0 and " + (n - 1) + " (n = 3f+1 = "
-                    + n + "), got " + id);
+                    + n + ") or an execution node of " + GroupConfig.EXECUTION_NODES + ", got " + id);
         }
     }
 
@@ -240,11 +296,6 @@ public final class BftwsParameters {
             group = GroupConfig.fromProperties(params);
         } catch (ConfigException e) {
             throw new BftwsConfigException(e.key(), e.detail());
-        }
-        if (!group.executionNodes().isEmpty()) {
-            // core's agreement replicas would hand batches to nodes this module cannot reach or run
-            throw new BftwsConfigException(GroupConfig.EXECUTION_NODES.name(), "configuration III runs in core and"
-                    + " the simulator only: the module has no execution nodes yet");
         }
         return group;
     }

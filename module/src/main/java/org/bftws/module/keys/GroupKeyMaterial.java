@@ -28,7 +28,9 @@ import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
  *
  * <p>Node ids: the key files number replicas 1..n and clients 1..C; core numbers replicas 0..n-1 and clients
  * from n. So replica id i (its entry in {@code bftws.replicas}) is {@code replica-(i+1).key}, and
- * {@code client-J.key} is core node n + J - 1.
+ * {@code client-J.key} is core node n + J - 1. An execution node of configuration III (BFT-WS §3.3.3; its id
+ * from n on, {@code bftws.executionNodes}) signs with the client key of its node id, {@code client-(id-n+1).key}:
+ * its id is no client's, so no client uses that key, and every member already holds its public key.
  *
  * @param nodeId this instance's core node id
  * @param group  all public material of {@code group.pub}, threshold group key included
@@ -64,6 +66,16 @@ public record GroupKeyMaterial(int nodeId, Signer signer, Verifier verifier, Gro
         CryptoCounts counts = new CryptoCounts();
         Verifier verifier = counts.counting(Ed25519.verifier(publicKeys));
         try {
+            if (config.isExecutionNode()) {
+                ClientKeys mine = KeyFiles.readClient(config.privateKeyPath(), group);
+                if (n + mine.index() - 1 != config.replicaId()) {
+                    throw new BftwsConfigException(BftwsKeys.PRIVATE_KEY.name(), "holds the key of node "
+                            + (n + mine.index() - 1) + ", but execution node " + config.replicaId() + " needs "
+                            + KeyFiles.clientFileName(config.replicaId() - n + 1));
+                }
+                return new GroupKeyMaterial(config.replicaId(), counts.counting(Ed25519.signer(mine.signingKey())),
+                        verifier, group, null, null, counts, null);
+            }
             if (config.isReplica()) {
                 ReplicaKeys mine = KeyFiles.readReplica(config.privateKeyPath(), group);
                 if (mine.index() != config.replicaId() + 1) {

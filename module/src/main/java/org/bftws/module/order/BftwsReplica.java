@@ -2,7 +2,9 @@ package org.bftws.module.order;
 
 import java.net.URI;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import org.apache.axis2.AxisFault;
 import org.apache.axis2.context.ConfigurationContext;
@@ -91,13 +93,21 @@ public final class BftwsReplica implements AutoCloseable {
         for (ReplicaEndpoint r : config.replicas()) {
             control.add(ControlPort.controlUri(r.endpoint()));
         }
+        Map<Integer, URI> executionControl = new HashMap<>();
+        for (ReplicaEndpoint e : config.executionNodes()) {
+            executionControl.put(e.id(), ControlPort.controlUri(e.endpoint()));
+        }
         // A window's worth of threads per peer, so a dead peer's timeouts delay nobody else's messages.
-        MulticastSender sender = new MulticastSender("bftws-send-r" + id, config.n(), config.multicast());
+        MulticastSender sender = new MulticastSender("bftws-send-r" + id, config.n() + executionControl.size(),
+                config.multicast());
         TotalOrderManager manager = new TotalOrderManager(config.group(), id, keys.signer(), keys.verifier(),
                 control, service, sender, config.tickMillis(), INBOUND_CAPACITY,
                 config.controlMaxBytes(), randomness, readOnly, keys.macs(), config.ordering());
+        manager.executionNodeControl(executionControl);
         manager.replicatedClients(config.replicatedClients());
-        if (confidential != ConfidentialOperations.NONE) {
+        // Configuration III's execution nodes hold no decryption share and agreement replicas execute nothing:
+        // confidential operations are not offered there, and a sealed request is refused by the In Handler.
+        if (confidential != ConfidentialOperations.NONE && config.group().executionNodes().isEmpty()) {
             manager.confidentialOperations(new ConfidentialConfig(keys.group().encryption(), keys.decryption(),
                     RandomnessSetup.groupId(config), confidential));
         }

@@ -31,6 +31,7 @@ import org.bftws.core.pbft.Effect;
 import org.bftws.core.pbft.ConfidentialConfig;
 import org.bftws.core.pbft.Engine;
 import org.bftws.core.pbft.Event;
+import org.bftws.core.pbft.ExecutionNode;
 import org.bftws.core.pbft.Ready;
 import org.bftws.core.pbft.RandomnessConfig;
 import org.bftws.core.pbft.ReadOnlyOperations;
@@ -137,6 +138,8 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
     private volatile UnaryOperator<byte[]> replySigner;
     /** Null, or the confidential requests' material (SINTRA §2.6), for the In Handler's checks. */
     private volatile ConfidentialConfig confidential;
+    /** Execution node id → control port (configuration III), empty otherwise. */
+    private volatile Map<Integer, URI> executionControl = Map.of();
 
     /**
      * @param replicaControl  control-port URL of every replica, indexed by replica id (0..n-1)
@@ -170,12 +173,17 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
         this.n = cfg.n();
         boolean async = ordering == Ordering.ASYNC;
         this.preVerifier = macs == null || async ? new PreVerifier(verifier) : new PreVerifier(verifier, cfg, id);
-        this.pbft = async ? null : new Replica(cfg, id, signer, preVerifier, Role.of(cfg, id), randomness, macs)
-                .readOnlyOperations(readOnly);
-        this.engine = async ? asyncEngine(cfg, id, signer, preVerifier, randomness) : pbft;
+        // Configuration III (BFT-WS §3.3.3): an execution node steps core's ExecutionNode, which orders nothing.
+        boolean executionNode = cfg.isExecutionNode(id);
+        this.pbft = async || executionNode ? null
+                : new Replica(cfg, id, signer, preVerifier, Role.of(cfg, id), randomness, macs).readOnlyOperations(readOnly);
+        this.engine = executionNode ? new ExecutionNode(cfg, id, signer, preVerifier)
+                : async ? asyncEngine(cfg, id, signer, preVerifier, randomness) : pbft;
         this.replicaControl = List.copyOf(replicaControl);
         List<URI> others = new ArrayList<>(replicaControl);
-        others.remove(id);
+        if (id < n) {
+            others.remove(id);
+        }
         this.peers = List.copyOf(others);
         this.service = service;
         this.sender = sender;
@@ -183,7 +191,8 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
         this.inboundCapacity = inboundCapacity;
         this.maxMessageBytes = maxMessageBytes;
         this.randomness = randomness;
-        this.orderingMode = async ? "asynchronous (SINTRA atomic broadcast), randomness " + randomness.algorithm()
+        this.orderingMode = executionNode ? "execution node of configuration III (agreement by "
+                + cfg.n() + " PBFT replicas)" : async ? "asynchronous (SINTRA atomic broadcast), randomness " + randomness.algorithm()
                 : "PBFT " + Role.of(cfg, id) + ", randomness " + randomness.algorithm() + ", authentication "
                 + (macs == null ? Authentication.SIGNATURES : Authentication.MACS).label();
         this.orderingThread = daemon(this::run, "bftws-order-r" + id);
@@ -212,6 +221,14 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
      */
     public void signRepliesWith(UnaryOperator<byte[]> signer) {
         this.replySigner = signer;
+    }
+
+    /**
+     * Configuration III (BFT-WS §3.3.3): the control ports of the execution nodes by node id, where agreement
+     * replicas hand out ordered batches and execution nodes exchange checkpoints and state; before {@link #start}.
+     */
+    public void executionNodeControl(Map<Integer, URI> control) {
+        this.executionControl = Map.copyOf(control);
     }
 
     public void start() {
@@ -347,6 +364,8 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
             sender.send(peers, m);
         } else if (o.to() >= 0 && o.to() < n) {
             sender.send(replicaControl.get(o.to()), m);
+        } else if (executionControl.containsKey(o.to())) {
+            sender.send(executionControl.get(o.to()), m);
         } else {
             URI client = clientReplyTo.get(o.to());
             if (client != null) {
@@ -365,6 +384,8 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
     public void replicatedClients(ReplicatedClients clients) {
         if (pbft != null) {
             pbft.replicatedClients(clients);
+        } else if (engine instanceof ExecutionNode node) {
+            node.replicatedClients(clients);
         } else if (!clients.isEmpty()) {
             throw new IllegalArgumentException("asynchronous ordering takes no replicated clients");
         }
@@ -488,6 +509,8 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
             return "this replica itself";
         } else if (node < n) {
             return "replica " + node + " (" + replicaControl.get(node) + ")";
+        } else if (executionControl.containsKey(node)) {
+            return "execution node " + node + " (" + executionControl.get(node) + ")";
         }
         URI replyTo = clientReplyTo.get(node);
         return "client " + node + (replyTo == null ? "" : " (replies to " + replyTo + ")");

@@ -335,10 +335,42 @@ public class BftwsParametersTest {
         assertEquals(List.of(), BftwsParameters.ignoredByOrdering(BftwsParameters.parse(replica), replica));
     }
 
-    /** BFT-WS §3.3.3: configuration III's execution nodes run in core and the simulator, not in the module yet. */
+    /** BFT-WS §3.3.3: {@code bftws.replicas} names the execution nodes beside the agreement replicas. */
     @Test
-    public void executionNodesAreRefusedByTheModule() {
-        assertRejected("bftws.executionNodes", "10 11 12", "configuration III runs in core and the simulator only");
+    public void executionNodesAreListedBesideTheReplicas() {
+        Map<String, String> p = configurationThree("5");
+        BftwsConfig c = BftwsParameters.parse(p);
+        assertTrue(c.isExecutionNode());
+        assertEquals(4, c.replicas().size());
+        assertEquals(URI.create("http://127.0.0.1:9003/a"), c.replicas().get(3).endpoint());
+        assertEquals(List.of(5, 6, 7), c.executionNodes().stream().map(ReplicaEndpoint::id).toList());
+        assertEquals(URI.create("http://127.0.0.1:9006/a"), c.member(6).endpoint());
+        p.put("bftws.replica.id", "2");
+        assertFalse(BftwsParameters.parse(p).isExecutionNode());
+    }
+
+    @Test
+    public void executionNodesNeedAnEndpointAndNoRandomnessOrSigning() {
+        Map<String, String> p = configurationThree("5");
+        p.put("bftws.replicas", p.get("bftws.replicas").replace("7=http://127.0.0.1:9007/a", ""));
+        assertEquals("bftws.replicas", expectFaultOf(p).key());
+        p = configurationThree("5");
+        p.put("bftws.randomness.algorithm", "ct");
+        assertEquals("bftws.randomness.algorithm", expectFaultOf(p).key());
+        p = configurationThree("8");
+        assertEquals("bftws.replica.id", expectFaultOf(p).key());
+    }
+
+    /** Replica 2's parameters in a group with execution nodes 5, 6 and 7, as node {@code id}. */
+    private Map<String, String> configurationThree(String id) {
+        Map<String, String> p = new HashMap<>(replica);
+        p.put("bftws.executionNodes", "5 6 7");
+        p.put("bftws.replicas", replica.get("bftws.replicas") + " 5=http://127.0.0.1:9005/a 6=http://127.0.0.1:9006/a"
+                + " 7=http://127.0.0.1:9007/a");
+        p.put("bftws.randomness.algorithm", "none");
+        p.remove("bftws.randomness.scheme");
+        p.put("bftws.replica.id", id);
+        return p;
     }
 
     private void assertRejected(String key, String value, String messagePart) {

@@ -37,7 +37,7 @@ public class GroupKeyMaterialTest {
         keys = TMP.newFolder("keys").toPath();
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         assertEquals(log.toString(), 0, KeyGen.run(new String[] {"--out", keys.toString(), "--replicas", "4",
-                "--clients", "2"}, new SecureRandom(), new PrintStream(log), new PrintStream(log)));
+                "--clients", "3"}, new SecureRandom(), new PrintStream(log), new PrintStream(log)));
     }
 
     @Test
@@ -83,6 +83,26 @@ public class GroupKeyMaterialTest {
             fail("loaded a malformed group.pub");
         } catch (BftwsConfigException e) {
             assertEquals(BftwsKeys.PUBLIC_KEYS.name(), e.key());
+        }
+    }
+
+    /** Configuration III: execution node I (from n on) signs with client-(I-n+1).key, another is refused. */
+    @Test
+    public void anExecutionNodeSignsWithTheClientKeyOfItsNodeId() {
+        Map<String, String> p = params("replica", 5, KeyFiles.clientFileName(2));
+        p.put("bftws.executionNodes", "4 5 6");
+        p.put("bftws.replicas", p.get("bftws.replicas") + " 4=http://h/s/E 5=http://h/s/F 6=http://h/s/G");
+        GroupKeyMaterial e5 = GroupKeyMaterial.load(BftwsParameters.parse(p));
+        assertEquals(5, e5.nodeId());
+        byte[] data = "an execution checkpoint".getBytes(StandardCharsets.UTF_8);
+        GroupKeyMaterial r0 = GroupKeyMaterial.load(config("replica", 0, KeyFiles.replicaFileName(1)));
+        assertTrue(r0.verifier().verify(5, data, e5.signer().sign(data)));
+        p.put("bftws.keys.private", keys.resolve(KeyFiles.clientFileName(1)).toString());
+        try {
+            GroupKeyMaterial.load(BftwsParameters.parse(p));
+            fail("loaded node 4's key as execution node 5's");
+        } catch (BftwsConfigException e) {
+            assertEquals(BftwsKeys.PRIVATE_KEY.name(), e.key());
         }
     }
 

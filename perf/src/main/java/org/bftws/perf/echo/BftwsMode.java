@@ -38,6 +38,8 @@ public final class BftwsMode implements EchoMode {
     private final long slowMillis;
     /** Calls of {@code echoConfidential}, sealed under the group's TDH2 key until ordered (SINTRA §2.6). */
     private final boolean confidential;
+    /** Configuration III (paper §3.3.3): the replicas only order, 2f+1 execution nodes execute and reply. */
+    private final boolean configurationThree;
 
     /**
      * The slow replica's delay in the {@code -slow} modes: three quarters of the default view-change timeout
@@ -71,7 +73,13 @@ public final class BftwsMode implements EchoMode {
 
     private BftwsMode(int n, boolean signed, boolean readOnly, boolean configurationTwo, boolean async,
             long slowMillis, boolean confidential) {
+        this(n, signed, readOnly, configurationTwo, async, slowMillis, confidential, false);
+    }
+
+    private BftwsMode(int n, boolean signed, boolean readOnly, boolean configurationTwo, boolean async,
+            long slowMillis, boolean confidential, boolean configurationThree) {
         this.confidential = confidential;
+        this.configurationThree = configurationThree;
         this.n = n;
         this.signed = signed;
         this.readOnly = readOnly;
@@ -116,6 +124,14 @@ public final class BftwsMode implements EchoMode {
         return new BftwsMode(4, false, false, true);
     }
 
+    /**
+     * {@code bftws-c3}: n = 4 ordering replicas and 3 execution nodes in configuration III, each an embedded
+     * Axis2 server with echo.aar; the client takes f+1 matching replies from the execution nodes.
+     */
+    static BftwsMode configurationThree() {
+        return new BftwsMode(4, false, false, false, false, 0, false, true);
+    }
+
     /** {@code bftws.executingReplicas} of configuration II: f..n-1, so 0..f-1 only order. */
     private String executingReplicas() {
         StringBuilder ids = new StringBuilder();
@@ -132,14 +148,15 @@ public final class BftwsMode implements EchoMode {
     @Override
     public String name() {
         return (n == 4 ? "bftws" : "bftws-n" + n) + (signed ? "-signed" : "") + (readOnly ? "-ro" : "")
-                + (configurationTwo ? "-c2" : "") + (async ? "-async" : "") + (slowMillis > 0 ? "-slow" : "")
-                + (confidential ? "-confidential" : "");
+                + (configurationTwo ? "-c2" : "") + (configurationThree ? "-c3" : "") + (async ? "-async" : "")
+                + (slowMillis > 0 ? "-slow" : "") + (confidential ? "-confidential" : "");
     }
 
     @Override
     public String description() {
         return "BFT-WS configuration " + (configurationTwo ? "II (" + executingReplicas().replaceAll("<[^>]*>", "")
-                .trim() + " execute)" : "I") + ": " + n + " replicas (f = " + (n - 1) / 3 + ") as embedded Axis2 servers on "
+                .trim() + " execute)" : configurationThree ? "III (" + (2 * ((n - 1) / 3) + 1) + " execution nodes"
+                + " beside the replicas execute and reply)" : "I") + ": " + n + " replicas (f = " + (n - 1) / 3 + ") as embedded Axis2 servers on "
                 + "loopback, " + (async ? "SINTRA's asynchronous atomic broadcast (no primary, no timeouts)" : "PBFT")
                 + " over SOAP/HTTP, one listening client, one ServiceClient (own virtual sequence) per "
                 + "concurrent client" + (signed ? "; " + BftwsKeys.SECURITY.name() + "=rampart: CreateSequence and application messages"
@@ -154,7 +171,8 @@ public final class BftwsMode implements EchoMode {
     public Deployment start(EchoSetup setup, Path work) throws Exception {
         ReplicaGroup group = ReplicaGroup.start(setup, work, n, ReplicaGroup.Keys.DEFAULT, setup.echoAar(), "Echo",
                 GROUP, (configurationTwo ? executingReplicas() : "")
-                        + (async ? GroupLauncher.param(BftwsKeys.ORDERING, Ordering.ASYNC) : ""), signed);
+                        + (async ? GroupLauncher.param(BftwsKeys.ORDERING, Ordering.ASYNC) : ""), signed,
+                configurationThree ? GroupLauncher.Configuration.III : GroupLauncher.Configuration.I);
         Deployment d = new Deployment() {
             @Override
             public Caller newCaller() throws Exception {

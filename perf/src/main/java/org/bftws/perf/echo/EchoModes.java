@@ -36,6 +36,7 @@ public final class EchoModes {
         modes.add(new BftwsMode(4, true)); // named only: --modes bftws-signed
         modes.add(BftwsMode.readOnly()); // named only: --modes bftws-ro
         modes.add(BftwsMode.configurationTwo()); // named only: --modes bftws-c2
+        modes.add(BftwsMode.configurationThree()); // named only: --modes bftws-c3
         modes.add(BftwsMode.asynchronous()); // named only: --modes bftws-async
         modes.add(BftwsMode.confidential()); // named only: --modes bftws-confidential
         modes.add(BftwsMode.slowReplicaZero(false)); // named only: --modes bftws-slow

@@ -36,7 +36,12 @@ public final class ReplicaGroup implements AutoCloseable {
     private final Path serviceAar;
     private final Path keys;
     private final String groupParams;
+    /** Every member's port: the n replicas, then any execution nodes. */
     private final int[] ports;
+    private final int n;
+    private final GroupLauncher.Configuration configuration;
+    /** The client signs with {@code client-J.key}, J = this (after the execution nodes' keys). */
+    private final int clientKey;
     private final EmbeddedAxis2Server[] replicas;
     private final Closer closer = new Closer();
     /** X.509 signing ({@code bftws.security=rampart}), or null for none. */
@@ -44,7 +49,11 @@ public final class ReplicaGroup implements AutoCloseable {
     private EmbeddedAxis2Server client;
     private int restarts;
 
-    private ReplicaGroup(EchoSetup setup, Path work, Path serviceAar, Path keys, String groupParams, int[] ports) {
+    private ReplicaGroup(EchoSetup setup, Path work, Path serviceAar, Path keys, String groupParams, int[] ports,
+            int n, GroupLauncher.Configuration configuration, int clientKey) {
+        this.n = n;
+        this.configuration = configuration;
+        this.clientKey = clientKey;
         this.setup = setup;
         this.work = work;
         this.serviceAar = serviceAar;
@@ -62,9 +71,9 @@ public final class ReplicaGroup implements AutoCloseable {
     public record Keys(String scheme, int k, int rsaBits) {
         public static final Keys DEFAULT = new Keys("cks", 0, 0);
 
-        String[] keygenArgs(Path out, int n) {
+        String[] keygenArgs(Path out, int n, int clients) {
             List<String> a = new ArrayList<>(List.of("--out", out.toString(), "--replicas", String.valueOf(n),
-                    "--clients", "1", "--scheme", scheme));
+                    "--clients", String.valueOf(clients), "--scheme", scheme));
             if (k > 0) {
                 a.addAll(List.of("--k", String.valueOf(k)));
             }
@@ -99,39 +108,53 @@ public final class ReplicaGroup implements AutoCloseable {
     /** As above; {@code signed}: {@code bftws.security=rampart} with generated X.509 keystores ({@link GroupSigning}). */
     public static ReplicaGroup start(EchoSetup setup, Path work, int n, Keys keyOptions, Path serviceAar,
             String serviceName, String groupEndpoint, String extraParams, boolean signed) throws Exception {
+        return start(setup, work, n, keyOptions, serviceAar, serviceName, groupEndpoint, extraParams, signed,
+                GroupLauncher.Configuration.I);
+    }
+
+    /**
+     * As above in {@code configuration}; with III, 2f+1 execution nodes (ids n..n+2f, BFT-WS §3.3.3) beside the n
+     * replicas, which then only order ({@link GroupLauncher.Configuration}).
+     */
+    public static ReplicaGroup start(EchoSetup setup, Path work, int n, Keys keyOptions, Path serviceAar,
+            String serviceName, String groupEndpoint, String extraParams, boolean signed,
+            GroupLauncher.Configuration configuration) throws Exception {
         if (n < 4 || (n - 1) % 3 != 0) {
             throw new IllegalArgumentException("n must be 3f+1 with f >= 1, got " + n);
         }
+        int members = configuration == GroupLauncher.Configuration.III ? n + 2 * ((n - 1) / 3) + 1 : n;
+        int clientKey = configuration.clientKey(members);
         Path keys = work.resolve("keys");
         ByteArrayOutputStream log = new ByteArrayOutputStream();
-        int status = KeyGen.run(keyOptions.keygenArgs(keys, n), new SecureRandom(), new PrintStream(log),
+        int status = KeyGen.run(keyOptions.keygenArgs(keys, n, clientKey), new SecureRandom(), new PrintStream(log),
                 new PrintStream(log));
         if (status != 0) {
             throw new IllegalStateException("keygen failed: " + log);
         }
         // bftws.replicas names every endpoint before any replica starts: take free ports first
-        int[] ports = GroupLauncher.freePorts(n + 1);
+        int[] ports = GroupLauncher.freePorts(members + 1);
         Closer forwarders = new Closer();
         try {
-            int[] listed = new int[n];
-            for (int r = 0; r < n; r++) {
+            int[] listed = new int[members];
+            for (int r = 0; r < members; r++) {
                 listed[r] = setup.reachablePort(forwarders, ports[r]);
             }
             String group = GroupLauncher.groupParameters(groupEndpoint, serviceName, listed, keys)
                     + param(GroupConfig.F, (n - 1) / 3)
                     + param(BftwsKeys.THRESHOLD_SCHEME.name(), keyOptions.scheme())
                     + (setup.authentication() == null ? "" : param(BftwsKeys.AUTHENTICATION.name(), setup.authentication()))
-                    + extraParams;
+                    + configuration.parameters(members) + extraParams;
             String replyEndpoint = setup.wanDelayMillis() == 0 ? "" : param(BftwsKeys.CLIENT_REPLY_ENDPOINT.name(),
-                    "http://127.0.0.1:" + setup.reachablePort(forwarders, ports[n]) + "/axis2/services/BftwsControl");
-            ReplicaGroup g = new ReplicaGroup(setup, work, serviceAar, keys, group, Arrays.copyOf(ports, n));
+                    "http://127.0.0.1:" + setup.reachablePort(forwarders, ports[members]) + "/axis2/services/BftwsControl");
+            ReplicaGroup g = new ReplicaGroup(setup, work, serviceAar, keys, group, Arrays.copyOf(ports, members),
+                    n, configuration, clientKey);
             g.closer.register(forwarders);
             try {
                 g.signing = signed ? GroupSigning.generate(work.resolve("x509"), n) : null;
-                for (int r = 0; r < n; r++) {
+                for (int r = 0; r < members; r++) {
                     g.startReplica(r, work.resolve("replica" + r));
                 }
-                g.startClient(ports[n], replyEndpoint);
+                g.startClient(ports[members], replyEndpoint);
                 return g;
             } catch (Exception | Error e) {
                 g.close();
@@ -143,8 +166,9 @@ public final class ReplicaGroup implements AutoCloseable {
         }
     }
 
+    /** The replicas (3f+1), execution nodes not counted. */
     public int n() {
-        return ports.length;
+        return n;
     }
 
     /** The client's Axis2 context: ServiceClients on it with bftws engaged call the group. */
@@ -189,14 +213,14 @@ public final class ReplicaGroup implements AutoCloseable {
 
     private void startReplica(int r, Path dir) throws Exception {
         Path xml = setup.axis2Xml(dir.resolve("conf"), "axis2-replica.xml", groupParams
-                + GroupLauncher.replicaParameters(r, keys)
+                + configuration.memberParameters(r, ports.length, keys)
                 + (signing == null ? "" : signing.replicaParams(r)));
         replicas[r] = EmbeddedAxis2Server.start(setup.server(dir.resolve("repository"), xml, serviceAar), ports[r]);
     }
 
     private void startClient(int port, String replyEndpoint) throws Exception {
         Path xml = setup.axis2Xml(work.resolve("client/conf"), "axis2-client.xml", groupParams + replyEndpoint
-                + GroupLauncher.clientParameters(1, keys)
+                + GroupLauncher.clientParameters(clientKey, keys)
                 + (signing == null ? "" : signing.clientParams()) + GroupLauncher.httpReceiver(0));
         client = closer.register(EmbeddedAxis2Server.start(setup.client(work.resolve("client/repository"), xml),
                 port));
