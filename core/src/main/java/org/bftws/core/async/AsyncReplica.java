@@ -162,10 +162,10 @@ public final class AsyncReplica implements Engine {
       merge(ctx.receive(bytes));
     } else if (s.kind() == Kind.REQUEST && s.sender() >= n) {
       onRequest(s);
-    } else if (PEER_KINDS.contains(s.kind()) && s.sender() >= 0 && s.sender() < n && s.sender() != id) {
+    } else if (PEER_KINDS.contains(s.kind()) && s.sender() >= 0 && s.sender() < n
+        && (s.sender() != id || s.kind() == Kind.CHECKPOINT)) {
+      // our own vote may come back in a peer's relayed stable-checkpoint proof: after a restart we lack it
       onPeer(s);
-    } else if (s.kind() == Kind.CHECKPOINT && s.sender() == id) {
-      return flush(); // our own vote, relayed back in a peer's stable-checkpoint proof (Checkpoints#retransmit)
     } else {
       evidence(s.sender(), "sender not allowed to send " + s.kind() + " to an asynchronous replica");
     }

@@ -377,8 +377,8 @@ public final class Checkpoints {
   }
 
   /**
-   * Ask one replica of the proof (a different one each round) for the stable checkpoint; an executing
-   * replica asks only those whose execution digest is the certified one, which hold the execution part.
+   * Ask one replica (a different one each round) for the stable checkpoint; an executing replica asks, of the
+   * proof's signers, only those whose execution digest is the certified one, which hold the execution part.
    */
   private void fetch() {
     fetch(1);
@@ -386,7 +386,7 @@ public final class Checkpoints {
 
   /**
    * The asynchronous engine's catch-up without ticks ({@code AsyncReplica}): nothing repeats a request, so
-   * ask f+1 replicas of the stable checkpoint's proof at once; one of them is correct and answers.
+   * ask f+1 replicas at once, the stable checkpoint's signers first; one of those is correct and answers.
    */
   public void fetchNow() {
     if (host.reached() < stableSeq) {
@@ -394,12 +394,22 @@ public final class Checkpoints {
     }
   }
 
-  /** Asks {@code count} replicas of the proof, a different first one each time, for the stable checkpoint. */
+  /**
+   * Asks {@code count} replicas, a different first one each time, for the stable checkpoint: the proof's
+   * signers first, then every other replica. A replica that installed the checkpoint by state transfer holds
+   * it without having signed it, and may be the only one left that does: every signer may have been restarted
+   * empty since (seen on real processes, with the group idle, so no newer checkpoint came to help).
+   */
   private void fetch(int count) {
     List<Integer> holders = new ArrayList<>();
     for (Signed s : stableProof) {
       if (s.sender() != id && (!executes || Arrays.equals(Checkpoint.decode(s.body()).executionDigest(), stableExecution))) {
         holders.add(s.sender());
+      }
+    }
+    for (int r = 0; r < n; r++) {
+      if (r != id && !holders.contains(r) && (!executes || cfg.executes(r))) {
+        holders.add(r);
       }
     }
     if (holders.isEmpty()) {
@@ -424,9 +434,7 @@ public final class Checkpoints {
     }
     proofRelayed.put(to, stableSeq);
     for (Signed vote : stableProof) {
-      if (vote.sender() != to) {
-        send(to, vote);
-      }
+      send(to, vote); // the peer's own vote too: it lacks it if it restarted since it signed it
     }
   }
 

@@ -226,7 +226,11 @@ public final class Replica implements Engine {
     return flush();
   }
 
-  /** Clients send requests, execution nodes their checkpoints (configuration III), peer replicas the rest. */
+  /**
+   * Clients send requests, execution nodes their checkpoints (configuration III), peer replicas the rest. Our
+   * own checkpoint vote may come back inside a stable checkpoint's relayed proof: after a restart it is the
+   * vote this replica no longer holds, and without it a proof of which it was one of 2f+1 signers falls short.
+   */
   private boolean allowedSender(Signed s) {
     if (s.kind().fromClient()) {
       return s.sender() >= n;
@@ -234,7 +238,7 @@ public final class Replica implements Engine {
     if (s.kind() == Kind.EXECUTION_CHECKPOINT) {
       return handouts.active() && cfg.isExecutionNode(s.sender());
     }
-    return s.sender() >= 0 && s.sender() < n && s.sender() != id;
+    return s.sender() >= 0 && s.sender() < n && (s.sender() != id || s.kind() == Kind.CHECKPOINT);
   }
 
   /** One unit of logical time: drives the view-change timer and retransmissions. */

@@ -83,16 +83,17 @@ final class Statuses {
     }
   }
 
-  /** p executed less than our stable checkpoint: its 2f+1 signed votes, so p makes it stable and fetches it. */
+  /**
+   * p executed less than our stable checkpoint: its 2f+1 signed votes, so p makes it stable and fetches it;
+   * p's own vote too, which p lacks if it restarted since it signed it.
+   */
   private void sendCheckpointProof(int p, Status st) {
     Checkpoints cp = r.checkpoints;
     if (st.lastExecuted() >= cp.stableSeq || st.stableSeq() >= cp.stableSeq) {
       return;
     }
     for (Signed vote : cp.stableProof) {
-      if (vote.sender() != p) {
-        r.send(p, vote);
-      }
+      r.send(p, vote);
     }
   }
 

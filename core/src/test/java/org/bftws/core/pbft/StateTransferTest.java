@@ -40,6 +40,36 @@ public class StateTransferTest {
     assertArrayEquals(c.apps[1].getState(), c.apps[3].getState());
   }
 
+  // Reference: §4.3 — any replica holding the stable checkpoint can serve it, not only its proof's signers:
+  // here the only holder installed it by state transfer and every signer it could ask lost its state.
+  @Test
+  public void replicaThatInstalledTheCheckpointByTransferServesItWhenTheSignersLostIt() {
+    Cluster c = new Cluster(1); // K = 4
+    c.isolate(3);
+    for (int k = 0; k < 9; k++) {
+      c.invoke("op-" + k);
+      c.deliverAll();
+    }
+    c.restart(3);
+    c.heal(3);
+    c.tickUntil(cl -> !cl.eventsOf(3, Event.StateInstalled.class).isEmpty(), 400);
+    assertEquals(8, c.eventsOf(3, Event.StateInstalled.class).get(0).seq());
+    c.isolate(0);
+    c.restart(1);
+    c.restart(2);
+    c.tickUntil(cl -> !cl.eventsOf(1, Event.StateInstalled.class).isEmpty()
+        && !cl.eventsOf(2, Event.StateInstalled.class).isEmpty(), 2000);
+    for (int r : new int[] {1, 2}) {
+      List<Event.StateInstalled> installed = c.eventsOf(r, Event.StateInstalled.class);
+      assertEquals("replica " + r, 1, installed.size());
+      assertEquals(8, installed.get(0).seq());
+    }
+    c.invoke("after");
+    c.tickUntil(cl -> cl.delivered.size() == 10, 2000);
+    assertEquals(10, c.delivered.size());
+    assertArrayEquals(c.apps[3].getState(), c.apps[1].getState());
+  }
+
   // Reference: §4.3 — a state transfer must match its proof; a tampered one is evidence and is ignored.
   @Test
   public void tamperedStateIsRejected() {
