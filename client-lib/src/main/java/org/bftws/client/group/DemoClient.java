@@ -32,7 +32,7 @@ import org.bftws.module.config.BftwsKeys;
  * own, where the replicas send their replies.
  *
  * <pre>
- *   DemoClient --group FILE --keys DIR --dir DIR --artifacts DIR --conf DIR [--service echo|dealer|idgen|counter]
+ *   DemoClient --group FILE --keys DIR --dir DIR --artifacts DIR --conf DIR [--service echo|echo-confidential|dealer|idgen|counter]
  *              [--calls 5] [--items 3] [--label x] [--from V] [--security none|rampart] [--config I|II|III]
  *              [--ordering pbft|async]
  * </pre>
@@ -46,11 +46,13 @@ public final class DemoClient implements AutoCloseable {
     private static final long TIMEOUT_MS = 20_000;
     /** The services a demo client calls, by their --service name. */
     private static final Map<String, String> ENDPOINTS = Map.of("echo", GroupLauncher.GROUP_ENDPOINT,
-            "dealer", GroupLauncher.DEALER_ENDPOINT, "idgen", GroupLauncher.IDGEN_ENDPOINT,
-            "counter", GroupLauncher.COUNTER_ENDPOINT);
+            "echo-confidential", GroupLauncher.GROUP_ENDPOINT, "dealer", GroupLauncher.DEALER_ENDPOINT,
+            "idgen", GroupLauncher.IDGEN_ENDPOINT, "counter", GroupLauncher.COUNTER_ENDPOINT);
 
     private final Axis2Server listener;
     private final ServiceClient client;
+    /** The confidential echo's client, its calls sealed under the group's TDH2 key; made on first use. */
+    private ServiceClient sealed;
     private final ServiceClient dealer;
     private final ServiceClient idgen;
     private final ServiceClient counter;
@@ -156,13 +158,30 @@ public final class DemoClient implements AutoCloseable {
 
     /** One echo call with the given items; returns the voted reply's items. */
     public Call echo(List<String> items) throws AxisFault {
-        OMElement request = request(GroupLauncher.ECHO_NS, "echo");
+        return echo(client, "echo", items);
+    }
+
+    /**
+     * One call of the confidential echo ({@code <bftws:Confidential/>} in wsdl/echo.wsdl, SINTRA §2.6): its
+     * payload sealed by the client's Out Handler, ordered as ciphertext, opened by the replicas before execution.
+     */
+    public Call echoConfidential(List<String> items) throws AxisFault {
+        if (sealed == null) {
+            sealed = GroupClients.create(listener.context(), GroupLauncher.GROUP_ENDPOINT,
+                    GroupLauncher.ECHO_NS + ":echoConfidential", TIMEOUT_MS);
+            GroupClients.confidential(sealed, true);
+        }
+        return echo(sealed, "echoConfidential", items);
+    }
+
+    private Call echo(ServiceClient sc, String operation, List<String> items) throws AxisFault {
+        OMElement request = request(GroupLauncher.ECHO_NS, operation);
         OMFactory f = request.getOMFactory();
         for (String text : items) {
             f.createOMElement("item", request.getNamespace(), request).setText(text);
         }
         long start = System.nanoTime();
-        OMElement reply = client.sendReceive(request);
+        OMElement reply = sc.sendReceive(request);
         long micros = (System.nanoTime() - start) / 1_000;
         return new Call(List.copyOf(items), texts(reply, "echoResponse", GroupLauncher.ECHO_NS),
                 CollectiveRandom.hex(GroupClients.lastRandom(client)), micros);
@@ -274,15 +293,21 @@ public final class DemoClient implements AutoCloseable {
 
     /** {@code calls} echo calls of {@code items} items each, one line printed per call. */
     public List<Call> run(String label, int calls, int items, PrintStream out) throws AxisFault {
+        return run(label, calls, items, false, out);
+    }
+
+    /** As {@link #run(String, int, int, PrintStream)}, of the confidential echo when {@code confidential}. */
+    public List<Call> run(String label, int calls, int items, boolean confidential, PrintStream out)
+            throws AxisFault {
         List<Call> done = new ArrayList<>();
         for (int c = 1; c <= calls; c++) {
             List<String> texts = new ArrayList<>();
             for (int k = 0; k < items; k++) {
                 texts.add(label + "-call" + c + "-item" + k);
             }
-            Call call = echo(texts);
+            Call call = confidential ? echoConfidential(texts) : echo(texts);
             done.add(call);
-            out.printf("  echo %d: voted reply %s  %s  (%.1f ms)%n", c, call.voted(),
+            out.printf("  " + (confidential ? "confidential echo" : "echo") + " %d: voted reply %s  %s  (%.1f ms)%n", c, call.voted(),
                     call.correct() ? "= request" : "!= request " + call.sent(), call.micros() / 1000.0);
         }
         return done;
@@ -290,7 +315,11 @@ public final class DemoClient implements AutoCloseable {
 
     /** Ends every sequence this client opened (BFT-WS paper §3.3.1.1), one line printed each. */
     public void terminate(PrintStream out) throws AxisFault {
-        for (ServiceClient c : List.of(client, dealer, idgen, counter)) {
+        List<ServiceClient> clients = new ArrayList<>(List.of(client, dealer, idgen, counter));
+        if (sealed != null) {
+            clients.add(sealed);
+        }
+        for (ServiceClient c : clients) {
             String sequence = GroupClientRuntime.sequenceId(c.getServiceContext());
             if (sequence != null) {
                 long start = System.nanoTime();
@@ -305,6 +334,9 @@ public final class DemoClient implements AutoCloseable {
     public void close() throws AxisFault {
         try {
             client.cleanup();
+            if (sealed != null) {
+                sealed.cleanup();
+            }
             dealer.cleanup();
             idgen.cleanup();
             counter.cleanup();
@@ -322,7 +354,7 @@ public final class DemoClient implements AutoCloseable {
         int items = Integer.parseInt(o.getOrDefault("items", "3"));
         String service = o.getOrDefault("service", "echo");
         if (!ENDPOINTS.containsKey(service)) {
-            System.err.println("DemoClient: --service must be echo, dealer, idgen or counter, got " + service);
+            System.err.println("DemoClient: --service must be echo, echo-confidential, dealer, idgen or counter, got " + service);
             System.exit(2);
         }
         GroupSecurity security = GroupSecurity.parse(o.getOrDefault("security", "none"));
@@ -338,8 +370,8 @@ public final class DemoClient implements AutoCloseable {
                     + ", configuration " + configuration + ", security " + security.value() + "); replies arrive at "
                     + client.listener.serviceUrl("BftwsControl"));
             ok = switch (service) {
-                case "echo" -> client.run(o.getOrDefault("label", "demo"), calls, items, System.out).stream()
-                        .allMatch(Call::correct);
+                case "echo", "echo-confidential" -> client.run(o.getOrDefault("label", "demo"), calls, items,
+                        service.equals("echo-confidential"), System.out).stream().allMatch(Call::correct);
                 case "counter" -> client.runCounter(calls, from, System.out);
                 default -> client.runRandomized(service, calls, System.out).stream().allMatch(RandomCall::correct);
             };
