@@ -21,15 +21,21 @@ public final class Ready {
   public final List<Outbound> messages;
   public final List<Effect> effects;
   public final List<Event> events;
+  /**
+   * Records the embedding appends durably, in order, before it sends {@link #messages} ({@link Journal});
+   * empty unless the replica keeps a journal.
+   */
+  public final List<Journal.Record> persist;
 
   Ready() {
-    this(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+    this(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
   }
 
-  private Ready(List<Outbound> messages, List<Effect> effects, List<Event> events) {
+  private Ready(List<Outbound> messages, List<Effect> effects, List<Event> events, List<Journal.Record> persist) {
     this.messages = messages;
     this.effects = effects;
     this.events = events;
+    this.persist = persist;
   }
 
   /** A fresh, mutable Ready for the client state machine. */
@@ -38,10 +44,10 @@ public final class Ready {
   }
 
   public static Ready empty() {
-    return new Ready(Collections.emptyList(), Collections.emptyList(), Collections.emptyList());
+    return new Ready(Collections.emptyList(), Collections.emptyList(), Collections.emptyList(), Collections.emptyList());
   }
 
   public boolean isEmpty() {
-    return messages.isEmpty() && effects.isEmpty() && events.isEmpty();
+    return messages.isEmpty() && effects.isEmpty() && events.isEmpty() && persist.isEmpty();
   }
 }

@@ -197,6 +197,22 @@ public final class Replica implements Engine {
     return this;
   }
 
+  /**
+   * Makes this replica emit {@link Journal} records in {@link Ready#persist} (restart with state); before
+   * the first step.
+   */
+  public Replica journaled() {
+    throw new UnsupportedOperationException("journal not built yet");
+  }
+
+  /**
+   * The first step of a replica restarted from its journal ({@link Journal}): reinstalls the stable
+   * checkpoint (an {@link Effect.InstallState}), the view, the prepared certificates and the votes it signed.
+   */
+  public Ready recover(java.util.List<Journal.Record> records) {
+    throw new UnsupportedOperationException("journal not built yet");
+  }
+
   // ---------------------------------------------------------------- inputs
 
   /** A message from a peer or client, as received (not yet authenticated: this method checks). */
