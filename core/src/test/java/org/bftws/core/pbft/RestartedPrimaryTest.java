@@ -4,7 +4,9 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
+import java.util.Arrays;
 import java.util.List;
+import java.util.stream.IntStream;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.Signed;
 import org.junit.Test;
@@ -57,10 +59,7 @@ public class RestartedPrimaryTest {
   // the next view change; every replica executes the same operations.
   @Test
   public void aPrimaryRestartedAfterOrderingInItsViewStaysSafe() {
-    Cluster c = new Cluster(1);
-    c.isolate(0);
-    c.invoke("x");
-    c.tickUntil(cl -> cl.operations(1).contains("x"), 1000);
+    Cluster c = viewOneWithoutReplicaZero();
     c.heal(0);
     c.invoke("y");
     c.tickUntil(cl -> allExecuted(cl, "y"), 2000);
@@ -77,10 +76,7 @@ public class RestartedPrimaryTest {
   // Its own VIEW-CHANGE relayed back is not evidence either: it signed it before the restart.
   @Test
   public void anOwnViewChangeRelayedBackIsNotEvidence() {
-    Cluster c = new Cluster(1);
-    c.isolate(0);
-    c.invoke("x");
-    c.tickUntil(cl -> cl.replicas[2].view() == 1 && cl.replicas[2].isActive(), 1000);
+    Cluster c = viewOneWithoutReplicaZero();
     Signed own = c.sent.stream().filter(m -> m.from() == 2 && Cluster.kind(m) == Kind.VIEW_CHANGE)
         .map(m -> Signed.decode(m.bytes())).findFirst().orElseThrow();
     c.restart(2);
@@ -88,21 +84,20 @@ public class RestartedPrimaryTest {
     assertTrue(r.events.stream().noneMatch(e -> e instanceof Event.Evidence));
   }
 
+  /** Primary 0 is cut off: replicas 1-3 move to view 1 (primary 1) and execute "x" there. */
+  private static Cluster viewOneWithoutReplicaZero() {
+    Cluster c = new Cluster(1);
+    c.isolate(0);
+    c.invoke("x");
+    c.tickUntil(cl -> IntStream.range(1, cl.n).allMatch(i -> cl.operations(i).contains("x")), 1000);
+    return c;
+  }
+
   private static boolean everyoneIn(Cluster c, long view) {
-    for (Replica r : c.replicas) {
-      if (r.view() != view || !r.isActive()) {
-        return false;
-      }
-    }
-    return true;
+    return Arrays.stream(c.replicas).allMatch(r -> r.view() == view && r.isActive());
   }
 
   private static boolean allExecuted(Cluster c, String op) {
-    for (int i = 0; i < c.n; i++) {
-      if (!c.operations(i).contains(op)) {
-        return false;
-      }
-    }
-    return true;
+    return IntStream.range(0, c.n).allMatch(i -> c.operations(i).contains(op));
   }
 }
