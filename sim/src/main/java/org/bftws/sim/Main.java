@@ -3,17 +3,21 @@ package org.bftws.sim;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.Function;
 import org.bftws.core.crypto.Authentication;
 import org.bftws.core.crypto.threshold.SchemeId;
 
 /**
  * {@code scripts/simulate}: runs a range of seeds and prints, per failing seed, its summary, its first
- * violations (all of them with {@code --verbose}) and the command that replays it, then a summary line {@code simulate: seeds=S runs_ok=R violations=V requests_committed=C}.
- * Exit status 0 iff no violation — except for the over-threshold negative control, where it is 0 iff
- * violations were found (the checker can see them).
+ * violations (all of them with {@code --verbose}) and the command that replays it, then a summary line
+ * {@code simulate: seeds=S runs_ok=R violations=V runs_thrown=T requests_committed=C}. A run that throws is a
+ * failing seed too (its exception instead of violations). Exit status 0 iff no violation and no run threw —
+ * except for the over-threshold negative control, where it is 0 iff violations were found (the checker can see
+ * them) and no run threw.
  */
 public final class Main {
   private Main() {}
@@ -125,20 +129,46 @@ public final class Main {
   /** Runs seeds from..to with the options of {@code template} (its seed and nemesis are replaced). */
   static int run(long from, long to, SimOptions template, List<Byzantine> modes, int threads, boolean verbose)
       throws Exception {
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    return run(from, to, template, modes, threads, verbose, Simulation::run);
+  }
+
+  /**
+   * As above, each seed run by {@code simulation}. A run that throws is a failing seed like one with
+   * violations: printed with its exception and replay command, and the exit status is 1 (also for the
+   * negative control). The pool's threads are daemons, so nothing a run leaves behind keeps the JVM alive.
+   */
+  static int run(long from, long to, SimOptions template, List<Byzantine> modes, int threads, boolean verbose,
+      Function<SimOptions, SimResult> simulation) throws InterruptedException {
+    ExecutorService pool = Executors.newFixedThreadPool(threads, runnable -> {
+      Thread t = new Thread(runnable, "simulate");
+      t.setDaemon(true);
+      return t;
+    });
+    List<SimOptions> options = new ArrayList<>();
     List<Future<SimResult>> futures = new ArrayList<>();
     for (long seed = from; seed <= to; seed++) {
       // Several nemeses: each seed runs under one, in turn, so a range covers them all.
       Byzantine mode = modes.get((int) Math.floorMod(seed, (long) modes.size()));
       SimOptions opt = template.with(seed, mode);
-      futures.add(pool.submit(() -> Simulation.run(opt)));
+      options.add(opt);
+      futures.add(pool.submit(() -> simulation.apply(opt)));
     }
     long ok = 0;
     long violations = 0;
+    long thrown = 0;
     long committed = 0;
     long started = System.nanoTime();
-    for (Future<SimResult> fu : futures) {
-      SimResult r = fu.get();
+    for (int i = 0; i < futures.size(); i++) {
+      SimResult r;
+      try {
+        r = futures.get(i).get();
+      } catch (ExecutionException e) {
+        thrown++;
+        SimOptions opt = options.get(i);
+        System.out.println("FAIL seed=" + opt.seed() + " threw " + e.getCause() + "\n  replay: " + opt.replay());
+        e.getCause().printStackTrace(System.out);
+        continue;
+      }
       committed += r.requestsCommitted();
       if (r.ok()) {
         ok++;
@@ -153,8 +183,12 @@ public final class Main {
     pool.shutdown();
     long seeds = to - from + 1;
     double minutes = (System.nanoTime() - started) / 60e9;
-    System.out.printf("simulate: seeds=%d runs_ok=%d violations=%d requests_committed=%d%n", seeds, ok, violations, committed);
+    System.out.printf("simulate: seeds=%d runs_ok=%d violations=%d runs_thrown=%d requests_committed=%d%n", seeds, ok,
+        violations, thrown, committed);
     System.err.printf("simulate: %.1f seeds/minute on %d threads%n", seeds / Math.max(minutes, 1e-9), threads);
+    if (thrown > 0) {
+      return 1;
+    }
     boolean negativeControl = modes.size() == 1 && modes.get(0) == Byzantine.OVER_THRESHOLD;
     return negativeControl ? (violations > 0 ? 0 : 1) : (violations == 0 ? 0 : 1);
   }

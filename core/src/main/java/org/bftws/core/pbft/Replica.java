@@ -246,6 +246,7 @@ public final class Replica implements Engine {
    * Clients send requests, execution nodes their checkpoints (configuration III), peer replicas the rest. Our
    * own checkpoint vote may come back inside a stable checkpoint's relayed proof: after a restart it is the
    * vote this replica no longer holds, and without it a proof of which it was one of 2f+1 signers falls short.
+   * So may our own NEW-VIEW and VIEW-CHANGE, resent to us after a restart ({@link ViewChanges#onNewView}).
    */
   private boolean allowedSender(Signed s) {
     if (s.kind().fromClient()) {
@@ -254,7 +255,8 @@ public final class Replica implements Engine {
     if (s.kind() == Kind.EXECUTION_CHECKPOINT) {
       return handouts.active() && cfg.isExecutionNode(s.sender());
     }
-    return s.sender() >= 0 && s.sender() < n && (s.sender() != id || s.kind() == Kind.CHECKPOINT);
+    return s.sender() >= 0 && s.sender() < n && (s.sender() != id || s.kind() == Kind.CHECKPOINT
+        || s.kind() == Kind.NEW_VIEW || s.kind() == Kind.VIEW_CHANGE);
   }
 
   /** One unit of logical time: drives the view-change timer and retransmissions. */

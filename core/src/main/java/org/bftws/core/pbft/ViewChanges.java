@@ -129,6 +129,9 @@ final class ViewChanges {
   }
 
   void onViewChange(Signed s) {
+    if (s.sender() == r.id) {
+      return; // ours, resent to us after a restart: no evidence, and what we send now is what start() signs
+    }
     ViewChange vc = ViewChange.decode(s.body());
     if (vc.newView() < r.view()) {
       return;
@@ -190,6 +193,14 @@ final class ViewChanges {
     enter(r.view(), decoded, o);
   }
 
+  /**
+   * A NEW-VIEW from the primary of its view, or forwarded by a peer (§4.4: valid from whoever holds it). It
+   * may be our own, resent to us after we restarted empty as that primary: it proves the view change
+   * happened as much as anyone's, and O holds the only pre-prepares we may have issued for its sequence
+   * numbers, so we enter the view by it like a backup and then order as its primary above O. (What we
+   * pre-prepared above O before the restart we no longer know: a second pre-prepare for such a number is
+   * refused by the backups as equivocation, §4.2, and the next view change settles it.)
+   */
   void onNewView(Signed s) {
     NewView nv = NewView.decode(s.body());
     if (s.sender() != r.cfg.primaryOf(nv.view())) {

@@ -12,8 +12,8 @@ import org.bftws.perf.wan.DelayForwarder;
 
 /**
  * Where the modes find what the build produced: {@code bftws.mar}, {@code addressing.mar} and
- * {@code echo.aar} (perf/target/axis2-artifacts, copied by perf/pom.xml) and the project's {@code conf/}
- * axis2.xml files. Repositories are assembled from them the way docs/installing.md says.
+ * {@code echo.aar} (perf/target/perf-artifacts, which scripts/perf fills from this checkout's build) and the
+ * project's {@code conf/} axis2.xml files. Repositories are assembled from them the way docs/installing.md says.
  * With a WAN delay set, every listener a mode advertises is reached through a {@link DelayForwarder}, so each
  * hop pays the one-way delay (docs/performance.md, "Emulated WAN").
  */
