@@ -89,7 +89,8 @@ final class Checker {
   private final Map<Long, byte[]> executionDigests = new HashMap<>();
   private final Map<Long, byte[]> stableExecutionDigests = new HashMap<>();
   private final Map<Integer, Long> lastExecutedSeq = new HashMap<>();
-  private final Map<Integer, Set<RequestId>> executedIds = new HashMap<>();
+  /** Per replica, the requests it executed since it last restarted empty, each with the seq it executed at. */
+  private final Map<Integer, Map<RequestId, Long>> executedIds = new HashMap<>();
   private final Set<String> issued = new HashSet<>();
   /** S9: the first canonical seq whose batch terminates a sequence; nothing of it executes in a later one. */
   private final Map<String, Long> terminatedAt = new HashMap<>();
@@ -141,6 +142,18 @@ final class Checker {
   void amnesia(int replica) {
     lastExecutedSeq.remove(replica);
     executedIds.remove(replica);
+  }
+
+  /**
+   * A replica restarted from its journal (TOCS 2002 §4.3): the same correct replica, whose service is back at
+   * its stable checkpoint {@code seq}; what it executed above it, it executes again (S2 counts from there).
+   */
+  void restarted(int replica, long seq) {
+    lastExecutedSeq.put(replica, seq);
+    Map<RequestId, Long> ids = executedIds.get(replica);
+    if (ids != null) {
+      ids.values().removeIf(at -> at > seq);
+    }
   }
 
   void event(int replica, Event e) {
@@ -246,7 +259,7 @@ final class Checker {
       violation("S4 history: replica " + replica + " executed seq " + ex.seq() + " outside the canonical history");
     }
     checkRandoms(replica, ex);
-    Set<RequestId> ids = executedIds.computeIfAbsent(replica, k -> new HashSet<>());
+    Map<RequestId, Long> ids = executedIds.computeIfAbsent(replica, k -> new HashMap<>());
     for (Request q : ex.requests()) {
       Long end = terminatedAt.get(q.sequenceId());
       if (q.terminates() || (end != null && end < ex.seq())) {
@@ -254,7 +267,7 @@ final class Checker {
             ? ", a terminate, as an operation" : " at seq " + ex.seq() + ", after its sequence's terminate (seq "
             + end + ")"));
       }
-      if (!ids.add(q.id())) {
+      if (ids.putIfAbsent(q.id(), ex.seq()) != null) {
         violation("S2 integrity: replica " + replica + " executed " + q.id() + " twice");
       }
       if (!issued.contains(key(q))) {
