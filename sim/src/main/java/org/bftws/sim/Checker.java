@@ -138,8 +138,23 @@ final class Checker {
     return plaintext == null ? q : new Request(q.client(), q.sequenceId(), q.messageNumber(), q.randomized(), plaintext);
   }
 
+  /**
+   * S11's subjects: PBFT replicas that are correct and keep their memory (restarted from a journal at most).
+   * An amnesiac may sign what contradicts its first incarnation, and counts among the f faulty.
+   */
+  private final Set<Integer> remembering = new HashSet<>();
+
+  void remembering(Set<Integer> replicas) {
+    remembering.addAll(replicas);
+  }
+
+  /** Evidence texts of the correct replicas that name two conflicting messages of one sender for one seq. */
+  private static final List<String> CONTRADICTIONS =
+      List.of("equivocation: two pre-prepares", "double prepare", "double commit", "two contributions");
+
   /** A replica restarted without its state: a new incarnation, tracked afresh for S2. */
   void amnesia(int replica) {
+    remembering.remove(replica);
     lastExecutedSeq.remove(replica);
     executedIds.remove(replica);
   }
@@ -203,6 +218,10 @@ final class Checker {
       viewChanges++;
     } else if (e instanceof Event.Evidence ev) {
       evidence++;
+      if (remembering.contains(ev.node()) && CONTRADICTIONS.stream().anyMatch(ev.what()::startsWith)) {
+        violation("S11 votes: replica " + replica + " caught correct replica " + ev.node() + " contradicting itself: "
+            + ev.what());
+      }
       if (ev.what().contains("flagged randomized")) {
         refused++;
       }

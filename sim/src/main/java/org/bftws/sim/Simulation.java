@@ -238,6 +238,15 @@ public final class Simulation {
       checker.agreement(new Checker.BaOracle(n, o.f(), o.random() == SimOptions.Randomness.BA_HARDENED, verifier));
     }
     Set<Integer> byz = chooseByzantine();
+    if (!o.async()) {
+      Set<Integer> correct = new HashSet<>();
+      for (int i = 0; i < n; i++) {
+        if (!byz.contains(i)) {
+          correct.add(i);
+        }
+      }
+      checker.remembering(correct);
+    }
     isolated = o.byzantine() == Byzantine.ISOLATE ? 1 + rng.nextInt(n - 1) : -1;
     ticks = !o.async() || new Random(o.seed() ^ 0x7469636bL).nextInt(3) != 0;
     // Amnesia needs state transfer, which a stalled tick triggers: none in the asynchronous runs without ticks.
