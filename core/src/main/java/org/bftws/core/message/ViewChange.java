@@ -16,12 +16,7 @@ public record ViewChange(long newView, long stableSeq, byte[] stableDigest, List
     Codec.writeList(w, checkpointProof);
     w.i32(prepared.size());
     for (PreparedCertificate c : prepared) {
-      c.prePrepare().write(w);
-      Codec.writeList(w, c.prepares());
-      w.bool(c.randomness() != null);
-      if (c.randomness() != null) {
-        c.randomness().write(w);
-      }
+      c.write(w);
     }
     return w.toBytes();
   }
@@ -35,16 +30,7 @@ public record ViewChange(long newView, long stableSeq, byte[] stableDigest, List
     int count = r.count(Codec.MAX_LIST);
     List<PreparedCertificate> certs = new ArrayList<>();
     for (int i = 0; i < count; i++) {
-      Signed pp = Signed.read(r);
-      if (pp.kind() != Kind.PRE_PREPARE) {
-        throw new org.bftws.core.codec.DecodeException("prepared certificate without a pre-prepare");
-      }
-      List<Signed> prepares = Codec.readList(r, Kind.PREPARE);
-      Signed randomness = r.bool() ? Signed.read(r) : null;
-      if (randomness != null && randomness.kind() != Kind.PP_UPDATE) {
-        throw new org.bftws.core.codec.DecodeException("prepared certificate randomness that is not a pp-update");
-      }
-      certs.add(new PreparedCertificate(pp, prepares, randomness));
+      certs.add(PreparedCertificate.read(r));
     }
     r.end();
     return new ViewChange(v, n, d, proof, List.copyOf(certs));

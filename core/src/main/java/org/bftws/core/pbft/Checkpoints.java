@@ -111,6 +111,8 @@ public final class Checkpoints {
   /** Per peer, the checkpoint whose proof was last relayed to it ({@link #relayProof}). */
   private final Map<Integer, Long> proofRelayed = new HashMap<>();
   private int fetchRotation;
+  /** Emit a {@link Journal.Type#STABLE} record whenever the stable checkpoint's parts are held ({@link Replica#journaled}). */
+  private boolean journaled;
 
   Checkpoints(GroupConfig cfg, int id, Signer signer, Verifier verifier, ClientTable clients, byte[] tag,
       boolean fetchEagerly, Host host) {
@@ -138,6 +140,11 @@ public final class Checkpoints {
     return new Checkpoints(cfg, id, signer, verifier, requests.table, tag, false, host);
   }
 
+  /** PBFT with a journal: from now on a stable checkpoint whose parts this replica holds is journaled. */
+  void journaled() {
+    journaled = true;
+  }
+
   /** The stable checkpoint's sequence number (0: none yet). */
   public long stableSeq() {
     return stableSeq;
@@ -158,7 +165,7 @@ public final class Checkpoints {
     }
     Parts mine = encode(seq, appState);
     if (seq == stableSeq && stableParts == null) {
-      stableParts = servable(mine);
+      hold(servable(mine));
     }
     if (seq <= stableSeq) {
       return;
@@ -193,6 +200,20 @@ public final class Checkpoints {
     clients.writeReplies(x);
     byte[] execution = x.bytes(appState).toBytes();
     return new Parts(ordering, Digests.sha256(ordering), execution, Digests.sha256(execution));
+  }
+
+  /**
+   * The stable checkpoint's parts as held here (null: none). Once held whole (with the execution part at a
+   * replica that executes) they are what a restart reinstalls ({@link #restore}): journaled as the STATE
+   * reply that would carry them, so the journal never needs anything below (TOCS 2002 §4.3).
+   */
+  private void hold(Parts parts) {
+    stableParts = parts;
+    if (journaled && parts != null && (!executes || parts.execution() != null)) {
+      byte[] execution = executes ? parts.execution() : Checkpoint.NO_EXECUTION;
+      host.out().persist.add(new Journal.Record(Journal.Type.STABLE, stableSeq,
+          new StateTransfer(stableSeq, parts.ordering(), execution, stableProof).encode()));
+    }
   }
 
   /** What of {@code p} matches the stable checkpoint and can be served (null: not even its ordering part). */
@@ -331,7 +352,7 @@ public final class Checkpoints {
     stableExecution = certifiedExecution(proof);
     stableProof = proof;
     Parts mine = own.get(seq);
-    stableParts = mine == null ? null : servable(mine);
+    hold(mine == null ? null : servable(mine));
     if (mine != null && (stableParts == null || executes && stableParts.execution() == null)) {
       evidence(id, "own checkpoint at " + seq + " differs from the stable one");
     }
@@ -494,22 +515,48 @@ public final class Checkpoints {
     if (st.seq() <= host.reached() || st.proof().isEmpty()) {
       return;
     }
-    byte[] digest = Checkpoint.decode(st.proof().get(0).body()).stateDigest();
-    if (!validProof(st.seq(), digest, st.proof())) {
-      evidence(s.sender(), "state transfer with an invalid checkpoint proof");
-      return;
-    }
-    byte[] execution = certifiedExecution(st.proof());
-    if (!Arrays.equals(Digests.sha256(st.checkpoint()), digest)) {
-      evidence(s.sender(), "state transfer whose state does not match its proof");
-      return;
-    }
     if (executes && st.execution().length == 0) {
       return;
     }
+    String problem = installProven(st);
+    if (problem != null) {
+      evidence(s.sender(), "state transfer " + problem);
+    }
+  }
+
+  /**
+   * A restarted replica's stable checkpoint from its own journal ({@link #hold}): installed as a state
+   * transfer would install it, and checked alike (its proof and digests), since a journal that fails them
+   * is damaged, not trusted.
+   */
+  void restore(byte[] journaled) {
+    StateTransfer st;
+    try {
+      st = StateTransfer.decode(journaled);
+    } catch (DecodeException e) {
+      throw new IllegalArgumentException("journal: stable checkpoint record does not decode: " + e.getMessage(), e);
+    }
+    String problem = st.proof().isEmpty() ? "without a proof" : installProven(st);
+    if (problem != null) {
+      throw new IllegalArgumentException("journal: stable checkpoint at " + st.seq() + " " + problem);
+    }
+  }
+
+  /**
+   * Installs a checkpoint whose proof is valid and whose parts (those this replica needs) hash to the proven
+   * digests; otherwise says what is wrong with it (null: installed).
+   */
+  private String installProven(StateTransfer st) {
+    byte[] digest = Checkpoint.decode(st.proof().get(0).body()).stateDigest();
+    if (!validProof(st.seq(), digest, st.proof())) {
+      return "with an invalid checkpoint proof";
+    }
+    byte[] execution = certifiedExecution(st.proof());
+    if (!Arrays.equals(Digests.sha256(st.checkpoint()), digest)) {
+      return "whose state does not match its proof";
+    }
     if (executes && !Arrays.equals(Digests.sha256(st.execution()), execution)) {
-      evidence(s.sender(), "state transfer whose execution state does not match its proof");
-      return;
+      return "whose execution state does not match its proof";
     }
     ClientTable table = new ClientTable();
     byte[] appState;
@@ -517,12 +564,12 @@ public final class Checkpoints {
       appState = decodeParts(tag, st.seq(), st.checkpoint(), executes ? st.execution() : null, table);
     } catch (DecodeException e) {
       // replicas of which one is correct signed these digests, so a correct one produced the bytes: cannot happen.
-      evidence(s.sender(), "proven checkpoint that does not decode: " + e.getMessage());
-      return;
+      return "with a proven checkpoint that does not decode: " + e.getMessage();
     }
     Parts parts = new Parts(st.checkpoint(), digest, executes ? st.execution() : null,
         executes ? execution : Checkpoint.NO_EXECUTION);
     install(st.seq(), digest, st.proof(), parts, table, appState);
+    return null;
   }
 
   /**
@@ -556,7 +603,9 @@ public final class Checkpoints {
     clients.copyFrom(table);
     host.installed(seq);
     makeStable(seq, digest, proof);
-    stableParts = seq == stableSeq ? parts : stableParts;
+    if (seq == stableSeq) {
+      hold(parts);
+    }
     host.discardUpTo(seq);
     if (executes) {
       host.out().effects.add(new Effect.InstallState(seq, appState));

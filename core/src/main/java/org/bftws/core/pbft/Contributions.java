@@ -61,6 +61,12 @@ final class Contributions {
   private final TreeMap<Long, byte[][]> committed = new TreeMap<>();
   /** Primary: its secrets drawn for a pre-prepare before the round exists (created on acceptance). */
   private final Map<Long, Round> drawn = new HashMap<>();
+  /**
+   * After a restart: what this replica signed before it, per seq, from its journal ({@link Recovery}). A
+   * contribution is drawn from entropy, so a restarted replica would otherwise sign another one for the same
+   * pre-prepare, and a restarted primary another set; it signs these again instead.
+   */
+  private final TreeMap<Long, Round> remembered = new TreeMap<>();
 
   /** The BA state of one pre-prepared batch in one view. */
   private static final class Round {
@@ -124,8 +130,29 @@ final class Contributions {
     return holder;
   }
 
-  /** Draw our values for (seq, d) and sign them (hardened: sign the commitments, keep values and nonce). */
+  /**
+   * Draw our values for (seq, d) and sign them (hardened: sign the commitments, keep values and nonce), or
+   * take again those signed before a restart; journaled either way.
+   */
   private Signed contribute(long seq, byte[] d, int count, Round into) {
+    Round kept = rememberedOwn(seq, d);
+    if (kept != null) {
+      into.own = kept.own;
+      into.secret = kept.secret;
+      into.nonce = kept.nonce;
+    } else {
+      draw(seq, d, count, into);
+    }
+    List<byte[]> secrets = new ArrayList<>();
+    if (into.secret != null) {
+      secrets.addAll(into.secret);
+      secrets.add(into.nonce);
+    }
+    r.journal.signed(seq, into.own, secrets);
+    return into.own;
+  }
+
+  private void draw(long seq, byte[] d, int count, Round into) {
     List<byte[]> values = new ArrayList<>(count);
     for (int j = 0; j < count; j++) {
       byte[] v = new byte[PpUpdate.VALUE_LENGTH];
@@ -147,7 +174,34 @@ final class Contributions {
       u = PpUpdate.values(PpUpdate.Type.CONTRIBUTION, r.view, seq, d, values, new byte[0]);
     }
     into.own = r.sign(Kind.PP_UPDATE, u.encode());
-    return into.own;
+  }
+
+  /** Our contribution signed before a restart for (this view, seq, d), if any. */
+  private Round rememberedOwn(long seq, byte[] d) {
+    Round kept = remembered.get(seq);
+    return kept != null && kept.own != null && kept.view == r.view && Arrays.equals(kept.d, d) ? kept : null;
+  }
+
+  /**
+   * From the journal ({@link Recovery}): a pp-update of the current view this replica signed before a
+   * restart, our contribution or commitment (with its {@code secrets}, hardened: the values, then the
+   * nonce) or, as primary, the set.
+   */
+  void remember(Signed msg, List<byte[]> secrets) {
+    PpUpdate u = PpUpdate.decode(msg.body());
+    if (u.view() != r.view) {
+      return;
+    }
+    Round kept = remembered.computeIfAbsent(u.seq(), k -> new Round(u.view(), u.digest(), null));
+    if (u.type() == PpUpdate.Type.SET) {
+      kept.set = msg;
+    } else {
+      kept.own = msg;
+      if (hardened && !secrets.isEmpty()) {
+        kept.secret = List.copyOf(secrets.subList(0, secrets.size() - 1));
+        kept.nonce = secrets.get(secrets.size() - 1);
+      }
+    }
   }
 
   /**
@@ -207,6 +261,9 @@ final class Contributions {
     Round rd = new Round(r.view, pp.digest(), randomized);
     rounds.put(pp.seq(), rd);
     Round mine = drawn.remove(pp.seq());
+    if (mine == null) {
+      mine = rememberedOwn(pp.seq(), pp.digest()); // a restarted primary's pre-prepare, from its journal
+    }
     if (randomized.length == 0) {
       rd.voteDigest = pp.digest();
       return;
@@ -309,7 +366,17 @@ final class Contributions {
 
   /** Primary: with 2f+1 contributions (its own first), send S_R and combine (hardened: fix and reveal). */
   private void formSet(Round rd, Slot slot) {
-    if (rd.set != null || rd.contributions.size() < 2 * r.f + 1) {
+    if (rd.set != null) {
+      return;
+    }
+    Round kept = remembered.get(slot.seq);
+    if (kept != null && kept.set != null && kept.view == r.view && Arrays.equals(kept.d, rd.d)) {
+      rd.set = kept.set; // fixed before a restart: the same S_R again, not one chosen afresh
+      r.multicast(rd.set);
+      fixed(rd, slot, PpUpdate.decode(rd.set.body()).set());
+      return;
+    }
+    if (rd.contributions.size() < 2 * r.f + 1) {
       return;
     }
     List<Signed> members = new ArrayList<>();
@@ -320,6 +387,7 @@ final class Contributions {
       }
     }
     rd.set = r.sign(Kind.PP_UPDATE, PpUpdate.set(r.view, slot.seq, rd.d, members, List.of()).encode());
+    r.journal.signed(slot.seq, rd.set);
     r.multicast(rd.set);
     fixed(rd, slot, members);
   }
@@ -570,6 +638,7 @@ final class Contributions {
     early.headMap(seq, true).clear();
     committed.headMap(seq, true).clear();
     drawn.keySet().removeIf(s -> s <= seq);
+    remembered.headMap(seq, true).clear();
   }
 
   /** For tests: sequence numbers with BA state (bounded by the log window). */

@@ -97,6 +97,8 @@ public final class Replica implements Engine {
   private final ReadOnlyRequests readOnly;
   /** Configuration III: committed batches certified for the execution nodes (BFT-WS §3.3.3). */
   private final Handouts handouts;
+  /** What this replica writes to its journal, when it keeps one ({@link #journaled}). */
+  final Journaling journal = new Journaling(this);
   Ready out = new Ready();
 
   public Replica(GroupConfig cfg, int id, Signer signer, Verifier verifier) {
@@ -198,19 +200,31 @@ public final class Replica implements Engine {
   }
 
   /**
-   * Makes this replica emit {@link Journal} records in {@link Ready#persist} (restart with state); before
-   * the first step.
+   * Makes this replica emit {@link Journal} records in {@link Ready#persist} (restart with state, TOCS 2002
+   * §4.3); before the first step. ({@code async.AsyncReplica} and {@link ExecutionNode} keep no journal.)
    */
   public Replica journaled() {
-    throw new UnsupportedOperationException("journal not built yet");
+    journal.enable();
+    checkpoints.journaled();
+    return this;
   }
 
   /**
-   * The first step of a replica restarted from its journal ({@link Journal}): reinstalls the stable
-   * checkpoint (an {@link Effect.InstallState}), the view, the prepared certificates and the votes it signed.
+   * The first step of a replica restarted from its journal ({@link Journal}), called on a freshly
+   * constructed, {@link #journaled} one: reinstalls the stable checkpoint (an {@link Effect.InstallState}),
+   * the view (resending its VIEW-CHANGE, or re-entering through its NEW-VIEW), the prepared certificates and
+   * the messages it signed in that view ({@link Recovery}); it then catches up like any replica that is
+   * behind. The returned Ready may persist again records the journal holds: appending them is harmless.
+   *
+   * @throws IllegalArgumentException if the journal is damaged (a record that does not decode or does not
+   *     check out)
    */
-  public Ready recover(java.util.List<Journal.Record> records) {
-    throw new UnsupportedOperationException("journal not built yet");
+  public Ready recover(List<Journal.Record> records) {
+    if (!journal.on() || now != 0 || lastExecuted != 0 || !log.isEmpty() || view != 0) {
+      throw new IllegalStateException("recover() is the first step of a fresh, journaled replica");
+    }
+    new Recovery(this).run(records);
+    return flush();
   }
 
   // ---------------------------------------------------------------- inputs
@@ -491,6 +505,7 @@ public final class Replica implements Engine {
     Slot slot = slot(pp.seq());
     slot.prePrepareMessage = msg;
     slot.prePrepare = pp;
+    journal.signed(pp.seq(), msg); // accepted: no other pre-prepare for (v, n) after a restart either
     out.events.add(new Event.PrePrepared(view, pp.seq(), pp.digest()));
     contributions.accepted(slot, pp);
     sendPrepare(slot);
@@ -507,6 +522,7 @@ public final class Replica implements Engine {
     slot.ownPrepare = prepare;
     slot.prepares.put(id, prepare);
     slot.prepareDigests.put(id, d);
+    journal.signed(slot.seq, prepare);
     multicast(prepare);
   }
 
@@ -587,10 +603,12 @@ public final class Replica implements Engine {
     slot.prepared = new org.bftws.core.message.PreparedCertificate(slot.prePrepareMessage, List.copyOf(proof),
         contributions.certificate(slot));
     slot.preparedView = view;
+    journal.prepared(slot.seq, slot.prepared);
     Signed commit = sign(Kind.COMMIT, new Vote(view, slot.seq, d).encode());
     slot.ownCommit = commit;
     slot.commits.put(id, commit);
     slot.commitDigests.put(id, d);
+    journal.signed(slot.seq, commit);
     multicast(commit);
     checkCommitted(slot);
   }
@@ -744,6 +762,11 @@ public final class Replica implements Engine {
   /** Primary: the next pre-prepare gets seq (§4.4: after the highest sequence number of O). */
   void assignFrom(long seq) {
     nextSeq = seq;
+  }
+
+  /** Primary after a restart: it sent a pre-prepare for seq, so the next one gets a higher number. */
+  void assignAbove(long seq) {
+    nextSeq = Math.max(nextSeq, seq + 1);
   }
 
   /** §4.5.2: the view-change timer starts when a request arrives and it is not already running. */

@@ -79,12 +79,28 @@ final class ViewChanges {
     Checkpoints cp = r.checkpoints;
     ViewChange vc = new ViewChange(w, cp.stableSeq, cp.stableDigest, cp.stableProof, prepared);
     own = r.sign(Kind.VIEW_CHANGE, vc.encode());
+    r.journal.view(w, own); // never back to a lower view after a restart (TOCS 2002 §4.3)
     latest.put(r.id, own);
     latestDecoded.put(r.id, vc);
     r.multicast(own);
     r.out.events.add(new Event.ViewChangeStarted(w));
     checkQuorum();
     tryNewView();
+  }
+
+  /**
+   * After a restart ({@link Recovery}): back in the view change this replica had started, with the very
+   * VIEW-CHANGE it sent (its journal's), which it sends again; its checkpoint is adopted as in a NEW-VIEW,
+   * so that a replica whose journal holds an older checkpoint fetches that one.
+   */
+  void resume(Signed mine, ViewChange vc) {
+    r.startViewChange(vc.newView());
+    own = mine;
+    latest.put(r.id, mine);
+    latestDecoded.put(r.id, vc);
+    r.checkpoints.makeStable(vc.stableSeq(), vc.stableDigest(), vc.checkpointProof());
+    r.multicast(mine);
+    r.out.events.add(new Event.ViewChangeStarted(vc.newView()));
   }
 
   /**
@@ -186,6 +202,7 @@ final class ViewChanges {
       o.add(r.sign(Kind.PRE_PREPARE, pp.encode()));
     }
     newView = r.sign(Kind.NEW_VIEW, new NewView(r.view(), v, o).encode());
+    r.journal.view(r.view(), newView);
     r.multicast(newView);
     enter(r.view(), decoded, o);
   }
@@ -209,6 +226,7 @@ final class ViewChanges {
       return;
     }
     newView = s;
+    r.journal.view(nv.view(), s);
     enter(nv.view(), decoded, nv.prePrepares());
   }
 

@@ -102,6 +102,9 @@ final class Cluster {
   private long rawNumber;
   /** Which clients form a replicated client (BFT-WS §3.4), as every replica is told at (re)start. */
   private ReplicatedClients replicated = ReplicatedClients.none();
+  /** Replicas keep a journal ({@link #journaled}): each one's records as persisted, uncompacted. */
+  private boolean journaling;
+  final List<List<Journal.Record>> journals = new ArrayList<>();
   /** Per replica, its confidential-request material (SINTRA §2.6), given at (re)start; null entries: none. */
   ConfidentialConfig[] confidential = new ConfidentialConfig[0];
 
@@ -139,6 +142,7 @@ final class Cluster {
     for (int i = 0; i < n; i++) {
       executed.add(new ArrayList<>());
       events.add(new ArrayList<>());
+      journals.add(new ArrayList<>());
       restart(i);
     }
     for (int c = 0; c < clientCount; c++) {
@@ -154,9 +158,28 @@ final class Cluster {
     if (i < confidential.length && confidential[i] != null) {
       replicas[i].confidentialOperations(confidential[i]);
     }
+    if (journaling) {
+      replicas[i].journaled();
+    }
     apps[i] = new HashChainApp();
     executed.get(i).clear();
     readOnlyExecuted.put(i, new ArrayList<>());
+  }
+
+  /** Every replica keeps a journal from now on (call before any traffic). */
+  Cluster journaled() {
+    journaling = true;
+    for (int i = 0; i < n; i++) {
+      replicas[i].journaled();
+    }
+    return this;
+  }
+
+  /** Replace replica i by a fresh one with an empty service that recovers from its journal (kill -9, restart). */
+  void restartFromJournal(int i) {
+    List<Journal.Record> journal = List.copyOf(journals.get(i));
+    restart(i);
+    handle(i, replicas[i].recover(journal));
   }
 
   private RandomnessConfig randomnessOf(int i) {
@@ -238,6 +261,7 @@ final class Cluster {
   }
 
   void handle(int i, Ready r) {
+    journals.get(i).addAll(r.persist); // before the messages leave, as the embedding must
     for (Ready.Outbound m : r.messages) {
       route(i, m);
     }
