@@ -89,7 +89,8 @@ final class Checker {
   private final Map<Long, byte[]> executionDigests = new HashMap<>();
   private final Map<Long, byte[]> stableExecutionDigests = new HashMap<>();
   private final Map<Integer, Long> lastExecutedSeq = new HashMap<>();
-  private final Map<Integer, Set<RequestId>> executedIds = new HashMap<>();
+  /** Per replica, the requests it executed since it last restarted empty, each with the seq it executed at. */
+  private final Map<Integer, Map<RequestId, Long>> executedIds = new HashMap<>();
   private final Set<String> issued = new HashSet<>();
   /** S9: the first canonical seq whose batch terminates a sequence; nothing of it executes in a later one. */
   private final Map<String, Long> terminatedAt = new HashMap<>();
@@ -137,10 +138,37 @@ final class Checker {
     return plaintext == null ? q : new Request(q.client(), q.sequenceId(), q.messageNumber(), q.randomized(), plaintext);
   }
 
+  /**
+   * S11's subjects: PBFT replicas that are correct and keep their memory (restarted from a journal at most).
+   * An amnesiac may sign what contradicts its first incarnation, and counts among the f faulty.
+   */
+  private final Set<Integer> remembering = new HashSet<>();
+
+  void remembering(Set<Integer> replicas) {
+    remembering.addAll(replicas);
+  }
+
+  /** Evidence texts of the correct replicas that name two conflicting messages of one sender for one seq. */
+  private static final List<String> CONTRADICTIONS =
+      List.of("equivocation: two pre-prepares", "double prepare", "double commit", "two contributions");
+
   /** A replica restarted without its state: a new incarnation, tracked afresh for S2. */
   void amnesia(int replica) {
+    remembering.remove(replica);
     lastExecutedSeq.remove(replica);
     executedIds.remove(replica);
+  }
+
+  /**
+   * A replica restarted from its journal (TOCS 2002 §4.3): the same correct replica, whose service is back at
+   * its stable checkpoint {@code seq}; what it executed above it, it executes again (S2 counts from there).
+   */
+  void restarted(int replica, long seq) {
+    lastExecutedSeq.put(replica, seq);
+    Map<RequestId, Long> ids = executedIds.get(replica);
+    if (ids != null) {
+      ids.values().removeIf(at -> at > seq);
+    }
   }
 
   void event(int replica, Event e) {
@@ -190,6 +218,10 @@ final class Checker {
       viewChanges++;
     } else if (e instanceof Event.Evidence ev) {
       evidence++;
+      if (remembering.contains(ev.node()) && CONTRADICTIONS.stream().anyMatch(ev.what()::startsWith)) {
+        violation("S11 votes: replica " + replica + " caught correct replica " + ev.node() + " contradicting itself: "
+            + ev.what());
+      }
       if (ev.what().contains("flagged randomized")) {
         refused++;
       }
@@ -246,7 +278,7 @@ final class Checker {
       violation("S4 history: replica " + replica + " executed seq " + ex.seq() + " outside the canonical history");
     }
     checkRandoms(replica, ex);
-    Set<RequestId> ids = executedIds.computeIfAbsent(replica, k -> new HashSet<>());
+    Map<RequestId, Long> ids = executedIds.computeIfAbsent(replica, k -> new HashMap<>());
     for (Request q : ex.requests()) {
       Long end = terminatedAt.get(q.sequenceId());
       if (q.terminates() || (end != null && end < ex.seq())) {
@@ -254,7 +286,7 @@ final class Checker {
             ? ", a terminate, as an operation" : " at seq " + ex.seq() + ", after its sequence's terminate (seq "
             + end + ")"));
       }
-      if (!ids.add(q.id())) {
+      if (ids.putIfAbsent(q.id(), ex.seq()) != null) {
         violation("S2 integrity: replica " + replica + " executed " + q.id() + " twice");
       }
       if (!issued.contains(key(q))) {

@@ -31,6 +31,7 @@ public final class Main {
     String keys = null;
     boolean coinPerBatch = false;
     boolean confidential = false;
+    SimOptions.Restarts restarts = SimOptions.Restarts.PAUSE;
     Authentication authentication = Authentication.DEFAULT;
     SimOptions.Ordering ordering = SimOptions.Ordering.PBFT;
     int slowDelay = -1;
@@ -58,6 +59,7 @@ public final class Main {
         case "--scheme" -> scheme = SchemeId.fromLabel(args[++i]);
         case "--coin-per-batch" -> coinPerBatch = true;
         case "--confidential" -> confidential = true;
+        case "--restarts" -> restarts = SimOptions.Restarts.parse(args[++i]);
         case "--keys" -> keys = args[++i];
         case "--authentication" -> authentication = Authentication.parse(args[++i]);
         case "--ordering" -> ordering = SimOptions.Ordering.parse(args[++i]);
@@ -90,6 +92,9 @@ public final class Main {
         || modes.contains(Byzantine.FLAGGING))) {
       usage("--config III: " + Simulation.SEPARATED_RANDOMNESS);
     }
+    if (restarts != SimOptions.Restarts.PAUSE && ordering == SimOptions.Ordering.ASYNC) {
+      usage("--restarts " + restarts.label() + ": the asynchronous engine keeps no journal");
+    }
     int f = (replicas - 1) / 3;
     SimKeys simKeys = null;
     if (keys != null) {
@@ -103,7 +108,7 @@ public final class Main {
     }
     SimOptions template = new SimOptions(from, f, clients, requests, Byzantine.NONE, random,
         scheme == null ? SchemeId.CKS : scheme, coinPerBatch, simKeys, authentication, ordering, slowDelay,
-        configuration).withConfidential(confidential);
+        configuration).withConfidential(confidential).withRestarts(restarts);
     System.exit(run(from, to, template, modes, threads, verbose));
   }
 
@@ -113,6 +118,7 @@ public final class Main {
         + " [--byzantine none|twins|mutate|silent|client|flagging|equivocate|slow|member|isolate|over-threshold|all[,...]]"
         + " [--ordering pbft|async] [--config I|II|III] [--slow-delay-ticks N] [--random none|ct|ba|ba-hardened]"
         + " [--scheme cks|bls|rsa] [--coin-per-batch] [--confidential] [--keys DIR] [--authentication signatures|macs] [--threads T]"
+        + " [--restarts pause|journal|forgetful]"
         + " [--verbose]");
     System.exit(2);
   }

@@ -20,11 +20,12 @@ import org.bftws.core.crypto.threshold.SchemeId;
  * executes), §3.3.2's configuration II (f replicas, drawn from the seed, only order) or §3.3.3's
  * configuration III (execution nodes apart from the replicas). {@code confidential}:
  * about half the requests that are not randomized are sealed under the group's TDH2 key and opened after
- * ordering (SINTRA §2.6, {@code pbft.Decryptions}).
+ * ordering (SINTRA §2.6, {@code pbft.Decryptions}). {@code restarts}: what a drawn crash that is not an amnesia
+ * does to a PBFT replica ({@link Restarts}).
  */
 public record SimOptions(long seed, int f, int clients, int requests, Byzantine byzantine, Randomness random,
     SchemeId scheme, boolean coinPerBatch, SimKeys keys, Authentication authentication, Ordering ordering,
-    int slowDelayTicks, Configuration configuration, boolean confidential) {
+    int slowDelayTicks, Configuration configuration, boolean confidential, Restarts restarts) {
   /**
    * The slow replica's default delay: nine tenths of PBFT's view-change timeout ({@code
    * bftws.viewChangeTimeoutTicks}, 200 ticks by default, which the simulator keeps), so a slow primary's
@@ -65,6 +66,31 @@ public record SimOptions(long seed, int f, int clients, int requests, Byzantine 
     }
   }
 
+  /** What a drawn crash that is not an amnesia is (amnesia, restarting empty, is drawn apart and budgeted). */
+  public enum Restarts {
+    /** The replica pauses and resumes with its memory: a process stopped and continued. */
+    PAUSE,
+    /**
+     * PBFT: the replica is killed and restarts from its journal ({@code pbft.Journal}, TOCS 2002 §4.3): a fresh
+     * replica and service, rebuilt by {@code Replica.recover}; a correct replica, not charged as amnesia.
+     */
+    JOURNAL,
+    /**
+     * The control of {@link #JOURNAL}: at restart the journal's signed and prepared records are dropped (the
+     * stable checkpoint and view kept), and the replica still counts as correct; the checker should then
+     * find the contradictions a journal prevents.
+     */
+    FORGETFUL;
+
+    public static Restarts parse(String s) {
+      return valueOf(s.trim().toUpperCase());
+    }
+
+    public String label() {
+      return name().toLowerCase();
+    }
+  }
+
   /** How the group gets the random numbers of randomized requests. */
   public enum Randomness {
     /** None: no request is randomized, random numbers are empty. */
@@ -95,7 +121,7 @@ public record SimOptions(long seed, int f, int clients, int requests, Byzantine 
       SchemeId scheme, boolean coinPerBatch, SimKeys keys, Authentication authentication, Ordering ordering,
       int slowDelayTicks, Configuration configuration) {
     this(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, keys, authentication, ordering,
-        slowDelayTicks, configuration, false);
+        slowDelayTicks, configuration, false, Restarts.PAUSE);
   }
 
   public SimOptions(long seed, int f, int clients, int requests, Byzantine byzantine, Randomness random,
@@ -119,48 +145,58 @@ public record SimOptions(long seed, int f, int clients, int requests, Byzantine 
 
   public SimOptions withSeed(long s) {
     return new SimOptions(s, f, clients, requests, byzantine, random, scheme, coinPerBatch, keys, authentication,
-        ordering, slowDelayTicks, configuration, confidential);
+        ordering, slowDelayTicks, configuration, confidential, restarts);
   }
 
   /** The same run under another seed and nemesis. */
   public SimOptions with(long s, Byzantine b) {
     return new SimOptions(s, f, clients, requests, b, random, scheme, coinPerBatch, keys, authentication, ordering,
-        slowDelayTicks, configuration, confidential);
+        slowDelayTicks, configuration, confidential, restarts);
   }
 
   public SimOptions withRandom(Randomness r, SchemeId s, boolean perBatch) {
     return new SimOptions(seed, f, clients, requests, byzantine, r, s, perBatch, keys, authentication, ordering,
-        slowDelayTicks, configuration, confidential);
+        slowDelayTicks, configuration, confidential, restarts);
   }
 
   SimOptions withKeys(SimKeys k) {
     return new SimOptions(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, k, authentication,
-        ordering, slowDelayTicks, configuration, confidential);
+        ordering, slowDelayTicks, configuration, confidential, restarts);
   }
 
   public SimOptions withAuthentication(Authentication a) {
     return new SimOptions(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, keys, a, ordering,
-        slowDelayTicks, configuration, confidential);
+        slowDelayTicks, configuration, confidential, restarts);
   }
 
   public SimOptions withOrdering(Ordering e) {
     return new SimOptions(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, keys, authentication,
-        e, slowDelayTicks, configuration, confidential);
+        e, slowDelayTicks, configuration, confidential, restarts);
   }
 
   public SimOptions withConfiguration(Configuration c) {
     return new SimOptions(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, keys, authentication,
-        ordering, slowDelayTicks, c, confidential);
+        ordering, slowDelayTicks, c, confidential, restarts);
   }
 
   public SimOptions withSlowDelay(int ticks) {
     return new SimOptions(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, keys, authentication,
-        ordering, ticks, configuration, confidential);
+        ordering, ticks, configuration, confidential, restarts);
   }
 
   public SimOptions withConfidential(boolean c) {
     return new SimOptions(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, keys, authentication,
-        ordering, slowDelayTicks, configuration, c);
+        ordering, slowDelayTicks, configuration, c, restarts);
+  }
+
+  public SimOptions withRestarts(Restarts r) {
+    return new SimOptions(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, keys, authentication,
+        ordering, slowDelayTicks, configuration, confidential, r);
+  }
+
+  /** PBFT replicas keep a journal (and crashes restart them from it). */
+  public boolean journaled() {
+    return !async() && restarts != Restarts.PAUSE;
   }
 
   /** With {@link Byzantine#SLOW}: the ticks by which the slow replica's messages are delayed. */
@@ -187,6 +223,7 @@ public record SimOptions(long seed, int f, int clients, int requests, Byzantine 
         + (async() ? " --ordering " + ordering.label() : "")
         + (configuration == Configuration.I ? "" : " --config " + configuration)
         + (confidential ? " --confidential" : "")
+        + (restarts == Restarts.PAUSE ? "" : " --restarts " + restarts.label())
         + (byzantine == Byzantine.SLOW && slowDelayTicks >= 0 ? " --slow-delay-ticks " + slowDelayTicks : "");
   }
 }

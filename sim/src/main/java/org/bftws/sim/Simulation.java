@@ -34,6 +34,7 @@ import org.bftws.core.pbft.Effect;
 import org.bftws.core.pbft.Engine;
 import org.bftws.core.pbft.Entropy;
 import org.bftws.core.pbft.Event;
+import org.bftws.core.pbft.Journal;
 import org.bftws.core.pbft.ExecutionNode;
 import org.bftws.core.pbft.RandomizedOperations;
 import org.bftws.core.pbft.RandomnessConfig;
@@ -69,6 +70,8 @@ public final class Simulation {
     Engine replica;
     HashChainApp app = new HashChainApp();
     final int side;
+    /** A journaled PBFT replica's journal ({@link Ready#persist}, compacted): its disk, which a crash keeps. */
+    List<Journal.Record> journal = new ArrayList<>();
 
     Instance(int side) {
       this.side = side;
@@ -235,6 +238,15 @@ public final class Simulation {
       checker.agreement(new Checker.BaOracle(n, o.f(), o.random() == SimOptions.Randomness.BA_HARDENED, verifier));
     }
     Set<Integer> byz = chooseByzantine();
+    if (!o.async()) {
+      Set<Integer> correct = new HashSet<>();
+      for (int i = 0; i < n; i++) {
+        if (!byz.contains(i)) {
+          correct.add(i);
+        }
+      }
+      checker.remembering(correct);
+    }
     isolated = o.byzantine() == Byzantine.ISOLATE ? 1 + rng.nextInt(n - 1) : -1;
     ticks = !o.async() || new Random(o.seed() ^ 0x7469636bL).nextInt(3) != 0;
     // Amnesia needs state transfer, which a stalled tick triggers: none in the asynchronous runs without ticks.
@@ -395,6 +407,9 @@ public final class Simulation {
     }
     Replica r = new Replica(cfg, id, signers.get(id), verifier, Role.of(cfg, id),
         randomness(id).withOperations(operations()), macs == null ? null : macs[id]).replicatedClients(replicated);
+    if (o.journaled()) {
+      r.journaled();
+    }
     return sealed == null ? r : r.confidentialOperations(sealed.replica(id));
   }
 
@@ -436,6 +451,7 @@ public final class Simulation {
   }
 
   private long incarnations;
+  private long journalRestarts;
   private long messagesSent;
   private long ppUpdatesSent;
   private long latencySum;
@@ -544,6 +560,8 @@ public final class Simulation {
       delivered += c.issued - (c.terminated ? 0 : c.core.outstanding()); // requests, not the terminate
     }
     String described = adversary == null ? faults.describe() + describeExecutors()
+        + (journalRestarts == 0 ? "" : " journal-restarts=" + journalRestarts + (o.restarts() == SimOptions.Restarts.FORGETFUL
+        ? "(forgetful)" : ""))
         : faults.describe() + " adversary=" + adversary.describe() + " held=" + net.heldTotal()
         + (ticks ? " ticks" : " no-ticks");
     return new SimResult(o, described, checker.violations(), checker.committedRequests, delivered,
@@ -661,6 +679,8 @@ public final class Simulation {
             in.app = new HashChainApp();
           }
           checker.amnesia(node.id);
+        } else if (restartsFromJournal(node)) {
+          restartFromJournal(node, node.instances.get(0));
         }
       }
     }
@@ -678,6 +698,35 @@ public final class Simulation {
           in.app = new HashChainApp();
         }
       }
+    }
+  }
+
+  /** With {@code --restarts journal|forgetful}: a correct PBFT replica's crash is a kill and a restart from its journal. */
+  private boolean restartsFromJournal(ReplicaNode node) {
+    return o.journaled() && !node.byzantine && node.instances.size() == 1 && !cfg.isExecutionNode(node.id);
+  }
+
+  /**
+   * Kill -9 and restart with state (TOCS 2002 §4.3): a fresh replica and an empty service, rebuilt from the
+   * journal by {@code Replica.recover} (the stable checkpoint reinstalled by its InstallState effect). The
+   * replica stays correct: the checker only learns that it executes again from its checkpoint. The forgetful
+   * control loses its signed and prepared records first.
+   */
+  private void restartFromJournal(ReplicaNode node, Instance in) {
+    if (o.restarts() == SimOptions.Restarts.FORGETFUL) {
+      in.journal = new ArrayList<>(in.journal.stream()
+          .filter(r -> r.type() == Journal.Type.STABLE || r.type() == Journal.Type.VIEW).toList());
+    }
+    Replica fresh = (Replica) newReplica(node.id);
+    in.replica = fresh;
+    in.app = new HashChainApp();
+    journalRestarts++;
+    try {
+      Ready ready = fresh.recover(List.copyOf(in.journal));
+      checker.restarted(node.id, fresh.lastExecuted());
+      handle(node, in, ready);
+    } catch (RuntimeException e) {
+      checker.violation("exception in replica " + node.id + " recovering from its journal: " + e);
     }
   }
 
@@ -798,6 +847,12 @@ public final class Simulation {
 
   private void handle(ReplicaNode node, Instance in, Ready r) {
     boolean correct = !node.byzantine;
+    if (!r.persist.isEmpty()) { // on disk before the messages leave
+      in.journal.addAll(r.persist);
+      if (r.persist.stream().anyMatch(rec -> rec.type() == Journal.Type.STABLE)) {
+        in.journal = new ArrayList<>(Journal.compact(in.journal));
+      }
+    }
     for (Ready.Outbound m : r.messages) {
       send(node, in, m);
     }

@@ -184,6 +184,38 @@ public class SimulationTest {
     assertTrue("state transfers happened", transfers > 0);
   }
 
+  // TOCS 2002 §4.3 (restart with state): crashed correct replicas are killed and restart from their journal,
+  // alongside the nemesis (twins: an equivocating primary); they stay correct, so every invariant holds with
+  // f Byzantine replicas besides them. Some runs do restart, execute again from their checkpoint, and catch up.
+  @Test
+  public void journalRestartsAlongsideTheNemeses() throws Exception {
+    List<SimOptions> runs = new ArrayList<>();
+    for (long seed = 1; seed <= 30; seed++) {
+      Byzantine b = NEMESES.get((int) Math.floorMod(seed, (long) NEMESES.size()));
+      runs.add(new SimOptions(seed, 1, 3, 40, b).withRestarts(SimOptions.Restarts.JOURNAL)
+          .withAuthentication(seed % 3 == 0 ? Authentication.MACS : Authentication.SIGNATURES));
+    }
+    int restarted = 0;
+    for (SimResult r : runAll(runs)) {
+      assertTrue(r.report(false) + "\n  replay: " + r.options().replay(), r.ok());
+      restarted += r.faults().contains("journal-restarts=") ? 1 : 0;
+    }
+    assertTrue("only " + restarted + " runs restarted a replica from its journal", restarted >= 5);
+  }
+
+  // The journal's control: the same kind of restart with the journal's votes lost (the replica still counted
+  // correct) must be caught contradicting itself (S11) on some seeds, or the journal runs above prove nothing.
+  @Test
+  public void forgetfulRestartsAreCaught() throws Exception {
+    List<SimOptions> runs = new ArrayList<>();
+    for (long seed = 1; seed <= 40; seed++) {
+      Byzantine b = NEMESES.get((int) Math.floorMod(seed, (long) NEMESES.size()));
+      runs.add(new SimOptions(seed, 1, 3, 60, b).withRestarts(SimOptions.Restarts.FORGETFUL));
+    }
+    long caught = runAll(runs).stream().filter(r -> r.violations().stream().anyMatch(v -> v.startsWith("S11"))).count();
+    assertTrue("no forgetful restart was caught contradicting itself", caught >= 1);
+  }
+
   // N1 (docs/design/testing.md): with f+1 Byzantine replicas the checker must report violations, or it is blind.
   @Test
   public void negativeControlOverThresholdIsCaught() throws Exception {

@@ -71,6 +71,9 @@ import org.bftws.core.pbft.Ready;
  * <p>Confidential requests (SINTRA §2.6, secure causal atomic broadcast, PBFT's {@link Decryptions}): a
  * delivered round's TDH2 ciphertexts are checked and this replica releases its decryption shares; the round
  * executes once each valid one opened from k verified shares, and invalid ones are skipped alike everywhere.
+ *
+ * <p>It keeps no journal ({@code pbft.Journal}): its {@link Ready#persist} stays empty, and a restarted one
+ * starts empty and catches up by state transfer, counted among the f faulty.
  */
 public final class AsyncReplica implements Engine {
   /** The channel's protocol id. */

@@ -44,6 +44,9 @@ import org.bftws.core.message.Signed;
  * Kind#EXECUTION_STATE}, checked against its proof) when the asker is below it, and the certified batches it
  * holds above, relayed unchanged (their certificates prove them). A restarted node does the same from
  * nothing.
+ *
+ * <p>It keeps no {@link Journal}: its {@link Ready#persist} stays empty, and a restarted one starts empty and
+ * catches up from the other execution nodes, counted among their f faulty.
  */
 public final class ExecutionNode implements Engine {
   /** One certified batch as received: the envelope to relay and what it holds. */

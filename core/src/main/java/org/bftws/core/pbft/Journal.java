@@ -23,13 +23,23 @@ public final class Journal {
 
   /** The kinds of record, and what {@link Record#seq} means for each. */
   public enum Type {
-    /** The last stable checkpoint: seq is its sequence number, body its state-transfer message. */
+    /**
+     * The last stable checkpoint whose parts this replica holds: seq is its sequence number, body the STATE
+     * message that would carry it (ordering part, execution part at an executing replica, proof).
+     */
     STABLE,
-    /** The view this replica is in or changing to: seq is the view number. */
+    /**
+     * The view this replica is in or changing to: seq is the view number, body the VIEW-CHANGE it sent for it
+     * or the NEW-VIEW through which it entered it.
+     */
     VIEW,
-    /** A prepared certificate held at seq (pre-prepare and 2f matching prepares). */
+    /** A prepared certificate held at seq (pre-prepare and 2f matching prepares), as {@code PreparedCertificate.encode}. */
     PREPARED,
-    /** A protocol message this replica signed about seq (pre-prepare, prepare, commit). */
+    /**
+     * A message about seq that this replica must not contradict: a pre-prepare it accepted (or sent as
+     * primary), a prepare or commit it sent, a BA contribution or commitment (with the hardened variant's
+     * secret values and nonce) or, as primary, a contribution set. Body: the envelope and those secrets.
+     */
     SIGNED;
 
     private static final Type[] ALL = values();

@@ -105,6 +105,8 @@ final class Cluster {
   /** Replicas keep a journal ({@link #journaled}): each one's records as persisted, uncompacted. */
   private boolean journaling;
   final List<List<Journal.Record>> journals = new ArrayList<>();
+  /** Per replica, its restarts from the journal: each draws other BA entropy, as a real restart would. */
+  private final Map<Integer, Integer> journalRestarts = new HashMap<>();
   /** Per replica, its confidential-request material (SINTRA §2.6), given at (re)start; null entries: none. */
   ConfidentialConfig[] confidential = new ConfidentialConfig[0];
 
@@ -178,12 +180,13 @@ final class Cluster {
   /** Replace replica i by a fresh one with an empty service that recovers from its journal (kill -9, restart). */
   void restartFromJournal(int i) {
     List<Journal.Record> journal = List.copyOf(journals.get(i));
+    journalRestarts.merge(i, 1, Integer::sum);
     restart(i);
     handle(i, replicas[i].recover(journal));
   }
 
   private RandomnessConfig randomnessOf(int i) {
-    Random entropy = new Random(100 + i);
+    Random entropy = new Random(100 + i + 7919L * journalRestarts.getOrDefault(i, 0));
     RandomnessConfig rc = switch (randomness.algorithm()) {
       case NONE -> RandomnessConfig.none();
       case CT -> RandomnessConfig.ct(new CoinConfig(randomness.scheme(), dealt.group(), dealt.share(i + 1), GROUP_ID));

@@ -186,4 +186,30 @@ public class JournalRecoveryTest {
     c.tickUntil(cl -> cl.replicas[2].isActive() && cl.replicas[2].lastExecuted() == 1, 3000);
     assertEquals(1, c.replicas[2].view());
   }
+
+  // Reference: integrity paper §4 — a contribution is drawn from entropy, so a backup restarted from its
+  // journal (with other entropy) must send the contribution it had signed, not a new one, and a primary the set
+  // it had fixed; the batch then executes with one random number everywhere.
+  @Test
+  public void rebuiltReplicaSendsTheContributionItSignedBefore() {
+    for (boolean hardened : new boolean[] {false, true}) {
+      Cluster c = new Cluster(org.bftws.core.config.GroupConfig.defaults(), Cluster.Randomness.ba(hardened)).journaled();
+      c.hold = m -> Cluster.kind(m) == Kind.PP_UPDATE && m.from() == 1; // replica 1's contribution is held back
+      c.submit(true);
+      Signed first = Signed.decode(c.held.stream().filter(m -> m.to() == 0).findFirst().orElseThrow().bytes());
+      c.restartFromJournal(1);
+      c.deliverAll();
+      List<Signed> again = c.held.stream().filter(m -> m.to() == 0).map(m -> Signed.decode(m.bytes()))
+          .filter(s -> s.kind() == Kind.PP_UPDATE).toList();
+      assertTrue("hardened=" + hardened, again.size() >= 2);
+      for (Signed s : again) {
+        assertArrayEquals("hardened=" + hardened, first.encode(), s.encode());
+      }
+      c.hold = m -> false;
+      c.release(m -> true);
+      c.tickUntil(cl -> cl.replicas[1].lastExecuted() == 1 && cl.replicas[0].lastExecuted() == 1, 2000);
+      byte[] r0 = c.executed.get(0).get(0).randoms().get(0);
+      assertArrayEquals(r0, c.executed.get(1).get(c.executed.get(1).size() - 1).randoms().get(0));
+    }
+  }
 }
