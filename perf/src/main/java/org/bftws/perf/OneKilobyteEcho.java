@@ -16,13 +16,20 @@ import org.bftws.perf.echo.EchoPayload;
  * {@link #ORDERING}, the two ordering engines ({@code bftws}, PBFT, and {@code bftws-async}, SINTRA's atomic
  * broadcast; docs/configuration.md, "Ordering modes"); {@link #SLOW_PRIMARY}, both under a slow replica 0;
  * {@link #CONFIDENTIAL}, plain echo against the sealed {@code echoConfidential} on a group of the same
- * configuration ({@code bftws-confidential}, SINTRA §2.6).
+ * configuration ({@code bftws-confidential}, SINTRA §2.6); {@link #JOURNAL}, PBFT without and with a replica journal
+ * ({@code bftws-journal}, {@code bftws-journal-fsync}; docs/journal.md).
  */
 record OneKilobyteEcho(String name, String modes, long measureMillis) {
     static final OneKilobyteEcho READ_ONLY = new OneKilobyteEcho("echo-readonly", "wsrm,bftws,bftws-ro");
     static final OneKilobyteEcho CONFIGURATIONS = new OneKilobyteEcho("echo-configurations",
             "wsrm,bftws,bftws-c2,bftws-c3");
     static final OneKilobyteEcho ORDERING = new OneKilobyteEcho("echo-ordering", "wsrm,bftws,bftws-async");
+    /**
+     * The journal's cost (docs/journal.md): PBFT without a journal, with one written to the OS and with one
+     * fsynced before each step's messages, in one run.
+     */
+    static final OneKilobyteEcho JOURNAL = new OneKilobyteEcho("echo-journal",
+            "bftws,bftws-journal,bftws-journal-fsync");
     static final OneKilobyteEcho CONFIDENTIAL = new OneKilobyteEcho("echo-confidential", "bftws,bftws-confidential");
     /**
      * The slow-primary attack over HTTP: PBFT and the asynchronous engine, each with replica 0 slowed by the

@@ -28,7 +28,7 @@ import org.bftws.perf.echo.ThreeTierExperiment;
  *          [--modes plain,wsrm,...] [--sizes 1,100,1KB] [--clients 1,8] [--reps N]
  *          [--warmup-ms MS] [--measure-ms MS] [--wan-delay-ms MS] [--authentication signatures|macs]
  *          (echo | three-tier | scale | randomness | read-only | configurations | ordering | slow-primary
- *           | recovery | profile | breakdown | report)...
+ *           | journal | recovery | profile | breakdown | report)...
  * </pre>
  *
  * {@code echo} runs experiment 1 into {@code DIR/echo.csv}, {@code scale} experiment 5 into
@@ -41,7 +41,8 @@ import org.bftws.perf.echo.ThreeTierExperiment;
  * {@code DIR/echo-configurations.csv}, {@code ordering} the 1 KB echo with WS-RM, BFT-WS ordered by PBFT and by
  * the asynchronous engine ({@code bftws-async}) into {@code DIR/echo-ordering.csv}, {@code slow-primary} both
  * with and without replica 0 sending every message {@code BftwsMode.SLOW_MILLIS} late into
- * {@code DIR/echo-slow-primary.csv},
+ * {@code DIR/echo-slow-primary.csv}, {@code journal} BFT-WS without a replica journal, with one written to the OS
+ * and with one fsynced ({@code bftws-journal}, {@code bftws-journal-fsync}) into {@code DIR/echo-journal.csv},
  * {@code recovery} experiment 4 into {@code DIR/recovery-*.csv}, {@code profile} the
  * BFT-WS echo under Java Flight Recorder into {@code DIR/profile.csv}; {@code report} rewrites the markdown
  * and the plots from every CSV in {@code DIR}; {@code breakdown} writes the latency breakdown and the work per request
@@ -86,7 +87,7 @@ public final class PerfMain {
                 case "--wan-delay-ms" -> wan = Long.parseLong(args[++i]);
                 case "--authentication" -> authentication = Authentication.parse(args[++i]).label();
                 case "echo", "three-tier", "scale", "randomness", "read-only", "configurations", "ordering", "slow-primary",
-                        "confidential",
+                        "confidential", "journal",
                         "recovery", "profile", "breakdown", "report" ->
                         commands.add(args[i]);
                 default -> {
@@ -95,7 +96,7 @@ public final class PerfMain {
                             + "[--modes " + String.join(",", EchoModes.all().stream().map(m -> m.name()).toList())
                             + "] [--sizes 1,10,100,1000,1KB] [--clients 1,2,4,8] [--reps N] [--warmup-ms MS] "
                             + "[--measure-ms MS] [--wan-delay-ms MS] [--authentication signatures|macs] (echo | three-tier | "
-                            + "scale | randomness | read-only | configurations | ordering | slow-primary | recovery | profile | breakdown | report)...");
+                            + "scale | randomness | read-only | configurations | ordering | slow-primary | journal | recovery | profile | breakdown | report)...");
                     return 2;
                 }
             }
@@ -127,6 +128,8 @@ public final class PerfMain {
                 case "slow-primary" -> oneKilobyte(OneKilobyteEcho.SLOW_PRIMARY, echo, smoke, root, results, wan,
                         authentication);
                 case "confidential" -> oneKilobyte(OneKilobyteEcho.CONFIDENTIAL, echo, smoke, root, results, wan,
+                        authentication);
+                case "journal" -> oneKilobyte(OneKilobyteEcho.JOURNAL, echo, smoke, root, results, wan,
                         authentication);
                 case "recovery" -> recovery(smoke, root, results);
                 case "profile" -> profile(echo.apply(smoke ? Profiler.smoke() : Profiler.full()), root, results);

@@ -57,6 +57,9 @@ public final class Report {
         echo(md, plots, OneKilobyteEcho.ORDERING.name() + ".csv",
                 "Ordering modes: PBFT and SINTRA's asynchronous atomic broadcast (bftws.ordering)",
                 "scripts/perf ordering", OneKilobyteEcho.ORDERING.name());
+        echo(md, plots, OneKilobyteEcho.JOURNAL.name() + ".csv",
+                "Replica journal: none, written to the OS, fsynced (bftws.dataDir, bftws.journal.durability)",
+                "scripts/perf journal", OneKilobyteEcho.JOURNAL.name());
         echo(md, plots, OneKilobyteEcho.SLOW_PRIMARY.name() + ".csv",
                 "Slow primary over HTTP: replica 0 sends every message 3 s late (view-change timeout 4 s)",
                 "scripts/perf slow-primary", OneKilobyteEcho.SLOW_PRIMARY.name());

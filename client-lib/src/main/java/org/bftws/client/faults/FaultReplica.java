@@ -16,10 +16,12 @@ import org.bftws.module.config.BftwsKeys;
  *
  * <pre>
  *   FaultReplica --id I --group FILE --keys DIR --dir DIR --artifacts DIR --conf DIR --status FILE [--sample-ms 100]
+ *                [--data-dir DIR [--durability os|fsync]]
  * </pre>
- * Runs until the JVM is terminated. Nothing is kept on disk between runs: a replica restarted after
- * {@code kill -9} comes back with an empty state and catches up by state transfer, as one restarted on a wiped
- * directory does.
+ * Runs until the JVM is terminated. With {@code --data-dir} (scripts/faults gives {@code DIR/data}) the replica
+ * keeps its journal there: restarted after {@code kill -9} it comes back with the state of its last stable
+ * checkpoint (docs/journal.md); restarted on a wiped directory, or without {@code --data-dir}, it comes back
+ * empty and catches up by state transfer.
  */
 public final class FaultReplica {
     private FaultReplica() {
@@ -31,7 +33,9 @@ public final class FaultReplica {
         Testbed testbed = Testbed.read(Path.of(GroupLauncher.required(o, "group")));
         GroupLauncher.Layout layout = GroupLauncher.layout(o);
         String parameters = testbed.groupParameters(layout.keys()) + GroupLauncher.replicaParameters(id, layout.keys())
-                + GroupLauncher.param(BftwsKeys.RANDOMNESS.name(), "none");
+                + GroupLauncher.param(BftwsKeys.RANDOMNESS.name(), "none")
+                + (o.containsKey("data-dir") ? GroupLauncher.journalParameters(Path.of(o.get("data-dir")),
+                        o.getOrDefault("durability", "os")) : "");
         StatusSampler sampler = new StatusSampler(id, Path.of(GroupLauncher.required(o, "status")));
         EmbeddedAxis2Server server = GroupLauncher.startReplica(layout, Path.of(GroupLauncher.required(o, "dir")),
                 testbed.ports().get(id), parameters, "echo.aar", "counter.aar", "register.aar");

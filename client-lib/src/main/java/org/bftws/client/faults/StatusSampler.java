@@ -68,7 +68,8 @@ final class StatusSampler implements AutoCloseable {
             if (!names.isEmpty()) {
                 ObjectName n = names.iterator().next();
                 for (String a : new String[] {"View", "Primary", "Active", "LastExecuted", "StableCheckpoint",
-                    "PendingRequests", "LogSize", "MessagesSent", "MessagesGivenUp", "InboundDropped"}) {
+                    "PendingRequests", "LogSize", "MessagesSent", "MessagesGivenUp", "InboundDropped",
+                    "RecoveredFromJournal", "StatesTransferred"}) {
                     json.append(",\"").append(a).append("\":").append(server.getAttribute(n, a));
                 }
             }

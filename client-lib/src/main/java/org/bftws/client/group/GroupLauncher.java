@@ -298,11 +298,26 @@ public final class GroupLauncher {
     /** As above, signing the CreateSequence exchange as {@code security} says. */
     public static Axis2Server start(Container container, int id, int[] ports, Layout layout, Path dir,
             String randomness, GroupSecurity security) throws IOException {
+        return start(container, id, ports, layout, dir, randomness, security, "");
+    }
+
+    /** As above, with {@code extra} axis2.xml {@code <parameter>}s (say a data directory). */
+    public static Axis2Server start(Container container, int id, int[] ports, Layout layout, Path dir,
+            String randomness, GroupSecurity security, String extra) throws IOException {
         if (container == Container.AXIS2) {
-            return start(id, ports, layout, dir, randomness, "", security);
+            return start(id, ports, layout, dir, randomness, extra, security);
         }
-        return TomcatAxis2Server.start(webApplication(id, ports, layout, dir, randomness, security), ports[id],
-                dir.resolve("tomcat"));
+        return TomcatAxis2Server.start(webApplication(id, ports, layout, dir, randomness, security, extra),
+                ports[id], dir.resolve("tomcat"));
+    }
+
+    /**
+     * {@code bftws.dataDir} = {@code dataDir} and {@code bftws.journal.durability} = {@code durability}: a PBFT
+     * replica that restarts with state from its journal (docs/journal.md).
+     */
+    public static String journalParameters(Path dataDir, String durability) {
+        return param(BftwsKeys.DATA_DIR, dataDir)
+                + param(BftwsKeys.JOURNAL_DURABILITY.name(), durability);
     }
 
     /**
@@ -310,14 +325,14 @@ public final class GroupLauncher {
      * axis2.xml with the servlet transport), WEB-INF/modules/, WEB-INF/services/.
      */
     public static Path webApplication(int id, int[] ports, Layout layout, Path dir) throws IOException {
-        return webApplication(id, ports, layout, dir, RANDOMNESS_DEFAULT, GroupSecurity.NONE);
+        return webApplication(id, ports, layout, dir, RANDOMNESS_DEFAULT, GroupSecurity.NONE, "");
     }
 
     private static Path webApplication(int id, int[] ports, Layout layout, Path dir, String randomness,
-            GroupSecurity security) throws IOException {
+            GroupSecurity security, String extra) throws IOException {
         Path xml = replicaXml(id, ports, layout, dir.resolve("conf/axis2.xml"), randomness,
                 replicaParameters(id, layout.keys()),
-                security.replicaParameters(layout.keys(), ports.length, id, dir.resolve("conf")));
+                security.replicaParameters(layout.keys(), ports.length, id, dir.resolve("conf")) + extra);
         Path webapp = dir.resolve("webapp");
         withArchives(TomcatAxis2Server.webApplication(webapp, xml), layout, security);
         return webapp;
@@ -490,7 +505,7 @@ public final class GroupLauncher {
             System.err.println("usage: GroupLauncher ports N | keystores --keys DIR --replicas N | replica --id I"
                     + " --group FILE --keys DIR --dir DIR --artifacts DIR --conf DIR"
                     + " [--randomness none|ct|ba|ba-hardened] [--container axis2|tomcat] [--security none|rampart]"
-                    + " [--config I|II|III] [--ordering pbft|async]");
+                    + " [--config I|II|III] [--ordering pbft|async] [--data-dir DIR [--durability os|fsync]]");
             System.exit(2);
         }
         Map<String, String> o = options(args, 1);
@@ -508,10 +523,12 @@ public final class GroupLauncher {
         if (!orderingParameters.isEmpty() && container != Container.AXIS2) {
             throw new IllegalArgumentException("--ordering " + ordering + " runs in --container axis2 only");
         }
+        String journal = o.containsKey("data-dir")
+                ? journalParameters(Path.of(o.get("data-dir")), o.getOrDefault("durability", "os")) : "";
         Axis2Server server = configuration == Configuration.I && orderingParameters.isEmpty()
-                ? start(container, id, ports, layout(o), Path.of(required(o, "dir")), randomness, security)
-                : start(id, ports, layout(o), Path.of(required(o, "dir")), randomness, orderingParameters, security,
-                        List.of(), configuration);
+                ? start(container, id, ports, layout(o), Path.of(required(o, "dir")), randomness, security, journal)
+                : start(id, ports, layout(o), Path.of(required(o, "dir")), randomness, orderingParameters + journal,
+                        security, List.of(), configuration);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
@@ -525,7 +542,8 @@ public final class GroupLauncher {
         System.out.println(what + id + " serving " + server.serviceUrl("Echo")
                 + (configuration.executes(id, ports.length) ? ", Dealer, IdGenerator, Counter" : " (ordering only)")
                 + " in " + container.name().toLowerCase(Locale.ROOT) + "; randomness " + randomness
-                + ", security " + security.value() + ", configuration " + configuration + ", ordering " + ordering);
+                + ", security " + security.value() + ", configuration " + configuration + ", ordering " + ordering
+                + (journal.isEmpty() ? "" : ", journal in " + o.get("data-dir")));
         stopped.await();
     }
 }

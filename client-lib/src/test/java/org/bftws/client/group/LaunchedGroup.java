@@ -53,6 +53,8 @@ public final class LaunchedGroup extends ExternalResource {
     private boolean installed;
     private boolean serversOnly;
     private GroupLauncher.Layout layout;
+    /** Null, or the replicas' bftws.journal.durability: each keeps a journal in {@link #dataDir}. */
+    private String journal;
     private int[] ports;
 
     public LaunchedGroup(TemporaryFolder tmp) {
@@ -98,6 +100,21 @@ public final class LaunchedGroup extends ExternalResource {
         replicas = new Axis2Server[members()];
         dirs = new Path[members()];
         return this;
+    }
+
+    /**
+     * Gives each PBFT replica a data directory ({@link #dataDir}) for its journal with this
+     * {@code bftws.journal.durability}: started again, it restarts with state (docs/journal.md); in Axis2's own
+     * server.
+     */
+    public LaunchedGroup journaled(String durability) {
+        journal = durability;
+        return this;
+    }
+
+    /** Replica {@code r}'s data directory, the same across its restarts; outside its (fresh) start directory. */
+    public Path dataDir(int r) {
+        return tmp.getRoot().toPath().resolve("data-replica" + r);
     }
 
     /** How the replicas and the clients sign their CreateSequence exchange. */
@@ -180,7 +197,10 @@ public final class LaunchedGroup extends ExternalResource {
         return this;
     }
 
-    /** (Re)starts replica {@code r} with an empty state in a fresh directory named {@code dirName}. */
+    /**
+     * (Re)starts replica {@code r} in a fresh directory named {@code dirName}: with an empty state, or with
+     * {@link #journaled} from its journal in {@link #dataDir}.
+     */
     public Axis2Server start(int r, String dirName) throws IOException {
         dirs[r] = tmp.newFolder(dirName).toPath();
         if (serversOnly) {
@@ -189,9 +209,12 @@ public final class LaunchedGroup extends ExternalResource {
             }
             replicas[r] = GroupLauncher.startReplica(layout(), dirs[r], ports()[r], "", "echo.aar");
         } else if (container == GroupLauncher.Container.AXIS2) {
-            replicas[r] = GroupLauncher.start(r, ports(), layout(), dirs[r], randomness, parameters, security,
-                    services, configuration);
-        } else if (!parameters.isEmpty() || !services.isEmpty() || configuration != GroupLauncher.Configuration.I) {
+            String journaling = journal != null && r < N
+                    ? GroupLauncher.journalParameters(dataDir(r), journal) : "";
+            replicas[r] = GroupLauncher.start(r, ports(), layout(), dirs[r], randomness, parameters + journaling,
+                    security, services, configuration);
+        } else if (!parameters.isEmpty() || !services.isEmpty() || configuration != GroupLauncher.Configuration.I
+                || journal != null) {
             throw new IllegalStateException("GroupLauncher runs replicas in Tomcat without further parameters"
                     + " or services");
         } else if (installed) {

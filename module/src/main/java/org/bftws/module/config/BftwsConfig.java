@@ -43,6 +43,15 @@ public final class BftwsConfig {
         return values.get(key);
     }
 
+    /** This replica's data directory ({@code bftws.dataDir}), or null: no journal, restart empty. */
+    public Path dataDir() {
+        return get(BftwsKeys.DATA_DIR);
+    }
+
+    public JournalDurability journalDurability() {
+        return get(BftwsKeys.JOURNAL_DURABILITY);
+    }
+
     /** False: bftws.mar behaves exactly like Sandesha2 (plain WS-RM, paper §3.3.1). */
     public boolean replicated() {
         return get(BftwsKeys.REPLICATED);

@@ -233,6 +233,25 @@ public final class BftwsKeys {
             "client id groups like 4-7 or 4,5,6,7;8-11, disjoint", ReplicatedClients::toText);
 
     /**
+     * A PBFT replica's data directory, where it keeps its journal (docs/journal.md): with it, a replica killed
+     * and started again restarts with the state of its last stable checkpoint and the votes it signed since
+     * (Castro-Liskov TOCS 2002 §4.3), instead of empty. One per replica, never shared. No default: unset, the
+     * replica keeps nothing on disk and restarts empty, fetching the state by state transfer. Refused with
+     * {@code bftws.ordering=async} and on configuration III's execution nodes, which keep no journal.
+     */
+    public static final ConfigKey<Path> DATA_DIR = ConfigKey.path("bftws.dataDir", REPLICA);
+
+    /**
+     * os | fsync: how far a journal record is written before the messages it covers are sent. os hands it to
+     * the operating system, which keeps it when the replica's process is killed (kill -9) but not when the
+     * host loses power; fsync forces it to the disk first. Default os: a power loss of one replica's host is
+     * one fault among the f the group tolerates, whereas fsync costs a disk flush per ordering step (measured in
+     * docs/journal.md, "Durability"); choose fsync where more than f replicas could lose power together.
+     */
+    public static final ConfigKey<JournalDurability> JOURNAL_DURABILITY = ConfigKey.choice("bftws.journal.durability",
+            REPLICA, JournalDurability.class, JournalDurability.OS);
+
+    /**
      * The keys that place an instance in a group (its endpoints, id, key files, reply port, policy): read only
      * with {@code bftws.replicated=true}, so a plain WS-RM instance may leave stale ones in its axis2.xml.
      */
@@ -244,7 +263,7 @@ public final class BftwsKeys {
             PRIVATE_KEY, PUBLIC_KEYS, TICK_MILLIS, CONTROL_MAX_BYTES, HTTP_MAX_REQUEST_BYTES, XML_MAX_DEPTH,
             XML_MAX_ELEMENTS, XML_MAX_ATTRIBUTES, CLIENT_REPLY_ENDPOINT, RANDOMNESS, THRESHOLD_SCHEME, SECURITY,
             SECURITY_POLICY, AUTHENTICATION, MULTICAST_WINDOW, MULTICAST_RETRANSMISSIONS, MULTICAST_RETRANSMIT_MILLIS,
-            MULTICAST_BUFFER_BYTES, STATUS_LOG_SECONDS, REPLICATED_CLIENTS, ORDERING);
+            MULTICAST_BUFFER_BYTES, STATUS_LOG_SECONDS, REPLICATED_CLIENTS, ORDERING, DATA_DIR, JOURNAL_DURABILITY);
 
     private BftwsKeys() {
     }

@@ -76,6 +76,7 @@ public final class BftwsParameters {
         checkOrdering(values, group);
         if (replicated) {
             values = checkMembership(values, group);
+            checkDataDir(values, group);
         }
         return new BftwsConfig(values, group);
     }
@@ -208,6 +209,30 @@ public final class BftwsParameters {
         if (values.get(RANDOMNESS) != RandomnessAlgorithm.NONE) {
             throw new BftwsConfigException(RANDOMNESS.name(), "must be none" + why + ": randomized operations are"
                     + " not supported with execution nodes");
+        }
+    }
+
+    /**
+     * Only a PBFT replica keeps a journal (core's {@code Journal}): the asynchronous engine and configuration
+     * III's execution nodes record nothing to restart from, and a client has no state to keep. Refused rather
+     * than ignored, so an operator does not count on a restart with state that will not happen.
+     */
+    private static void checkDataDir(ConfigValues values, GroupConfig group) {
+        if (!values.isSet(BftwsKeys.DATA_DIR)) {
+            return;
+        }
+        String key = BftwsKeys.DATA_DIR.name();
+        if (values.get(ROLE) == Role.CLIENT) {
+            throw new BftwsConfigException(key, "is set, but " + ROLE + " is client: only replicas keep a journal");
+        }
+        if (values.get(ORDERING) == Ordering.ASYNC) {
+            throw new BftwsConfigException(key, "must be unset with " + ORDERING + "=async: the asynchronous"
+                    + " engine keeps no journal, a restarted replica gets the state by state transfer");
+        }
+        if (group.isExecutionNode(values.get(REPLICA_ID))) {
+            throw new BftwsConfigException(key, "must be unset on execution node " + values.get(REPLICA_ID)
+                    + " of " + GroupConfig.EXECUTION_NODES + " (configuration III): execution nodes keep no"
+                    + " journal, a restarted one gets the state by state transfer");
         }
     }
 

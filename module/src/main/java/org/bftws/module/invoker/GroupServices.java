@@ -1,6 +1,7 @@
 package org.bftws.module.invoker;
 
 import java.util.Iterator;
+import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
 
@@ -62,6 +63,29 @@ public final class GroupServices {
         }
         return names;
     }
+
+    /**
+     * The stateful services once they include {@code names}, or after {@code timeoutMillis} as they are then. A
+     * replica restarted from its journal installs its checkpoint while Axis2 is still deploying the services
+     * (the module initialises first, and Axis2 signals no end of deployment): its set_state waits for them here,
+     * polling every {@value #DEPLOYMENT_POLL_MILLIS} ms.
+     */
+    public SortedSet<String> awaitStateful(Set<String> names, long timeoutMillis) {
+        long deadline = System.nanoTime() + timeoutMillis * 1_000_000;
+        SortedSet<String> here = statefulServices();
+        while (!here.containsAll(names) && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(DEPLOYMENT_POLL_MILLIS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+            here = statefulServices();
+        }
+        return here;
+    }
+
+    private static final long DEPLOYMENT_POLL_MILLIS = 50;
 
     private static boolean keepsState(AxisService s) {
         return operationNamed(s, TotalOrderInvoker.GET_STATE) != null || implementsStatefulService(s);

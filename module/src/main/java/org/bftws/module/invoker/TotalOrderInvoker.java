@@ -68,6 +68,12 @@ public final class TotalOrderInvoker implements ReplicatedService {
     private static final Logger LOG = LogManager.getLogger(TotalOrderInvoker.class);
     /** The label Axis2 gives the response message context in an in-out operation context. */
     private static final String OUT = WSDLConstants.MESSAGE_LABEL_OUT_VALUE;
+    /**
+     * How long set_state waits for the checkpoint's services to deploy (a replica restarted from its journal
+     * installs state before Axis2 has deployed them): a minute covers a slow container's start.
+     */
+    private static final long DEPLOYMENT_WAIT_MILLIS = 60_000;
+
     /** Operation names of the state pair (paper §3.3.1.8), for services that do not implement StatefulService. */
     public static final String GET_STATE = "get_state";
     public static final String SET_STATE = "set_state";
@@ -236,7 +242,7 @@ public final class TotalOrderInvoker implements ReplicatedService {
         } catch (DecodeException e) {
             throw new IllegalStateException("BFT-WS: a checkpoint's application state does not decode", e);
         }
-        SortedSet<String> here = services.statefulServices();
+        SortedSet<String> here = services.awaitStateful(states.keySet(), DEPLOYMENT_WAIT_MILLIS);
         if (!states.keySet().equals(here)) {
             throw new IllegalStateException("BFT-WS: a checkpoint holds the state of services " + states.keySet()
                     + " but this replica's stateful services are " + here);

@@ -1,5 +1,6 @@
 package org.bftws.module.order;
 
+import java.io.IOException;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,6 +17,7 @@ import org.bftws.core.pbft.ReadOnlyOperations;
 import org.bftws.module.config.BftwsConfig;
 import org.bftws.module.config.Ordering;
 import org.bftws.module.config.ReplicaEndpoint;
+import org.bftws.module.journal.JournalStore;
 import org.bftws.module.keys.GroupKeyMaterial;
 import org.bftws.module.random.RandomnessSetup;
 import org.bftws.module.transport.ControlMessage;
@@ -104,6 +106,9 @@ public final class BftwsReplica implements AutoCloseable {
                 control, service, sender, config.tickMillis(), INBOUND_CAPACITY,
                 config.controlMaxBytes(), randomness, readOnly, keys.macs(), config.ordering());
         manager.executionNodeControl(executionControl);
+        if (config.dataDir() != null) {
+            manager.journal(openJournal(config, sender));
+        }
         manager.replicatedClients(config.replicatedClients());
         // Configuration III's execution nodes hold no decryption share and agreement replicas execute nothing:
         // confidential operations are not offered there, and a sealed request is refused by the In Handler.
@@ -124,6 +129,16 @@ public final class BftwsReplica implements AutoCloseable {
                 requestsOnControlPort);
         status.start(config.statusLogSeconds());
         return new BftwsReplica(sender, manager, port, filter, status);
+    }
+
+    /** The journal in {@code bftws.dataDir}; a directory that cannot be used stops start-up, naming it. */
+    private static JournalStore openJournal(BftwsConfig config, MulticastSender sender) throws AxisFault {
+        try {
+            return JournalStore.open(config.dataDir(), config.journalDurability());
+        } catch (IOException | RuntimeException e) {
+            sender.close();
+            throw new AxisFault("bftws.dataDir " + config.dataDir() + ": cannot open the replica's journal: " + e, e);
+        }
     }
 
     /**

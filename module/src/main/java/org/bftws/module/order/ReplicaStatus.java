@@ -232,6 +232,17 @@ public final class ReplicaStatus implements ReplicaStatusMBean, AutoCloseable {
     }
 
     @Override
+    public long getRecoveredFromJournal() {
+        JournalRecovery r = manager.recoveredFromJournal();
+        return r == null ? -1 : r.stableCheckpoint();
+    }
+
+    @Override
+    public long getStatesTransferred() {
+        return manager.statesTransferred();
+    }
+
+    @Override
     public long getInboundDropped() {
         return manager.inboundDropped();
     }

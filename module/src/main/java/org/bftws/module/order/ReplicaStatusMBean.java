@@ -62,6 +62,12 @@ public interface ReplicaStatusMBean {
     int[] getPeersDown();
 
     /** Received control messages dropped because the ordering queue was full. */
+    /** The stable checkpoint this replica restarted from out of its journal (bftws.dataDir), -1 if none. */
+    long getRecoveredFromJournal();
+
+    /** Stable checkpoints installed from other replicas by state transfer since start. */
+    long getStatesTransferred();
+
     long getInboundDropped();
 
     /** Messages the Multicast Sender had acknowledged with HTTP 2xx. */

@@ -31,6 +31,7 @@ import org.bftws.core.pbft.Effect;
 import org.bftws.core.pbft.ConfidentialConfig;
 import org.bftws.core.pbft.Engine;
 import org.bftws.core.pbft.Event;
+import org.bftws.core.pbft.Journal;
 import org.bftws.core.pbft.ExecutionNode;
 import org.bftws.core.pbft.Ready;
 import org.bftws.core.pbft.RandomnessConfig;
@@ -41,6 +42,7 @@ import org.bftws.core.pbft.Role;
 import org.bftws.module.Threads;
 import org.bftws.module.config.BftwsKeys;
 import org.bftws.module.config.Ordering;
+import org.bftws.module.journal.JournalStore;
 import org.bftws.module.metrics.OrderingTrace;
 import org.bftws.module.metrics.PhaseTrace;
 import org.bftws.module.transport.ControlMessage;
@@ -61,6 +63,10 @@ import org.bftws.module.transport.MulticastSender;
  * The ordering thread therefore keeps processing agreement messages while the application executes,
  * which is what the paper's split between Total Order Manager and Total Order Invoker is for (§3.3.1.7).
  * Checkpoints need no extra care: core pauses execution until {@code get_state} returns (§3.3.1.8).
+ *
+ * <p>With a {@link JournalStore} ({@code bftws.dataDir}), each step's {@link Ready#persist} records are
+ * appended to it before that step's messages are sent, and a replica whose journal holds records starts with
+ * core's {@code recover} step instead of empty (Castro-Liskov TOCS 2002 §4.3).
  */
 public final class TotalOrderManager implements ControlSink, AutoCloseable {
     private static final Logger LOG = LogManager.getLogger(TotalOrderManager.class);
@@ -138,6 +144,12 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
     private volatile UnaryOperator<byte[]> replySigner;
     /** Null, or the confidential requests' material (SINTRA §2.6), for the In Handler's checks. */
     private volatile ConfidentialConfig confidential;
+    /** Null, or this replica's journal; set before {@link #start}, then the ordering thread's alone. */
+    private JournalStore journal;
+    /** Null, or what this replica restarted from: its journal's stable checkpoint and record count. */
+    private volatile JournalRecovery recovered;
+    /** Stable checkpoints installed from peers by state transfer (a journal's own not counted). */
+    private final AtomicLong statesTransferred = new AtomicLong();
     /** Execution node id → control port (configuration III), empty otherwise. */
     private volatile Map<Integer, URI> executionControl = Map.of();
 
@@ -231,11 +243,46 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
         this.executionControl = Map.copyOf(control);
     }
 
+    /**
+     * Keeps this PBFT replica's journal in {@code store} (Castro-Liskov TOCS 2002 §4.3); before {@link #start},
+     * which recovers from what it holds. The asynchronous engine and execution nodes keep none.
+     */
+    public void journal(JournalStore store) {
+        if (pbft == null) {
+            throw new IllegalArgumentException("only a PBFT replica keeps a journal, not the " + orderingMode);
+        }
+        pbft.journaled();
+        this.journal = store;
+    }
+
     public void start() {
+        recoverFromJournal();
         orderingThread.start();
         ticker.scheduleAtFixedRate(this::tick, tickMillis, tickMillis, TimeUnit.MILLISECONDS);
         LOG.info("replica {} of {}: total order manager started, tick {} ms, randomness {}", id, n, tickMillis,
                 randomness.algorithm());
+    }
+
+    /**
+     * Core's first step of a restarted replica, on the starting thread before the ordering thread exists
+     * (Thread.start orders it before every later step): a journal core refuses as damaged stops start-up here,
+     * with core's reason, rather than leaving a replica that may have forgotten its votes.
+     */
+    private void recoverFromJournal() {
+        if (journal == null) {
+            return;
+        }
+        List<Journal.Record> records = journal.load();
+        if (records.isEmpty()) {
+            LOG.info("replica {}: journal {} is empty, starting from the initial state", id, journal.file());
+            return;
+        }
+        JournalRecovery from = JournalRecovery.of(records);
+        perform(pbft.recover(records), true);
+        snapshot = ReplicaSnapshot.of(engine, n, System.nanoTime());
+        recovered = from;
+        LOG.info("replica {}: recovered from journal at stable checkpoint {} with {} records", id,
+                from.stableCheckpoint(), from.records());
     }
 
     /** From the control port (an HTTP worker thread): enqueue, or drop if too much is queued. */
@@ -275,7 +322,7 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
                     if (dequeued != 0) {
                         trace(in, dequeued, r);
                     }
-                    perform(r);
+                    perform(r, false);
                 }
                 snapshot = ReplicaSnapshot.of(engine, n, System.nanoTime());
             }
@@ -340,12 +387,19 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
         }
     }
 
-    private void perform(Ready r) {
+    /** {@code recovering}: the Ready of core's recover step, whose state installation is no state transfer. */
+    private void perform(Ready r, boolean recovering) {
+        if (journal != null) {
+            journal.append(r.persist); // before the messages these records cover leave this replica
+        }
         for (Ready.Outbound o : r.messages) {
             route(o);
         }
         for (Event e : r.events) {
-            log(e);
+            if (e instanceof Event.StateInstalled && !recovering) {
+                statesTransferred.incrementAndGet();
+            }
+            log(e, recovering);
             notifyListeners(e);
         }
         for (Effect e : r.effects) {
@@ -476,7 +530,7 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
     }
 
     /** Evidence at WARN, view changes and state transfer at INFO; never whole messages or keys. */
-    private void log(Event e) {
+    private void log(Event e, boolean recovering) {
         if (e instanceof Event.Evidence ev) {
             long count = evidence.record(ev.node(), ev.what());
             String description = "evidence against " + describeNode(ev.node()) + ": " + ev.what();
@@ -489,7 +543,8 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
         } else if (e instanceof Event.ViewEntered ve) {
             LOG.info("replica {}: entered view {} (primary {})", id, ve.view(), ve.view() % n);
         } else if (e instanceof Event.StateInstalled si) {
-            LOG.info("replica {}: installed the stable checkpoint at seq {} by state transfer", id, si.seq());
+            LOG.info("replica {}: installed the stable checkpoint at seq {} {}", id, si.seq(),
+                    recovering ? "from its journal" : "by state transfer");
         } else if (e instanceof Event.CheckpointStable cs) {
             LOG.debug("replica {}: checkpoint at seq {} is stable", id, cs.seq());
         } else if (e instanceof Event.Committed c) {
@@ -625,6 +680,16 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
         return readOnlyExecuted.get();
     }
 
+    /** Null, or the stable checkpoint and record count this replica restarted from (its journal's). */
+    public JournalRecovery recoveredFromJournal() {
+        return recovered;
+    }
+
+    /** Stable checkpoints installed from other replicas by state transfer since start (not from the journal). */
+    public long statesTransferred() {
+        return statesTransferred.get();
+    }
+
     public long inboundDropped() {
         return inboundDropped.get();
     }
@@ -651,7 +716,19 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
             Thread.currentThread().interrupt();
         }
         Threads.stop(execution);
+        closeJournal();
         LOG.info("replica {}: total order manager stopped at seq {}", id, snapshot.lastExecuted());
+    }
+
+    private void closeJournal() {
+        if (journal == null) {
+            return;
+        }
+        try {
+            journal.close();
+        } catch (java.io.IOException e) {
+            LOG.warn("replica {}: closing the journal {}: {}", id, journal.file(), e.toString());
+        }
     }
 
     private static Thread daemon(Runnable r, String name) {

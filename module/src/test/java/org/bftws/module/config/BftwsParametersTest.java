@@ -335,6 +335,37 @@ public class BftwsParametersTest {
         assertEquals(List.of(), BftwsParameters.ignoredByOrdering(BftwsParameters.parse(replica), replica));
     }
 
+    /**
+     * bftws.dataDir: unset by default (no journal, restart empty); taken on a PBFT replica with either durability;
+     * refused, naming the key, on a client, with asynchronous ordering and on an execution node.
+     */
+    @Test
+    public void aDataDirectoryIsTakenOnlyByAPbftReplica() throws IOException {
+        BftwsConfig plain = BftwsParameters.parse(replica);
+        assertNull(plain.dataDir());
+        assertEquals(JournalDurability.OS, plain.journalDurability());
+        String dir = tmp.newFolder("data").getPath();
+        replica.put("bftws.dataDir", dir);
+        replica.put("bftws.journal.durability", "fsync");
+        BftwsConfig journaled = BftwsParameters.parse(replica);
+        assertEquals(java.nio.file.Path.of(dir), journaled.dataDir());
+        assertEquals(JournalDurability.FSYNC, journaled.journalDurability());
+        assertRejected("bftws.journal.durability", "sometimes", "os|fsync");
+        replica.put("bftws.ordering", "async");
+        assertRejected("bftws.dataDir", dir, "must be unset with bftws.ordering=async");
+        replica.put("bftws.ordering", "pbft");
+        Map<String, String> node = configurationThree("5");
+        node.put("bftws.dataDir", dir);
+        BftwsConfigException e = expectFaultOf(node);
+        assertEquals("bftws.dataDir", e.key());
+        assertTrue(e.getMessage(), e.getMessage().contains("execution node 5"));
+        node.put("bftws.replica.id", "2");
+        assertEquals(java.nio.file.Path.of(dir), BftwsParameters.parse(node).dataDir());
+        replica.put("bftws.role", "client");
+        replica.remove("bftws.replica.id");
+        assertRejected("bftws.dataDir", dir, "only replicas keep a journal");
+    }
+
     /** BFT-WS §3.3.3: {@code bftws.replicas} names the execution nodes beside the agreement replicas. */
     @Test
     public void executionNodesAreListedBesideTheReplicas() {

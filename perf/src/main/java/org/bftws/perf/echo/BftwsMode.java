@@ -40,6 +40,8 @@ public final class BftwsMode implements EchoMode {
     private final boolean confidential;
     /** Configuration III (paper §3.3.3): the replicas only order, 2f+1 execution nodes execute and reply. */
     private final boolean configurationThree;
+    /** Null, or each replica's bftws.journal.durability: a journal in its data directory (docs/journal.md). */
+    private final String journal;
 
     /**
      * The slow replica's delay in the {@code -slow} modes: three quarters of the default view-change timeout
@@ -78,6 +80,12 @@ public final class BftwsMode implements EchoMode {
 
     private BftwsMode(int n, boolean signed, boolean readOnly, boolean configurationTwo, boolean async,
             long slowMillis, boolean confidential, boolean configurationThree) {
+        this(n, signed, readOnly, configurationTwo, async, slowMillis, confidential, configurationThree, null);
+    }
+
+    private BftwsMode(int n, boolean signed, boolean readOnly, boolean configurationTwo, boolean async,
+            long slowMillis, boolean confidential, boolean configurationThree, String journal) {
+        this.journal = journal;
         this.confidential = confidential;
         this.configurationThree = configurationThree;
         this.n = n;
@@ -108,6 +116,14 @@ public final class BftwsMode implements EchoMode {
      */
     static BftwsMode confidential() {
         return new BftwsMode(4, false, false, false, false, 0, true);
+    }
+
+    /**
+     * {@code bftws-journal}, {@code bftws-journal-fsync}: n = 4 (PBFT), each replica appending its journal to its
+     * data directory before sending each step's messages, written to the OS or fsynced (docs/journal.md).
+     */
+    static BftwsMode journaled(String durability) {
+        return new BftwsMode(4, false, false, false, false, 0, false, false, durability);
     }
 
     /** {@code bftws-ro}: n = 4, read-only echo calls. */
@@ -149,7 +165,8 @@ public final class BftwsMode implements EchoMode {
     public String name() {
         return (n == 4 ? "bftws" : "bftws-n" + n) + (signed ? "-signed" : "") + (readOnly ? "-ro" : "")
                 + (configurationTwo ? "-c2" : "") + (configurationThree ? "-c3" : "") + (async ? "-async" : "")
-                + (slowMillis > 0 ? "-slow" : "") + (confidential ? "-confidential" : "");
+                + (slowMillis > 0 ? "-slow" : "") + (confidential ? "-confidential" : "")
+                + (journal == null ? "" : journal.equals("os") ? "-journal" : "-journal-" + journal);
     }
 
     @Override
@@ -164,7 +181,9 @@ public final class BftwsMode implements EchoMode {
                 + (readOnly ? "; the read-only echoReadOnly, executed by every replica without ordering, 2f+1"
                 + " matching replies (PBFT §5.1.3)" : "") + (confidential ? "; the confidential echoConfidential, its"
                 + " payload TDH2-sealed by the client and opened by f+1 decryption shares once ordered (SINTRA §2.6)" : "") + (slowMillis > 0 ? "; replica 0 sends every message "
-                + slowMillis + " ms late after the warm-up (the Multicast Sender's fault hook)" : "");
+                + slowMillis + " ms late after the warm-up (the Multicast Sender's fault hook)" : "")
+                + (journal == null ? "" : "; each replica journals to its data directory before sending ("
+                + BftwsKeys.JOURNAL_DURABILITY.name() + "=" + journal + ")");
     }
 
     @Override
@@ -172,7 +191,7 @@ public final class BftwsMode implements EchoMode {
         ReplicaGroup group = ReplicaGroup.start(setup, work, n, ReplicaGroup.Keys.DEFAULT, setup.echoAar(), "Echo",
                 GROUP, (configurationTwo ? executingReplicas() : "")
                         + (async ? GroupLauncher.param(BftwsKeys.ORDERING, Ordering.ASYNC) : ""), signed,
-                configurationThree ? GroupLauncher.Configuration.III : GroupLauncher.Configuration.I);
+                configurationThree ? GroupLauncher.Configuration.III : GroupLauncher.Configuration.I, journal);
         Deployment d = new Deployment() {
             @Override
             public Caller newCaller() throws Exception {

@@ -41,6 +41,8 @@ public final class EchoModes {
         modes.add(BftwsMode.confidential()); // named only: --modes bftws-confidential
         modes.add(BftwsMode.slowReplicaZero(false)); // named only: --modes bftws-slow
         modes.add(BftwsMode.slowReplicaZero(true)); // named only: --modes bftws-async-slow
+        modes.add(BftwsMode.journaled("os")); // named only: --modes bftws-journal
+        modes.add(BftwsMode.journaled("fsync")); // named only: --modes bftws-journal-fsync
         for (EchoMode m : scale()) {
             if (modes.stream().noneMatch(k -> k.name().equals(m.name()))) {
                 modes.add(m);

@@ -46,6 +46,8 @@ public final class ReplicaGroup implements AutoCloseable {
     private final Closer closer = new Closer();
     /** X.509 signing ({@code bftws.security=rampart}), or null for none. */
     private GroupSigning signing;
+    /** Null, or the replicas' bftws.journal.durability (each journals into its directory's data/). */
+    private String journal;
     private EmbeddedAxis2Server client;
     private int restarts;
 
@@ -119,6 +121,17 @@ public final class ReplicaGroup implements AutoCloseable {
     public static ReplicaGroup start(EchoSetup setup, Path work, int n, Keys keyOptions, Path serviceAar,
             String serviceName, String groupEndpoint, String extraParams, boolean signed,
             GroupLauncher.Configuration configuration) throws Exception {
+        return start(setup, work, n, keyOptions, serviceAar, serviceName, groupEndpoint, extraParams, signed,
+                configuration, null);
+    }
+
+    /**
+     * As above, each of the n replicas keeping a journal in {@code DIR/data} of its directory with
+     * {@code bftws.journal.durability} = {@code journal} (docs/journal.md); null for none.
+     */
+    public static ReplicaGroup start(EchoSetup setup, Path work, int n, Keys keyOptions, Path serviceAar,
+            String serviceName, String groupEndpoint, String extraParams, boolean signed,
+            GroupLauncher.Configuration configuration, String journal) throws Exception {
         if (n < 4 || (n - 1) % 3 != 0) {
             throw new IllegalArgumentException("n must be 3f+1 with f >= 1, got " + n);
         }
@@ -151,6 +164,7 @@ public final class ReplicaGroup implements AutoCloseable {
             g.closer.register(forwarders);
             try {
                 g.signing = signed ? GroupSigning.generate(work.resolve("x509"), n) : null;
+                g.journal = journal;
                 for (int r = 0; r < members; r++) {
                     g.startReplica(r, work.resolve("replica" + r));
                 }
@@ -214,7 +228,8 @@ public final class ReplicaGroup implements AutoCloseable {
     private void startReplica(int r, Path dir) throws Exception {
         Path xml = setup.axis2Xml(dir.resolve("conf"), "axis2-replica.xml", groupParams
                 + configuration.memberParameters(r, ports.length, keys)
-                + (signing == null ? "" : signing.replicaParams(r)));
+                + (signing == null ? "" : signing.replicaParams(r))
+                + (journal == null || r >= n ? "" : GroupLauncher.journalParameters(dir.resolve("data"), journal)));
         replicas[r] = EmbeddedAxis2Server.start(setup.server(dir.resolve("repository"), xml, serviceAar), ports[r]);
     }
 
