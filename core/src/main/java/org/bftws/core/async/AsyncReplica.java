@@ -25,6 +25,7 @@ import org.bftws.core.pbft.ConfidentialConfig;
 import org.bftws.core.pbft.Decryptions;
 import org.bftws.core.pbft.Effect;
 import org.bftws.core.pbft.Engine;
+import org.bftws.core.pbft.Envelopes;
 import org.bftws.core.pbft.Event;
 import org.bftws.core.pbft.RandomizedOperations;
 import org.bftws.core.pbft.Ready;
@@ -154,25 +155,34 @@ public final class AsyncReplica implements Engine {
 
   @Override
   public Ready receive(byte[] bytes) {
-    Signed s;
-    try {
-      s = Signed.decode(bytes);
-    } catch (DecodeException e) {
-      evidence(-1, "malformed envelope: " + e.getMessage());
+    Signed s = Envelopes.open(bytes, this::allowedSender,
+        kind -> "sender not allowed to send " + kind + " to an asynchronous replica", this::evidence);
+    if (s == null) {
       return flush();
     }
     if (s.kind() == Kind.ASYNC) {
-      merge(ctx.receive(bytes));
-    } else if (s.kind() == Kind.REQUEST && s.sender() >= n) {
+      merge(ctx.receive(bytes)); // the channel's context checks its sender and signature itself
+    } else if (s.kind() == Kind.REQUEST) {
       onRequest(s);
-    } else if (PEER_KINDS.contains(s.kind()) && s.sender() >= 0 && s.sender() < n
-        && (s.sender() != id || s.kind() == Kind.CHECKPOINT)) {
-      // our own vote may come back in a peer's relayed stable-checkpoint proof: after a restart we lack it
-      onPeer(s);
     } else {
-      evidence(s.sender(), "sender not allowed to send " + s.kind() + " to an asynchronous replica");
+      Envelopes.deliver(s, peer -> peer.verify(verifier), this::onPeer, this::evidence);
     }
     return flush();
+  }
+
+  /**
+   * Clients send requests, peers the rest. Our own checkpoint vote may come back in a peer's relayed
+   * stable-checkpoint proof: after a restart we lack it.
+   */
+  private boolean allowedSender(Signed s) {
+    if (s.kind() == Kind.ASYNC) {
+      return true;
+    }
+    if (s.kind() == Kind.REQUEST) {
+      return s.sender() >= n;
+    }
+    return PEER_KINDS.contains(s.kind()) && s.sender() >= 0 && s.sender() < n
+        && (s.sender() != id || s.kind() == Kind.CHECKPOINT);
   }
 
   /**
@@ -402,20 +412,12 @@ public final class AsyncReplica implements Engine {
 
   /** CHECKPOINT, FETCH-STATE, STATE or COIN-SHARE from a peer replica: PBFT's handling. */
   private void onPeer(Signed s) {
-    if (!s.verify(verifier)) {
-      evidence(s.sender(), "bad signature on " + s.kind());
-      return;
-    }
-    try {
-      switch (s.kind()) {
-        case CHECKPOINT -> checkpoints.onCheckpoint(s);
-        case FETCH_STATE -> checkpoints.onFetchState(s);
-        case STATE -> checkpoints.onStateTransfer(s);
-        case DECRYPTION_SHARE -> decryptions.onShare(s);
-        default -> coins.onShare(s);
-      }
-    } catch (DecodeException e) {
-      evidence(s.sender(), "malformed " + s.kind() + ": " + e.getMessage());
+    switch (s.kind()) {
+      case CHECKPOINT -> checkpoints.onCheckpoint(s);
+      case FETCH_STATE -> checkpoints.onFetchState(s);
+      case STATE -> checkpoints.onStateTransfer(s);
+      case DECRYPTION_SHARE -> decryptions.onShare(s);
+      default -> coins.onShare(s);
     }
   }
 

@@ -15,6 +15,7 @@ import org.bftws.core.crypto.Verifier;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.Signed;
 import org.bftws.core.pbft.CoinConfig;
+import org.bftws.core.pbft.Envelopes;
 import org.bftws.core.pbft.Event;
 import org.bftws.core.pbft.Ready;
 
@@ -129,15 +130,9 @@ public final class Context {
 
   /** An envelope from a peer, as received (this method authenticates it). */
   public Ready receive(byte[] bytes) {
-    Signed s;
-    try {
-      s = Signed.decode(bytes);
-    } catch (DecodeException e) {
-      evidence(-1, "malformed envelope: " + e.getMessage());
-      return flush();
-    }
-    if (s.kind() != Kind.ASYNC || s.sender() < 0 || s.sender() >= n || s.sender() == id) {
-      evidence(s.sender(), "not an asynchronous-protocol message from a peer: " + s.kind());
+    Signed s = Envelopes.open(bytes, this::fromPeer, kind -> "not an asynchronous-protocol message from a peer: " + kind,
+        this::evidence);
+    if (s == null) {
       return flush();
     }
     AsyncMessage m = null;
@@ -169,6 +164,11 @@ public final class Context {
       seen.computeIfAbsent(m.pid(), k -> new HashSet<>()).add(key);
     }
     return drain();
+  }
+
+  /** Only peers speak the asynchronous protocol (SINTRA §2): not clients, nor this replica to itself. */
+  private boolean fromPeer(Signed s) {
+    return s.kind() == Kind.ASYNC && s.sender() >= 0 && s.sender() < n && s.sender() != id;
   }
 
   /**

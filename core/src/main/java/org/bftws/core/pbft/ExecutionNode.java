@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import org.bftws.core.codec.DecodeException;
 import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.Digests;
 import org.bftws.core.crypto.Signer;
@@ -110,29 +109,17 @@ public final class ExecutionNode implements Engine {
 
   @Override
   public Ready receive(byte[] bytes) {
-    Signed s;
-    try {
-      s = Signed.decode(bytes);
-    } catch (DecodeException e) {
-      evidence(-1, "malformed envelope: " + e.getMessage());
-      return flush();
-    }
-    if (!allowedSender(s)) {
-      evidence(s.sender(), "sender not allowed to send " + s.kind() + " to an execution node");
-      return flush();
-    }
-    try {
-      if (s.kind() == Kind.ORDERED) {
-        onOrdered(s); // its certificate is what counts, not who relays it
-      } else if (!s.verify(verifier)) {
-        evidence(s.sender(), "bad signature on " + s.kind());
-      } else {
-        dispatch(s);
-      }
-    } catch (DecodeException e) {
-      evidence(s.sender(), "malformed " + s.kind() + ": " + e.getMessage());
+    Signed s = Envelopes.open(bytes, this::allowedSender,
+        kind -> "sender not allowed to send " + kind + " to an execution node", this::evidence);
+    if (s != null) {
+      Envelopes.deliver(s, this::authentic, this::dispatch, this::evidence);
     }
     return flush();
+  }
+
+  /** A certified batch's certificate is what counts, not who relays it: {@link #onOrdered} checks that. */
+  private boolean authentic(Signed s) {
+    return s.kind() == Kind.ORDERED || s.verify(verifier);
   }
 
   /** Certified batches come from agreement replicas or are relayed by peers; clients send requests. */
@@ -149,6 +136,7 @@ public final class ExecutionNode implements Engine {
   private void dispatch(Signed s) {
     switch (s.kind()) {
       case REQUEST -> onRequest(Request.decode(s.body()));
+      case ORDERED -> onOrdered(s);
       case EXECUTION_CHECKPOINT -> onVote(s, Checkpoint.decode(s.body()));
       case EXECUTION_FETCH -> onFetch(s.sender(), FetchState.decode(s.body()).seq());
       case EXECUTION_STATE -> onState(s.sender(), ExecutionState.decode(s.body()));

@@ -231,27 +231,9 @@ public final class Replica implements Engine {
 
   /** A message from a peer or client, as received (not yet authenticated: this method checks). */
   public Ready receive(byte[] bytes) {
-    Signed s;
-    try {
-      s = Signed.decode(bytes);
-    } catch (DecodeException e) {
-      evidence(-1, "malformed envelope: " + e.getMessage());
-      return flush();
-    }
-    if (!allowedSender(s)) {
-      evidence(s.sender(), "sender not allowed to send " + s.kind());
-      return flush();
-    }
-    try {
-      if (!isDuplicate(s)) {
-        if (!votes.authentic(s)) {
-          evidence(s.sender(), "bad signature on " + s.kind());
-        } else {
-          dispatch(s);
-        }
-      }
-    } catch (DecodeException e) {
-      evidence(s.sender(), "malformed " + s.kind() + ": " + e.getMessage());
+    Signed s = Envelopes.open(bytes, this::allowedSender, kind -> "sender not allowed to send " + kind, this::evidence);
+    if (s != null) {
+      Envelopes.deliver(s, this::isDuplicate, votes::authentic, this::dispatch, this::evidence);
     }
     return flush();
   }
