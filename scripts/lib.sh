@@ -82,6 +82,12 @@ http_status() {
   echo "${code:-000}"
 }
 
+# True when PID is alive and is one of our replicas (a GroupLauncher JVM, not a reused pid; a killed one not
+# yet reaped has no command line).
+group_replica_running() {
+  kill -0 "$1" 2>/dev/null && tr '\0' ' ' < "/proc/$1/cmdline" 2>/dev/null | grep -q "org.bftws.client.group.GroupLauncher"
+}
+
 # Absolute group directory from --dir (default run/group under the project root).
 group_dir() {
   local d="${1:-$ROOT/run/group}"

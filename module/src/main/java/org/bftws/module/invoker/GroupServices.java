@@ -21,6 +21,9 @@ import org.bftws.module.transport.ControlPort;
  * Checkpoints cover every one of them that keeps state ({@link #statefulServices()}).
  */
 public final class GroupServices {
+    /** How often {@link #awaitStateful} looks at the deployed services again. */
+    private static final long DEPLOYMENT_POLL_MILLIS = 50;
+
     private final AxisConfiguration axis;
     private final String mainService;
 
@@ -84,8 +87,6 @@ public final class GroupServices {
         }
         return here;
     }
-
-    private static final long DEPLOYMENT_POLL_MILLIS = 50;
 
     private static boolean keepsState(AxisService s) {
         return operationNamed(s, TotalOrderInvoker.GET_STATE) != null || implementsStatefulService(s);

@@ -92,7 +92,7 @@ public final class JournalStore implements AutoCloseable {
         }
         records.addAll(batch);
         try {
-            if (batch.stream().anyMatch(r -> r.type() == Journal.Type.STABLE)) {
+            if (holdsStable(batch)) {
                 compact();
             } else {
                 write(channel, batch);
@@ -101,6 +101,16 @@ public final class JournalStore implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("appending to the journal " + file, e);
         }
+    }
+
+    /** A plain loop, not a stream: it runs on the ordering thread for every step that persists records. */
+    private static boolean holdsStable(List<Journal.Record> batch) {
+        for (Journal.Record r : batch) {
+            if (r.type() == Journal.Type.STABLE) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Rewrites the file as the compacted records: temporary file, forced, atomic rename, directory forced. */
