@@ -313,18 +313,15 @@ public final class AsyncReplica implements Engine {
    * are known and no state capture is awaited.
    */
   private void onDelivered(AtomicBroadcast.Delivery d) {
-    List<Signed> batch = new ArrayList<>(d.payloads().size());
-    for (byte[] payload : d.payloads()) {
-      batch.add(Signed.decode(payload)); // valid: external validity held
-    }
-    out.events.add(new Event.Committed(0, d.round(), d.digest(), List.copyOf(batch)));
+    List<Signed> batch = batch(d); // valid: external validity held
+    out.events.add(new Event.Committed(0, d.round(), d.digest(), batch));
     delivered.add(d);
-    for (byte[] payload : d.payloads()) {
-      Request r = Request.decode(Signed.decode(payload).body());
+    for (Signed q : batch) {
+      Request r = Request.decode(q.body());
       deliveredAhead.merge(r.sequenceId(), r.messageNumber(), Math::max);
     }
-    coins.committed(d.round(), d.digest(), batch(d));
-    decryptions.committed(d.round(), d.digest(), batch(d));
+    coins.committed(d.round(), d.digest(), batch);
+    decryptions.committed(d.round(), d.digest(), batch);
     forgetOldRounds();
     executeDelivered();
   }

@@ -311,7 +311,8 @@ public final class AtomicBroadcast {
    */
   private void decided(Round round, byte[] vectorBytes) {
     round.decidedVector = vectorBytes;
-    List<Entry> missing = round.missing(decodeVector(vectorBytes)); // external validity held: parties ascending
+    round.decidedEntries = decodeVector(vectorBytes); // external validity held: parties ascending
+    List<Entry> missing = round.missing(round.decidedEntries);
     if (missing.isEmpty()) {
       deliverDecided(round);
     } else {
@@ -323,7 +324,7 @@ public final class AtomicBroadcast {
   private void deliverDecided(Round round) {
     byte[] vectorBytes = round.decidedVector;
     List<SignedBatch> batches = new ArrayList<>();
-    for (Entry e : decodeVector(vectorBytes)) {
+    for (Entry e : round.decidedEntries) {
       batches.add(round.batch(e));
     }
     List<byte[]> out = new ArrayList<>();
@@ -407,6 +408,8 @@ public final class AtomicBroadcast {
     boolean proposedVector;
     /** The decided vector while this party fetches proposals it names; null before the decision. */
     byte[] decidedVector;
+    /** The decided vector's entries, decoded once (each proposal answer checks them). */
+    List<Entry> decidedEntries;
     /** The digest of the decided vector while the agreement fetches it (it does not hold it); or null. */
     byte[] fetchDigest;
 
@@ -566,7 +569,7 @@ public final class AtomicBroadcast {
         }
       });
       if (decidedVector != null) {
-        if (current == this && missing(decodeVector(decidedVector)).isEmpty()) {
+        if (current == this && missing(decidedEntries).isEmpty()) {
           deliverDecided(this);
         }
       } else if (mvba != null) {

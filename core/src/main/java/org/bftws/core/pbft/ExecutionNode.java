@@ -351,7 +351,7 @@ public final class ExecutionNode implements Engine {
       after = stableSeq;
     }
     for (Held h : certified.tailMap(after, false).values()) {
-      out.messages.add(new Ready.Outbound(peer, h.envelope().encode()));
+      send(peer, h.envelope());
     }
   }
 

@@ -111,8 +111,6 @@ final class Handouts {
   }
 
   private void toExecutionNodes(Signed msg) {
-    for (int node : r.cfg.executionNodes()) {
-      r.send(node, msg);
-    }
+    r.send(r.cfg.executionNodes(), msg);
   }
 }

@@ -32,12 +32,16 @@ final class Journaling {
 
   /** The VIEW-CHANGE this replica sends for view v, or the NEW-VIEW through which it enters v (§4.4). */
   void view(long v, Signed envelope) {
-    emit(Journal.Type.VIEW, v, envelope.encode());
+    if (on) {
+      emit(Journal.Type.VIEW, v, envelope.encode());
+    }
   }
 
   /** seq prepared here (§4.2): its certificate goes into every later VIEW-CHANGE, restart or not. */
   void prepared(long seq, PreparedCertificate certificate) {
-    emit(Journal.Type.PREPARED, seq, certificate.encode());
+    if (on) {
+      emit(Journal.Type.PREPARED, seq, certificate.encode());
+    }
   }
 
   /** A pre-prepare accepted (or, as primary, sent), a prepare or commit sent, about seq. */
@@ -53,17 +57,17 @@ final class Journaling {
     if (!on) {
       return;
     }
-    ByteWriter w = new ByteWriter(msg.encode().length + 64).bytes(msg.encode()).i32(secrets.size());
+    byte[] encoded = msg.encode();
+    ByteWriter w = new ByteWriter(encoded.length + 64).bytes(encoded).i32(secrets.size());
     for (byte[] s : secrets) {
       w.bytes(s);
     }
     emit(Journal.Type.SIGNED, seq, w.toBytes());
   }
 
+  /** Callers test {@link #on} first, so an unjournaled replica encodes nothing. */
   private void emit(Journal.Type type, long seq, byte[] body) {
-    if (on) {
-      r.out.persist.add(new Journal.Record(type, seq, body));
-    }
+    r.out.persist.add(new Journal.Record(type, seq, body));
   }
 
   /** A {@link Journal.Type#SIGNED} record's body, read back. */

@@ -952,6 +952,14 @@ public final class Replica implements Engine {
     out.messages.add(new Ready.Outbound(to, votes.wire(msg)));
   }
 
+  /** {@link #send} to each of {@code to}, encoding msg once. */
+  void send(List<Integer> to, Signed msg) {
+    byte[] wire = votes.wire(msg);
+    for (int node : to) {
+      out.messages.add(new Ready.Outbound(node, wire));
+    }
+  }
+
 
   void evidence(int node, String what) {
     out.events.add(new Event.Evidence(node, what));

@@ -420,8 +420,13 @@ final class Cluster {
 
   /** The operations replica i executed since its last restart, in order. */
   List<String> operations(int i) {
+    return operations(executed.get(i));
+  }
+
+  /** The operations of {@code executed}, in order (also {@link SeparatedGroup}'s). */
+  static List<String> operations(List<Effect.Execute> executed) {
     List<String> out = new ArrayList<>();
-    for (Effect.Execute ex : executed.get(i)) {
+    for (Effect.Execute ex : executed) {
       for (Request q : ex.requests()) {
         out.add(new String(q.operation(), StandardCharsets.UTF_8));
       }

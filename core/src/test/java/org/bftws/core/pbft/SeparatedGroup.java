@@ -207,13 +207,7 @@ final class SeparatedGroup {
 
   /** The operations node {@code node} executed, in order. */
   List<String> operations(int node) {
-    List<String> ops = new ArrayList<>();
-    for (Effect.Execute ex : executed.get(node)) {
-      for (Request q : ex.requests()) {
-        ops.add(new String(q.operation(), StandardCharsets.UTF_8));
-      }
-    }
-    return ops;
+    return Cluster.operations(executed.get(node));
   }
 
   boolean evidenceAt(int node, String fragment) {
