@@ -644,9 +644,10 @@ public class BftEchoGroupTest {
         for (int r = 0; r < N; r++) {
             if (servers[r] != null) {
                 TotalOrderManager m = BftwsRuntime.replica(servers[r].context()).manager();
-                b.append(String.format("[%d: executed %d, lastExecuted %d, view %d, active %b, stable %d, evidence %d,"
-                        + " inbound dropped %d, failure %s] ", r, probes[r].executed().size(), m.lastExecuted(),
-                        m.view(), m.isActive(), m.stableCheckpoint(), m.evidence(), m.inboundDropped(), m.failure()));
+                b.append(String.format("[%d: executed %d, lastExecuted %d, view %d, active %b, stable %d, states"
+                        + " transferred %d, evidence %d, inbound dropped %d, failure %s] ", r, probes[r].executed().size(),
+                        m.lastExecuted(), m.view(), m.isActive(), m.stableCheckpoint(), m.statesTransferred(),
+                        m.evidence(), m.inboundDropped(), m.failure()));
             }
         }
         return b.toString();

@@ -61,6 +61,14 @@ public final class Checkpoints {
     /** The highest sequence number this replica has (or will have without a state transfer) executed. */
     long reached();
 
+    /**
+     * This replica holds a pre-prepare for every sequence number above {@link #reached} up to seq: it is
+     * ordering towards seq (one restarted empty, or cut off, holds none and fetches at once).
+     */
+    default boolean orderingTowards(long seq) {
+      return false;
+    }
+
     /** Logical time (ticks), to serve a whole state at most once per retransmission interval per peer. */
     long now();
 
@@ -111,6 +119,11 @@ public final class Checkpoints {
   /** Per peer, the checkpoint whose proof was last relayed to it ({@link #relayProof}). */
   private final Map<Integer, Long> proofRelayed = new HashMap<>();
   private int fetchRotation;
+  /**
+   * The highest checkpoint that peers' votes prove but this replica, merely slow, has not reached yet (0:
+   * none): it becomes stable when this replica reaches it, or when ordering stalls ({@link #retransmit}).
+   */
+  private long deferred;
   /** Emit a {@link Journal.Type#STABLE} record whenever the stable checkpoint's parts are held ({@link Replica#journaled}). */
   private boolean journaled;
 
@@ -284,8 +297,15 @@ public final class Checkpoints {
     }
   }
 
-  /** Stable once the votes at seq that match on d make a proof ({@link #certifiedExecution}). */
+  /**
+   * Stable once the votes at seq that match on d make a proof ({@link #certifiedExecution}), unless this
+   * replica is ordering towards it ({@link #defers}).
+   */
   private void checkStable(long seq) {
+    checkStable(seq, true);
+  }
+
+  private void checkStable(long seq, boolean mayDefer) {
     Map<String, List<Signed>> byDigest = new HashMap<>();
     for (int sender = 0; sender < n; sender++) {
       TreeMap<Long, Signed> mine = votes.get(sender);
@@ -296,6 +316,10 @@ public final class Checkpoints {
     }
     for (List<Signed> votesOnD : byDigest.values()) {
       byte[] execution = votesOnD.size() >= cfg.quorum() ? certifiedExecution(votesOnD) : null;
+      if (execution != null && mayDefer && defers(seq)) {
+        deferred = Math.max(deferred, seq);
+        return;
+      }
       if (execution != null) {
         makeStable(seq, voteValues.get(votesOnD.get(0).sender()).get(seq).stateDigest(), proof(votesOnD, execution));
         return;
@@ -342,8 +366,29 @@ public final class Checkpoints {
     return null;
   }
 
+  /**
+   * A proof of a checkpoint this replica has not reached, within its log window and with the pre-prepares
+   * that lead there at hand ({@link Host#orderingTowards}), waits until it reaches it (PBFT only). Making it
+   * stable at once would discard the log below it and fetch the whole state, although the prepares and
+   * commits that take this replica there are on their way: peers' checkpoint votes overtake them (a vote
+   * leaves a peer just after its commit, on another connection), and a replica merely slower than 2f+1
+   * others (a loaded machine) would transfer state whenever it trails at a checkpoint, never running the
+   * requests it skips. BFT-WS §3.3.1 fetches when a missed message is older than the stable checkpoint,
+   * Castro-Liskov (TOCS 2002 §5.3.2) when a stable checkpoint lies beyond the high water mark; a replica
+   * whose ordering stalls meanwhile fetches at its next retransmission round. Waiting changes nothing but
+   * timing: it is what this replica would do if the votes were late.
+   */
+  private boolean defers(long seq) {
+    long reached = host.reached();
+    return fetchEagerly && reached < seq && reached >= stableSeq && seq <= stableSeq + cfg.logWindow()
+        && host.orderingTowards(seq);
+  }
+
   /** A proven checkpoint (2f+1 votes, here or in a view change) becomes the stable one. */
   void makeStable(long seq, byte[] digest, List<Signed> proof) {
+    if (seq >= deferred) {
+      deferred = 0;
+    }
     if (seq <= stableSeq) {
       return;
     }
@@ -471,6 +516,9 @@ public final class Checkpoints {
    * gets the same proof in view-change and new-view messages.
    */
   public void retransmit(boolean stalled) {
+    if (deferred > stableSeq && (stalled || host.reached() >= deferred)) {
+      checkStable(deferred, false); // ordering did not get this replica there: fetch it
+    }
     if (lastOwn != null && (lastOwnSeq > stableSeq || stalled && lastOwnSeq == stableSeq)) {
       send(Ready.ALL_REPLICAS, lastOwn);
     }

@@ -97,6 +97,12 @@ final class LateCommits {
     check(v.seq(), e);
   }
 
+  /** A pre-prepare of a lower view for seq is held here: this replica may still execute seq. */
+  boolean holdsPrePrepare(long seq) {
+    Entry e = entries.get(seq);
+    return e != null && !e.prePrepares.isEmpty();
+  }
+
   private boolean wanted(long seq) {
     Slot slot = r.log.get(seq);
     return !r.active && !r.contributions.active() && seq > r.lastExecuted && r.inWindow(seq)

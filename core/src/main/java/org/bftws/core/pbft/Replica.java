@@ -789,6 +789,17 @@ public final class Replica implements Engine {
     }
 
     @Override
+    public boolean orderingTowards(long seq) {
+      for (long s = lastExecuted + 1; s <= seq; s++) {
+        Slot slot = log.get(s);
+        if ((slot == null || slot.prePrepare == null && !slot.committed()) && !lateCommits.holdsPrePrepare(s)) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    @Override
     public long now() {
       return now;
     }

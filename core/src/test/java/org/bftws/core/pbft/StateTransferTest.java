@@ -70,6 +70,72 @@ public class StateTransferTest {
     assertArrayEquals(c.apps[3].getState(), c.apps[1].getState());
   }
 
+  // Reference: BFT-WS §3.3.1 (a replica fetches the state when a message it missed is older than the stable
+  // checkpoint), TOCS 2002 §5.3.2: a replica that holds the pre-prepare of the checkpoint's batch, and whose
+  // peers' checkpoint votes overtake the prepares and commits that take it there, orders and executes that
+  // batch itself; it transfers no state.
+  @Test
+  public void aReplicaWhoseCheckpointVotesOvertakeItsCommitsExecutesRatherThanFetching() {
+    Cluster c = oneBatchBeforeTheCheckpoint();
+    c.hold = m -> m.to() == 3 && isVote(m);
+    c.invoke("op-3");
+    c.deliverAll();
+    assertEquals("the others made checkpoint 4 stable", 4, c.replicas[0].stableCheckpoint());
+    assertEquals("replica 3 holds the votes, not the commits", 3, c.replicas[3].lastExecuted());
+    assertEquals("it waits for its commits", 0, c.replicas[3].stableCheckpoint());
+    c.hold = m -> false;
+    c.release(m -> true);
+    assertEquals(c.operations(0), c.operations(3));
+    assertEquals(4, c.replicas[3].stableCheckpoint());
+    assertTrue("no state transfer", c.eventsOf(3, Event.StateInstalled.class).isEmpty());
+    assertTrue("no fetch-state", c.sent.stream().noneMatch(m -> Cluster.kind(m) == Kind.FETCH_STATE));
+  }
+
+  // Reference: §5.3.2 — the same replica, whose prepares and commits are lost and which its peers no longer
+  // resend (they discarded them at the checkpoint): its ordering stalls, and at its next retransmission round
+  // it fetches.
+  @Test
+  public void aReplicaWhoseCommitsForTheCheckpointAreLostFetchesItWhenItsOrderingStalls() {
+    Cluster c = oneBatchBeforeTheCheckpoint();
+    c.drop = m -> m.to() == 3 && isVote(m);
+    c.invoke("op-3");
+    c.deliverAll();
+    assertEquals(3, c.replicas[3].lastExecuted());
+    c.drop = m -> false;
+    int rounds = c.cfg.get(org.bftws.core.config.GroupConfig.RETRANSMIT_INTERVAL);
+    c.tickUntil(cl -> !cl.eventsOf(3, Event.StateInstalled.class).isEmpty(), 3 * rounds);
+    assertEquals(4, c.eventsOf(3, Event.StateInstalled.class).get(0).seq());
+    assertArrayEquals(c.apps[0].getState(), c.apps[3].getState());
+  }
+
+  // Reference: §5.3.2 — a replica that holds nothing towards the stable checkpoint (here: it lost the batch's
+  // pre-prepare too) has nothing to order; it fetches the checkpoint at once.
+  @Test
+  public void aReplicaWithoutThePrePrepareOfTheCheckpointsBatchFetchesAtOnce() {
+    Cluster c = oneBatchBeforeTheCheckpoint();
+    c.drop = m -> m.to() == 3 && (isVote(m) || Cluster.kind(m) == Kind.PRE_PREPARE);
+    c.invoke("op-3");
+    c.deliverAll();
+    assertTrue("it fetched as the votes came", c.sent.stream()
+        .anyMatch(m -> m.from() == 3 && Cluster.kind(m) == Kind.FETCH_STATE));
+    assertEquals(4, c.eventsOf(3, Event.StateInstalled.class).get(0).seq());
+  }
+
+  /** A group with checkpoints every 4 batches (log window 8) that executed batches 1 to 3. */
+  private static Cluster oneBatchBeforeTheCheckpoint() {
+    Cluster c = new Cluster(1);
+    for (int k = 0; k < 3; k++) {
+      c.invoke("op-" + k);
+      c.deliverAll();
+    }
+    return c;
+  }
+
+  private static boolean isVote(Cluster.Msg m) {
+    Kind k = Cluster.kind(m);
+    return k == Kind.PREPARE || k == Kind.COMMIT;
+  }
+
   // Reference: §4.3 — a state transfer must match its proof; a tampered one is evidence and is ignored.
   @Test
   public void tamperedStateIsRejected() {
