@@ -171,7 +171,7 @@ public class BadInputCorpusTest {
         for (int r = 0; r < N; r++) {
             assertEquals(200, post(replicas[r].serviceUrl("Echo"), HostileInputs.ECHO_ACTION, request).statusCode());
         }
-        accepted.awaitExecuted(probes, 1);
+        accepted.awaitExecuted(replicas, probes, 1);
         GroupState before = GroupState.of(replicas, probes);
         for (int r = 0; r < N; r++) {
             assertEquals("replayed to replica " + r, 2,
@@ -198,7 +198,7 @@ public class BadInputCorpusTest {
             GroupState before = GroupState.of(replicas, probes);
             OMElement reply = sc.sendReceive(nested(f, ns, XML_DEPTH)); // at the limit: accepted
             assertEquals("echoResponse", reply.getLocalName());
-            before.awaitExecuted(probes, 1);
+            before.awaitExecuted(replicas, probes, 1);
         } finally {
             sc.cleanup();
         }
@@ -215,7 +215,7 @@ public class BadInputCorpusTest {
         }
         correctCall(key);
         // The refused request still took its place in the order (a batch), but executed nothing.
-        before.assertExecutedRequests(key, probes, 1);
+        before.assertExecutedRequests(key, replicas, probes, 1);
     }
 
     /** Posts {@code signed} as an application message to every replica: a fault naming {@code reason} each. */

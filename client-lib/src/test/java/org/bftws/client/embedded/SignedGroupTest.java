@@ -206,7 +206,7 @@ public class SignedGroupTest {
         } finally {
             soap12.cleanup();
         }
-        before.assertExecutedRequests("three signed SOAP 1.2 calls", probes, 3);
+        before.assertExecutedRequests("three signed SOAP 1.2 calls", servers, probes, 3);
     }
 
     /** A CreateSequence with a valid client UUID but no signature: a SOAP fault, no sequence. */
@@ -284,7 +284,7 @@ public class SignedGroupTest {
             // the acknowledgement, which nobody verifies, is left unsigned (RampartSigning)
             assertTrue(rsp.body(), rsp.body().contains("SequenceAcknowledgement") && !rsp.body().contains(WSSE));
         }
-        before.assertExecutedRequests("the creator's signed message", probes, 1);
+        before.assertExecutedRequests("the creator's signed message", servers, probes, 1);
         correctCall("the creator's signed message");
     }
 

@@ -121,9 +121,12 @@ public final class Checkpoints {
   private int fetchRotation;
   /**
    * The highest checkpoint that peers' votes prove but this replica, merely slow, has not reached yet (0:
-   * none): it becomes stable when this replica reaches it, or when ordering stalls ({@link #retransmit}).
+   * none): it becomes stable when this replica reaches it, or when its ordering stalls ({@link #retransmit}).
    */
   private long deferred;
+  /** What this replica had reached when it deferred or last progressed since, and when (ticks). */
+  private long deferredReached;
+  private long deferredSince;
   /** Emit a {@link Journal.Type#STABLE} record whenever the stable checkpoint's parts are held ({@link Replica#journaled}). */
   private boolean journaled;
 
@@ -317,6 +320,10 @@ public final class Checkpoints {
     for (List<Signed> votesOnD : byDigest.values()) {
       byte[] execution = votesOnD.size() >= cfg.quorum() ? certifiedExecution(votesOnD) : null;
       if (execution != null && mayDefer && defers(seq)) {
+        if (deferred == 0) {
+          deferredReached = host.reached();
+          deferredSince = host.now();
+        }
         deferred = Math.max(deferred, seq);
         return;
       }
@@ -516,9 +523,7 @@ public final class Checkpoints {
    * gets the same proof in view-change and new-view messages.
    */
   public void retransmit(boolean stalled) {
-    if (deferred > stableSeq && (stalled || host.reached() >= deferred)) {
-      checkStable(deferred, false); // ordering did not get this replica there: fetch it
-    }
+    retryDeferred();
     if (lastOwn != null && (lastOwnSeq > stableSeq || stalled && lastOwnSeq == stableSeq)) {
       send(Ready.ALL_REPLICAS, lastOwn);
     }
@@ -531,6 +536,25 @@ public final class Checkpoints {
     }
     if (host.reached() < stableSeq && (fetchEagerly || stalled)) {
       fetch();
+    }
+  }
+
+  /**
+   * The deferred checkpoint becomes stable once reached, or once this replica executed nothing for a whole
+   * retransmission interval since it deferred or last progressed: then ordering will not take it there
+   * (its peers discarded what it lacks), and it fetches. Measured from the deferral, not from the last
+   * round: a replica idle until the batch that reaches the checkpoint came is not stalled.
+   */
+  private void retryDeferred() {
+    if (deferred <= stableSeq) {
+      return;
+    }
+    long reached = host.reached();
+    if (reached > deferredReached && reached < deferred) {
+      deferredReached = reached;
+      deferredSince = host.now();
+    } else if (reached >= deferred || host.now() - deferredSince >= cfg.get(GroupConfig.RETRANSMIT_INTERVAL)) {
+      checkStable(deferred, false);
     }
   }
 
