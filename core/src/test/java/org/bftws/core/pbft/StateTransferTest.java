@@ -91,6 +91,24 @@ public class StateTransferTest {
     assertTrue("no fetch-state", c.sent.stream().noneMatch(m -> Cluster.kind(m) == Kind.FETCH_STATE));
   }
 
+  // Reference: §5.3.2 — the same, after the group was idle for longer than a retransmission round: a round
+  // that comes while the commits are on their way does not count the idle time as a stall.
+  @Test
+  public void anIdleReplicaWhoseCheckpointVotesOvertakeItsCommitsDoesNotCountTheIdleTimeAsAStall() {
+    Cluster c = oneBatchBeforeTheCheckpoint();
+    int round = c.cfg.get(org.bftws.core.config.GroupConfig.RETRANSMIT_INTERVAL);
+    c.tick(3 * round + round / 2); // rounds come every round ticks: the next one comes while the votes are held
+    c.hold = m -> m.to() == 3 && isVote(m);
+    c.invoke("op-3");
+    c.deliverAll();
+    c.tick(round - 1); // a retransmission round passes while the votes are held
+    assertEquals(3, c.replicas[3].lastExecuted());
+    c.hold = m -> false;
+    c.release(m -> true);
+    assertEquals(c.operations(0), c.operations(3));
+    assertTrue("no state transfer", c.eventsOf(3, Event.StateInstalled.class).isEmpty());
+  }
+
   // Reference: §5.3.2 — the same replica, whose prepares and commits are lost and which its peers no longer
   // resend (they discarded them at the checkpoint): its ordering stalls, and at its next retransmission round
   // it fetches.
