@@ -660,7 +660,7 @@ public class BftEchoGroupTest {
             int id = r;
             try {
                 await("replica " + r + " executed " + count, () -> probes[id].executed().size() >= count
-                        || !ranEverything(id) && reachedTheFurthest(id, replicas));
+                        || !ranEverything(id) && GroupState.reachedTheFurthest(servers, id));
             } catch (AssertionError e) {
                 throw new AssertionError(e.getMessage() + "; the replicas: " + ordering(), e);
             }
@@ -682,16 +682,8 @@ public class BftEchoGroupTest {
         throw new AssertionError("every replica caught up by state transfer at least once: " + ordering());
     }
 
-    private static boolean reachedTheFurthest(int r, int replicas) {
-        long furthest = 0;
-        for (int other = 0; other < replicas; other++) {
-            furthest = Math.max(furthest, manager(other).lastExecuted());
-        }
-        return manager(r).lastExecuted() >= furthest;
-    }
-
     private static TotalOrderManager manager(int r) {
-        return BftwsRuntime.replica(servers[r].context()).manager();
+        return GroupState.manager(servers[r]);
     }
 
     /** Each running replica's ordering state, to tell a lagging replica from a stopped or view-changing one. */
@@ -699,7 +691,7 @@ public class BftEchoGroupTest {
         StringBuilder b = new StringBuilder();
         for (int r = 0; r < N; r++) {
             if (servers[r] != null) {
-                TotalOrderManager m = BftwsRuntime.replica(servers[r].context()).manager();
+                TotalOrderManager m = manager(r);
                 b.append(String.format("[%d: executed %d, lastExecuted %d, view %d, active %b, stable %d, states"
                         + " transferred %d, evidence %d, inbound dropped %d, failure %s] ", r, probes[r].executed().size(),
                         m.lastExecuted(), m.view(), m.isActive(), m.stableCheckpoint(), m.statesTransferred(),
@@ -753,7 +745,7 @@ public class BftEchoGroupTest {
     private static long[] repliesToTheRawClient() {
         long[] sent = new long[N];
         for (int r = 0; r < N; r++) {
-            sent[r] = BftwsRuntime.replica(servers[r].context()).manager().repliesSent(RAW);
+            sent[r] = manager(r).repliesSent(RAW);
         }
         return sent;
     }

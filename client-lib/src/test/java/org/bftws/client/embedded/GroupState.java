@@ -93,10 +93,13 @@ final class GroupState {
         return manager(replicas[r]).statesTransferred() > statesTransferred[r];
     }
 
-    private static boolean reachedTheFurthest(Axis2Server[] replicas, int r) {
+    /** Replica r executed as far as the furthest running replica (stopped ones, null, left out). */
+    static boolean reachedTheFurthest(Axis2Server[] replicas, int r) {
         long furthest = 0;
         for (Axis2Server replica : replicas) {
-            furthest = Math.max(furthest, manager(replica).lastExecuted());
+            if (replica != null) {
+                furthest = Math.max(furthest, manager(replica).lastExecuted());
+            }
         }
         return manager(replicas[r]).lastExecuted() >= furthest;
     }
@@ -124,7 +127,7 @@ final class GroupState {
         });
     }
 
-    private static TotalOrderManager manager(Axis2Server replica) {
+    static TotalOrderManager manager(Axis2Server replica) {
         return BftwsRuntime.replica(replica.context()).manager();
     }
 }
