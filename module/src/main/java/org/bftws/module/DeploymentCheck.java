@@ -44,6 +44,9 @@ public final class DeploymentCheck {
         AxisConfiguration axis = cc.getAxisConfiguration();
         try {
             while (!axis.isStart()) {
+                if (BftwsRuntime.replica(cc) == null) {
+                    return; // shut down before Axis2 started: nothing to check, no thread left behind
+                }
                 Thread.sleep(POLL_MILLIS);
             }
         } catch (InterruptedException e) {

@@ -31,7 +31,7 @@ public class UndeployableServiceTest {
     public final RuleChain rules = RuleChain.outerRule(tmp).around(group);
 
     @Rule
-    public final Timeout timeout = Timeout.seconds(60);
+    public final Timeout timeout = Timeout.seconds(120);
 
     @Test
     public void aReplicaWhoseServiceFailedToDeployStopsNamingTheArchiveAndTheCause() throws Exception {
