@@ -103,6 +103,8 @@ public class BftwsModule extends SandeshaModule {
                 replica.manager().signRepliesWith(ApplicationMessageSigner.forReplies(signing, Clock.systemUTC()));
             }
             configContext.setProperty(BftwsRuntime.REPLICA_PROPERTY, replica);
+            // Services deploy after this: a replica whose service failed to deploy stops once Axis2 has started.
+            DeploymentCheck.watch(configContext, config.replicaId());
             if (config.isExecutionNode()) {
                 LOG.info("bftws execution node {} executes the requests for service {} that the {} agreement"
                         + " replicas ordered (configuration III)", config.replicaId(), services.mainService(),

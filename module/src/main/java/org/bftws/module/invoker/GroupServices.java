@@ -8,9 +8,7 @@ import java.util.TreeSet;
 import org.apache.axis2.AxisFault;
 import org.apache.axis2.description.AxisOperation;
 import org.apache.axis2.description.AxisService;
-import org.apache.axis2.description.Parameter;
 import org.apache.axis2.engine.AxisConfiguration;
-import org.bftws.module.api.StatefulService;
 import org.bftws.module.transport.ControlPort;
 
 /**
@@ -53,7 +51,7 @@ public final class GroupServices {
 
     /**
      * The group's services that keep state, sorted by name: those whose class implements
-     * {@link StatefulService} or that have a {@value TotalOrderInvoker#GET_STATE} operation. Every replica
+     * {@link org.bftws.module.api.StatefulService} or that have a {@value TotalOrderInvoker#GET_STATE} operation. Every replica
      * deploys the same archives, so every replica finds the same names; checkpoints capture these services'
      * states in this order (§3.3.1.8, {@link ServiceStates}).
      */
@@ -89,21 +87,8 @@ public final class GroupServices {
     }
 
     private static boolean keepsState(AxisService s) {
-        return operationNamed(s, TotalOrderInvoker.GET_STATE) != null || implementsStatefulService(s);
-    }
-
-    /** Checked on the class, without creating a service object (that happens when the invoker binds it). */
-    private static boolean implementsStatefulService(AxisService s) {
-        Parameter p = s.getParameter("ServiceClass");
-        if (p == null || !(p.getValue() instanceof String name)) {
-            return false;
-        }
-        ClassLoader loader = s.getClassLoader() != null ? s.getClassLoader() : GroupServices.class.getClassLoader();
-        try {
-            return StatefulService.class.isAssignableFrom(Class.forName(name.trim(), false, loader));
-        } catch (ClassNotFoundException | LinkageError e) {
-            return false; // then the service cannot be bound at all: its requests get a fault on every replica
-        }
+        return StateOperations.named(s, TotalOrderInvoker.GET_STATE) != null
+                || StateOperations.implementsStatefulService(s);
     }
 
     /** The application operation of {@code s} named {@code name}, or null (module-added operations excluded). */
@@ -117,11 +102,18 @@ public final class GroupServices {
         return null;
     }
 
-    /** Looks the operation up as Axis2's dispatchers would: by WS-Addressing action, then by SOAPAction. */
+    /**
+     * Looks the operation up as Axis2's dispatchers would: by WS-Addressing action, then by SOAPAction. The state
+     * operations ({@link StateOperations}) are refused: only the Total Order Manager runs them.
+     */
     public static AxisOperation operation(AxisService service, String action) throws AxisFault {
         AxisOperation op = service.getOperationByAction(action);
         if (op == null) {
             op = service.getOperationBySOAPAction(action);
+        }
+        String reserved = StateOperations.refusal(service, action, op);
+        if (reserved != null) {
+            throw new AxisFault(reserved);
         }
         if (op == null) {
             throw new AxisFault("BFT-WS: service " + service.getName() + " has no operation for action " + action);

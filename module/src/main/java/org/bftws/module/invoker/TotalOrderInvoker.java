@@ -61,7 +61,7 @@ import org.bftws.module.xml.XmlLimits;
  * once per replica whatever the service's scope: a replica's state lives in those objects. Checkpoints
  * ({@code get_state}) and state transfer ({@code set_state}) use {@link StatefulService} if a service's class
  * implements it, else the service's own operations named {@value #GET_STATE} and {@value #SET_STATE}
- * (reserved: clients cannot call them through ordering); a service with neither must be stateless, and with
+ * (reserved, under these names and StatefulService's method names: {@link StateOperations}); a service with neither must be stateless, and with
  * no stateful service at all the checkpointed state is empty.
  */
 public final class TotalOrderInvoker implements ReplicatedService {
@@ -126,12 +126,8 @@ public final class TotalOrderInvoker implements ReplicatedService {
 
     private ApplicationResult invoke(Request request, ApplicationRequest q, byte[] random) throws AxisFault {
         Bound target = bound(q.service());
+        // Refuses the state operations: a client must not read or replace the state itself (StateOperations).
         AxisOperation op = GroupServices.operation(target.service(), q.action());
-        if (isStateOperation(op)) {
-            // Reserved for checkpoints and state transfer: a client must not read or replace the state itself.
-            throw new AxisFault("BFT-WS: operation " + op.getName().getLocalPart() + " is reserved for the"
-                    + " Total Order Manager");
-        }
         // Deterministic, so anything the service derives from it is alike on every replica.
         return run(target, op, q.action(), q.soap12(), Payloads.parse(q.payload(), limits),
                 "urn:bftws:request:" + request.sequenceId() + "#" + request.messageNumber(), random);
@@ -205,11 +201,6 @@ public final class TotalOrderInvoker implements ReplicatedService {
 
     // ---------------------------------------------------------------- get_state / set_state
 
-    private static boolean isStateOperation(AxisOperation op) {
-        String name = op.getName() == null ? "" : op.getName().getLocalPart();
-        return GET_STATE.equals(name) || SET_STATE.equals(name);
-    }
-
     /**
      * {@code get_state} of the group: each stateful service's state ({@link StatefulService#getState()} if its
      * object implements it, else the response payload of its {@value #GET_STATE} operation, sent
@@ -279,7 +270,7 @@ public final class TotalOrderInvoker implements ReplicatedService {
     /** Runs the service's state operation {@code name}; its absence or fault stops this replica. */
     private ApplicationResult runStateOperation(Bound b, String name, OMElement payload) {
         String service = b.service().getName();
-        AxisOperation op = GroupServices.operationNamed(b.service(), name);
+        AxisOperation op = StateOperations.named(b.service(), name);
         if (op == null) {
             throw new IllegalStateException("BFT-WS: service " + service + " keeps state but has no " + name);
         }

@@ -1,9 +1,12 @@
 package org.bftws.module.wsdl;
 
 import java.util.ArrayList;
+import java.util.Set;
 
+import javax.wsdl.Binding;
 import javax.wsdl.Definition;
 import javax.wsdl.Port;
+import javax.wsdl.PortType;
 import javax.wsdl.Service;
 import javax.wsdl.extensions.soap.SOAPAddress;
 import javax.wsdl.extensions.soap12.SOAP12Address;
@@ -20,6 +23,7 @@ import org.apache.axis2.engine.AxisObserver;
 import org.apache.axis2.wsdl.WSDLConstants;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
+import org.bftws.module.invoker.StateOperations;
 import org.bftws.module.transport.ControlPort;
 
 /**
@@ -31,7 +35,8 @@ import org.bftws.module.transport.ControlPort;
  * service's group address — the group endpoint for the main service, its sibling {@code .../services/NAME} for
  * the others, as {@link org.bftws.module.config.BftwsConfig#groupService} resolves them — and Axis2 is told not
  * to write the replica's own address back ({@code modifyUserWSDLPortAddress=false}). Everything else of the
- * WSDL, the {@code bftws:Randomized} policies included, is served as written.
+ * WSDL, the {@code bftws:Randomized} policies included, is served as written, but for the service's state
+ * operations, which {@link StateOperations} withdraws from the service as it deploys (clients must not reach them).
  *
  * <p>An observer of the replica's Axis2 configuration: services deploy after modules initialise, so each is
  * rewritten as it deploys. Services without a WSDL of their own keep Axis2's generated one.
@@ -52,13 +57,24 @@ public final class GroupWsdl implements AxisObserver {
 
     @Override
     public void serviceUpdate(AxisEvent event, AxisService service) {
-        if (event.getEventType() == AxisEvent.SERVICE_DEPLOY) {
-            publish(service);
+        if (event.getEventType() == AxisEvent.SERVICE_DEPLOY && !ControlPort.SERVICE_NAME.equals(service.getName())) {
+            Set<String> withdrawn;
+            try {
+                withdrawn = StateOperations.withdraw(service);
+            } catch (AxisFault e) {
+                // A parameter of that name locked by the service: its state operations would stay reachable.
+                throw new IllegalStateException("BFT-WS: service " + service.getName() + ": cannot withdraw its"
+                        + " state operations from clients", e);
+            }
+            publish(service, withdrawn);
         }
     }
 
-    /** Points the published WSDL of {@code service} at its group address, if it publishes its own. */
-    void publish(AxisService service) {
+    /**
+     * Points the published WSDL of {@code service} at its group address, if it publishes its own, and leaves out
+     * the {@code withdrawn} state operations.
+     */
+    void publish(AxisService service, Set<String> withdrawn) {
         Definition wsdl = definition(service);
         if (wsdl == null || ControlPort.SERVICE_NAME.equals(service.getName())) {
             return;
@@ -72,6 +88,7 @@ public final class GroupWsdl implements AxisObserver {
         }
         synchronized (service) { // AxisService prints the definition under the same lock
             setAddresses(wsdl, address);
+            removeOperations(wsdl, withdrawn);
         }
         LOG.info("service {}: ?wsdl names the group address {}", service.getName(), address);
     }
@@ -98,6 +115,22 @@ public final class GroupWsdl implements AxisObserver {
                     } else if (e instanceof SOAP12Address a) {
                         a.setLocationURI(address);
                     }
+                }
+            }
+        }
+    }
+
+    /** Removes the operations named {@code names} from every port type and binding of {@code wsdl}. */
+    static void removeOperations(Definition wsdl, Set<String> names) {
+        for (String name : names) {
+            for (Object portType : wsdl.getPortTypes().values()) {
+                while (((PortType) portType).removeOperation(name, null, null) != null) {
+                    // every overload
+                }
+            }
+            for (Object binding : wsdl.getBindings().values()) {
+                while (((Binding) binding).removeBindingOperation(name, null, null) != null) {
+                    // every overload
                 }
             }
         }
