@@ -71,6 +71,14 @@ public final class GroupGateway implements AutoCloseable {
         }
     }
 
+    static {
+        // The JDK's HTTP server leaves Nagle's algorithm on unless told: a small reply then waits for the caller's
+        // delayed ACK (tens of milliseconds per call on loopback). Read once, when its first server starts.
+        if (System.getProperty("sun.net.httpserver.nodelay") == null) {
+            System.setProperty("sun.net.httpserver.nodelay", "true");
+        }
+    }
+
     private final Map<String, GatewayService> services;
     private final SequencePool pool;
     private final GatewayMetrics metrics;
