@@ -17,7 +17,8 @@ import org.bftws.perf.echo.EchoPayload;
  * broadcast; docs/configuration.md, "Ordering modes"); {@link #SLOW_PRIMARY}, both under a slow replica 0;
  * {@link #CONFIDENTIAL}, plain echo against the sealed {@code echoConfidential} on a group of the same
  * configuration ({@code bftws-confidential}, SINTRA §2.6); {@link #JOURNAL}, PBFT without and with a replica journal
- * ({@code bftws-journal}, {@code bftws-journal-fsync}; docs/journal.md).
+ * ({@code bftws-journal}, {@code bftws-journal-fsync}; docs/journal.md); {@link #GATEWAY}, the Axis2 BFT-WS client
+ * against a plain SOAP client calling the same group through the voting gateway ({@code bftws-gateway}).
  */
 record OneKilobyteEcho(String name, String modes, long measureMillis) {
     static final OneKilobyteEcho READ_ONLY = new OneKilobyteEcho("echo-readonly", "wsrm,bftws,bftws-ro");
@@ -31,6 +32,8 @@ record OneKilobyteEcho(String name, String modes, long measureMillis) {
     static final OneKilobyteEcho JOURNAL = new OneKilobyteEcho("echo-journal",
             "bftws,bftws-journal,bftws-journal-fsync");
     static final OneKilobyteEcho CONFIDENTIAL = new OneKilobyteEcho("echo-confidential", "bftws,bftws-confidential");
+    /** The voting gateway's cost (docs/gateway.md): the Axis2 BFT-WS client against a plain SOAP client through it. */
+    static final OneKilobyteEcho GATEWAY = new OneKilobyteEcho("echo-gateway", "bftws,bftws-gateway");
     /**
      * The slow-primary attack over HTTP: PBFT and the asynchronous engine, each with replica 0 slowed by the
      * Multicast Sender's fault hook and without; 20 s windows, since a slowed PBFT group completes a batch every

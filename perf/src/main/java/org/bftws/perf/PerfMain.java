@@ -43,6 +43,8 @@ import org.bftws.perf.echo.ThreeTierExperiment;
  * with and without replica 0 sending every message {@code BftwsMode.SLOW_MILLIS} late into
  * {@code DIR/echo-slow-primary.csv}, {@code journal} BFT-WS without a replica journal, with one written to the OS
  * and with one fsynced ({@code bftws-journal}, {@code bftws-journal-fsync}) into {@code DIR/echo-journal.csv},
+ * {@code gateway} the Axis2 BFT-WS client and a plain SOAP client through the voting gateway ({@code bftws-gateway})
+ * into {@code DIR/echo-gateway.csv},
  * {@code recovery} experiment 4 into {@code DIR/recovery-*.csv}, {@code profile} the
  * BFT-WS echo under Java Flight Recorder into {@code DIR/profile.csv}; {@code report} rewrites the markdown
  * and the plots from every CSV in {@code DIR}; {@code breakdown} writes the latency breakdown and the work per request
@@ -87,7 +89,7 @@ public final class PerfMain {
                 case "--wan-delay-ms" -> wan = Long.parseLong(args[++i]);
                 case "--authentication" -> authentication = Authentication.parse(args[++i]).label();
                 case "echo", "three-tier", "scale", "randomness", "read-only", "configurations", "ordering", "slow-primary",
-                        "confidential", "journal",
+                        "confidential", "journal", "gateway",
                         "recovery", "profile", "breakdown", "report" ->
                         commands.add(args[i]);
                 default -> {
@@ -130,6 +132,8 @@ public final class PerfMain {
                 case "confidential" -> oneKilobyte(OneKilobyteEcho.CONFIDENTIAL, echo, smoke, root, results, wan,
                         authentication);
                 case "journal" -> oneKilobyte(OneKilobyteEcho.JOURNAL, echo, smoke, root, results, wan,
+                        authentication);
+                case "gateway" -> oneKilobyte(OneKilobyteEcho.GATEWAY, echo, smoke, root, results, wan,
                         authentication);
                 case "recovery" -> recovery(smoke, root, results);
                 case "profile" -> profile(echo.apply(smoke ? Profiler.smoke() : Profiler.full()), root, results);

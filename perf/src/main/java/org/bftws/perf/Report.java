@@ -60,6 +60,9 @@ public final class Report {
         echo(md, plots, OneKilobyteEcho.JOURNAL.name() + ".csv",
                 "Replica journal: none, written to the OS, fsynced (bftws.dataDir, bftws.journal.durability)",
                 "scripts/perf journal", OneKilobyteEcho.JOURNAL.name());
+        echo(md, plots, OneKilobyteEcho.GATEWAY.name() + ".csv",
+                "Voting gateway: the Axis2 BFT-WS client against a plain SOAP client through GroupGateway",
+                "scripts/perf gateway", OneKilobyteEcho.GATEWAY.name());
         echo(md, plots, OneKilobyteEcho.SLOW_PRIMARY.name() + ".csv",
                 "Slow primary over HTTP: replica 0 sends every message 3 s late (view-change timeout 4 s)",
                 "scripts/perf slow-primary", OneKilobyteEcho.SLOW_PRIMARY.name());

@@ -114,6 +114,33 @@ public final class DemoClient implements AutoCloseable {
     /** As above, signing with {@code client-J.key} for J = {@code clientKey}. */
     public static DemoClient connect(GroupLauncher.Container container, int[] ports, GroupLauncher.Layout layout,
             Path dir, GroupSecurity security, String extra, int clientKey) throws IOException {
+        Axis2Server listener = clientInstance(container, ports, layout, dir, security, extra, clientKey);
+        try {
+            ServiceClient client = GroupClients.create(listener.context(), GroupLauncher.GROUP_ENDPOINT,
+                    GroupLauncher.ECHO_ACTION, TIMEOUT_MS);
+            ServiceClient dealer = GroupClients.create(listener.context(), GroupLauncher.DEALER_ENDPOINT,
+                    GroupLauncher.DEALER_ACTION, TIMEOUT_MS);
+            GroupClients.randomized(dealer, true);
+            ServiceClient idgen = GroupClients.create(listener.context(), GroupLauncher.IDGEN_ENDPOINT,
+                    GroupLauncher.IDGEN_ACTION, TIMEOUT_MS);
+            GroupClients.randomized(idgen, true);
+            ServiceClient counter = GroupClients.create(listener.context(), GroupLauncher.COUNTER_ENDPOINT,
+                    GroupLauncher.COUNTER_INCREMENT, TIMEOUT_MS);
+            return new DemoClient(listener, client, dealer, idgen, counter);
+        } catch (AxisFault | RuntimeException e) {
+            listener.close();
+            throw e;
+        }
+    }
+
+    /**
+     * A group client's Axis2 instance under {@code dir}, started: conf/axis2-client.xml with the group's
+     * parameters, client key {@code clientKey} and {@code extra}, listening where the replicas send their
+     * replies; its context makes ServiceClients of the group ({@link GroupClients#create}).
+     */
+    public static Axis2Server clientInstance(GroupLauncher.Container container, int[] ports,
+            GroupLauncher.Layout layout, Path dir, GroupSecurity security, String extra, int clientKey)
+            throws IOException {
         String group = GroupLauncher.groupParameters(ports, layout.keys())
                 + GroupLauncher.clientParameters(clientKey, layout.keys())
                 + security.clientParameters(layout.keys(), ports.length, dir.resolve("conf")) + extra;
@@ -133,22 +160,7 @@ public final class DemoClient implements AutoCloseable {
                     xml), layout), layout).build();
             listener = TomcatAxis2Server.start(dir.resolve("webapp"), port, dir.resolve("tomcat"));
         }
-        try {
-            ServiceClient client = GroupClients.create(listener.context(), GroupLauncher.GROUP_ENDPOINT,
-                    GroupLauncher.ECHO_ACTION, TIMEOUT_MS);
-            ServiceClient dealer = GroupClients.create(listener.context(), GroupLauncher.DEALER_ENDPOINT,
-                    GroupLauncher.DEALER_ACTION, TIMEOUT_MS);
-            GroupClients.randomized(dealer, true);
-            ServiceClient idgen = GroupClients.create(listener.context(), GroupLauncher.IDGEN_ENDPOINT,
-                    GroupLauncher.IDGEN_ACTION, TIMEOUT_MS);
-            GroupClients.randomized(idgen, true);
-            ServiceClient counter = GroupClients.create(listener.context(), GroupLauncher.COUNTER_ENDPOINT,
-                    GroupLauncher.COUNTER_INCREMENT, TIMEOUT_MS);
-            return new DemoClient(listener, client, dealer, idgen, counter);
-        } catch (AxisFault | RuntimeException e) {
-            listener.close();
-            throw e;
-        }
+        return listener;
     }
 
     /** The listening client's Axis2 context (bftws configured as a group client), for further ServiceClients. */

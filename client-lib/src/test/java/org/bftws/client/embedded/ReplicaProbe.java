@@ -22,8 +22,8 @@ import org.apache.axis2.wsdl.WSDLConstants;
  * deterministic id {@code urn:bftws:request:SEQUENCE#NUMBER}), and, when told to, tampers with the response
  * payload like a Byzantine replica would: the first child element's text is replaced.
  */
-final class ReplicaProbe extends AbstractHandler {
-    static final String TAMPERED = "tampered by a Byzantine replica";
+public final class ReplicaProbe extends AbstractHandler {
+    public static final String TAMPERED = "tampered by a Byzantine replica";
 
     private final List<String> executed = new CopyOnWriteArrayList<>();
     /** The text of each executed request payload's first child element ("" if none), in execution order. */
@@ -31,14 +31,14 @@ final class ReplicaProbe extends AbstractHandler {
     private final AtomicInteger tampered = new AtomicInteger();
     private volatile boolean tamper;
 
-    ReplicaProbe() {
+    public ReplicaProbe() {
         HandlerDescription d = new HandlerDescription("ReplicaProbe");
         d.setHandler(this);
         init(d);
     }
 
     /** Adds this probe to the out-flow phase OperationOutPhase of {@code op}. */
-    ReplicaProbe installOn(AxisOperation op) {
+    public ReplicaProbe installOn(AxisOperation op) {
         for (Object o : op.getPhasesOutFlow()) {
             Phase p = (Phase) o;
             if (p.getPhaseName().equals("OperationOutPhase")) {
@@ -49,11 +49,11 @@ final class ReplicaProbe extends AbstractHandler {
         throw new IllegalStateException("no OperationOutPhase on " + op.getName());
     }
 
-    static QName echo() {
+    public static QName echo() {
         return new QName("echo");
     }
 
-    void tamper(boolean on) {
+    public void tamper(boolean on) {
         tamper = on;
     }
 
@@ -65,7 +65,7 @@ final class ReplicaProbe extends AbstractHandler {
         return List.copyOf(firstItems);
     }
 
-    int tampered() {
+    public int tampered() {
         return tampered.get();
     }
 

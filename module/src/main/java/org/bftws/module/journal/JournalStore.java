@@ -45,7 +45,11 @@ public final class JournalStore implements AutoCloseable {
     /** What the file holds, decoded: compaction rewrites it without reading the file back. */
     private final List<Journal.Record> records = new ArrayList<>();
     private FileChannel channel;
-    private long bytes;
+    /** The counters are written by the owning thread only and volatile so that {@code /metrics} can read them. */
+    private volatile long bytes;
+    private volatile long writes;
+    private volatile long recordsWritten;
+    private volatile long compactions;
 
     private JournalStore(Path dir, JournalDurability durability) {
         this.dir = dir;
@@ -78,6 +82,21 @@ public final class JournalStore implements AutoCloseable {
         return bytes;
     }
 
+    /** Appends since opening that wrote to the file: each one write (and, with fsync, one force). */
+    public long writes() {
+        return writes;
+    }
+
+    /** Records appended since opening. */
+    public long recordsWritten() {
+        return recordsWritten;
+    }
+
+    /** Rewrites of the file at a stable checkpoint since opening. */
+    public long compactions() {
+        return compactions;
+    }
+
     public Path file() {
         return file;
     }
@@ -91,6 +110,8 @@ public final class JournalStore implements AutoCloseable {
             return;
         }
         records.addAll(batch);
+        writes++;
+        recordsWritten += batch.size();
         try {
             if (holdsStable(batch)) {
                 compact();
@@ -133,6 +154,7 @@ public final class JournalStore implements AutoCloseable {
         }
         records.clear();
         records.addAll(kept);
+        compactions++;
         channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
         bytes = channel.size();
         channel.position(bytes);

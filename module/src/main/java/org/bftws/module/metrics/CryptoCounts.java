@@ -27,6 +27,12 @@ public final class CryptoCounts {
     private final LongAdder[] signed = adders();
     private final LongAdder[] verified = adders();
     private final LongAdder[] failed = adders();
+    private final CoinCounts coins = new CoinCounts();
+
+    /** The threshold-coin work of this member: wrap its scheme with {@link CoinCounts#counting}. */
+    public CoinCounts coins() {
+        return coins;
+    }
 
     public Signer counting(Signer signer) {
         return data -> {

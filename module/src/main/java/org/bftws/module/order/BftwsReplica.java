@@ -17,6 +17,7 @@ import org.bftws.core.pbft.ReadOnlyOperations;
 import org.bftws.module.config.BftwsConfig;
 import org.bftws.module.config.Ordering;
 import org.bftws.module.config.ReplicaEndpoint;
+import org.bftws.module.http.HttpRoutes;
 import org.bftws.module.journal.JournalStore;
 import org.bftws.module.keys.GroupKeyMaterial;
 import org.bftws.module.random.RandomnessSetup;
@@ -43,14 +44,16 @@ public final class BftwsReplica implements AutoCloseable {
     private final ControlPort port;
     private final ControlPortClientFilter filter;
     private final ReplicaStatus status;
+    private final HttpRoutes routes;
 
     private BftwsReplica(MulticastSender sender, TotalOrderManager manager, ControlPort port,
-            ControlPortClientFilter filter, ReplicaStatus status) {
+            ControlPortClientFilter filter, ReplicaStatus status, HttpRoutes routes) {
         this.sender = sender;
         this.manager = manager;
         this.port = port;
         this.filter = filter;
         this.status = status;
+        this.routes = routes;
     }
 
     /**
@@ -128,7 +131,12 @@ public final class BftwsReplica implements AutoCloseable {
         ReplicaStatus status = new ReplicaStatus(config.groupEndpoint(), id, control, manager, sender,
                 requestsOnControlPort);
         status.start(config.statusLogSeconds());
-        return new BftwsReplica(sender, manager, port, filter, status);
+        // GET /metrics on the replica's HTTP port (RoutingHttpServer), in Prometheus's text format.
+        HttpRoutes routes = HttpRoutes.of(context);
+        routes.unregister(ReplicaMetrics.PATH); // a replica restarted in this Axis2 instance replaces its own
+        routes.register(ReplicaMetrics.PATH, new ReplicaMetrics(status, manager, sender, control, keys.counts(),
+                filter == null ? () -> 0 : filter::refused));
+        return new BftwsReplica(sender, manager, port, filter, status, routes);
     }
 
     /** The journal in {@code bftws.dataDir}; a directory that cannot be used stops start-up, naming it. */
@@ -173,6 +181,7 @@ public final class BftwsReplica implements AutoCloseable {
 
     @Override
     public void close() throws AxisFault {
+        routes.unregister(ReplicaMetrics.PATH);
         status.close();
         try {
             port.undeploy();

@@ -43,6 +43,7 @@ import org.bftws.module.Threads;
 import org.bftws.module.config.BftwsKeys;
 import org.bftws.module.config.Ordering;
 import org.bftws.module.journal.JournalStore;
+import org.bftws.module.metrics.OrderingMetrics;
 import org.bftws.module.metrics.OrderingTrace;
 import org.bftws.module.metrics.PhaseTrace;
 import org.bftws.module.transport.ControlMessage;
@@ -73,7 +74,7 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
 
     private sealed interface Input permits Received, Tick, Executed, ReadOnlyExecuted, Captured, Failed, Stop {}
 
-    /** {@code arrived}, {@code verified}: nanoTime at delivery and after pre-verification, 0 unless tracing. */
+    /** {@code arrived}: nanoTime at delivery; {@code verified}: after pre-verification, 0 unless tracing. */
     private record Received(ControlMessage message, long arrived, long verified) implements Input {}
 
     private record Tick() implements Input {}
@@ -123,6 +124,7 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
     private final AtomicLong inboundDropped = new AtomicLong();
     private final AtomicLong readOnlyExecuted = new AtomicLong();
     private final EvidenceCounts evidence = new EvidenceCounts();
+    private final OrderingMetrics metrics = new OrderingMetrics();
     /** Client id → where its replies go, learned from its authentic requests. Ordering thread only. */
     private final Map<Integer, URI> clientReplyTo = new ConcurrentHashMap<>();
     /** Per client id with a known reply endpoint, so bounded like {@link #clientReplyTo}. */
@@ -296,9 +298,9 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
             inboundDropped.incrementAndGet();
             return;
         }
-        long arrived = PhaseTrace.on() ? System.nanoTime() : 0;
+        long arrived = System.nanoTime();
         preVerifier.preVerify(message.signedBytes());
-        inbox.add(new Received(message, arrived, arrived == 0 ? 0 : System.nanoTime()));
+        inbox.add(new Received(message, arrived, PhaseTrace.on() ? System.nanoTime() : 0));
     }
 
     /**
@@ -316,10 +318,12 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
     private void run() {
         try {
             for (Input in = inbox.take(); !stopping; in = inbox.take()) {
-                long dequeued = PhaseTrace.on() ? System.nanoTime() : 0;
-                Ready r = step(in);
+                long dequeued = System.nanoTime();
+                Ready r = step(in, dequeued);
+                long stepped = System.nanoTime();
+                metrics.stepped(stepped - dequeued);
                 if (r != null) {
-                    if (dequeued != 0) {
+                    if (PhaseTrace.on()) {
                         trace(in, dequeued, r);
                     }
                     perform(r, false);
@@ -336,9 +340,10 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
         }
     }
 
-    private Ready step(Input in) {
+    private Ready step(Input in, long dequeued) {
         if (in instanceof Received rc) {
             inboundQueued.decrementAndGet();
+            metrics.dequeued(dequeued - rc.arrived());
             learnReplyTo(rc.message());
             return engine.receive(rc.message().signedBytes());
         } else if (in instanceof Tick) {
@@ -395,10 +400,12 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
         for (Ready.Outbound o : r.messages) {
             route(o);
         }
+        long now = r.events.isEmpty() ? 0 : System.nanoTime();
         for (Event e : r.events) {
             if (e instanceof Event.StateInstalled && !recovering) {
                 statesTransferred.incrementAndGet();
             }
+            metrics.onEvent(e, now);
             log(e, recovering);
             notifyListeners(e);
         }
@@ -498,12 +505,15 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
     }
 
     private List<byte[]> executeBatch(Effect.Execute ex) {
+        long start = System.nanoTime();
         if (PhaseTrace.on()) {
-            PhaseTrace.mark(PhaseTrace.Point.EXECUTION_START, id, ex.seq(), System.nanoTime());
+            PhaseTrace.mark(PhaseTrace.Point.EXECUTION_START, id, ex.seq(), start);
         }
         List<byte[]> results = executeEach(ex);
+        long end = System.nanoTime();
+        metrics.executed(ex.requests().size(), end - start);
         if (PhaseTrace.on()) {
-            PhaseTrace.mark(PhaseTrace.Point.EXECUTION_END, id, ex.seq(), System.nanoTime());
+            PhaseTrace.mark(PhaseTrace.Point.EXECUTION_END, id, ex.seq(), end);
         }
         return results;
     }
@@ -692,6 +702,21 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
 
     public long inboundDropped() {
         return inboundDropped.get();
+    }
+
+    /** Received control messages waiting for the ordering thread. */
+    public int inboundQueued() {
+        return inboundQueued.get();
+    }
+
+    /** Requests, batches, view changes and phase latencies counted for {@code /metrics} (any thread). */
+    public OrderingMetrics metrics() {
+        return metrics;
+    }
+
+    /** This replica's journal, or null when it keeps none; read its counters only. */
+    public JournalStore journal() {
+        return journal;
     }
 
     /**

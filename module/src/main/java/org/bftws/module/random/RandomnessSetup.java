@@ -54,7 +54,8 @@ public final class RandomnessSetup {
                     + " holds a " + dealt + " group key (scripts/keygen --scheme)");
         }
         try {
-            return new CoinConfig(group.thresholdScheme(), group.threshold(), keys.share(), groupId(config));
+            return new CoinConfig(keys.counts().coins().counting(group.thresholdScheme()), group.threshold(),
+                    keys.share(), groupId(config));
         } catch (IllegalArgumentException e) {
             throw new BftwsConfigException(BftwsKeys.PRIVATE_KEY.name(), "holds a threshold share that "
                     + BftwsKeys.PUBLIC_KEYS.name() + "'s group key does not match: " + e.getMessage());

@@ -43,6 +43,7 @@ public final class EchoModes {
         modes.add(BftwsMode.slowReplicaZero(true)); // named only: --modes bftws-async-slow
         modes.add(BftwsMode.journaled("os")); // named only: --modes bftws-journal
         modes.add(BftwsMode.journaled("fsync")); // named only: --modes bftws-journal-fsync
+        modes.add(new GatewayMode()); // named only: --modes bftws-gateway
         for (EchoMode m : scale()) {
             if (modes.stream().noneMatch(k -> k.name().equals(m.name()))) {
                 modes.add(m);

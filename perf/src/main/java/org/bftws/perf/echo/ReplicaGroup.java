@@ -185,6 +185,11 @@ public final class ReplicaGroup implements AutoCloseable {
         return n;
     }
 
+    /** The loopback port replica {@code r} listens on (not a WAN forwarder's). */
+    public int port(int r) {
+        return ports[r];
+    }
+
     /** The client's Axis2 context: ServiceClients on it with bftws engaged call the group. */
     public ConfigurationContext clientContext() {
         return client.context();
