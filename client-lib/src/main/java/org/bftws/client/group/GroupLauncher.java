@@ -18,6 +18,7 @@ import org.bftws.client.embedded.EmbeddedAxis2Server;
 import org.bftws.client.embedded.TomcatAxis2Server;
 import org.bftws.core.config.ConfigKey;
 import org.bftws.core.config.GroupConfig;
+import org.bftws.core.keys.KeyFileException;
 import org.bftws.core.keys.KeyFiles;
 import org.bftws.module.config.BftwsKeys;
 import org.bftws.module.config.Ordering;
@@ -106,7 +107,10 @@ public final class GroupLauncher {
         return groupParameters(GROUP_ENDPOINT, "Echo", ports, keys);
     }
 
-    /** As above for any group: its endpoint, the main service its replicas' endpoints name, its keys. */
+    /**
+     * As above for any group: its endpoint, the main service its replicas' endpoints name, its keys, and
+     * {@code bftws.randomness.scheme} = the scheme the keys' threshold key was dealt for.
+     */
     public static String groupParameters(String groupEndpoint, String mainService, int[] ports, Path keys) {
         StringBuilder replicas = new StringBuilder();
         for (int r = 0; r < ports.length; r++) {
@@ -114,7 +118,20 @@ public final class GroupLauncher {
         }
         return param(BftwsKeys.REPLICATED, true) + param(BftwsKeys.GROUP_ENDPOINT.name(), groupEndpoint)
                 + param(BftwsKeys.REPLICAS.name(), replicas.toString().trim())
-                + param(BftwsKeys.PUBLIC_KEYS, keys.resolve(KeyFiles.GROUP_FILE));
+                + param(BftwsKeys.PUBLIC_KEYS, keys.resolve(KeyFiles.GROUP_FILE)) + schemeParameter(keys);
+    }
+
+    /** {@code bftws.randomness.scheme} of the dealt keys ("" without a readable group.pub: the default holds). */
+    private static String schemeParameter(Path keys) {
+        Path pub = keys.resolve(KeyFiles.GROUP_FILE);
+        if (!Files.isRegularFile(pub)) {
+            return "";
+        }
+        try {
+            return param(BftwsKeys.THRESHOLD_SCHEME.name(), KeyFiles.readGroup(pub).scheme().label());
+        } catch (KeyFileException e) {
+            return ""; // the replica's own load of the file names the fault
+        }
     }
 
     /**
