@@ -3,10 +3,13 @@ package org.bftws.client.embedded;
 import java.net.URI;
 
 import org.apache.axis2.AxisFault;
+import org.apache.axis2.Constants;
 import org.apache.axis2.addressing.EndpointReference;
 import org.apache.axis2.context.ConfigurationContext;
+import org.apache.axis2.description.TransportInDescription;
 import org.apache.axis2.transport.http.SimpleHTTPServer;
 import org.bftws.module.client.GroupClientRuntime;
+import org.bftws.module.http.RoutingHttpServer;
 
 /**
  * An Axis2 server in this JVM: the repository's services behind Axis2's {@link SimpleHTTPServer}, on a port
@@ -16,6 +19,9 @@ import org.bftws.module.client.GroupClientRuntime;
  * then knows the real port, so {@link #start} returns only once requests can be accepted and two servers
  * never race for a port. SimpleHTTPServer listens on all interfaces (it has no bind-address setting);
  * everything this class hands out addresses 127.0.0.1, so test traffic stays on loopback.
+ *
+ * <p>When axis2.xml names {@link RoutingHttpServer} as its HTTP transport receiver (conf/axis2-replica.xml does),
+ * the server is one, and also answers the GET paths registered for the instance (such as {@code /metrics}).
  */
 public final class EmbeddedAxis2Server implements Axis2Server {
     /** The address every URL of this class names. */
@@ -44,7 +50,7 @@ public final class EmbeddedAxis2Server implements Axis2Server {
         ConfigurationContext context = repository.createConfigurationContext();
         SimpleHTTPServer http = null;
         try {
-            http = new SimpleHTTPServer(context, port);
+            http = routing(context) ? new RoutingHttpServer(context, port) : new SimpleHTTPServer(context, port);
             http.start();
             EndpointReference epr = http.getEPRForService("probe", LOOPBACK);
             int bound = URI.create(epr.getAddress()).getPort();
@@ -59,6 +65,12 @@ public final class EmbeddedAxis2Server implements Axis2Server {
             context.terminate();
             throw e;
         }
+    }
+
+    /** Whether axis2.xml names {@link RoutingHttpServer} (or a subclass) as its HTTP transport receiver. */
+    private static boolean routing(ConfigurationContext context) {
+        TransportInDescription http = context.getAxisConfiguration().getTransportIn(Constants.TRANSPORT_HTTP);
+        return http != null && http.getReceiver() instanceof RoutingHttpServer;
     }
 
     @Override

@@ -13,6 +13,7 @@ import javax.servlet.ServletException;
 import org.apache.axis2.AxisFault;
 import org.apache.axis2.context.ConfigurationContext;
 import org.apache.axis2.transport.http.AxisServlet;
+import org.apache.catalina.Context;
 import org.apache.catalina.LifecycleException;
 import org.apache.catalina.LifecycleState;
 import org.apache.catalina.Wrapper;
@@ -28,6 +29,9 @@ import org.apache.catalina.startup.Tomcat;
  * it does in any WAR: {@code WEB-INF/conf/axis2.xml}, {@code WEB-INF/modules/}, {@code WEB-INF/services/}
  * (see {@link #webApplication}).
  *
+ * <p>The root context answers the GET paths registered for the application's Axis2 instance
+ * ({@link org.bftws.module.http.HttpRoutes}, such as {@code /metrics}), through {@link HttpRoutesServlet}.
+ *
  * <p>The connector binds 127.0.0.1 only. {@link #start} returns once the servlet initialised Axis2 (the
  * modules included, so a bad {@code bftws.*} parameter fails it) and the port accepts connections.
  */
@@ -42,6 +46,7 @@ public final class TomcatAxis2Server implements Axis2Server {
     private static final Pattern HTTP_RECEIVER = Pattern.compile(
             "<transportReceiver\\s+name=\"http\"[^>]*?(/>|>.*?</transportReceiver>)", Pattern.DOTALL);
     private static final String SERVLET_NAME = "AxisServlet";
+    private static final String ROUTES_SERVLET_NAME = "HttpRoutes";
     /** Where AxisServlet looks for axis2.xml first, relative to WEB-INF. */
     private static final String WEB_INF_AXIS2_XML = "conf/axis2.xml";
 
@@ -131,6 +136,7 @@ public final class TomcatAxis2Server implements Axis2Server {
                 : Tomcat.addServlet(webapp, SERVLET_NAME, servlet);
         wrapper.setLoadOnStartup(1); // initialise Axis2 (and start the replica) now, not on the first request
         webapp.addServletMappingDecoded(SERVLET_MAPPING, SERVLET_NAME);
+        addRoutesContext(tomcat, baseDir, webapp);
         try {
             tomcat.start();
             if (servletFailure.get() != null) {
@@ -169,8 +175,23 @@ public final class TomcatAxis2Server implements Axis2Server {
      */
     @Override
     public ConfigurationContext context() {
+        return axis2Context(webapp);
+    }
+
+    private static ConfigurationContext axis2Context(StandardContext webapp) {
         Object context = webapp.getServletContext().getAttribute(AxisServlet.CONFIGURATION_CONTEXT);
         return context instanceof ConfigurationContext c ? c : null;
+    }
+
+    /**
+     * The root context: the GET paths registered for the application's Axis2 instance ({@code /metrics}, ...) on
+     * the same port as with {@link EmbeddedAxis2Server}; 404 for anything else outside {@value #CONTEXT_PATH}.
+     */
+    private static void addRoutesContext(Tomcat tomcat, Path baseDir, StandardContext webapp) throws IOException {
+        Path docBase = Files.createDirectories(baseDir.resolve("root"));
+        Context root = tomcat.addContext("", docBase.toAbsolutePath().toString());
+        Tomcat.addServlet(root, ROUTES_SERVLET_NAME, new HttpRoutesServlet(() -> axis2Context(webapp)));
+        root.addServletMappingDecoded("/", ROUTES_SERVLET_NAME);
     }
 
     /** Stops Tomcat; AxisServlet's destroy terminates the Axis2 context, which shuts the modules down. */

@@ -23,6 +23,7 @@ import org.bftws.core.keys.KeyFiles;
 import org.bftws.module.config.BftwsKeys;
 import org.bftws.module.config.Ordering;
 import org.bftws.module.config.Role;
+import org.bftws.module.http.RoutingHttpServer;
 
 /**
  * Starts ONE replica of the demo group on 127.0.0.1: an embedded Axis2 server whose repository holds
@@ -430,10 +431,13 @@ public final class GroupLauncher {
         return withModules(Axis2Repository.at(dir.resolve("repository")).axis2Xml(xml), layout).build();
     }
 
-    /** An HTTP transportReceiver (SimpleHTTPServer), on {@code port} unless it is 0 (then the caller picks). */
+    /**
+     * An HTTP transportReceiver (RoutingHttpServer: SimpleHTTPServer and the instance's registered GET paths), on
+     * {@code port} unless it is 0 (then the caller picks).
+     */
     public static String httpReceiver(int port) {
         String portParam = port == 0 ? "" : "<parameter name=\"port\">" + port + "</parameter>";
-        return "<transportReceiver name=\"http\" class=\"org.apache.axis2.transport.http.SimpleHTTPServer\">"
+        return "<transportReceiver name=\"http\" class=\"" + RoutingHttpServer.class.getName() + "\">"
                 + portParam + "</transportReceiver>\n    ";
     }
 

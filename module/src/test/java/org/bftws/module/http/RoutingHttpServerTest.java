@@ -1,0 +1,123 @@
+package org.bftws.module.http;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.apache.axis2.context.ConfigurationContext;
+import org.apache.axis2.context.ConfigurationContextFactory;
+import org.apache.axis2.engine.ListenerManager;
+import org.apache.axis2.transport.TransportListener;
+import org.junit.After;
+import org.junit.Before;
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
+
+/**
+ * RoutingHttpServer on loopback, started from conf/axis2-replica.xml, which names it as the HTTP transport
+ * receiver: a GET of a registered path is answered by its route, and everything else gets Axis2's own answer.
+ */
+public class RoutingHttpServerTest {
+    private static final String SOAP11 = "<s:Envelope xmlns:s='http://schemas.xmlsoap.org/soap/envelope/'>"
+            + "<s:Body><m:echo xmlns:m='urn:test'/></s:Body></s:Envelope>";
+
+    @Rule
+    public TemporaryFolder temp = new TemporaryFolder();
+
+    private final HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
+    private ConfigurationContext context;
+    private ListenerManager listeners;
+    private String base;
+
+    @Before
+    public void start() throws Exception {
+        Path repo = temp.newFolder("repository").toPath();
+        Files.createDirectories(repo.resolve("services"));
+        Files.createDirectories(repo.resolve("modules"));
+        Path xml = Files.writeString(temp.newFile("axis2.xml").toPath(), replicaXmlWithoutModules());
+        context = ConfigurationContextFactory.createConfigurationContextFromFileSystem(repo.toString(), xml.toString());
+        listeners = new ListenerManager();
+        listeners.init(context);
+        listeners.start();
+        TransportListener receiver = context.getAxisConfiguration().getTransportIn("http").getReceiver();
+        assertTrue("axis2.xml's receiver: " + receiver, receiver instanceof RoutingHttpServer);
+        int port = URI.create(receiver.getEPRsForService("probe", "127.0.0.1")[0].getAddress()).getPort();
+        base = "http://127.0.0.1:" + port;
+    }
+
+    @After
+    public void stop() throws Exception {
+        listeners.stop();
+        context.terminate();
+    }
+
+    @Test
+    public void aRegisteredGetIsAnsweredByItsRouteWithPathAndQuery() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        HttpRoutes.of(context).register("/metrics", (path, query) -> RouteResponse.ok("text/plain; version=0.0.4",
+                "calls " + calls.incrementAndGet() + " path " + path + " query " + query + "\n"));
+        HttpResponse<String> first = get("/metrics");
+        assertEquals(200, first.statusCode());
+        assertEquals("text/plain; version=0.0.4", first.headers().firstValue("Content-Type").orElse(""));
+        assertEquals("calls 1 path /metrics query \n", first.body());
+        HttpResponse<String> second = get("/metrics/sub?name=x&y");
+        assertEquals("calls 2 path /metrics/sub query name=x&y\n", second.body());
+    }
+
+    @Test
+    public void aRouteStatusIsPassedOnAndAFailingRouteAnswers500() throws Exception {
+        HttpRoutes.of(context).register("/missing", (path, query) -> RouteResponse.text(404, "nothing here"));
+        HttpRoutes.of(context).register("/broken", (path, query) -> {
+            throw new IllegalStateException("route failed");
+        });
+        HttpResponse<String> missing = get("/missing");
+        assertEquals(404, missing.statusCode());
+        assertEquals("nothing here\n", missing.body());
+        HttpResponse<String> broken = get("/broken");
+        assertEquals(500, broken.statusCode());
+        assertEquals("internal error\n", broken.body());
+    }
+
+    @Test
+    public void everythingElseGetsAxis2sOwnAnswer() throws Exception {
+        HttpRoutes.of(context).register("/metrics", (path, query) -> RouteResponse.ok(RouteResponse.TEXT, "m"));
+        // Axis2's HTTPWorker redirects a GET outside its service path to the service list, and lists services there.
+        HttpResponse<String> other = get("/other");
+        assertEquals(301, other.statusCode());
+        assertEquals("/axis2/services/", other.headers().firstValue("Location").orElse(""));
+        HttpResponse<String> list = get("/axis2/services/");
+        assertEquals(200, list.statusCode());
+        assertTrue(list.body(), list.body().contains("Axis2: Services"));
+        // A POST, even to a routed path, goes to Axis2: no service there, so a SOAP fault.
+        for (String path : new String[] {"/axis2/services/Nothing", "/metrics"}) {
+            HttpResponse<String> post = http.send(HttpRequest.newBuilder(URI.create(base + path))
+                    .header("Content-Type", "text/xml; charset=utf-8").header("SOAPAction", "\"urn:echo\"")
+                    .POST(HttpRequest.BodyPublishers.ofString(SOAP11)).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(path, 500, post.statusCode());
+            assertTrue(post.body(), post.body().contains("Fault"));
+        }
+    }
+
+    /** conf/axis2-replica.xml on port 0, without its modules (this test deploys none). */
+    private static String replicaXmlWithoutModules() throws IOException {
+        String xml = Files.readString(Path.of(System.getProperty("bftws.conf", "../conf"), "axis2-replica.xml"));
+        String receiver = "<transportReceiver name=\"http\" class=\"" + RoutingHttpServer.class.getName() + "\">";
+        assertTrue("axis2-replica.xml names " + RoutingHttpServer.class.getName(), xml.contains(receiver));
+        return xml.replace("<parameter name=\"port\">8080</parameter>", "<parameter name=\"port\">0</parameter>")
+                .replaceAll("<module ref=\"[^\"]+\"/>", "");
+    }
+
+    private HttpResponse<String> get(String path) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(URI.create(base + path)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+}
