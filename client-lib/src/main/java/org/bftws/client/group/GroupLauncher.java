@@ -371,8 +371,8 @@ public final class GroupLauncher {
     }
 
     /**
-     * bftws.mar, addressing.mar (and rampart.mar when signing) and the echo, dealer, id generator and counter
-     * services into a replica's repository.
+     * bftws.mar, addressing.mar (and rampart.mar when signing) and the echo, dealer, id generator, counter and
+     * drand beacon services into a replica's repository.
      */
     private static Axis2Repository withArchives(Axis2Repository.Builder repository, Layout layout,
             GroupSecurity security) throws IOException {
@@ -386,7 +386,7 @@ public final class GroupLauncher {
         Axis2Repository.Builder modules = security.withModule(withModules(repository, layout), layout);
         return (echo ? modules.service(services.resolve("echo.aar")) : modules)
                 .service(services.resolve("dealer.aar")).service(services.resolve("idgen.aar"))
-                .service(services.resolve("counter.aar")).build();
+                .service(services.resolve("counter.aar")).service(services.resolve("beacon.aar")).build();
     }
 
     /** bftws.mar and addressing.mar into a repository (a client's needs no more). */
