@@ -73,6 +73,10 @@ public class RandomizedGroupTest {
         assertEquals("every call drew a fresh number", randoms.size(), new HashSet<>(randoms).size());
         awaitSameNumbersEverywhere(idgenProbes, 2);
         assertEveryCapturedHeaderRefused(dealerProbes[0], "a cks coin is not publicly verifiable");
+        RandomVerifier cks = RandomVerifier.of(group.layout().keys().resolve(KeyFiles.GROUP_FILE));
+        DemoClient.RandomCall id = client.nextId();
+        assertTrue(id.correct());
+        assertFalse(cks.verifyCaptured(id.proof()).valid());
 
         DemoClient.Call echo = client.echo(List.of("not", "randomized"));
         assertEquals(echo.sent(), echo.voted());
@@ -162,6 +166,12 @@ public class RandomizedGroupTest {
             assertRefused(verifier, captured.replaceAll("<[^>]*Signature>[0-9a-f]*</[^>]*Signature>", ""),
                     "no combined signature");
         }
+        DemoClient.RandomCall id = client.nextId();
+        assertTrue(id.voted() + " / " + id.random(), id.correct());
+        RandomVerifier.Verdict fromReply = verifier.verifyCaptured(id.proof());
+        assertTrue("the id generator's voted proof: " + fromReply, fromReply.valid());
+        assertTrue(id.proof(), id.proof().contains(id.random()));
+
         Path other = tmp.newFolder("other-keys").toPath();
         assertEquals(0, KeyGen.run(new String[] {"--out", other.toString(), "--replicas", "4", "--scheme", "bls"},
                 new SecureRandom(), new PrintStream(OutputStream.nullOutputStream()), System.err));

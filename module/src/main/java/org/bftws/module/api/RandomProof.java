@@ -13,7 +13,6 @@ import org.apache.axiom.om.OMNamespace;
 import org.apache.axiom.soap.SOAPEnvelope;
 import org.apache.axiom.soap.SOAPFactory;
 import org.apache.axiom.soap.SOAPHeader;
-import org.apache.axiom.soap.SOAPHeaderBlock;
 import org.bftws.core.crypto.threshold.GroupKey;
 import org.bftws.core.crypto.threshold.SchemeId;
 
@@ -75,14 +74,29 @@ public record RandomProof(String algorithm, String scheme, String groupKey, byte
         SOAPFactory factory = (SOAPFactory) envelope.getOMFactory();
         SOAPHeader header = envelope.getHeader() != null ? envelope.getHeader() : factory.createSOAPHeader(envelope);
         OMNamespace ns = factory.createOMNamespace(CollectiveRandom.NAMESPACE, HEADER.getPrefix());
-        SOAPHeaderBlock block = header.addHeaderBlock(HEADER.getLocalPart(), ns);
-        block.addAttribute("algorithm", algorithm, null);
+        fill(factory, header.addHeaderBlock(HEADER.getLocalPart(), ns), ns);
+    }
+
+    /**
+     * Appends {@code <bftws:Random>} with the number and this proof's {@code <bftws:RandomProof>} to {@code
+     * parent}: what a service hands on so that its callers can check the number (the header's content).
+     */
+    public void appendTo(OMElement parent, byte[] random) {
+        OMFactory factory = parent.getOMFactory();
+        OMNamespace ns = factory.createOMNamespace(CollectiveRandom.NAMESPACE, HEADER.getPrefix());
+        factory.createOMElement(CollectiveRandom.HEADER.getLocalPart(), ns, parent)
+                .setText(HexFormat.of().formatHex(random));
+        fill(factory, factory.createOMElement(HEADER.getLocalPart(), ns, parent), ns);
+    }
+
+    private void fill(OMFactory factory, OMElement e, OMNamespace ns) {
+        e.addAttribute("algorithm", algorithm, null);
         if (!scheme.isEmpty()) {
-            block.addAttribute("scheme", scheme, null);
-            block.addAttribute("groupKey", groupKey, null);
+            e.addAttribute("scheme", scheme, null);
+            e.addAttribute("groupKey", groupKey, null);
         }
-        child(factory, block, ns, MESSAGE, message);
-        child(factory, block, ns, SIGNATURE, signature);
+        child(factory, e, ns, MESSAGE, message);
+        child(factory, e, ns, SIGNATURE, signature);
     }
 
     private static void child(OMFactory factory, OMElement parent, OMNamespace ns, QName name, byte[] value) {
