@@ -19,9 +19,10 @@ import numpy
 # entropy (2-3 min each per sequence in nistrng) and the random excursion tests are left out.
 NIST_TESTS = ["monobit", "frequency_within_block", "runs", "longest_run_ones_in_a_block", "binary_matrix_rank",
               "dft", "non_overlapping_template_matching", "maurers_universal", "cumulative sums"]
-# dieharder tests: birthdays, operm5, 32x32 and 6x8 ranks, bitstream, count-1s (stream), runs, craps, the
-# STS monobit/runs/serial, bit distribution.
-DIEHARDER_TESTS = [0, 1, 2, 3, 4, 8, 15, 16, 100, 101, 102, 200]
+# dieharder tests: birthdays, 32x32 and 6x8 ranks, bitstream, count-1s (stream), runs, craps, the STS
+# monobit/runs/serial. With its default 100 p-samples most of them read more than 12.5 MB and rewind the
+# file (reused data fails tests for nothing): --dieharder-psamples lowers that, and a rewound result is marked.
+DIEHARDER_TESTS = [0, 2, 3, 4, 8, 15, 16, 100, 101, 102]
 SEQUENCE_BITS = 1_000_000
 
 
@@ -49,8 +50,9 @@ def dieharder(path, psamples):
         args = ["dieharder", "-g", "201", "-f", path, "-d", str(d)]
         if psamples:
             args += ["-p", str(psamples)]
-        out = subprocess.run(args, capture_output=True, text=True, timeout=1800).stdout
-        rewound = re.search(r"was rewound (\d+) times", out)
+        done = subprocess.run(args, capture_output=True, text=True, timeout=1800)
+        out = done.stdout
+        rewound = re.search(r"was rewound (\d+) times", done.stdout + done.stderr)
         rewinds = int(rewound.group(1)) if rewound else 0
         for line in out.splitlines():
             f = [x.strip() for x in line.split("|")]
