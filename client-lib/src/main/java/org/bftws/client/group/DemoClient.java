@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import javax.xml.namespace.QName;
+
 import org.apache.axiom.om.OMAbstractFactory;
 import org.apache.axiom.om.OMElement;
 import org.apache.axiom.om.OMFactory;
@@ -67,8 +69,11 @@ public final class DemoClient implements AutoCloseable {
         }
     }
 
-    /** A voted call of a randomized operation: the reply's values and the collective random number (hex). */
-    public record RandomCall(List<String> voted, String random, long micros, boolean correct) {
+    /**
+     * A voted call of a randomized operation: the reply's values, the collective random number (hex), and the
+     * proof the service returned with it (the id generator's {@code <proof>} element, "" without one).
+     */
+    public record RandomCall(List<String> voted, String random, long micros, boolean correct, String proof) {
     }
 
     /** A voted counter call: the operation, the amount added (0 for read), the voted value, its time. */
@@ -207,7 +212,7 @@ public final class DemoClient implements AutoCloseable {
         List<String> cards = texts(reply, "dealResponse", GroupLauncher.DEALER_NS);
         byte[] random = GroupClients.lastRandom(dealer);
         boolean ok = cards.size() == 52 && Set.copyOf(cards).size() == 52 && random != null && random.length == 32;
-        return new RandomCall(cards, CollectiveRandom.hex(random), micros, ok);
+        return new RandomCall(cards, CollectiveRandom.hex(random), micros, ok, "");
     }
 
     /** One id: the voted id and the random number it was taken from (its first 128 bits). */
@@ -216,9 +221,13 @@ public final class DemoClient implements AutoCloseable {
         OMElement reply = idgen.sendReceive(request(GroupLauncher.IDGEN_NS, "next"));
         long micros = (System.nanoTime() - start) / 1_000;
         List<String> id = texts(reply, "nextResponse", GroupLauncher.IDGEN_NS);
+        OMElement proof = reply.getFirstChildWithName(new QName(GroupLauncher.IDGEN_NS, "proof"));
+        if (proof != null) {
+            id = id.subList(0, id.size() - 1);
+        }
         String random = CollectiveRandom.hex(GroupClients.lastRandom(idgen));
         boolean ok = id.size() == 1 && id.get(0).length() == 32 && random.startsWith(id.get(0));
-        return new RandomCall(id, random, micros, ok);
+        return new RandomCall(id, random, micros, ok, proof == null ? "" : proof.toString());
     }
 
     /** Adds {@code amount} (1..1000000) to the group's counter; returns the voted new value. */
@@ -291,6 +300,15 @@ public final class DemoClient implements AutoCloseable {
 
     /** {@code calls} deals or ids ({@code service} dealer or idgen), one line printed per call. */
     public List<RandomCall> runRandomized(String service, int calls, PrintStream out) throws AxisFault {
+        return runRandomized(service, calls, out, null);
+    }
+
+    /**
+     * As above; with {@code captureDir}, each id's proof is written to {@code captureDir/random-N.xml} for
+     * scripts/verify-random.
+     */
+    public List<RandomCall> runRandomized(String service, int calls, PrintStream out, Path captureDir)
+            throws AxisFault {
         List<RandomCall> done = new ArrayList<>();
         for (int c = 1; c <= calls; c++) {
             RandomCall call = service.equals("dealer") ? deal() : nextId();
@@ -299,6 +317,15 @@ public final class DemoClient implements AutoCloseable {
                     Math.min(13, call.voted().size()))) + " ..." : "id " + call.voted();
             out.printf("  %s %d: voted %s%n      random %s  %s  (%.1f ms)%n", service, c, shown, call.random(),
                     call.correct() ? "ok" : "WRONG", call.micros() / 1000.0);
+            if (captureDir != null && !call.proof().isEmpty()) {
+                Path file = captureDir.resolve("random-" + c + ".xml");
+                try {
+                    Files.writeString(file, call.proof());
+                    out.printf("      proof %s%n", file);
+                } catch (IOException e) {
+                    out.printf("      proof not written to %s: %s%n", file, e.getMessage());
+                }
+            }
         }
         return done;
     }
@@ -385,7 +412,8 @@ public final class DemoClient implements AutoCloseable {
                 case "echo", "echo-confidential" -> client.run(o.getOrDefault("label", "demo"), calls, items,
                         service.equals("echo-confidential"), System.out).stream().allMatch(Call::correct);
                 case "counter" -> client.runCounter(calls, from, System.out);
-                default -> client.runRandomized(service, calls, System.out).stream().allMatch(RandomCall::correct);
+                default -> client.runRandomized(service, calls, System.out, dir).stream()
+                        .allMatch(RandomCall::correct);
             };
             client.terminate(System.out);
         } catch (AxisFault e) {

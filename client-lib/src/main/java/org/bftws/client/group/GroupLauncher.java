@@ -18,6 +18,7 @@ import org.bftws.client.embedded.EmbeddedAxis2Server;
 import org.bftws.client.embedded.TomcatAxis2Server;
 import org.bftws.core.config.ConfigKey;
 import org.bftws.core.config.GroupConfig;
+import org.bftws.core.keys.KeyFileException;
 import org.bftws.core.keys.KeyFiles;
 import org.bftws.module.config.BftwsKeys;
 import org.bftws.module.config.Ordering;
@@ -107,7 +108,10 @@ public final class GroupLauncher {
         return groupParameters(GROUP_ENDPOINT, "Echo", ports, keys);
     }
 
-    /** As above for any group: its endpoint, the main service its replicas' endpoints name, its keys. */
+    /**
+     * As above for any group: its endpoint, the main service its replicas' endpoints name, its keys, and
+     * {@code bftws.randomness.scheme} = the scheme the keys' threshold key was dealt for.
+     */
     public static String groupParameters(String groupEndpoint, String mainService, int[] ports, Path keys) {
         StringBuilder replicas = new StringBuilder();
         for (int r = 0; r < ports.length; r++) {
@@ -115,7 +119,20 @@ public final class GroupLauncher {
         }
         return param(BftwsKeys.REPLICATED, true) + param(BftwsKeys.GROUP_ENDPOINT.name(), groupEndpoint)
                 + param(BftwsKeys.REPLICAS.name(), replicas.toString().trim())
-                + param(BftwsKeys.PUBLIC_KEYS, keys.resolve(KeyFiles.GROUP_FILE));
+                + param(BftwsKeys.PUBLIC_KEYS, keys.resolve(KeyFiles.GROUP_FILE)) + schemeParameter(keys);
+    }
+
+    /** {@code bftws.randomness.scheme} of the dealt keys ("" without a readable group.pub: the default holds). */
+    private static String schemeParameter(Path keys) {
+        Path pub = keys.resolve(KeyFiles.GROUP_FILE);
+        if (!Files.isRegularFile(pub)) {
+            return "";
+        }
+        try {
+            return param(BftwsKeys.THRESHOLD_SCHEME.name(), KeyFiles.readGroup(pub).scheme().label());
+        } catch (KeyFileException e) {
+            return ""; // the replica's own load of the file names the fault
+        }
     }
 
     /**
@@ -354,8 +371,8 @@ public final class GroupLauncher {
     }
 
     /**
-     * bftws.mar, addressing.mar (and rampart.mar when signing) and the echo, dealer, id generator and counter
-     * services into a replica's repository.
+     * bftws.mar, addressing.mar (and rampart.mar when signing) and the echo, dealer, id generator, counter and
+     * drand beacon services into a replica's repository.
      */
     private static Axis2Repository withArchives(Axis2Repository.Builder repository, Layout layout,
             GroupSecurity security) throws IOException {
@@ -369,7 +386,7 @@ public final class GroupLauncher {
         Axis2Repository.Builder modules = security.withModule(withModules(repository, layout), layout);
         return (echo ? modules.service(services.resolve("echo.aar")) : modules)
                 .service(services.resolve("dealer.aar")).service(services.resolve("idgen.aar"))
-                .service(services.resolve("counter.aar")).build();
+                .service(services.resolve("counter.aar")).service(services.resolve("beacon.aar")).build();
     }
 
     /** bftws.mar and addressing.mar into a repository (a client's needs no more). */

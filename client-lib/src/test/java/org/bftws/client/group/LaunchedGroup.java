@@ -44,6 +44,7 @@ public final class LaunchedGroup extends ExternalResource {
     private final List<DemoClient> clients = new ArrayList<>();
     private final List<Path> services = new ArrayList<>();
     private int clientKeys = 1;
+    private String scheme = "cks";
     private String randomness = GroupLauncher.RANDOMNESS_DEFAULT;
     private String parameters = "";
     private String clientParameters = "";
@@ -67,6 +68,15 @@ public final class LaunchedGroup extends ExternalResource {
             throw new IllegalStateException("the keys are made already");
         }
         clientKeys = count;
+        return this;
+    }
+
+    /** The threshold scheme keygen deals (cks, bls, rsa; cks otherwise); the replicas follow the keys. */
+    public LaunchedGroup scheme(String label) {
+        if (layout != null) {
+            throw new IllegalStateException("the keys are made already");
+        }
+        scheme = label;
         return this;
     }
 
@@ -166,7 +176,7 @@ public final class LaunchedGroup extends ExternalResource {
             // configuration III's execution nodes sign with the first client keys (GroupLauncher.Configuration)
             int keysMade = clientKeys + configuration.clientKey(members()) - 1;
             assertEquals(log.toString(), 0, KeyGen.run(new String[] {"--out", keys.toString(), "--replicas",
-                String.valueOf(N), "--clients", String.valueOf(keysMade)}, new SecureRandom(), new PrintStream(log),
+                String.valueOf(N), "--clients", String.valueOf(keysMade), "--scheme", scheme}, new SecureRandom(), new PrintStream(log),
                 new PrintStream(log)));
             layout = new GroupLauncher.Layout(Path.of(System.getProperty("bftws.test.artifacts")),
                     Path.of(System.getProperty("bftws.conf")), keys);

@@ -5,6 +5,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import javax.xml.namespace.QName;
 
+import org.apache.axiom.soap.SOAPHeader;
 import org.apache.axis2.AxisFault;
 import org.apache.axis2.context.MessageContext;
 import org.apache.axis2.description.AxisOperation;
@@ -19,11 +20,12 @@ import org.bftws.module.api.CollectiveRandom;
  * Test handler on a replica's response path of one operation (phase OperationOutPhase): for every request
  * the replica executed, it records the request's deterministic id ({@code urn:bftws:request:SEQ#N}, given
  * by the Total Order Invoker) and the collective random number the service was handed with it, as the
- * {@code <bftws:Random>} header said and as {@link CollectiveRandom}'s property said ("" when absent).
+ * {@code <bftws:Random>} header said and as {@link CollectiveRandom}'s property said ("" when absent), and
+ * the whole SOAP header the service saw, as a third party would capture it.
  */
 final class RandomProbe extends AbstractHandler {
     /** What the service received with one request. */
-    record Seen(String header, String property) {
+    record Seen(String header, String property, String captured) {
     }
 
     private final Map<String, Seen> seen = new ConcurrentHashMap<>();
@@ -69,8 +71,9 @@ final class RandomProbe extends AbstractHandler {
                 : msgContext.getOperationContext().getMessageContext(WSDLConstants.MESSAGE_LABEL_IN_VALUE);
         if (request != null && request.getMessageID() != null) {
             Object property = request.getProperty(CollectiveRandom.PROPERTY);
+            SOAPHeader header = request.getEnvelope().getHeader();
             seen.put(request.getMessageID(), new Seen(CollectiveRandom.hex(CollectiveRandom.fromHeader(request.getEnvelope())),
-                    CollectiveRandom.hex(property instanceof byte[] b ? b : null)));
+                    CollectiveRandom.hex(property instanceof byte[] b ? b : null), header == null ? "" : header.toString()));
         }
         return InvocationResponse.CONTINUE;
     }

@@ -5,7 +5,11 @@ import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.HexFormat;
@@ -15,6 +19,9 @@ import java.util.Set;
 import java.util.function.BooleanSupplier;
 
 import org.apache.axis2.AxisFault;
+import org.bftws.client.random.RandomVerifier;
+import org.bftws.core.keys.KeyFiles;
+import org.bftws.core.keys.KeyGen;
 import org.bftws.module.testing.Conditions;
 import org.bftws.core.message.Request;
 import org.bftws.module.api.ApplicationRequest;
@@ -65,6 +72,11 @@ public class RandomizedGroupTest {
         }
         assertEquals("every call drew a fresh number", randoms.size(), new HashSet<>(randoms).size());
         awaitSameNumbersEverywhere(idgenProbes, 2);
+        assertEveryCapturedHeaderRefused(dealerProbes[0], "a cks coin is not publicly verifiable");
+        RandomVerifier cks = RandomVerifier.of(group.layout().keys().resolve(KeyFiles.GROUP_FILE));
+        DemoClient.RandomCall id = client.nextId();
+        assertTrue(id.correct());
+        assertFalse(cks.verifyCaptured(id.proof()).valid());
 
         DemoClient.Call echo = client.echo(List.of("not", "randomized"));
         assertEquals(echo.sent(), echo.voted());
@@ -124,6 +136,72 @@ public class RandomizedGroupTest {
         start("ba");
         List<String> randoms = dealsChecked(4);
         assertEquals(randoms.size(), new HashSet<>(randoms).size());
+        assertEveryCapturedHeaderRefused(dealerProbes[0], "the ba algorithm's numbers are not publicly verifiable");
+    }
+
+    /**
+     * CT with threshold BLS: the header the service gets carries the signed message, the combined signature
+     * and the group key's id, and anyone holding group.pub checks a captured header; a tampered signature,
+     * number or message, or another group's key, is refused with the reason.
+     */
+    @Test
+    public void withThresholdBlsACapturedHeaderIsVerifiedWithTheGroupKeyAndATamperedOneRefused() throws Exception {
+        group.scheme("bls");
+        start("ct");
+        List<String> randoms = dealsChecked(3);
+        RandomVerifier verifier = RandomVerifier.of(group.layout().keys().resolve(KeyFiles.GROUP_FILE));
+        for (RandomProbe.Seen seen : dealerProbes[N - 1].seen().values()) {
+            String captured = seen.captured();
+            RandomVerifier.Verdict ok = verifier.verifyCaptured(captured);
+            assertTrue(ok.toString(), ok.valid());
+            assertTrue(ok.reason(), ok.reason().contains("of group " + GroupLauncher.GROUP_ENDPOINT));
+            assertTrue("a voted number", randoms.contains(seen.header()));
+
+            String signature = between(captured, "Signature>", "<");
+            String message = between(captured, "Message>", "<");
+            assertRefused(verifier, captured.replace(signature, flipLastDigit(signature)), "");
+            assertRefused(verifier, captured.replace(seen.header(), flipLastDigit(seen.header())),
+                    "not SHA-256 of the signature");
+            assertRefused(verifier, captured.replace(message, flipLastDigit(message)), "does not verify");
+            assertRefused(verifier, captured.replaceAll("<[^>]*Signature>[0-9a-f]*</[^>]*Signature>", ""),
+                    "no combined signature");
+        }
+        DemoClient.RandomCall id = client.nextId();
+        assertTrue(id.voted() + " / " + id.random(), id.correct());
+        RandomVerifier.Verdict fromReply = verifier.verifyCaptured(id.proof());
+        assertTrue("the id generator's voted proof: " + fromReply, fromReply.valid());
+        assertTrue(id.proof(), id.proof().contains(id.random()));
+
+        Path other = tmp.newFolder("other-keys").toPath();
+        assertEquals(0, KeyGen.run(new String[] {"--out", other.toString(), "--replicas", "4", "--scheme", "bls"},
+                new SecureRandom(), new PrintStream(OutputStream.nullOutputStream()), System.err));
+        String captured = dealerProbes[0].seen().values().iterator().next().captured();
+        assertRefused(RandomVerifier.of(other.resolve(KeyFiles.GROUP_FILE)), captured, "this group.pub holds");
+    }
+
+    private static void assertRefused(RandomVerifier verifier, String captured, String reason) {
+        RandomVerifier.Verdict v = verifier.verifyCaptured(captured);
+        assertFalse(v.toString(), v.valid());
+        assertTrue(v.toString(), v.reason().contains(reason));
+    }
+
+    /** Every number the probe saw is refused by a verifier of the group's keys, with this reason. */
+    private void assertEveryCapturedHeaderRefused(RandomProbe probe, String reason) throws Exception {
+        RandomVerifier verifier = RandomVerifier.of(group.layout().keys().resolve(KeyFiles.GROUP_FILE));
+        assertFalse(probe.seen().isEmpty());
+        for (RandomProbe.Seen seen : probe.seen().values()) {
+            assertRefused(verifier, seen.captured(), reason);
+        }
+    }
+
+    private static String between(String s, String start, String end) {
+        int from = s.indexOf(start) + start.length();
+        return s.substring(from, s.indexOf(end, from));
+    }
+
+    private static String flipLastDigit(String hex) {
+        char last = hex.charAt(hex.length() - 1);
+        return hex.substring(0, hex.length() - 1) + (last == '0' ? '1' : '0');
     }
 
     /** {@code count} deals: each deck is the shuffle of the voted number, and every replica used that number. */

@@ -20,6 +20,7 @@ import org.bftws.core.message.Signed;
 import org.bftws.core.pbft.Checkpoints;
 import org.bftws.core.pbft.ClientRequests;
 import org.bftws.core.pbft.CoinConfig;
+import org.bftws.core.pbft.CoinProof;
 import org.bftws.core.pbft.Coins;
 import org.bftws.core.pbft.ConfidentialConfig;
 import org.bftws.core.pbft.Decryptions;
@@ -353,6 +354,7 @@ public final class AsyncReplica implements Engine {
       lastExecuted = d.round();
       List<Request> run = new ArrayList<>();
       List<byte[]> randoms = new ArrayList<>();
+      List<CoinProof> coinProofs = new ArrayList<>();
       List<Request> terminates = new ArrayList<>();
       for (int i = 0; i < d.payloads().size(); i++) {
         Request r = Request.decode(Signed.decode(d.payloads().get(i)).body()); // valid: external validity held
@@ -365,6 +367,7 @@ public final class AsyncReplica implements Engine {
           case RUN -> {
             run.add(r);
             randoms.add(coins.random(d.round(), i));
+            coinProofs.add(coins.proof(d.round(), i));
           }
           case TERMINATE -> terminates.add(r);
           case SKIP -> { } // a duplicate, a replay, or a sequence of another client
@@ -375,7 +378,8 @@ public final class AsyncReplica implements Engine {
       pending.values().removeIf(q -> !requests.wouldRun(Request.decode(q.body())));
       requests.answerTerminates(0, terminates, out);
       if (!run.isEmpty()) {
-        Effect.Execute ex = new Effect.Execute(d.round(), 0, d.digest(), List.copyOf(run), List.copyOf(randoms));
+        Effect.Execute ex = new Effect.Execute(d.round(), 0, d.digest(), List.copyOf(run), List.copyOf(randoms),
+            List.copyOf(coinProofs));
         awaitingResults.add(ex);
         out.effects.add(ex);
       }

@@ -64,6 +64,7 @@ public final class Coins {
     List<Signed> batch;
     byte[][] messages;
     byte[][] coins;
+    GroupValue[] values;
   }
 
   /**
@@ -122,6 +123,7 @@ public final class Coins {
     int coins = t.requests.length;
     t.messages = new byte[coins][];
     t.coins = new byte[coins][];
+    t.values = new GroupValue[coins];
     t.candidates = new ArrayList<>(coins);
     t.missing = coins;
     List<CoinShare.Entry> entries = new ArrayList<>(coins);
@@ -218,6 +220,7 @@ public final class Coins {
         try {
           GroupValue v = c.scheme().combine(c.group(), t.messages[j], cand.values());
           t.coins[j] = c.scheme().coinValue(v);
+          t.values[j] = v;
           t.candidates.set(j, null);
           cand = null;
           t.missing--;
@@ -264,6 +267,20 @@ public final class Coins {
     }
     int j = Arrays.binarySearch(t.requests, index);
     return j >= 0 ? t.coins[j].clone() : new byte[0];
+  }
+
+  /**
+   * The signed message and combined value of the random number of request {@code index} of the final batch
+   * at seq, for third parties to check; {@link CoinProof#NONE} if the request is not randomized, and with
+   * one coin per batch, whose value is not the request's number.
+   */
+  public CoinProof proof(long seq, int index) {
+    Toss t = c == null ? null : tosses.get(seq);
+    if (t == null || t.digest == null || perBatch) {
+      return CoinProof.NONE;
+    }
+    int j = Arrays.binarySearch(t.requests, index);
+    return j >= 0 ? new CoinProof(t.messages[j], t.values[j]) : CoinProof.NONE;
   }
 
   // ---------------------------------------------------------------- retransmission and memory

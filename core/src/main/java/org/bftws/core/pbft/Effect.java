@@ -8,10 +8,23 @@ public sealed interface Effect {
   /**
    * Execute these requests of the batch committed at seq, in order (duplicates already removed:
    * exactly-once per (sequence id, message number)), each with its random number (empty when the
-   * operation is not randomized), then call {@link Replica#executed}.
+   * operation is not randomized), then call {@link Replica#executed}. {@code coins} holds, per request, what
+   * the group signed for its random number and the combined value (CT algorithm, one coin per request), so
+   * that the embedding can show a third party; {@link CoinProof#NONE} where there is none.
    */
-  record Execute(long seq, long view, byte[] batchDigest, List<Request> requests, List<byte[]> randoms)
-      implements Effect {}
+  record Execute(long seq, long view, byte[] batchDigest, List<Request> requests, List<byte[]> randoms,
+      List<CoinProof> coins) implements Effect {
+    /** Without coin values (none shown to third parties). */
+    public Execute(long seq, long view, byte[] batchDigest, List<Request> requests, List<byte[]> randoms) {
+      this(seq, view, batchDigest, requests, randoms, randoms.stream().map(r -> CoinProof.NONE).toList());
+    }
+
+    public Execute {
+      if (coins.size() != requests.size() || randoms.size() != requests.size()) {
+        throw new IllegalArgumentException("one random number and one coin proof per request");
+      }
+    }
+  }
 
   /**
    * Execute this read-only request against the current state, after the effects handed out before it, and

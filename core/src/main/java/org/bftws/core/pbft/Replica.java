@@ -657,6 +657,7 @@ public final class Replica implements Engine {
       lastExecuted = slot.seq;
       List<Request> run = new ArrayList<>();
       List<byte[]> randoms = new ArrayList<>();
+      List<CoinProof> coinProofs = new ArrayList<>();
       List<Request> terminates = new ArrayList<>();
       for (int i = 0; i < slot.committedBatch.size(); i++) {
         Request r = Request.decode(slot.committedBatch.get(i).body());
@@ -675,6 +676,7 @@ public final class Replica implements Engine {
         } else {
           run.add(r);
           randoms.add(contributions.active() ? contributions.random(slot, i) : coins.random(slot.seq, i));
+          coinProofs.add(contributions.active() ? CoinProof.NONE : coins.proof(slot.seq, i));
         }
       }
       if (!run.isEmpty() || !terminates.isEmpty()) {
@@ -682,7 +684,8 @@ public final class Replica implements Engine {
       }
       requests.answerTerminates(view, terminates, out); // an agreement-only replica sends nothing
       if (!run.isEmpty() && role == Role.BOTH) {
-        Effect.Execute ex = new Effect.Execute(slot.seq, view, slot.committedDigest, List.copyOf(run), List.copyOf(randoms));
+        Effect.Execute ex = new Effect.Execute(slot.seq, view, slot.committedDigest, List.copyOf(run), List.copyOf(randoms),
+            List.copyOf(coinProofs));
         awaitingResults.add(ex);
         out.effects.add(ex);
       }

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.function.Predicate;
 import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.threshold.Dealt;
+import org.bftws.core.crypto.threshold.GroupValue;
 import org.bftws.core.crypto.threshold.SchemeId;
 import org.bftws.core.crypto.threshold.SignatureShare;
 import org.bftws.core.crypto.threshold.ThresholdParams;
@@ -92,6 +93,29 @@ public class CoinsTest {
       assertArrayEquals(plain, ex.get(1).requests().get(0).encode());
       assertEquals(0, ex.get(1).randoms().get(0).length);
       assertTrue(g.eventsOf(i, Event.Evidence.class).isEmpty());
+    }
+  }
+
+  // Reference: docs/design/cryptography.md (threshold BLS values are publicly verifiable): with BLS each
+  // executed randomized request carries the combined value, the group's signature on the coin message,
+  // whose SHA-256 is its random number; a request that is not randomized carries none.
+  @Test
+  public void blsCoinValuesAreTheGroupSignatureOnTheCoinMessage() throws Exception {
+    ThresholdScheme bls = Thresholds.scheme(SchemeId.BLS);
+    Cluster g = new Cluster(GroupConfig.builder().build(), Cluster.Randomness.ct(bls, ThresholdParams.forF(1)));
+    byte[] randomized = g.submit(true);
+    g.submit(false);
+    byte[] message = CoinConfig.requestCoinMessage(Cluster.GROUP_ID, 1, randomized);
+    for (int i = 0; i < 4; i++) {
+      List<Effect.Execute> ex = g.executed.get(i);
+      assertEquals(2, ex.size());
+      CoinProof proof = ex.get(0).coins().get(0);
+      assertArrayEquals(message, proof.message());
+      GroupValue v = proof.value();
+      assertTrue("replica " + i, bls.verifyCombined(g.dealt.group(), message, v));
+      assertArrayEquals(bls.coinValue(v), ex.get(0).randoms().get(0));
+      assertFalse(bls.verifyCombined(g.dealt.group(), CoinConfig.requestCoinMessage(Cluster.GROUP_ID, 2, randomized), v));
+      assertFalse(ex.get(1).coins().get(0).present());
     }
   }
 

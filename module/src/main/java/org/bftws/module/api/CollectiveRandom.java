@@ -37,6 +37,8 @@ public final class CollectiveRandom {
      * header, no client can set it, so it is also safe where the module runs without a group.
      */
     public static final String PROPERTY = "org.bftws.random";
+    /** Message context property with the number's {@link RandomProof}, set only by the Total Order Invoker. */
+    public static final String PROOF_PROPERTY = "org.bftws.random.proof";
 
     /**
      * Client {@code Options} property (Boolean): this call is of a randomized operation. The client signs
@@ -77,13 +79,30 @@ public final class CollectiveRandom {
         }
     }
 
-    /** Marks {@code mc} as carrying {@code random}: the property and the header (nothing for an empty number). */
-    public static void deliver(MessageContext mc, byte[] random) {
+    /**
+     * Marks {@code mc} as carrying {@code random} with its {@code proof} (may be null): the properties and the
+     * {@code <bftws:Random>} and {@code <bftws:RandomProof>} headers (nothing for an empty number).
+     */
+    public static void deliver(MessageContext mc, byte[] random, RandomProof proof) {
         if (random == null || random.length == 0) {
             return;
         }
         mc.setProperty(PROPERTY, random.clone());
         addHeader(mc.getEnvelope(), random);
+        if (proof != null) {
+            mc.setProperty(PROOF_PROPERTY, proof);
+            proof.addHeader(mc.getEnvelope());
+        }
+    }
+
+    /**
+     * What a third party needs to check {@link #current()} (see {@link RandomProof}), or null when the request
+     * this thread is executing has no number.
+     */
+    public static RandomProof currentProof() {
+        MessageContext mc = MessageContext.getCurrentMessageContext();
+        Object proof = mc == null ? null : mc.getProperty(PROOF_PROPERTY);
+        return proof instanceof RandomProof p ? p : null;
     }
 
     /** Adds {@code <bftws:Random>HEX</bftws:Random>} to the envelope's header (created if absent). */

@@ -180,7 +180,7 @@ public class BftwsOutHandler extends BftwsHandler {
             }
         }
         response.setEnvelope(envelope);
-        CollectiveRandom.deliver(response, random);
+        CollectiveRandom.deliver(response, random, null);
         response.setProperty(HANDLED, Boolean.TRUE);
     }
 

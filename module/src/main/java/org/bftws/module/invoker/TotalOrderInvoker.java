@@ -34,6 +34,7 @@ import org.bftws.core.message.Request;
 import org.bftws.module.api.ApplicationRequest;
 import org.bftws.module.api.ApplicationResult;
 import org.bftws.module.api.CollectiveRandom;
+import org.bftws.module.api.RandomProof;
 import org.bftws.module.api.StatefulService;
 import org.bftws.module.order.ReplicatedService;
 import org.bftws.module.xml.Payloads;
@@ -108,6 +109,11 @@ public final class TotalOrderInvoker implements ReplicatedService {
 
     @Override
     public byte[] execute(Request request, byte[] random) {
+        return execute(request, random, null);
+    }
+
+    @Override
+    public byte[] execute(Request request, byte[] random, RandomProof proof) {
         ApplicationRequest q;
         try {
             q = ApplicationRequest.decode(request.operation());
@@ -115,7 +121,7 @@ public final class TotalOrderInvoker implements ReplicatedService {
             return ApplicationResult.fault("BFT-WS: not an application request").encode();
         }
         try {
-            return invoke(request, q, random).encode();
+            return invoke(request, q, random, proof).encode();
         } catch (AxisFault e) {
             return ApplicationResult.fault(reason(e)).encode();
         } catch (RuntimeException e) {
@@ -124,13 +130,14 @@ public final class TotalOrderInvoker implements ReplicatedService {
         }
     }
 
-    private ApplicationResult invoke(Request request, ApplicationRequest q, byte[] random) throws AxisFault {
+    private ApplicationResult invoke(Request request, ApplicationRequest q, byte[] random, RandomProof proof)
+            throws AxisFault {
         Bound target = bound(q.service());
         // Refuses the state operations: a client must not read or replace the state itself (StateOperations).
         AxisOperation op = GroupServices.operation(target.service(), q.action());
         // Deterministic, so anything the service derives from it is alike on every replica.
         return run(target, op, q.action(), q.soap12(), Payloads.parse(q.payload(), limits),
-                "urn:bftws:request:" + request.sequenceId() + "#" + request.messageNumber(), random);
+                "urn:bftws:request:" + request.sequenceId() + "#" + request.messageNumber(), random, proof);
     }
 
     /**
@@ -138,7 +145,7 @@ public final class TotalOrderInvoker implements ReplicatedService {
      * response passes the operation's out-flow and ends at {@link CapturingTransportSender}.
      */
     private ApplicationResult run(Bound target, AxisOperation op, String action, boolean soap12, OMElement payload,
-            String messageId, byte[] random) throws AxisFault {
+            String messageId, byte[] random, RandomProof proof) throws AxisFault {
         SOAPFactory factory = soap12 ? OMAbstractFactory.getSOAP12Factory() : OMAbstractFactory.getSOAP11Factory();
         SOAPEnvelope envelope = factory.getDefaultEnvelope();
         envelope.getBody().addChild(payload);
@@ -156,7 +163,7 @@ public final class TotalOrderInvoker implements ReplicatedService {
         oc.addMessageContext(in);
         in.setOperationContext(oc);
         in.setEnvelope(envelope);
-        CollectiveRandom.deliver(in, random); // nothing for requests that are not randomized
+        CollectiveRandom.deliver(in, random, proof); // nothing for requests that are not randomized
         in.setSoapAction(action);
         in.setWSAAction(action);
         in.setMessageID(messageId);
@@ -276,7 +283,7 @@ public final class TotalOrderInvoker implements ReplicatedService {
         }
         ApplicationResult r;
         try {
-            r = run(b, op, STATE_NAMESPACE + ":" + name, false, payload, "urn:bftws:" + name, null);
+            r = run(b, op, STATE_NAMESPACE + ":" + name, false, payload, "urn:bftws:" + name, null, null);
         } catch (AxisFault e) {
             r = ApplicationResult.fault(reason(e));
         }

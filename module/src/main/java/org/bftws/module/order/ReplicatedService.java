@@ -1,6 +1,7 @@
 package org.bftws.module.order;
 
 import org.bftws.core.message.Request;
+import org.bftws.module.api.RandomProof;
 
 /**
  * What the Total Order Manager needs of the replicated application (paper §3.3.1.7–3.3.1.8): execute an
@@ -18,6 +19,14 @@ public interface ReplicatedService {
      * @return the reply body the replicas sign and the client votes on
      */
     byte[] execute(Request request, byte[] random);
+
+    /**
+     * As {@link #execute(Request, byte[])}, with what a third party needs to check the random number (null
+     * when there is none); services that show it to no one ignore it.
+     */
+    default byte[] execute(Request request, byte[] random, RandomProof proof) {
+        return execute(request, random);
+    }
 
     /** The application state after everything executed so far ({@code get_state}). */
     byte[] getState();

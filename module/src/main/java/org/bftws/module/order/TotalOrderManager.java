@@ -40,12 +40,14 @@ import org.bftws.core.pbft.Replica;
 import org.bftws.core.pbft.ReplicatedClients;
 import org.bftws.core.pbft.Role;
 import org.bftws.module.Threads;
+import org.bftws.module.api.RandomProof;
 import org.bftws.module.config.BftwsKeys;
 import org.bftws.module.config.Ordering;
 import org.bftws.module.journal.JournalStore;
 import org.bftws.module.metrics.OrderingMetrics;
 import org.bftws.module.metrics.OrderingTrace;
 import org.bftws.module.metrics.PhaseTrace;
+import org.bftws.module.random.RandomProofs;
 import org.bftws.module.transport.ControlMessage;
 import org.bftws.module.transport.ControlSink;
 import org.bftws.module.transport.MulticastSender;
@@ -116,6 +118,7 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
     private final int inboundCapacity;
     private final int maxMessageBytes;
     private final RandomnessConfig randomness;
+    private final RandomProofs proofs;
     private final String orderingMode;
 
     private final LinkedBlockingQueue<Input> inbox = new LinkedBlockingQueue<>();
@@ -205,6 +208,7 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
         this.inboundCapacity = inboundCapacity;
         this.maxMessageBytes = maxMessageBytes;
         this.randomness = randomness;
+        this.proofs = new RandomProofs(randomness);
         this.orderingMode = executionNode ? "execution node of configuration III (agreement by "
                 + cfg.n() + " PBFT replicas)" : async ? "asynchronous (SINTRA atomic broadcast), randomness " + randomness.algorithm()
                 : "PBFT " + Role.of(cfg, id) + ", randomness " + randomness.algorithm() + ", authentication "
@@ -478,7 +482,7 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
         } else if (e instanceof Effect.ExecuteReadOnly ro) {
             // In line with the ordered executions before it: the read sees their state (§5.1.3).
             execution.execute(guarded(() -> {
-                byte[] result = executeOne(-1, ro.request(), new byte[0]);
+                byte[] result = executeOne(-1, ro.request(), new byte[0], null);
                 readOnlyExecuted.incrementAndGet();
                 inbox.add(new ReadOnlyExecuted(ro.request(), result));
             }));
@@ -521,15 +525,16 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
     private List<byte[]> executeEach(Effect.Execute ex) {
         List<byte[]> results = new ArrayList<>(ex.requests().size());
         for (int i = 0; i < ex.requests().size(); i++) {
-            results.add(executeOne(ex.seq(), ex.requests().get(i), ex.randoms().get(i)));
+            results.add(executeOne(ex.seq(), ex.requests().get(i), ex.randoms().get(i),
+                    proofs.of(ex.randoms().get(i), ex.coins().get(i))));
         }
         return results;
     }
 
     /** One request; {@code seq} -1 for a read-only one. */
-    private byte[] executeOne(long seq, Request request, byte[] random) {
+    private byte[] executeOne(long seq, Request request, byte[] random, RandomProof proof) {
         try {
-            return service.execute(request, random);
+            return service.execute(request, random, proof);
         } catch (RuntimeException err) {
             // Deterministic code fails alike on every correct replica: the failure is the result (the
             // Total Order Invoker will turn it into a SOAP fault). The class name, not the message,
