@@ -7,9 +7,11 @@ import org.apache.axis2.addressing.EndpointReference;
 import org.apache.axis2.context.ConfigurationContext;
 import org.apache.axis2.transport.http.SimpleHTTPServer;
 import org.bftws.module.client.GroupClientRuntime;
+import org.bftws.module.transport.BoundedDrainHttpServer;
 
 /**
- * An Axis2 server in this JVM: the repository's services behind Axis2's {@link SimpleHTTPServer}, on a port
+ * An Axis2 server in this JVM: the repository's services behind Axis2's {@link SimpleHTTPServer} (with the
+ * bounded drain of refused request bodies, {@link BoundedDrainHttpServer}), on a port
  * the operating system picks, reached at {@code http://127.0.0.1:PORT/axis2/services/NAME}.
  *
  * <p>Port 0 and no probing: {@code SimpleHttpServer.start()} waits until its listener socket is open and
@@ -44,7 +46,7 @@ public final class EmbeddedAxis2Server implements Axis2Server {
         ConfigurationContext context = repository.createConfigurationContext();
         SimpleHTTPServer http = null;
         try {
-            http = new SimpleHTTPServer(context, port);
+            http = new BoundedDrainHttpServer(context, port);
             http.start();
             EndpointReference epr = http.getEPRForService("probe", LOOPBACK);
             int bound = URI.create(epr.getAddress()).getPort();

@@ -413,10 +413,10 @@ public final class GroupLauncher {
         return withModules(Axis2Repository.at(dir.resolve("repository")).axis2Xml(xml), layout).build();
     }
 
-    /** An HTTP transportReceiver (SimpleHTTPServer), on {@code port} unless it is 0 (then the caller picks). */
+    /** An HTTP transportReceiver (Axis2's SimpleHTTPServer, bounded drain of refused bodies), on {@code port} unless it is 0 (then the caller picks). */
     public static String httpReceiver(int port) {
         String portParam = port == 0 ? "" : "<parameter name=\"port\">" + port + "</parameter>";
-        return "<transportReceiver name=\"http\" class=\"org.apache.axis2.transport.http.SimpleHTTPServer\">"
+        return "<transportReceiver name=\"http\" class=\"org.bftws.module.transport.BoundedDrainHttpServer\">"
                 + portParam + "</transportReceiver>\n    ";
     }
 

@@ -74,6 +74,7 @@ public class BadInputCorpusTest {
     private static final int XML_DEPTH = 64;
     private static final int XML_ELEMENTS = 1_000;
     private static final int XML_ATTRIBUTES = 32;
+    private static final int OVERSIZED_SENDERS = 50;
 
     private static final TemporaryFolder TMP = new TemporaryFolder();
     /** Four replicas with the limits above. */
@@ -114,6 +115,31 @@ public class BadInputCorpusTest {
         ClientKeys mine = KeyFiles.readClient(keys.resolve(KeyFiles.clientFileName(1)), group);
         clientSigner = Ed25519.signer(mine.signingKey());
         correctCall("warm-up"); // establishes the client's sequence and warms every path
+    }
+
+    /**
+     * Fifty senders declare a 50 MiB body each, send its first bytes and then nothing: each is refused at once
+     * ({@code bftws.http.maxRequestBytes}) and its connection closed without waiting for the rest, and a correct
+     * client's call is voted while every one of them still holds its socket open (a server that waited for the
+     * declared bodies would answer none of them before its 20 s socket timeout, and would hold 50 workers).
+     */
+    @Test
+    public void oversizedSendersAreRefusedAtOnceWhileACorrectCallIsServed() throws Exception {
+        String prefix = HostileInputs.envelope(HostileInputs.echo("A".repeat(1024))).substring(0, 600);
+        try (OversizedSenders senders = OversizedSenders.start(replicas[0].serviceUrl("Echo"),
+                HostileInputs.ECHO_ACTION, OVERSIZED_SENDERS, 50L << 20, prefix)) {
+            long start = System.nanoTime();
+            correctCall(OVERSIZED_SENDERS + " oversized senders");
+            long millis = (System.nanoTime() - start) / 1_000_000;
+            List<String> answers = senders.answersOnceClosed();
+            assertTrue("every oversized sender still holds its socket open", senders.allStillOpen());
+            long faults = answers.stream().filter(a -> a.contains(HostileInputs.TOO_LARGE)).count();
+            LOG.info("a correct call took {} ms while {} oversized requests were refused ({} answered with the"
+                    + " fault, the rest closed)", millis, OVERSIZED_SENDERS, faults);
+            for (String a : answers) {
+                assertTrue(abbreviated(a), a.isEmpty() || a.startsWith("HTTP/1.1 500") || a.startsWith("HTTP/1.1 400"));
+            }
+        }
     }
 
     /** What is not a control message in form gets a SOAP fault from both endpoints, and changes nothing. */
