@@ -139,6 +139,9 @@ public class BadInputCorpusTest {
             for (String a : answers) {
                 assertTrue(abbreviated(a), a.isEmpty() || a.startsWith("HTTP/1.1 500") || a.startsWith("HTTP/1.1 400"));
             }
+            // Refused before its body was read: the fault went out before the server closed (a server that read
+            // on would have closed on its socket timeout without answering).
+            assertTrue("the oversized senders got the fault", faults > 0);
         }
     }
 
@@ -183,6 +186,32 @@ public class BadInputCorpusTest {
         refusedAtControlPort("base64 that is no Signed envelope",
                 "not a signed envelope".getBytes(StandardCharsets.UTF_8), () -> r0.manager().evidence());
         refusedAtControlPort("a validly signed client request", valid, r0::refusedRequests);
+    }
+
+    /**
+     * A plain WS-RM application message (no BFT-WS header) on a sequence no replica created gets WS-RM's
+     * UnknownSequence fault, in SOAP 1.1 (code wsrm:UnknownSequence) and SOAP 1.2 (Sender, subcode
+     * wsrm:UnknownSequence), for WS-RM 1.0 and 1.1 alike, not Sandesha2's internal error, and changes nothing.
+     */
+    @Test
+    public void aPlainMessageOnAnUnknownSequenceGetsTheUnknownSequenceFault() throws Exception {
+        for (String rm : List.of(HostileInputs.WSRM_10, HostileInputs.WSRM_11)) {
+            String sequence = "urn:uuid:" + UUID.randomUUID();
+            GroupState before = GroupState.of(replicas, probes);
+            String url = replicas[0].serviceUrl("Echo");
+            HttpResponse<String> soap11 = post(url, "text/xml; charset=UTF-8", HostileInputs.ECHO_ACTION,
+                    HostileInputs.plainRmMessage(HostileInputs.SOAP11, rm, sequence, url));
+            assertFault("SOAP 1.1, " + rm, soap11, "unknown sequence " + sequence);
+            assertTrue(soap11.body(), soap11.body().matches("(?s).*<faultcode[^>]*>\\w+:UnknownSequence</faultcode>.*"));
+            HttpResponse<String> soap12 = post(url, "application/soap+xml; charset=UTF-8", HostileInputs.ECHO_ACTION,
+                    HostileInputs.plainRmMessage(HostileInputs.SOAP12, rm, sequence, url));
+            assertTrue(soap12.body(), soap12.body().matches("(?s).*Sender</\\w+:Value>\\s*<\\w+:Subcode>\\s*<\\w+:Value[^>]*>"
+                    + "\\w+:UnknownSequence<.*"));
+            assertTrue(soap12.body(), soap12.body().contains(sequence));
+            assertFalse(soap12.body(), soap12.body().contains("Exception"));
+            correctCall("a plain message on an unknown sequence");
+            before.assertOnlyOneMoreExecuted("a plain message on an unknown sequence", replicas, probes);
+        }
     }
 
     /**
@@ -300,6 +329,16 @@ public class BadInputCorpusTest {
 
     private static HttpResponse<String> post(String url, String action, String body) throws Exception {
         return post(url, action, body, false);
+    }
+
+    /** A raw POST of {@code body} as {@code contentType}. */
+    private static HttpResponse<String> post(String url, String contentType, String action, String body)
+            throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30))
+                .header("Content-Type", contentType + "; action=\"" + action + "\"")
+                .header("SOAPAction", "\"" + action + "\"")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     }
 
     /** A raw SOAP 1.1 POST; {@code chunked}: the body streamed, so the request carries no Content-Length. */
