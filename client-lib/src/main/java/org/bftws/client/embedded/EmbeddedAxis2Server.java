@@ -3,25 +3,21 @@ package org.bftws.client.embedded;
 import java.net.URI;
 
 import org.apache.axis2.AxisFault;
-import org.apache.axis2.Constants;
 import org.apache.axis2.addressing.EndpointReference;
 import org.apache.axis2.context.ConfigurationContext;
-import org.apache.axis2.description.TransportInDescription;
 import org.apache.axis2.transport.http.SimpleHTTPServer;
 import org.bftws.module.client.GroupClientRuntime;
 import org.bftws.module.http.RoutingHttpServer;
 
 /**
- * An Axis2 server in this JVM: the repository's services behind Axis2's {@link SimpleHTTPServer}, on a port
+ * An Axis2 server in this JVM: the repository's services behind {@link RoutingHttpServer} (Axis2's
+ * {@link SimpleHTTPServer} with the bounded drain of refused request bodies and the instance's GET routes), on a port
  * the operating system picks, reached at {@code http://127.0.0.1:PORT/axis2/services/NAME}.
  *
  * <p>Port 0 and no probing: {@code SimpleHttpServer.start()} waits until its listener socket is open and
  * then knows the real port, so {@link #start} returns only once requests can be accepted and two servers
  * never race for a port. SimpleHTTPServer listens on all interfaces (it has no bind-address setting);
  * everything this class hands out addresses 127.0.0.1, so test traffic stays on loopback.
- *
- * <p>When axis2.xml names {@link RoutingHttpServer} as its HTTP transport receiver (conf/axis2-replica.xml does),
- * the server is one, and also answers the GET paths registered for the instance (such as {@code /metrics}).
  */
 public final class EmbeddedAxis2Server implements Axis2Server {
     /** The address every URL of this class names. */
@@ -50,7 +46,7 @@ public final class EmbeddedAxis2Server implements Axis2Server {
         ConfigurationContext context = repository.createConfigurationContext();
         SimpleHTTPServer http = null;
         try {
-            http = routing(context) ? new RoutingHttpServer(context, port) : new SimpleHTTPServer(context, port);
+            http = new RoutingHttpServer(context, port);
             http.start();
             EndpointReference epr = http.getEPRForService("probe", LOOPBACK);
             int bound = URI.create(epr.getAddress()).getPort();
@@ -65,12 +61,6 @@ public final class EmbeddedAxis2Server implements Axis2Server {
             context.terminate();
             throw e;
         }
-    }
-
-    /** Whether axis2.xml names {@link RoutingHttpServer} (or a subclass) as its HTTP transport receiver. */
-    private static boolean routing(ConfigurationContext context) {
-        TransportInDescription http = context.getAxisConfiguration().getTransportIn(Constants.TRANSPORT_HTTP);
-        return http != null && http.getReceiver() instanceof RoutingHttpServer;
     }
 
     @Override

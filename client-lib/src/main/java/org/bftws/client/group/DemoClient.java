@@ -154,7 +154,7 @@ public final class DemoClient implements AutoCloseable {
         Axis2Server listener;
         if (container == GroupLauncher.Container.AXIS2) {
             GroupLauncher.withParameters(source, xml, group + "<transportReceiver name=\"http\""
-                    + " class=\"org.apache.axis2.transport.http.SimpleHTTPServer\"/>");
+                    + " class=\"org.bftws.module.http.RoutingHttpServer\"/>");
             listener = EmbeddedAxis2Server.start(security.withModule(GroupLauncher.withModules(
                     Axis2Repository.at(dir.resolve("repository")).axis2Xml(xml), layout), layout).build());
         } else {

@@ -432,7 +432,7 @@ public final class GroupLauncher {
     }
 
     /**
-     * An HTTP transportReceiver (RoutingHttpServer: SimpleHTTPServer and the instance's registered GET paths), on
+     * An HTTP transportReceiver (RoutingHttpServer: SimpleHTTPServer with the bounded drain of refused bodies and the instance's registered GET paths), on
      * {@code port} unless it is 0 (then the caller picks).
      */
     public static String httpReceiver(int port) {

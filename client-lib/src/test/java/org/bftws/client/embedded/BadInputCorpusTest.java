@@ -74,6 +74,7 @@ public class BadInputCorpusTest {
     private static final int XML_DEPTH = 64;
     private static final int XML_ELEMENTS = 1_000;
     private static final int XML_ATTRIBUTES = 32;
+    private static final int OVERSIZED_SENDERS = 50;
 
     private static final TemporaryFolder TMP = new TemporaryFolder();
     /** Four replicas with the limits above. */
@@ -114,6 +115,34 @@ public class BadInputCorpusTest {
         ClientKeys mine = KeyFiles.readClient(keys.resolve(KeyFiles.clientFileName(1)), group);
         clientSigner = Ed25519.signer(mine.signingKey());
         correctCall("warm-up"); // establishes the client's sequence and warms every path
+    }
+
+    /**
+     * Fifty senders declare a 50 MiB body each, send its first bytes and then nothing: each is refused at once
+     * ({@code bftws.http.maxRequestBytes}) and its connection closed without waiting for the rest, and a correct
+     * client's call is voted while every one of them still holds its socket open (a server that waited for the
+     * declared bodies would answer none of them before its 20 s socket timeout, and would hold 50 workers).
+     */
+    @Test
+    public void oversizedSendersAreRefusedAtOnceWhileACorrectCallIsServed() throws Exception {
+        String prefix = HostileInputs.envelope(HostileInputs.echo("A".repeat(1024))).substring(0, 600);
+        try (OversizedSenders senders = OversizedSenders.start(replicas[0].serviceUrl("Echo"),
+                HostileInputs.ECHO_ACTION, OVERSIZED_SENDERS, 50L << 20, prefix)) {
+            long start = System.nanoTime();
+            correctCall(OVERSIZED_SENDERS + " oversized senders");
+            long millis = (System.nanoTime() - start) / 1_000_000;
+            List<String> answers = senders.answersOnceClosed();
+            assertTrue("every oversized sender still holds its socket open", senders.allStillOpen());
+            long faults = answers.stream().filter(a -> a.contains(HostileInputs.TOO_LARGE)).count();
+            LOG.info("a correct call took {} ms while {} oversized requests were refused ({} answered with the"
+                    + " fault, the rest closed)", millis, OVERSIZED_SENDERS, faults);
+            for (String a : answers) {
+                assertTrue(abbreviated(a), a.isEmpty() || a.startsWith("HTTP/1.1 500") || a.startsWith("HTTP/1.1 400"));
+            }
+            // Refused before its body was read: the fault went out before the server closed (a server that read
+            // on would have closed on its socket timeout without answering).
+            assertTrue("the oversized senders got the fault", faults > 0);
+        }
     }
 
     /** What is not a control message in form gets a SOAP fault from both endpoints, and changes nothing. */
@@ -157,6 +186,32 @@ public class BadInputCorpusTest {
         refusedAtControlPort("base64 that is no Signed envelope",
                 "not a signed envelope".getBytes(StandardCharsets.UTF_8), () -> r0.manager().evidence());
         refusedAtControlPort("a validly signed client request", valid, r0::refusedRequests);
+    }
+
+    /**
+     * A plain WS-RM application message (no BFT-WS header) on a sequence no replica created gets WS-RM's
+     * UnknownSequence fault, in SOAP 1.1 (code wsrm:UnknownSequence) and SOAP 1.2 (Sender, subcode
+     * wsrm:UnknownSequence), for WS-RM 1.0 and 1.1 alike, not Sandesha2's internal error, and changes nothing.
+     */
+    @Test
+    public void aPlainMessageOnAnUnknownSequenceGetsTheUnknownSequenceFault() throws Exception {
+        for (String rm : List.of(HostileInputs.WSRM_10, HostileInputs.WSRM_11)) {
+            String sequence = "urn:uuid:" + UUID.randomUUID();
+            GroupState before = GroupState.of(replicas, probes);
+            String url = replicas[0].serviceUrl("Echo");
+            HttpResponse<String> soap11 = post(url, "text/xml; charset=UTF-8", HostileInputs.ECHO_ACTION,
+                    HostileInputs.plainRmMessage(HostileInputs.SOAP11, rm, sequence, url));
+            assertFault("SOAP 1.1, " + rm, soap11, "unknown sequence " + sequence);
+            assertTrue(soap11.body(), soap11.body().matches("(?s).*<faultcode[^>]*>\\w+:UnknownSequence</faultcode>.*"));
+            HttpResponse<String> soap12 = post(url, "application/soap+xml; charset=UTF-8", HostileInputs.ECHO_ACTION,
+                    HostileInputs.plainRmMessage(HostileInputs.SOAP12, rm, sequence, url));
+            assertTrue(soap12.body(), soap12.body().matches("(?s).*Sender</\\w+:Value>\\s*<\\w+:Subcode>\\s*<\\w+:Value[^>]*>"
+                    + "\\w+:UnknownSequence<.*"));
+            assertTrue(soap12.body(), soap12.body().contains(sequence));
+            assertFalse(soap12.body(), soap12.body().contains("Exception"));
+            correctCall("a plain message on an unknown sequence");
+            before.assertOnlyOneMoreExecuted("a plain message on an unknown sequence", replicas, probes);
+        }
     }
 
     /**
@@ -274,6 +329,16 @@ public class BadInputCorpusTest {
 
     private static HttpResponse<String> post(String url, String action, String body) throws Exception {
         return post(url, action, body, false);
+    }
+
+    /** A raw POST of {@code body} as {@code contentType}. */
+    private static HttpResponse<String> post(String url, String contentType, String action, String body)
+            throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30))
+                .header("Content-Type", contentType + "; action=\"" + action + "\"")
+                .header("SOAPAction", "\"" + action + "\"")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     }
 
     /** A raw SOAP 1.1 POST; {@code chunked}: the body streamed, so the request carries no Content-Length. */

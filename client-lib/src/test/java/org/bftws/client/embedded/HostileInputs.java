@@ -29,17 +29,21 @@ final class HostileInputs {
     static final String REPLICATED = "is replicated";
     /** The control port's one reason for anything that is not a control message in form. */
     static final String NOT_CONTROL = "BFT-WS: not a control message";
-    /** Axiom's SOAP parser configuration: no DTD, hence no entity, internal or external. */
-    static final String NO_DTD = "DOCTYPE is not allowed";
+    /** Axiom's SOAP parser configuration: no DTD, hence no entity, internal or external (the fault in our words). */
+    static final String NO_DTD = "a DOCTYPE (DTD) is not allowed";
     /** The BFT-WS Global In Handler, before the body is read. */
     static final String TOO_LARGE = "bftws.http.maxRequestBytes";
     /** Woodstox's own caps, which bound every envelope before any handler looks at it. */
-    static final String TOO_DEEP = "Maximum Element Depth";
-    static final String TOO_MANY_ATTRIBUTES = "Attribute limit";
+    static final String TOO_DEEP = "XML nested deeper than 1000 elements";
+    static final String TOO_MANY_ATTRIBUTES = "more than 1000 attributes";
     /** Axis2's builder: the envelope namespace is neither SOAP 1.1 nor 1.2. */
-    static final String NOT_SOAP = "Only SOAP 1.1 or SOAP 1.2";
+    static final String NOT_SOAP = "not a SOAP 1.1 envelope sent as text/xml";
     /** Axis2's builder: the content type says SOAP 1.1, the envelope is SOAP 1.2's. */
-    static final String WRONG_VERSION = "Transport level information does not match";
+    static final String WRONG_VERSION = NOT_SOAP;
+    /** The envelope is parsed whole before any handler: what is not well-formed fails there. */
+    static final String NOT_WELL_FORMED = "the body is not well-formed XML";
+    static final String WSRM_10 = "http://schemas.xmlsoap.org/ws/2005/02/rm";
+    static final String WSRM_11 = "http://docs.oasis-open.org/ws-rx/wsrm/200702";
 
     /**
      * One raw body and the expected outcome: a SOAP fault from each endpoint, whose reason contains
@@ -64,7 +68,7 @@ final class HostileInputs {
     static List<Hostile> malformed(int oversizedBytes, int controlMaxBytes) {
         return List.of(
                 new Hostile("malformed XML", envelope("<e:echo xmlns:e='" + ECHO_NS + "'><e:item>x</e:echo>"),
-                        REPLICATED, NOT_CONTROL),
+                        NOT_WELL_FORMED, NOT_WELL_FORMED),
                 new Hostile("DOCTYPE with an internal entity", "<?xml version='1.0'?><!DOCTYPE s:Envelope"
                         + " [<!ENTITY e 'AAAA'>]>" + envelope(control("&e;")), NO_DTD, NO_DTD),
                 new Hostile("XXE external entity", "<?xml version='1.0'?><!DOCTYPE s:Envelope [<!ENTITY xxe"
@@ -80,7 +84,7 @@ final class HostileInputs {
                         + "<a>".repeat(10_000) + "</a>".repeat(10_000) + "</s:Header><s:Body>" + control("AAAA")
                         + "</s:Body></s:Envelope>", TOO_DEEP, TOO_DEEP),
                 new Hostile("10,000 levels deep in the body", envelope("<a>".repeat(10_000) + "</a>".repeat(10_000)),
-                        REPLICATED, NOT_CONTROL),
+                        TOO_DEEP, TOO_DEEP),
                 new Hostile("20,000 elements", envelope("<e:echo xmlns:e='" + ECHO_NS + "'>"
                         + "<a/>".repeat(20_000) + "</e:echo>"), REPLICATED, NOT_CONTROL),
                 new Hostile("2,000 attributes", envelope("<x:message xmlns:x='" + ControlMessage.NAMESPACE + "'"
@@ -100,6 +104,19 @@ final class HostileInputs {
     /** A SOAP 1.1 envelope around {@code body}. */
     static String envelope(String body) {
         return "<s:Envelope xmlns:s='" + SOAP11 + "'><s:Body>" + body + "</s:Body></s:Envelope>";
+    }
+
+    /**
+     * A plain WS-RM application message (no BFT-WS header) in SOAP {@code soapNs}, message 1 of
+     * {@code sequence} in WS-RM namespace {@code rmNs}, an echo in its body.
+     */
+    static String plainRmMessage(String soapNs, String rmNs, String sequence, String to) {
+        return "<s:Envelope xmlns:s='" + soapNs + "' xmlns:wsa='http://www.w3.org/2005/08/addressing' xmlns:rm='"
+                + rmNs + "'><s:Header><wsa:To>" + to + "</wsa:To><wsa:Action>" + ECHO_ACTION + "</wsa:Action>"
+                + "<wsa:MessageID>urn:uuid:" + java.util.UUID.randomUUID() + "</wsa:MessageID>"
+                + "<rm:Sequence s:mustUnderstand='1'><rm:Identifier>" + sequence + "</rm:Identifier>"
+                + "<rm:MessageNumber>1</rm:MessageNumber></rm:Sequence></s:Header><s:Body>" + echo("plain")
+                + "</s:Body></s:Envelope>";
     }
 
     /** The control port's one element, with {@code text} as written (base64 or not). */

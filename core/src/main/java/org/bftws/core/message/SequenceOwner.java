@@ -44,4 +44,22 @@ public final class SequenceOwner {
     }
     return client;
   }
+
+  /**
+   * The birth time of {@code sequenceId} in Unix milliseconds, or -1: a bound id whose unique part is an RFC 9562
+   * version 7 UUID (lower-case canonical text) carries it in its first 48 bits. The module derives such ids
+   * from a client UUID of version 7, which the client makes from its clock when it creates the sequence; the
+   * client table uses the birth time as Castro-Liskov §4.1's timestamp once the sequence is pruned.
+   */
+  public static long birth(String sequenceId) {
+    if (of(sequenceId) == UNBOUND) {
+      return -1;
+    }
+    String unique = sequenceId.substring(sequenceId.indexOf(':', PREFIX.length()) + 1);
+    if (unique.length() != 36 || unique.charAt(14) != '7'
+        || !unique.matches("[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}")) {
+      return -1;
+    }
+    return Long.parseLong(unique.substring(0, 8) + unique.substring(9, 13), 16);
+  }
 }

@@ -121,6 +121,9 @@ public final class ClientRequests {
       return false;
     }
     ClientTable.Entry e = table.get(q.sequenceId());
+    if (e == null) {
+      return true; // of a pruned sequence: old, and no reply is kept for it
+    }
     if (e.messageNumber == q.messageNumber() && e.result != null) {
       sendReplies(Kind.REPLY, view, List.of(q), List.of(e.result), List.of(e.random), false, out);
       return true;
@@ -298,10 +301,10 @@ public final class ClientRequests {
         out);
   }
 
-  /** True once a terminate of {@code sequenceId} was ordered (its entry is a tombstone). */
+  /** True once a terminate of {@code sequenceId} was ordered (its entry is a tombstone, or was pruned). */
   public boolean terminated(String sequenceId) {
     ClientTable.Entry e = table.get(sequenceId);
-    return e != null && e.messageNumber == Request.TERMINATE;
+    return e != null ? e.messageNumber == Request.TERMINATE : table.pruned(sequenceId);
   }
 
   /** {@code toMembers}: a replicated client's entry goes to all its members, else to the request's signer. */

@@ -18,6 +18,15 @@ import org.bftws.core.message.SequenceOwner;
  * it was ordered first: another client's requests on it are never executed (they could otherwise push its
  * numbers ahead and silence its owner). A terminated sequence
  * keeps a tombstone ({@link Request#TERMINATE}, an empty reply) and nothing else.
+ *
+ * <p>Bounded by pruning tombstones, alike at every correct replica: every {@link #PRUNE_EVERY} ordered
+ * requests (a point of the ordered history, so replicas that ordered the same history prune alike and the
+ * checkpoint's ordering part carries the result), the tombstones of sequences with a birth time
+ * ({@link SequenceOwner#birth}) ordered nothing for {@link #RETENTION} ordered requests are removed, and their
+ * client's low-water mark rises to their birth time. A sequence that is not in the table and was born at or
+ * before its client's mark is old: nothing of it is new (Castro-Liskov §4.1's timestamps, the birth time
+ * being the timestamp), so a replayed request of a pruned sequence never executes again. The marks are one
+ * number per client that ordered on a bound sequence, bounded by the group's client keys.
  */
 final class ClientTable {
   static final class Entry {
@@ -25,16 +34,55 @@ final class ClientTable {
     byte[] result;
     byte[] random;
     int client;
+    /** The table's count of ordered requests when this sequence last ordered one. */
+    long lastOrdered;
   }
 
   static final byte[] EMPTY = new byte[0];
+  /** Ordered requests between two prunings: a scan of the table costs little against 1024 executions. */
+  static final long PRUNE_EVERY = 1024;
+  /**
+   * Ordered requests after its terminate before a tombstone may go: far beyond any retransmission window, so
+   * the tombstone answers every late copy of the terminate while its client may still be waiting.
+   */
+  static final long RETENTION = 65_536;
 
   private final TreeMap<String, Entry> entries = new TreeMap<>();
+  /** Client → the latest birth time of its pruned sequences (Castro-Liskov §4.1's last timestamp). */
+  private final TreeMap<Integer, Long> lowWater = new TreeMap<>();
+  private final long pruneEvery;
+  private final long retention;
+  private long orderedCount;
+
+  ClientTable() {
+    this(PRUNE_EVERY, RETENTION);
+  }
+
+  /** Other pruning constants, for tests; every replica of a group must use the same. */
+  ClientTable(long pruneEvery, long retention) {
+    this.pruneEvery = pruneEvery;
+    this.retention = retention;
+  }
 
   /** True when (sequence, message number) is newer than anything ordered for that sequence. */
   boolean isNew(RequestId id) {
     Entry e = entries.get(id.sequenceId());
-    return e == null || id.messageNumber() > e.messageNumber;
+    return e == null ? !pruned(id.sequenceId()) : id.messageNumber() > e.messageNumber;
+  }
+
+  /** True when {@code sequenceId} is not in the table because it was pruned (born at or before its mark). */
+  boolean pruned(String sequenceId) {
+    long birth = SequenceOwner.birth(sequenceId);
+    if (birth < 0 || entries.containsKey(sequenceId)) {
+      return false;
+    }
+    Long mark = lowWater.get(SequenceOwner.of(sequenceId));
+    return mark != null && birth <= mark;
+  }
+
+  /** Sequences in the table. */
+  int size() {
+    return entries.size();
   }
 
   /**
@@ -65,6 +113,23 @@ final class ClientTable {
     e.client = client;
     e.result = null;
     e.random = null;
+    e.lastOrdered = ++orderedCount;
+    if (orderedCount % pruneEvery == 0) {
+      prune();
+    }
+  }
+
+  /** Removes the tombstones idle for the retention, raising their clients' marks (see the class comment). */
+  private void prune() {
+    entries.entrySet().removeIf(me -> {
+      Entry e = me.getValue();
+      long birth = SequenceOwner.birth(me.getKey());
+      if (e.messageNumber != Request.TERMINATE || birth < 0 || orderedCount - e.lastOrdered < retention) {
+        return false;
+      }
+      lowWater.merge(SequenceOwner.of(me.getKey()), birth, Math::max);
+      return true;
+    });
   }
 
   void result(RequestId id, byte[] result, byte[] random) {
@@ -78,17 +143,25 @@ final class ClientTable {
   void copyFrom(ClientTable other) {
     entries.clear();
     entries.putAll(other.entries);
+    lowWater.clear();
+    lowWater.putAll(other.lowWater);
+    orderedCount = other.orderedCount;
   }
 
   /**
    * The ordering part, alike at every correct replica that ordered the same history, executing or not
    * (BFT-WS §3.3.2): per sequence its client and last ordered message number. The checkpoint's ordering
-   * digest covers it.
+   * digest covers it, with the pruning state (count of ordered requests, each sequence's last one, the marks).
    */
   void writeOrdering(ByteWriter w) {
     w.i32(entries.size());
     for (Map.Entry<String, Entry> me : entries.entrySet()) {
-      w.str(me.getKey()).i64(me.getValue().messageNumber).i32(me.getValue().client);
+      Entry e = me.getValue();
+      w.str(me.getKey()).i64(e.messageNumber).i32(e.client).i64(e.lastOrdered);
+    }
+    w.i64(orderedCount).i32(lowWater.size());
+    for (Map.Entry<Integer, Long> m : lowWater.entrySet()) {
+      w.i32(m.getKey()).i64(m.getValue());
     }
   }
 
@@ -115,7 +188,15 @@ final class ClientTable {
       Entry e = new Entry();
       e.messageNumber = r.i64();
       e.client = r.i32();
+      e.lastOrdered = r.i64();
       entries.put(seq, e);
+    }
+    orderedCount = r.i64();
+    lowWater.clear();
+    int marks = r.count(1 << 24);
+    for (int i = 0; i < marks; i++) {
+      int client = r.i32();
+      lowWater.put(client, r.i64());
     }
   }
 

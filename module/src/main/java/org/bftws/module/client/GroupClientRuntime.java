@@ -39,6 +39,7 @@ import org.bftws.core.message.Request;
 import org.bftws.core.message.Signed;
 import org.bftws.core.pbft.ConfidentialConfig;
 import org.bftws.module.rm.ApplicationMessage;
+import org.bftws.module.rm.SequenceIds;
 import org.bftws.module.rm.TerminateMessage;
 import org.bftws.module.security.ApplicationMessageSigner;
 import org.bftws.module.transport.ControlGuard;
@@ -179,7 +180,8 @@ public final class GroupClientRuntime implements AutoCloseable {
      * f+1 replicas answer with becomes the sequence id of this client's core requests.
      */
     GroupSequence newSequence(long timeoutMillis) throws AxisFault {
-        String id = SequenceEstablishment.establish(context, config, keys.nodeId(), UUID.randomUUID(), timeoutMillis);
+        String id = SequenceEstablishment.establish(context, config, keys.nodeId(), SequenceIds.newClientUuid(),
+                timeoutMillis);
         GroupSequence s = new GroupSequence(new ClientCore(config.group(), keys.nodeId(), id, keys.signer(),
                 keys.verifier()), this);
         sequences.values().removeIf(ref -> ref.get() == null);

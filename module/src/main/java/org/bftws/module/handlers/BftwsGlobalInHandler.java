@@ -6,7 +6,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.axis2.AxisFault;
 import org.apache.axis2.context.MessageContext;
 import org.apache.logging.log4j.LogManager;
-import org.apache.logging.log4j.Logger;
+import org.bftws.module.RateLimitedLog;
 import org.bftws.module.config.BftwsConfig;
 import org.bftws.module.config.BftwsKeys;
 
@@ -26,22 +26,32 @@ import org.bftws.module.config.BftwsKeys;
  * {@link BftwsOutHandler}), so Sandesha2's duplicate filter never sees them.
  */
 public class BftwsGlobalInHandler extends BftwsHandler {
-    private static final Logger LOG = LogManager.getLogger(BftwsGlobalInHandler.class);
-    private final AtomicLong refused = new AtomicLong();
+    private static final RateLimitedLog LOG = new RateLimitedLog(LogManager.getLogger(BftwsGlobalInHandler.class));
+    private static final AtomicLong REFUSED = new AtomicLong();
 
     @Override
     protected InvocationResponse invokeReplicated(MessageContext msgContext, BftwsConfig config)
             throws AxisFault {
-        long declared = contentLength(msgContext);
-        if (declared > config.httpMaxRequestBytes()) {
-            long n = refused.incrementAndGet();
-            if (Long.bitCount(n) == 1) { // powers of two: a flood cannot flood the log
-                LOG.warn("refused an HTTP request body of {} bytes ({} refused so far)", declared, n);
-            }
-            throw Refusal.fault("BFT-WS: request body of " + declared + " bytes refused ("
-                    + BftwsKeys.HTTP_MAX_REQUEST_BYTES.name() + " is " + config.httpMaxRequestBytes() + ")");
+        AxisFault tooLarge = declaredTooLarge(msgContext, config.httpMaxRequestBytes());
+        if (tooLarge != null) {
+            throw tooLarge;
         }
         return InvocationResponse.CONTINUE;
+    }
+
+    /**
+     * The refusal of a request whose declared body exceeds {@code maxBytes}, logged (rate-limited), or null.
+     * The module's SOAP builder asks first, before it reads the body; this handler covers the other builders.
+     */
+    public static AxisFault declaredTooLarge(MessageContext msgContext, long maxBytes) {
+        long declared = contentLength(msgContext);
+        if (declared <= maxBytes) {
+            return null;
+        }
+        long n = REFUSED.incrementAndGet();
+        LOG.warn("oversized body", "refused an HTTP request body of {} bytes ({} refused so far)", declared, n);
+        return Refusal.fault("BFT-WS: request body of " + declared + " bytes refused ("
+                + BftwsKeys.HTTP_MAX_REQUEST_BYTES.name() + " is " + maxBytes + ")");
     }
 
     /** The Content-Length the client declared, or -1 (none, unparsable, or not an HTTP request). */

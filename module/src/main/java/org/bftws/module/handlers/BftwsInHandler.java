@@ -17,6 +17,7 @@ import org.bftws.module.rm.ApplicationMessage;
 import org.bftws.module.rm.ClientUuidElement;
 import org.bftws.module.rm.ReceivedRequest;
 import org.bftws.module.rm.RecordedMessages;
+import org.bftws.module.rm.UnknownSequenceFault;
 import org.bftws.core.crypto.Verifier;
 import org.bftws.module.security.SequenceCreators;
 import org.bftws.core.message.Request;
@@ -69,6 +70,16 @@ public class BftwsInHandler extends BftwsHandler {
         if (ReceivedRequest.isPresent(msgContext)) {
             return applicationMessage(msgContext, config, op);
         }
+        OMElement rmSequence = UnknownSequenceFault.sequenceHeader(msgContext.getEnvelope());
+        if (rmSequence != null) {
+            // A WS-RM application message without the BFT-WS header. Sandesha2 dispatches one of an unknown
+            // sequence to its duplicate operation for SequenceProcessor to fault, which fails in SOAP 1.1.
+            String id = UnknownSequenceFault.identifier(rmSequence);
+            if (id == null || RecordedMessages.receiving(msgContext.getConfigurationContext(), id) == null) {
+                throw UnknownSequenceFault.of(msgContext, rmSequence.getNamespace().getNamespaceURI(),
+                        id == null ? "(none)" : id);
+            }
+        }
         if (op != null && op.isControlOperation()) {
             requireClientUuid(msgContext, config);
             return InvocationResponse.CONTINUE;
@@ -98,17 +109,16 @@ public class BftwsInHandler extends BftwsHandler {
             replica.deliverClientRequest(terminate.message());
         }
         if (RecordedMessages.receiving(cc, sequenceId) == null) {
-            throw unknownSequence(sequenceId); // core has it; Sandesha2 has nothing to terminate
+            throw unknownSequence(msgContext, sequenceId); // core has it; Sandesha2 has nothing to terminate
         }
         return InvocationResponse.CONTINUE;
     }
 
-    private static AxisFault unknownSequence(String sequenceId) {
-        // Sandesha2 1.6.2 would fault it too, but its UnknownSequence fault cannot be built in SOAP 1.1 on
-        // Axiom 1.2.21 (createSOAPFaultSubCode is SOAP 1.2 only), so the sender got a generic "exception
-        // when processing an in message" and the replica an ERROR with a stack trace.
-        return Refusal.fault("BFT-WS: unknown sequence " + sequenceId + " (WS-RM UnknownSequence): create"
-                + " the sequence with a CreateSequence carrying the client UUID first");
+    /** WS-RM's UnknownSequence fault in the namespace group clients speak (WS-RM 1.1). */
+    private static AxisFault unknownSequence(MessageContext msgContext, String sequenceId) {
+        OMElement header = UnknownSequenceFault.sequenceHeader(msgContext.getEnvelope());
+        String ns = header != null ? header.getNamespace().getNamespaceURI() : ClientUuidElement.WSRM_11;
+        return UnknownSequenceFault.of(msgContext, ns, sequenceId);
     }
 
     private static InvocationResponse applicationMessage(MessageContext msgContext, BftwsConfig config,
@@ -131,7 +141,7 @@ public class BftwsInHandler extends BftwsHandler {
         }
         RMDBean sequence = RecordedMessages.receiving(cc, q.sequenceId());
         if (sequence == null) {
-            throw unknownSequence(q.sequenceId());
+            throw unknownSequence(msgContext, q.sequenceId());
         }
         if (sequence.isTerminated()) {
             // Its client ended it (or Sandesha2's inactivity timeout did): a replay. Refused here with a clear

@@ -5,12 +5,14 @@ import org.apache.axis2.context.ConfigurationContext;
 import org.apache.axis2.description.Parameter;
 import org.apache.axis2.description.TransportInDescription;
 import org.apache.axis2.transport.http.SimpleHTTPServer;
-import org.apache.axis2.transport.http.server.HttpFactory;
+import org.bftws.module.transport.BoundedDrainHttpFactory;
 
 /**
  * Axis2's {@link SimpleHTTPServer} that also answers the GET paths registered in the instance's
- * {@link HttpRoutes} (such as {@code /metrics}); every other request, GET or not, reaches Axis2 exactly as with
- * SimpleHTTPServer. Name it as the HTTP transport receiver in axis2.xml:
+ * {@link HttpRoutes} (such as {@code /metrics}); every other request, GET or not, reaches Axis2 as with
+ * SimpleHTTPServer, except that a request body the service left unread (a refused oversized request) is drained
+ * for a bounded amount and the connection then closed ({@link BoundedDrainHttpFactory}), so the refusal frees
+ * its worker thread at once. Name it as the HTTP transport receiver in axis2.xml:
  * <pre>{@code <transportReceiver name="http" class="org.bftws.module.http.RoutingHttpServer">}</pre>
  * and it takes the same parameters (port, thread pool sizes, ...), or construct it as SimpleHTTPServer is.
  */
@@ -21,14 +23,14 @@ public class RoutingHttpServer extends SimpleHTTPServer {
 
     /** Serves {@code context} on {@code port} (0: the operating system picks), with the default settings. */
     public RoutingHttpServer(ConfigurationContext context, int port) throws AxisFault {
-        super(new HttpFactory(context, port, RoutingWorker::new));
+        super(new BoundedDrainHttpFactory(context, port, RoutingWorker::new));
     }
 
     @Override
     public void init(ConfigurationContext axisConf, TransportInDescription transportIn) throws AxisFault {
         if (httpFactory == null) {
             // SimpleHTTPServer.init would build a factory of Axis2's plain workers; it keeps one it is given.
-            httpFactory = new HttpFactory(axisConf, port(transportIn), RoutingWorker::new);
+            httpFactory = new BoundedDrainHttpFactory(axisConf, port(transportIn), RoutingWorker::new);
         }
         super.init(axisConf, transportIn);
     }

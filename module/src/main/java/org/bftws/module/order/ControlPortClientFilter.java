@@ -3,7 +3,7 @@ package org.bftws.module.order;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.logging.log4j.LogManager;
-import org.apache.logging.log4j.Logger;
+import org.bftws.module.RateLimitedLog;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.Signed;
 import org.bftws.module.transport.ControlMessage;
@@ -23,7 +23,7 @@ import org.bftws.module.transport.ControlSink;
  * refused control message, since the sender is not authenticated at this point.
  */
 final class ControlPortClientFilter implements ControlSink {
-    private static final Logger LOG = LogManager.getLogger(ControlPortClientFilter.class);
+    private static final RateLimitedLog LOG = new RateLimitedLog(LogManager.getLogger(ControlPortClientFilter.class));
 
     private final ControlSink next;
     private final int replicas;
@@ -38,11 +38,8 @@ final class ControlPortClientFilter implements ControlSink {
     public void deliver(ControlMessage message) {
         if (isClientRequest(message)) {
             long count = refused.incrementAndGet();
-            // Powers of two: a flood of such requests cannot flood the log.
-            if (Long.bitCount(count) == 1) {
-                LOG.warn("refused a client request on the control port ({} refused so far): clients send WS-RM"
-                        + " application messages to the service endpoint", count);
-            }
+            LOG.warn("client request", "refused a client request on the control port ({} refused so far): clients"
+                    + " send WS-RM application messages to the service endpoint", count);
             return;
         }
         next.deliver(message);

@@ -18,6 +18,7 @@ import java.util.function.UnaryOperator;
 
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
+import org.bftws.module.RateLimitedLog;
 import org.bftws.core.codec.DecodeException;
 import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.Authentication;
@@ -95,12 +96,8 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
     private record Stop() implements Input {}
 
     private static final Tick TICK = new Tick();
-    /**
-     * Evidence from one node logged each time up to this count, then every {@link #EVIDENCE_LOG_EVERY}th:
-     * a Byzantine peer must not be able to flood the log; the MBean counts all of it.
-     */
-    private static final long EVIDENCE_LOGGED = 10;
-    private static final long EVIDENCE_LOG_EVERY = 1000;
+    /** What a remote party can trigger (evidence, a request the service fails on): one line per cause and interval. */
+    private static final RateLimitedLog REMOTE_LOG = new RateLimitedLog(LOG);
 
     private final int id;
     private final int n;
@@ -539,7 +536,8 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
             // Deterministic code fails alike on every correct replica: the failure is the result (the
             // Total Order Invoker will turn it into a SOAP fault). The class name, not the message,
             // which may carry addresses or hash codes that differ between replicas.
-            LOG.warn("replica {}: seq {} request {} failed: {}", id, seq, request.id(), err.getClass().getName());
+            REMOTE_LOG.warn("request failed", "replica {}: seq {} request {} failed: {}", id, seq, request.id(),
+                    err.getClass().getName());
             return ("fault:" + err.getClass().getName()).getBytes(StandardCharsets.UTF_8);
         }
     }
@@ -550,9 +548,8 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
             long count = evidence.record(ev.node(), ev.what());
             String description = "evidence against " + describeNode(ev.node()) + ": " + ev.what();
             evidence.describeLast(description);
-            if (count <= EVIDENCE_LOGGED || count % EVIDENCE_LOG_EVERY == 0) {
-                LOG.warn("replica {}: {} (#{} from it)", id, description, count);
-            }
+            REMOTE_LOG.warn("evidence against " + describeNode(ev.node()), "replica {}: {} (#{} from it)", id,
+                    description, count);
         } else if (e instanceof Event.ViewChangeStarted vc) {
             LOG.info("replica {}: view change to view {} started", id, vc.view());
         } else if (e instanceof Event.ViewEntered ve) {

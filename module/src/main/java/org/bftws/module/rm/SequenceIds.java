@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
 import java.security.cert.CertificateEncodingException;
 import java.security.cert.X509Certificate;
 import java.util.HexFormat;
@@ -25,13 +26,16 @@ import org.bftws.core.message.SequenceOwner;
  * claiming this one for that certificate.
  */
 public final class SequenceIds {
+    private static final SecureRandom RANDOM = new SecureRandom();
+
     private SequenceIds() {
     }
 
     /**
      * {@link SequenceOwner#bind}(client, a name-based UUID): RFC 9562 version 8 from the first 128 bits of
      * SHA-256(group endpoint LF client LF client UUID [LF SHA-256 of the creator's DER certificate, hex]),
-     * version and variant bits set. {@code creator} is null without WS-Security.
+     * version and variant bits set; for a client UUID of version 7 ({@link #newClientUuid}) version 7 instead,
+     * its first 48 bits the client UUID's (the birth time). {@code creator} is null without WS-Security.
      */
     public static String derive(UUID clientUuid, int client, URI groupEndpoint, X509Certificate creator) {
         String input = groupEndpoint + "\n" + client + "\n" + clientUuid;
@@ -45,7 +49,26 @@ public final class SequenceIds {
         ByteBuffer h = ByteBuffer.wrap(sha256(input.getBytes(StandardCharsets.UTF_8)));
         long msb = (h.getLong() & ~0xF000L) | 0x8000L;
         long lsb = (h.getLong() & 0x3FFFFFFFFFFFFFFFL) | 0x8000000000000000L;
+        if (clientUuid.version() == 7) {
+            // keeps the client's birth time (its first 48 bits): core's client table prunes by it
+            msb = (clientUuid.getMostSignificantBits() & 0xFFFFFFFFFFFF0000L) | 0x7000L | (msb & 0x0FFFL);
+        }
         return SequenceOwner.bind(client, new UUID(msb, lsb).toString());
+    }
+
+    /**
+     * A fresh client UUID for a CreateSequence: RFC 9562 version 7, this JVM's clock in its first 48 bits and
+     * 74 random bits. The sequence id derived from it carries the clock reading as the sequence's birth time
+     * ({@link SequenceOwner#birth}), which lets the replicas prune the sequence once terminated and still refuse
+     * its replays (Castro-Liskov §4.1's timestamps).
+     */
+    public static UUID newClientUuid() {
+        byte[] r = new byte[10];
+        RANDOM.nextBytes(r);
+        ByteBuffer b = ByteBuffer.wrap(r);
+        long msb = (System.currentTimeMillis() << 16) | 0x7000L | (b.getShort() & 0x0FFFL);
+        long lsb = (b.getLong() & 0x3FFFFFFFFFFFFFFFL) | 0x8000000000000000L;
+        return new UUID(msb, lsb);
     }
 
     private static byte[] sha256(byte[] b) {

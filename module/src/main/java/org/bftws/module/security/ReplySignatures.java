@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 import org.apache.logging.log4j.LogManager;
-import org.apache.logging.log4j.Logger;
+import org.bftws.module.RateLimitedLog;
 import org.apache.neethi.Policy;
 import org.apache.ws.security.WSConstants;
 import org.apache.ws.security.WSDataRef;
@@ -32,7 +32,7 @@ import org.w3c.dom.Node;
  * <p>Runs on the control port's HTTP worker threads; WSS4J's objects are made per message.
  */
 public final class ReplySignatures {
-    private static final Logger LOG = LogManager.getLogger(ReplySignatures.class);
+    private static final RateLimitedLog LOG = new RateLimitedLog(LogManager.getLogger(ReplySignatures.class));
 
     private final Crypto crypto;
     private final X509Certificate[] replicas;
@@ -69,9 +69,8 @@ public final class ReplySignatures {
             return true;
         }
         long count = replica >= 0 && replica < replicas.length ? refused.incrementAndGet(replica) : 0;
-        if (Long.bitCount(count) <= 1) { // powers of two: a faulty replica cannot flood the log
-            LOG.warn("bftws client: reply of replica {} refused ({} so far): {}", replica, count, why);
-        }
+        LOG.warn("reply of replica " + replica, "bftws client: reply of replica {} refused ({} so"
+                + " far): {}", replica, count, why);
         return false;
     }
 

@@ -11,6 +11,8 @@ import org.apache.axis2.builder.SOAPBuilder;
 import org.apache.axis2.context.MessageContext;
 import org.apache.axis2.engine.AxisConfiguration;
 import org.bftws.module.config.BftwsKeys;
+import org.bftws.module.handlers.BftwsGlobalInHandler;
+import org.bftws.module.handlers.Refusal;
 
 /**
  * Axis2's SOAP builder over a stream that stops after {@code bftws.http.maxRequestBytes}: the parser never
@@ -36,10 +38,25 @@ public final class BoundedSoapBuilder implements Builder {
         }
     }
 
+    /**
+     * Parses the whole envelope here, so that a body that is not well-formed, too deep or too large fails now,
+     * with a fault in the project's words ({@link ParseFailure}), not later in whichever handler reads that
+     * far with the parser's text. The body is bounded, and every handler of a replica reads it all anyway.
+     */
     @Override
     public OMElement processDocument(InputStream in, String contentType, MessageContext msgContext)
             throws AxisFault {
-        return soap.processDocument(new Bounded(in, maxBytes), contentType, msgContext);
+        AxisFault tooLarge = BftwsGlobalInHandler.declaredTooLarge(msgContext, maxBytes);
+        if (tooLarge != null) {
+            throw tooLarge; // refused unread: the HTTP server drains at most a bounded part of it
+        }
+        try {
+            OMElement envelope = soap.processDocument(new Bounded(in, maxBytes), contentType, msgContext);
+            envelope.build();
+            return envelope;
+        } catch (AxisFault | RuntimeException e) {
+            throw Refusal.fault(ParseFailure.reason(e));
+        }
     }
 
     /** Counts what the parser reads and fails the read that goes beyond the limit. */

@@ -6,7 +6,7 @@ import org.apache.axis2.AxisFault;
 import org.apache.axis2.context.MessageContext;
 import org.apache.axis2.engine.MessageReceiver;
 import org.apache.logging.log4j.LogManager;
-import org.apache.logging.log4j.Logger;
+import org.bftws.module.RateLimitedLog;
 import org.bftws.module.handlers.Refusal;
 
 /**
@@ -20,7 +20,7 @@ import org.bftws.module.handlers.Refusal;
  * signature, sequence or key was right.
  */
 final class ControlMessageReceiver implements MessageReceiver {
-    private static final Logger LOG = LogManager.getLogger(ControlMessageReceiver.class);
+    private static final RateLimitedLog LOG = new RateLimitedLog(LogManager.getLogger(ControlMessageReceiver.class));
     static final String REFUSED = "BFT-WS: not a control message";
 
     private final ControlSink sink;
@@ -41,10 +41,8 @@ final class ControlMessageReceiver implements MessageReceiver {
             m = ControlMessage.read(msgContext.getEnvelope().getBody().getFirstElement(), maxBytes);
         } catch (RuntimeException e) {
             long n = refused.incrementAndGet();
-            // Powers of two: a flood of garbage cannot flood the log.
-            if (Long.bitCount(n) == 1) {
-                LOG.warn("control port refused a message ({} refused so far): {}", n, e.getMessage());
-            }
+            LOG.warn("not a control message", "control port refused a message ({} refused so far): {}", n,
+                    e.getMessage());
             throw Refusal.fault(REFUSED);
         }
         if (guard.admit(msgContext.getEnvelope(), m)) {

@@ -52,6 +52,7 @@ final class Destination {
     /** Lane tasks claimed (running or queued on the pool); at most the window. */
     private int lanes;
     private State state = State.UP;
+    private long lastOffer = System.nanoTime();
     /** Down, and the probe interval passed while nothing waited: the next message is a probe at once. */
     private boolean probeDue;
     private boolean probeTaken;
@@ -69,6 +70,7 @@ final class Destination {
      * @return true if the caller must start a lane
      */
     synchronized boolean offer(OutboundSoap m, int bytes) {
+        lastOffer = System.nanoTime();
         waiting.add(new Outgoing(m, bytes));
         waitingBytes += bytes;
         if (state != State.UP) {
@@ -187,6 +189,22 @@ final class Destination {
 
     synchronized long waitingBytes() {
         return waitingBytes;
+    }
+
+    /**
+     * True when nothing has been offered for {@code idleNanos}, no lane runs and nothing is in flight or due:
+     * the destination may be dropped (a later message makes a new one). A destination marked down gives up its
+     * one kept message then: whoever it was (a client gone for good, most often) has been unreachable throughout.
+     */
+    synchronized boolean retireIfIdle(long now, long idleNanos) {
+        if (now - lastOffer < idleNanos || lanes > 0 || outstanding > 0 || !due.isEmpty()
+                || state == State.UP && !waiting.isEmpty()) {
+            return false;
+        }
+        counters.givenUp.addAndGet(waiting.size());
+        waiting.clear();
+        waitingBytes = 0;
+        return true;
     }
 
     private boolean startProbe() {

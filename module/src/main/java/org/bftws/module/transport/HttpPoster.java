@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
 
 import org.apache.http.HttpEntity;
 import org.apache.http.client.config.RequestConfig;
@@ -12,6 +13,7 @@ import org.apache.http.client.methods.HttpPost;
 import org.apache.http.entity.ByteArrayEntity;
 import org.apache.http.impl.client.CloseableHttpClient;
 import org.apache.http.impl.client.HttpClients;
+import org.apache.http.impl.conn.PoolingHttpClientConnectionManager;
 
 /**
  * One control message as one SOAP one-way HTTP POST, and what its answer means for the Multicast Sender's
@@ -35,6 +37,7 @@ final class HttpPoster implements AutoCloseable {
     private static final int FAULT_PEEK_BYTES = 8192;
 
     private final CloseableHttpClient http;
+    private final PoolingHttpClientConnectionManager connections;
     private final SenderCounters counters;
 
     /** @param connections connections at most (all destinations); {@code perDestination} at most to one */
@@ -42,9 +45,17 @@ final class HttpPoster implements AutoCloseable {
         this.counters = counters;
         RequestConfig rc = RequestConfig.custom().setConnectTimeout(timeoutMillis).setSocketTimeout(timeoutMillis)
                 .setConnectionRequestTimeout(timeoutMillis).build();
+        this.connections = new PoolingHttpClientConnectionManager();
+        this.connections.setMaxTotal(connections);
+        this.connections.setDefaultMaxPerRoute(perDestination);
         this.http = HttpClients.custom().setDefaultRequestConfig(rc).disableAutomaticRetries()
-                .disableCookieManagement().disableRedirectHandling().setMaxConnPerRoute(perDestination)
-                .setMaxConnTotal(connections).build();
+                .disableCookieManagement().disableRedirectHandling().setConnectionManager(this.connections).build();
+    }
+
+    /** Closes kept-alive connections unused for {@code millis} (those to destinations dropped as idle). */
+    void closeIdle(long millis) {
+        connections.closeExpiredConnections();
+        connections.closeIdleConnections(millis, TimeUnit.MILLISECONDS);
     }
 
     Outcome post(URI to, OutboundSoap m) {

@@ -12,9 +12,11 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
+import org.bftws.module.RateLimitedLog;
 import org.bftws.module.Threads;
 import org.bftws.module.transport.Destination.Outgoing;
 import org.bftws.module.transport.HttpPoster.Outcome;
@@ -36,6 +38,7 @@ import org.bftws.module.transport.HttpPoster.Outcome;
  */
 public final class MulticastSender implements AutoCloseable {
     private static final Logger LOG = LogManager.getLogger(MulticastSender.class);
+    private static final RateLimitedLog REFUSAL_LOG = new RateLimitedLog(LOG);
 
     /**
      * Messages one lane posts before it yields its thread, so busy destinations cannot starve the others when
@@ -44,6 +47,14 @@ public final class MulticastSender implements AutoCloseable {
     private static final int DRAIN_BATCH = 32;
     /** Idle pool threads end after this, so a quiet sender (or one whose peers are down) holds no thread. */
     private static final long IDLE_THREAD_SECONDS = 30;
+    /**
+     * A destination sent nothing for this long is dropped, with its state and its buffer (a new message makes
+     * a new one; its pooled HTTP connections close after {@link HttpPoster}'s idle time): a replica replies to
+     * every client's own address, and short-lived clients would otherwise each leave one behind for good.
+     * One minute: far above PBFT's retransmission period, so a peer replica or a client between calls keeps
+     * its destination, and a replica that served a million clients a day holds about a minute's worth.
+     */
+    public static final long IDLE_DESTINATION_MILLIS = 60_000;
 
     private final String name;
     private final MulticastSettings settings;
@@ -52,6 +63,8 @@ public final class MulticastSender implements AutoCloseable {
     private final ScheduledThreadPoolExecutor timer;
     private final ConcurrentHashMap<URI, Destination> destinations = new ConcurrentHashMap<>();
     private final SenderCounters counters = new SenderCounters();
+    private final AtomicLong lastSweep = new AtomicLong(System.nanoTime());
+    private final long idleNanos;
     private volatile boolean closed;
     /** The fault hook's delay ({@link #delayEverySend}); 0: messages are buffered when sent. */
     private volatile long delayMillis;
@@ -62,6 +75,12 @@ public final class MulticastSender implements AutoCloseable {
      *                     dead peer does not delay the others
      */
     public MulticastSender(String name, int destinations, MulticastSettings settings) {
+        this(name, destinations, settings, IDLE_DESTINATION_MILLIS);
+    }
+
+    /** As above, dropping destinations idle for {@code idleMillis} (tests shorten it). */
+    MulticastSender(String name, int destinations, MulticastSettings settings, long idleMillis) {
+        this.idleNanos = TimeUnit.MILLISECONDS.toNanos(idleMillis);
         if (destinations < 1) {
             throw new IllegalArgumentException("destinations must be positive");
         }
@@ -113,10 +132,36 @@ public final class MulticastSender implements AutoCloseable {
         if (closed) {
             return;
         }
+        retireIdleDestinations();
         Destination d = destinations.computeIfAbsent(to, u -> new Destination(u, settings, counters));
         if (d.offer(m, m.estimatedEnvelopeBytes())) {
             startLane(d);
         }
+    }
+
+    /**
+     * Drops the destinations idle for the idle time, at most twice per idle time, on a sending thread (no
+     * timer thread stays for it). A message offered to one just dropped is still sent by it.
+     */
+    void retireIdleDestinations() {
+        long now = System.nanoTime();
+        long last = lastSweep.get();
+        if (now - last < idleNanos / 2 || !lastSweep.compareAndSet(last, now)) {
+            return;
+        }
+        if (destinations.values().removeIf(d -> d.retireIfIdle(now, idleNanos))) {
+            poster.closeIdle(TimeUnit.NANOSECONDS.toMillis(idleNanos));
+        }
+    }
+
+    /** True while a destination for {@code to} is held. */
+    boolean holds(URI to) {
+        return destinations.containsKey(to);
+    }
+
+    /** Destinations held: those sent to within about the idle time. */
+    public int destinations() {
+        return destinations.size();
     }
 
     /** Buffers {@code m} for each of {@code to}; the envelope is built once and shared. */
@@ -204,13 +249,11 @@ public final class MulticastSender implements AutoCloseable {
 
     /**
      * A destination that answers with a SOAP fault received the message (the paper's acknowledgement) and
-     * refused it; sending it again would be refused again. Log the first and then every 1024th.
+     * refused it; sending it again would be refused again. Logged once per destination and interval.
      */
     private void refusal(URI to) {
-        long n = counters.refused.get();
-        if (n == 1 || n % 1024 == 0) {
-            LOG.info("{}: {} refused a message (SOAP fault or HTTP 4xx); {} refused so far", name, to, n);
-        }
+        REFUSAL_LOG.info("refused by " + to, "{}: {} refused a message (SOAP fault or HTTP 4xx); {} refused so far",
+                name, to, counters.refused.get());
     }
 
     /** Messages acknowledged with HTTP 2xx. */

@@ -44,6 +44,25 @@ public class SequenceIdsTest {
                 SequenceIds.derive(u, 4, GROUP, certs[1]));
     }
 
+    /**
+     * A client UUID of version 7 (what group clients send) gives an id whose UUID is version 7 with the client
+     * UUID's 48-bit clock reading: the birth time core's client table prunes by; the rest stays name-based.
+     */
+    @Test
+    public void aVersionSevenClientUuidGivesAnIdCarryingItsBirthTime() {
+        long before = System.currentTimeMillis();
+        UUID client = SequenceIds.newClientUuid();
+        long after = System.currentTimeMillis();
+        assertEquals(7, client.version());
+        assertEquals(2, client.variant());
+        String id = SequenceIds.derive(client, 4, GROUP, null);
+        assertEquals(id, SequenceIds.derive(client, 4, GROUP, null));
+        long birth = SequenceOwner.birth(id);
+        assertTrue(before + " <= " + birth + " <= " + after, before <= birth && birth <= after);
+        assertEquals(4, SequenceOwner.of(id));
+        assertNotEquals(id, SequenceIds.derive(SequenceIds.newClientUuid(), 4, GROUP, null));
+    }
+
     /** A WS-RM Identifier is an absolute URI; this one names its client, then a name-based (v8) UUID. */
     @Test
     public void theIdNamesItsClientThenAVersionEightUuid() {

@@ -1,0 +1,187 @@
+package org.bftws.module.transport;
+
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.SocketTimeoutException;
+
+import org.apache.axis2.transport.http.server.AxisHttpConnection;
+import org.apache.http.HttpConnectionMetrics;
+import org.apache.http.HttpException;
+import org.apache.http.HttpRequest;
+import org.apache.http.HttpResponse;
+
+/**
+ * An HTTP server connection that never reads more than {@link #DRAIN_BYTES} of a request body its service left
+ * unread. Axis2's server consumes the rest of every request body before it finishes the response, so a
+ * request refused early (a declared body above {@code bftws.http.maxRequestBytes}, malformed XML, a refused
+ * header) held its worker thread until the sender had sent everything it declared, or until the socket timed
+ * out (20 s by default): a few senders of oversized bodies in parallel could hold the whole pool. Here the
+ * leftover is drained for at most {@link #DRAIN_BYTES} bytes and {@link #DRAIN_MILLIS} ms (enough for the
+ * tail of an ordinary request, so keep-alive survives); beyond that the response is finished and the
+ * connection closed, which frees the thread at once. Closing with unread bytes may reset the connection
+ * before the sender read the fault; the sender of an oversized body loses only its own answer.
+ */
+final class BoundedDrainConnection implements AxisHttpConnection {
+    /**
+     * The most of an unread request body drained to keep the connection: Tomcat's {@code maxSwallowSize}
+     * idea, smaller (64 KiB), since a group's clients send whole requests and only a refused sender leaves
+     * a large tail.
+     */
+    static final int DRAIN_BYTES = 64 * 1024;
+    /** The longest a drain waits for the sender's next bytes: a stalled sender must not hold the thread. */
+    static final int DRAIN_MILLIS = 200;
+
+    private final AxisHttpConnection conn;
+    private Body body;
+
+    BoundedDrainConnection(AxisHttpConnection conn) {
+        this.conn = conn;
+    }
+
+    @Override
+    public HttpRequest receiveRequest() throws HttpException, IOException {
+        HttpRequest request = conn.receiveRequest();
+        InputStream in = conn.getInputStream();
+        body = in == null ? null : new Body(in);
+        return request;
+    }
+
+    @Override
+    public InputStream getInputStream() {
+        return body;
+    }
+
+    /** Ends the exchange: closes the connection instead of reading the rest of a body that was not drained. */
+    @Override
+    public void reset() throws IOException {
+        if (body != null && body.abandoned) {
+            conn.close();
+        } else {
+            conn.reset();
+        }
+        body = null;
+    }
+
+    @Override
+    public void sendResponse(HttpResponse response) throws HttpException, IOException {
+        conn.sendResponse(response);
+    }
+
+    @Override
+    public OutputStream getOutputStream() {
+        return conn.getOutputStream();
+    }
+
+    @Override
+    public void flush() throws IOException {
+        conn.flush();
+    }
+
+    @Override
+    public void close() throws IOException {
+        conn.close();
+    }
+
+    @Override
+    public boolean isOpen() {
+        return conn.isOpen();
+    }
+
+    @Override
+    public boolean isStale() {
+        return conn.isStale();
+    }
+
+    @Override
+    public void setSocketTimeout(int timeout) {
+        conn.setSocketTimeout(timeout);
+    }
+
+    @Override
+    public int getSocketTimeout() {
+        return conn.getSocketTimeout();
+    }
+
+    @Override
+    public void shutdown() throws IOException {
+        conn.shutdown();
+    }
+
+    @Override
+    public HttpConnectionMetrics getMetrics() {
+        return conn.getMetrics();
+    }
+
+    @Override
+    public InetAddress getLocalAddress() {
+        return conn.getLocalAddress();
+    }
+
+    @Override
+    public int getLocalPort() {
+        return conn.getLocalPort();
+    }
+
+    @Override
+    public InetAddress getRemoteAddress() {
+        return conn.getRemoteAddress();
+    }
+
+    @Override
+    public int getRemotePort() {
+        return conn.getRemotePort();
+    }
+
+    /**
+     * The request body; {@link #close} drains what is left for at most {@link #DRAIN_BYTES} and
+     * {@link #DRAIN_MILLIS}, and marks the body abandoned when that did not reach its end.
+     */
+    private final class Body extends FilterInputStream {
+        boolean abandoned;
+        private boolean closed;
+
+        Body(InputStream in) {
+            super(in);
+        }
+
+        @Override
+        public void close() throws IOException {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            if (drained()) {
+                in.close(); // at the end: releases the stream without reading
+            } else {
+                abandoned = true;
+            }
+        }
+
+        private boolean drained() {
+            int timeout = conn.getSocketTimeout();
+            conn.setSocketTimeout(DRAIN_MILLIS);
+            long deadline = System.nanoTime() + DRAIN_MILLIS * 1_000_000L;
+            byte[] buf = new byte[8192];
+            long left = DRAIN_BYTES;
+            try {
+                while (left > 0 && System.nanoTime() < deadline) {
+                    int n = in.read(buf, 0, (int) Math.min(buf.length, left));
+                    if (n < 0) {
+                        return true;
+                    }
+                    left -= n;
+                }
+                return false;
+            } catch (SocketTimeoutException e) {
+                return false;
+            } catch (IOException e) {
+                return false; // broken or malformed (a bad chunk header): nothing worth keeping
+            } finally {
+                conn.setSocketTimeout(timeout);
+            }
+        }
+    }
+}
