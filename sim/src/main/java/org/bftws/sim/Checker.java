@@ -249,7 +249,7 @@ final class Checker {
           + ex.getMessage());
       return;
     }
-    int[] idx = BaRandomness.randomizedIndices(batch, ops);
+    int[] idx = ops.randomizedIndices(batch);
     byte[][] per = new byte[batch.size()][];
     for (int j = 0; j < idx.length; j++) {
       per[idx[j]] = randoms.get(j);

@@ -138,7 +138,7 @@ public final class Coins {
   }
 
   private int[] randomizedIndices(List<Signed> batch) {
-    return BaRandomness.randomizedIndices(batch, operations);
+    return operations.randomizedIndices(batch);
   }
 
   // ---------------------------------------------------------------- shares from peers
