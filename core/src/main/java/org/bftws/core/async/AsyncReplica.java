@@ -17,18 +17,18 @@ import org.bftws.core.message.Kind;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.RequestId;
 import org.bftws.core.message.Signed;
-import org.bftws.core.pbft.Checkpoints;
-import org.bftws.core.pbft.ClientRequests;
-import org.bftws.core.pbft.CoinConfig;
-import org.bftws.core.pbft.Coins;
-import org.bftws.core.pbft.ConfidentialConfig;
-import org.bftws.core.pbft.Decryptions;
-import org.bftws.core.pbft.Effect;
-import org.bftws.core.pbft.Engine;
-import org.bftws.core.pbft.Envelopes;
-import org.bftws.core.pbft.Event;
-import org.bftws.core.pbft.RandomizedOperations;
-import org.bftws.core.pbft.Ready;
+import org.bftws.core.replication.Checkpoints;
+import org.bftws.core.replication.ClientRequests;
+import org.bftws.core.replication.CoinConfig;
+import org.bftws.core.replication.Coins;
+import org.bftws.core.replication.ConfidentialConfig;
+import org.bftws.core.replication.Decryptions;
+import org.bftws.core.engine.Effect;
+import org.bftws.core.engine.Engine;
+import org.bftws.core.engine.Envelopes;
+import org.bftws.core.engine.Event;
+import org.bftws.core.replication.RandomizedOperations;
+import org.bftws.core.engine.Ready;
 
 /**
  * An ordering engine on SINTRA's atomic broadcast channel (§2.5), in the contract of {@code pbft.Replica}

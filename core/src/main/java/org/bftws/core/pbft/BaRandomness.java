@@ -13,6 +13,7 @@ import org.bftws.core.crypto.Digests;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.PpUpdate;
 import org.bftws.core.message.Signed;
+import org.bftws.core.replication.RandomizedOperations;
 
 /**
  * What a BA random number is (integrity paper §4, the entropy-combination step), as pure functions shared

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.bftws.core.codec.DecodeException;
 import org.bftws.core.config.GroupConfig;
+import org.bftws.core.engine.Event;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.PpUpdate;
 import org.bftws.core.message.PrePrepare;

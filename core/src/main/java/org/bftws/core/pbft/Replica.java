@@ -15,6 +15,12 @@ import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.Authenticators;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.Verifier;
+import org.bftws.core.engine.Effect;
+import org.bftws.core.engine.Engine;
+import org.bftws.core.engine.Envelopes;
+import org.bftws.core.engine.Event;
+import org.bftws.core.engine.Journal;
+import org.bftws.core.engine.Ready;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.PrePrepare;
 import org.bftws.core.message.Request;
@@ -22,6 +28,15 @@ import org.bftws.core.message.RequestId;
 import org.bftws.core.message.Signed;
 import org.bftws.core.message.Status;
 import org.bftws.core.message.Vote;
+import org.bftws.core.replication.Checkpoints;
+import org.bftws.core.replication.ClientRequests;
+import org.bftws.core.replication.ClientTable;
+import org.bftws.core.replication.CoinConfig;
+import org.bftws.core.replication.Coins;
+import org.bftws.core.replication.ConfidentialConfig;
+import org.bftws.core.replication.Decryptions;
+import org.bftws.core.replication.RandomizedOperations;
+import org.bftws.core.replication.ReplicatedClients;
 
 /**
  * One PBFT replica (Castro-Liskov, OSDI'99 §4, with signatures) as a pure state machine: it is stepped

@@ -16,9 +16,12 @@ import org.bftws.core.crypto.threshold.SignatureShare;
 import org.bftws.core.crypto.threshold.ThresholdParams;
 import org.bftws.core.crypto.threshold.ThresholdScheme;
 import org.bftws.core.crypto.threshold.Thresholds;
+import org.bftws.core.engine.Effect;
+import org.bftws.core.engine.Event;
 import org.bftws.core.message.CoinShare;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.Signed;
+import org.bftws.core.replication.CoinConfig;
 import org.bftws.core.testkit.TestRandom;
 import org.junit.Test;
 

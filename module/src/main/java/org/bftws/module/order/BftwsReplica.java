@@ -9,9 +9,9 @@ import java.util.Map;
 
 import org.apache.axis2.AxisFault;
 import org.apache.axis2.context.ConfigurationContext;
-import org.bftws.core.pbft.ConfidentialConfig;
-import org.bftws.core.pbft.ConfidentialOperations;
-import org.bftws.core.pbft.RandomizedOperations;
+import org.bftws.core.replication.ConfidentialConfig;
+import org.bftws.core.replication.ConfidentialOperations;
+import org.bftws.core.replication.RandomizedOperations;
 import org.bftws.core.pbft.RandomnessConfig;
 import org.bftws.core.pbft.ReadOnlyOperations;
 import org.bftws.module.config.BftwsConfig;

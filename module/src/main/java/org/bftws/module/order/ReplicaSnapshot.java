@@ -1,7 +1,7 @@
 package org.bftws.module.order;
 
 import org.bftws.core.async.AsyncReplica;
-import org.bftws.core.pbft.Engine;
+import org.bftws.core.engine.Engine;
 import org.bftws.core.pbft.Replica;
 
 /**

@@ -1,4 +1,4 @@
-package org.bftws.core.pbft;
+package org.bftws.core.replication;
 
 import java.util.Map;
 import java.util.TreeMap;
@@ -19,7 +19,7 @@ import org.bftws.core.message.SequenceOwner;
  * numbers ahead and silence its owner). A terminated sequence
  * keeps a tombstone ({@link Request#TERMINATE}, an empty reply) and nothing else.
  */
-final class ClientTable {
+public final class ClientTable {
   static final class Entry {
     long messageNumber;
     byte[] result;
@@ -27,12 +27,12 @@ final class ClientTable {
     int client;
   }
 
-  static final byte[] EMPTY = new byte[0];
+  public static final byte[] EMPTY = new byte[0];
 
   private final TreeMap<String, Entry> entries = new TreeMap<>();
 
   /** True when (sequence, message number) is newer than anything ordered for that sequence. */
-  boolean isNew(RequestId id) {
+  public boolean isNew(RequestId id) {
     Entry e = entries.get(id.sequenceId());
     return e == null || id.messageNumber() > e.messageNumber;
   }
@@ -75,7 +75,7 @@ final class ClientTable {
     }
   }
 
-  void copyFrom(ClientTable other) {
+  public void copyFrom(ClientTable other) {
     entries.clear();
     entries.putAll(other.entries);
   }

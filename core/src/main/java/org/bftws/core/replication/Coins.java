@@ -1,4 +1,4 @@
-package org.bftws.core.pbft;
+package org.bftws.core.replication;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -282,12 +282,12 @@ public final class Coins {
   }
 
   /** For tests and traces: sequence numbers with coin state (bounded by the log window). */
-  int size() {
+  public int size() {
     return tosses.size();
   }
 
   /** For tests and traces: coins still missing at seq (-1 if nothing is tossed there). */
-  int missing(long seq) {
+  public int missing(long seq) {
     return tosses.missing(seq);
   }
 

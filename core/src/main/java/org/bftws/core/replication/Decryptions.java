@@ -1,4 +1,4 @@
-package org.bftws.core.pbft;
+package org.bftws.core.replication;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -325,7 +325,7 @@ public final class Decryptions {
   }
 
   /** For tests and traces: ciphertexts still waiting at seq (-1 if nothing is opened there). */
-  int missing(long seq) {
+  public int missing(long seq) {
     return openings.missing(seq);
   }
 
