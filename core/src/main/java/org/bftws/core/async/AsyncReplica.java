@@ -117,7 +117,7 @@ public final class AsyncReplica implements Engine {
   private long deliveredAtLastRetransmit = -1;
   /** The stable checkpoint this replica last fetched because a round it fetches is settled by it. */
   private long fetchedSettled;
-  private Ready out = Ready.forClient();
+  private Ready out = new Ready();
 
   public AsyncReplica(GroupConfig cfg, int id, Signer signer, Verifier verifier, CoinConfig coin) {
     this(cfg, id, signer, verifier, coin, RandomizedOperations.AS_FLAGGED);
@@ -506,7 +506,7 @@ public final class AsyncReplica implements Engine {
     executeDelivered();
     fetchIfSettled();
     Ready r = out;
-    out = Ready.forClient();
+    out = new Ready();
     return r;
   }
 
@@ -540,6 +540,12 @@ public final class AsyncReplica implements Engine {
   /** Messages waiting for instances not created yet (rounds this replica has not reached). */
   public int buffered() {
     return ctx.router().buffered();
+  }
+
+  /** The messages buffered for rounds this replica has not reached yet ({@link #buffered}). */
+  @Override
+  public int logSize() {
+    return buffered();
   }
 
   /** Envelopes kept for retransmission (those of the instances open here). */

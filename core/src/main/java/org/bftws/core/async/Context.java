@@ -60,7 +60,7 @@ public final class Context {
    */
   private final Set<ByteBuffer> late = new HashSet<>();
   private final Set<ByteBuffer> latePrevious = new HashSet<>();
-  private Ready out = Ready.forClient();
+  private Ready out = new Ready();
 
   private record Answered(int peer, Pid top) {}
 
@@ -369,7 +369,7 @@ public final class Context {
 
   private Ready flush() {
     Ready r = out;
-    out = Ready.forClient(); // a fresh mutable Ready (its factory's name predates the asynchronous engine)
+    out = new Ready();
     return r;
   }
 }

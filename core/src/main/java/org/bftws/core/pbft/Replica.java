@@ -234,6 +234,7 @@ public final class Replica implements Engine {
    * @throws IllegalArgumentException if the journal is damaged (a record that does not decode or does not
    *     check out)
    */
+  @Override
   public Ready recover(List<Journal.Record> records) {
     if (!journal.on() || now != 0 || lastExecuted != 0 || !log.isEmpty() || view != 0) {
       throw new IllegalStateException("recover() is the first step of a fresh, journaled replica");
@@ -294,6 +295,7 @@ public final class Replica implements Engine {
   }
 
   /** The result of the {@link Effect.ExecuteReadOnly} for {@code request}: replied to at once, never cached. */
+  @Override
   public Ready executedReadOnly(Request request, byte[] result) {
     readOnly.executed(view, request, result, out);
     return flush();
@@ -1016,10 +1018,18 @@ public final class Replica implements Engine {
     return id;
   }
 
+  @Override
   public long view() {
     return view;
   }
 
+  /** PBFT has one: the replica view mod n (Castro-Liskov §4.1). */
+  @Override
+  public boolean hasPrimary() {
+    return true;
+  }
+
+  @Override
   public boolean isActive() {
     return active;
   }
@@ -1037,6 +1047,7 @@ public final class Replica implements Engine {
     return checkpoints.stableSeq;
   }
 
+  @Override
   public int logSize() {
     return log.size();
   }

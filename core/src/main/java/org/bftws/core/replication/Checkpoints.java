@@ -28,7 +28,7 @@ import org.bftws.core.message.StateTransfer;
 
 /**
  * Checkpoints, garbage collection and state transfer (Castro-Liskov §4.3; BFT-WS §3.3.1.8), for both
- * ordering engines: PBFT's {@link Replica} and the asynchronous {@code async.AsyncReplica}.
+ * ordering engines: PBFT's {@code pbft.Replica} and the asynchronous {@code async.AsyncReplica}.
  *
  * <p>A checkpoint has two parts (BFT-WS §3.3.2, configuration II, where f replicas only order). The
  * ordering part, (tag, seq, the client table's ordering part), is alike at every correct replica; its
@@ -131,7 +131,7 @@ public final class Checkpoints {
   /** What this replica had reached when it deferred or last progressed since, and when (ticks). */
   private long deferredReached;
   private long deferredSince;
-  /** Emit a {@link Journal.Type#STABLE} record whenever the stable checkpoint's parts are held ({@link Replica#journaled}). */
+  /** Emit a {@link Journal.Type#STABLE} record whenever the stable checkpoint's parts are held ({@code pbft.Replica#journaled}). */
   private boolean journaled;
 
   public Checkpoints(GroupConfig cfg, int id, Signer signer, Verifier verifier, ClientTable clients, byte[] tag,
@@ -207,7 +207,7 @@ public final class Checkpoints {
   /**
    * A checkpoint's parts after seq under {@code tag}: the client table's ordering part, and with {@code
    * appState} the execution part (cached replies and application state). Configuration III's execution nodes
-   * ({@link ExecutionNode}) encode theirs alike, so their ordering digest is the agreement replicas'.
+   * ({@code pbft.ExecutionNode}) encode theirs alike, so their ordering digest is the agreement replicas'.
    */
   public static Parts encodeParts(byte[] tag, long seq, ClientTable clients, byte[] appState) {
     ByteWriter w = new ByteWriter(256).raw(tag).i64(seq);

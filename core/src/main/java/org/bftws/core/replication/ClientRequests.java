@@ -20,7 +20,7 @@ import org.bftws.core.message.RequestId;
 import org.bftws.core.message.Signed;
 
 /**
- * The client side of an ordering engine, shared by {@link Replica} (PBFT) and the asynchronous engine
+ * The client side of an ordering engine, shared by {@code pbft.Replica} (PBFT) and the asynchronous engine
  * ({@code async.AsyncReplica}): which client requests are acceptable, alone and inside an ordered batch;
  * the {@link ClientTable} that makes execution exactly-once and caches replies (Castro-Liskov §4.1); and
  * the replies, one signed {@link ReplyCertificate} per executed batch with each client's {@link

@@ -23,7 +23,7 @@ import org.bftws.core.message.Signed;
  * Secure causal atomic broadcast (SINTRA §2.6) on top of either ordering engine: a confidential request is
  * ordered as its TDH2 ciphertext, and "whenever the channel delivers a ciphertext, all parties release and
  * exchange a decryption share ... after obtaining a quorum of decryption shares, the cleartext payload message
- * is recovered and delivered". PBFT's {@link Replica} calls {@link #committed} when a batch commits locally,
+ * is recovered and delivered". PBFT's {@code pbft.Replica} calls {@link #committed} when a batch commits locally,
  * the asynchronous {@code async.AsyncReplica} when the channel delivers a round; both then execute a batch
  * only once {@link #ready}, with each request {@link #opened}.
  *

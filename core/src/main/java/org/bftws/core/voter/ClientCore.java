@@ -257,6 +257,6 @@ public final class ClientCore {
   }
 
   private static Ready newReady() {
-    return Ready.forClient();
+    return new Ready();
   }
 }
