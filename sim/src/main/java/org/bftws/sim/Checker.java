@@ -19,11 +19,11 @@ import org.bftws.core.message.Request;
 import org.bftws.core.message.RequestId;
 import org.bftws.core.message.Signed;
 import org.bftws.core.pbft.BaRandomness;
-import org.bftws.core.pbft.CoinConfig;
-import org.bftws.core.pbft.Effect;
-import org.bftws.core.pbft.ReplicatedClients;
-import org.bftws.core.pbft.Event;
-import org.bftws.core.pbft.RandomizedOperations;
+import org.bftws.core.replication.CoinConfig;
+import org.bftws.core.engine.Effect;
+import org.bftws.core.replication.ReplicatedClients;
+import org.bftws.core.engine.Event;
+import org.bftws.core.replication.RandomizedOperations;
 import org.bftws.core.testkit.HashChainApp;
 
 /**
@@ -249,7 +249,7 @@ final class Checker {
           + ex.getMessage());
       return;
     }
-    int[] idx = BaRandomness.randomizedIndices(batch, ops);
+    int[] idx = ops.randomizedIndices(batch);
     byte[][] per = new byte[batch.size()][];
     for (int j = 0; j < idx.length; j++) {
       per[idx[j]] = randoms.get(j);

@@ -1,7 +1,7 @@
 package org.bftws.sim;
 
 import org.bftws.core.message.Request;
-import org.bftws.core.pbft.RandomizedOperations;
+import org.bftws.core.replication.RandomizedOperations;
 
 /**
  * The simulator's randomized operations (integrity paper §4: the replicas, not the client, decide which

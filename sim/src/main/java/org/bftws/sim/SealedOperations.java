@@ -6,8 +6,8 @@ import org.bftws.core.crypto.threshold.SchemeId;
 import org.bftws.core.crypto.threshold.ThresholdParams;
 import org.bftws.core.crypto.threshold.Thresholds;
 import org.bftws.core.message.Request;
-import org.bftws.core.pbft.ConfidentialConfig;
-import org.bftws.core.pbft.ConfidentialOperations;
+import org.bftws.core.replication.ConfidentialConfig;
+import org.bftws.core.replication.ConfidentialOperations;
 import org.bftws.core.testkit.TestRandom;
 
 /**

@@ -20,7 +20,7 @@ import org.bftws.core.crypto.threshold.SchemeId;
  * executes), §3.3.2's configuration II (f replicas, drawn from the seed, only order) or §3.3.3's
  * configuration III (execution nodes apart from the replicas). {@code confidential}:
  * about half the requests that are not randomized are sealed under the group's TDH2 key and opened after
- * ordering (SINTRA §2.6, {@code pbft.Decryptions}). {@code restarts}: what a drawn crash that is not an amnesia
+ * ordering (SINTRA §2.6, {@code replication.Decryptions}). {@code restarts}: what a drawn crash that is not an amnesia
  * does to a PBFT replica ({@link Restarts}).
  */
 public record SimOptions(long seed, int f, int clients, int requests, Byzantine byzantine, Randomness random,
@@ -71,7 +71,7 @@ public record SimOptions(long seed, int f, int clients, int requests, Byzantine 
     /** The replica pauses and resumes with its memory: a process stopped and continued. */
     PAUSE,
     /**
-     * PBFT: the replica is killed and restarts from its journal ({@code pbft.Journal}, TOCS 2002 §4.3): a fresh
+     * PBFT: the replica is killed and restarts from its journal ({@code engine.Journal}, TOCS 2002 §4.3): a fresh
      * replica and service, rebuilt by {@code Replica.recover}; a correct replica, not charged as amnesia.
      */
     JOURNAL,

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;
 
-import org.bftws.core.pbft.Event;
+import org.bftws.core.engine.Event;
 import org.bftws.module.order.ReplicaSnapshot;
 import org.bftws.module.order.TotalOrderManager;
 import org.bftws.module.testing.Conditions;

@@ -21,7 +21,7 @@ import org.bftws.core.crypto.threshold.ThresholdScheme;
 import org.bftws.core.keys.GroupKeys;
 import org.bftws.core.keys.KeyFiles;
 import org.bftws.core.keys.KeyGen;
-import org.bftws.core.pbft.CoinConfig;
+import org.bftws.core.replication.CoinConfig;
 import org.bftws.module.api.CollectiveRandom;
 import org.bftws.module.api.RandomProof;
 import org.junit.BeforeClass;

@@ -17,19 +17,19 @@ import org.bftws.core.message.Kind;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.RequestId;
 import org.bftws.core.message.Signed;
-import org.bftws.core.pbft.Checkpoints;
-import org.bftws.core.pbft.ClientRequests;
-import org.bftws.core.pbft.CoinConfig;
-import org.bftws.core.pbft.CoinProof;
-import org.bftws.core.pbft.Coins;
-import org.bftws.core.pbft.ConfidentialConfig;
-import org.bftws.core.pbft.Decryptions;
-import org.bftws.core.pbft.Effect;
-import org.bftws.core.pbft.Engine;
-import org.bftws.core.pbft.Envelopes;
-import org.bftws.core.pbft.Event;
-import org.bftws.core.pbft.RandomizedOperations;
-import org.bftws.core.pbft.Ready;
+import org.bftws.core.replication.Checkpoints;
+import org.bftws.core.replication.ClientRequests;
+import org.bftws.core.replication.CoinConfig;
+import org.bftws.core.replication.Coins;
+import org.bftws.core.engine.CoinProof;
+import org.bftws.core.replication.ConfidentialConfig;
+import org.bftws.core.replication.Decryptions;
+import org.bftws.core.engine.Effect;
+import org.bftws.core.engine.Engine;
+import org.bftws.core.engine.Envelopes;
+import org.bftws.core.engine.Event;
+import org.bftws.core.replication.RandomizedOperations;
+import org.bftws.core.engine.Ready;
 
 /**
  * An ordering engine on SINTRA's atomic broadcast channel (§2.5), in the contract of {@code pbft.Replica}
@@ -118,7 +118,7 @@ public final class AsyncReplica implements Engine {
   private long deliveredAtLastRetransmit = -1;
   /** The stable checkpoint this replica last fetched because a round it fetches is settled by it. */
   private long fetchedSettled;
-  private Ready out = Ready.forClient();
+  private Ready out = new Ready();
 
   public AsyncReplica(GroupConfig cfg, int id, Signer signer, Verifier verifier, CoinConfig coin) {
     this(cfg, id, signer, verifier, coin, RandomizedOperations.AS_FLAGGED);
@@ -510,7 +510,7 @@ public final class AsyncReplica implements Engine {
     executeDelivered();
     fetchIfSettled();
     Ready r = out;
-    out = Ready.forClient();
+    out = new Ready();
     return r;
   }
 
@@ -544,6 +544,12 @@ public final class AsyncReplica implements Engine {
   /** Messages waiting for instances not created yet (rounds this replica has not reached). */
   public int buffered() {
     return ctx.router().buffered();
+  }
+
+  /** The messages buffered for rounds this replica has not reached yet ({@link #buffered}). */
+  @Override
+  public int logSize() {
+    return buffered();
   }
 
   /** Envelopes kept for retransmission (those of the instances open here). */

@@ -18,7 +18,7 @@ import org.bftws.core.crypto.threshold.GroupValue;
 import org.bftws.core.crypto.threshold.InvalidSharesException;
 import org.bftws.core.crypto.threshold.SignatureShare;
 import org.bftws.core.crypto.threshold.ThresholdException;
-import org.bftws.core.pbft.CoinConfig;
+import org.bftws.core.replication.CoinConfig;
 
 /**
  * Binary Byzantine agreement (SINTRA §2.3): the protocol ABBA of Cachin, Kursawe and Shoup ("Random Oracles

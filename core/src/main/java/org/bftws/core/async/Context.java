@@ -14,10 +14,10 @@ import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.Verifier;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.Signed;
-import org.bftws.core.pbft.CoinConfig;
-import org.bftws.core.pbft.Envelopes;
-import org.bftws.core.pbft.Event;
-import org.bftws.core.pbft.Ready;
+import org.bftws.core.replication.CoinConfig;
+import org.bftws.core.engine.Envelopes;
+import org.bftws.core.engine.Event;
+import org.bftws.core.engine.Ready;
 
 /**
  * One replica's runtime for its asynchronous protocol instances, in the same contract as {@code
@@ -60,7 +60,7 @@ public final class Context {
    */
   private final Set<ByteBuffer> late = new HashSet<>();
   private final Set<ByteBuffer> latePrevious = new HashSet<>();
-  private Ready out = Ready.forClient();
+  private Ready out = new Ready();
 
   private record Answered(int peer, Pid top) {}
 
@@ -369,7 +369,7 @@ public final class Context {
 
   private Ready flush() {
     Ready r = out;
-    out = Ready.forClient(); // a fresh mutable Ready (its factory's name predates the asynchronous engine)
+    out = new Ready();
     return r;
   }
 }

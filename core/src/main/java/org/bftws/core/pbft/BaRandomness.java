@@ -12,8 +12,8 @@ import org.bftws.core.codec.DecodeException;
 import org.bftws.core.crypto.Digests;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.PpUpdate;
-import org.bftws.core.message.Request;
 import org.bftws.core.message.Signed;
+import org.bftws.core.replication.RandomizedOperations;
 
 /**
  * What a BA random number is (integrity paper §4, the entropy-combination step), as pure functions shared
@@ -33,21 +33,6 @@ public final class BaRandomness {
 
   private static byte[] tag(String s) {
     return s.getBytes(StandardCharsets.US_ASCII);
-  }
-
-  /**
-   * The indices of the batch's randomized requests — those {@code ops} says are (integrity paper §4: the
-   * replicas, not the client, decide) — one contribution value (CT: one coin) each.
-   */
-  public static int[] randomizedIndices(List<Signed> batch, RandomizedOperations ops) {
-    int[] out = new int[batch.size()];
-    int count = 0;
-    for (int i = 0; i < batch.size(); i++) {
-      if (ops.isRandomized(Request.decode(batch.get(i).body()))) {
-        out[count++] = i;
-      }
-    }
-    return Arrays.copyOf(out, count);
   }
 
   /** H(i, R_i): a contribution bound to its contributor. */
@@ -141,7 +126,7 @@ public final class BaRandomness {
    */
   public static List<byte[]> checkCertificate(Signed certificate, long seq, byte[] d, List<Signed> batch,
       RandomizedOperations ops, int n, int f, boolean hardened, Predicate<Signed> authentic) {
-    int count = randomizedIndices(batch, ops).length;
+    int count = ops.randomizedIndices(batch).length;
     if (count == 0) {
       throw new IllegalArgumentException("a random number for a batch with no randomized request");
     }

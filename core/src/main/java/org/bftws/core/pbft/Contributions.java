@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.bftws.core.codec.DecodeException;
 import org.bftws.core.config.GroupConfig;
+import org.bftws.core.engine.Event;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.PpUpdate;
 import org.bftws.core.message.PrePrepare;
@@ -120,7 +121,7 @@ final class Contributions {
     if (!active) {
       return null;
     }
-    int[] randomized = BaRandomness.randomizedIndices(pp.requests(), r.operations);
+    int[] randomized = r.operations.randomizedIndices(pp.requests());
     return randomized.length == 0 ? null : contribute(pp.seq(), pp.digest(), randomized.length, pendingOwn(pp.seq()));
   }
 
@@ -218,7 +219,7 @@ final class Contributions {
       }
       return true;
     }
-    int[] randomized = BaRandomness.randomizedIndices(pp.requests(), r.operations);
+    int[] randomized = r.operations.randomizedIndices(pp.requests());
     if (randomized.length == 0) {
       if (t != null) {
         r.evidence(primary, "a contribution for seq " + pp.seq() + ", whose batch has no randomized request");
@@ -257,7 +258,7 @@ final class Contributions {
     if (!active) {
       return;
     }
-    int[] randomized = BaRandomness.randomizedIndices(pp.requests(), r.operations);
+    int[] randomized = r.operations.randomizedIndices(pp.requests());
     Round rd = new Round(r.view, pp.digest(), randomized);
     rounds.put(pp.seq(), rd);
     Round mine = drawn.remove(pp.seq());
@@ -568,7 +569,7 @@ final class Contributions {
    * or d when the batch needs no random number — and null when its randomness does not check out.
    */
   byte[] certifiedVoteDigest(PrePrepare pp, Signed randomness) {
-    if (!active || BaRandomness.randomizedIndices(pp.requests(), r.operations).length == 0) {
+    if (!active || r.operations.randomizedIndices(pp.requests()).length == 0) {
       return randomness == null ? pp.digest() : null;
     }
     if (randomness == null) {

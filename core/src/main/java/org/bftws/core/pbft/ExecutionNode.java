@@ -14,6 +14,12 @@ import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.Digests;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.Verifier;
+import org.bftws.core.engine.Effect;
+import org.bftws.core.engine.Engine;
+import org.bftws.core.engine.Envelopes;
+import org.bftws.core.engine.Event;
+import org.bftws.core.engine.Journal;
+import org.bftws.core.engine.Ready;
 import org.bftws.core.message.Checkpoint;
 import org.bftws.core.message.ExecutionState;
 import org.bftws.core.message.FetchState;
@@ -21,6 +27,11 @@ import org.bftws.core.message.Kind;
 import org.bftws.core.message.OrderedBatch;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.Signed;
+import org.bftws.core.replication.Checkpoints;
+import org.bftws.core.replication.ClientRequests;
+import org.bftws.core.replication.ClientTable;
+import org.bftws.core.replication.RandomizedOperations;
+import org.bftws.core.replication.ReplicatedClients;
 
 /**
  * An execution node of configuration III (BFT-WS §3.3.3; Yin et al., SOSP'03, "Separating agreement from

@@ -4,8 +4,11 @@ import java.util.ArrayList;
 import java.util.List;
 import org.bftws.core.codec.ByteReader;
 import org.bftws.core.codec.ByteWriter;
+import org.bftws.core.engine.Journal;
+import org.bftws.core.engine.Ready;
 import org.bftws.core.message.PreparedCertificate;
 import org.bftws.core.message.Signed;
+import org.bftws.core.replication.Checkpoints;
 
 /**
  * What a journaled {@link Replica} writes to its {@link Journal} ({@link Ready#persist}), at the points where

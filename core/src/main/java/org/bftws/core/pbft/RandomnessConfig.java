@@ -1,5 +1,9 @@
 package org.bftws.core.pbft;
 
+import org.bftws.core.replication.CoinConfig;
+import org.bftws.core.replication.Coins;
+import org.bftws.core.replication.RandomizedOperations;
+
 /**
  * How a replica group gets the collective random numbers of randomized requests (integrity paper §4–§5):
  * not at all, by threshold coin-tossing after commit (CT, with {@link CoinConfig}), or by Byzantine

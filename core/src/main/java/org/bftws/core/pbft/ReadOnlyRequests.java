@@ -1,8 +1,12 @@
 package org.bftws.core.pbft;
 
 import org.bftws.core.config.GroupConfig;
+import org.bftws.core.engine.Effect;
+import org.bftws.core.engine.Event;
+import org.bftws.core.engine.Ready;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.Signed;
+import org.bftws.core.replication.ClientRequests;
 
 /**
  * PBFT's read-only optimisation at a replica (Castro-Liskov, OSDI'99 and TOCS 2002 §5.1.3): a client

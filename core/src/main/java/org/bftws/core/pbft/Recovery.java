@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
 import org.bftws.core.codec.DecodeException;
+import org.bftws.core.engine.Journal;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.NewView;
 import org.bftws.core.message.PrePrepare;
@@ -11,6 +12,7 @@ import org.bftws.core.message.PreparedCertificate;
 import org.bftws.core.message.Signed;
 import org.bftws.core.message.ViewChange;
 import org.bftws.core.message.Vote;
+import org.bftws.core.replication.Checkpoints;
 
 /**
  * A journaled replica's restart ({@link Replica#recover}): its {@link Journal} read back in the order that

@@ -10,11 +10,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import org.bftws.core.engine.CoinProof;
 import org.bftws.core.codec.DecodeException;
 import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.Authenticators;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.Verifier;
+import org.bftws.core.engine.Effect;
+import org.bftws.core.engine.Engine;
+import org.bftws.core.engine.Envelopes;
+import org.bftws.core.engine.Event;
+import org.bftws.core.engine.Journal;
+import org.bftws.core.engine.Ready;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.PrePrepare;
 import org.bftws.core.message.Request;
@@ -22,6 +29,15 @@ import org.bftws.core.message.RequestId;
 import org.bftws.core.message.Signed;
 import org.bftws.core.message.Status;
 import org.bftws.core.message.Vote;
+import org.bftws.core.replication.Checkpoints;
+import org.bftws.core.replication.ClientRequests;
+import org.bftws.core.replication.ClientTable;
+import org.bftws.core.replication.CoinConfig;
+import org.bftws.core.replication.Coins;
+import org.bftws.core.replication.ConfidentialConfig;
+import org.bftws.core.replication.Decryptions;
+import org.bftws.core.replication.RandomizedOperations;
+import org.bftws.core.replication.ReplicatedClients;
 
 /**
  * One PBFT replica (Castro-Liskov, OSDI'99 §4, with signatures) as a pure state machine: it is stepped
@@ -219,6 +235,7 @@ public final class Replica implements Engine {
    * @throws IllegalArgumentException if the journal is damaged (a record that does not decode or does not
    *     check out)
    */
+  @Override
   public Ready recover(List<Journal.Record> records) {
     if (!journal.on() || now != 0 || lastExecuted != 0 || !log.isEmpty() || view != 0) {
       throw new IllegalStateException("recover() is the first step of a fresh, journaled replica");
@@ -279,6 +296,7 @@ public final class Replica implements Engine {
   }
 
   /** The result of the {@link Effect.ExecuteReadOnly} for {@code request}: replied to at once, never cached. */
+  @Override
   public Ready executedReadOnly(Request request, byte[] result) {
     readOnly.executed(view, request, result, out);
     return flush();
@@ -1004,10 +1022,18 @@ public final class Replica implements Engine {
     return id;
   }
 
+  @Override
   public long view() {
     return view;
   }
 
+  /** PBFT has one: the replica view mod n (Castro-Liskov §4.1). */
+  @Override
+  public boolean hasPrimary() {
+    return true;
+  }
+
+  @Override
   public boolean isActive() {
     return active;
   }
@@ -1025,6 +1051,7 @@ public final class Replica implements Engine {
     return checkpoints.stableSeq;
   }
 
+  @Override
   public int logSize() {
     return log.size();
   }

@@ -6,6 +6,7 @@ import org.bftws.core.config.GroupConfig;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.Signed;
 import org.bftws.core.message.Status;
+import org.bftws.core.replication.Checkpoints;
 
 /**
  * Status messages (Castro-Liskov TOCS 2002 §5.2): a replica that may be behind multicasts where it is, and

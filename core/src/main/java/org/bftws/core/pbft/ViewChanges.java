@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import org.bftws.core.codec.DecodeException;
 import org.bftws.core.config.GroupConfig;
+import org.bftws.core.engine.Event;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.NewView;
 import org.bftws.core.message.PrePrepare;
@@ -17,6 +18,7 @@ import org.bftws.core.message.PreparedCertificate;
 import org.bftws.core.message.Signed;
 import org.bftws.core.message.ViewChange;
 import org.bftws.core.message.Vote;
+import org.bftws.core.replication.Checkpoints;
 
 /**
  * The view-change protocol (Castro-Liskov §4.4) with its liveness rules (§4.5.2): a backup waiting too

@@ -11,8 +11,8 @@ import org.bftws.core.message.ReplyBundle;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.RequestId;
 import org.bftws.core.message.Signed;
-import org.bftws.core.pbft.Event;
-import org.bftws.core.pbft.Ready;
+import org.bftws.core.engine.Event;
+import org.bftws.core.engine.Ready;
 
 /**
  * The client side of PBFT (Castro-Liskov §4.1, BFT-WS §2.2) as a pure state machine: it signs requests of
@@ -257,6 +257,6 @@ public final class ClientCore {
   }
 
   private static Ready newReady() {
-    return Ready.forClient();
+    return new Ready();
   }
 }

@@ -11,7 +11,7 @@ import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.function.Predicate;
 import org.bftws.core.codec.ByteWriter;
-import org.bftws.core.pbft.Event;
+import org.bftws.core.engine.Event;
 
 /**
  * One binary agreement instance at every correct replica of an {@link AsyncNet} with coins, plain ({@link

@@ -18,9 +18,9 @@ import org.bftws.core.crypto.threshold.ThresholdScheme;
 import org.bftws.core.crypto.threshold.Thresholds;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.Signed;
-import org.bftws.core.pbft.CoinConfig;
-import org.bftws.core.pbft.Event;
-import org.bftws.core.pbft.Ready;
+import org.bftws.core.replication.CoinConfig;
+import org.bftws.core.engine.Event;
+import org.bftws.core.engine.Ready;
 import org.bftws.core.testkit.TestKeys;
 import org.bftws.core.testkit.TestRandom;
 

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import org.bftws.core.codec.DecodeException;
-import org.bftws.core.pbft.Ready;
+import org.bftws.core.engine.Ready;
 import org.junit.Test;
 
 /** Protocol ids, the ASYNC body, the router and the context, without any particular protocol. */
@@ -211,7 +211,7 @@ public class AsyncScaffoldTest {
     assertTrue("hostile bytes are recorded as evidence: " + evidence, evidence > 2000);
     // validly signed envelopes with garbage bodies or unknown types are evidence against their signer
     Ready r = victim.receive(net.forge(0, pid, 99, new byte[3]));
-    assertEquals(0, ((org.bftws.core.pbft.Event.Evidence) r.events.get(0)).node());
+    assertEquals(0, ((org.bftws.core.engine.Event.Evidence) r.events.get(0)).node());
     assertTrue(victim.receive(net.forge(0, pid, ReliableBroadcast.READY, new byte[31])).events.size() == 1);
   }
 

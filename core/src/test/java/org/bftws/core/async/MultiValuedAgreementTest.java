@@ -25,7 +25,7 @@ import org.bftws.core.crypto.Verifier;
 import org.bftws.core.crypto.threshold.Dealt;
 import org.bftws.core.crypto.threshold.ShoupRsa;
 import org.bftws.core.crypto.threshold.ThresholdParams;
-import org.bftws.core.pbft.Event;
+import org.bftws.core.engine.Event;
 import org.bftws.core.testkit.TestKeys;
 import org.bftws.core.testkit.TestRandom;
 import org.junit.Test;

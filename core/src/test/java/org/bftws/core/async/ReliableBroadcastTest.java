@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import org.bftws.core.crypto.Digests;
-import org.bftws.core.pbft.Event;
+import org.bftws.core.engine.Event;
 import org.junit.Test;
 
 public class ReliableBroadcastTest {

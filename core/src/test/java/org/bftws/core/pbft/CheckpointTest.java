@@ -5,6 +5,7 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 import java.util.List;
+import org.bftws.core.engine.Event;
 import org.junit.Test;
 
 /** Castro-Liskov §4.3: checkpoints, stability at 2f+1, garbage collection and watermarks. */

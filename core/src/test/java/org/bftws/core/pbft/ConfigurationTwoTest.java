@@ -12,6 +12,7 @@ import java.util.Map;
 import org.bftws.core.config.ConfigException;
 import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.Digests;
+import org.bftws.core.engine.Event;
 import org.bftws.core.message.Checkpoint;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.ReplyBundle;

@@ -12,10 +12,13 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.bftws.core.config.GroupConfig;
+import org.bftws.core.engine.Event;
+import org.bftws.core.engine.Ready;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.PpUpdate;
 import org.bftws.core.message.PrePrepare;
 import org.bftws.core.message.Signed;
+import org.bftws.core.replication.RandomizedOperations;
 import org.junit.Test;
 
 /**

@@ -15,11 +15,15 @@ import org.bftws.core.crypto.threshold.SignatureShare;
 import org.bftws.core.crypto.threshold.Tdh2;
 import org.bftws.core.crypto.threshold.Tdh2Ciphertext;
 import org.bftws.core.crypto.threshold.ThresholdParams;
+import org.bftws.core.engine.Effect;
+import org.bftws.core.engine.Event;
 import org.bftws.core.message.CoinShare;
 import org.bftws.core.message.DecryptionShares;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.Signed;
+import org.bftws.core.replication.ConfidentialConfig;
+import org.bftws.core.replication.ConfidentialOperations;
 import org.bftws.core.testkit.TestRandom;
 import org.junit.Test;
 

@@ -5,8 +5,9 @@ import static org.junit.Assert.assertEquals;
 
 import java.util.List;
 import org.bftws.core.codec.DecodeException;
-import org.bftws.core.pbft.Journal.Record;
-import org.bftws.core.pbft.Journal.Type;
+import org.bftws.core.engine.Journal.Record;
+import org.bftws.core.engine.Journal.Type;
+import org.bftws.core.engine.Journal;
 import org.junit.Test;
 
 public class JournalTest {

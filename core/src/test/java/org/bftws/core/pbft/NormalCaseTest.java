@@ -6,6 +6,9 @@ import static org.junit.Assert.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import org.bftws.core.engine.Effect;
+import org.bftws.core.engine.Event;
+import org.bftws.core.engine.Ready;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.PrePrepare;
 import org.bftws.core.message.Request;

@@ -10,9 +10,11 @@ import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.threshold.SchemeId;
 import org.bftws.core.crypto.threshold.ThresholdParams;
 import org.bftws.core.crypto.threshold.Thresholds;
+import org.bftws.core.engine.Event;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.PrePrepare;
 import org.bftws.core.message.Signed;
+import org.bftws.core.replication.RandomizedOperations;
 import org.junit.Test;
 
 /**

@@ -8,9 +8,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import org.bftws.core.config.GroupConfig;
+import org.bftws.core.engine.Event;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.Signed;
+import org.bftws.core.replication.RandomizedOperations;
 import org.junit.Test;
 
 /**

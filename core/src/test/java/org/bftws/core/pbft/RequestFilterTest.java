@@ -7,11 +7,13 @@ import static org.junit.Assert.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import org.bftws.core.engine.Event;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.PrePrepare;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.SequenceOwner;
 import org.bftws.core.message.Signed;
+import org.bftws.core.replication.ReplicatedClients;
 import org.bftws.core.voter.ClientCore;
 import org.junit.Test;
 

@@ -7,6 +7,8 @@ import static org.junit.Assert.assertTrue;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.IntStream;
+import org.bftws.core.engine.Event;
+import org.bftws.core.engine.Ready;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.Signed;
 import org.junit.Test;

@@ -5,6 +5,8 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 import java.util.List;
+import org.bftws.core.engine.Event;
+import org.bftws.core.engine.Ready;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.Signed;
 import org.bftws.core.message.StateTransfer;

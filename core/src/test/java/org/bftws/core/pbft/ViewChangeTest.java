@@ -4,6 +4,7 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 import java.util.List;
+import org.bftws.core.engine.Event;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.NewView;
 import org.bftws.core.message.PrePrepare;

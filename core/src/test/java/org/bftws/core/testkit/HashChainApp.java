@@ -6,7 +6,7 @@ import java.util.List;
 import org.bftws.core.codec.ByteWriter;
 import org.bftws.core.crypto.Digests;
 import org.bftws.core.message.Request;
-import org.bftws.core.pbft.Effect;
+import org.bftws.core.engine.Effect;
 
 /**
  * The replicated service of the in-memory cluster and the simulator: its state is a hash chain over every

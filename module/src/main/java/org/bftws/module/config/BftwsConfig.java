@@ -8,7 +8,7 @@ import org.bftws.core.config.ConfigKey;
 import org.bftws.core.config.ConfigValues;
 import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.Authentication;
-import org.bftws.core.pbft.ReplicatedClients;
+import org.bftws.core.replication.ReplicatedClients;
 import org.bftws.module.transport.MulticastSettings;
 import org.bftws.module.xml.XmlLimits;
 

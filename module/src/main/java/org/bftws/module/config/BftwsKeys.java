@@ -12,7 +12,7 @@ import java.util.List;
 import org.bftws.core.config.ConfigKey;
 import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.Authentication;
-import org.bftws.core.pbft.ReplicatedClients;
+import org.bftws.core.replication.ReplicatedClients;
 import org.bftws.module.xml.XmlLimits;
 
 /**

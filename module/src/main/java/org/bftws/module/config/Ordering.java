@@ -4,7 +4,7 @@ import org.bftws.core.config.ConfigKey;
 
 /**
  * Which of core's ordering engines a replica group runs ({@code bftws.ordering}, docs/configuration.md,
- * "Ordering modes"). Both implement core's {@code pbft.Engine}, so everything around ordering — services,
+ * "Ordering modes"). Both implement core's {@code engine.Engine}, so everything around ordering — services,
  * WS-RM sequences, the Voter, checkpoints, state transfer, the CT coins of randomized operations, WS-Security
  * signing — is the same in either mode.
  */

@@ -16,7 +16,7 @@ import org.apache.axis2.context.MessageContext;
 import org.apache.axis2.context.OperationContext;
 import org.apache.axis2.wsdl.WSDLConstants;
 import org.bftws.core.codec.DecodeException;
-import org.bftws.core.pbft.Event;
+import org.bftws.core.engine.Event;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.apache.sandesha2.client.SandeshaClientConstants;

@@ -1,7 +1,7 @@
 package org.bftws.module.handlers;
 
 import org.bftws.core.message.Request;
-import org.bftws.core.pbft.ConfidentialConfig;
+import org.bftws.core.replication.ConfidentialConfig;
 import org.bftws.module.api.ApplicationRequest;
 import org.bftws.module.config.BftwsConfig;
 import org.bftws.module.config.BftwsKeys;

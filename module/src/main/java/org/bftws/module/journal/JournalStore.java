@@ -14,13 +14,13 @@ import java.util.List;
 import java.util.zip.CRC32;
 
 import org.bftws.core.codec.DecodeException;
-import org.bftws.core.pbft.Journal;
+import org.bftws.core.engine.Journal;
 import org.bftws.module.config.JournalDurability;
 
 /**
  * A PBFT replica's {@link Journal} on local disk: one file in its data directory, each record framed as
  * [length][CRC32][bytes] (big-endian ints). The replica's ordering thread appends a step's
- * {@link org.bftws.core.pbft.Ready#persist} records before it sends that step's messages, so a record that
+ * {@link org.bftws.core.engine.Ready#persist} records before it sends that step's messages, so a record that
  * is torn or damaged at the end of the file covers messages that were never sent: {@link #load} drops it
  * (and truncates it away) without the replica having promised anything it forgets (Castro-Liskov TOCS 2002
  * §4.3 keeps the log on disk across a reboot).

@@ -5,7 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 
-import org.bftws.core.pbft.Event;
+import org.bftws.core.engine.Event;
 
 /**
  * What a replica's Total Order Manager counts for its {@code /metrics}: requests ordered and executed, batches,

@@ -7,8 +7,8 @@ import org.bftws.core.message.ReplyBundle;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.Signed;
 import org.bftws.core.message.Vote;
-import org.bftws.core.pbft.Event;
-import org.bftws.core.pbft.Ready;
+import org.bftws.core.engine.Event;
+import org.bftws.core.engine.Ready;
 import org.bftws.module.metrics.PhaseTrace.Point;
 import org.bftws.module.metrics.PhaseTrace.Step;
 

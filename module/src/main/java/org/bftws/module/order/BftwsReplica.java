@@ -9,9 +9,9 @@ import java.util.Map;
 
 import org.apache.axis2.AxisFault;
 import org.apache.axis2.context.ConfigurationContext;
-import org.bftws.core.pbft.ConfidentialConfig;
-import org.bftws.core.pbft.ConfidentialOperations;
-import org.bftws.core.pbft.RandomizedOperations;
+import org.bftws.core.replication.ConfidentialConfig;
+import org.bftws.core.replication.ConfidentialOperations;
+import org.bftws.core.replication.RandomizedOperations;
 import org.bftws.core.pbft.RandomnessConfig;
 import org.bftws.core.pbft.ReadOnlyOperations;
 import org.bftws.module.config.BftwsConfig;
@@ -105,20 +105,21 @@ public final class BftwsReplica implements AutoCloseable {
         // A window's worth of threads per peer, so a dead peer's timeouts delay nobody else's messages.
         MulticastSender sender = new MulticastSender("bftws-send-r" + id, config.n() + executionControl.size(),
                 config.multicast());
-        TotalOrderManager manager = new TotalOrderManager(config.group(), id, keys.signer(), keys.verifier(),
-                control, service, sender, config.tickMillis(), INBOUND_CAPACITY,
-                config.controlMaxBytes(), randomness, readOnly, keys.macs(), config.ordering());
-        manager.executionNodeControl(executionControl);
+        EngineOptions engine = new EngineOptions(config.group(), id, keys.signer(), keys.verifier(), randomness)
+                .ordering(config.ordering()).readOnly(readOnly).macs(keys.macs())
+                .replicatedClients(config.replicatedClients());
         if (config.dataDir() != null) {
-            manager.journal(openJournal(config, sender));
+            engine.journal(openJournal(config, sender));
         }
-        manager.replicatedClients(config.replicatedClients());
         // Configuration III's execution nodes hold no decryption share and agreement replicas execute nothing:
         // confidential operations are not offered there, and a sealed request is refused by the In Handler.
         if (confidential != ConfidentialOperations.NONE && config.group().executionNodes().isEmpty()) {
-            manager.confidentialOperations(new ConfidentialConfig(keys.group().encryption(), keys.decryption(),
+            engine.confidential(new ConfidentialConfig(keys.group().encryption(), keys.decryption(),
                     RandomnessSetup.groupId(config), confidential));
         }
+        TotalOrderManager manager = new TotalOrderManager(engine, control, service, sender, config.tickMillis(),
+                INBOUND_CAPACITY, config.controlMaxBytes());
+        manager.executionNodeControl(executionControl);
         ControlPortClientFilter filter = requestsOnControlPort ? null : new ControlPortClientFilter(manager, config.n());
         ControlPort port;
         try {

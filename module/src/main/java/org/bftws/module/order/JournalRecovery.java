@@ -2,7 +2,7 @@ package org.bftws.module.order;
 
 import java.util.List;
 
-import org.bftws.core.pbft.Journal;
+import org.bftws.core.engine.Journal;
 
 /**
  * What a replica restarted from its journal: the stable checkpoint the journal held (0 if none yet, the

@@ -1,12 +1,10 @@
 package org.bftws.module.order;
 
-import org.bftws.core.async.AsyncReplica;
-import org.bftws.core.pbft.Engine;
-import org.bftws.core.pbft.Replica;
+import org.bftws.core.engine.Engine;
 
 /**
  * What the replica's state machine looked like after one step of the ordering thread, for readers on other
- * threads (the MBean, the status line, tests). Core's {@link Replica} is not thread-safe and belongs to the
+ * threads (the MBean, the status line, tests). Core's {@link Engine} is not thread-safe and belongs to the
  * ordering thread alone (see {@link TotalOrderManager}), so that thread copies these values after each step and
  * publishes the copy through a volatile field: a reader sees one consistent step, never half of one.
  *
@@ -34,13 +32,8 @@ public record ReplicaSnapshot(long view, int primary, boolean active, long lastE
 
     /** The state of {@code engine} of a group of {@code n}; call it on the ordering thread only. */
     static ReplicaSnapshot of(Engine engine, int n, long nanoTime) {
-        if (engine instanceof Replica replica) {
-            return new ReplicaSnapshot(replica.view(), (int) (replica.view() % n), replica.isActive(),
-                    replica.lastExecuted(), replica.stableCheckpoint(), replica.pendingRequests(), replica.logSize(),
-                    nanoTime);
-        }
-        int buffered = engine instanceof AsyncReplica a ? a.buffered() : 0;
-        return new ReplicaSnapshot(0, NO_PRIMARY, true, engine.lastExecuted(), engine.stableCheckpoint(),
-                engine.pendingRequests(), buffered, nanoTime);
+        return new ReplicaSnapshot(engine.view(), engine.hasPrimary() ? (int) (engine.view() % n) : NO_PRIMARY,
+                engine.isActive(), engine.lastExecuted(), engine.stableCheckpoint(), engine.pendingRequests(),
+                engine.logSize(), nanoTime);
     }
 }

@@ -20,30 +20,18 @@ import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.bftws.module.RateLimitedLog;
 import org.bftws.core.codec.DecodeException;
-import org.bftws.core.config.GroupConfig;
-import org.bftws.core.crypto.Authentication;
-import org.bftws.core.crypto.Authenticators;
-import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.Verifier;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.Signed;
-import org.bftws.core.async.AsyncReplica;
-import org.bftws.core.pbft.Effect;
-import org.bftws.core.pbft.ConfidentialConfig;
-import org.bftws.core.pbft.Engine;
-import org.bftws.core.pbft.Event;
-import org.bftws.core.pbft.Journal;
-import org.bftws.core.pbft.ExecutionNode;
-import org.bftws.core.pbft.Ready;
-import org.bftws.core.pbft.RandomnessConfig;
-import org.bftws.core.pbft.ReadOnlyOperations;
-import org.bftws.core.pbft.Replica;
-import org.bftws.core.pbft.ReplicatedClients;
-import org.bftws.core.pbft.Role;
+import org.bftws.core.engine.Effect;
+import org.bftws.core.replication.ConfidentialConfig;
+import org.bftws.core.engine.Engine;
+import org.bftws.core.engine.Event;
+import org.bftws.core.engine.Journal;
+import org.bftws.core.engine.Ready;
 import org.bftws.module.Threads;
 import org.bftws.module.api.RandomProof;
 import org.bftws.module.config.BftwsKeys;
-import org.bftws.module.config.Ordering;
 import org.bftws.module.journal.JournalStore;
 import org.bftws.module.metrics.OrderingMetrics;
 import org.bftws.module.metrics.OrderingTrace;
@@ -55,8 +43,8 @@ import org.bftws.module.transport.MulticastSender;
 
 /**
  * The Total Order Manager (paper §3.3.1.8): the one thread that owns this replica's ordering state machine,
- * core's PBFT {@link Replica} or, with {@code bftws.ordering=async}, its {@link AsyncReplica} on SINTRA's
- * atomic broadcast (DSN 2002 §2.5); both are core's {@link Engine}, stepped alike here. Everything that can
+ * core's {@link Engine} that {@link EngineOptions} builds: PBFT's replica or, with {@code bftws.ordering=async},
+ * SINTRA's atomic broadcast (DSN 2002 §2.5), or configuration III's execution node; all are stepped alike here. Everything that can
  * change that state arrives on one queue — control messages from the control port, ticks every
  * {@code bftws.tickMillis}, execution results and captured states — and is applied in arrival order, so the
  * replica needs no locks and behaves as in the simulator.
@@ -101,10 +89,8 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
 
     private final int id;
     private final int n;
-    /** The ordering engine: {@link #pbft}, or the asynchronous one. */
+    /** The ordering engine; the ordering thread's alone once started. */
     private final Engine engine;
-    /** PBFT's replica, null with asynchronous ordering (read-only requests and replicated clients are PBFT's). */
-    private final Replica pbft;
     /** Signatures checked on the receiving HTTP workers, so the ordering thread need not (see PreVerifier). */
     private final PreVerifier preVerifier;
     private final List<URI> replicaControl;
@@ -114,7 +100,7 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
     private final int tickMillis;
     private final int inboundCapacity;
     private final int maxMessageBytes;
-    private final RandomnessConfig randomness;
+    private final String randomness;
     private final RandomProofs proofs;
     private final String orderingMode;
 
@@ -145,9 +131,9 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
     /** Null, or the WS-Security signer of the replies (control messages to clients) with bftws.security=rampart. */
     private volatile UnaryOperator<byte[]> replySigner;
     /** Null, or the confidential requests' material (SINTRA §2.6), for the In Handler's checks. */
-    private volatile ConfidentialConfig confidential;
-    /** Null, or this replica's journal; set before {@link #start}, then the ordering thread's alone. */
-    private JournalStore journal;
+    private final ConfidentialConfig confidential;
+    /** Null, or this replica's journal; the starting thread's, then the ordering thread's alone. */
+    private final JournalStore journal;
     /** Null, or what this replica restarted from: its journal's stable checkpoint and record count. */
     private volatile JournalRecovery recovered;
     /** Stable checkpoints installed from peers by state transfer (a journal's own not counted). */
@@ -156,43 +142,23 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
     private volatile Map<Integer, URI> executionControl = Map.of();
 
     /**
+     * @param engine          the ordering engine and what it is built with (its journal, if any, too)
      * @param replicaControl  control-port URL of every replica, indexed by replica id (0..n-1)
      * @param inboundCapacity received messages queued before further ones are dropped (retransmitted later)
      * @param maxMessageBytes largest control message sent; peers refuse bigger ones anyway
-     * @param randomness      how randomized requests get their collective random number (integrity paper
-     *                        §4 BA, §5 CT) and which requests are randomized
-     * @param readOnly        which requests may execute without ordering (Castro-Liskov §5.1.3)
-     * @param macs            this replica's authenticators with {@code bftws.authentication=macs}, else null
      */
-    public TotalOrderManager(GroupConfig cfg, int id, Signer signer, Verifier verifier, List<URI> replicaControl,
-            ReplicatedService service, MulticastSender sender, int tickMillis, int inboundCapacity,
-            int maxMessageBytes, RandomnessConfig randomness, ReadOnlyOperations readOnly, Authenticators macs) {
-        this(cfg, id, signer, verifier, replicaControl, service, sender, tickMillis, inboundCapacity, maxMessageBytes,
-                randomness, readOnly, macs, Ordering.PBFT);
-    }
-
-    /**
-     * As above, ordering with {@code ordering}'s engine. The asynchronous one needs CT {@code randomness} (its
-     * binary agreements toss the group's threshold coin) and takes neither {@code readOnly} nor {@code macs}:
-     * it executes no request without ordering, and signs every message.
-     */
-    public TotalOrderManager(GroupConfig cfg, int id, Signer signer, Verifier verifier, List<URI> replicaControl,
-            ReplicatedService service, MulticastSender sender, int tickMillis, int inboundCapacity,
-            int maxMessageBytes, RandomnessConfig randomness, ReadOnlyOperations readOnly, Authenticators macs,
-            Ordering ordering) {
-        if (replicaControl.size() != cfg.n()) {
-            throw new IllegalArgumentException(cfg.n() + " replica endpoints needed, got " + replicaControl.size());
+    public TotalOrderManager(EngineOptions engine, List<URI> replicaControl, ReplicatedService service,
+            MulticastSender sender, int tickMillis, int inboundCapacity, int maxMessageBytes) {
+        int id = engine.id();
+        if (replicaControl.size() != engine.cfg().n()) {
+            throw new IllegalArgumentException(engine.cfg().n() + " replica endpoints needed, got " + replicaControl.size());
         }
         this.id = id;
-        this.n = cfg.n();
-        boolean async = ordering == Ordering.ASYNC;
-        this.preVerifier = macs == null || async ? new PreVerifier(verifier) : new PreVerifier(verifier, cfg, id);
-        // Configuration III (BFT-WS §3.3.3): an execution node steps core's ExecutionNode, which orders nothing.
-        boolean executionNode = cfg.isExecutionNode(id);
-        this.pbft = async || executionNode ? null
-                : new Replica(cfg, id, signer, preVerifier, Role.of(cfg, id), randomness, macs).readOnlyOperations(readOnly);
-        this.engine = executionNode ? new ExecutionNode(cfg, id, signer, preVerifier)
-                : async ? asyncEngine(cfg, id, signer, preVerifier, randomness) : pbft;
+        this.n = engine.cfg().n();
+        this.preVerifier = engine.preVerifier();
+        this.engine = engine.build(preVerifier);
+        this.journal = engine.journal();
+        this.confidential = engine.confidential();
         this.replicaControl = List.copyOf(replicaControl);
         List<URI> others = new ArrayList<>(replicaControl);
         if (id < n) {
@@ -204,29 +170,12 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
         this.tickMillis = tickMillis;
         this.inboundCapacity = inboundCapacity;
         this.maxMessageBytes = maxMessageBytes;
-        this.randomness = randomness;
-        this.proofs = new RandomProofs(randomness);
-        this.orderingMode = executionNode ? "execution node of configuration III (agreement by "
-                + cfg.n() + " PBFT replicas)" : async ? "asynchronous (SINTRA atomic broadcast), randomness " + randomness.algorithm()
-                : "PBFT " + Role.of(cfg, id) + ", randomness " + randomness.algorithm() + ", authentication "
-                + (macs == null ? Authentication.SIGNATURES : Authentication.MACS).label();
+        this.randomness = engine.randomness().algorithm().toString();
+        this.proofs = new RandomProofs(engine.randomness());
+        this.orderingMode = engine.describe();
         this.orderingThread = daemon(this::run, "bftws-order-r" + id);
         this.execution = Executors.newSingleThreadExecutor(r -> daemon(r, "bftws-exec-r" + id));
         this.ticker = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "bftws-tick-r" + id));
-    }
-
-    /** SINTRA's engine: its binary agreements and the randomized requests share the group's CT coin. */
-    private static Engine asyncEngine(GroupConfig cfg, int id, Signer signer, Verifier verifier,
-            RandomnessConfig randomness) {
-        if (randomness.algorithm() != RandomnessConfig.Algorithm.CT) {
-            throw new IllegalArgumentException("asynchronous ordering needs the group's threshold coin (CT"
-                    + " randomness), got " + randomness.algorithm());
-        }
-        if (cfg.separatesExecution()) {
-            throw new IllegalArgumentException("asynchronous ordering runs configuration I only: every replica"
-                    + " executes");
-        }
-        return new AsyncReplica(cfg, id, signer, verifier, randomness.coins(), randomness.operations());
     }
 
     /**
@@ -246,24 +195,12 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
         this.executionControl = Map.copyOf(control);
     }
 
-    /**
-     * Keeps this PBFT replica's journal in {@code store} (Castro-Liskov TOCS 2002 §4.3); before {@link #start},
-     * which recovers from what it holds. The asynchronous engine and execution nodes keep none.
-     */
-    public void journal(JournalStore store) {
-        if (pbft == null) {
-            throw new IllegalArgumentException("only a PBFT replica keeps a journal, not the " + orderingMode);
-        }
-        pbft.journaled();
-        this.journal = store;
-    }
-
     public void start() {
         recoverFromJournal();
         orderingThread.start();
         ticker.scheduleAtFixedRate(this::tick, tickMillis, tickMillis, TimeUnit.MILLISECONDS);
         LOG.info("replica {} of {}: total order manager started, tick {} ms, randomness {}", id, n, tickMillis,
-                randomness.algorithm());
+                randomness);
     }
 
     /**
@@ -281,7 +218,7 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
             return;
         }
         JournalRecovery from = JournalRecovery.of(records);
-        perform(pbft.recover(records), true);
+        perform(engine.recover(records), true);
         snapshot = ReplicaSnapshot.of(engine, n, System.nanoTime());
         recovered = from;
         LOG.info("replica {}: recovered from journal at stable checkpoint {} with {} records", id,
@@ -353,7 +290,7 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
         } else if (in instanceof Executed ex) {
             return ex.generation() == generation ? engine.executed(ex.seq(), ex.results()) : null;
         } else if (in instanceof ReadOnlyExecuted ro) {
-            return pbft.executedReadOnly(ro.request(), ro.result()); // only PBFT hands out read-only executions
+            return engine.executedReadOnly(ro.request(), ro.result());
         } else if (in instanceof Captured c) {
             return c.generation() == generation ? engine.stateCaptured(c.seq(), c.state()) : null;
         } else if (in instanceof Failed fl) {
@@ -436,33 +373,6 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
             } else {
                 LOG.debug("replica {}: no reply endpoint known for client {}", id, o.to());
             }
-        }
-    }
-
-    /**
-     * Declares the replicated clients (BFT-WS paper §3.4, {@code bftws.replicatedClients}) to core; before
-     * {@link #start}.
-     */
-    public void replicatedClients(ReplicatedClients clients) {
-        if (pbft != null) {
-            pbft.replicatedClients(clients);
-        } else if (engine instanceof ExecutionNode node) {
-            node.replicatedClients(clients);
-        } else if (!clients.isEmpty()) {
-            throw new IllegalArgumentException("asynchronous ordering takes no replicated clients");
-        }
-    }
-
-    /**
-     * Declares the confidential requests (SINTRA §2.6) to either engine: their ciphertext is ordered, and
-     * opened with the other replicas' decryption shares before execution; before {@link #start}.
-     */
-    public void confidentialOperations(ConfidentialConfig confidential) {
-        this.confidential = confidential;
-        if (pbft != null) {
-            pbft.confidentialOperations(confidential);
-        } else {
-            ((AsyncReplica) engine).confidentialOperations(confidential);
         }
     }
 

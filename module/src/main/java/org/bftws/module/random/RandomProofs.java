@@ -1,8 +1,8 @@
 package org.bftws.module.random;
 
 import org.bftws.core.crypto.threshold.SchemeId;
-import org.bftws.core.pbft.CoinConfig;
-import org.bftws.core.pbft.CoinProof;
+import org.bftws.core.replication.CoinConfig;
+import org.bftws.core.engine.CoinProof;
 import org.bftws.core.pbft.RandomnessConfig;
 import org.bftws.module.api.RandomProof;
 

@@ -4,9 +4,9 @@ import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 
 import org.bftws.core.keys.GroupKeys;
-import org.bftws.core.pbft.CoinConfig;
+import org.bftws.core.replication.CoinConfig;
 import org.bftws.core.pbft.Entropy;
-import org.bftws.core.pbft.RandomizedOperations;
+import org.bftws.core.replication.RandomizedOperations;
 import org.bftws.core.pbft.RandomnessConfig;
 import org.bftws.module.config.BftwsConfig;
 import org.bftws.module.config.BftwsConfigException;

@@ -14,9 +14,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 
-import org.bftws.core.pbft.Journal;
-import org.bftws.core.pbft.Journal.Record;
-import org.bftws.core.pbft.Journal.Type;
+import org.bftws.core.engine.Journal;
+import org.bftws.core.engine.Journal.Record;
+import org.bftws.core.engine.Journal.Type;
 import org.bftws.module.config.JournalDurability;
 import org.junit.Rule;
 import org.junit.Test;

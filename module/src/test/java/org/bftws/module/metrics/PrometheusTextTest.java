@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 
 import org.bftws.core.message.Signed;
-import org.bftws.core.pbft.Event;
+import org.bftws.core.engine.Event;
 import org.junit.Test;
 
 /** The text exposition format as written, histograms' buckets, and what the ordering counters count. */

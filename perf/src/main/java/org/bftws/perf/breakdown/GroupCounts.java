@@ -3,7 +3,7 @@ package org.bftws.perf.breakdown;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.bftws.core.message.Kind;
-import org.bftws.core.pbft.Event;
+import org.bftws.core.engine.Event;
 import org.bftws.module.BftwsRuntime;
 import org.bftws.module.client.GroupClientRuntime;
 import org.bftws.module.keys.GroupKeyMaterial;

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
 
-import org.bftws.core.pbft.Event;
+import org.bftws.core.engine.Event;
 import org.bftws.module.order.TotalOrderManager;
 
 /**

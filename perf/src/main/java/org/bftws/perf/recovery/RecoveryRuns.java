@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.function.BooleanSupplier;
 
 import org.apache.axis2.context.ConfigurationContext;
-import org.bftws.core.pbft.Event;
+import org.bftws.core.engine.Event;
 import org.bftws.perf.Machine;
 import org.bftws.perf.Stats;
 import org.bftws.perf.echo.ReplicaGroup;

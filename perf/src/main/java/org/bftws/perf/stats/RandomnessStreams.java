@@ -20,7 +20,7 @@ import java.util.concurrent.Future;
 import org.bftws.core.crypto.threshold.BlsThreshold;
 import org.bftws.core.crypto.threshold.CksCoin;
 import org.bftws.core.pbft.BaRandomness;
-import org.bftws.core.pbft.CoinConfig;
+import org.bftws.core.replication.CoinConfig;
 import org.bftws.samples.beacon.DrandChain;
 import supranational.blst.P1;
 

@@ -16,7 +16,7 @@ import org.apache.axis2.description.Parameter;
 import org.apache.axis2.engine.ListenerManager;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.bftws.core.pbft.ReplicatedClients;
+import org.bftws.core.replication.ReplicatedClients;
 import org.bftws.module.client.GroupClientRuntime;
 import org.bftws.module.config.BftwsKeys;
 

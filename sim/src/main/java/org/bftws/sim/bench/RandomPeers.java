@@ -21,7 +21,7 @@ import org.bftws.core.message.PpUpdate;
 import org.bftws.core.message.PrePrepare;
 import org.bftws.core.message.Signed;
 import org.bftws.core.pbft.BaRandomness;
-import org.bftws.core.pbft.CoinConfig;
+import org.bftws.core.replication.CoinConfig;
 import org.bftws.core.pbft.RandomnessConfig;
 import org.bftws.core.pbft.RandomnessConfig.Algorithm;
 

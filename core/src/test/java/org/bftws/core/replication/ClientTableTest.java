@@ -1,4 +1,4 @@
-package org.bftws.core.pbft;
+package org.bftws.core.replication;
 
 import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;

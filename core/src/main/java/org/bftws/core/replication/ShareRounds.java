@@ -1,4 +1,4 @@
-package org.bftws.core.pbft;
+package org.bftws.core.replication;
 
 import java.util.HashMap;
 import java.util.HashSet;
@@ -10,6 +10,8 @@ import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.threshold.SignatureShare;
+import org.bftws.core.engine.Event;
+import org.bftws.core.engine.Ready;
 import org.bftws.core.message.Signed;
 
 /**

@@ -1,4 +1,4 @@
-package org.bftws.core.pbft;
+package org.bftws.core.replication;
 
 import java.util.Map;
 import java.util.TreeMap;
@@ -28,7 +28,7 @@ import org.bftws.core.message.SequenceOwner;
  * being the timestamp), so a replayed request of a pruned sequence never executes again. The marks are one
  * number per client that ordered on a bound sequence, bounded by the group's client keys.
  */
-final class ClientTable {
+public final class ClientTable {
   static final class Entry {
     long messageNumber;
     byte[] result;
@@ -38,7 +38,7 @@ final class ClientTable {
     long lastOrdered;
   }
 
-  static final byte[] EMPTY = new byte[0];
+  public static final byte[] EMPTY = new byte[0];
   /** Ordered requests between two prunings: a scan of the table costs little against 1024 executions. */
   static final long PRUNE_EVERY = 1024;
   /**
@@ -54,7 +54,7 @@ final class ClientTable {
   private final long retention;
   private long orderedCount;
 
-  ClientTable() {
+  public ClientTable() {
     this(PRUNE_EVERY, RETENTION);
   }
 
@@ -65,7 +65,7 @@ final class ClientTable {
   }
 
   /** True when (sequence, message number) is newer than anything ordered for that sequence. */
-  boolean isNew(RequestId id) {
+  public boolean isNew(RequestId id) {
     Entry e = entries.get(id.sequenceId());
     return e == null ? !pruned(id.sequenceId()) : id.messageNumber() > e.messageNumber;
   }
@@ -140,7 +140,7 @@ final class ClientTable {
     }
   }
 
-  void copyFrom(ClientTable other) {
+  public void copyFrom(ClientTable other) {
     entries.clear();
     entries.putAll(other.entries);
     lowWater.clear();

@@ -1,4 +1,4 @@
-package org.bftws.core.pbft;
+package org.bftws.core.engine;
 
 import java.util.List;
 import org.bftws.core.message.Request;
@@ -8,7 +8,7 @@ public sealed interface Effect {
   /**
    * Execute these requests of the batch committed at seq, in order (duplicates already removed:
    * exactly-once per (sequence id, message number)), each with its random number (empty when the
-   * operation is not randomized), then call {@link Replica#executed}. {@code coins} holds, per request, what
+   * operation is not randomized), then call {@link Engine#executed}. {@code coins} holds, per request, what
    * the group signed for its random number and the combined value (CT algorithm, one coin per request), so
    * that the embedding can show a third party; {@link CoinProof#NONE} where there is none.
    */
@@ -28,12 +28,12 @@ public sealed interface Effect {
 
   /**
    * Execute this read-only request against the current state, after the effects handed out before it, and
-   * without changing that state (Castro-Liskov §5.1.3); then call {@link Replica#executedReadOnly}. Not part
+   * without changing that state (Castro-Liskov §5.1.3); then call {@link Engine#executedReadOnly}. Not part
    * of the total order: nothing of it enters the client table or a checkpoint.
    */
   record ExecuteReadOnly(Request request) implements Effect {}
 
-  /** Capture the application state after seq ({@code get_state}), then call {@link Replica#stateCaptured}. */
+  /** Capture the application state after seq ({@code get_state}), then call {@link Engine#stateCaptured}. */
   record CaptureState(long seq) implements Effect {}
 
   /** Replace the application state by this checkpoint's ({@code set_state}); it reflects seq. */

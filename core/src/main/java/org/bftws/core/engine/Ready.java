@@ -1,4 +1,4 @@
-package org.bftws.core.pbft;
+package org.bftws.core.engine;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -7,7 +7,7 @@ import java.util.List;
 /**
  * What one step of the state machine asks of its embedding, in the manner of etcd raft's {@code Ready}.
  * Obligations: perform {@link #effects} in list order, feeding each execution's results back through
- * {@link Replica#executed} and each captured state through {@link Replica#stateCaptured} before the next
+ * {@link Engine#executed} and each captured state through {@link Engine#stateCaptured} before the next
  * effect; send {@link #messages} (in any order, unreliably: the protocol retransmits). {@link #events}
  * are observations for logs, metrics and the simulator's checker; nothing depends on them being read.
  */
@@ -23,11 +23,12 @@ public final class Ready {
   public final List<Event> events;
   /**
    * Records the embedding appends durably, in order, before it sends {@link #messages} ({@link Journal});
-   * empty unless the replica keeps a journal.
+   * empty unless the engine was built to keep a journal.
    */
   public final List<Journal.Record> persist;
 
-  Ready() {
+  /** A fresh, mutable Ready, which a state machine fills during one step. */
+  public Ready() {
     this(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
   }
 
@@ -36,11 +37,6 @@ public final class Ready {
     this.effects = effects;
     this.events = events;
     this.persist = persist;
-  }
-
-  /** A fresh, mutable Ready for the client state machine. */
-  public static Ready forClient() {
-    return new Ready();
   }
 
   public static Ready empty() {

@@ -1,4 +1,4 @@
-package org.bftws.core.pbft;
+package org.bftws.core.engine;
 
 import java.util.function.Consumer;
 import java.util.function.Function;

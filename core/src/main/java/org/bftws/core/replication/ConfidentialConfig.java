@@ -1,4 +1,4 @@
-package org.bftws.core.pbft;
+package org.bftws.core.replication;
 
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;

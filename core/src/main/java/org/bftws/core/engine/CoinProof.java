@@ -1,6 +1,7 @@
-package org.bftws.core.pbft;
+package org.bftws.core.engine;
 
 import org.bftws.core.crypto.threshold.GroupValue;
+import org.bftws.core.replication.CoinConfig;
 
 /**
  * What a third party needs to check a CT random number (integrity paper §5): the message the group signed

@@ -1,10 +1,11 @@
-package org.bftws.core.pbft;
+package org.bftws.core.replication;
 
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.bftws.core.engine.CoinProof;
 import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.threshold.GroupValue;
@@ -30,12 +31,12 @@ import org.bftws.core.message.Signed;
  * <p>Shares are released only after the batch committed here, never at prepare time: once (n, d) committed
  * at a correct replica no later view can order anything else at n, so no coin is revealed for a request
  * that might then be ordered elsewhere for a second draw. The coin names no view (docs/design/cryptography.md pitfall 6), so
- * the state here is kept per sequence number, outside the per-view {@link Slot} fields, and survives view
+ * the state here is kept per sequence number, outside the per-view {@code pbft.Slot} fields, and survives view
  * changes. Memory is bounded by the log window: one entry per sequence number above the stable checkpoint,
  * per entry at most one buffered message per replica; entries at or below the stable checkpoint are
  * discarded (state transfer to a checkpoint needs no coins below it).
  *
- * <p>Both ordering engines use it: PBFT's {@link Replica} from a batch's local commit, the asynchronous
+ * <p>Both ordering engines use it: PBFT's {@code pbft.Replica} from a batch's local commit, the asynchronous
  * {@code async.AsyncReplica} from a round's delivery (seq = round, d = the digest of the decided vector),
  * which is final as a commit is.
  */
@@ -140,7 +141,7 @@ public final class Coins {
   }
 
   private int[] randomizedIndices(List<Signed> batch) {
-    return BaRandomness.randomizedIndices(batch, operations);
+    return operations.randomizedIndices(batch);
   }
 
   // ---------------------------------------------------------------- shares from peers
@@ -286,7 +287,7 @@ public final class Coins {
   // ---------------------------------------------------------------- retransmission and memory
 
   /**
-   * Stalled path of {@link Replica#tick}: resend our shares for committed batches we have not executed —
+   * Stalled path of {@code pbft.Replica#tick}: resend our shares for committed batches we have not executed —
    * we may be waiting for their coins, and peers that hold theirs answer with them.
    */
   public void retransmit() {
@@ -299,12 +300,12 @@ public final class Coins {
   }
 
   /** For tests and traces: sequence numbers with coin state (bounded by the log window). */
-  int size() {
+  public int size() {
     return tosses.size();
   }
 
   /** For tests and traces: coins still missing at seq (-1 if nothing is tossed there). */
-  int missing(long seq) {
+  public int missing(long seq) {
     return tosses.missing(seq);
   }
 

@@ -1,4 +1,4 @@
-package org.bftws.core.pbft;
+package org.bftws.core.replication;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -10,6 +10,8 @@ import org.bftws.core.codec.DecodeException;
 import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.Verifier;
+import org.bftws.core.engine.Effect;
+import org.bftws.core.engine.Ready;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.ReplyBundle;
 import org.bftws.core.message.ReplyCertificate;
@@ -18,7 +20,7 @@ import org.bftws.core.message.RequestId;
 import org.bftws.core.message.Signed;
 
 /**
- * The client side of an ordering engine, shared by {@link Replica} (PBFT) and the asynchronous engine
+ * The client side of an ordering engine, shared by {@code pbft.Replica} (PBFT) and the asynchronous engine
  * ({@code async.AsyncReplica}): which client requests are acceptable, alone and inside an ordered batch;
  * the {@link ClientTable} that makes execution exactly-once and caches replies (Castro-Liskov §4.1); and
  * the replies, one signed {@link ReplyCertificate} per executed batch with each client's {@link
@@ -41,7 +43,7 @@ public final class ClientRequests {
   private final Signer signer;
   private final Verifier verifier;
   private final RandomizedOperations operations;
-  final ClientTable table = new ClientTable();
+  public final ClientTable table = new ClientTable();
   /** Which clients are members of a replicated client (BFT-WS §3.4); none unless declared. */
   private ReplicatedClients replicated = ReplicatedClients.none();
   private RequestFilter filter;

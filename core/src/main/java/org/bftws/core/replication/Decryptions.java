@@ -1,4 +1,4 @@
-package org.bftws.core.pbft;
+package org.bftws.core.replication;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -23,7 +23,7 @@ import org.bftws.core.message.Signed;
  * Secure causal atomic broadcast (SINTRA §2.6) on top of either ordering engine: a confidential request is
  * ordered as its TDH2 ciphertext, and "whenever the channel delivers a ciphertext, all parties release and
  * exchange a decryption share ... after obtaining a quorum of decryption shares, the cleartext payload message
- * is recovered and delivered". PBFT's {@link Replica} calls {@link #committed} when a batch commits locally,
+ * is recovered and delivered". PBFT's {@code pbft.Replica} calls {@link #committed} when a batch commits locally,
  * the asynchronous {@code async.AsyncReplica} when the channel delivers a round; both then execute a batch
  * only once {@link #ready}, with each request {@link #opened}.
  *
@@ -325,7 +325,7 @@ public final class Decryptions {
   }
 
   /** For tests and traces: ciphertexts still waiting at seq (-1 if nothing is opened there). */
-  int missing(long seq) {
+  public int missing(long seq) {
     return openings.missing(seq);
   }
 

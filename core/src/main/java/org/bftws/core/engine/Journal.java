@@ -1,4 +1,4 @@
-package org.bftws.core.pbft;
+package org.bftws.core.engine;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -14,7 +14,7 @@ import org.bftws.core.codec.DecodeException;
  * prepared certificate would leave it out of its view-change message; either counts as a fault.
  *
  * <p>The replica emits records in {@link Ready#persist}; the embedding appends them durably, in order,
- * before it sends that step's messages, and hands them back to {@link Replica#recover} after a restart.
+ * before it sends that step's messages, and hands them back to {@link Engine#recover} after a restart.
  * {@link #compact} says which records a newer stable checkpoint makes moot, so the journal stays within the
  * log window.
  */

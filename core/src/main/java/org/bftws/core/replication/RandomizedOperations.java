@@ -1,6 +1,9 @@
-package org.bftws.core.pbft;
+package org.bftws.core.replication;
 
+import java.util.Arrays;
+import java.util.List;
 import org.bftws.core.message.Request;
+import org.bftws.core.message.Signed;
 
 /**
  * Which requests need a collective random number (integrity paper §4: "the primary checks whether the
@@ -18,4 +21,19 @@ public interface RandomizedOperations {
   RandomizedOperations AS_FLAGGED = Request::randomized;
 
   boolean isRandomized(Request request);
+
+  /**
+   * The indices of the batch's randomized requests — those this says are (integrity paper §4: the replicas,
+   * not the client, decide) — one contribution value (CT: one coin) each.
+   */
+  default int[] randomizedIndices(List<Signed> batch) {
+    int[] out = new int[batch.size()];
+    int count = 0;
+    for (int i = 0; i < batch.size(); i++) {
+      if (isRandomized(Request.decode(batch.get(i).body()))) {
+        out[count++] = i;
+      }
+    }
+    return Arrays.copyOf(out, count);
+  }
 }

@@ -1,4 +1,4 @@
-package org.bftws.core.pbft;
+package org.bftws.core.engine;
 
 import org.bftws.core.message.RequestId;
 
@@ -13,7 +13,7 @@ public sealed interface Event {
 
   /**
    * BA algorithm (integrity paper §4): the batch committed at seq (batch digest d) with the random numbers
-   * of this certified set S_R, which anyone recomputes with {@link BaRandomness#checkCertificate}.
+   * of this certified set S_R, which anyone recomputes with {@code pbft.BaRandomness#checkCertificate}.
    */
   record RandomnessAgreed(long seq, byte[] batchDigest, org.bftws.core.message.Signed certificate) implements Event {}
 

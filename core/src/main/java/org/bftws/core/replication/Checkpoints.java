@@ -1,4 +1,4 @@
-package org.bftws.core.pbft;
+package org.bftws.core.replication;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -16,6 +16,10 @@ import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.Digests;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.Verifier;
+import org.bftws.core.engine.Effect;
+import org.bftws.core.engine.Event;
+import org.bftws.core.engine.Journal;
+import org.bftws.core.engine.Ready;
 import org.bftws.core.message.Checkpoint;
 import org.bftws.core.message.FetchState;
 import org.bftws.core.message.Kind;
@@ -24,7 +28,7 @@ import org.bftws.core.message.StateTransfer;
 
 /**
  * Checkpoints, garbage collection and state transfer (Castro-Liskov §4.3; BFT-WS §3.3.1.8), for both
- * ordering engines: PBFT's {@link Replica} and the asynchronous {@code async.AsyncReplica}.
+ * ordering engines: PBFT's {@code pbft.Replica} and the asynchronous {@code async.AsyncReplica}.
  *
  * <p>A checkpoint has two parts (BFT-WS §3.3.2, configuration II, where f replicas only order). The
  * ordering part, (tag, seq, the client table's ordering part), is alike at every correct replica; its
@@ -51,7 +55,7 @@ import org.bftws.core.message.StateTransfer;
 public final class Checkpoints {
   static final byte[] GENESIS = new byte[Digests.LENGTH];
   /** PBFT's checkpoint tag; the asynchronous engine's differs, so that the two never match. */
-  static final byte[] PBFT_TAG = "BFT-WS/1 checkpoint".getBytes(StandardCharsets.US_ASCII);
+  public static final byte[] PBFT_TAG = "BFT-WS/1 checkpoint".getBytes(StandardCharsets.US_ASCII);
 
   /** What the engine does around checkpoints. */
   public interface Host {
@@ -83,7 +87,7 @@ public final class Checkpoints {
   }
 
   /** One checkpoint's encoded parts and their digests; {@code execution} null where it is not held. */
-  record Parts(byte[] ordering, byte[] digest, byte[] execution, byte[] executionDigest) {
+  public record Parts(byte[] ordering, byte[] digest, byte[] execution, byte[] executionDigest) {
     Parts withoutExecution() {
       return new Parts(ordering, digest, null, Checkpoint.NO_EXECUTION);
     }
@@ -101,11 +105,11 @@ public final class Checkpoints {
   /** Fetch as soon as a stable checkpoint above {@link Host#reached} is known (else only when stalled). */
   private final boolean fetchEagerly;
   private final Host host;
-  long stableSeq;
-  byte[] stableDigest = GENESIS;
+  public long stableSeq;
+  public byte[] stableDigest = GENESIS;
   /** The stable checkpoint's certified execution digest (NO_EXECUTION when no replica executes). */
   private byte[] stableExecution = GENESIS;
-  List<Signed> stableProof = List.of();
+  public List<Signed> stableProof = List.of();
   /** The stable checkpoint's parts, when this replica has them (to serve fetch-state). */
   private Parts stableParts;
   private final TreeMap<Long, Parts> own = new TreeMap<>();
@@ -127,10 +131,10 @@ public final class Checkpoints {
   /** What this replica had reached when it deferred or last progressed since, and when (ticks). */
   private long deferredReached;
   private long deferredSince;
-  /** Emit a {@link Journal.Type#STABLE} record whenever the stable checkpoint's parts are held ({@link Replica#journaled}). */
+  /** Emit a {@link Journal.Type#STABLE} record whenever the stable checkpoint's parts are held ({@code pbft.Replica#journaled}). */
   private boolean journaled;
 
-  Checkpoints(GroupConfig cfg, int id, Signer signer, Verifier verifier, ClientTable clients, byte[] tag,
+  public Checkpoints(GroupConfig cfg, int id, Signer signer, Verifier verifier, ClientTable clients, byte[] tag,
       boolean fetchEagerly, Host host) {
     this.cfg = cfg;
     this.n = cfg.n();
@@ -157,7 +161,7 @@ public final class Checkpoints {
   }
 
   /** PBFT with a journal: from now on a stable checkpoint whose parts this replica holds is journaled. */
-  void journaled() {
+  public void journaled() {
     journaled = true;
   }
 
@@ -203,9 +207,9 @@ public final class Checkpoints {
   /**
    * A checkpoint's parts after seq under {@code tag}: the client table's ordering part, and with {@code
    * appState} the execution part (cached replies and application state). Configuration III's execution nodes
-   * ({@link ExecutionNode}) encode theirs alike, so their ordering digest is the agreement replicas'.
+   * ({@code pbft.ExecutionNode}) encode theirs alike, so their ordering digest is the agreement replicas'.
    */
-  static Parts encodeParts(byte[] tag, long seq, ClientTable clients, byte[] appState) {
+  public static Parts encodeParts(byte[] tag, long seq, ClientTable clients, byte[] appState) {
     ByteWriter w = new ByteWriter(256).raw(tag).i64(seq);
     clients.writeOrdering(w);
     byte[] ordering = w.toBytes();
@@ -392,7 +396,7 @@ public final class Checkpoints {
   }
 
   /** A proven checkpoint (2f+1 votes, here or in a view change) becomes the stable one. */
-  void makeStable(long seq, byte[] digest, List<Signed> proof) {
+  public void makeStable(long seq, byte[] digest, List<Signed> proof) {
     if (seq >= deferred) {
       deferred = 0;
     }
@@ -424,7 +428,7 @@ public final class Checkpoints {
    * A checkpoint proof: authentic checkpoint messages from distinct replicas for (seq, d), 2f+1 or more,
    * with f+1 of executing replicas matching on e ({@link #certifiedExecution}).
    */
-  boolean validProof(long seq, byte[] digest, List<Signed> proof) {
+  public boolean validProof(long seq, byte[] digest, List<Signed> proof) {
     if (seq == 0) {
       return proof.isEmpty() && Arrays.equals(digest, GENESIS);
     }
@@ -601,7 +605,7 @@ public final class Checkpoints {
    * transfer would install it, and checked alike (its proof and digests), since a journal that fails them
    * is damaged, not trusted.
    */
-  void restore(byte[] journaled) {
+  public void restore(byte[] journaled) {
     StateTransfer st;
     try {
       st = StateTransfer.decode(journaled);
@@ -648,7 +652,7 @@ public final class Checkpoints {
    * Reads a checkpoint's parts ({@link #encodeParts}) into {@code table}; the application state, or null
    * without an execution part.
    */
-  static byte[] decodeParts(byte[] tag, long seq, byte[] ordering, byte[] execution, ClientTable table) {
+  public static byte[] decodeParts(byte[] tag, long seq, byte[] ordering, byte[] execution, ClientTable table) {
     ByteReader o = header(tag, ordering, seq);
     table.readOrdering(o);
     o.end();

@@ -1,0 +1,80 @@
+package org.bftws.core.engine;
+
+import java.util.List;
+import org.bftws.core.message.Request;
+
+/**
+ * An ordering engine in the contract of {@link Ready}: stepped with messages, ticks, execution results and
+ * captured states, each step returning what the embedding must do. PBFT's {@code pbft.Replica}, SINTRA's
+ * atomic broadcast ({@code async.AsyncReplica}) and configuration III's execution node ({@code
+ * pbft.ExecutionNode}) implement it; the embedding (the Axis2 module's Total Order Manager, the simulator)
+ * knows an engine only through this interface. What differs between engines (roles, randomness,
+ * journaling, read-only execution) is fixed when the engine is built, never set through this contract.
+ */
+public interface Engine {
+  /** A message from a peer or client, as received (not yet authenticated: the engine checks). */
+  Ready receive(byte[] bytes);
+
+  /** One unit of logical time. */
+  Ready tick();
+
+  /** The results of the {@link Effect.Execute} for seq, in request order. */
+  Ready executed(long seq, List<byte[]> results);
+
+  /**
+   * The result of an {@link Effect.ExecuteReadOnly} this engine handed out (Castro-Liskov §5.1.3): replied to
+   * at once, never cached. Engines that hand out none refuse the call.
+   */
+  default Ready executedReadOnly(Request request, byte[] result) {
+    throw new IllegalStateException(getClass().getSimpleName() + " hands out no read-only execution");
+  }
+
+  /** The application state captured for the checkpoint at seq ({@code get_state}). */
+  Ready stateCaptured(long seq, byte[] appState);
+
+  /**
+   * The first step of an engine restarted with the {@link Journal} records it emitted in {@link
+   * Ready#persist} (oldest first), before any other step. Engines built without a journal emit none and
+   * refuse the call.
+   *
+   * @throws IllegalArgumentException if the journal is damaged
+   */
+  default Ready recover(List<Journal.Record> records) {
+    throw new IllegalStateException(getClass().getSimpleName() + " keeps no journal to recover from");
+  }
+
+  int id();
+
+  /** The last sequence number handed to execution. */
+  long lastExecuted();
+
+  long stableCheckpoint();
+
+  int pendingRequests();
+
+  /** The view (Castro-Liskov §4.1) of an engine with a primary; 0 for one without. */
+  default long view() {
+    return 0;
+  }
+
+  /** Whether the engine has a primary, the replica view mod n ({@link #view}). */
+  default boolean hasPrimary() {
+    return false;
+  }
+
+  /** False while a view change is in progress (Castro-Liskov §4.4); always true for engines without views. */
+  default boolean isActive() {
+    return true;
+  }
+
+  /**
+   * Protocol messages held for later: PBFT's log slots between the watermarks, the asynchronous engine's
+   * messages buffered for rounds it has not reached; 0 for an engine that holds none.
+   */
+  default int logSize() {
+    return 0;
+  }
+
+  /** One line of state for logs and traces. */
+  String describe();
+}
