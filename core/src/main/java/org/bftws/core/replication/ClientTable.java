@@ -53,6 +53,8 @@ public final class ClientTable {
   private final long pruneEvery;
   private final long retention;
   private long orderedCount;
+  /** Bumped whenever entries may have left the table (pruned, or replaced by state transfer). */
+  private long removals;
 
   public ClientTable() {
     this(PRUNE_EVERY, RETENTION);
@@ -78,6 +80,11 @@ public final class ClientTable {
     }
     Long mark = lowWater.get(SequenceOwner.of(sequenceId));
     return mark != null && birth <= mark;
+  }
+
+  /** Changes whenever entries may have left the table: whoever keeps per-sequence state beside it rechecks. */
+  long removals() {
+    return removals;
   }
 
   /** Sequences in the table. */
@@ -121,6 +128,7 @@ public final class ClientTable {
 
   /** Removes the tombstones idle for the retention, raising their clients' marks (see the class comment). */
   private void prune() {
+    removals++;
     entries.entrySet().removeIf(me -> {
       Entry e = me.getValue();
       long birth = SequenceOwner.birth(me.getKey());
@@ -141,6 +149,7 @@ public final class ClientTable {
   }
 
   public void copyFrom(ClientTable other) {
+    removals++;
     entries.clear();
     entries.putAll(other.entries);
     lowWater.clear();
@@ -181,6 +190,7 @@ public final class ClientTable {
 
   /** Replaces the table by a {@link #writeOrdering} encoding: no cached replies. */
   void readOrdering(ByteReader r) {
+    removals++;
     entries.clear();
     int n = r.count(1 << 24);
     for (int i = 0; i < n; i++) {
