@@ -2,7 +2,6 @@ package org.bftws.perf;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -10,7 +9,8 @@ import java.util.TreeMap;
 /**
  * The short-lived clients benchmark's plots (scripts/bench-clients): from {@code clients.csv}, each replica's heap
  * after a full GC against the clients served ({@code clients-heap.png}), and its threads and open descriptors
- * ({@code clients-threads.png}), one line per run (its start time and ordering mode) and replica. Flat curves
+ * ({@code clients-threads.png}), one line per run (its ordering mode and start time), the mean over the replicas
+ * (the CSV keeps each replica's figures). Flat curves
  * once warm mean no per-client state is left behind.
  *
  * <pre>
@@ -21,20 +21,20 @@ public final class ClientsReport {
     private ClientsReport() {
     }
 
-    /** One line per run and replica: x = clients served, y = {@code column} / {@code unit}. */
+    /** One line per run: x = clients served, y = the replicas' mean of {@code column} / {@code unit}. */
     static Map<String, double[][]> series(List<Csv.Row> rows, String column, String label, double unit) {
-        Map<String, List<double[]>> points = new TreeMap<>();
+        Map<String, TreeMap<Double, double[]>> sums = new TreeMap<>();
         for (Csv.Row r : rows) {
-            String key = label + " " + r.get("ordering") + " r" + r.get("replica") + " (" + r.get("started_utc") + ")";
-            points.computeIfAbsent(key, k -> new ArrayList<>())
-                    .add(new double[] {r.number("clients_served"), r.number(column) / unit});
+            String key = label + " " + r.get("ordering") + " (" + r.get("started_utc") + ")";
+            double[] sum = sums.computeIfAbsent(key, k -> new TreeMap<>())
+                    .computeIfAbsent(r.number("clients_served"), x -> new double[2]);
+            sum[0] += r.number(column) / unit;
+            sum[1]++;
         }
         Map<String, double[][]> out = new TreeMap<>();
-        points.forEach((key, p) -> {
-            p.sort((a, b) -> Double.compare(a[0], b[0]));
-            out.put(key, new double[][] {p.stream().mapToDouble(a -> a[0]).toArray(),
-                p.stream().mapToDouble(a -> a[1]).toArray()});
-        });
+        sums.forEach((key, byX) -> out.put(key, new double[][] {
+            byX.keySet().stream().mapToDouble(Double::doubleValue).toArray(),
+            byX.values().stream().mapToDouble(v -> v[0] / v[1]).toArray()}));
         return out;
     }
 
