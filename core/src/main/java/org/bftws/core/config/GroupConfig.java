@@ -75,6 +75,14 @@ public final class GroupConfig {
   /** Pending requests a replica holds at most, over all clients; beyond it new ones are dropped. */
   public static final ConfigKey<Integer> MAX_PENDING =
       ConfigKey.integer("bftws.maxPendingRequests", ConfigScope.REPLICA, 1 << 16, 1, 1 << 24);
+  /**
+   * Ordered requests after a sequence's terminate before its tombstone may leave the client table (Castro-Liskov
+   * §4.1 timestamps keep exactly-once, docs/engine.md "Bounding the client table"): far beyond any
+   * retransmission window by default. The table is part of every checkpoint, so every replica of a group must
+   * use the same value.
+   */
+  public static final ConfigKey<Integer> CLIENT_TABLE_RETENTION =
+      ConfigKey.integer("bftws.clientTableRetention", ConfigScope.REPLICA, 1 << 16, 64, 1 << 30);
 
   /**
    * CT algorithm (integrity paper §5): toss one threshold coin per batch, on (group, n, batch digest),
@@ -117,7 +125,8 @@ public final class GroupConfig {
 
   public static final List<ConfigKey<Integer>> KEYS = List.of(F, CHECKPOINT_INTERVAL, LOG_WINDOW,
       MAX_BATCH_SIZE, MAX_OUTSTANDING_BATCHES, VIEW_CHANGE_TIMEOUT, VIEW_CHANGE_TIMEOUT_MAX,
-      RETRANSMIT_INTERVAL, CLIENT_RETRANSMIT, MAX_REQUEST_BYTES, MAX_REQUESTS_AHEAD, MAX_PENDING);
+      RETRANSMIT_INTERVAL, CLIENT_RETRANSMIT, MAX_REQUEST_BYTES, MAX_REQUESTS_AHEAD, MAX_PENDING,
+      CLIENT_TABLE_RETENTION);
   public static final List<ConfigKey<Boolean>> FLAGS = List.of(COIN_PER_BATCH);
   /** {@link #KEYS} and {@link #FLAGS}: every key declared here. */
   public static final List<ConfigKey<?>> ALL = all();

@@ -2,10 +2,7 @@ package org.bftws.core.replication;
 
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.bftws.core.codec.DecodeException;
 import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.Signer;
@@ -43,22 +40,25 @@ public final class ClientRequests {
   private final Signer signer;
   private final Verifier verifier;
   private final RandomizedOperations operations;
-  public final ClientTable table = new ClientTable();
+  public final ClientTable table;
   /** Which clients are members of a replicated client (BFT-WS §3.4); none unless declared. */
   private ReplicatedClients replicated = ReplicatedClients.none();
   private RequestFilter filter;
-  /**
-   * Replicated clients' sequences only: the replies of their last executed requests (at most {@code
-   * bftws.maxRequestsAhead} per sequence), for a member that lags behind the others and sends a request the
-   * others had executed long ago — Castro-Liskov's cache keeps one reply per client, enough for a client that
-   * waits for it before it sends the next, not for members that each run at their own pace. Local: a replica
-   * that skipped those executions by state transfer has none of them, and the others answer.
-   */
-  private final Map<String, LinkedHashMap<Long, byte[][]>> memberReplies = new HashMap<>();
+  /** Replicated clients' recent replies, for lagging members ({@link MemberReplies}). */
+  private final MemberReplies memberReplies;
+  /** {@link ClientTable#removals} when {@link #memberReplies} last dropped the sequences the table no longer holds. */
+  private long removalsSeen;
   /** False at a replica that only orders (BFT-WS §3.3.2): it never answers a client. */
   private boolean replies = true;
 
   public ClientRequests(GroupConfig cfg, int id, Signer signer, Verifier verifier, RandomizedOperations operations) {
+    this(cfg, id, signer, verifier, operations, new ClientTable(cfg.get(GroupConfig.CLIENT_TABLE_RETENTION)));
+  }
+
+  /** With another client table (other pruning constants, for tests). */
+  ClientRequests(GroupConfig cfg, int id, Signer signer, Verifier verifier, RandomizedOperations operations,
+      ClientTable table) {
+    this.table = table;
     this.cfg = cfg;
     this.n = cfg.n();
     this.id = id;
@@ -66,6 +66,7 @@ public final class ClientRequests {
     this.verifier = verifier;
     this.operations = operations;
     this.filter = new RequestFilter(replicated, cfg.get(GroupConfig.MAX_REQUESTS_AHEAD));
+    this.memberReplies = new MemberReplies(cfg.get(GroupConfig.MAX_REQUESTS_AHEAD));
   }
 
   /**
@@ -130,8 +131,7 @@ public final class ClientRequests {
       sendReplies(Kind.REPLY, view, List.of(q), List.of(e.result), List.of(e.random), false, out);
       return true;
     }
-    LinkedHashMap<Long, byte[][]> older = memberReplies.get(q.sequenceId());
-    byte[][] reply = older == null || !replicated.isMember(q.client()) ? null : older.get(q.messageNumber());
+    byte[][] reply = replicated.isMember(q.client()) ? memberReplies.get(q.id()) : null;
     if (reply != null) {
       sendReplies(Kind.REPLY, view, List.of(q), List.of(reply[0]), List.of(reply[1]), false, out);
     }
@@ -165,6 +165,20 @@ public final class ClientRequests {
   /** After a state transfer: copies of requests no longer new are dropped. */
   public void forgetExecutedCopies() {
     filter.forgetIf(id -> !table.isNew(id));
+    forgetRemovedSequences();
+  }
+
+  /** The client table dropped entries (pruned, or replaced by state transfer): so do the members' replies. */
+  private void forgetRemovedSequences() {
+    if (table.removals() != removalsSeen) {
+      removalsSeen = table.removals();
+      memberReplies.retain(sequenceId -> table.get(sequenceId) != null);
+    }
+  }
+
+  /** Sequences with replicated clients' recent replies (for tests): never more than the client table holds. */
+  int memberReplySequences() {
+    return memberReplies.sequences();
   }
 
   /** Bounded memory: false when a new request is too far ahead of its sequence or too many are pending. */
@@ -236,9 +250,11 @@ public final class ClientRequests {
     }
     if (r.terminates()) {
       table.terminated(r, principal(r.client()));
+      forgetRemovedSequences();
       return Order.TERMINATE;
     }
     table.ordered(r.id(), principal(r.client()));
+    forgetRemovedSequences();
     return Order.RUN;
   }
 
@@ -262,18 +278,10 @@ public final class ClientRequests {
       Request q = batch.requests().get(i);
       table.result(q.id(), results.get(i), batch.randoms().get(i));
       if (replicated.isMember(q.client())) {
-        remember(q.id(), results.get(i), batch.randoms().get(i));
+        memberReplies.remember(q.id(), results.get(i), batch.randoms().get(i));
       }
     }
     sendReplies(batch.view(), batch.requests(), results, batch.randoms(), out);
-  }
-
-  private void remember(RequestId id, byte[] result, byte[] random) {
-    LinkedHashMap<Long, byte[][]> replies = memberReplies.computeIfAbsent(id.sequenceId(), k -> new LinkedHashMap<>());
-    replies.put(id.messageNumber(), new byte[][] {result, random});
-    if (replies.size() > cfg.get(GroupConfig.MAX_REQUESTS_AHEAD)) {
-      replies.remove(replies.keySet().iterator().next());
-    }
   }
 
   /**

@@ -5,6 +5,7 @@ import java.util.TreeMap;
 import org.bftws.core.codec.ByteReader;
 import org.bftws.core.codec.ByteWriter;
 import org.bftws.core.codec.DecodeException;
+import org.bftws.core.config.GroupConfig;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.RequestId;
 import org.bftws.core.message.SequenceOwner;
@@ -19,14 +20,15 @@ import org.bftws.core.message.SequenceOwner;
  * numbers ahead and silence its owner). A terminated sequence
  * keeps a tombstone ({@link Request#TERMINATE}, an empty reply) and nothing else.
  *
- * <p>Bounded by pruning tombstones, alike at every correct replica: every {@link #PRUNE_EVERY} ordered
- * requests (a point of the ordered history, so replicas that ordered the same history prune alike and the
- * checkpoint's ordering part carries the result), the tombstones of sequences with a birth time
- * ({@link SequenceOwner#birth}) ordered nothing for {@link #RETENTION} ordered requests are removed, and their
- * client's low-water mark rises to their birth time. A sequence that is not in the table and was born at or
- * before its client's mark is old: nothing of it is new (Castro-Liskov §4.1's timestamps, the birth time
- * being the timestamp), so a replayed request of a pruned sequence never executes again. The marks are one
- * number per client that ordered on a bound sequence, bounded by the group's client keys.
+ * <p>Bounded by pruning tombstones, alike at every correct replica: every {@link #PRUNE_EVERY} ordered requests
+ * (fewer with a short retention; a point of the ordered history, so replicas that ordered the same history prune
+ * alike and the checkpoint's ordering part carries the result), the tombstones of sequences with a birth time
+ * ({@link SequenceOwner#birth}) that ordered nothing for the retention ({@code bftws.clientTableRetention})
+ * are removed, and their client's low-water mark rises to their birth time. A sequence that is not in the
+ * table and was born at or before its client's mark is old: nothing of it is new (Castro-Liskov §4.1's
+ * timestamps, the birth time being the timestamp), so a replayed request of a pruned sequence never executes
+ * again. The marks are one number per client that ordered on a bound sequence, bounded by the group's client
+ * keys.
  */
 public final class ClientTable {
   static final class Entry {
@@ -39,13 +41,12 @@ public final class ClientTable {
   }
 
   public static final byte[] EMPTY = new byte[0];
-  /** Ordered requests between two prunings: a scan of the table costs little against 1024 executions. */
-  static final long PRUNE_EVERY = 1024;
   /**
-   * Ordered requests after its terminate before a tombstone may go: far beyond any retransmission window, so
-   * the tombstone answers every late copy of the terminate while its client may still be waiting.
+   * Ordered requests between two prunings at most: a scan of the table costs little against 1024 executions.
+   * With a short retention they come every retention / 16 ordered requests, so the scan stays as cheap per
+   * request and the table as close to its bound.
    */
-  static final long RETENTION = 65_536;
+  static final long PRUNE_EVERY = 1024;
 
   private final TreeMap<String, Entry> entries = new TreeMap<>();
   /** Client → the latest birth time of its pruned sequences (Castro-Liskov §4.1's last timestamp). */
@@ -53,9 +54,17 @@ public final class ClientTable {
   private final long pruneEvery;
   private final long retention;
   private long orderedCount;
+  /** Bumped whenever entries may have left the table (pruned, or replaced by state transfer). */
+  private long removals;
 
+  /** With the default retention: for a table that only carries a checkpoint's entries to {@link #copyFrom}. */
   public ClientTable() {
-    this(PRUNE_EVERY, RETENTION);
+    this(GroupConfig.CLIENT_TABLE_RETENTION.defaultValue());
+  }
+
+  /** Tombstones kept for {@code retention} ordered requests ({@code bftws.clientTableRetention}). */
+  public ClientTable(long retention) {
+    this(Math.max(1, Math.min(PRUNE_EVERY, retention / 16)), retention);
   }
 
   /** Other pruning constants, for tests; every replica of a group must use the same. */
@@ -80,8 +89,13 @@ public final class ClientTable {
     return mark != null && birth <= mark;
   }
 
+  /** Changes whenever entries may have left the table: whoever keeps per-sequence state beside it rechecks. */
+  long removals() {
+    return removals;
+  }
+
   /** Sequences in the table. */
-  int size() {
+  public int size() {
     return entries.size();
   }
 
@@ -121,6 +135,7 @@ public final class ClientTable {
 
   /** Removes the tombstones idle for the retention, raising their clients' marks (see the class comment). */
   private void prune() {
+    removals++;
     entries.entrySet().removeIf(me -> {
       Entry e = me.getValue();
       long birth = SequenceOwner.birth(me.getKey());
@@ -141,6 +156,7 @@ public final class ClientTable {
   }
 
   public void copyFrom(ClientTable other) {
+    removals++;
     entries.clear();
     entries.putAll(other.entries);
     lowWater.clear();
@@ -181,6 +197,7 @@ public final class ClientTable {
 
   /** Replaces the table by a {@link #writeOrdering} encoding: no cached replies. */
   void readOrdering(ByteReader r) {
+    removals++;
     entries.clear();
     int n = r.count(1 << 24);
     for (int i = 0; i < n; i++) {
