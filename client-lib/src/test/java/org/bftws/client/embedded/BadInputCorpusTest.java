@@ -150,10 +150,9 @@ public class BadInputCorpusTest {
     public void malformedInputIsAnsweredWithASoapFaultAndChangesNothing() throws Exception {
         for (HostileInputs.Hostile h : HostileInputs.malformed(HTTP_MAX + 1, CONTROL_MAX)) {
             GroupState before = GroupState.of(replicas, probes);
-            assertFault(h.name() + " at the application endpoint", post(replicas[0].serviceUrl("Echo"),
-                    HostileInputs.ECHO_ACTION, h.body(), h.chunked()), h.applicationFault());
-            assertFault(h.name() + " at the control port", post(controlUrl(0), ControlMessage.ACTION, h.body(),
-                    h.chunked()), h.controlFault());
+            assertRefused(h.name() + " at the application endpoint", replicas[0].serviceUrl("Echo"),
+                    HostileInputs.ECHO_ACTION, h, h.applicationFault());
+            assertRefused(h.name() + " at the control port", controlUrl(0), ControlMessage.ACTION, h, h.controlFault());
             correctCall(h.name());
             before.assertOnlyOneMoreExecuted(h.name(), replicas, probes);
         }
@@ -294,6 +293,24 @@ public class BadInputCorpusTest {
         Conditions.await(name + " counted as refused", WAIT_MS, () -> refusals.getAsLong() > counted);
         correctCall(name);
         before.assertOnlyOneMoreExecuted(name, replicas, probes);
+    }
+
+    /**
+     * {@link #assertFault} for what {@code h} posts to {@code url}. A body over the HTTP limit may instead find its
+     * connection closed: the replica answers with the fault, then closes without reading the rest of the body
+     * (BoundedDrainConnection, docs/security.md), and the reset that unread bytes cause can reach the sender
+     * before it read the fault: the sender of an oversized body loses only its own answer.
+     */
+    private static void assertRefused(String what, String url, String action, HostileInputs.Hostile h, String reason)
+            throws Exception {
+        try {
+            assertFault(what, post(url, action, h.body(), h.chunked()), reason);
+        } catch (java.io.IOException e) {
+            if (h.body().length() <= HTTP_MAX) {
+                throw e;
+            }
+            LOG.info("{}: connection closed before the fault was read ({})", what, e.getMessage());
+        }
     }
 
     /** A SOAP 1.1 fault over HTTP 500 whose reason contains {@code reason}; returns the reason. */
