@@ -21,8 +21,11 @@ import org.apache.http.HttpResponse;
  * out (20 s by default): a few senders of oversized bodies in parallel could hold the whole pool. Here the
  * leftover is drained for at most {@link #DRAIN_BYTES} bytes and {@link #DRAIN_MILLIS} ms (enough for the
  * tail of an ordinary request, so keep-alive survives); beyond that the response is finished and the
- * connection closed, which frees the thread at once. Closing with unread bytes may reset the connection
- * before the sender read the fault; the sender of an oversized body loses only its own answer.
+ * connection closed after a lingering close: the rest of the body is read and discarded for at most
+ * {@link #LINGER_MILLIS} after the response went out, as Apache httpd's lingering close does. Closing at once
+ * with the sender's bytes unread makes the kernel reset the connection, and a reset can reach the sender
+ * before it read the fault, which it then never sees. A refused request holds its thread for at most
+ * {@link #DRAIN_MILLIS} + {@link #LINGER_MILLIS} instead of the socket timeout.
  */
 final class BoundedDrainConnection implements AxisHttpConnection {
     /**
@@ -33,6 +36,12 @@ final class BoundedDrainConnection implements AxisHttpConnection {
     static final int DRAIN_BYTES = 64 * 1024;
     /** The longest a drain waits for the sender's next bytes: a stalled sender must not hold the thread. */
     static final int DRAIN_MILLIS = 200;
+    /**
+     * The longest the lingering close reads after the response: long enough for a sender on the same LAN to
+     * finish a body it had in flight or to read the fault and close, short enough that refused senders cannot
+     * hold the pool.
+     */
+    static final int LINGER_MILLIS = 1000;
 
     private final AxisHttpConnection conn;
     private Body body;
@@ -58,11 +67,23 @@ final class BoundedDrainConnection implements AxisHttpConnection {
     @Override
     public void reset() throws IOException {
         if (body != null && body.abandoned) {
-            conn.close();
+            lingeringClose();
         } else {
             conn.reset();
         }
         body = null;
+    }
+
+    /** The response is out: discard what the sender still sends, for a bounded time, then close. */
+    private void lingeringClose() throws IOException {
+        Body abandoned = body;
+        body = null;
+        try {
+            conn.flush();
+            abandoned.discard(Long.MAX_VALUE, LINGER_MILLIS);
+        } finally {
+            conn.close();
+        }
     }
 
     @Override
@@ -82,7 +103,11 @@ final class BoundedDrainConnection implements AxisHttpConnection {
 
     @Override
     public void close() throws IOException {
-        conn.close();
+        if (body != null && body.abandoned) {
+            lingeringClose();
+        } else {
+            conn.close();
+        }
     }
 
     @Override
@@ -161,13 +186,22 @@ final class BoundedDrainConnection implements AxisHttpConnection {
         }
 
         private boolean drained() {
+            return discard(DRAIN_BYTES, DRAIN_MILLIS);
+        }
+
+        /** Reads and drops at most {@code bytes} for at most {@code millis}; true when the body's end came. */
+        boolean discard(long bytes, int millis) {
             int timeout = conn.getSocketTimeout();
-            conn.setSocketTimeout(DRAIN_MILLIS);
-            long deadline = System.nanoTime() + DRAIN_MILLIS * 1_000_000L;
+            long deadline = System.nanoTime() + millis * 1_000_000L;
             byte[] buf = new byte[8192];
-            long left = DRAIN_BYTES;
+            long left = bytes;
             try {
-                while (left > 0 && System.nanoTime() < deadline) {
+                while (left > 0) {
+                    long wait = (deadline - System.nanoTime()) / 1_000_000L;
+                    if (wait <= 0) {
+                        return false;
+                    }
+                    conn.setSocketTimeout((int) wait);
                     int n = in.read(buf, 0, (int) Math.min(buf.length, left));
                     if (n < 0) {
                         return true;
