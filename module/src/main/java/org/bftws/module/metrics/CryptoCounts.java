@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.LongAdder;
 
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.Verifier;
+import org.bftws.core.crypto.threshold.CoinCounts;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.Signed;
 

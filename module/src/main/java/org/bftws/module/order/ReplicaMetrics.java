@@ -11,7 +11,7 @@ import org.bftws.core.message.Kind;
 import org.bftws.module.http.HttpRoute;
 import org.bftws.module.http.RouteResponse;
 import org.bftws.module.journal.JournalStore;
-import org.bftws.module.metrics.CoinCounts;
+import org.bftws.core.crypto.threshold.CoinCounts;
 import org.bftws.module.metrics.CryptoCounts;
 import org.bftws.module.metrics.OrderingMetrics;
 import org.bftws.module.metrics.PrometheusText;

@@ -14,6 +14,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.bftws.core.async.AsyncReplica;
 import org.bftws.core.config.GroupConfig;
+import org.bftws.core.crypto.threshold.CoinCounts;
 import org.bftws.sim.bench.EngineGroup.Ordering;
 
 /**
@@ -196,15 +197,15 @@ final class AsyncBench {
     Traffic t = g.traffic;
     double req = g.executed[0];
     long rounds = g.engines[0].lastExecuted();
-    CountingScheme c = g.coins;
+    CoinCounts c = g.coins;
     EngineGroup.Signatures s = g.signatures[1];
     return fmt("%s,%s,%d,%d,%d,%d,%d,%.1f,%.2f,%.0f,%.1f,%.2f,%.2f,%.0f,%s,%s,%s,%s,%s,%s,%s,%s,%s",
         g.ordering.label(), schedule, g.n, g.f, g.cfg.get(GroupConfig.MAX_BATCH_SIZE), (long) req, rounds, req / rounds,
         t.peers.messages / req, t.peers.bytes / req, t.peers.messages / (double) rounds, t.requests.messages / req,
         t.replies.messages / req, t.replies.bytes / req,
-        perRequest(c == null ? 0 : c.shares.get(), req), perRequest(c == null ? 0 : c.verifiedShares.get(), req),
-        perRequest(c == null ? 0 : c.combines.get(), req), perRequest(c == null ? 0 : c.verifiedCombined.get(), req),
-        perRequest(t.coinMessages, req), fmt("%.2f", c == null ? 0 : c.shares.get() / (double) rounds),
+        perRequest(c == null ? 0 : c.sharesMade(), req), perRequest(c == null ? 0 : c.sharesVerified(), req),
+        perRequest(c == null ? 0 : c.combined(), req), perRequest(c == null ? 0 : c.combinedVerified(), req),
+        perRequest(t.coinMessages, req), fmt("%.2f", c == null ? 0 : c.sharesMade() / (double) rounds),
         g.ordering == Ordering.ASYNC ? fmt("%.2f", t.meanCandidates()) : "",
         g.ordering == Ordering.ASYNC ? fmt("%.2f", t.meanAgreementRounds()) : "",
         g.ordering == Ordering.ASYNC ? Long.toString(t.maxAgreementRounds()) : "")

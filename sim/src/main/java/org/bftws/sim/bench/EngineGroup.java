@@ -10,9 +10,11 @@ import org.bftws.core.async.AsyncReplica;
 import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.Verifier;
+import org.bftws.core.crypto.threshold.CoinCounts;
 import org.bftws.core.crypto.threshold.Dealt;
 import org.bftws.core.crypto.threshold.SchemeId;
 import org.bftws.core.crypto.threshold.ThresholdParams;
+import org.bftws.core.crypto.threshold.ThresholdScheme;
 import org.bftws.core.crypto.threshold.Thresholds;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.ReplyBundle;
@@ -99,7 +101,7 @@ final class EngineGroup {
   final Traffic traffic;
   final Signatures[] signatures;
   /** The group's threshold coin, counting (async only; null for PBFT). */
-  final CountingScheme coins;
+  final CoinCounts coins;
   private final TestKeys keys;
   private final byte[] operation;
   private final ArrayDeque<Msg> network = new ArrayDeque<>();
@@ -147,11 +149,12 @@ final class EngineGroup {
     this.nextNumber = new long[clients];
     this.repliesToCurrent = new int[clients];
     if (ordering == Ordering.ASYNC) {
-      coins = new CountingScheme(Thresholds.scheme(SchemeId.CKS));
+      coins = new CoinCounts();
+      ThresholdScheme scheme = coins.counting(Thresholds.scheme(SchemeId.CKS));
       // the (n, f+1, f) coin of SINTRA §2.1, as the engine's tests deal it
-      Dealt dealt = coins.deal(new ThresholdParams(n, f + 1, f), TestRandom.seeded(SEED));
+      Dealt dealt = scheme.deal(new ThresholdParams(n, f + 1, f), TestRandom.seeded(SEED));
       for (int i = 0; i < n; i++) {
-        CoinConfig coin = new CoinConfig(coins, dealt.group(), dealt.share(i + 1), new byte[0]);
+        CoinConfig coin = new CoinConfig(scheme, dealt.group(), dealt.share(i + 1), new byte[0]);
         engines[i] = new AsyncReplica(cfg, i, signatures[i].signer(keys.signer(i)),
             signatures[i].verifier(keys.verifier()), coin);
       }

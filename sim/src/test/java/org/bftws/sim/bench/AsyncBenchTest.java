@@ -6,14 +6,7 @@ import static org.junit.Assert.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.bftws.core.crypto.threshold.Dealt;
-import org.bftws.core.crypto.threshold.GroupValue;
-import org.bftws.core.crypto.threshold.SchemeId;
-import org.bftws.core.crypto.threshold.SignatureShare;
-import org.bftws.core.crypto.threshold.ThresholdParams;
-import org.bftws.core.crypto.threshold.Thresholds;
 import org.bftws.core.message.Kind;
-import org.bftws.core.testkit.TestRandom;
 import org.bftws.sim.bench.EngineGroup.Ordering;
 import org.junit.Rule;
 import org.junit.Test;
@@ -44,22 +37,6 @@ public class AsyncBenchTest {
     assertTrue(g.traffic.byProtocol.containsKey("abc proposal"));
     assertTrue("every round decided by an agreement whose DECIDE was seen", g.traffic.agreementsSeen() > 0);
     assertTrue(g.traffic.meanAgreementRounds() >= 1);
-  }
-
-  @Test
-  public void countingSchemeCountsEachCallAndStaysUsable() throws Exception {
-    CountingScheme s = new CountingScheme(Thresholds.scheme(SchemeId.CKS));
-    Dealt d = s.deal(ThresholdParams.forF(1), TestRandom.seeded(3));
-    byte[] msg = {1, 2, 3};
-    SignatureShare a = s.share(d.group(), d.share(1), msg);
-    SignatureShare b = s.share(d.group(), d.share(2), msg);
-    assertTrue(s.verifyShare(d.group(), msg, a));
-    GroupValue v = s.combine(d.group(), msg, List.of(a, b));
-    assertTrue(s.verifyCombined(d.group(), msg, v));
-    assertEquals(2, s.shares.get());
-    assertEquals(1, s.verifiedShares.get());
-    assertEquals(1, s.combines.get());
-    assertEquals(1, s.verifiedCombined.get());
   }
 
   @Test

@@ -1,25 +1,18 @@
-package org.bftws.module.metrics;
+package org.bftws.core.crypto.threshold;
 
 import java.security.SecureRandom;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
 
-import org.bftws.core.crypto.threshold.Dealt;
-import org.bftws.core.crypto.threshold.GroupKey;
-import org.bftws.core.crypto.threshold.GroupValue;
-import org.bftws.core.crypto.threshold.KeyShare;
-import org.bftws.core.crypto.threshold.SchemeId;
-import org.bftws.core.crypto.threshold.SignatureShare;
-import org.bftws.core.crypto.threshold.ThresholdException;
-import org.bftws.core.crypto.threshold.ThresholdParams;
-import org.bftws.core.crypto.threshold.ThresholdScheme;
 
 /**
- * The threshold-coin work of one replica (integrity paper §5's CT, and the coins of the asynchronous engine's
- * binary agreements, SINTRA §2.3): coin shares made and checked, and coins combined and checked. The scheme
- * returned by {@link #counting} sits directly around the real one, so every count is a real group operation
- * (each one costs milliseconds: a count per call is nothing beside it).
+ * The threshold-coin work asked of a scheme (integrity paper §5's CT, and the coins of the asynchronous engine's
+ * binary agreements, SINTRA §2.1's release / verify / assemble): coin shares made and checked, and coins combined
+ * and checked. The scheme returned by {@link #counting} sits directly around the real one, so every count is a
+ * real group operation (each one costs milliseconds: a count per call is nothing beside it). It counts calls,
+ * not the scheme's inner checks: CKS's {@code combine} verifies the k shares it interpolates inside that one call.
+ * A replica's metrics keep one per replica; the simulator's benchmarks one per group.
  */
 public final class CoinCounts {
     private final LongAdder sharesMade = new LongAdder();
