@@ -10,7 +10,7 @@ import java.util.TreeMap;
  * The short-lived clients benchmark's plots (scripts/bench-clients): from {@code clients.csv}, each replica's heap
  * after a full GC against the clients served ({@code clients-heap.png}), and its threads and open descriptors
  * ({@code clients-threads.png}), one line per run (its ordering mode and start time), the mean over the replicas
- * (the CSV keeps each replica's figures). Flat curves
+ * (the CSV keeps each replica's figures), and one for the client driver's own JVM. Flat curves
  * once warm mean no per-client state is left behind.
  *
  * <pre>
@@ -21,11 +21,15 @@ public final class ClientsReport {
     private ClientsReport() {
     }
 
-    /** One line per run: x = clients served, y = the replicas' mean of {@code column} / {@code unit}. */
+    /**
+     * One line per run: x = clients served, y = the replicas' mean of {@code column} / {@code unit}; the client
+     * driver's own figures (replica "driver") a line of their own.
+     */
     static Map<String, double[][]> series(List<Csv.Row> rows, String column, String label, double unit) {
         Map<String, TreeMap<Double, double[]>> sums = new TreeMap<>();
         for (Csv.Row r : rows) {
-            String key = label + " " + r.get("ordering") + " (" + r.get("started_utc") + ")";
+            String who = r.get("replica").equals("driver") ? " driver " : " ";
+            String key = label + who + r.get("ordering") + " (" + r.get("started_utc") + ")";
             double[] sum = sums.computeIfAbsent(key, k -> new TreeMap<>())
                     .computeIfAbsent(r.number("clients_served"), x -> new double[2]);
             sum[0] += r.number(column) / unit;

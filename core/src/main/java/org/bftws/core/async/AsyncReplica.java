@@ -536,6 +536,16 @@ public final class AsyncReplica implements Engine {
     return pending.size();
   }
 
+  /** Sequences in the client table (bounded by {@code bftws.clientTableRetention}). */
+  int clientTableSize() {
+    return requests.table.size();
+  }
+
+  /** Sequences with rounds delivered but not yet ordered into the client table. */
+  int deliveredAhead() {
+    return deliveredAhead.size();
+  }
+
   /** Rounds delivered by the channel (executed or waiting for a state capture). */
   public long deliveredRound() {
     return channel.deliveredRound();

@@ -20,11 +20,13 @@ import org.bftws.core.message.SequenceOwner;
  * numbers ahead and silence its owner). A terminated sequence
  * keeps a tombstone ({@link Request#TERMINATE}, an empty reply) and nothing else.
  *
- * <p>Bounded by pruning tombstones, alike at every correct replica: every {@link #PRUNE_EVERY} ordered requests
- * (fewer with a short retention; a point of the ordered history, so replicas that ordered the same history prune
- * alike and the checkpoint's ordering part carries the result), the tombstones of sequences with a birth time
+ * <p>Bounded by pruning, alike at every correct replica: every {@link #PRUNE_EVERY} ordered requests (fewer with a
+ * short retention; a point of the ordered history, so replicas that ordered the same history prune alike and the
+ * checkpoint's ordering part carries the result), the entries of sequences with a birth time
  * ({@link SequenceOwner#birth}) that ordered nothing for the retention ({@code bftws.clientTableRetention})
- * are removed, and their client's low-water mark rises to their birth time. A sequence that is not in the
+ * are removed, terminated or not (a client that crashed never terminates; Sandesha2 has long dropped such a
+ * sequence after its inactivity timeout), and their client's low-water mark rises to their birth time. A
+ * sequence that is not in the
  * table and was born at or before its client's mark is old: nothing of it is new (Castro-Liskov §4.1's
  * timestamps, the birth time being the timestamp), so a replayed request of a pruned sequence never executes
  * again. The marks are one number per client that ordered on a bound sequence, bounded by the group's client
@@ -133,13 +135,16 @@ public final class ClientTable {
     }
   }
 
-  /** Removes the tombstones idle for the retention, raising their clients' marks (see the class comment). */
+  /**
+   * Removes the entries with a birth time idle for the retention, tombstones and sequences never terminated
+   * alike, raising their clients' marks (see the class comment).
+   */
   private void prune() {
     removals++;
     entries.entrySet().removeIf(me -> {
       Entry e = me.getValue();
       long birth = SequenceOwner.birth(me.getKey());
-      if (e.messageNumber != Request.TERMINATE || birth < 0 || orderedCount - e.lastOrdered < retention) {
+      if (birth < 0 || orderedCount - e.lastOrdered < retention) {
         return false;
       }
       lowWater.merge(SequenceOwner.of(me.getKey()), birth, Math::max);

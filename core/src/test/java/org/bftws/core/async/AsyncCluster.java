@@ -17,6 +17,7 @@ import org.bftws.core.crypto.threshold.ThresholdParams;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.ReplyBundle;
 import org.bftws.core.message.Request;
+import org.bftws.core.message.RequestId;
 import org.bftws.core.message.Signed;
 import org.bftws.core.replication.CoinConfig;
 import org.bftws.core.engine.Effect;
@@ -60,8 +61,8 @@ final class AsyncCluster {
   final List<List<Event.Evidence>> evidence = new ArrayList<>();
   /** Per client: reply bundles received. */
   final List<Integer> replies = new ArrayList<>();
-  /** Per client, per message number: the result each replica's authentic reply carried. */
-  private final List<Map<Long, Map<Integer, String>>> answers = new ArrayList<>();
+  /** Per client, per request (sequence and message number): the result each replica's authentic reply carried. */
+  private final List<Map<RequestId, Map<Integer, String>>> answers = new ArrayList<>();
   private final List<Pending> pending = new ArrayList<>();
   private final double newestBias;
   private Held heldBack;
@@ -94,14 +95,19 @@ final class AsyncCluster {
   /** With {@code coinPerBatch}: {@code bftws.coinPerBatch} on (one threshold coin per round). */
   AsyncCluster(int n, int f, int clients, long seed, Set<Integer> byzantine, int checkpointInterval,
       boolean coinPerBatch) {
+    this(n, f, clients, seed, byzantine, GroupConfig.builder().set(GroupConfig.CHECKPOINT_INTERVAL, checkpointInterval)
+        .set(GroupConfig.COIN_PER_BATCH, coinPerBatch));
+  }
+
+  /** With the cluster's own settings (f, batch size, retransmission) set on {@code config}'s others. */
+  AsyncCluster(int n, int f, int clients, long seed, Set<Integer> byzantine, GroupConfig.Builder config) {
     this.n = n;
     this.f = f;
     this.clients = clients;
     this.seed = seed;
     this.rng = new Random(seed);
-    this.cfg = GroupConfig.builder().set(GroupConfig.F, f).set(GroupConfig.CHECKPOINT_INTERVAL, checkpointInterval)
-        .set(GroupConfig.MAX_BATCH_SIZE, 16).set(GroupConfig.RETRANSMIT_INTERVAL, RETRANSMIT_TICKS)
-        .set(GroupConfig.COIN_PER_BATCH, coinPerBatch).build();
+    this.cfg = config.set(GroupConfig.F, f).set(GroupConfig.MAX_BATCH_SIZE, 16)
+        .set(GroupConfig.RETRANSMIT_INTERVAL, RETRANSMIT_TICKS).build();
     this.keys = TestKeys.seeded(n + clients, seed);
     this.coins = AsyncNet.CKS.deal(new ThresholdParams(n, f + 1, f), TestRandom.seeded(seed));
     replicas = new AsyncReplica[n];
@@ -211,6 +217,15 @@ final class AsyncCluster {
     return s;
   }
 
+  /** {@code q} (of client n + c), signed by its client and sent to every replica; returns it signed. */
+  Signed send(int c, Request q) {
+    Signed s = Signed.sign(Kind.REQUEST, n + c, q.encode(), keys.signer(n + c));
+    for (int i = 0; i < n; i++) {
+      post(n + c, i, s.encode());
+    }
+    return s;
+  }
+
   void post(int from, int to, byte[] bytes) {
     pending.add(new Pending(from, to, bytes));
   }
@@ -278,7 +293,7 @@ final class AsyncCluster {
     }
     replies.set(c, replies.get(c) + 1);
     String result = HexFormat.of().formatHex(b.result());
-    String before = answers.get(c).computeIfAbsent(b.messageNumber(), k -> new HashMap<>())
+    String before = answers.get(c).computeIfAbsent(new RequestId(b.sequenceId(), b.messageNumber()), k -> new HashMap<>())
         .putIfAbsent(b.sender(), result);
     if (before != null && !before.equals(result)) {
       throw new AssertionError("replica " + b.sender() + " gave two results, seed " + seed);
@@ -287,7 +302,7 @@ final class AsyncCluster {
 
   /** The replicas whose authentic replies to client c's request {@code number} carry one same result. */
   int matchingReplies(int c, long number) {
-    Map<Integer, String> byReplica = answers.get(c).getOrDefault(number, Map.of());
+    Map<Integer, String> byReplica = answers.get(c).getOrDefault(new RequestId("seq-" + (n + c), number), Map.of());
     return (int) byReplica.values().stream().distinct().count() <= 1 ? byReplica.size() : -1;
   }
 

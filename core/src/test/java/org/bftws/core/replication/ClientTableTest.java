@@ -14,7 +14,8 @@ import org.junit.Test;
 
 /**
  * The client table stays bounded under short-lived clients (each creates a sequence, orders a request and
- * terminates it) while exactly-once survives pruning: every message of a pruned sequence, replayed, is old.
+ * terminates it, or crashes before terminating) while exactly-once survives pruning: every message of a pruned
+ * sequence, replayed, is old.
  */
 public class ClientTableTest {
   private static final long PRUNE_EVERY = 8;
@@ -53,19 +54,45 @@ public class ClientTableTest {
   }
 
   @Test
-  public void liveSequencesAndIdsWithoutBirthTimeAreKept() {
+  public void activeSequencesAndIdsWithoutBirthTimeAreKept() {
     ClientTable table = new ClientTable(PRUNE_EVERY, RETENTION);
-    String live = sequence(CLIENT, 10, 1);
+    String active = sequence(CLIENT, 10, 1);
     String plain = "urn:uuid:plain";
-    table.ordered(new RequestId(live, 1), CLIENT);
     table.ordered(new RequestId(plain, 1), CLIENT);
     table.terminated(Request.terminate(CLIENT, plain), CLIENT);
+    long number = 0;
     for (int i = 0; i < 10 * RETENTION; i++) {
+      if (i % (RETENTION / 2) == 0) {
+        table.ordered(new RequestId(active, ++number), CLIENT);
+      }
       String s = sequence(CLIENT + 1, 20 + i, i);
       table.terminated(Request.terminate(CLIENT + 1, s), CLIENT + 1);
     }
-    assertTrue(table.get(live) != null && table.get(plain) != null);
-    assertTrue(table.isNew(new RequestId(live, 2)));
+    assertTrue(table.get(active) != null && table.get(plain) != null);
+    assertTrue(table.isNew(new RequestId(active, number + 1)));
+    assertFalse(table.isNew(new RequestId(active, number)));
+  }
+
+  /**
+   * A client that crashed never terminates its sequence: idle for the retention, it is pruned like a tombstone,
+   * and none of its requests, replayed or not yet ordered, executes afterwards; the client's later sequences do.
+   */
+  @Test
+  public void aSequenceNeverTerminatedIsPrunedOnceIdleAndItsRequestsStayOld() {
+    ClientTable table = new ClientTable(PRUNE_EVERY, RETENTION);
+    String crashed = sequence(CLIENT, 10, 1);
+    table.ordered(new RequestId(crashed, 1), CLIENT);
+    table.ordered(new RequestId(crashed, 2), CLIENT);
+    for (int i = 0; i < RETENTION + 2 * PRUNE_EVERY; i++) {
+      String s = sequence(CLIENT + 1, 20 + i, i);
+      table.ordered(new RequestId(s, 1), CLIENT + 1);
+      assertTrue("bounded: " + table.size(), table.size() <= RETENTION + PRUNE_EVERY + 1);
+    }
+    assertEquals("pruned", null, table.get(crashed));
+    for (long n = 1; n <= 4; n++) {
+      assertFalse("message " + n + " of the pruned sequence is old", table.isNew(new RequestId(crashed, n)));
+    }
+    assertTrue("the client's next sequence is new", table.isNew(new RequestId(sequence(CLIENT, 11, 2), 1)));
   }
 
   @Test

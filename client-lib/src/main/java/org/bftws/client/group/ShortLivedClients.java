@@ -1,0 +1,163 @@
+package org.bftws.client.group;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import org.apache.axiom.om.OMAbstractFactory;
+import org.apache.axiom.om.OMElement;
+import org.apache.axiom.om.OMFactory;
+import org.apache.axis2.AxisFault;
+import org.apache.axis2.client.ServiceClient;
+import org.bftws.client.GroupClients;
+import org.bftws.client.embedded.Axis2Server;
+
+/**
+ * Many short-lived clients of a running group in one JVM, one after the other (scripts/bench-clients): each a new
+ * {@link ServiceClient} with bftws engaged, so a new WS-RM sequence with a fresh client UUID (its own identity
+ * and message numbers at the replicas), making {@code calls} echo calls and terminating its sequence; then its
+ * ServiceClient is cleaned up, so nothing of it stays on the client side. Every {@code per-instance} clients the
+ * client's Axis2 instance (its reply listener on a new loopback port) is closed and a new one made, so the
+ * replicas see new reply addresses as a stream of separate client processes would show them.
+ *
+ * <p>Before the first client and after every {@code every} clients it prints {@code served N} and, with
+ * {@code --pause true}, waits for a line on standard input before going on: the caller samples the replicas (and
+ * this JVM) meanwhile. Last line:
+ * {@code done N failed F}. Exit status 0 iff every voted reply equalled its request.
+ *
+ * <pre>
+ *   ShortLivedClients --group FILE --keys DIR --dir DIR --artifacts DIR --conf DIR [--ordering pbft|async]
+ *                     [--clients 10000] [--calls 2] [--every 250] [--per-instance 100] [--pause false]
+ * </pre>
+ */
+public final class ShortLivedClients {
+    private static final long TIMEOUT_MS = 20_000;
+
+    private final int[] ports;
+    private final GroupLauncher.Layout layout;
+    private final Path dir;
+    private final String parameters;
+    private int failed;
+
+    private ShortLivedClients(int[] ports, GroupLauncher.Layout layout, Path dir, String parameters) {
+        this.ports = ports;
+        this.layout = layout;
+        this.dir = dir;
+        this.parameters = parameters;
+    }
+
+    /** Serves clients {@code from}..{@code to} (inclusive) with one client Axis2 instance, then closes it. */
+    private void instance(int from, int to, int calls) throws IOException {
+        Path home = dir.resolve("instance-" + from);
+        try (Axis2Server listener = DemoClient.clientInstance(GroupLauncher.Container.AXIS2, ports, layout, home,
+                GroupSecurity.NONE, parameters, 1)) {
+            for (int c = from; c <= to; c++) {
+                if (!client(listener, c, calls)) {
+                    failed++;
+                }
+            }
+        } finally {
+            delete(home);
+        }
+    }
+
+    /** One short-lived client: a new sequence, {@code calls} echo calls, its terminate, its cleanup. */
+    private boolean client(Axis2Server listener, int number, int calls) {
+        ServiceClient sc = null;
+        try {
+            sc = GroupClients.create(listener.context(), GroupLauncher.GROUP_ENDPOINT, GroupLauncher.ECHO_ACTION,
+                    TIMEOUT_MS);
+            boolean ok = true;
+            for (int k = 1; k <= calls; k++) {
+                String text = "client" + number + "-call" + k;
+                ok &= text.equals(echo(sc, text));
+            }
+            GroupClients.terminate(sc);
+            return ok;
+        } catch (AxisFault | RuntimeException e) {
+            System.err.println("ShortLivedClients: client " + number + " failed: " + e.getMessage());
+            return false;
+        } finally {
+            if (sc != null) {
+                try {
+                    sc.cleanup();
+                } catch (AxisFault e) {
+                    System.err.println("ShortLivedClients: client " + number + " cleanup: " + e.getMessage());
+                }
+            }
+        }
+    }
+
+    /** The voted echo of one item, or a description of what came back instead. */
+    private static String echo(ServiceClient sc, String text) throws AxisFault {
+        OMFactory f = OMAbstractFactory.getOMFactory();
+        OMElement request = f.createOMElement("echo", f.createOMNamespace(GroupLauncher.ECHO_NS, "s"));
+        f.createOMElement("item", request.getNamespace(), request).setText(text);
+        OMElement reply = sc.sendReceive(request);
+        OMElement item = reply.getFirstElement();
+        return "echoResponse".equals(reply.getLocalName()) && item != null ? item.getText()
+                : "unexpected reply " + reply.getQName();
+    }
+
+    private static void delete(Path home) throws IOException {
+        if (!Files.exists(home)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(home)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> o = GroupLauncher.options(args, 0);
+        int[] ports = GroupLauncher.readGroup(Path.of(GroupLauncher.required(o, "group")));
+        Path dir = Path.of(GroupLauncher.required(o, "dir"));
+        Files.createDirectories(dir);
+        int clients = Integer.parseInt(o.getOrDefault("clients", "10000"));
+        int calls = Integer.parseInt(o.getOrDefault("calls", "2"));
+        int every = Integer.parseInt(o.getOrDefault("every", "250"));
+        int perInstance = Integer.parseInt(o.getOrDefault("per-instance", "100"));
+        boolean pause = Boolean.parseBoolean(o.getOrDefault("pause", "false"));
+        if (clients < 1 || calls < 1 || every < 1 || perInstance < 1) {
+            System.err.println("ShortLivedClients: --clients, --calls, --every and --per-instance must be >= 1");
+            System.exit(2);
+        }
+        ShortLivedClients driver = new ShortLivedClients(ports, GroupLauncher.layout(o), dir,
+                GroupLauncher.orderingParameters(o.getOrDefault("ordering", "pbft")));
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        PrintStream out = System.out;
+        report(out, in, pause, 0);
+        int served = 0;
+        while (served < clients) {
+            // An instance serves up to perInstance clients, and never past the next report.
+            int to = List.of(served + perInstance, clients, (served / every + 1) * every).stream()
+                    .min(Integer::compare).orElseThrow();
+            driver.instance(served + 1, to, calls);
+            served = to;
+            if (served % every == 0 || served == clients) {
+                report(out, in, pause, served);
+            }
+        }
+        out.println("done " + served + " failed " + driver.failed);
+        out.flush();
+        System.exit(driver.failed == 0 ? 0 : 1);
+    }
+
+    private static void report(PrintStream out, BufferedReader in, boolean pause, int served) throws IOException {
+        out.println("served " + served);
+        out.flush();
+        if (pause && in.readLine() == null) {
+            throw new IOException("ShortLivedClients: standard input closed while waiting to go on");
+        }
+    }
+}
