@@ -49,7 +49,7 @@ import org.bftws.core.dkg.DkgMessage.Reveal;
  *     dealer, so the phase ends.
  * </ol>
  * Outputs: GENERATE y = Π A_i(0), Y_j = Π A_i(j), x_j = Σ s_ij (GJKR step 3); REFRESH Y'_j = Y_j·Π F_i(j),
- * x'_j = x_j + Σ s_ij (HJKY §3.3); RESHARE Y'_j = Π F_i(j)^{λ_i}, x'_j = Σ λ_i s_ij over i in QUAL
+ * x'_j = x_j + Σ s_ij (HJKY share renewal); RESHARE Y'_j = Π F_i(j)^{λ_i}, x'_j = Σ λ_i s_ij over i in QUAL
  * (Desmedt-Jajodia), where F_i are dealer i's Feldman commitments.
  */
 public final class Dkg<E> {
@@ -105,6 +105,9 @@ public final class Dkg<E> {
     if (me.dealer() != 0 && !config.dealers().isValidIndex(me.dealer())
         || me.receiver() != 0 && !config.receivers().isValidIndex(me.receiver())) {
       throw new IllegalArgumentException("member indices outside the dealers or receivers");
+    }
+    if (me.receiver() != 0 && me.encryptionSecret() == null) {
+      throw new IllegalArgumentException("a receiver needs its individual encryption secret");
     }
     if (config.mode() != Mode.GENERATE && me.dealer() != 0 && me.currentShare() == null) {
       throw new IllegalArgumentException(config.mode() + ": a dealer deals from its current share");
@@ -427,7 +430,7 @@ public final class Dkg<E> {
     }
     for (Open x : o.openings()) {
       DealerState d = qual.contains(x.dealer()) ? q0.get(x.dealer()) : null;
-      if (d == null || d.openings.size() >= config.receivers().k()) {
+      if (d == null || d.openings.size() >= config.receivers().k() || d.openings.containsKey(o.receiver())) {
         continue;
       }
       E v;

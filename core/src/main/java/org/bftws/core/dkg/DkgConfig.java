@@ -21,7 +21,7 @@ public record DkgConfig(Mode mode, SchemeId scheme, byte[] session, ThresholdPar
   public enum Mode {
     /** A fresh key (GJKR 1999/2007, Pedersen-VSS by every replica, then the extraction of y). */
     GENERATE,
-    /** Proactive refresh (Herzberg-Jarecki-Krawczyk-Yung 1995 §3.3): every replica deals a sharing of 0. */
+    /** Proactive refresh (Herzberg-Jarecki-Krawczyk-Yung 1995, share renewal): every replica deals a sharing of 0. */
     REFRESH,
     /** Redistribution to new members (Desmedt-Jajodia 1997): each old holder deals a sharing of its share. */
     RESHARE
@@ -36,6 +36,9 @@ public record DkgConfig(Mode mode, SchemeId scheme, byte[] session, ThresholdPar
     if (encryptionKeys.size() != receivers.n()) {
       throw new IllegalArgumentException("need one encryption key per receiver: " + receivers.n() + ", got "
           + encryptionKeys.size());
+    }
+    for (int j = 1; j <= encryptionKeys.size(); j++) {
+      ShareCipher.publicKey(encryptionKeys.get(j - 1), j);
     }
     if (receivers.k() > receivers.n() - 2 * receivers.t()) {
       throw new IllegalArgumentException("need k' <= n' - 2t', got " + receivers);

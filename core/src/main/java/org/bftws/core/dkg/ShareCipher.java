@@ -12,8 +12,8 @@ import org.bouncycastle.math.ec.ECPoint;
 /**
  * Encrypts a dealer's shares to each receiver's individual encryption key: hashed ElGamal on P-256 with one
  * ephemeral key per dealing (R = g^r, shared by all receivers), the key stream for receiver j being
- * SHA-256(domain, session, dealer, j, R, pk_j^r, counter). GJKR assume private channels (§2, "Communication
- * model"); this provides them over the group's ordering, which every replica reads. There is no MAC: the
+ * SHA-256(domain, session, dealer, j, R, pk_j^r, counter). GJKR assume private channels (their communication
+ * model); this provides them over the group's ordering, which every replica reads. There is no MAC: the
  * dealer's commitments authenticate every plaintext (a share that does not decrypt to a committed value is
  * complained about like any bad share, GJKR Fig. 2 step 1(c)).
  *

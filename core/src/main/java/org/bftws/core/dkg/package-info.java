@@ -6,8 +6,8 @@
  * <li>{@link org.bftws.core.dkg.Dkg} in mode GENERATE: the distributed key generation of Gennaro, Jarecki,
  *     Krawczyk and Rabin ("Secure distributed key generation for discrete-log based cryptosystems",
  *     EUROCRYPT 1999 / J. Cryptology 2007, Fig. 2): Pedersen-VSS by every replica, complaints and
- *     justifications, QUAL, then the extraction of y; the adversary cannot bias the key (their §4.3).
- * <li>mode REFRESH: proactive share renewal (Herzberg, Jarecki, Krawczyk, Yung, CRYPTO 1995, §3.3): sharings
+ *     justifications, QUAL, then the extraction of y; the adversary cannot bias the key (their secrecy proof).
+ * <li>mode REFRESH: proactive share renewal (Herzberg, Jarecki, Krawczyk, Yung, CRYPTO 1995, share renewal): sharings
  *     of 0 added to every share; the group key stays, old and new shares do not combine.
  * <li>mode RESHARE: redistribution to a new membership n → n', t → t' (Desmedt and Jajodia, 1997): each old
  *     holder deals a Feldman sharing of its own share; the new shares are Lagrange combinations.

@@ -22,7 +22,7 @@ import org.junit.Test;
  * Seeded sweep over the DKG and a refresh with up to f Byzantine replicas (bad shares to some receivers, with
  * and without justification, garbled justifications, commitments that do not match, equivocation, dealing
  * after the dealing phase closed, silence, false complaints, bad openings), on a seeded total order.
- * Properties, after GJKR §3 (correctness (C1)–(C3)) and HJKY §3 (refresh):
+ * Properties, after GJKR's correctness conditions (C1)–(C3) and HJKY's share renewal:
  * <ul>
  * <li>termination: every correct replica gets an output (no timeout exists to help it);
  * <li>agreement: the same group key, verification keys and QUAL at every correct replica;
@@ -102,7 +102,7 @@ public class DkgRandomizedTest {
   }
 
   /**
-   * Negative control (GJKR §4.1 assumes at most t faulty): f+1 colluders that deal first and falsely accuse
+   * Negative control (GJKR assume at most t faulty): f+1 colluders that deal first and falsely accuse
    * every correct dealer push each past t complaints, so QUAL holds colluders only and the group secret is
    * Σ of their constants, known to them. The same attack by f colluders leaves a correct dealer in QUAL.
    */

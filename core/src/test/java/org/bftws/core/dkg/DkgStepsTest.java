@@ -234,7 +234,7 @@ public class DkgStepsTest {
   }
 
   /**
-   * HJKY §3.3 (share renewal): every replica deals a sharing of 0; y stays, every Y_j and x_j changes, and k−1
+   * HJKY share renewal: every replica deals a sharing of 0; y stays, every Y_j and x_j changes, and k−1
    * old shares with one new one no longer give the secret.
    */
   @Test
@@ -251,17 +251,32 @@ public class DkgStepsTest {
     assertEquals(List.of(), DkgChecks.usable(after, refresh.correctShares()));
   }
 
-  /** A replica that lost its share deals nothing in a refresh and gets no new share: it needs recovery. */
+  /**
+   * A replica without its current share deals nothing in a refresh and gets no new share. Recovery of a lost
+   * share (the goal of HJKY's share recovery) as a resharing to the same membership: the
+   * replica that was down during a refresh holds no share, the f+1 or more others deal from theirs, and every
+   * replica, the returning one included, gets a new share of the same key. The returning replica counts among
+   * the t faulty of that run.
+   */
   @Test
-  public void refreshWithoutACurrentShareYieldsNoShare() {
-    DkgNet dkg = DkgNet.generate(SchemeId.CKS, 1, Map.of(), 16);
+  public void aReplicaDownDuringARefreshRecoversItsShareByResharingToTheSameMembers() throws Exception {
+    DkgNet dkg = DkgNet.generate(SchemeId.CKS, 1, Map.of(), 20);
     assertTrue(dkg.run());
     Map<Integer, org.bftws.core.crypto.threshold.KeyShare> shares = new java.util.LinkedHashMap<>(dkg.allShares());
-    shares.remove(4);
-    DkgNet refresh = DkgNet.refresh(dkg.correct().get(0).result.group(), shares, Map.of(), 16);
+    shares.remove(2);
+    DkgNet refresh = DkgNet.refresh(dkg.correct().get(0).result.group(), shares, Map.of(), 20);
     assertTrue(refresh.run());
-    assertNull(refresh.parties.get(3).result.share());
+    assertNull("without a current share replica 2 deals nothing and gets no new share",
+        refresh.parties.get(1).result.share());
     assertEquals(3, refresh.correctShares().size());
+    GroupKey refreshed = refresh.correct().get(0).result.group();
+    DkgNet recovery = DkgNet.reshare(refreshed, refresh.correctShares(), P, Map.of(), 21);
+    assertTrue(recovery.run());
+    assertEquals(List.of(), DkgChecks.agreement(recovery));
+    assertEquals("every replica, 2 included, holds a share", P.n(), recovery.correctShares().size());
+    assertArrayEquals(refreshed.commonEncoding(), recovery.correct().get(0).result.group().commonEncoding());
+    assertEquals(List.of(), DkgChecks.usable(recovery.correct().get(0).result.group(),
+        Map.of(2, recovery.correctShares().get(2), 4, recovery.correctShares().get(4))));
   }
 
   /** Desmedt-Jajodia redistribution n → n' (4 → 7, f 1 → 2, and back to 4): y stays, the new shares work. */
