@@ -143,7 +143,7 @@ public final class BlsThreshold extends AbstractThresholdScheme {
     }
   }
 
-  private static P2_Affine decodeG2(byte[] b, String what) {
+  static P2_Affine decodeG2(byte[] b, String what) {
     if (b.length != 96) {
       throw new IllegalArgumentException(what + ": not a compressed G2 point");
     }

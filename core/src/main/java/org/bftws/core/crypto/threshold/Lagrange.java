@@ -7,16 +7,21 @@ import java.security.SecureRandom;
  * Lagrange coefficients for interpolation at 0 over the indices actually used (docs/design/cryptography.md pitfall 8): for the
  * set S and i in S, λ_{0,i}^S = Π_{j∈S, j≠i} (0 − j) / (i − j).
  */
-final class Lagrange {
+public final class Lagrange {
   private Lagrange() {}
 
   /** λ_{0,i}^S modulo a prime {@code q} (CKS, BLS). */
-  static BigInteger atZeroModPrime(int[] set, int i, BigInteger q) {
+  public static BigInteger atZeroModPrime(int[] set, int i, BigInteger q) {
+    return atPointModPrime(set, i, 0, q);
+  }
+
+  /** λ_{x,i}^S = Π_{j∈S, j≠i} (x − j) / (i − j) modulo a prime {@code q}: f(x) = Σ_{i∈S} λ_{x,i}^S f(i). */
+  public static BigInteger atPointModPrime(int[] set, int i, int x, BigInteger q) {
     BigInteger num = BigInteger.ONE;
     BigInteger den = BigInteger.ONE;
     for (int j : set) {
       if (j != i) {
-        num = num.multiply(BigInteger.valueOf(-j)).mod(q);
+        num = num.multiply(BigInteger.valueOf(x - j)).mod(q);
         den = den.multiply(BigInteger.valueOf(i - j)).mod(q);
       }
     }
@@ -47,7 +52,7 @@ final class Lagrange {
    * The dealer's random polynomial of degree k−1 over Z_q — k coefficients, never k−1 (docs/design/cryptography.md pitfall 1:
    * ThreshSig's degree k−2 let one share less produce the group value). a[0] is the secret, never zero.
    */
-  static BigInteger[] randomPolynomial(int k, BigInteger q, SecureRandom random) {
+  public static BigInteger[] randomPolynomial(int k, BigInteger q, SecureRandom random) {
     BigInteger[] a = new BigInteger[k];
     for (int j = 0; j < k; j++) {
       a[j] = randomNonZero(q, random);
@@ -56,7 +61,7 @@ final class Lagrange {
   }
 
   /** Uniform in [1, q) by rejection sampling. */
-  static BigInteger randomNonZero(BigInteger q, SecureRandom random) {
+  public static BigInteger randomNonZero(BigInteger q, SecureRandom random) {
     BigInteger v;
     do {
       v = new BigInteger(q.bitLength(), random);
@@ -65,7 +70,7 @@ final class Lagrange {
   }
 
   /** Evaluates the polynomial with coefficients {@code a} (a[0] is the secret) at x, modulo m. */
-  static BigInteger evaluate(BigInteger[] a, int x, BigInteger m) {
+  public static BigInteger evaluate(BigInteger[] a, int x, BigInteger m) {
     BigInteger bx = BigInteger.valueOf(x);
     BigInteger y = BigInteger.ZERO;
     for (int j = a.length - 1; j >= 0; j--) {
