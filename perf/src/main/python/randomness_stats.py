@@ -1,13 +1,13 @@
 """NIST SP 800-22 and dieharder on the group's random output (scripts/bench-randomness).
 
-    randomness_stats.py nist DIR OUTDIR [--sequences S] [--workers W] [--nist-until EPOCH]
-    randomness_stats.py dieharder DIR OUTDIR
+    randomness_stats.py nist DIR OUTDIR [--sources A,B] [--sequences S] [--workers W] [--nist-until EPOCH]
+    randomness_stats.py dieharder DIR OUTDIR [--sources A,B]
     randomness_stats.py summary DIR OUTDIR
 
 The two suites run as separate steps (scripts/bench-randomness runs them side by side, one core each), then
 the summary step merges their files.
 
-For each DIR/SOURCE.bin:
+For each DIR/SOURCE.bin (of the sources named, or all):
 - SP 800-22 rev. 1a as its section 4.2 prescribes: every test (sp800_22.py) on S sequences of 10^6 bits (default:
   as many as the file holds, 100 for 12.5 MB); per test, the proportion of sequences with p >= 0.01 must reach
   0.99 - 3 sqrt(0.99 x 0.01 / m) of the m sequences tested (4.2.1), and the p-values must be uniform: the
@@ -133,8 +133,9 @@ def dieharder(path, size, probe):
         need = (rewinds + 1) * PROBE_BYTES  # bytes one p-sample reads, at most
         psamples = min(100, size // need)
         if psamples < 1:
-            rows.append(("dieharder", f"-d {test[0]}", 0, "", f"NOT-RUN(one p-sample reads ~{need // 1_000_000} MB)"))
-            print(f"  dieharder -d {test[0]}: not run, one p-sample reads ~{need / 1e6:.1f} MB", flush=True)
+            name = f"-d {test[0]}" + ("" if test[1] is None else f" -n {test[1]}")
+            rows.append(("dieharder", name, 0, "", f"NOT-RUN(one p-sample reads ~{need // 1_000_000} MB)"))
+            print(f"  dieharder {name}: not run, one p-sample reads ~{need / 1e6:.1f} MB", flush=True)
             continue
         if psamples < MIN_KS_PSAMPLES:
             psamples = 1
@@ -219,8 +220,9 @@ def main():
     sequences = int(args[args.index("--sequences") + 1]) if "--sequences" in args else None
     workers = int(args[args.index("--workers") + 1]) if "--workers" in args else 1
     until = float(args[args.index("--nist-until") + 1]) if "--nist-until" in args else None
+    only = args[args.index("--sources") + 1].split(",") if "--sources" in args else None
     paths = {name[:-4]: os.path.join(directory, name) for name in sorted(os.listdir(directory))
-             if name.endswith(".bin") and not name.startswith("probe-")}
+             if name.endswith(".bin") and not name.startswith("probe-") and (only is None or name[:-4] in only)}
     sizes = {source: os.path.getsize(path) for source, path in paths.items()}
     if step == "nist":
         write_nist(paths, sizes, outdir, sequences, workers, until)
