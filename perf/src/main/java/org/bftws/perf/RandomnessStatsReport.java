@@ -12,71 +12,70 @@ import java.util.TreeMap;
 import org.knowm.xchart.style.Styler.LegendPosition;
 
 /**
- * Summarises {@code randomness-stats.csv} (scripts/bench-randomness): per source and suite the tests run, passed,
- * weak and failed (a dieharder result on a rewound file counts apart, with how many of those passed: it is
- * not meaningful), into {@code randomness-stats-summary.csv}, and the fraction passed as bars in {@code
- * randomness-stats.png} (a suite whose results were all on a rewound file is plotted as such).
+ * Plots scripts/bench-randomness's results: per source and suite the fraction of tests passed from {@code
+ * randomness-stats-summary.csv} (SP 800-22: tests meeting both the proportion and the uniformity criterion;
+ * dieharder: tests run that it rated PASSED) into {@code randomness-stats.png}, and the distribution of every SP
+ * 800-22 p-value per source over ten bins from {@code randomness-stats.csv} into {@code
+ * randomness-stats-pvalues.png} (uniform data gives 0.1 in each).
  *
- * <pre>RandomnessStatsReport STATS.csv OUTDIR</pre>
+ * <pre>RandomnessStatsReport RESULTSDIR</pre>
  */
 public final class RandomnessStatsReport {
+    private static final int BINS = 10;
+
     private RandomnessStatsReport() {
     }
 
     public static void main(String[] args) throws IOException {
-        List<String> lines = Files.readAllLines(Path.of(args[0]));
-        Path out = Path.of(args[1]);
-        // source -> suite -> {run, passed, weak, failed, rewound, passed on a rewound file}
-        Map<String, Map<String, int[]>> counts = new TreeMap<>();
-        Map<String, Long> bytes = new TreeMap<>();
-        for (String line : lines.subList(1, lines.size())) {
+        Path dir = Path.of(args[0]);
+        List<String> summary = Files.readAllLines(dir.resolve("randomness-stats-summary.csv"));
+        Map<String, Map<String, Double>> passed = new TreeMap<>(); // suite -> source -> fraction
+        List<String> sources = new ArrayList<>();
+        for (String line : summary.subList(1, summary.size())) {
             String[] f = line.split(",");
-            int[] c = counts.computeIfAbsent(f[0], s -> new TreeMap<>()).computeIfAbsent(f[1], s -> new int[6]);
-            bytes.put(f[0], Long.parseLong(f[6]));
-            String result = f[5];
-            if (result.endsWith("-REWOUND")) {
-                c[4]++;
-                c[5] += result.startsWith("PASSED") ? 1 : 0;
-                continue;
-            }
-            c[0]++;
-            switch (result) {
-                case "PASSED" -> c[1]++;
-                case "WEAK" -> c[2]++;
-                default -> c[3]++;
+            int tests = Integer.parseInt(f[3]);
+            passed.computeIfAbsent(f[2], s -> new TreeMap<>()).put(f[0],
+                    tests == 0 ? 0.0 : Double.parseDouble(f[4]) / tests);
+            if (!sources.contains(f[0])) {
+                sources.add(f[0]);
             }
         }
-        StringBuilder csv = new StringBuilder("source,bytes,suite,tests,passed,weak,failed,rewound,passed_rewound\n");
-        List<String> suites = new ArrayList<>();
-        for (Map.Entry<String, Map<String, int[]>> s : counts.entrySet()) {
-            for (Map.Entry<String, int[]> t : s.getValue().entrySet()) {
-                int[] c = t.getValue();
-                csv.append(s.getKey()).append(',').append(bytes.get(s.getKey())).append(',').append(t.getKey())
-                        .append(',').append(c[0]).append(',').append(c[1]).append(',').append(c[2]).append(',')
-                        .append(c[3]).append(',').append(c[4]).append(',').append(c[5]).append('\n');
-                if (!suites.contains(t.getKey())) {
-                    suites.add(t.getKey());
-                }
-            }
-        }
-        Files.writeString(out.resolve("randomness-stats-summary.csv"), csv);
-        List<String> sources = new ArrayList<>(counts.keySet());
         Map<String, List<Double>> series = new LinkedHashMap<>();
-        for (String suite : suites) {
-            List<Double> fractions = new ArrayList<>();
-            for (String source : sources) {
-                int[] c = counts.get(source).getOrDefault(suite, new int[6]);
-                fractions.add(c[0] > 0 ? (double) c[1] / c[0] : c[4] > 0 ? (double) c[5] / c[4] : 0.0);
-            }
-            boolean allRewound = true;
-            for (String source : sources) {
-                int[] c = counts.get(source).getOrDefault(suite, new int[6]);
-                allRewound &= c[0] == 0;
-            }
-            series.put(allRewound ? suite + " (file rewound: not meaningful)" : suite, fractions);
-        }
-        Plots.bars(out.resolve("randomness-stats.png"), "Statistical tests of the group's random output",
+        passed.forEach((suite, bySource) -> {
+            List<Double> values = new ArrayList<>();
+            sources.forEach(s -> values.add(bySource.getOrDefault(s, 0.0)));
+            series.put(suite, values);
+        });
+        Plots.bars(dir.resolve("randomness-stats.png"), "Statistical tests of the group's random output",
                 "source", "fraction of tests passed", false, sources, series, LegendPosition.OutsideS);
-        System.out.print(csv);
+
+        Map<String, long[]> histograms = new TreeMap<>();
+        List<String> rows = Files.readAllLines(dir.resolve("randomness-stats.csv"));
+        for (String line : rows.subList(1, rows.size())) {
+            String[] f = line.split(",");
+            if (f[1].equals("nist-sp800-22") && !f[4].isEmpty()) {
+                int bin = Math.min(BINS - 1, (int) (Double.parseDouble(f[4]) * BINS));
+                histograms.computeIfAbsent(f[0], s -> new long[BINS])[bin]++;
+            }
+        }
+        List<String> bins = new ArrayList<>();
+        for (int b = 0; b < BINS; b++) {
+            bins.add(String.format("%.1f-%.1f", b / (double) BINS, (b + 1) / (double) BINS));
+        }
+        Map<String, List<Double>> shares = new LinkedHashMap<>();
+        histograms.forEach((source, counts) -> {
+            long total = 0;
+            for (long c : counts) {
+                total += c;
+            }
+            List<Double> values = new ArrayList<>();
+            for (long c : counts) {
+                values.add((double) c / total);
+            }
+            shares.put(source, values);
+        });
+        Plots.bars(dir.resolve("randomness-stats-pvalues.png"), "SP 800-22 p-values per source (uniform: 0.1 per bin)",
+                "p-value", "fraction of p-values", false, bins, shares, LegendPosition.OutsideS);
+        System.out.print(String.join("\n", summary) + "\n");
     }
 }

@@ -127,6 +127,22 @@ public class DrandClientTest {
     }
 
     @Test
+    public void everyBeaconAnswerIsReadableFromAnyOriginAndItsPreflightIsAnswered() throws Exception {
+        for (String path : new String[] {"/beacon/info", "/beacon/public/latest", "/beacon/" + chainHash + "/info",
+            "/beacon/public/99999999999"}) {
+            HttpResponse<String> r = get(3, path);
+            assertEquals(path, "*", r.headers().firstValue("Access-Control-Allow-Origin").orElse(""));
+        }
+        HttpResponse<String> preflight = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                + GROUP.ports()[1] + "/beacon/public/latest")).header("Origin", "https://example.org")
+                .header("Access-Control-Request-Method", "GET").method("OPTIONS", HttpRequest.BodyPublishers.noBody())
+                .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, preflight.statusCode());
+        assertEquals("*", preflight.headers().firstValue("Access-Control-Allow-Origin").orElse(""));
+        assertEquals("GET, OPTIONS", preflight.headers().firstValue("Access-Control-Allow-Methods").orElse(""));
+    }
+
+    @Test
     public void drandClientRefusesTheChainUnderAnotherGroupsKey() throws Exception {
         Path other = TMP.newFolder("other-keys").toPath();
         assertEquals(0, KeyGen.run(new String[] {"--out", other.toString(), "--replicas", "4", "--scheme", "bls"},

@@ -3,6 +3,7 @@ package org.bftws.module.http;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
 
 import org.apache.axis2.context.ConfigurationContext;
 import org.apache.logging.log4j.LogManager;
@@ -17,6 +18,11 @@ import org.apache.logging.log4j.Logger;
  * <p>A prefix matches the path equal to it and the paths below it ({@code /metrics} matches {@code /metrics}
  * and {@code /metrics/x}, not {@code /metricsx}); the longest matching prefix wins. Prefixes under the
  * instance's service path ({@code /axis2/services}) are refused: a route must never shadow a service.
+ *
+ * <p>A route registered as {@linkplain #registerPublic public} may be read by web pages of any origin: its answers
+ * carry {@code Access-Control-Allow-Origin: *} (CORS, as drand's public HTTP relays answer), and a CORS preflight
+ * ({@code OPTIONS}) of its paths is allowed GET. Other routes answer OPTIONS with their {@code Allow} only, so a
+ * browser keeps other origins' pages from reading them.
  */
 public final class HttpRoutes {
     private static final Logger LOG = LogManager.getLogger(HttpRoutes.class);
@@ -24,7 +30,19 @@ public final class HttpRoutes {
     /** ConfigurationContext property holding an instance's registry. */
     static final String PROPERTY = "org.bftws.module.http.routes";
 
-    private final Map<String, HttpRoute> routes = new ConcurrentHashMap<>();
+    /** What a CORS preflight of a public route is allowed: GET, without credentials, cached for a day. */
+    static final Map<String, String> PUBLIC_PREFLIGHT = Map.of("Access-Control-Allow-Origin", "*",
+            "Access-Control-Allow-Methods", "GET, OPTIONS", "Access-Control-Max-Age", "86400");
+    private static final Map<String, String> PUBLIC = Map.of("Access-Control-Allow-Origin", "*");
+    private static final Map<String, String> ALLOW = Map.of("Allow", "GET, OPTIONS");
+    /** A preflight's requested headers that are echoed as allowed: a short comma-separated list of names. */
+    private static final Pattern HEADER_NAMES =
+            Pattern.compile("[A-Za-z0-9-]{1,64}(\\s*,\\s*[A-Za-z0-9-]{1,64}){0,15}");
+
+    private record Registered(HttpRoute route, boolean crossOrigin) {
+    }
+
+    private final Map<String, Registered> routes = new ConcurrentHashMap<>();
     private final String servicePath;
 
     HttpRoutes(String servicePath) {
@@ -52,12 +70,24 @@ public final class HttpRoutes {
      * @throws IllegalStateException    if the prefix is taken already
      */
     public void register(String prefix, HttpRoute route) {
+        add(prefix, route, false);
+    }
+
+    /**
+     * Serves GETs of {@code prefix} (and below) with {@code route} to any origin: public data that web pages
+     * elsewhere may read (CORS {@code Access-Control-Allow-Origin: *}). Same checks as {@link #register}.
+     */
+    public void registerPublic(String prefix, HttpRoute route) {
+        add(prefix, route, true);
+    }
+
+    private void add(String prefix, HttpRoute route, boolean crossOrigin) {
         String p = normalised(prefix);
         if (p.equals(servicePath) || p.startsWith(servicePath + "/") || servicePath.startsWith(p + "/")
                 || p.equals("/")) {
             throw new IllegalArgumentException("route " + prefix + " would shadow the services under " + servicePath);
         }
-        if (routes.putIfAbsent(p, route) != null) {
+        if (routes.putIfAbsent(p, new Registered(route, crossOrigin)) != null) {
             throw new IllegalStateException("route " + p + " is registered already");
         }
     }
@@ -69,10 +99,14 @@ public final class HttpRoutes {
 
     /** The route of the longest registered prefix that matches {@code path} (no query), if any. */
     public Optional<HttpRoute> find(String path) {
+        return registered(path).map(Registered::route);
+    }
+
+    private Optional<Registered> registered(String path) {
         for (String p = stripTrailingSlash(path); !p.isEmpty(); p = p.substring(0, Math.max(0, p.lastIndexOf('/')))) {
-            HttpRoute route = routes.get(p);
-            if (route != null) {
-                return Optional.of(route);
+            Registered r = routes.get(p);
+            if (r != null) {
+                return Optional.of(r);
             }
         }
         return Optional.empty();
@@ -80,16 +114,39 @@ public final class HttpRoutes {
 
     /**
      * The answer to {@code GET path?query} (query "" when there is none) if a route matches {@code path}; a route
-     * that throws answers 500, logged without its details reaching the caller.
+     * that throws answers 500, logged without its details reaching the caller. A public route's answers, errors
+     * included, carry {@code Access-Control-Allow-Origin: *}.
      */
     public Optional<RouteResponse> answer(String path, String query) {
-        return find(path).map(route -> {
+        return registered(path).map(r -> {
+            RouteResponse answer;
             try {
-                return route.get(path, query);
+                answer = r.route().get(path, query);
             } catch (RuntimeException e) {
                 LOG.warn("GET {} failed: {}", path, e.toString());
-                return RouteResponse.text(500, "internal error");
+                answer = RouteResponse.text(500, "internal error");
             }
+            return r.crossOrigin() ? answer.withHeaders(PUBLIC) : answer;
+        });
+    }
+
+    /**
+     * The answer to {@code OPTIONS path} if a route matches {@code path}: 200, empty (not 204: Axis2's response
+     * writer sends a Content-Length, which a 204 must not carry), with {@code Allow: GET, OPTIONS};
+     * for a public route also the CORS preflight's answer (any origin, GET, the requested headers when
+     * {@code requestedHeaders} is a short list of header names, cached for a day).
+     *
+     * @param requestedHeaders the preflight's {@code Access-Control-Request-Headers}, or null
+     */
+    public Optional<RouteResponse> preflight(String path, String requestedHeaders) {
+        return registered(path).map(r -> {
+            RouteResponse answer = new RouteResponse(200, RouteResponse.TEXT, new byte[0], ALLOW);
+            if (!r.crossOrigin()) {
+                return answer;
+            }
+            answer = answer.withHeaders(PUBLIC_PREFLIGHT);
+            return requestedHeaders != null && HEADER_NAMES.matcher(requestedHeaders.trim()).matches()
+                    ? answer.withHeaders(Map.of("Access-Control-Allow-Headers", requestedHeaders.trim())) : answer;
         });
     }
 

@@ -1,10 +1,12 @@
 package org.bftws.module.http;
 
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 
-/** An {@link HttpRoute}'s answer: the HTTP status, the Content-Type and the body. */
-public record RouteResponse(int status, String contentType, byte[] body) {
+/** An {@link HttpRoute}'s answer: the HTTP status, the Content-Type, the body and any further headers. */
+public record RouteResponse(int status, String contentType, byte[] body, Map<String, String> headers) {
     /** Plain text in UTF-8. */
     public static final String TEXT = "text/plain; charset=utf-8";
 
@@ -14,6 +16,12 @@ public record RouteResponse(int status, String contentType, byte[] body) {
         }
         Objects.requireNonNull(contentType, "contentType");
         body = Objects.requireNonNull(body, "body").clone();
+        headers = Map.copyOf(headers);
+    }
+
+    /** No further headers. */
+    public RouteResponse(int status, String contentType, byte[] body) {
+        this(status, contentType, body, Map.of());
     }
 
     /** 200 with {@code text} in UTF-8 as {@code contentType}. */
@@ -24,6 +32,13 @@ public record RouteResponse(int status, String contentType, byte[] body) {
     /** {@code status} with a one-line plain-text reason. */
     public static RouteResponse text(int status, String reason) {
         return new RouteResponse(status, TEXT, (reason + "\n").getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** This answer with {@code more} headers added (a name given again replaces the earlier value). */
+    public RouteResponse withHeaders(Map<String, String> more) {
+        Map<String, String> all = new LinkedHashMap<>(headers);
+        all.putAll(more);
+        return new RouteResponse(status, contentType, body, all);
     }
 
     @Override

@@ -2,8 +2,11 @@ package org.bftws.module.http;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertSame;
 import static org.junit.Assert.fail;
+
+import java.util.Map;
 
 import org.junit.Test;
 
@@ -56,5 +59,47 @@ public class HttpRoutesTest {
             assertEquals("route /metrics is registered already", expected.getMessage());
         }
         assertSame(A, routes.find("/metrics").orElseThrow());
+    }
+
+    @Test
+    public void aPublicRoutesAnswersErrorsIncludedAllowAnyOriginAndOthersDoNot() {
+        HttpRoutes routes = new HttpRoutes("axis2/services");
+        routes.registerPublic("/beacon", (path, query) -> path.endsWith("/info") ? RouteResponse.ok(RouteResponse.TEXT, "i")
+                : path.endsWith("/broken") ? failing() : RouteResponse.text(404, "no such path"));
+        routes.register("/metrics", A);
+        for (String path : new String[] {"/beacon/info", "/beacon/nothing", "/beacon/broken"}) {
+            assertEquals(path, "*", routes.answer(path, "").orElseThrow().headers().get("Access-Control-Allow-Origin"));
+        }
+        assertEquals(404, routes.answer("/beacon/nothing", "").orElseThrow().status());
+        assertEquals(500, routes.answer("/beacon/broken", "").orElseThrow().status());
+        assertEquals(Map.of(), routes.answer("/metrics", "").orElseThrow().headers());
+        assertFalse(routes.answer("/other", "").isPresent());
+    }
+
+    @Test
+    public void aPreflightOfAPublicRouteIsAllowedGetAndItsHeadersOthersOnlyLearnTheMethods() {
+        HttpRoutes routes = new HttpRoutes("axis2/services");
+        routes.registerPublic("/beacon", A);
+        routes.register("/metrics", A);
+        RouteResponse pre = routes.preflight("/beacon/public/latest", "Content-Type, X-Requested-With").orElseThrow();
+        assertEquals(200, pre.status());
+        assertEquals(0, pre.body().length);
+        assertEquals("*", pre.headers().get("Access-Control-Allow-Origin"));
+        assertEquals("GET, OPTIONS", pre.headers().get("Access-Control-Allow-Methods"));
+        assertEquals("Content-Type, X-Requested-With", pre.headers().get("Access-Control-Allow-Headers"));
+        assertEquals("86400", pre.headers().get("Access-Control-Max-Age"));
+        assertEquals("GET, OPTIONS", pre.headers().get("Allow"));
+        // requested headers that are no list of header names are not echoed
+        assertNull(routes.preflight("/beacon/info", "x\r\nSet-Cookie: a=b").orElseThrow().headers()
+                .get("Access-Control-Allow-Headers"));
+        assertNull(routes.preflight("/beacon/info", null).orElseThrow().headers().get("Access-Control-Allow-Headers"));
+        RouteResponse metrics = routes.preflight("/metrics", "Content-Type").orElseThrow();
+        assertEquals(200, metrics.status());
+        assertEquals(Map.of("Allow", "GET, OPTIONS"), metrics.headers());
+        assertFalse(routes.preflight("/other", null).isPresent());
+    }
+
+    private static RouteResponse failing() {
+        throw new IllegalStateException("route failed");
     }
 }

@@ -107,6 +107,33 @@ public class RoutingHttpServerTest {
         }
     }
 
+    @Test
+    public void aPublicRouteIsReadableFromAnyOriginAndItsPreflightIsAnswered() throws Exception {
+        HttpRoutes.of(context).registerPublic("/beacon", (path, query) -> path.equals("/beacon/info")
+                ? RouteResponse.ok("application/json", "{}") : RouteResponse.text(404, "no such path"));
+        HttpRoutes.of(context).register("/metrics", (path, query) -> RouteResponse.ok(RouteResponse.TEXT, "m"));
+        for (String path : new String[] {"/beacon/info", "/beacon/none"}) {
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + path))
+                    .header("Origin", "https://example.org").GET().build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(path, "*", r.headers().firstValue("Access-Control-Allow-Origin").orElse(""));
+        }
+        HttpResponse<String> pre = http.send(HttpRequest.newBuilder(URI.create(base + "/beacon/public/latest"))
+                .header("Origin", "https://example.org").header("Access-Control-Request-Method", "GET")
+                .header("Access-Control-Request-Headers", "content-type")
+                .method("OPTIONS", HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, pre.statusCode());
+        assertEquals("", pre.body());
+        assertEquals("*", pre.headers().firstValue("Access-Control-Allow-Origin").orElse(""));
+        assertEquals("GET, OPTIONS", pre.headers().firstValue("Access-Control-Allow-Methods").orElse(""));
+        assertEquals("content-type", pre.headers().firstValue("Access-Control-Allow-Headers").orElse(""));
+        HttpResponse<String> metrics = http.send(HttpRequest.newBuilder(URI.create(base + "/metrics"))
+                .header("Origin", "https://example.org").GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, metrics.statusCode());
+        assertTrue(metrics.headers().firstValue("Access-Control-Allow-Origin").isEmpty());
+        // a GET after the preflight on the same client still works (the empty answer left the connection usable)
+        assertEquals(200, get("/beacon/info").statusCode());
+    }
+
     /** conf/axis2-replica.xml on port 0, without its modules (this test deploys none). */
     private static String replicaXmlWithoutModules() throws IOException {
         String xml = Files.readString(Path.of(System.getProperty("bftws.conf", "../conf"), "axis2-replica.xml"));

@@ -20,25 +20,32 @@ import org.bftws.core.crypto.threshold.SchemeId;
 import org.bftws.core.keys.GroupKeys;
 import org.bftws.module.BftwsRuntime;
 import org.bftws.module.config.BftwsConfig;
+import org.bftws.module.config.BftwsKeys;
 import org.bftws.module.config.ReplicaEndpoint;
 import org.bftws.module.keys.GroupKeyMaterial;
 
 /**
  * Starts and stops a replica's drand beacon with the beacon service: the chain from the service's parameters
  * ({@code period} seconds, {@code genesis} epoch seconds, {@code beaconId}; the same archive on every replica,
- * so the same chain) and the group's threshold BLS key; the beacon is built on first use, once the module has
- * loaded the keys, and a timer combines each round when it falls due so that {@code /public/latest} is ready.
- * Off, with one warning, where the replica's keys are not threshold BLS or the instance is no replica.
+ * so the same chain) and the group's threshold BLS key. Axis2 deploys the service before the module loads the
+ * keys, so the beacon is built once Axis2 has started (or on first use, whichever comes first), and a timer
+ * combines each round when it falls due so that {@code /public/latest} is ready. Where the replica's keys
+ * cannot sign drand rounds (a CKS or RSA group key, no threshold share) or the instance is no replica, the
+ * beacon is off: one WARN line at start-up names the key file and its scheme, and the beacon's endpoints
+ * answer 501 with the same reason ({@link #refusal}).
  */
 public final class BeaconLifeCycle implements ServiceLifeCycle {
     private static final Logger LOG = LogManager.getLogger(BeaconLifeCycle.class);
+    private static final long START_POLL_MILLIS = 50;
     /** AxisService parameter holding this lifecycle, for the service class and the HTTP routes. */
     static final String INSTANCE = "org.bftws.samples.beacon.instance";
 
     private volatile ConfigurationContext context;
     private volatile AxisService service;
     private Beacon beacon;
-    private boolean refused;
+    /** Why the beacon is off on this instance, once decided; null while it runs or is not decided yet. */
+    private String refused;
+    private volatile boolean stopped;
     private ExecutorService pool;
     private ScheduledExecutorService timer;
 
@@ -52,10 +59,29 @@ public final class BeaconLifeCycle implements ServiceLifeCycle {
             LOG.warn("beacon: cannot register with its service: {}", e.getMessage());
         }
         BeaconRoutes.register(configurationContext, this);
+        Thread start = new Thread(this::buildWhenStarted, "bftws-beacon-start");
+        start.setDaemon(true);
+        start.start();
+    }
+
+    /** Builds the beacon (or logs why it is off) once Axis2 has started: the module has loaded the keys by then. */
+    private void buildWhenStarted() {
+        try {
+            while (!context.getAxisConfiguration().isStart()) {
+                if (stopped) {
+                    return;
+                }
+                Thread.sleep(START_POLL_MILLIS);
+            }
+        } catch (InterruptedException e) {
+            return;
+        }
+        beacon();
     }
 
     @Override
     public synchronized void shutDown(ConfigurationContext configurationContext, AxisService axisService) {
+        stopped = true;
         if (timer != null) {
             timer.shutdownNow();
             pool.shutdownNow();
@@ -63,23 +89,28 @@ public final class BeaconLifeCycle implements ServiceLifeCycle {
         beacon = null;
     }
 
-    /** The replica's beacon, built on first use; null where it cannot run (logged once). */
+    /** The replica's beacon, built on first use; null where it cannot run ({@link #refused()} says why, if decided). */
     synchronized Beacon beacon() {
-        if (beacon != null || refused || context == null) {
+        if (beacon != null || refused != null || context == null) {
             return beacon;
         }
         Object cfg = context.getProperty(BftwsRuntime.CONFIG_PROPERTY);
-        GroupKeyMaterial keys = BftwsRuntime.keys(context);
-        if (!(cfg instanceof BftwsConfig config) || keys == null || keys.share() == null) {
-            return null; // the module has not loaded this replica's keys (yet, or this is no replica)
+        if (!(cfg instanceof BftwsConfig config)) {
+            return null; // the module has not initialised (yet)
         }
-        GroupKeys group = keys.group();
-        if (group.scheme() != SchemeId.BLS) {
-            refused = true;
-            LOG.warn("beacon off: it needs the group's threshold BLS key; {} holds a {} key (scripts/keygen --scheme bls)",
-                    "bftws.keys.public", group.scheme().label());
+        GroupKeyMaterial keys = BftwsRuntime.keys(context);
+        refused = config.isReplica() ? refusal(keys == null ? null : keys.group().scheme(), keys != null && keys.share() != null)
+                : "this Axis2 instance is no replica of a group (bftws.replica.id is not set)";
+        if (refused != null) {
+            if (config.isReplica()) {
+                LOG.warn("beacon off on replica {}: {} ({} = {})", config.replicaId(), refused,
+                        BftwsKeys.PUBLIC_KEYS.name(), config.publicKeysPath());
+            } else {
+                LOG.warn("beacon off: {}", refused);
+            }
             return null;
         }
+        GroupKeys group = keys.group();
         DrandChain chain = DrandChain.ofGroup(group.threshold().commonEncoding(), longParameter("period", 3),
                 longParameter("genesis", 1_700_000_000L), stringParameter("beaconId", "bftws"));
         List<URI> bases = new ArrayList<>();
@@ -97,6 +128,29 @@ public final class BeaconLifeCycle implements ServiceLifeCycle {
         LOG.info("beacon: drand chain {} (period {} s, genesis {}), served under /beacon/", chain.hashHex(),
                 chain.periodSeconds(), chain.genesisSeconds());
         return beacon;
+    }
+
+    /** Why the beacon is off here, or null while it runs or before the module has loaded the keys. */
+    synchronized String refused() {
+        return refused;
+    }
+
+    /**
+     * Why keys of {@code scheme} (null: none) cannot serve the drand beacon, or null if they can: drand's rounds
+     * are threshold BLS signatures (G1) under the group key (G2), so only a BLS group key and its share can sign
+     * them. Names the scheme and the keys' parameters, never a key.
+     */
+    static String refusal(SchemeId scheme, boolean hasShare) {
+        if (scheme == null || !hasShare) {
+            return "the drand beacon signs with the group's threshold BLS key, and this replica has no threshold"
+                    + " key share in " + BftwsKeys.PRIVATE_KEY.name() + " (deal keys with scripts/keygen --scheme bls)";
+        }
+        if (scheme != SchemeId.BLS) {
+            return "the drand beacon signs with the group's threshold BLS key, and " + BftwsKeys.PUBLIC_KEYS.name()
+                    + " holds a " + scheme.label() + " group key: deal keys with scripts/keygen --scheme bls (and set "
+                    + BftwsKeys.THRESHOLD_SCHEME.name() + " to bls for CT coins)";
+        }
+        return null;
     }
 
     private void combineCurrent() {

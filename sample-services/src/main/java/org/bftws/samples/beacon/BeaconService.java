@@ -21,9 +21,12 @@ public class BeaconService {
     public OMElement info(OMElement request) throws AxisFault {
         MessageContext mc = MessageContext.getCurrentMessageContext();
         Parameter p = mc == null ? null : mc.getAxisService().getParameter(BeaconLifeCycle.INSTANCE);
-        Beacon beacon = p == null ? null : ((BeaconLifeCycle) p.getValue()).beacon();
+        BeaconLifeCycle lifeCycle = p == null ? null : (BeaconLifeCycle) p.getValue();
+        Beacon beacon = lifeCycle == null ? null : lifeCycle.beacon();
         if (beacon == null) {
-            throw new AxisFault("BFT-WS beacon: not running here (it needs a replica with the group's threshold BLS key)");
+            String refused = lifeCycle == null ? null : lifeCycle.refused();
+            throw new AxisFault(refused == null ? "BFT-WS beacon: not running yet (the replica is starting)"
+                    : "BFT-WS beacon: off on this replica: ".concat(refused));
         }
         OMFactory factory = OMAbstractFactory.getOMFactory();
         OMNamespace ns = factory.createOMNamespace(NAMESPACE, "b");
