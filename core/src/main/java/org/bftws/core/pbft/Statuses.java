@@ -66,7 +66,7 @@ final class Statuses {
     } else if (r.active && !st.active() && st.lastExecuted() < r.lastExecuted) {
       // p alone in a view change we never joined: what it needs to execute as far as we did (LateCommits)
       sendCheckpointProof(p, st);
-      r.resendFrom(Math.max(st.lastExecuted(), r.checkpoints.stableSeq), p);
+      r.retransmission.resendFrom(Math.max(st.lastExecuted(), r.checkpoints.stableSeq), p);
     } else if (st.view() > r.view && st.active() || st.stableSeq() > r.lastExecuted) {
       // p is a view or a checkpoint ahead: our status makes it answer with what we lack (a small lag within
       // a view is what the rounds' retransmission covers)

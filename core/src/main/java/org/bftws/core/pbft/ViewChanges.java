@@ -341,15 +341,15 @@ final class ViewChanges {
     for (Signed s : o) {
       PrePrepare pp = PrePrepare.decode(s.body());
       maxS = Math.max(maxS, pp.seq());
-      r.markProposed(pp.requests());
+      r.normalCase.markProposed(pp.requests());
       if (r.inWindow(pp.seq())) {
-        r.acceptPrePrepare(s, pp);
+        r.normalCase.acceptPrePrepare(s, pp);
       }
     }
-    r.assignFrom(maxS + 1);
+    r.normalCase.assignFrom(maxS + 1);
     r.restartTimer();
     r.out.events.add(new Event.ViewEntered(w));
-    r.propose();
+    r.normalCase.propose();
   }
 
   /** A view-change message is valid if its checkpoint proof and every prepared certificate check out. */
