@@ -61,7 +61,7 @@ final class Execution {
    */
   void executeCommitted() {
     boolean progressed = false;
-    while (pendingCapture < 0 && r.lastExecuted >= r.checkpoints.stableSeq && !r.handouts.paused()) {
+    while (pendingCapture < 0 && r.lastExecuted >= r.checkpoints.stableSeq() && !r.handouts.paused()) {
       Slot slot = r.log.get(r.lastExecuted + 1);
       if (slot == null || !slot.committed() || !r.coins.ready(slot.seq, slot.committedBatch)
           || !r.contributions.ready(slot) || !r.decryptions.ready(slot.seq, slot.committedBatch)) {

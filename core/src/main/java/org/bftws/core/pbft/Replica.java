@@ -152,7 +152,7 @@ public final class Replica implements Engine {
     if (role == Role.AGREEMENT) {
       requests.neverReply();
     }
-    this.clients = requests.table;
+    this.clients = requests.table();
     ReplicaHost host = new ReplicaHost(this);
     this.checkpoints = new Checkpoints(cfg, id, signer, verifier, clients, Checkpoints.PBFT_TAG, true,
         host);
@@ -311,7 +311,7 @@ public final class Replica implements Engine {
   }
 
   boolean inWindow(long seq) {
-    long h = checkpoints.stableSeq;
+    long h = checkpoints.stableSeq();
     return seq > h && seq <= h + cfg.logWindow();
   }
 
@@ -430,7 +430,7 @@ public final class Replica implements Engine {
   public String describe() {
     StringBuilder sb = new StringBuilder();
     sb.append("view=").append(view).append(active ? "" : "(changing)").append(" executed=").append(lastExecuted)
-        .append(" stable=").append(checkpoints.stableSeq).append(" nextSeq=").append(normalCase.nextSeq())
+        .append(" stable=").append(checkpoints.stableSeq()).append(" nextSeq=").append(normalCase.nextSeq())
         .append(" pending=").append(normalCase.pendingCount()).append(" capture=")
         .append(execution.pendingCapture()).append(" log=[");
     for (Slot s : log.values()) {
@@ -470,7 +470,7 @@ public final class Replica implements Engine {
   }
 
   public long stableCheckpoint() {
-    return checkpoints.stableSeq;
+    return checkpoints.stableSeq();
   }
 
   @Override

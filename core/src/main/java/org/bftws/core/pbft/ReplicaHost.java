@@ -67,12 +67,12 @@ final class ReplicaHost implements Checkpoints.Host, Coins.Host, Decryptions.Hos
 
   @Override
   public long stableSeq() {
-    return r.checkpoints.stableSeq;
+    return r.checkpoints.stableSeq();
   }
 
   @Override
   public long windowTop() {
-    return r.checkpoints.stableSeq + r.cfg.logWindow();
+    return r.checkpoints.stableSeq() + r.cfg.logWindow();
   }
 
   @Override

@@ -34,7 +34,7 @@ final class Retransmission {
   private void round() {
     boolean stalled = r.lastExecuted == executedAtLastRetransmit;
     executedAtLastRetransmit = r.lastExecuted;
-    r.statuses.round(!r.active || r.lastExecuted < r.checkpoints.stableSeq);
+    r.statuses.round(!r.active || r.lastExecuted < r.checkpoints.stableSeq());
     r.handouts.retransmit(); // in a view change too: the execution nodes may still lack what committed before
     if (!r.active) {
       r.viewChanges.retransmit();

@@ -74,12 +74,12 @@ final class ViewChanges {
     consecutive++;
     List<PreparedCertificate> prepared = new ArrayList<>();
     for (Slot slot : r.log.values()) {
-      if (slot.prepared != null && slot.seq > r.checkpoints.stableSeq) {
+      if (slot.prepared != null && slot.seq > r.checkpoints.stableSeq()) {
         prepared.add(slot.prepared);
       }
     }
     Checkpoints cp = r.checkpoints;
-    ViewChange vc = new ViewChange(w, cp.stableSeq, cp.stableDigest, cp.stableProof, prepared);
+    ViewChange vc = new ViewChange(w, cp.stableSeq(), cp.stableDigest(), cp.stableProof(), prepared);
     own = r.sign(Kind.VIEW_CHANGE, vc.encode());
     r.journal.view(w, own); // never back to a lower view after a restart (TOCS 2002 §4.3)
     latest.put(r.id, own);
@@ -337,7 +337,7 @@ final class ViewChanges {
       }
     }
     r.checkpoints.makeStable(best.stableSeq(), best.stableDigest(), best.checkpointProof());
-    long maxS = r.checkpoints.stableSeq;
+    long maxS = r.checkpoints.stableSeq();
     for (Signed s : o) {
       PrePrepare pp = PrePrepare.decode(s.body());
       maxS = Math.max(maxS, pp.seq());
