@@ -11,7 +11,7 @@ import org.bftws.core.replication.Checkpoints;
 /**
  * Status messages (Castro-Liskov TOCS 2002 §5.2): a replica that may be behind multicasts where it is, and
  * each peer resends what the sender lacks, as the paper's receiver does. Retransmission of our own messages
- * ({@link Replica} on its rounds) covers a peer in our view that lost some; status covers a peer that cannot
+ * ({@link Retransmission} on its rounds) covers a peer in our view that lost some; status covers a peer that cannot
  * use them: one in an older view or in a view change the group abandoned (it needs our new-view, or our
  * view-change to join ours by the f+1 rule of §4.5.2), one behind our stable checkpoint (it needs the proof
  * to fetch the state), and one alone in a view change the group never joined (it needs pre-prepares and
