@@ -59,12 +59,13 @@ public final class Replica implements Engine {
   /** Which requests are randomized: the embedding decides, not the client (integrity paper §4). */
   final RandomizedOperations operations;
 
-  // The view is written only here (collaborators go through the view state transitions below); read by them.
+  // The view, its state and the time are written only here (collaborators go through the view state
+  // transitions below), lastExecuted only by Execution; collaborators read them.
   long view;
   /** False between sending VIEW-CHANGE for {@link #view} and accepting its NEW-VIEW. */
   boolean active = true;
   long now;
-  /** The last sequence number handed to execution (or installed by state transfer). */
+  /** The last sequence number handed to execution (or installed by state transfer): {@link Execution}'s. */
   long lastExecuted;
   final TreeMap<Long, Slot> log = new TreeMap<>();
   /** Admission and batch checks of client requests, the client table and replies (shared with async). */
