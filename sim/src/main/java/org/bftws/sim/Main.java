@@ -87,14 +87,14 @@ public final class Main {
     }
     if (ordering == SimOptions.Ordering.ASYNC && (random == SimOptions.Randomness.BA
         || random == SimOptions.Randomness.BA_HARDENED || modes.contains(Byzantine.FLAGGING))) {
-      usage("--ordering async: " + Simulation.ASYNC_RANDOMNESS);
+      usage("--ordering async: " + SimOptions.ASYNC_RANDOMNESS);
     }
     if (configuration != SimOptions.Configuration.I && ordering == SimOptions.Ordering.ASYNC) {
-      usage("--config " + configuration + ": " + Simulation.ASYNC_CONFIGURATION);
+      usage("--config " + configuration + ": " + SimOptions.ASYNC_CONFIGURATION);
     }
     if (configuration == SimOptions.Configuration.III && (random != SimOptions.Randomness.NONE
         || modes.contains(Byzantine.FLAGGING))) {
-      usage("--config III: " + Simulation.SEPARATED_RANDOMNESS);
+      usage("--config III: " + SimOptions.SEPARATED_RANDOMNESS);
     }
     if (restarts != SimOptions.Restarts.PAUSE && ordering == SimOptions.Ordering.ASYNC) {
       usage("--restarts " + restarts.label() + ": the asynchronous engine keeps no journal");

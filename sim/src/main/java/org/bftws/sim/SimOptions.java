@@ -1,5 +1,10 @@
 package org.bftws.sim;
 
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.Authentication;
 import org.bftws.core.crypto.threshold.SchemeId;
 
@@ -32,6 +37,21 @@ public record SimOptions(long seed, int f, int clients, int requests, Byzantine 
    * batches still execute before a backup's timer fires and no view change replaces it.
    */
   public static final int DEFAULT_SLOW_DELAY = 180;
+
+  /** MEMBER: the replicated client's members, clients 0..3. */
+  static final int MEMBERS = 4;
+
+  /** Why asynchronous ordering refuses configuration II. */
+  static final String ASYNC_CONFIGURATION = "asynchronous ordering runs configuration I only: its replicas all"
+      + " execute";
+
+  /** Why configuration III refuses randomness and the flagging nemesis. */
+  static final String SEPARATED_RANDOMNESS = "configuration III hands out batches without random numbers: no"
+      + " --random and no flagging nemesis";
+
+  /** Why asynchronous ordering refuses BA randomness and the flagging nemesis (both are PBFT's primary's). */
+  static final String ASYNC_RANDOMNESS = "asynchronous ordering takes --random ct only: the BA algorithms"
+      + " (integrity paper §4) and the flagging nemesis work through PBFT's primary, which it does not have";
 
   /** The ordering engine of the replicas. */
   public enum Ordering {
@@ -192,6 +212,73 @@ public record SimOptions(long seed, int f, int clients, int requests, Byzantine 
   public SimOptions withRestarts(Restarts r) {
     return new SimOptions(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, keys, authentication,
         ordering, slowDelayTicks, configuration, confidential, r);
+  }
+
+  /**
+   * These options, if the simulator can run them together; otherwise an {@link IllegalArgumentException}
+   * saying why (a {@link Simulation} checks before it draws anything).
+   */
+  public SimOptions check() {
+    if (async() && configuration != Configuration.I) {
+      throw new IllegalArgumentException(ASYNC_CONFIGURATION);
+    }
+    if (configuration == Configuration.III && (random != Randomness.NONE || byzantine == Byzantine.FLAGGING)) {
+      throw new IllegalArgumentException(SEPARATED_RANDOMNESS);
+    }
+    if (async() && (random == Randomness.BA || random == Randomness.BA_HARDENED || byzantine == Byzantine.FLAGGING)) {
+      throw new IllegalArgumentException(ASYNC_RANDOMNESS);
+    }
+    if (!async() && byzantine == Byzantine.EQUIVOCATE) {
+      throw new IllegalArgumentException("--byzantine equivocate needs asynchronous ordering (PBFT's is twins)");
+    }
+    if (async() && byzantine == Byzantine.ISOLATE) {
+      throw new IllegalArgumentException("--byzantine isolate is PBFT's (a replica alone in a view change)");
+    }
+    if (byzantine == Byzantine.MEMBER && (async() || clients < MEMBERS)) {
+      throw new IllegalArgumentException("--byzantine member needs PBFT and at least " + MEMBERS + " clients");
+    }
+    return this;
+  }
+
+  /**
+   * The simulated group: short checkpoint interval, log window and batches, so that a run's few hundred
+   * requests cross many checkpoints; which replicas execute as {@link #configuration} says.
+   */
+  GroupConfig groupConfig() {
+    return GroupConfig.builder().set(GroupConfig.F, f).set(GroupConfig.CHECKPOINT_INTERVAL, 8)
+        .set(GroupConfig.LOG_WINDOW, 16).set(GroupConfig.MAX_BATCH_SIZE, 16)
+        .set(GroupConfig.COIN_PER_BATCH, coinPerBatch).executing(executingReplicas())
+        .executionNodes(executionNodeIds()).build();
+  }
+
+  /**
+   * Configuration I: every replica executes. II (BFT-WS §3.3.2): all but f, drawn from the seed alone (not
+   * the run's random source: its schedule stays the seed's), so the Byzantine replica is now one that
+   * executes, now one that only orders, and now the first primary only orders. III: none.
+   */
+  private List<Integer> executingReplicas() {
+    if (configuration == Configuration.III) {
+      return List.of(); // the execution nodes execute (executionNodeIds)
+    }
+    List<Integer> ids = new ArrayList<>();
+    for (int i = 0; i < n(); i++) {
+      ids.add(i);
+    }
+    if (configuration == Configuration.II) {
+      Collections.shuffle(ids, new Random(seed ^ 0x436f6e66L));
+      ids = new ArrayList<>(ids.subList(f, n()));
+      Collections.sort(ids);
+    }
+    return ids;
+  }
+
+  /** Configuration III: the execution nodes' ids, after the clients' and the flagging client's. */
+  private List<Integer> executionNodeIds() {
+    List<Integer> ids = new ArrayList<>();
+    for (int k = 0; configuration == Configuration.III && k < 2 * f + 1; k++) {
+      ids.add(n() + clients + 1 + k);
+    }
+    return ids;
   }
 
   /** PBFT replicas keep a journal (and crashes restart them from it). */

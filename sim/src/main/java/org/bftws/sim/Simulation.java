@@ -1,8 +1,6 @@
 package org.bftws.sim;
 
 import java.nio.charset.StandardCharsets;
-import java.security.NoSuchAlgorithmException;
-import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -10,21 +8,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import org.bftws.core.async.AsyncMessage;
 import org.bftws.core.async.AsyncReplica;
-import org.bftws.core.codec.DecodeException;
 import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.Authentication;
 import org.bftws.core.crypto.Authenticators;
 import org.bftws.core.crypto.Ed25519;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.Verifier;
-import org.bftws.core.crypto.threshold.Dealt;
-import org.bftws.core.crypto.threshold.SchemeId;
-import org.bftws.core.crypto.threshold.ShoupRsa;
 import org.bftws.core.crypto.threshold.ThresholdParams;
-import org.bftws.core.crypto.threshold.ThresholdScheme;
-import org.bftws.core.crypto.threshold.Thresholds;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.SequenceOwner;
@@ -45,6 +36,7 @@ import org.bftws.core.pbft.Role;
 import org.bftws.core.testkit.HashChainApp;
 import org.bftws.core.testkit.TestKeys;
 import org.bftws.core.voter.ClientCore;
+import org.bftws.sim.ReplicaNode.Instance;
 import org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters;
 import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
 
@@ -66,93 +58,41 @@ public final class Simulation {
   /** {@code -Dsim.trace=true} prints every replica's events of a (replayed) run to stderr. */
   private static final boolean TRACE = Boolean.getBoolean("sim.trace");
 
-  private static final class Instance {
-    Engine replica;
-    HashChainApp app = new HashChainApp();
-    final int side;
-    /** A journaled PBFT replica's journal ({@link Ready#persist}, compacted): its disk, which a crash keeps. */
-    List<Journal.Record> journal = new ArrayList<>();
-
-    Instance(int side) {
-      this.side = side;
-    }
-  }
-
-  private final class ReplicaNode {
-    final int id;
-    final List<Instance> instances = new ArrayList<>();
-    final boolean byzantine;
-    boolean crashed;
-    /** While crashed: when it restarts (reliable links hold its messages until then). */
-    long restartAt;
-    boolean silent;
-    Mutator mutator;
-    /** FLAGGING: a primary that batches the flagging client's requests into every pre-prepare it sends. */
-    boolean insists;
-
-    ReplicaNode(int id, boolean byzantine, int copies) {
-      this.id = id;
-      this.byzantine = byzantine;
-      for (int i = 0; i < copies; i++) {
-        Instance in = new Instance(copies == 1 ? -1 : i);
-        in.replica = newReplica(id);
-        instances.add(in);
-      }
-    }
-  }
-
-  private static final class ClientNode {
-    final ClientCore core;
-    final boolean byzantine;
-    int quota;
-    int issued;
-    long issuedAt;
-    /** Think time: the next request is issued no earlier, so requests spread over the fault phase. */
-    long nextAt;
-    int delivered;
-    /** A correct client ends its sequence after its last reply (BFT-WS §3.3.1.1). */
-    boolean terminated;
-
-    ClientNode(ClientCore core, boolean byzantine) {
-      this.core = core;
-      this.byzantine = byzantine;
-    }
-  }
-
-  private final SimOptions o;
-  private final GroupConfig cfg;
-  private final Random rng;
-  private final Faults faults;
-  private final Checker checker;
+  final SimOptions o;
+  final GroupConfig cfg;
+  final Random rng;
+  /** Messages between nodes, through the nemesis. */
+  private final Routing routing = new Routing(this);
+  final Faults faults;
+  final Checker checker;
   /** CT algorithm: each replica's coin material (index i: replica i), or null without randomness. */
   private final CoinConfig[] coinConfigs;
   /** Asynchronous ordering: each replica's share of the binary agreements' threshold coin (null for PBFT). */
   private final CoinConfig[] asyncCoins;
   /** With {@code --confidential}: the group's TDH2 key and the clients' sealing (null otherwise). */
   private final SealedOperations sealed;
-  private final Network net;
+  final Network net;
   /** Asynchronous ordering: the scheduler's policy (null for PBFT). */
   private final AsyncAdversary adversary;
-  private final Map<Integer, Signer> signers = new HashMap<>();
+  final Map<Integer, Signer> signers = new HashMap<>();
   private final Verifier verifier;
   /** With {@code --authentication macs}: each replica's authenticators (index i: replica i); else null. */
   private final Authenticators[] macs;
-  private final ReplicaNode[] replicas;
+  final ReplicaNode[] replicas;
   /** Configuration III: the execution nodes, in {@link GroupConfig#executionNodes} order (none otherwise). */
-  private final ReplicaNode[] executors;
+  final ReplicaNode[] executors;
   /** Configuration III: the execution nodes' crashes, drawn apart from the replicas' (node ids). */
   private final List<Faults.Crash> executorCrashes = new ArrayList<>();
   /** Replicas and execution nodes. */
   private final List<ReplicaNode> nodes = new ArrayList<>();
-  private final ClientNode[] clients;
+  final ClientNode[] clients;
   /** With randomness or FLAGGING: the identity that flags unrandomized operations (null otherwise). */
   private final FlaggingClient flagging;
-  private final Map<Long, int[]> twinRoutes = new HashMap<>();
   /** ISOLATE: the correct replica cut off from the other replicas until the heal (-1: none). */
-  private final int isolated;
+  final int isolated;
   /** MEMBER: the replicated client of clients 0..3 (ids n..n+3), else none. */
   private final ReplicatedClients replicated;
-  private long time;
+  long time;
   /** Twins only: when one copy restarts empty (-1: never in this seed). */
   private final long twinAmnesiaAt;
   /**
@@ -172,44 +112,22 @@ public final class Simulation {
    * {@link org.bftws.sim.bench.SlowPrimaryBench}). 0: the seed's fault mix, as every test run has it.
    */
   private Simulation(SimOptions o, int steadyDelay) {
-    this.o = o;
+    this.o = o.check();
     this.rng = new Random(o.seed());
-    this.cfg = GroupConfig.builder().set(GroupConfig.F, o.f()).set(GroupConfig.CHECKPOINT_INTERVAL, 8)
-        .set(GroupConfig.LOG_WINDOW, 16).set(GroupConfig.MAX_BATCH_SIZE, 16)
-        .set(GroupConfig.COIN_PER_BATCH, o.coinPerBatch()).executing(executingReplicas(o))
-        .executionNodes(executionNodeIds(o)).build();
-    if (o.async() && o.configuration() != SimOptions.Configuration.I) {
-      throw new IllegalArgumentException(ASYNC_CONFIGURATION);
-    }
-    if (separated() && (o.random() != SimOptions.Randomness.NONE || o.byzantine() == Byzantine.FLAGGING)) {
-      throw new IllegalArgumentException(SEPARATED_RANDOMNESS);
-    }
+    this.cfg = o.groupConfig();
     int n = o.n();
     Checker.CoinOracle oracle = null;
     if (o.random() == SimOptions.Randomness.CT) {
       coinConfigs = new CoinConfig[n];
-      oracle = dealCoins(coinConfigs);
+      oracle = SimDealer.dealCoins(o, coinConfigs);
     } else {
       coinConfigs = null;
     }
-    if (o.async() && (o.random() == SimOptions.Randomness.BA || o.random() == SimOptions.Randomness.BA_HARDENED
-        || o.byzantine() == Byzantine.FLAGGING)) {
-      throw new IllegalArgumentException(ASYNC_RANDOMNESS);
-    }
-    if (!o.async() && o.byzantine() == Byzantine.EQUIVOCATE) {
-      throw new IllegalArgumentException("--byzantine equivocate needs asynchronous ordering (PBFT's is twins)");
-    }
-    if (o.async() && o.byzantine() == Byzantine.ISOLATE) {
-      throw new IllegalArgumentException("--byzantine isolate is PBFT's (a replica alone in a view change)");
-    }
     // CT under asynchronous ordering: one dealt key tosses binary agreement's coins and the requests' (the
     // engine signs the two in separate domains), so the checker's oracle checks the random numbers (S8).
-    asyncCoins = !o.async() ? null : coinConfigs != null ? coinConfigs : dealAsyncCoins();
+    asyncCoins = !o.async() ? null : coinConfigs != null ? coinConfigs : SimDealer.dealAsyncCoins(o);
     sealed = !o.confidential() ? null : new SealedOperations(o.seed(), ThresholdParams.forF(o.f()),
         ("urn:bftws:sim-group-" + o.seed()).getBytes(StandardCharsets.US_ASCII));
-    if (o.byzantine() == Byzantine.MEMBER && (o.async() || o.clients() < MEMBERS)) {
-      throw new IllegalArgumentException("--byzantine member needs PBFT and at least " + MEMBERS + " clients");
-    }
     replicated = o.byzantine() != Byzantine.MEMBER ? ReplicatedClients.none()
         : ReplicatedClients.of(List.of(List.of(o.n(), o.n() + 1, o.n() + 2, o.n() + 3)));
     checker = new Checker(oracle);
@@ -261,7 +179,7 @@ public final class Simulation {
         || o.byzantine() == Byzantine.EQUIVOCATE;
     for (int i = 0; i < n; i++) {
       boolean b = byz.contains(i);
-      replicas[i] = new ReplicaNode(i, b, b && twins ? 2 : 1);
+      replicas[i] = new ReplicaNode(i, b, b && twins ? 2 : 1, this::newReplica);
       replicas[i].silent = b && o.byzantine() == Byzantine.SILENT;
       if (b && o.byzantine() == Byzantine.MUTATE) {
         replicas[i].mutator = new Mutator(new Random(rng.nextLong()), signers.get(i), 0.1 + rng.nextDouble() * 0.5,
@@ -283,7 +201,7 @@ public final class Simulation {
         sequence = SequenceOwner.bind(replicated.principal(id), "sim-" + o.seed() + "-replicated");
       }
       clients[c] = new ClientNode(new ClientCore(cfg, id, sequence, signers.get(id), verifier),
-          c == 0 && o.byzantine() == Byzantine.CLIENT || c == MEMBERS - 1 && replicated.isMember(id));
+          c == 0 && o.byzantine() == Byzantine.CLIENT || c == SimOptions.MEMBERS - 1 && replicated.isMember(id));
       clients[c].quota = o.requests() / o.clients() + (c < o.requests() % o.clients() ? 1 : 0);
       if (replicated.isMember(id)) {
         clients[c].quota = clients[0].quota; // the members make the same calls
@@ -291,37 +209,7 @@ public final class Simulation {
     }
   }
 
-  /**
-   * Configuration I: every replica executes. II (BFT-WS §3.3.2): all but f, drawn from the seed alone (not
-   * {@link #rng}: the run's schedule stays the seed's), so the Byzantine replica is now one that executes,
-   * now one that only orders, and now the first primary only orders. III: none.
-   */
-  private static List<Integer> executingReplicas(SimOptions o) {
-    if (o.configuration() == SimOptions.Configuration.III) {
-      return List.of(); // the execution nodes execute (executionNodeIds)
-    }
-    List<Integer> ids = new ArrayList<>();
-    for (int i = 0; i < o.n(); i++) {
-      ids.add(i);
-    }
-    if (o.configuration() == SimOptions.Configuration.II) {
-      java.util.Collections.shuffle(ids, new Random(o.seed() ^ 0x436f6e66L));
-      ids = new ArrayList<>(ids.subList(o.f(), o.n()));
-      java.util.Collections.sort(ids);
-    }
-    return ids;
-  }
-
-  /** Configuration III: the execution nodes' ids, after the clients' and the flagging client's. */
-  private static List<Integer> executionNodeIds(SimOptions o) {
-    List<Integer> ids = new ArrayList<>();
-    for (int k = 0; o.configuration() == SimOptions.Configuration.III && k < 2 * o.f() + 1; k++) {
-      ids.add(o.n() + o.clients() + 1 + k);
-    }
-    return ids;
-  }
-
-  private boolean separated() {
+  boolean separated() {
     return o.configuration() == SimOptions.Configuration.III;
   }
 
@@ -343,7 +231,7 @@ public final class Simulation {
     for (int k = 0; k < out.length; k++) {
       int id = ids.get(k);
       boolean b = k == byzantine;
-      out[k] = new ReplicaNode(id, b, b && twins ? 2 : 1);
+      out[k] = new ReplicaNode(id, b, b && twins ? 2 : 1, this::newReplica);
       out[k].silent = b && o.byzantine() == Byzantine.SILENT;
       if (b && o.byzantine() == Byzantine.MUTATE) {
         out[k].mutator = new Mutator(new Random(draws.nextLong()), signers.get(id), 0.1 + draws.nextDouble() * 0.5,
@@ -378,7 +266,7 @@ public final class Simulation {
     return sb.toString();
   }
 
-  private ReplicaNode executor(int id) {
+  ReplicaNode executor(int id) {
     return executors[cfg.executionNodes().indexOf(id)];
   }
 
@@ -426,7 +314,7 @@ public final class Simulation {
   }
 
   /** A new request of the flagging client, known to the checker as issued (S3), signed. */
-  private Signed flaggedRequest() {
+  Signed flaggedRequest() {
     Request q = flagging.next();
     checker.issued(q);
     return flagging.sign(q);
@@ -452,73 +340,10 @@ public final class Simulation {
 
   private long incarnations;
   private long journalRestarts;
-  private long messagesSent;
-  private long ppUpdatesSent;
   private long latencySum;
   private long latencyCount;
   private long healedSum;
   private long healedCount;
-
-  /**
-   * The trusted dealer of the CT algorithm, deterministic per seed: a DRBG seeded from the seed alone (not
-   * from {@link #rng}, so runs without randomness keep their schedules). RSA uses 512-bit moduli (two
-   * 256-bit safe primes), insecure but fast enough to deal per seed; CKS and BLS use their real curves.
-   */
-  private Checker.CoinOracle dealCoins(CoinConfig[] out) {
-    byte[] groupId = ("urn:bftws:sim-group-" + o.seed()).getBytes(StandardCharsets.US_ASCII);
-    if (o.keys() != null) {
-      return coins(o.keys().group().thresholdScheme(), o.keys().dealt(), groupId, out);
-    }
-    ThresholdScheme scheme = o.scheme() == SchemeId.RSA ? new ShoupRsa(SIM_RSA_BITS) : Thresholds.scheme(o.scheme());
-    return coins(scheme, scheme.deal(ThresholdParams.forF(o.f()), dealerRandom()), groupId, out);
-  }
-
-  /**
-   * Asynchronous ordering: the (n, f+1, f) CKS threshold coin of binary agreement (SINTRA §2.1), dealt
-   * from the seed alone as the CT algorithm's keys are.
-   */
-  private CoinConfig[] dealAsyncCoins() {
-    CoinConfig[] out = new CoinConfig[o.n()];
-    ThresholdScheme cks = Thresholds.scheme(SchemeId.CKS);
-    byte[] groupId = ("urn:bftws:sim-abc-" + o.seed()).getBytes(StandardCharsets.US_ASCII);
-    coins(cks, cks.deal(ThresholdParams.forF(o.f()), dealerRandom()), groupId, out);
-    return out;
-  }
-
-  /** The dealer's randomness: a DRBG seeded from the seed alone. */
-  private SecureRandom dealerRandom() {
-    SecureRandom dealerRandom;
-    try {
-      dealerRandom = SecureRandom.getInstance("SHA1PRNG");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
-    dealerRandom.setSeed(("bftws-sim-dealer-" + o.seed()).getBytes(StandardCharsets.US_ASCII));
-    return dealerRandom;
-  }
-
-  /** Each replica's coin material from the dealt keys (share i+1 to replica i), and the checker's oracle. */
-  private Checker.CoinOracle coins(ThresholdScheme scheme, Dealt dealt, byte[] groupId, CoinConfig[] out) {
-    for (int i = 0; i < out.length; i++) {
-      out[i] = new CoinConfig(scheme, dealt.group(), dealt.share(i + 1), groupId);
-    }
-    return new Checker.CoinOracle(scheme, dealt, groupId, o.coinPerBatch());
-  }
-
-  /** Why asynchronous ordering refuses configuration II. */
-  static final String ASYNC_CONFIGURATION = "asynchronous ordering runs configuration I only: its replicas all"
-      + " execute";
-
-  /** Why configuration III refuses randomness and the flagging nemesis. */
-  static final String SEPARATED_RANDOMNESS = "configuration III hands out batches without random numbers: no"
-      + " --random and no flagging nemesis";
-
-  /** Why asynchronous ordering refuses BA randomness and the flagging nemesis (both are PBFT's primary's). */
-  static final String ASYNC_RANDOMNESS = "asynchronous ordering takes --random ct only: the BA algorithms"
-      + " (integrity paper §4) and the flagging nemesis work through PBFT's primary, which it does not have";
-
-  /** RSA modulus size in the simulator: small for speed (dealing safe primes per seed), never for real keys. */
-  static final int SIM_RSA_BITS = 512;
 
   public static SimResult run(SimOptions o) {
     return new Simulation(o).run();
@@ -566,7 +391,7 @@ public final class Simulation {
         + (ticks ? " ticks" : " no-ticks");
     return new SimResult(o, described, checker.violations(), checker.committedRequests, delivered,
         checker.viewChanges, checker.stateTransfers, checker.evidence, checker.refused, checker.randomsChecked, time,
-        new SimResult.Traffic(messagesSent, ppUpdatesSent, latencyCount == 0 ? 0 : (double) latencySum / latencyCount,
+        new SimResult.Traffic(routing.messagesSent(), routing.ppUpdatesSent(), latencyCount == 0 ? 0 : (double) latencySum / latencyCount,
             healedCount == 0 ? 0 : (double) healedSum / healedCount, net.heldTotal()));
   }
 
@@ -578,7 +403,7 @@ public final class Simulation {
       net.drawPartitionsAndClogs(time);
     }
     for (Network.Delivery d = net.due(time); d != null; d = net.due(time)) {
-      deliver(d);
+      routing.deliver(d);
     }
     if (adversary != null) {
       net.releaseHeldIfIdle(time);
@@ -796,9 +621,6 @@ public final class Simulation {
     }
   }
 
-  /** MEMBER: the replicated client's members, clients 0..3. */
-  private static final int MEMBERS = 4;
-
   /**
    * MEMBER: a member issues under number k the request every member issues under k (drawn from the seed
    * and k alone, so the members agree as a middle tier's replicas executing the same total order do), after
@@ -845,7 +667,7 @@ public final class Simulation {
     return op;
   }
 
-  private void handle(ReplicaNode node, Instance in, Ready r) {
+  void handle(ReplicaNode node, Instance in, Ready r) {
     boolean correct = !node.byzantine;
     if (!r.persist.isEmpty()) { // on disk before the messages leave
       in.journal.addAll(r.persist);
@@ -854,7 +676,7 @@ public final class Simulation {
       }
     }
     for (Ready.Outbound m : r.messages) {
-      send(node, in, m);
+      routing.send(node, in, m);
     }
     if (correct) {
       for (Event e : r.events) {
@@ -892,7 +714,7 @@ public final class Simulation {
     }
   }
 
-  private void handleClient(ClientNode c, Ready r) {
+  void handleClient(ClientNode c, Ready r) {
     for (Ready.Outbound m : r.messages) {
       if (c.byzantine && o.byzantine() == Byzantine.CLIENT) {
         equivocate(c, m.bytes());
@@ -955,143 +777,7 @@ public final class Simulation {
     }
   }
 
-  // ---------------------------------------------------------------- network
-
-  private void send(ReplicaNode node, Instance in, Ready.Outbound m) {
-    if (node.silent) {
-      return;
-    }
-    if (!node.byzantine && m.to() >= o.n() && !cfg.isExecutionNode(m.to()) && !cfg.replies(node.id)) {
-      checker.violation("S10 roles: replica " + node.id + ", which does not execute, answered client "
-          + m.to());
-    }
-    byte[] bytes = m.bytes();
-    if (node.insists && m.to() == Ready.ALL_REPLICAS && bytes.length > 0 && bytes[0] == Kind.PRE_PREPARE.code()) {
-      bytes = Mutator.withFlagged(bytes, flaggedRequest(), signers.get(node.id));
-    }
-    List<byte[]> out = node.mutator == null ? List.of(bytes) : node.mutator.apply(bytes);
-    long delayBy = slow(node, in) ? o.slowDelay() : 0;
-    for (byte[] b : out) {
-      long copies = m.to() == Ready.ALL_REPLICAS ? o.n() - 1 : m.to() < o.n() || cfg.isExecutionNode(m.to()) ? 1 : 0;
-      messagesSent += copies;
-      if (b.length > 0 && b[0] == Kind.PP_UPDATE.code()) {
-        ppUpdatesSent += copies;
-      }
-      if (m.to() == Ready.ALL_REPLICAS) {
-        for (int to = 0; to < o.n(); to++) {
-          if (to != node.id && heardFrom(in, to, b) && !cutOff(node.id, to)) {
-            net.link(time, node.id, in.side, to, b, delayBy);
-          }
-        }
-      } else if (heardFrom(in, m.to(), b) && !cutOff(node.id, m.to())) {
-        net.link(time, node.id, in.side, m.to(), b, delayBy);
-      }
-    }
-  }
-
-  /**
-   * Equivocate: whether peer {@code to} hears this copy's message. Per protocol instance, each peer hears
-   * one copy, by a hash of (seed, instance, peer): peers get different payloads for one broadcast. Other
-   * messages (checkpoints, replies) go by the peer's parity. Any other nemesis: every message is heard.
-   */
-  private boolean heardFrom(Instance in, int to, byte[] bytes) {
-    if (o.byzantine() != Byzantine.EQUIVOCATE || in.side < 0) {
-      return true;
-    }
-    int side = to % 2;
-    try {
-      Signed s = Signed.decode(bytes);
-      if (s.kind() == Kind.ASYNC) {
-        String pid = AsyncMessage.decode(s.body()).pid().toString();
-        side = (Long.hashCode(o.seed() * 1_000_003L + to) ^ pid.hashCode()) >>> 7 & 1;
-      }
-    } catch (DecodeException e) {
-      // a reply bundle or hostile bytes: by the peer's parity
-    }
-    return side == in.side;
-  }
-
-  /** ISOLATE: before the heal, nothing goes between the isolated replica and another replica. */
-  private boolean cutOff(int from, int to) {
-    return time < faults.healAt && to < o.n() && (from == isolated || to == isolated);
-  }
-
-  private void link(int from, int fromSide, int to, byte[] bytes) {
+  void link(int from, int fromSide, int to, byte[] bytes) {
     net.link(time, from, fromSide, to, bytes, 0);
-  }
-
-  /** SLOW: whether this replica's messages are delayed now (PBFT: it is the primary of its view; async: replica 0). */
-  private boolean slow(ReplicaNode node, Instance in) {
-    if (o.byzantine() != Byzantine.SLOW) {
-      return false;
-    }
-    return in.replica instanceof Replica pbft ? cfg.primaryOf(pbft.view()) == node.id : node.id == 0;
-  }
-
-  private void deliver(Network.Delivery d) {
-    int to = d.to();
-    if (to >= o.n() + clients.length && !cfg.isExecutionNode(to)) {
-      return; // to the flagging client, which ignores replies
-    }
-    if (to >= o.n() && !cfg.isExecutionNode(to)) {
-      ClientNode c = clients[to - o.n()];
-      if (d.fromSide() < 0 || o.byzantine() != Byzantine.OVER_THRESHOLD || sideOf(to) == d.fromSide()) {
-        handleClient(c, c.core.receive(d.bytes()));
-      }
-      return;
-    }
-    ReplicaNode node = cfg.isExecutionNode(to) ? executor(to) : replicas[to];
-    if (node.crashed) {
-      if (net.reliable()) {
-        net.retry(d, node.restartAt); // reliable links: it waits for the restart
-      }
-      return;
-    }
-    if (node.instances.size() == 1) {
-      if (d.fromSide() < 0 || o.byzantine() != Byzantine.OVER_THRESHOLD || sideOf(to) == d.fromSide()) {
-        receive(node, node.instances.get(0), d.bytes());
-      }
-      return;
-    }
-    int route = twinRoute(d.from(), d.fromSide());
-    for (Instance in : node.instances) {
-      if (route == 2 || route == in.side) {
-        receive(node, in, d.bytes());
-      }
-    }
-  }
-
-  private void receive(ReplicaNode node, Instance in, byte[] bytes) {
-    try {
-      handle(node, in, in.replica.receive(bytes));
-    } catch (RuntimeException e) {
-      checker.violation("exception in replica " + node.id + ": " + e);
-    }
-  }
-
-  /**
-   * Over-threshold: a fixed split brain. Twins: each sender's messages reach copy 0, 1 or both, per epoch.
-   * Equivocate: replicas' messages reach both copies, each client's requests one of them.
-   */
-  private int twinRoute(int from, int fromSide) {
-    if (o.byzantine() == Byzantine.OVER_THRESHOLD) {
-      return fromSide >= 0 ? fromSide : sideOf(from);
-    }
-    if (o.byzantine() == Byzantine.EQUIVOCATE) {
-      return from < o.n() ? 2 : (from - o.n()) % 2;
-    }
-    int[] routes = twinRoutes.computeIfAbsent(time / 300, e -> {
-      int[] r = new int[separated() ? o.n() + o.clients() + 1 + executors.length : o.n() + o.clients()];
-      for (int i = 0; i < r.length; i++) {
-        r[i] = rng.nextInt(3);
-      }
-      return r;
-    });
-    return routes[from];
-  }
-
-  /** Which half of the split brain a correct replica or client belongs to (over-threshold only). */
-  private int sideOf(int node) {
-    return node < o.n() ? (node - o.f() - 1) % 2 : (node - o.n()) % 2;
   }
 }

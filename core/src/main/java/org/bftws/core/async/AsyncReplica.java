@@ -538,7 +538,7 @@ public final class AsyncReplica implements Engine {
 
   /** Sequences in the client table (bounded by {@code bftws.clientTableRetention}). */
   int clientTableSize() {
-    return requests.table.size();
+    return requests.table().size();
   }
 
   /** Sequences with rounds delivered but not yet ordered into the client table. */

@@ -523,7 +523,7 @@ final class Contributions {
     rd.randoms = randoms;
     rd.voteDigest = BaRandomness.voteDigest(rd.d, randoms);
     if (slot != null) {
-      r.randomnessKnown(slot);
+      r.normalCase.randomnessKnown(slot);
     }
   }
 

@@ -189,7 +189,7 @@ public final class ExecutionNode implements Engine {
       throw new IllegalStateException("stateCaptured(" + seq + ") before the results of " + awaitingResults.peek().seq());
     }
     pendingCapture = -1;
-    ownCheckpoint(seq, Checkpoints.encodeParts(Checkpoints.PBFT_TAG, seq, requests.table, appState));
+    ownCheckpoint(seq, Checkpoints.encodeParts(Checkpoints.PBFT_TAG, seq, requests.table(), appState));
     executeCertified();
     return flush();
   }
@@ -378,7 +378,7 @@ public final class ExecutionNode implements Engine {
     }
     ClientTable table = new ClientTable();
     byte[] appState = Checkpoints.decodeParts(Checkpoints.PBFT_TAG, st.seq(), st.ordering(), st.execution(), table);
-    requests.table.copyFrom(table);
+    requests.table().copyFrom(table);
     requests.forgetExecutedCopies();
     installedUpTo = Math.max(installedUpTo, Math.max(st.seq(), lastExecuted));
     lastExecuted = st.seq();

@@ -83,7 +83,7 @@ final class Handouts {
       v.headMap(seq, true).clear();
     }
     if (wasPaused) {
-      r.executeCommitted();
+      r.execution.executeCommitted();
     }
   }
 

@@ -76,7 +76,7 @@ final class LateCommits {
     // A newer view's replaces; a primary that equivocated in one view: the one with more matching commits.
     if (before != null && (before.view() > pp.view() || before.view() == pp.view()
         && matching(e, pp) <= matching(e, before))
-        || !r.validBatch(s.sender(), pp.requests())) {
+        || !r.normalCase.validBatch(s.sender(), pp.requests())) {
       return;
     }
     e.prePrepares.put(s.sender(), pp);
@@ -118,7 +118,7 @@ final class LateCommits {
     for (PrePrepare pp : e.prePrepares.values()) {
       if (matching(e, pp) >= 2 * r.f + 1) {
         entries.remove(seq);
-        r.committedInLowerView(r.slot(seq), pp);
+        r.normalCase.committedInLowerView(r.slot(seq), pp);
         return;
       }
     }

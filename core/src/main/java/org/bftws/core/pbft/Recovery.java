@@ -179,9 +179,9 @@ final class Recovery {
     }
     if (prePrepare != null && slot.prePrepare == null) {
       PrePrepare pp = PrePrepare.decode(prePrepare.body());
-      r.markProposed(pp.requests());
-      r.assignAbove(seq);
-      r.acceptPrePrepare(prePrepare, pp);
+      r.normalCase.markProposed(pp.requests());
+      r.normalCase.assignAbove(seq);
+      r.normalCase.acceptPrePrepare(prePrepare, pp);
     }
     if (prepare != null) {
       r.multicast(slot.ownPrepare);

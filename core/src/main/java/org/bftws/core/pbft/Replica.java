@@ -1,17 +1,7 @@
 package org.bftws.core.pbft;
 
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashSet;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
-import org.bftws.core.engine.CoinProof;
-import org.bftws.core.codec.DecodeException;
 import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.Authenticators;
 import org.bftws.core.crypto.Signer;
@@ -25,7 +15,6 @@ import org.bftws.core.engine.Ready;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.PrePrepare;
 import org.bftws.core.message.Request;
-import org.bftws.core.message.RequestId;
 import org.bftws.core.message.Signed;
 import org.bftws.core.message.Status;
 import org.bftws.core.message.Vote;
@@ -43,9 +32,10 @@ import org.bftws.core.replication.ReplicatedClients;
  * One PBFT replica (Castro-Liskov, OSDI'99 §4, with signatures) as a pure state machine: it is stepped
  * with messages ({@link #receive}), ticks ({@link #tick}), execution results ({@link #executed}) and
  * captured state ({@link #stateCaptured}), and each step returns a {@link Ready}. No threads, clocks,
- * sockets or randomness: the same inputs give the same outputs. This class holds the normal case and
- * execution; {@link ViewChanges} and {@link Checkpoints} hold §4.4 and §4.3 (with state transfer),
- * {@link Coins} the threshold coin-tossing of the CT algorithm (integrity paper §5) and {@link
+ * sockets or randomness: the same inputs give the same outputs. This class holds the replica's log, view
+ * and timer and dispatches to the parts named after the paper's: {@link NormalCase} (§4.2), {@link
+ * Execution}, {@link Retransmission}, {@link ViewChanges} (§4.4) and {@link Checkpoints} (§4.3, with state
+ * transfer), {@link Coins} the threshold coin-tossing of the CT algorithm (integrity paper §5) and {@link
  * Contributions} the BA algorithm (§4): prepares and commits of a batch with randomized requests are then
  * on d' = D(d || R) ({@link #voteDigest}); {@link Decryptions} opens confidential requests once their batch
  * committed (SINTRA §2.6).
@@ -64,40 +54,25 @@ public final class Replica implements Engine {
   final Signer signer;
   final Verifier verifier;
   /** How votes are authenticated: by signatures, or with authenticators ({@code bftws.authentication}). */
-  private final VoteAuthentication votes;
+  final VoteAuthentication votes;
   final Role role;
   /** Which requests are randomized: the embedding decides, not the client (integrity paper §4). */
   final RandomizedOperations operations;
 
-  // Written only here (collaborators go through the view state transitions below); read by them.
+  // The view, its state and the time are written only here (collaborators go through the view state
+  // transitions below), lastExecuted only by Execution; collaborators read them.
   long view;
   /** False between sending VIEW-CHANGE for {@link #view} and accepting its NEW-VIEW. */
   boolean active = true;
   long now;
-  /** Primary only: the next sequence number to assign. */
-  private long nextSeq = 1;
-  /** The last sequence number handed to execution (or installed by state transfer). */
+  /** The last sequence number handed to execution (or installed by state transfer): {@link Execution}'s. */
   long lastExecuted;
   final TreeMap<Long, Slot> log = new TreeMap<>();
   /** Admission and batch checks of client requests, the client table and replies (shared with async). */
   final ClientRequests requests;
   final ClientTable clients;
-  /**
-   * Authentic requests waiting to execute, in arrival order, each with the signed copies to order (one, or a
-   * replicated client's p+1, BFT-WS §3.4); the view-change timer watches them.
-   */
-  private final LinkedHashMap<RequestId, List<Signed>> pending = new LinkedHashMap<>();
-  /** Primary only: requests already placed in a pre-prepare of this view. */
-  private final Set<RequestId> proposed = new HashSet<>();
-  private final ArrayDeque<Effect.Execute> awaitingResults = new ArrayDeque<>();
-  /** Sequence number whose state capture is awaited; execution pauses meanwhile (-1: none). */
-  private long pendingCapture = -1;
   /** When the view-change timer started (-1: stopped). */
   private long timerStart = -1;
-  /** The highest checkpoint installed by state transfer: results and states at or below it are moot. */
-  private long installedUpTo;
-  private long lastRetransmit;
-  private long executedAtLastRetransmit = -1;
 
   final Checkpoints checkpoints;
   final ViewChanges viewChanges;
@@ -106,13 +81,19 @@ public final class Replica implements Engine {
   final Decryptions decryptions;
   final Contributions contributions;
   /** Status messages (TOCS 2002 §5.2): peers resend what a replica that is behind lacks. */
-  private final Statuses statuses;
+  final Statuses statuses;
   /** While alone in a view change: executing what commits in a lower view (configuration II needs it). */
   final LateCommits lateCommits;
   /** Requests executed without ordering (Castro-Liskov §5.1.3). */
   private final ReadOnlyRequests readOnly;
   /** Configuration III: committed batches certified for the execution nodes (BFT-WS §3.3.3). */
-  private final Handouts handouts;
+  final Handouts handouts;
+  /** PBFT's normal case (§4.2): the requests waiting, pre-prepares, prepares and commits. */
+  final NormalCase normalCase = new NormalCase(this);
+  /** Committed batches to the service in order, and the checkpoints' state captures. */
+  final Execution execution = new Execution(this);
+  /** Our own messages resent on each round. */
+  final Retransmission retransmission = new Retransmission(this);
   /** What this replica writes to its journal, when it keeps one ({@link #journaled}). */
   final Journaling journal = new Journaling(this);
   Ready out = new Ready();
@@ -172,8 +153,8 @@ public final class Replica implements Engine {
     if (role == Role.AGREEMENT) {
       requests.neverReply();
     }
-    this.clients = requests.table;
-    Host host = new Host();
+    this.clients = requests.table();
+    ReplicaHost host = new ReplicaHost(this);
     this.checkpoints = new Checkpoints(cfg, id, signer, verifier, clients, Checkpoints.PBFT_TAG, true,
         host);
     this.viewChanges = new ViewChanges(this);
@@ -250,7 +231,7 @@ public final class Replica implements Engine {
   public Ready receive(byte[] bytes) {
     Signed s = Envelopes.open(bytes, this::allowedSender, kind -> "sender not allowed to send " + kind, this::evidence);
     if (s != null) {
-      Envelopes.deliver(s, this::isDuplicate, votes::authentic, this::dispatch, this::evidence);
+      Envelopes.deliver(s, normalCase::isDuplicate, votes::authentic, this::dispatch, this::evidence);
     }
     return flush();
   }
@@ -276,22 +257,13 @@ public final class Replica implements Engine {
   public Ready tick() {
     now++;
     viewChanges.onTick();
-    if (now - lastRetransmit >= cfg.get(GroupConfig.RETRANSMIT_INTERVAL)) {
-      lastRetransmit = now;
-      retransmit();
-    }
+    retransmission.onTick();
     return flush();
   }
 
   /** The results of the {@link Effect.Execute} for seq, in request order. */
   public Ready executed(long seq, List<byte[]> results) {
-    Effect.Execute head = awaitingResults.peek();
-    if ((head == null || head.seq() != seq) && seq <= installedUpTo) {
-      return flush(); // an execution that a state transfer superseded meanwhile: its result is moot
-    }
-    ClientRequests.checkResults(head, seq, results);
-    awaitingResults.poll();
-    requests.executed(head, results, out);
+    execution.executed(seq, results);
     return flush();
   }
 
@@ -304,18 +276,7 @@ public final class Replica implements Engine {
 
   /** The application state captured for the checkpoint at seq ({@code get_state}). */
   public Ready stateCaptured(long seq, byte[] appState) {
-    if (seq != pendingCapture) {
-      if (seq <= installedUpTo) {
-        return flush(); // superseded by a state transfer meanwhile
-      }
-      throw new IllegalStateException("stateCaptured(" + seq + ") but awaiting " + pendingCapture);
-    }
-    if (!awaitingResults.isEmpty()) {
-      throw new IllegalStateException("stateCaptured(" + seq + ") before the results of " + awaitingResults.peek().seq());
-    }
-    pendingCapture = -1;
-    checkpoints.own(seq, appState);
-    executeCommitted();
+    execution.stateCaptured(seq, appState);
     return flush();
   }
 
@@ -323,11 +284,11 @@ public final class Replica implements Engine {
 
   private void dispatch(Signed s) {
     switch (s.kind()) {
-      case REQUEST -> onRequest(s, Request.decode(s.body()));
+      case REQUEST -> normalCase.onRequest(s, Request.decode(s.body()));
       case READ_ONLY_REQUEST -> readOnly.onRequest(s, Request.decode(s.body()), out);
-      case PRE_PREPARE -> onPrePrepare(s, PrePrepare.decode(s.body()));
-      case PREPARE -> onPrepare(s, Vote.decode(s.body()));
-      case COMMIT -> onCommit(s, Vote.decode(s.body()));
+      case PRE_PREPARE -> normalCase.onPrePrepare(s, PrePrepare.decode(s.body()));
+      case PREPARE -> normalCase.onPrepare(s, Vote.decode(s.body()));
+      case COMMIT -> normalCase.onCommit(s, Vote.decode(s.body()));
       case CHECKPOINT -> checkpoints.onCheckpoint(s);
       case VIEW_CHANGE -> viewChanges.onViewChange(s);
       case NEW_VIEW -> viewChanges.onNewView(s);
@@ -344,31 +305,14 @@ public final class Replica implements Engine {
     }
   }
 
-  /**
-   * A byte-identical copy of a prepare or commit we already hold (retransmissions) needs no second
-   * signature check: signatures are the dominant cost of a step.
-   */
-  private boolean isDuplicate(Signed s) {
-    if (s.kind() != Kind.PREPARE && s.kind() != Kind.COMMIT) {
-      return false;
-    }
-    Vote v = Vote.decode(s.body());
-    Slot slot = log.get(v.seq());
-    if (slot == null || slot.view != v.view()) {
-      return false;
-    }
-    Signed held = (s.kind() == Kind.PREPARE ? slot.prepares : slot.commits).get(s.sender());
-    return held != null && Arrays.equals(held.signature(), s.signature());
-  }
-
-  // ---------------------------------------------------------------- normal case (§4.2)
+  // ---------------------------------------------------------------- the log
 
   boolean isPrimary() {
     return cfg.primaryOf(view) == id;
   }
 
   boolean inWindow(long seq) {
-    long h = checkpoints.stableSeq;
+    long h = checkpoints.stableSeq();
     return seq > h && seq <= h + cfg.logWindow();
   }
 
@@ -376,348 +320,15 @@ public final class Replica implements Engine {
     return log.computeIfAbsent(seq, s -> new Slot(s, view));
   }
 
-  private void onRequest(Signed s, Request q) {
-    String refusal = requests.refusal(s, q);
-    if (refusal == null) {
-      refusal = decryptions.refusal(q);
-    }
-    if (refusal != null) {
-      evidence(s.sender(), refusal);
-      return;
-    }
-    if (requests.answeredFromCache(q, view, out)) {
-      return;
-    }
-    if (!requests.admissible(q, pending.size())) {
-      return; // bounded memory: the client retransmits once earlier requests have executed
-    }
-    List<Signed> copies = requests.filter(s, q);
-    if (copies.isEmpty()) {
-      return; // a replicated client's request with fewer than p+1 identical copies so far (§3.4)
-    }
-    pending.putIfAbsent(q.id(), copies);
-    // The primary watches its own pending requests too: if it cannot get them committed (its backups
-    // left the view, or its messages do not arrive) it asks for a new view like any backup would.
-    startTimer();
-    propose();
-  }
-
-  /** Primary: assign sequence numbers to batches of pending requests while the window allows (§5.1). */
-  void propose() {
-    if (!active || !isPrimary()) {
-      return;
-    }
-    int maxBatch = cfg.get(GroupConfig.MAX_BATCH_SIZE);
-    while (nextSeq - 1 - lastExecuted < cfg.get(GroupConfig.MAX_OUTSTANDING_BATCHES) && inWindow(nextSeq)) {
-      List<Signed> batch = new ArrayList<>();
-      for (Map.Entry<RequestId, List<Signed>> e : pending.entrySet()) {
-        if (batch.size() >= maxBatch) {
-          break;
-        }
-        if (!proposed.contains(e.getKey()) && clients.isNew(e.getKey())) {
-          batch.addAll(e.getValue());
-        }
-      }
-      if (batch.isEmpty()) {
-        return;
-      }
-      PrePrepare pp = PrePrepare.of(view, nextSeq++, batch);
-      Signed contribution = contributions.primaryContribution(pp);
-      if (contribution != null) {
-        pp = pp.withRandomness(contribution); // BA (integrity paper §4): R_p rides in the pre-prepare
-      }
-      markProposed(batch);
-      Signed msg = sign(Kind.PRE_PREPARE, pp.encode());
-      multicast(msg);
-      acceptPrePrepare(msg, pp);
-    }
-  }
-
-  private void onPrePrepare(Signed s, PrePrepare pp) {
-    if (pp.view() != view || !active) {
-      if (pp.view() < view) {
-        lateCommits.onPrePrepare(s, pp);
-      }
-      viewChanges.noteView(s.sender(), pp.view());
-      return;
-    }
-    if (s.sender() != cfg.primaryOf(view)) {
-      evidence(s.sender(), "pre-prepare from a backup");
-      return;
-    }
-    if (!inWindow(pp.seq())) {
-      return; // outside the watermarks (§4.2): drop; a lagging replica catches up by state transfer
-    }
-    Slot slot = slot(pp.seq());
-    if (slot.prePrepare != null) {
-      if (!Arrays.equals(slot.prePrepare.digest(), pp.digest())) {
-        evidence(s.sender(), "equivocation: two pre-prepares for view " + view + " seq " + pp.seq());
-      }
-      return;
-    }
-    if (!validBatch(s.sender(), pp.requests()) || !contributions.checkPrePrepare(s.sender(), pp)) {
-      return;
-    }
-    acceptPrePrepare(s, pp);
-  }
-
-  /**
-   * Every request in a batch must be an authentic, well-formed client request (§4.2: "verifies"), and a
-   * replicated client's must come with p+1 identical copies from distinct members (BFT-WS §3.4).
-   */
-  boolean validBatch(int primary, List<Signed> batch) {
-    for (Signed q : batch) {
-      String invalid = requests.invalidInBatch(q, alreadyVerified(q));
-      if (invalid != null) {
-        evidence(primary, invalid);
-        return false;
-      }
-    }
-    String unfiltered = requests.unfilteredInBatch(batch);
-    if (unfiltered != null) {
-      evidence(primary, unfiltered);
-      return false;
-    }
-    return true;
-  }
-
-  /** A copy of a request this replica verified before (it is pending here): no second signature check. */
-  private boolean alreadyVerified(Signed q) {
-    List<Signed> known = null;
-    try {
-      known = pending.get(Request.decode(q.body()).id());
-    } catch (DecodeException e) {
-      // invalidInBatch names it
-    }
-    return known != null && known.stream().anyMatch(k -> Arrays.equals(k.signature(), q.signature()));
-  }
-
-  /**
-   * The client flagged the request randomized but its operation is not (integrity paper §4: the primary
-   * checks whether the operation is randomized, and a backup verifies it — refusing needless coin or
-   * contribution work is a DoS defence). The primary never batches such a request; a backup refuses a
-   * pre-prepare holding one (no prepare: the view-change timer deals with a primary that insists).
-   */
-  boolean needlesslyRandomized(Request q) {
-    return requests.needlesslyRandomized(q);
-  }
-
-  /** Record an accepted (or, at the primary, sent) pre-prepare and send our prepare. */
-  void acceptPrePrepare(Signed msg, PrePrepare pp) {
-    Slot slot = slot(pp.seq());
-    slot.prePrepareMessage = msg;
-    slot.prePrepare = pp;
-    journal.signed(pp.seq(), msg); // accepted: no other pre-prepare for (v, n) after a restart either
-    out.events.add(new Event.PrePrepared(view, pp.seq(), pp.digest()));
-    contributions.accepted(slot, pp);
-    sendPrepare(slot);
-    checkPrepared(slot);
-  }
-
-  /** A backup's prepare, once the digest to vote on is known (BA: after the entropy combination, §4). */
-  private void sendPrepare(Slot slot) {
-    byte[] d = voteDigest(slot);
-    if (isPrimary() || slot.ownPrepare != null || d == null) {
-      return;
-    }
-    Signed prepare = sign(Kind.PREPARE, new Vote(view, slot.seq, d).encode());
-    slot.ownPrepare = prepare;
-    slot.prepares.put(id, prepare);
-    slot.prepareDigests.put(id, d);
-    journal.signed(slot.seq, prepare);
-    multicast(prepare);
-  }
-
-  /** BA: R became known for this slot's batch; prepare on d' now. */
-  void randomnessKnown(Slot slot) {
-    sendPrepare(slot);
-    checkPrepared(slot);
-  }
-
   /** What prepares and commits at this pre-prepared slot are on: d, or with BA d' (null until R is known). */
   byte[] voteDigest(Slot slot) {
     return contributions.voteDigest(slot);
-  }
-
-  private void onPrepare(Signed s, Vote v) {
-    if (v.view() != view || !active) {
-      viewChanges.noteView(s.sender(), v.view());
-      return;
-    }
-    if (s.sender() == cfg.primaryOf(view)) {
-      evidence(s.sender(), "prepare from the primary");
-      return;
-    }
-    if (!inWindow(v.seq())) {
-      return;
-    }
-    Slot slot = slot(v.seq());
-    if (!record(slot.prepares, slot.prepareDigests, s, v, "prepare")) {
-      return;
-    }
-    checkPrepared(slot);
-  }
-
-  private void onCommit(Signed s, Vote v) {
-    if (v.view() != view || !active) {
-      if (v.view() < view) {
-        lateCommits.onCommit(s, v);
-      }
-      viewChanges.noteView(s.sender(), v.view());
-      return;
-    }
-    if (!inWindow(v.seq())) {
-      return;
-    }
-    Slot slot = slot(v.seq());
-    if (!record(slot.commits, slot.commitDigests, s, v, "commit")) {
-      return;
-    }
-    checkCommitted(slot);
-  }
-
-  private boolean record(Map<Integer, Signed> msgs, Map<Integer, byte[]> digests, Signed s, Vote v, String what) {
-    byte[] before = digests.get(s.sender());
-    if (before != null) {
-      if (!Arrays.equals(before, v.digest())) {
-        evidence(s.sender(), "double " + what + " for view " + v.view() + " seq " + v.seq());
-      }
-      return false;
-    }
-    msgs.put(s.sender(), s);
-    digests.put(s.sender(), v.digest());
-    return true;
-  }
-
-  /** prepared(m, v, n, i): the pre-prepare and 2f matching prepares from distinct backups (§4.2). */
-  private void checkPrepared(Slot slot) {
-    if (slot.prePrepare == null || slot.ownCommit != null) {
-      return;
-    }
-    byte[] d = voteDigest(slot);
-    if (d == null || slot.matching(slot.prepareDigests, d) < 2 * f) {
-      return;
-    }
-    List<Signed> proof = votes.preparedProof(slot, d);
-    if (proof.size() < 2 * f) {
-      return; // a prepare's signature failed: wait for another
-    }
-    slot.prepared = new org.bftws.core.message.PreparedCertificate(slot.prePrepareMessage, List.copyOf(proof),
-        contributions.certificate(slot));
-    slot.preparedView = view;
-    journal.prepared(slot.seq, slot.prepared);
-    Signed commit = sign(Kind.COMMIT, new Vote(view, slot.seq, d).encode());
-    slot.ownCommit = commit;
-    slot.commits.put(id, commit);
-    slot.commitDigests.put(id, d);
-    journal.signed(slot.seq, commit);
-    multicast(commit);
-    checkCommitted(slot);
-  }
-
-  /** committed-local(m, v, n, i): prepared and 2f+1 matching commits (§4.2). */
-  private void checkCommitted(Slot slot) {
-    if (slot.ownCommit == null || slot.committedInView) {
-      return;
-    }
-    byte[] d = slot.prePrepare.digest();
-    if (slot.matching(slot.commitDigests, voteDigest(slot)) < 2 * f + 1) {
-      return;
-    }
-    slot.committedInView = true;
-    if (slot.committedBatch == null) {
-      slot.committedBatch = slot.prePrepare.requests();
-      slot.committedDigest = d;
-    }
-    out.events.add(new Event.Committed(view, slot.seq, d, slot.prePrepare.requests()));
-    handouts.committed(slot);
-    coins.committed(slot.seq, slot.committedDigest, slot.committedBatch);
-    decryptions.committed(slot.seq, slot.committedDigest, slot.committedBatch);
-    contributions.committed(slot);
-    executeCommitted();
   }
 
   /** A status shows the view its sender is in (§4.5.2's f+1 rule counts it); peers resend what it lacks. */
   private void onStatus(int sender, Status st) {
     viewChanges.noteView(sender, st.view());
     statuses.onStatus(sender, st);
-  }
-
-  /**
-   * pp committed in its view, below ours, while we change view ({@link LateCommits}): executed like our own
-   * commits, in order; we never voted for it.
-   */
-  void committedInLowerView(Slot slot, PrePrepare pp) {
-    slot.committedBatch = pp.requests();
-    slot.committedDigest = pp.digest();
-    out.events.add(new Event.Committed(pp.view(), slot.seq, pp.digest(), pp.requests()));
-    coins.committed(slot.seq, slot.committedDigest, slot.committedBatch);
-    decryptions.committed(slot.seq, slot.committedDigest, slot.committedBatch);
-    executeCommitted();
-  }
-
-  // ---------------------------------------------------------------- execution
-
-  /**
-   * Hand committed batches to execution in sequence order; pause after a checkpoint boundary until its
-   * state is captured (the get_state injected at the head of the queue, BFT-WS §3.3.1.8), and before a
-   * batch until the coins of its randomized requests are known (CT algorithm) and its confidential requests
-   * opened (SINTRA §2.6); a confidential request whose ciphertext was refused is skipped, alike everywhere.
-   */
-  void executeCommitted() {
-    boolean progressed = false;
-    while (pendingCapture < 0 && lastExecuted >= checkpoints.stableSeq && !handouts.paused()) {
-      Slot slot = log.get(lastExecuted + 1);
-      if (slot == null || !slot.committed() || !coins.ready(slot.seq, slot.committedBatch) || !contributions.ready(slot)
-          || !decryptions.ready(slot.seq, slot.committedBatch)) {
-        break;
-      }
-      lastExecuted = slot.seq;
-      List<Request> run = new ArrayList<>();
-      List<byte[]> randoms = new ArrayList<>();
-      List<CoinProof> coinProofs = new ArrayList<>();
-      List<Request> terminates = new ArrayList<>();
-      for (int i = 0; i < slot.committedBatch.size(); i++) {
-        Request r = Request.decode(slot.committedBatch.get(i).body());
-        pending.remove(r.id());
-        proposed.remove(r.id());
-        r = decryptions.opened(slot.seq, i, r);
-        if (r == null) {
-          continue; // a refused ciphertext: no correct replica executes it
-        }
-        ClientRequests.Order order = requests.order(r);
-        if (order == ClientRequests.Order.SKIP) {
-          continue; // a duplicate, a replay, or a sequence of another client: every correct replica skips it
-        }
-        if (order == ClientRequests.Order.TERMINATE) {
-          terminates.add(r);
-        } else {
-          run.add(r);
-          randoms.add(contributions.active() ? contributions.random(slot, i) : coins.random(slot.seq, i));
-          coinProofs.add(contributions.active() ? CoinProof.NONE : coins.proof(slot.seq, i));
-        }
-      }
-      if (!run.isEmpty() || !terminates.isEmpty()) {
-        progressed = true;
-      }
-      requests.answerTerminates(view, terminates, out); // an agreement-only replica sends nothing
-      if (!run.isEmpty() && role == Role.BOTH) {
-        Effect.Execute ex = new Effect.Execute(slot.seq, view, slot.committedDigest, List.copyOf(run), List.copyOf(randoms),
-            List.copyOf(coinProofs));
-        awaitingResults.add(ex);
-        out.effects.add(ex);
-      }
-      if (slot.seq % cfg.checkpointInterval() == 0 && role == Role.AGREEMENT) {
-        checkpoints.own(slot.seq, null); // the ordering part alone: no service state here (BFT-WS §3.3.2)
-      } else if (slot.seq % cfg.checkpointInterval() == 0) {
-        pendingCapture = slot.seq;
-        out.effects.add(new Effect.CaptureState(slot.seq));
-      }
-    }
-    if (progressed) {
-      viewChanges.onProgress();
-    }
-    propose();
   }
 
   // ---------------------------------------------------------------- view state transitions
@@ -733,13 +344,14 @@ public final class Replica implements Engine {
     view = w;
     active = false;
     timerStart = -1;
-    proposed.clear();
+    normalCase.forgetProposed();
     resetSlotsForView(w);
   }
 
   /**
    * NEW-VIEW for w accepted (§4.4): enter w (a replica that sent no VIEW-CHANGE for w resets its slots now)
-   * with nothing proposed; the pre-prepares of O follow ({@link #markProposed}, {@link #assignFrom}).
+   * with nothing proposed; the pre-prepares of O follow ({@link NormalCase#markProposed}, {@link
+   * NormalCase#assignFrom}).
    */
   void enterView(long w) {
     if (view != w) {
@@ -747,7 +359,7 @@ public final class Replica implements Engine {
     }
     view = w;
     active = true;
-    proposed.clear();
+    normalCase.forgetProposed();
     lateCommits.entered();
   }
 
@@ -757,25 +369,8 @@ public final class Replica implements Engine {
     }
   }
 
-  /** Primary: these requests are in a pre-prepare of this view (its own, or of O in §4.4); not batched again. */
-  void markProposed(List<Signed> requests) {
-    for (Signed q : requests) {
-      proposed.add(Request.decode(q.body()).id());
-    }
-  }
-
-  /** Primary: the next pre-prepare gets seq (§4.4: after the highest sequence number of O). */
-  void assignFrom(long seq) {
-    nextSeq = seq;
-  }
-
-  /** Primary after a restart: it sent a pre-prepare for seq, so the next one gets a higher number. */
-  void assignAbove(long seq) {
-    nextSeq = Math.max(nextSeq, seq + 1);
-  }
-
   /** §4.5.2: the view-change timer starts when a request arrives and it is not already running. */
-  private void startTimer() {
+  void startTimer() {
     if (timerStart < 0) {
       timerStart = now;
     }
@@ -783,7 +378,7 @@ public final class Replica implements Engine {
 
   /** §4.5.2: after an execution, or on entering a view, the timer runs again only if requests still wait. */
   void restartTimer() {
-    timerStart = pending.isEmpty() ? -1 : now;
+    timerStart = normalCase.pendingCount() == 0 ? -1 : now;
   }
 
   /** The view-change timer has run for at least {@code timeout} ticks (§4.4: the backup moves to v+1). */
@@ -794,180 +389,7 @@ public final class Replica implements Engine {
   /** A checkpoint at seq is stable or installed (§4.3): discard the log up to it; number above it. */
   void discardUpTo(long seq) {
     log.headMap(seq, true).clear();
-    nextSeq = Math.max(nextSeq, seq + 1);
-  }
-
-  /** What {@link Checkpoints} and {@link Coins} need of this replica (one object: both read out and now). */
-  private final class Host implements Checkpoints.Host, Coins.Host, Decryptions.Host {
-    @Override
-    public Ready out() {
-      return out;
-    }
-
-    @Override
-    public long reached() {
-      return lastExecuted;
-    }
-
-    @Override
-    public boolean orderingTowards(long seq) {
-      for (long s = lastExecuted + 1; s <= seq; s++) {
-        Slot slot = log.get(s);
-        if ((slot == null || slot.prePrepare == null && !slot.committed()) && !lateCommits.holdsPrePrepare(s)) {
-          return false;
-        }
-      }
-      return true;
-    }
-
-    @Override
-    public long now() {
-      return now;
-    }
-
-    @Override
-    public void discardUpTo(long seq) {
-      Replica.this.discardUpTo(seq);
-      lateCommits.discardUpTo(seq);
-      coins.discardUpTo(seq);
-      decryptions.discardUpTo(seq);
-      contributions.discardUpTo(seq);
-    }
-
-    /** Replace execution state by a proven checkpoint, whose client table is installed already (§4.3). */
-    @Override
-    public void installed(long seq) {
-      installedUpTo = Math.max(installedUpTo, Math.max(seq, lastExecuted));
-      lastExecuted = seq;
-      awaitingResults.clear();
-      pendingCapture = -1;
-      nextSeq = Math.max(nextSeq, seq + 1);
-      for (Iterator<RequestId> it = pending.keySet().iterator(); it.hasNext(); ) {
-        RequestId r = it.next();
-        if (!clients.isNew(r)) {
-          it.remove();
-          proposed.remove(r);
-        }
-      }
-      requests.forgetExecutedCopies();
-    }
-
-    @Override
-    public void resume() {
-      executeCommitted();
-    }
-
-    @Override
-    public long stableSeq() {
-      return checkpoints.stableSeq;
-    }
-
-    @Override
-    public long windowTop() {
-      return checkpoints.stableSeq + cfg.logWindow();
-    }
-
-    @Override
-    public long lastExecuted() {
-      return lastExecuted;
-    }
-
-    @Override
-    public void coinsKnown() {
-      executeCommitted();
-    }
-
-    @Override
-    public void decrypted() {
-      executeCommitted();
-    }
-  }
-
-
-  // ---------------------------------------------------------------- retransmission
-
-  /**
-   * Resend our own messages that peers may have lost. When this replica made no progress since the last
-   * round, all of them to all; otherwise, for slots that committed here, only to the peers whose commit
-   * never came (in the normal case nothing extra is sent). Without the second part a peer that lost one
-   * message just as traffic ends waits up to two rounds, and if its clock runs faster than ours (we are
-   * the loaded ones) its view-change timer fires first and it sits alone in a view change nobody joins
-   * (this is the part our own log already tells us). What only the lagging replica knows it lacks comes
-   * from its status ({@link Statuses}, TOCS 2002 §5.2), which a round also sends when due; a replica in a
-   * view change resends its VIEW-CHANGE, its checkpoint vote and its fetch of a stable checkpoint above it.
-   */
-  private void retransmit() {
-    boolean stalled = lastExecuted == executedAtLastRetransmit;
-    executedAtLastRetransmit = lastExecuted;
-    statuses.round(!active || lastExecuted < checkpoints.stableSeq);
-    handouts.retransmit(); // in a view change too: the execution nodes may still lack what committed before
-    if (!active) {
-      viewChanges.retransmit();
-      checkpoints.retransmit(stalled);
-      if (stalled) {
-        // shares are per seq, not per view: a replica whose timer fired while it waited for a committed
-        // batch's coins or plaintexts still gets them, and executes, while alone in a view change
-        coins.retransmit();
-        decryptions.retransmit();
-      }
-      return;
-    }
-    checkpoints.retransmit(stalled);
-    // Every slot above the stable checkpoint, executed here or not: a peer may still lack our commit.
-    for (Slot slot : log.values()) {
-      if (slot.view != view) {
-        continue;
-      }
-      if (stalled) {
-        resendOwn(slot, Ready.ALL_REPLICAS);
-        continue;
-      }
-      for (int peer = 0; peer < n; peer++) {
-        if (peer != id && slot.committed() && !slot.commits.containsKey(peer)) {
-          resendOwn(slot, peer);
-        }
-      }
-    }
-    if (stalled) {
-      coins.retransmit();
-      decryptions.retransmit();
-      contributions.retransmit();
-    }
-  }
-
-  /**
-   * To peer p, alone in a view change above ours and executed up to {@code from}: per slot of this view above
-   * it that we executed, the pre-prepare (the primary's, forwarded by whoever holds it) and our commit, what
-   * {@link LateCommits} needs ({@link Statuses}); our prepare it could not use.
-   */
-  void resendFrom(long from, int p) {
-    if (from >= lastExecuted) {
-      return; // nothing executed here above it (below our own stable checkpoint we are fetching it)
-    }
-    for (Slot slot : log.subMap(from, false, lastExecuted, true).values()) {
-      if (slot.view != view) {
-        continue;
-      }
-      if (slot.prePrepareMessage != null) {
-        send(p, slot.prePrepareMessage);
-      }
-      if (slot.ownCommit != null) {
-        send(p, slot.ownCommit);
-      }
-    }
-  }
-
-  /** {@code to}: a replica, or {@link Ready#ALL_REPLICAS}. */
-  private void resendOwn(Slot slot, int to) {
-    if (isPrimary() && slot.prePrepareMessage != null) {
-      send(to, slot.prePrepareMessage);
-    }
-    if (slot.ownPrepare != null) {
-      send(to, slot.ownPrepare);
-    }
-    if (slot.ownCommit != null) {
-      send(to, slot.ownCommit);
-    }
+    normalCase.assignAbove(seq);
   }
 
   // ---------------------------------------------------------------- helpers
@@ -1009,8 +431,9 @@ public final class Replica implements Engine {
   public String describe() {
     StringBuilder sb = new StringBuilder();
     sb.append("view=").append(view).append(active ? "" : "(changing)").append(" executed=").append(lastExecuted)
-        .append(" stable=").append(checkpoints.stableSeq).append(" nextSeq=").append(nextSeq)
-        .append(" pending=").append(pending.size()).append(" capture=").append(pendingCapture).append(" log=[");
+        .append(" stable=").append(checkpoints.stableSeq()).append(" nextSeq=").append(normalCase.nextSeq())
+        .append(" pending=").append(normalCase.pendingCount()).append(" capture=")
+        .append(execution.pendingCapture()).append(" log=[");
     for (Slot s : log.values()) {
       sb.append(s.seq).append(s.prePrepare != null ? "p" : "").append(s.ownCommit != null ? "c" : "")
           .append(s.committed() ? "C" : "").append(' ');
@@ -1048,7 +471,7 @@ public final class Replica implements Engine {
   }
 
   public long stableCheckpoint() {
-    return checkpoints.stableSeq;
+    return checkpoints.stableSeq();
   }
 
   @Override
@@ -1057,7 +480,7 @@ public final class Replica implements Engine {
   }
 
   public int pendingRequests() {
-    return pending.size();
+    return normalCase.pendingCount();
   }
 
   public Role role() {

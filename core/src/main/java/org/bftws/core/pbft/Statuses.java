@@ -11,7 +11,7 @@ import org.bftws.core.replication.Checkpoints;
 /**
  * Status messages (Castro-Liskov TOCS 2002 §5.2): a replica that may be behind multicasts where it is, and
  * each peer resends what the sender lacks, as the paper's receiver does. Retransmission of our own messages
- * ({@link Replica} on its rounds) covers a peer in our view that lost some; status covers a peer that cannot
+ * ({@link Retransmission} on its rounds) covers a peer in our view that lost some; status covers a peer that cannot
  * use them: one in an older view or in a view change the group abandoned (it needs our new-view, or our
  * view-change to join ours by the f+1 rule of §4.5.2), one behind our stable checkpoint (it needs the proof
  * to fetch the state), and one alone in a view change the group never joined (it needs pre-prepares and
@@ -47,7 +47,7 @@ final class Statuses {
 
   private Signed own() {
     Checkpoints cp = r.checkpoints;
-    return r.sign(Kind.STATUS, new Status(r.view, r.active, cp.stableSeq, r.lastExecuted).encode());
+    return r.sign(Kind.STATUS, new Status(r.view, r.active, cp.stableSeq(), r.lastExecuted).encode());
   }
 
   /** An authentic STATUS from peer p: resend what p lacks of what we hold. */
@@ -59,14 +59,14 @@ final class Statuses {
       sendView(p);
     } else if (st.view() == r.view && !st.active()) {
       r.viewChanges.sendOwn(p); // both changing to this view: p may lack ours for the quorum
-    } else if (r.active && st.view() == r.view && st.lastExecuted() < r.checkpoints.stableSeq) {
+    } else if (r.active && st.view() == r.view && st.lastExecuted() < r.checkpoints.stableSeq()) {
       // p in our view: the proof of a stable checkpoint it has not reached; above it, the rounds'
       // retransmission resends our commits to peers whose commit never came
       sendCheckpointProof(p, st);
     } else if (r.active && !st.active() && st.lastExecuted() < r.lastExecuted) {
       // p alone in a view change we never joined: what it needs to execute as far as we did (LateCommits)
       sendCheckpointProof(p, st);
-      r.resendFrom(Math.max(st.lastExecuted(), r.checkpoints.stableSeq), p);
+      r.retransmission.resendFrom(Math.max(st.lastExecuted(), r.checkpoints.stableSeq()), p);
     } else if (st.view() > r.view && st.active() || st.stableSeq() > r.lastExecuted) {
       // p is a view or a checkpoint ahead: our status makes it answer with what we lack (a small lag within
       // a view is what the rounds' retransmission covers)
@@ -90,10 +90,10 @@ final class Statuses {
    */
   private void sendCheckpointProof(int p, Status st) {
     Checkpoints cp = r.checkpoints;
-    if (st.lastExecuted() >= cp.stableSeq || st.stableSeq() >= cp.stableSeq) {
+    if (st.lastExecuted() >= cp.stableSeq() || st.stableSeq() >= cp.stableSeq()) {
       return;
     }
-    for (Signed vote : cp.stableProof) {
+    for (Signed vote : cp.stableProof()) {
       r.send(p, vote);
     }
   }

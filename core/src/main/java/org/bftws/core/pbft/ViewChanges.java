@@ -74,12 +74,12 @@ final class ViewChanges {
     consecutive++;
     List<PreparedCertificate> prepared = new ArrayList<>();
     for (Slot slot : r.log.values()) {
-      if (slot.prepared != null && slot.seq > r.checkpoints.stableSeq) {
+      if (slot.prepared != null && slot.seq > r.checkpoints.stableSeq()) {
         prepared.add(slot.prepared);
       }
     }
     Checkpoints cp = r.checkpoints;
-    ViewChange vc = new ViewChange(w, cp.stableSeq, cp.stableDigest, cp.stableProof, prepared);
+    ViewChange vc = new ViewChange(w, cp.stableSeq(), cp.stableDigest(), cp.stableProof(), prepared);
     own = r.sign(Kind.VIEW_CHANGE, vc.encode());
     r.journal.view(w, own); // never back to a lower view after a restart (TOCS 2002 §4.3)
     latest.put(r.id, own);
@@ -337,19 +337,19 @@ final class ViewChanges {
       }
     }
     r.checkpoints.makeStable(best.stableSeq(), best.stableDigest(), best.checkpointProof());
-    long maxS = r.checkpoints.stableSeq;
+    long maxS = r.checkpoints.stableSeq();
     for (Signed s : o) {
       PrePrepare pp = PrePrepare.decode(s.body());
       maxS = Math.max(maxS, pp.seq());
-      r.markProposed(pp.requests());
+      r.normalCase.markProposed(pp.requests());
       if (r.inWindow(pp.seq())) {
-        r.acceptPrePrepare(s, pp);
+        r.normalCase.acceptPrePrepare(s, pp);
       }
     }
-    r.assignFrom(maxS + 1);
+    r.normalCase.assignFrom(maxS + 1);
     r.restartTimer();
     r.out.events.add(new Event.ViewEntered(w));
-    r.propose();
+    r.normalCase.propose();
   }
 
   /** A view-change message is valid if its checkpoint proof and every prepared certificate check out. */

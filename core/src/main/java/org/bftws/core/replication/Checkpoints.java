@@ -105,11 +105,11 @@ public final class Checkpoints {
   /** Fetch as soon as a stable checkpoint above {@link Host#reached} is known (else only when stalled). */
   private final boolean fetchEagerly;
   private final Host host;
-  public long stableSeq;
-  public byte[] stableDigest = GENESIS;
+  private long stableSeq;
+  private byte[] stableDigest = GENESIS;
   /** The stable checkpoint's certified execution digest (NO_EXECUTION when no replica executes). */
   private byte[] stableExecution = GENESIS;
-  public List<Signed> stableProof = List.of();
+  private List<Signed> stableProof = List.of();
   /** The stable checkpoint's parts, when this replica has them (to serve fetch-state). */
   private Parts stableParts;
   private final TreeMap<Long, Parts> own = new TreeMap<>();
@@ -157,7 +157,7 @@ public final class Checkpoints {
    */
   public static Checkpoints forEngine(GroupConfig cfg, int id, Signer signer, Verifier verifier,
       ClientRequests requests, byte[] tag, Host host) {
-    return new Checkpoints(cfg, id, signer, verifier, requests.table, tag, false, host);
+    return new Checkpoints(cfg, id, signer, verifier, requests.table(), tag, false, host);
   }
 
   /** PBFT with a journal: from now on a stable checkpoint whose parts this replica holds is journaled. */
@@ -168,6 +168,16 @@ public final class Checkpoints {
   /** The stable checkpoint's sequence number (0: none yet). */
   public long stableSeq() {
     return stableSeq;
+  }
+
+  /** The stable checkpoint's digest (all zeros before the first). */
+  public byte[] stableDigest() {
+    return stableDigest;
+  }
+
+  /** The 2f+1 checkpoint votes that make the stable checkpoint stable (§4.3; empty before the first). */
+  public List<Signed> stableProof() {
+    return stableProof;
   }
 
   private int maxVotesPerSender() {

@@ -40,7 +40,7 @@ public final class ClientRequests {
   private final Signer signer;
   private final Verifier verifier;
   private final RandomizedOperations operations;
-  public final ClientTable table;
+  private final ClientTable table;
   /** Which clients are members of a replicated client (BFT-WS §3.4); none unless declared. */
   private ReplicatedClients replicated = ReplicatedClients.none();
   private RequestFilter filter;
@@ -67,6 +67,11 @@ public final class ClientRequests {
     this.operations = operations;
     this.filter = new RequestFilter(replicated, cfg.get(GroupConfig.MAX_REQUESTS_AHEAD));
     this.memberReplies = new MemberReplies(cfg.get(GroupConfig.MAX_REQUESTS_AHEAD));
+  }
+
+  /** The client table (§4.1: each client's last request and reply), shared with the checkpoints. */
+  public ClientTable table() {
+    return table;
   }
 
   /**

@@ -31,6 +31,7 @@ import org.bftws.core.replication.CoinConfig;
 import org.bftws.core.replication.ConfidentialConfig;
 import org.bftws.core.replication.RandomizedOperations;
 import org.bftws.core.replication.ReplicatedClients;
+import org.bftws.core.testkit.EffectPerformer;
 import org.bftws.core.testkit.HashChainApp;
 import org.bftws.core.testkit.TestKeys;
 import org.bftws.core.testkit.TestRandom;
@@ -277,26 +278,41 @@ final class Cluster {
       route(i, m);
     }
     events.get(i).addAll(r.events);
-    for (Effect e : r.effects) {
-      if (e instanceof Effect.Execute ex) {
+    EffectPerformer.perform(replicas[i], r.effects, service(i), next -> handle(i, next));
+  }
+
+  /**
+   * Replica i's service: its {@link HashChainApp} (a new one after {@link #restart}), with its executions
+   * recorded; a read-only execution returns 8 bytes of the state, falsified at a {@link #lyingReaders} one.
+   */
+  private EffectPerformer.Service service(int i) {
+    return new EffectPerformer.Service() {
+      @Override
+      public List<byte[]> execute(Effect.Execute ex) {
         executed.get(i).add(ex);
-        List<byte[]> results = apps[i].execute(ex);
-        if (replicas[i].role() != Role.AGREEMENT) { // an agreement replica never gets one (configurations II and III)
-          handle(i, replicas[i].executed(ex.seq(), results));
-        }
-      } else if (e instanceof Effect.ExecuteReadOnly ro) {
-        readOnlyExecuted.get(i).add(ro.request());
+        return apps[i].execute(ex);
+      }
+
+      @Override
+      public byte[] executeReadOnly(Request request) {
+        readOnlyExecuted.get(i).add(request);
         byte[] result = java.util.Arrays.copyOf(apps[i].getState(), 8);
         if (lyingReaders.contains(i)) {
           result[0] ^= 1;
         }
-        handle(i, replicas[i].executedReadOnly(ro.request(), result));
-      } else if (e instanceof Effect.CaptureState cs) {
-        handle(i, replicas[i].stateCaptured(cs.seq(), apps[i].getState()));
-      } else if (e instanceof Effect.InstallState is) {
-        apps[i].setState(is.appState());
+        return result;
       }
-    }
+
+      @Override
+      public byte[] state() {
+        return apps[i].getState();
+      }
+
+      @Override
+      public void install(byte[] state) {
+        apps[i].setState(state);
+      }
+    };
   }
 
   void handleClient(ClientCore c, Ready r) {

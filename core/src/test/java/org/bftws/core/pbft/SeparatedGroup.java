@@ -20,6 +20,7 @@ import org.bftws.core.engine.Ready;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.Signed;
+import org.bftws.core.testkit.EffectPerformer;
 import org.bftws.core.testkit.HashChainApp;
 import org.bftws.core.testkit.TestKeys;
 import org.bftws.core.voter.ClientCore;
@@ -134,20 +135,32 @@ final class SeparatedGroup {
       route(node, m);
     }
     events.get(node).addAll(r.events);
-    for (Effect e : r.effects) {
-      if (e instanceof Effect.Execute ex) {
+    EffectPerformer.perform(engine(node), r.effects, service(node), next -> handle(node, next));
+  }
+
+  /** Node's service: its {@link HashChainApp}, with its executions recorded; a {@link #lying} one's results falsified. */
+  private EffectPerformer.Service service(int node) {
+    return new EffectPerformer.Service() {
+      @Override
+      public List<byte[]> execute(Effect.Execute ex) {
         executed.get(node).add(ex);
         List<byte[]> results = apps.get(node).execute(ex);
         for (byte[] result : lying.contains(node) ? results : List.<byte[]>of()) {
           result[0] ^= 1;
         }
-        handle(node, engine(node).executed(ex.seq(), results));
-      } else if (e instanceof Effect.CaptureState cs) {
-        handle(node, engine(node).stateCaptured(cs.seq(), apps.get(node).getState()));
-      } else if (e instanceof Effect.InstallState is) {
-        apps.get(node).setState(is.appState());
+        return results;
       }
-    }
+
+      @Override
+      public byte[] state() {
+        return apps.get(node).getState();
+      }
+
+      @Override
+      public void install(byte[] state) {
+        apps.get(node).setState(state);
+      }
+    };
   }
 
   private void handleClient(Ready r) {

@@ -51,9 +51,9 @@ public class ShortLivedClientsTest {
       }
       for (int i = 0; i < c.n; i++) {
         Replica r = c.replicas[i];
-        maxTable = Math.max(maxTable, r.requests.table.size());
-        assertTrue("replica " + i + "'s client table after " + (k + 1) + " clients: " + r.requests.table.size(),
-            r.requests.table.size() <= tableBound);
+        maxTable = Math.max(maxTable, r.requests.table().size());
+        assertTrue("replica " + i + "'s client table after " + (k + 1) + " clients: " + r.requests.table().size(),
+            r.requests.table().size() <= tableBound);
         assertEquals("nothing pending at replica " + i, 0, r.pendingRequests());
         assertTrue("replica " + i + "'s log within the window: " + r.log.size(), r.log.size() <= LOG_WINDOW);
       }

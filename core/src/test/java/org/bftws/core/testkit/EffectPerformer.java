@@ -1,0 +1,72 @@
+package org.bftws.core.testkit;
+
+import java.util.List;
+import java.util.function.Consumer;
+import org.bftws.core.engine.Effect;
+import org.bftws.core.engine.Engine;
+import org.bftws.core.engine.Ready;
+import org.bftws.core.message.Request;
+
+/**
+ * The engine-level harnesses' one way to perform an engine's effects (docs/design/testing.md, "Engine-level
+ * harnesses"): in the order the engine emitted them, each against the node's {@link Service}, and what the
+ * engine answers (a {@link Ready} for the results, the captured state or the read-only result) goes to {@code
+ * then}, which routes its messages and performs its effects in turn. What a harness records or falsifies
+ * (executions, lying nodes) lives in its {@link Service}.
+ */
+public final class EffectPerformer {
+  private EffectPerformer() {
+  }
+
+  /** A node's service as the harness runs it. */
+  public interface Service {
+    /** The results of an ordered batch, in request order. */
+    List<byte[]> execute(Effect.Execute ex);
+
+    /** The result of a request executed without ordering (Castro-Liskov §5.1.3). */
+    default byte[] executeReadOnly(Request request) {
+      throw new IllegalStateException("this node's service executes nothing read-only");
+    }
+
+    /** The state for a checkpoint ({@code get_state}). */
+    byte[] state();
+
+    /** Replaces the state by one a state transfer installs ({@code set_state}). */
+    void install(byte[] state);
+  }
+
+  /** The harness's service is a {@link HashChainApp}, as it runs it. */
+  public static Service of(HashChainApp app) {
+    return new Service() {
+      @Override
+      public List<byte[]> execute(Effect.Execute ex) {
+        return app.execute(ex);
+      }
+
+      @Override
+      public byte[] state() {
+        return app.getState();
+      }
+
+      @Override
+      public void install(byte[] state) {
+        app.setState(state);
+      }
+    };
+  }
+
+  /** Performs {@code effects} of {@code engine} against {@code service}; each answer goes to {@code then}. */
+  public static void perform(Engine engine, List<Effect> effects, Service service, Consumer<Ready> then) {
+    for (Effect e : effects) {
+      if (e instanceof Effect.Execute ex) {
+        then.accept(engine.executed(ex.seq(), service.execute(ex)));
+      } else if (e instanceof Effect.ExecuteReadOnly ro) {
+        then.accept(engine.executedReadOnly(ro.request(), service.executeReadOnly(ro.request())));
+      } else if (e instanceof Effect.CaptureState cs) {
+        then.accept(engine.stateCaptured(cs.seq(), service.state()));
+      } else if (e instanceof Effect.InstallState is) {
+        service.install(is.appState());
+      }
+    }
+  }
+}
