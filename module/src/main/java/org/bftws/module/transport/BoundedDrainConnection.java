@@ -12,6 +12,7 @@ import org.apache.http.HttpConnectionMetrics;
 import org.apache.http.HttpException;
 import org.apache.http.HttpRequest;
 import org.apache.http.HttpResponse;
+import org.apache.http.protocol.HTTP;
 
 /**
  * An HTTP server connection that never reads more than {@link #DRAIN_BYTES} of a request body its service left
@@ -24,8 +25,10 @@ import org.apache.http.HttpResponse;
  * connection closed after a lingering close: the rest of the body is read and discarded for at most
  * {@link #LINGER_MILLIS} after the response went out, as Apache httpd's lingering close does. Closing at once
  * with the sender's bytes unread makes the kernel reset the connection, and a reset can reach the sender
- * before it read the fault, which it then never sees. A refused request holds its thread for at most
- * {@link #DRAIN_MILLIS} + {@link #LINGER_MILLIS} instead of the socket timeout.
+ * before it read the fault, which it then never sees. A refusal (status 400 and above) says
+ * {@code Connection: close} and ends its connection the same way, so no client reuses a connection this side
+ * closes. A refused request holds its thread for at most {@link #DRAIN_MILLIS} + {@link #LINGER_MILLIS} instead
+ * of the socket timeout.
  */
 final class BoundedDrainConnection implements AxisHttpConnection {
     /**
@@ -66,7 +69,7 @@ final class BoundedDrainConnection implements AxisHttpConnection {
     /** Ends the exchange: closes the connection instead of reading the rest of a body that was not drained. */
     @Override
     public void reset() throws IOException {
-        if (body != null && body.abandoned) {
+        if (body != null && body.endsConnection()) {
             lingeringClose();
         } else {
             conn.reset();
@@ -86,8 +89,18 @@ final class BoundedDrainConnection implements AxisHttpConnection {
         }
     }
 
+    /**
+     * A refusal (status 400 and above) tells the sender that the connection ends with it: the refused body may
+     * be left unread, and a keep-alive client that pooled the connection would send its next request into a
+     * connection this side is closing, and lose it to the reset. Its head goes out before the body is drained,
+     * so the decision cannot wait for the drain.
+     */
     @Override
     public void sendResponse(HttpResponse response) throws HttpException, IOException {
+        if (body != null && response.getStatusLine().getStatusCode() >= 400) {
+            body.refused = true;
+            response.setHeader(HTTP.CONN_DIRECTIVE, HTTP.CONN_CLOSE);
+        }
         conn.sendResponse(response);
     }
 
@@ -103,7 +116,7 @@ final class BoundedDrainConnection implements AxisHttpConnection {
 
     @Override
     public void close() throws IOException {
-        if (body != null && body.abandoned) {
+        if (body != null && body.endsConnection()) {
             lingeringClose();
         } else {
             conn.close();
@@ -166,6 +179,8 @@ final class BoundedDrainConnection implements AxisHttpConnection {
      */
     private final class Body extends FilterInputStream {
         boolean abandoned;
+        /** The response was a refusal and said {@code Connection: close}. */
+        boolean refused;
         private boolean closed;
 
         Body(InputStream in) {
@@ -183,6 +198,10 @@ final class BoundedDrainConnection implements AxisHttpConnection {
             } else {
                 abandoned = true;
             }
+        }
+
+        boolean endsConnection() {
+            return abandoned || refused;
         }
 
         private boolean drained() {

@@ -128,6 +128,8 @@ public class BoundedDrainHttpFactoryTest {
                 String answer = RawHttp.readToEnd(s.getInputStream()); // returns once the server closed the connection
                 assertTrue(answer, answer.startsWith("HTTP/1.1 500") || answer.startsWith("HTTP/1.1 400")
                         || answer.isEmpty());
+                // a refusal ends its connection and says so, so no keep-alive client reuses it
+                assertTrue(answer, answer.isEmpty() || answer.toLowerCase().contains("\r\nconnection: close\r\n"));
                 assertTrue("the sender still holds its socket", !s.isClosed() && !s.isOutputShutdown());
             }
         } finally {
