@@ -175,7 +175,8 @@ final class BoundedDrainConnection implements AxisHttpConnection {
 
     /**
      * The request body; {@link #close} drains what is left for at most {@link #DRAIN_BYTES} and
-     * {@link #DRAIN_MILLIS}, and marks the body abandoned when that did not reach its end.
+     * {@link #DRAIN_MILLIS}, and marks the body abandoned when that did not reach its end. After a refusal it
+     * drains nothing: the connection ends anyway, and a drain there would only hold back the fault.
      */
     private final class Body extends FilterInputStream {
         boolean abandoned;
@@ -193,6 +194,9 @@ final class BoundedDrainConnection implements AxisHttpConnection {
                 return;
             }
             closed = true;
+            if (refused) {
+                return; // the connection ends after the response: the lingering close discards the rest then
+            }
             if (drained()) {
                 in.close(); // at the end: releases the stream without reading
             } else {
