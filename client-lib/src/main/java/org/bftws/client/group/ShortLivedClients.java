@@ -7,9 +7,15 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
 import org.apache.axiom.om.OMAbstractFactory;
@@ -21,12 +27,14 @@ import org.bftws.client.GroupClients;
 import org.bftws.client.embedded.Axis2Server;
 
 /**
- * Many short-lived clients of a running group in one JVM, one after the other (scripts/bench-clients): each a new
+ * Many short-lived clients of a running group in one JVM, {@code parallel} at a time (scripts/bench-clients): each a new
  * {@link ServiceClient} with bftws engaged, so a new WS-RM sequence with a fresh client UUID (its own identity
  * and message numbers at the replicas), making {@code calls} echo calls and terminating its sequence; then its
  * ServiceClient is cleaned up, so nothing of it stays on the client side. Every {@code per-instance} clients the
  * client's Axis2 instance (its reply listener on a new loopback port) is closed and a new one made, so the
- * replicas see new reply addresses as a stream of separate client processes would show them.
+ * replicas see new reply addresses as a stream of separate client processes would show them. With
+ * {@code --parallel K} the clients of an instance run K at a time (each still its own sequence and identity), so
+ * an ordering mode whose latency bounds one client at a time (asynchronous agreement) serves many per batch.
  *
  * <p>Before the first client and after every {@code every} clients it prints {@code served N} and, with
  * {@code --pause true}, waits for a line on standard input before going on: the caller samples the replicas (and
@@ -35,7 +43,8 @@ import org.bftws.client.embedded.Axis2Server;
  *
  * <pre>
  *   ShortLivedClients --group FILE --keys DIR --dir DIR --artifacts DIR --conf DIR [--ordering pbft|async]
- *                     [--clients 10000] [--calls 2] [--every 250] [--per-instance 100] [--pause false]
+ *                     [--clients 10000] [--calls 2] [--every 250] [--per-instance 100] [--parallel 1]
+ *                     [--pause false]
  * </pre>
  */
 public final class ShortLivedClients {
@@ -45,27 +54,49 @@ public final class ShortLivedClients {
     private final GroupLauncher.Layout layout;
     private final Path dir;
     private final String parameters;
-    private int failed;
+    private final int parallel;
+    private final AtomicInteger failed = new AtomicInteger();
 
-    private ShortLivedClients(int[] ports, GroupLauncher.Layout layout, Path dir, String parameters) {
+    private ShortLivedClients(int[] ports, GroupLauncher.Layout layout, Path dir, String parameters, int parallel) {
         this.ports = ports;
         this.layout = layout;
         this.dir = dir;
         this.parameters = parameters;
+        this.parallel = parallel;
     }
 
-    /** Serves clients {@code from}..{@code to} (inclusive) with one client Axis2 instance, then closes it. */
-    private void instance(int from, int to, int calls) throws IOException {
+    /**
+     * Serves clients {@code from}..{@code to} (inclusive) with one client Axis2 instance, {@code parallel} at a
+     * time, then closes it once every one of them has ended.
+     */
+    private void instance(int from, int to, int calls) throws IOException, InterruptedException {
         Path home = dir.resolve("instance-" + from);
+        ExecutorService pool = Executors.newFixedThreadPool(parallel);
         try (Axis2Server listener = DemoClient.clientInstance(GroupLauncher.Container.AXIS2, ports, layout, home,
                 GroupSecurity.NONE, parameters, 1)) {
+            List<Future<?>> clients = new ArrayList<>();
             for (int c = from; c <= to; c++) {
-                if (!client(listener, c, calls)) {
-                    failed++;
-                }
+                int number = c;
+                clients.add(pool.submit(() -> {
+                    if (!client(listener, number, calls)) {
+                        failed.incrementAndGet();
+                    }
+                }));
+            }
+            for (Future<?> f : clients) {
+                join(f);
             }
         } finally {
+            pool.shutdownNow();
             delete(home);
+        }
+    }
+
+    private static void join(Future<?> f) throws InterruptedException {
+        try {
+            f.get();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("ShortLivedClients: a client thread failed", e.getCause());
         }
     }
 
@@ -127,13 +158,15 @@ public final class ShortLivedClients {
         int calls = Integer.parseInt(o.getOrDefault("calls", "2"));
         int every = Integer.parseInt(o.getOrDefault("every", "250"));
         int perInstance = Integer.parseInt(o.getOrDefault("per-instance", "100"));
+        int parallel = Integer.parseInt(o.getOrDefault("parallel", "1"));
         boolean pause = Boolean.parseBoolean(o.getOrDefault("pause", "false"));
-        if (clients < 1 || calls < 1 || every < 1 || perInstance < 1) {
-            System.err.println("ShortLivedClients: --clients, --calls, --every and --per-instance must be >= 1");
+        if (clients < 1 || calls < 1 || every < 1 || perInstance < 1 || parallel < 1) {
+            System.err.println(
+                    "ShortLivedClients: --clients, --calls, --every, --per-instance and --parallel must be >= 1");
             System.exit(2);
         }
         ShortLivedClients driver = new ShortLivedClients(ports, GroupLauncher.layout(o), dir,
-                GroupLauncher.orderingParameters(o.getOrDefault("ordering", "pbft")));
+                GroupLauncher.orderingParameters(o.getOrDefault("ordering", "pbft")), parallel);
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         PrintStream out = System.out;
         report(out, in, pause, 0);
@@ -148,9 +181,9 @@ public final class ShortLivedClients {
                 report(out, in, pause, served);
             }
         }
-        out.println("done " + served + " failed " + driver.failed);
+        out.println("done " + served + " failed " + driver.failed.get());
         out.flush();
-        System.exit(driver.failed == 0 ? 0 : 1);
+        System.exit(driver.failed.get() == 0 ? 0 : 1);
     }
 
     private static void report(PrintStream out, BufferedReader in, boolean pause, int served) throws IOException {
