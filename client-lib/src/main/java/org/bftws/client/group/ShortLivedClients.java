@@ -23,6 +23,7 @@ import org.apache.axiom.om.OMElement;
 import org.apache.axiom.om.OMFactory;
 import org.apache.axis2.AxisFault;
 import org.apache.axis2.client.ServiceClient;
+import org.apache.axis2.context.ConfigurationContext;
 import org.bftws.client.GroupClients;
 import org.bftws.client.embedded.Axis2Server;
 
@@ -71,15 +72,31 @@ public final class ShortLivedClients {
      */
     private void instance(int from, int to, int calls) throws IOException, InterruptedException {
         Path home = dir.resolve("instance-" + from);
-        ExecutorService pool = Executors.newFixedThreadPool(parallel);
         try (Axis2Server listener = DemoClient.clientInstance(GroupLauncher.Container.AXIS2, ports, layout, home,
                 GroupSecurity.NONE, parameters, 1)) {
+            failed.addAndGet(serve(listener.context(), from, to, calls, parallel));
+        } finally {
+            delete(home);
+        }
+    }
+
+    /**
+     * Serves clients {@code from}..{@code to} (inclusive) of the group's echo service through {@code context} (a
+     * client Axis2 instance with bftws engaged), {@code parallel} at a time: each a new sequence with a fresh client
+     * UUID, {@code calls} echo calls and its terminate. Returns how many failed (a call not answered with its own
+     * text, or an exception); every client has ended when it returns.
+     */
+    public static int serve(ConfigurationContext context, int from, int to, int calls, int parallel)
+            throws InterruptedException {
+        ExecutorService pool = Executors.newFixedThreadPool(parallel);
+        AtomicInteger failures = new AtomicInteger();
+        try {
             List<Future<?>> clients = new ArrayList<>();
             for (int c = from; c <= to; c++) {
                 int number = c;
                 clients.add(pool.submit(() -> {
-                    if (!client(listener, number, calls)) {
-                        failed.incrementAndGet();
+                    if (!client(context, number, calls)) {
+                        failures.incrementAndGet();
                     }
                 }));
             }
@@ -88,8 +105,8 @@ public final class ShortLivedClients {
             }
         } finally {
             pool.shutdownNow();
-            delete(home);
         }
+        return failures.get();
     }
 
     private static void join(Future<?> f) throws InterruptedException {
@@ -101,10 +118,10 @@ public final class ShortLivedClients {
     }
 
     /** One short-lived client: a new sequence, {@code calls} echo calls, its terminate, its cleanup. */
-    private boolean client(Axis2Server listener, int number, int calls) {
+    private static boolean client(ConfigurationContext context, int number, int calls) {
         ServiceClient sc = null;
         try {
-            sc = GroupClients.create(listener.context(), GroupLauncher.GROUP_ENDPOINT, GroupLauncher.ECHO_ACTION,
+            sc = GroupClients.create(context, GroupLauncher.GROUP_ENDPOINT, GroupLauncher.ECHO_ACTION,
                     TIMEOUT_MS);
             boolean ok = true;
             for (int k = 1; k <= calls; k++) {

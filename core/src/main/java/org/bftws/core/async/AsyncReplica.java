@@ -536,8 +536,8 @@ public final class AsyncReplica implements Engine {
     return pending.size();
   }
 
-  /** Sequences in the client table (bounded by {@code bftws.clientTableRetention}). */
-  int clientTableSize() {
+  @Override
+  public int clientTableEntries() {
     return requests.table().size();
   }
 

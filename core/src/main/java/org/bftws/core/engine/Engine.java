@@ -52,6 +52,12 @@ public interface Engine {
 
   int pendingRequests();
 
+  /**
+   * Sequences in the client table, tombstones included: bounded by {@code bftws.clientTableRetention} (Castro-Liskov
+   * §4.1 timestamps, docs/engine.md "Bounding the client table"); an operator watches it stay flat.
+   */
+  int clientTableEntries();
+
   /** The view (Castro-Liskov §4.1) of an engine with a primary; 0 for one without. */
   default long view() {
     return 0;

@@ -479,6 +479,11 @@ public final class ExecutionNode implements Engine {
     return awaitingResults.size();
   }
 
+  @Override
+  public int clientTableEntries() {
+    return requests.table().size();
+  }
+
   /** Certified batches held (executed ones above the stable checkpoint included). */
   public int heldBatches() {
     return certified.size();

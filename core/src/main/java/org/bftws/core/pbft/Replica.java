@@ -483,6 +483,11 @@ public final class Replica implements Engine {
     return normalCase.pendingCount();
   }
 
+  @Override
+  public int clientTableEntries() {
+    return requests.table().size();
+  }
+
   public Role role() {
     return role;
   }

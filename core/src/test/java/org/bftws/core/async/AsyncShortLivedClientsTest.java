@@ -57,10 +57,10 @@ public class AsyncShortLivedClientsTest {
       }
       for (int i = 0; i < c.n; i++) {
         AsyncReplica r = c.replica(i);
-        maxTable = Math.max(maxTable, r.clientTableSize());
+        maxTable = Math.max(maxTable, r.clientTableEntries());
         maxBuffered = Math.max(maxBuffered, r.buffered());
-        assertTrue("replica " + i + "'s client table after " + (k + 1) + " clients: " + r.clientTableSize()
-            + ", seed " + seed, r.clientTableSize() <= tableBound);
+        assertTrue("replica " + i + "'s client table after " + (k + 1) + " clients: " + r.clientTableEntries()
+            + ", seed " + seed, r.clientTableEntries() <= tableBound);
         assertEquals("nothing pending at replica " + i + ", seed " + seed, 0, r.pendingRequests());
         assertEquals("no delivered-ahead marks at replica " + i, 0, r.deliveredAhead());
       }

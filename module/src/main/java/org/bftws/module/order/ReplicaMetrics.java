@@ -116,6 +116,8 @@ public final class ReplicaMetrics implements HttpRoute {
         t.gauge("bftws_pending_requests", "Client requests received and not yet executed.", s.pendingRequests());
         t.gauge("bftws_log_slots", "Slots in the message log (asynchronous: messages buffered for later rounds).",
                 s.logSize());
+        t.gauge("bftws_client_table_entries", "Sequences in the client table, tombstones included (bounded by"
+                + " bftws.clientTableRetention).", s.clientTable());
         t.counter("bftws_client_requests_refused_total", "Client requests refused on the control port (they must"
                 + " come through WS-RM).", refusedRequests.getAsLong());
         t.gauge("bftws_seconds_since_last_step", "Seconds since the ordering thread last finished a step.",
@@ -141,6 +143,8 @@ public final class ReplicaMetrics implements HttpRoute {
                 sender.dropped());
         t.counter("bftws_multicast_posts_total", "HTTP POSTs, retransmissions included.", sender.posts());
         t.counter("bftws_multicast_posted_bytes_total", "Bytes of the envelopes posted.", sender.postedBytes());
+        t.gauge("bftws_multicast_destinations", "Addresses with a destination: the peers and the reply addresses"
+                + " of clients with traffic in the last minute.", sender.destinations());
     }
 
     private void cryptography(PrometheusText t, OrderingMetrics m) {

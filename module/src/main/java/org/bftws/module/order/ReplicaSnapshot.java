@@ -17,14 +17,16 @@ import org.bftws.core.engine.Engine;
  * @param pendingRequests  client requests received and not yet executed
  * @param logSize          slots in the message log (between the watermarks); with asynchronous ordering, the
  *                         messages buffered for rounds this replica has not reached yet
+ * @param clientTable      sequences in the client table, tombstones included (bounded by
+ *                         {@code bftws.clientTableRetention})
  * @param nanoTime         {@link System#nanoTime()} when the step ended
  */
 public record ReplicaSnapshot(long view, int primary, boolean active, long lastExecuted, long stableCheckpoint,
-        int pendingRequests, int logSize, long nanoTime) {
+        int pendingRequests, int logSize, int clientTable, long nanoTime) {
 
     /** Before the first step: view 0, nothing executed. */
     static ReplicaSnapshot initial(long nanoTime) {
-        return new ReplicaSnapshot(0, 0, true, 0, 0, 0, 0, nanoTime);
+        return new ReplicaSnapshot(0, 0, true, 0, 0, 0, 0, 0, nanoTime);
     }
 
     /** {@link #primary()} of an asynchronous group: it has none, and view 0 throughout (no view change). */
@@ -34,6 +36,6 @@ public record ReplicaSnapshot(long view, int primary, boolean active, long lastE
     static ReplicaSnapshot of(Engine engine, int n, long nanoTime) {
         return new ReplicaSnapshot(engine.view(), engine.hasPrimary() ? (int) (engine.view() % n) : NO_PRIMARY,
                 engine.isActive(), engine.lastExecuted(), engine.stableCheckpoint(), engine.pendingRequests(),
-                engine.logSize(), nanoTime);
+                engine.logSize(), engine.clientTableEntries(), nanoTime);
     }
 }

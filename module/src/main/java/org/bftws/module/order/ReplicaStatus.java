@@ -257,6 +257,16 @@ public final class ReplicaStatus implements ReplicaStatusMBean, AutoCloseable {
         return sender.givenUp();
     }
 
+    @Override
+    public int getClientTableEntries() {
+        return manager.snapshot().clientTable();
+    }
+
+    @Override
+    public int getSenderDestinations() {
+        return sender.destinations();
+    }
+
     /**
      * One line, e.g. {@code replica 2: view 1 (primary 1, active), executed 96, stable checkpoint 80, pending 0,
      * evidence 3 {0=3}, peers down [0]}: what an operator compares across replicas (docs/operating.md).

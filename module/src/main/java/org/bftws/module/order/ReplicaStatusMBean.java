@@ -61,13 +61,13 @@ public interface ReplicaStatusMBean {
     /** Ids of the peers the Multicast Sender has marked down (retransmission limit exceeded, being probed). */
     int[] getPeersDown();
 
-    /** Received control messages dropped because the ordering queue was full. */
     /** The stable checkpoint this replica restarted from out of its journal (bftws.dataDir), -1 if none. */
     long getRecoveredFromJournal();
 
     /** Stable checkpoints installed from other replicas by state transfer since start. */
     long getStatesTransferred();
 
+    /** Received control messages dropped because the ordering queue was full. */
     long getInboundDropped();
 
     /** Messages the Multicast Sender had acknowledged with HTTP 2xx. */
@@ -75,6 +75,18 @@ public interface ReplicaStatusMBean {
 
     /** Messages the Multicast Sender released unacknowledged (retransmission limit, destination down). */
     long getMessagesGivenUp();
+
+    /**
+     * Sequences in the client table, tombstones included: flat once the group has served more clients than
+     * {@code bftws.clientTableRetention} allows for (docs/operating.md, bounds on per-client state).
+     */
+    int getClientTableEntries();
+
+    /**
+     * Addresses the Multicast Sender keeps a destination for: the peers, and the reply addresses of clients that
+     * had traffic in the last minute (idle ones are dropped and reopened when needed).
+     */
+    int getSenderDestinations();
 
     /** The status line this replica logs every {@code bftws.statusLogSeconds}. */
     String getStatusLine();
