@@ -47,7 +47,7 @@ import org.junit.rules.Timeout;
  */
 public class DkgGroupTest {
     private static final int N = LaunchedGroup.N;
-    private static final long WAIT_MS = 120_000;
+    private static final long WAIT_MS = 240_000;
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(10)).build();
 
@@ -58,7 +58,7 @@ public class DkgGroupTest {
     public final RuleChain rules = RuleChain.outerRule(tmp).around(group);
 
     @Rule
-    public final Timeout timeout = Timeout.seconds(300);
+    public final Timeout timeout = Timeout.seconds(600);
 
     /** The dealer's randomized deal at replica {@code r}: a SOAP fault that says why, nothing ordered. */
     private void refusedBeforeRestart(int r, Signer signer) throws Exception {

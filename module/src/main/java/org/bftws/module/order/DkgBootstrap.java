@@ -67,6 +67,7 @@ public final class DkgBootstrap {
     private final Map<Long, byte[]> unexecuted = new LinkedHashMap<>();
     private long messageNumber;
     private long started;
+    private long firstOrdered;
     private long operationBytes;
     private long operations;
     private volatile boolean generated;
@@ -178,6 +179,9 @@ public final class DkgBootstrap {
 
     /** An executed request of replica {@code from}'s submitter id: the next operation of the agreed sequence. */
     private synchronized void ordered(int from, Request request) {
+        if (operations == 0) {
+            firstOrdered = System.nanoTime();
+        }
         operations++;
         operationBytes += request.operation().length;
         if (from == config.replicaId()) {
@@ -193,16 +197,18 @@ public final class DkgBootstrap {
         if (step.certificate() != null) {
             write(GroupCertificate.FILE, step.certificate());
             certified = true;
-            LOG.info("bftws replica {}: 2f+1 replicas certified group.pub ({}); restart the replicas to serve"
-                    + " randomized and confidential operations with the generated keys", config.replicaId(),
-                    config.dataDir().resolve(GroupCertificate.FILE));
+            LOG.info("bftws replica {}: 2f+1 replicas certified group.pub ({}) after {} ordered operations ({} bytes);"
+                    + " restart the replicas to serve randomized and confidential operations with the generated keys",
+                    config.replicaId(), config.dataDir().resolve(GroupCertificate.FILE), operations, operationBytes);
             close();
         }
         submit(step);
     }
 
     private void keysGenerated(GroupDkg.Output out) {
-        long millis = (System.nanoTime() - started) / 1_000_000;
+        long now = System.nanoTime();
+        long millis = (now - started) / 1_000_000;
+        long ordering = (now - firstOrdered) / 1_000_000;
         if (out.keys() == null) {
             LOG.error("bftws replica {}: the key generation ended without a share for this replica: it needs its"
                     + " share recovered (not built yet)", config.replicaId());
@@ -216,9 +222,9 @@ public final class DkgBootstrap {
             return;
         }
         generated = true;
-        LOG.info("bftws replica {}: keys generated in {} ms over {} ordered operations ({} bytes); wrote {} and {}",
-                config.replicaId(), millis, operations, operationBytes, KeyFiles.GROUP_FILE,
-                KeyFiles.replicaFileName(config.replicaId() + 1));
+        LOG.info("bftws replica {}: keys generated {} ms after its start, {} ms after the first ordered operation,"
+                + " over {} ordered operations ({} bytes); wrote {} and {}", config.replicaId(), millis, ordering,
+                operations, operationBytes, KeyFiles.GROUP_FILE, KeyFiles.replicaFileName(config.replicaId() + 1));
     }
 
     private void write(String name, String text) {
