@@ -26,6 +26,9 @@ import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
  * keygen --client J --out DIR      DIR/client-J.key (0600) and DIR/client-J.pub
  * keygen --group-from DIR [--group-from DIR2 ...] --out G [--f F] [--k K] [--scheme cks|bls]
  *                                  G/members.pub from every replica-I.pub and client-J.pub found in the DIRs
+ * keygen --check-group DIR --members FILE
+ *                                  exit 0 iff DIR/group.pub (from any one replica) holds with DIR/group.cert:
+ *                                  2f+1 signatures of the replicas FILE (members.pub) lists
  * </pre>
  * Defaults as the dealer's ({@link KeyGen}): f = ⌊(n−1)/3⌋, k = f+1, scheme cks. No file is ever overwritten.
  */
@@ -34,7 +37,8 @@ final class IndividualKeyGen {
 
   /** Whether {@code args} ask for one of these commands rather than the dealer. */
   static boolean handles(String[] args) {
-    return Stream.of(args).anyMatch(a -> a.equals("--replica") || a.equals("--client") || a.equals("--group-from"));
+    return Stream.of(args).anyMatch(a -> a.equals("--replica") || a.equals("--client") || a.equals("--group-from")
+        || a.equals("--check-group"));
   }
 
   static int run(String[] args, SecureRandom random, PrintStream out, PrintStream err) {
@@ -44,7 +48,8 @@ final class IndividualKeyGen {
     } catch (IllegalArgumentException e) {
       err.println("keygen: " + e.getMessage());
       err.println("usage: keygen --replica I --out DIR | --client J --out DIR"
-          + " | --group-from DIR [--group-from DIR ...] --out DIR [--f F] [--k K] [--scheme cks|bls]");
+          + " | --group-from DIR [--group-from DIR ...] --out DIR [--f F] [--k K] [--scheme cks|bls]"
+          + " | --check-group DIR --members FILE");
       return 2;
     } catch (java.nio.file.FileAlreadyExistsException e) {
       err.println("keygen: " + e.getFile() + " exists: refusing to overwrite key files");
@@ -63,6 +68,9 @@ final class IndividualKeyGen {
     Integer k = null;
     SchemeId scheme = SchemeId.CKS;
     List<Path> from = new ArrayList<>();
+    if (args.length == 4 && args[0].equals("--check-group") && args[2].equals("--members")) {
+      return checkGroup(Path.of(args[1]), Path.of(args[3]));
+    }
     for (int i = 0; i < args.length; i++) {
       String flag = args[i];
       if (i + 1 >= args.length) {
@@ -94,6 +102,15 @@ final class IndividualKeyGen {
       return client(outDir, client, random);
     }
     return group(outDir, from, f, k, scheme);
+  }
+
+  /** What a client does with a group.pub fetched from one replica: check it against the members' keys. */
+  private static String checkGroup(Path dir, Path membersFile) throws KeyFileException {
+    GroupMembers members = MemberFiles.readMembers(membersFile);
+    GroupKeys group = GroupCertificate.verify(dir.resolve(KeyFiles.GROUP_FILE), dir.resolve(GroupCertificate.FILE),
+        members.replicaKeys(), members.f());
+    return dir.resolve(KeyFiles.GROUP_FILE) + " holds: 2f+1 of the replicas " + membersFile + " lists signed it ("
+        + group.scheme().label() + " and tdh2, n=" + group.n() + ")";
   }
 
   private static String replica(Path dir, int index, SecureRandom random) throws IOException {

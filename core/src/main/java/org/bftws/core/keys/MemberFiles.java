@@ -64,7 +64,7 @@ public final class MemberFiles {
     KeyFileFormat.create(file, b.text(), false);
   }
 
-  static void writeMembers(Path file, GroupMembers g) throws IOException {
+  public static void writeMembers(Path file, GroupMembers g) throws IOException {
     KeyFileFormat.Builder b = new KeyFileFormat.Builder()
         .comment("BFT-WS replica group without a dealer: public keys of its members; the distributed key"
             + " generation makes the threshold keys.")

@@ -26,6 +26,8 @@ import org.bftws.core.keys.GroupKeys;
 import org.bftws.core.keys.GroupMembers;
 import org.bftws.core.keys.KeyFileException;
 import org.bftws.core.keys.KeyFiles;
+import org.bftws.core.keys.KeyGen;
+import org.bftws.core.keys.MemberFiles;
 import org.bftws.core.keys.ReplicaIdentity;
 import org.bftws.core.keys.ReplicaKeys;
 import org.bftws.core.testkit.TestRandom;
@@ -160,6 +162,12 @@ public class GroupDkgTest {
     GroupKeys checked = GroupCertificate.verify(dir.resolve(KeyFiles.GROUP_FILE), dir.resolve(GroupCertificate.FILE),
         net.members.replicaKeys(), 1);
     assertArrayEquals(out.group().threshold().commonEncoding(), checked.threshold().commonEncoding());
+    // the client's command: keygen --check-group DIR --members members.pub
+    Path membersFile = tmp.getRoot().toPath().resolve(MemberFiles.MEMBERS_FILE);
+    MemberFiles.writeMembers(membersFile, net.members);
+    java.io.PrintStream quiet = new java.io.PrintStream(new java.io.ByteArrayOutputStream(), true);
+    assertEquals(0, KeyGen.run(new String[] {"--check-group", dir.toString(), "--members", membersFile.toString()},
+        TestRandom.seeded(1), quiet, quiet));
     // one byte changed in group.pub (another TDH2 key, say): the certificate no longer holds
     Path forged = tmp.newFolder("forged").toPath();
     Files.writeString(forged.resolve(KeyFiles.GROUP_FILE), out.groupText().replace("clients = 0", "clients = 0 "));
@@ -170,6 +178,9 @@ public class GroupDkgTest {
     } catch (KeyFileException e) {
       assertEquals("group.sha256", e.field());
     }
+    Files.copy(dir.resolve(GroupCertificate.FILE), forged.resolve(GroupCertificate.FILE));
+    assertEquals(1, KeyGen.run(new String[] {"--check-group", forged.toString(), "--members", membersFile.toString()},
+        TestRandom.seeded(1), quiet, quiet));
   }
 
   /** An operation naming another author than its submitter, or garbage, is ignored and reported. */
