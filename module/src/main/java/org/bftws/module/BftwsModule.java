@@ -25,6 +25,8 @@ import org.bftws.module.invoker.TotalOrderInvoker;
 import org.bftws.module.keys.GroupKeyMaterial;
 import org.bftws.module.order.AgreementOnlyService;
 import org.bftws.module.order.BftwsReplica;
+import org.bftws.module.order.DkgBootstrap;
+import org.bftws.module.order.ReplicatedService;
 import org.bftws.module.random.DeclaredOperations;
 import org.bftws.module.random.RandomnessSetup;
 import org.bftws.module.transport.BoundedSoapBuilder;
@@ -69,7 +71,9 @@ public class BftwsModule extends SandeshaModule {
             }
             // A CT share that does not fit the group key, or a scheme other than the dealt one, stops start-up.
             declared = new DeclaredOperations(services);
-            randomness = RandomnessSetup.of(config, keys, declared);
+            // Without a dealer and before the key generation: no coin yet (DkgBootstrap refuses randomized calls).
+            randomness = keys.keysPending() ? RandomnessConfig.none().withOperations(declared)
+                    : RandomnessSetup.of(config, keys, declared);
             // Clients generate stubs from ?wsdl: it must name the group endpoint, not this replica.
             configContext.getAxisConfiguration().addObservers(
                     new GroupWsdl(config.groupEndpoint().toString(), services.mainService()));
@@ -96,13 +100,23 @@ public class BftwsModule extends SandeshaModule {
             SandeshaUtil.getPropertyBean(configContext.getAxisConfiguration()).setInOrder(false);
             // Client requests come only through Sandesha2 as WS-RM application messages (§3.3.1.2-3.3.1.4); an
             // execution node (§3.3.3) orders nothing and takes them on its control port, to learn where replies go.
-            BftwsReplica replica = BftwsReplica.start(configContext, config, keys,
-                    new TotalOrderInvoker(configContext, services, config.xmlLimits()), randomness, declared, declared,
-                    config.isExecutionNode());
+            ReplicatedService service = new TotalOrderInvoker(configContext, services, config.xmlLimits());
+            DkgBootstrap dkg = keys.keysPending() ? new DkgBootstrap(config, keys, declared) : null;
+            if (dkg != null) {
+                service = dkg.wrap(service);
+            } else if (keys.pending() != null) {
+                service = DkgBootstrap.afterwards(service, keys.pending());
+            }
+            BftwsReplica replica = BftwsReplica.start(configContext, config, keys, service, randomness, declared,
+                    declared, config.isExecutionNode());
             if (signing != null) { // §3.3.1: and the replies too, with the same key
                 replica.manager().signRepliesWith(ApplicationMessageSigner.forReplies(signing, Clock.systemUTC()));
             }
             configContext.setProperty(BftwsRuntime.REPLICA_PROPERTY, replica);
+            if (dkg != null) {
+                configContext.setProperty(BftwsRuntime.DKG_PROPERTY, dkg);
+                dkg.start(replica);
+            }
             // Services deploy after this: a replica whose service failed to deploy stops once Axis2 has started.
             DeploymentCheck.watch(configContext, config.replicaId());
             if (config.isExecutionNode()) {

@@ -12,6 +12,7 @@ import org.bftws.module.config.BftwsConfig;
 import org.bftws.module.config.BftwsKeys;
 import org.bftws.module.keys.GroupKeyMaterial;
 import org.bftws.module.order.BftwsReplica;
+import org.bftws.module.order.DkgBootstrap;
 
 /**
  * Where the handlers find what {@link BftwsModule} set up at start-up: the validated configuration, the keys,
@@ -27,6 +28,8 @@ public final class BftwsRuntime {
     static final String KEYS_PROPERTY = "org.bftws.module.keys";
     /** ConfigurationContext property holding a replica's {@link BftwsReplica}. */
     public static final String REPLICA_PROPERTY = "org.bftws.module.replica";
+    /** ConfigurationContext property holding a replica's {@link DkgBootstrap} while its keys are pending. */
+    public static final String DKG_PROPERTY = "org.bftws.module.dkg";
     /** ConfigurationContext property holding a client's {@link GroupClientRuntime}, once started. */
     static final String CLIENT_PROPERTY = "org.bftws.module.client";
 
@@ -99,8 +102,19 @@ public final class BftwsRuntime {
         }
     }
 
+    /** The replica's running key generation, or null when its keys are in use (or it is no replica). */
+    public static DkgBootstrap dkg(ConfigurationContext cc) {
+        Object d = cc.getProperty(DKG_PROPERTY);
+        return d instanceof DkgBootstrap b ? b : null;
+    }
+
     /** Stops the replica or client side, if running. */
     static void stop(ConfigurationContext cc) {
+        DkgBootstrap dkg = dkg(cc);
+        cc.removeProperty(DKG_PROPERTY);
+        if (dkg != null) {
+            dkg.close();
+        }
         Object replica = cc.getProperty(REPLICA_PROPERTY);
         Object client = cc.getProperty(CLIENT_PROPERTY);
         cc.removeProperty(REPLICA_PROPERTY);

@@ -20,7 +20,9 @@ import org.bftws.core.config.ConfigKey;
 import org.bftws.core.config.GroupConfig;
 import org.bftws.core.keys.KeyFileException;
 import org.bftws.core.keys.KeyFiles;
+import org.bftws.core.keys.MemberFiles;
 import org.bftws.module.config.BftwsKeys;
+import org.bftws.module.config.KeysMode;
 import org.bftws.module.config.Ordering;
 import org.bftws.module.config.Role;
 import org.bftws.module.http.RoutingHttpServer;
@@ -113,13 +115,41 @@ public final class GroupLauncher {
      * {@code bftws.randomness.scheme} = the scheme the keys' threshold key was dealt for.
      */
     public static String groupParameters(String groupEndpoint, String mainService, int[] ports, Path keys) {
+        return membership(groupEndpoint, mainService, ports)
+                + param(BftwsKeys.PUBLIC_KEYS, keys.resolve(KeyFiles.GROUP_FILE)) + schemeParameter(keys);
+    }
+
+    private static String membership(String groupEndpoint, String mainService, int[] ports) {
         StringBuilder replicas = new StringBuilder();
         for (int r = 0; r < ports.length; r++) {
             replicas.append(r).append('=').append(serviceUrl(ports[r], mainService)).append(' ');
         }
         return param(BftwsKeys.REPLICATED, true) + param(BftwsKeys.GROUP_ENDPOINT.name(), groupEndpoint)
-                + param(BftwsKeys.REPLICAS.name(), replicas.toString().trim())
-                + param(BftwsKeys.PUBLIC_KEYS, keys.resolve(KeyFiles.GROUP_FILE)) + schemeParameter(keys);
+                + param(BftwsKeys.REPLICAS.name(), replicas.toString().trim());
+    }
+
+    /**
+     * Whether {@code keys} holds a group without a dealer ({@code members.pub} of {@code keygen --group-from}):
+     * its replicas then run with {@code bftws.keys.mode=dkg} and need a data directory for the generated keys.
+     */
+    public static boolean withoutDealer(Path keys) {
+        return Files.isRegularFile(keys.resolve(MemberFiles.MEMBERS_FILE));
+    }
+
+    /** A replica's group parameters: the dealt keys', or without a dealer members.pub and keys.mode=dkg. */
+    private static String replicaGroupParameters(int[] ports, Path keys) {
+        if (!withoutDealer(keys)) {
+            return groupParameters(ports, keys);
+        }
+        Path members = keys.resolve(MemberFiles.MEMBERS_FILE);
+        String scheme;
+        try {
+            scheme = MemberFiles.readMembers(members).scheme().label();
+        } catch (KeyFileException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+        return membership(GROUP_ENDPOINT, "Echo", ports) + param(BftwsKeys.PUBLIC_KEYS, members)
+                + param(BftwsKeys.KEYS_MODE, KeysMode.DKG) + param(BftwsKeys.THRESHOLD_SCHEME.name(), scheme);
     }
 
     /** {@code bftws.randomness.scheme} of the dealt keys ("" without a readable group.pub: the default holds). */
@@ -366,7 +396,7 @@ public final class GroupLauncher {
         if (id < 0 || id >= ports.length) {
             throw new IllegalArgumentException("replica id " + id + " is not in 0.." + (ports.length - 1));
         }
-        return withParameters(layout.replicaXml(), out, groupParameters(ports, layout.keys())
+        return withParameters(layout.replicaXml(), out, replicaGroupParameters(ports, layout.keys())
                 + member + param(BftwsKeys.RANDOMNESS.name(), randomness) + extra);
     }
 
@@ -397,8 +427,9 @@ public final class GroupLauncher {
 
     /** {@code bftws.replica.id} and {@code bftws.keys.private} of replica {@code id} (keygen's file names). */
     public static String replicaParameters(int id, Path keys) {
-        return param(BftwsKeys.REPLICA_ID, id)
-                + param(BftwsKeys.PRIVATE_KEY, keys.resolve(KeyFiles.replicaFileName(id + 1)));
+        Path own = keys.resolve(MemberFiles.identityFileName(id + 1));
+        return param(BftwsKeys.REPLICA_ID, id) + param(BftwsKeys.PRIVATE_KEY,
+                withoutDealer(keys) ? own : keys.resolve(KeyFiles.replicaFileName(id + 1)));
     }
 
     /**

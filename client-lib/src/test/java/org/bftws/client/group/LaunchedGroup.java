@@ -57,6 +57,7 @@ public final class LaunchedGroup extends ExternalResource {
     /** Null, or the replicas' bftws.journal.durability: each keeps a journal in {@link #dataDir}. */
     private String journal;
     private int[] ports;
+    private boolean withoutDealer;
 
     public LaunchedGroup(TemporaryFolder tmp) {
         this.tmp = tmp;
@@ -77,6 +78,20 @@ public final class LaunchedGroup extends ExternalResource {
             throw new IllegalStateException("the keys are made already");
         }
         scheme = label;
+        return this;
+    }
+
+    /**
+     * No dealer: each replica's own keys ({@code keygen --replica}), the clients' ({@code --client}) and
+     * members.pub ({@code --group-from}) in the key directory; the replicas run with {@code bftws.keys.mode=dkg}
+     * and generate the threshold keys at first start (needs {@link #journaled}, whose data directories keep
+     * them). Clients need a group.pub there, which a test copies from a replica once generated.
+     */
+    public LaunchedGroup withoutDealer() {
+        if (layout != null) {
+            throw new IllegalStateException("the keys are made already");
+        }
+        withoutDealer = true;
         return this;
     }
 
@@ -175,14 +190,34 @@ public final class LaunchedGroup extends ExternalResource {
             ByteArrayOutputStream log = new ByteArrayOutputStream();
             // configuration III's execution nodes sign with the first client keys (GroupLauncher.Configuration)
             int keysMade = clientKeys + configuration.clientKey(members()) - 1;
-            assertEquals(log.toString(), 0, KeyGen.run(new String[] {"--out", keys.toString(), "--replicas",
-                String.valueOf(N), "--clients", String.valueOf(keysMade), "--scheme", scheme}, new SecureRandom(), new PrintStream(log),
-                new PrintStream(log)));
+            if (withoutDealer) {
+                individualKeys(keys, keysMade, log);
+            } else {
+                assertEquals(log.toString(), 0, KeyGen.run(new String[] {"--out", keys.toString(), "--replicas",
+                    String.valueOf(N), "--clients", String.valueOf(keysMade), "--scheme", scheme}, new SecureRandom(),
+                    new PrintStream(log), new PrintStream(log)));
+            }
             layout = new GroupLauncher.Layout(Path.of(System.getProperty("bftws.test.artifacts")),
                     Path.of(System.getProperty("bftws.conf")), keys);
             ports = GroupLauncher.freePorts(members());
         }
         return layout;
+    }
+
+    /** As each host would: its own keys; then members.pub from the public files alone. */
+    private void individualKeys(Path keys, int clients, ByteArrayOutputStream log) {
+        List<String[]> commands = new ArrayList<>();
+        for (int i = 1; i <= N; i++) {
+            commands.add(new String[] {"--replica", String.valueOf(i), "--out", keys.toString()});
+        }
+        for (int j = 1; j <= clients; j++) {
+            commands.add(new String[] {"--client", String.valueOf(j), "--out", keys.toString()});
+        }
+        commands.add(new String[] {"--group-from", keys.toString(), "--out", keys.toString(), "--scheme", scheme});
+        for (String[] c : commands) {
+            assertEquals(log.toString(), 0, KeyGen.run(c, new SecureRandom(), new PrintStream(log),
+                    new PrintStream(log)));
+        }
     }
 
     /** The group's members: the N replicas, and in configuration III the execution nodes after them. */

@@ -33,6 +33,10 @@ final class KeyFileFormat {
       return file;
     }
 
+    boolean has(String name) {
+      return values.containsKey(name);
+    }
+
     String string(String name) throws KeyFileException {
       String v = values.get(name);
       if (v == null) {

@@ -124,6 +124,14 @@ public final class KeyFiles {
   }
 
   static void writeGroup(Path file, GroupKeys g) throws IOException {
+    KeyFileFormat.create(file, groupText(g), false);
+  }
+
+  /**
+   * The text of {@code group.pub} for {@code g}: a function of the keys alone, so replicas that computed the
+   * same keys write byte-identical files (what the group's certificate signs).
+   */
+  public static String groupText(GroupKeys g) {
     KeyFileFormat.Builder b = new KeyFileFormat.Builder()
         .comment("BFT-WS replica group: public keys only (see org.bftws.core.keys for the format).")
         .field("format", GROUP_FORMAT).field("scheme", g.scheme().label())
@@ -143,7 +151,17 @@ public final class KeyFiles {
     for (int j = 1; j <= g.clientKeys().size(); j++) {
       b.base64("client." + j + ".ed25519", g.clientKey(j).getEncoded());
     }
-    KeyFileFormat.create(file, b.text(), false);
+    return b.text();
+  }
+
+  /**
+   * Writes what the distributed key generation gave replica {@code keys.index()} into its data directory:
+   * {@code group.pub} ({@code groupText}) and {@code replica-I.key} (mode 0600 from creation on). Never
+   * overwrites.
+   */
+  public static void writeGenerated(Path dir, String groupText, ReplicaKeys keys) throws IOException {
+    writeReplica(dir.resolve(replicaFileName(keys.index())), keys);
+    KeyFileFormat.create(dir.resolve(GROUP_FILE), groupText, false);
   }
 
   static void writeReplica(Path file, ReplicaKeys r) throws IOException {

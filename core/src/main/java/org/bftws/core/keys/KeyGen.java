@@ -28,7 +28,8 @@ import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
  * <pre>
  * KeyGen --out DIR --replicas N [--f F] [--k K] [--scheme cks|bls|rsa] [--rsa-bits B] [--clients C]
  * </pre>
- * Defaults: f = ⌊(N−1)/3⌋, k = f+1, scheme cks, rsa-bits 2048, clients 1. Exit status 0 on success, 2 on a
+ * Defaults: f = ⌊(N−1)/3⌋, k = f+1, scheme cks, rsa-bits 2048, clients 1. With {@code --replica},
+ * {@code --client} or {@code --group-from} it generates individual keys instead ({@link IndividualKeyGen}). Exit status 0 on success, 2 on a
  * usage error, 1 on an I/O error. Key material is never printed.
  */
 public final class KeyGen {
@@ -39,6 +40,9 @@ public final class KeyGen {
 
   /** Runs the command with the given randomness (tests pass a seeded DRBG); returns the exit status. */
   public static int run(String[] args, SecureRandom random, PrintStream out, PrintStream err) {
+    if (IndividualKeyGen.handles(args)) {
+      return IndividualKeyGen.run(args, random, out, err);
+    }
     Options o;
     try {
       o = parse(args);
@@ -127,7 +131,7 @@ public final class KeyGen {
     return id;
   }
 
-  private static int number(String flag, String v, int min, int max) {
+  static int number(String flag, String v, int min, int max) {
     try {
       int n = Integer.parseInt(v);
       if (n >= min && n <= max) {

@@ -19,6 +19,16 @@
  *                 of the TDH2 key, ed25519.private = 32-byte seed
  * client-J.key    format = bftws-client-1    (POSIX mode 0600)
  *                 client = J, ed25519.private = 32-byte seed
+ *
+ * Without a trusted dealer ({@link org.bftws.core.keys.IndividualKeyGen}, {@link org.bftws.core.keys.MemberFiles}):
+ * replica-I.id    format = bftws-replica-identity-1   (POSIX mode 0600, generated on replica I's host)
+ *                 replica = I, ed25519.private = 32-byte seed, p256.private = 32-byte P-256 scalar that opens
+ *                 the shares the distributed key generation encrypts to replica I
+ * replica-I.pub   format = bftws-member-1: replica = I, ed25519 = public key, p256 = g^secret (33 bytes)
+ * client-J.pub    format = bftws-member-1: client = J, ed25519 = public key (beside client-J.key)
+ * members.pub     format = bftws-members-1: scheme = cks|bls, n, f, k, replica.I.ed25519, replica.I.p256,
+ *                 clients, client.J.ed25519 — the group's configuration; the DKG writes group.pub and
+ *                 replica-I.key (the formats above) into each replica's data directory
  * </pre>
  */
 package org.bftws.core.keys;

@@ -158,6 +158,11 @@ public final class BftwsConfig {
         return get(BftwsKeys.RANDOMNESS);
     }
 
+    /** Where the group's threshold keys come from ({@code bftws.keys.mode}). */
+    public KeysMode keysMode() {
+        return get(BftwsKeys.KEYS_MODE);
+    }
+
     public ThresholdScheme thresholdScheme() {
         return get(BftwsKeys.THRESHOLD_SCHEME);
     }

@@ -60,6 +60,17 @@ public final class BftwsKeys {
     public static final ConfigKey<Path> PUBLIC_KEYS = ConfigKey.path("bftws.keys.public", GROUP);
 
     /**
+     * dealer | dkg: where the group's threshold keys come from ({@link KeysMode}). With dkg, {@link #PUBLIC_KEYS}
+     * is the group's {@code members.pub}, {@link #PRIVATE_KEY} the replica's own {@code replica-I.id}, and a
+     * replica needs {@code bftws.dataDir} for the share the distributed key generation gives it; refused with
+     * {@code bftws.randomness.scheme=rsa} (no distributed generation of Shoup RSA keys), with
+     * {@code bftws.ordering=async} and with execution nodes. Every replica of a group must use the same value.
+     * Default dealer: the keys of {@code scripts/keygen}, which tests and the RSA coin need.
+     */
+    public static final ConfigKey<KeysMode> KEYS_MODE = ConfigKey.choice("bftws.keys.mode", REPLICA, KeysMode.class,
+            KeysMode.DEALER);
+
+    /**
      * Wall-clock milliseconds per core tick. Every protocol timeout is a core key counted in ticks
      * ({@link GroupConfig}); this key alone turns ticks into time. 20 ms makes core's defaults read: view
      * change after 200 ticks = 4 s (above the ≈1.8 s of the first signed call in a cold JVM,
@@ -260,7 +271,7 @@ public final class BftwsKeys {
 
     /** Every key of the module, in the order of the configuration reference (docs/configuration.md). */
     public static final List<ConfigKey<?>> ALL = List.of(REPLICATED, ROLE, GROUP_ENDPOINT, REPLICAS, REPLICA_ID,
-            PRIVATE_KEY, PUBLIC_KEYS, TICK_MILLIS, CONTROL_MAX_BYTES, HTTP_MAX_REQUEST_BYTES, XML_MAX_DEPTH,
+            PRIVATE_KEY, PUBLIC_KEYS, KEYS_MODE, TICK_MILLIS, CONTROL_MAX_BYTES, HTTP_MAX_REQUEST_BYTES, XML_MAX_DEPTH,
             XML_MAX_ELEMENTS, XML_MAX_ATTRIBUTES, CLIENT_REPLY_ENDPOINT, RANDOMNESS, THRESHOLD_SCHEME, SECURITY,
             SECURITY_POLICY, AUTHENTICATION, MULTICAST_WINDOW, MULTICAST_RETRANSMISSIONS, MULTICAST_RETRANSMIT_MILLIS,
             MULTICAST_BUFFER_BYTES, STATUS_LOG_SECONDS, REPLICATED_CLIENTS, ORDERING, DATA_DIR, JOURNAL_DURABILITY);

@@ -77,6 +77,7 @@ public final class BftwsParameters {
         if (replicated) {
             values = checkMembership(values, group);
             checkDataDir(values, group);
+            checkKeysMode(values, group);
         }
         return new BftwsConfig(values, group);
     }
@@ -233,6 +234,38 @@ public final class BftwsParameters {
             throw new BftwsConfigException(key, "must be unset on execution node " + values.get(REPLICA_ID)
                     + " of " + GroupConfig.EXECUTION_NODES + " (configuration III): execution nodes keep no"
                     + " journal, a restarted one gets the state by state transfer");
+        }
+    }
+
+    /**
+     * Keys without a dealer: the distributed key generation makes discrete-log keys only (no Shoup RSA), runs
+     * over PBFT (the asynchronous engine needs the coin before it can agree on anything, and nothing runs the
+     * DKG over PBFT before it starts), gives shares to the n replicas (not to execution nodes), and keeps the
+     * replica's share in its data directory.
+     */
+    private static void checkKeysMode(ConfigValues values, GroupConfig group) {
+        if (values.get(BftwsKeys.KEYS_MODE) != KeysMode.DKG || values.get(ROLE) == Role.CLIENT) {
+            return;
+        }
+        String why = " with " + BftwsKeys.KEYS_MODE + "=dkg";
+        if (values.get(BftwsKeys.THRESHOLD_SCHEME) == ThresholdScheme.RSA) {
+            throw new BftwsConfigException(BftwsKeys.THRESHOLD_SCHEME.name(), "must be cks or bls" + why
+                    + ": Shoup RSA keys have no distributed generation here (shared safe primes); deal them with"
+                    + " scripts/keygen and " + BftwsKeys.KEYS_MODE + "=dealer");
+        }
+        if (values.get(ORDERING) == Ordering.ASYNC) {
+            throw new BftwsConfigException(BftwsKeys.KEYS_MODE.name(), "must be dealer with " + ORDERING
+                    + "=async: the asynchronous engine agrees with the group's threshold coin, and running the"
+                    + " distributed key generation over PBFT before it starts is not built yet (docs/status.md)");
+        }
+        if (!group.executionNodes().isEmpty()) {
+            throw new BftwsConfigException(BftwsKeys.KEYS_MODE.name(), "must be dealer with "
+                    + GroupConfig.EXECUTION_NODES + " (configuration III): execution nodes take no part in the"
+                    + " distributed key generation");
+        }
+        if (!values.isSet(BftwsKeys.DATA_DIR)) {
+            throw new BftwsConfigException(BftwsKeys.DATA_DIR.name(), "is required" + why + ": the replica keeps"
+                    + " the share the distributed key generation gives it, and group.pub, there");
         }
     }
 

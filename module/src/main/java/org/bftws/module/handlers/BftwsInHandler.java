@@ -13,6 +13,7 @@ import org.bftws.module.config.BftwsKeys;
 import org.bftws.module.config.SecurityMode;
 import org.bftws.module.metrics.PhaseTrace;
 import org.bftws.module.order.BftwsReplica;
+import org.bftws.module.order.DkgBootstrap;
 import org.bftws.module.rm.ApplicationMessage;
 import org.bftws.module.rm.ClientUuidElement;
 import org.bftws.module.rm.ReceivedRequest;
@@ -133,6 +134,11 @@ public class BftwsInHandler extends BftwsHandler {
             long key = PhaseTrace.request(q.sequenceId(), q.messageNumber());
             PhaseTrace.mark(PhaseTrace.Point.REQUEST_IN, config.replicaId(), key, in);
             PhaseTrace.mark(PhaseTrace.Point.REQUEST_VERIFIED, config.replicaId(), key, System.nanoTime());
+        }
+        DkgBootstrap dkg = BftwsRuntime.dkg(cc);
+        String pending = dkg == null ? null : dkg.refusal(q);
+        if (pending != null) {
+            throw Refusal.fault(pending);
         }
         String confidential = replica == null ? null
                 : ConfidentialInput.problem(q, replica.manager().confidential(), config);

@@ -13,11 +13,14 @@ import org.bftws.core.crypto.threshold.KeyShare;
 import org.bftws.core.keys.ClientKeys;
 import org.bftws.core.keys.GroupKeys;
 import org.bftws.core.keys.KeyFileException;
+import org.bftws.core.keys.GroupMembers;
 import org.bftws.core.keys.KeyFiles;
+import org.bftws.core.keys.ReplicaIdentity;
 import org.bftws.core.keys.ReplicaKeys;
 import org.bftws.module.config.BftwsConfig;
 import org.bftws.module.config.BftwsConfigException;
 import org.bftws.module.config.BftwsKeys;
+import org.bftws.module.config.KeysMode;
 import org.bftws.module.metrics.CryptoCounts;
 import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
 
@@ -41,12 +44,40 @@ import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
  * @param counts the Ed25519 signatures {@code signer} made and {@code verifier} checked, per message kind
  * @param macs   a replica's authenticators with {@code bftws.authentication=macs} (pairwise keys from its
  *               Ed25519 key and the other replicas' public keys); null on a client and with signatures
+ * @param pending with {@code bftws.keys.mode=dkg}: the members and this replica's individual keys (before the
+ *               distributed key generation gave this replica its keys, {@code group}, {@code share} and
+ *               {@code decryption} are null); null with dealt keys
  */
 public record GroupKeyMaterial(int nodeId, Signer signer, Verifier verifier, GroupKeys group, KeyShare share,
-        KeyShare decryption, CryptoCounts counts, Authenticators macs) {
+        KeyShare decryption, CryptoCounts counts, Authenticators macs, Pending pending) {
+
+    /**
+     * A replica of a group without a dealer whose keys are not generated yet. Its DKG operations are ordered
+     * as requests of node {@link #submitter} (after the clients' ids), signed with its own Ed25519 key.
+     */
+    public record Pending(GroupMembers members, ReplicaIdentity identity) {
+        /** The node id under which replica {@code replicaId} (0..n-1) submits its DKG operations. */
+        public int submitter(int replicaId) {
+            return members.n() + members.clientKeys().size() + replicaId;
+        }
+
+        /** The replica id (0..n-1) whose DKG operations node {@code node} submits, or -1. */
+        public int replicaOf(int node) {
+            int r = node - submitter(0);
+            return r >= 0 && r < members.n() ? r : -1;
+        }
+    }
+
+    /** Whether this replica still waits for the distributed key generation. */
+    public boolean keysPending() {
+        return pending != null && group == null;
+    }
 
     /** Loads this instance's keys; any problem is a {@link BftwsConfigException} naming the key and file. */
     public static GroupKeyMaterial load(BftwsConfig config) {
+        if (config.isReplica() && config.keysMode() == KeysMode.DKG) {
+            return DkgKeys.load(config);
+        }
         GroupKeys group;
         try {
             group = KeyFiles.readGroup(config.publicKeysPath());
@@ -74,7 +105,7 @@ public record GroupKeyMaterial(int nodeId, Signer signer, Verifier verifier, Gro
                             + KeyFiles.clientFileName(config.replicaId() - n + 1));
                 }
                 return new GroupKeyMaterial(config.replicaId(), counts.counting(Ed25519.signer(mine.signingKey())),
-                        verifier, group, null, null, counts, null);
+                        verifier, group, null, null, counts, null, null);
             }
             if (config.isReplica()) {
                 ReplicaKeys mine = KeyFiles.readReplica(config.privateKeyPath(), group);
@@ -83,21 +114,27 @@ public record GroupKeyMaterial(int nodeId, Signer signer, Verifier verifier, Gro
                             + mine.index() + " (file numbering 1..n), but " + BftwsKeys.REPLICA_ID.name() + " "
                             + config.replicaId() + " needs replica-" + (config.replicaId() + 1) + ".key");
                 }
-                Authenticators macs = config.authentication() == Authentication.MACS
-                        ? new Authenticators(config.replicaId(), mine.signingKey(), replicaKeys(group, n)) : null;
-                return new GroupKeyMaterial(config.replicaId(), counts.counting(Ed25519.signer(mine.signingKey())),
-                        verifier, group, mine.share(), mine.decryption(), counts, macs);
+                return replica(config, group, mine, verifier, counts, null);
             }
             ClientKeys mine = KeyFiles.readClient(config.privateKeyPath(), group);
             return new GroupKeyMaterial(n + mine.index() - 1, counts.counting(Ed25519.signer(mine.signingKey())),
-                    verifier, group, null, null, counts, null);
+                    verifier, group, null, null, counts, null, null);
         } catch (KeyFileException e) {
             throw new BftwsConfigException(BftwsKeys.PRIVATE_KEY.name(), "cannot be used: " + e.getMessage());
         }
     }
 
+    /** A replica's material from its (dealt or generated) keys. */
+    static GroupKeyMaterial replica(BftwsConfig config, GroupKeys group, ReplicaKeys mine, Verifier verifier,
+            CryptoCounts counts, Pending pending) {
+        Authenticators macs = config.authentication() == Authentication.MACS
+                ? new Authenticators(config.replicaId(), mine.signingKey(), replicaKeys(group, group.n())) : null;
+        return new GroupKeyMaterial(config.replicaId(), counts.counting(Ed25519.signer(mine.signingKey())),
+                verifier, group, mine.share(), mine.decryption(), counts, macs, pending);
+    }
+
     /** The replicas' Ed25519 public keys by core node id (0..n-1). */
-    private static Map<Integer, Ed25519PublicKeyParameters> replicaKeys(GroupKeys group, int n) {
+    static Map<Integer, Ed25519PublicKeyParameters> replicaKeys(GroupKeys group, int n) {
         Map<Integer, Ed25519PublicKeyParameters> keys = new HashMap<>();
         for (int i = 0; i < n; i++) {
             keys.put(i, group.replicaKey(i + 1));

@@ -113,14 +113,17 @@ public final class BftwsReplica implements AutoCloseable {
         }
         // Configuration III's execution nodes hold no decryption share and agreement replicas execute nothing:
         // confidential operations are not offered there, and a sealed request is refused by the In Handler.
-        if (confidential != ConfidentialOperations.NONE && config.group().executionNodes().isEmpty()) {
+        // A replica of a group without a dealer has no TDH2 share before its key generation (DkgBootstrap).
+        if (confidential != ConfidentialOperations.NONE && config.group().executionNodes().isEmpty()
+                && keys.group() != null) {
             engine.confidential(new ConfidentialConfig(keys.group().encryption(), keys.decryption(),
                     RandomnessSetup.groupId(config), confidential));
         }
         TotalOrderManager manager = new TotalOrderManager(engine, control, service, sender, config.tickMillis(),
                 INBOUND_CAPACITY, config.controlMaxBytes());
         manager.executionNodeControl(executionControl);
-        ControlPortClientFilter filter = requestsOnControlPort ? null : new ControlPortClientFilter(manager, config.n());
+        ControlPortClientFilter filter = requestsOnControlPort ? null : new ControlPortClientFilter(manager, config.n(),
+                node -> keys.pending() != null && keys.pending().replicaOf(node) >= 0);
         ControlPort port;
         try {
             port = ControlPort.deploy(context, filter == null ? manager : filter, config.controlMaxBytes());

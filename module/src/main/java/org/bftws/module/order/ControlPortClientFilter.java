@@ -1,6 +1,7 @@
 package org.bftws.module.order;
 
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntPredicate;
 
 import org.apache.logging.log4j.LogManager;
 import org.bftws.module.RateLimitedLog;
@@ -15,7 +16,8 @@ import org.bftws.module.transport.ControlSink;
  * bypasses Sandesha2 (no sequence check, no message-number record), so it never reaches ordering. Replicas
  * never send each other client requests (clients multicast to all; a primary learns requests from the
  * clients, backups from pre-prepares), so everything else passes, pre-prepares carrying requests included:
- * a replica that missed a sequence's CreateSequence still executes what the group ordered. So do read-only
+ * a replica that missed a sequence's CreateSequence still executes what the group ordered. The replicas' own
+ * key generation operations ({@link DkgBootstrap}), requests of node ids after the clients', pass too. So do read-only
  * requests (Castro-Liskov §5.1.3): they are no messages of a WS-RM sequence and are never ordered, so clients
  * send them here, and core checks them (signature, sequence owner, operation declared read-only).
  *
@@ -28,10 +30,17 @@ final class ControlPortClientFilter implements ControlSink {
     private final ControlSink next;
     private final int replicas;
     private final AtomicLong refused = new AtomicLong();
+    /** Node ids whose requests are the replicas' own key generation operations ({@link DkgBootstrap}). */
+    private final IntPredicate replicaSubmitter;
 
     ControlPortClientFilter(ControlSink next, int replicas) {
+        this(next, replicas, node -> false);
+    }
+
+    ControlPortClientFilter(ControlSink next, int replicas, IntPredicate replicaSubmitter) {
         this.next = next;
         this.replicas = replicas;
+        this.replicaSubmitter = replicaSubmitter;
     }
 
     @Override
@@ -49,7 +58,7 @@ final class ControlPortClientFilter implements ControlSink {
     private boolean isClientRequest(ControlMessage message) {
         try {
             Signed s = Signed.decode(message.signedBytes());
-            return s.kind() == Kind.REQUEST && s.sender() >= replicas;
+            return s.kind() == Kind.REQUEST && s.sender() >= replicas && !replicaSubmitter.test(s.sender());
         } catch (RuntimeException e) { // DecodeException included
             return false;
         }

@@ -404,6 +404,24 @@ public class BftwsParametersTest {
         return p;
     }
 
+    /** Keys without a dealer: default dealer; dkg refuses what it cannot serve, naming the key at fault. */
+    @Test
+    public void keysModeDkgIsValidatedAgainstSchemeOrderingAndDataDirectory() throws IOException {
+        assertEquals(KeysMode.DEALER, BftwsParameters.parse(replica).keysMode());
+        replica.put("bftws.keys.mode", "dkg");
+        assertEquals("bftws.dataDir", expectFaultOf(replica).key());
+        replica.put("bftws.dataDir", tmp.newFolder("data").getPath());
+        assertEquals(KeysMode.DKG, BftwsParameters.parse(replica).keysMode());
+        assertRejected("bftws.keys.mode", "trusted", "dealer|dkg");
+        assertRejected("bftws.randomness.scheme", "rsa", "Shoup RSA keys have no distributed generation");
+        Map<String, String> async = new HashMap<>(replica);
+        async.remove("bftws.dataDir");
+        async.put("bftws.ordering", "async");
+        BftwsConfigException e = expectFaultOf(async);
+        assertEquals("bftws.keys.mode", e.key());
+        assertTrue(e.getMessage(), e.getMessage().contains("bftws.ordering=async"));
+    }
+
     private void assertRejected(String key, String value, String messagePart) {
         Map<String, String> p = new HashMap<>(replica);
         p.put(key, value);

@@ -99,8 +99,10 @@ public final class BeaconLifeCycle implements ServiceLifeCycle {
             return null; // the module has not initialised (yet)
         }
         GroupKeyMaterial keys = BftwsRuntime.keys(context);
-        refused = config.isReplica() ? refusal(keys == null ? null : keys.group().scheme(), keys != null && keys.share() != null)
-                : "this Axis2 instance is no replica of a group (bftws.replica.id is not set)";
+        refused = !config.isReplica() ? "this Axis2 instance is no replica of a group (bftws.replica.id is not set)"
+                : keys != null && keys.keysPending() ? "keys not yet generated (bftws.keys.mode=dkg): the beacon"
+                        + " starts with the generated keys at the replica's next start"
+                : refusal(keys == null ? null : keys.group().scheme(), keys != null && keys.share() != null);
         if (refused != null) {
             if (config.isReplica()) {
                 LOG.warn("beacon off on replica {}: {} ({} = {})", config.replicaId(), refused,
