@@ -91,7 +91,7 @@ public final class Replica implements Engine {
   /** PBFT's normal case (§4.2): the requests waiting, pre-prepares, prepares and commits. */
   final NormalCase normalCase = new NormalCase(this);
   /** Committed batches to the service in order, and the checkpoints' state captures. */
-  final Execution execution = new Execution(this);
+  final Execution execution;
   /** Our own messages resent on each round. */
   final Retransmission retransmission = new Retransmission(this);
   /** What this replica writes to its journal, when it keeps one ({@link #journaled}). */
@@ -154,6 +154,7 @@ public final class Replica implements Engine {
       requests.neverReply();
     }
     this.clients = requests.table();
+    this.execution = new Execution(this);
     ReplicaHost host = new ReplicaHost(this);
     this.checkpoints = new Checkpoints(cfg, id, signer, verifier, clients, Checkpoints.PBFT_TAG, true,
         host);
