@@ -100,7 +100,7 @@ final class AsyncAdversary {
     List<String> seg = m.pid().segments();
     int last = seg.size() - 1;
     boolean targetsProposal = last >= 1 && seg.get(last - 1).equals("cb") && seg.get(last).equals(Integer.toString(target));
-    boolean coinShare = last >= 1 && seg.get(last - 1).equals("vba") && m.type() == BinaryAgreement.COIN;
+    boolean coinShare = last >= 1 && seg.get(last - 1).equals("vba") && m.type() == BinaryAgreement.Type.COIN.code();
     return targetsProposal || coinShare;
   }
 

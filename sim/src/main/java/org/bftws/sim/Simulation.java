@@ -32,7 +32,6 @@ import org.bftws.core.pbft.RandomnessConfig;
 import org.bftws.core.engine.Ready;
 import org.bftws.core.pbft.Replica;
 import org.bftws.core.replication.ReplicatedClients;
-import org.bftws.core.pbft.Role;
 import org.bftws.core.testkit.HashChainApp;
 import org.bftws.core.testkit.TestKeys;
 import org.bftws.core.voter.ClientCore;
@@ -293,8 +292,9 @@ public final class Simulation {
       AsyncReplica r = new AsyncReplica(cfg, id, signers.get(id), verifier, asyncCoins[id], operations());
       return sealed == null ? r : r.confidentialOperations(sealed.replica(id));
     }
-    Replica r = new Replica(cfg, id, signers.get(id), verifier, Role.of(cfg, id),
-        randomness(id).withOperations(operations()), macs == null ? null : macs[id]).replicatedClients(replicated);
+    Replica r = Replica.builder(cfg, id, signers.get(id), verifier)
+        .randomness(randomness(id).withOperations(operations())).macs(macs == null ? null : macs[id]).build()
+        .replicatedClients(replicated);
     if (o.journaled()) {
       r.journaled();
     }

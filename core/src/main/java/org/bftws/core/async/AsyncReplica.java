@@ -2,7 +2,6 @@ package org.bftws.core.async;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -24,6 +23,7 @@ import org.bftws.core.replication.Coins;
 import org.bftws.core.engine.CoinProof;
 import org.bftws.core.replication.ConfidentialConfig;
 import org.bftws.core.replication.Decryptions;
+import org.bftws.core.replication.ExecutionPipeline;
 import org.bftws.core.engine.Effect;
 import org.bftws.core.engine.Engine;
 import org.bftws.core.engine.Envelopes;
@@ -102,11 +102,9 @@ public final class AsyncReplica implements Engine {
    * prefix only, not on how long this replica's state capture takes.
    */
   private final Map<String, Long> deliveredAhead = new HashMap<>();
-  private final ArrayDeque<Effect.Execute> awaitingResults = new ArrayDeque<>();
-  private long pendingCapture = -1;
+  /** Delivered rounds to the service, their results and the checkpoints' state captures. */
+  private final ExecutionPipeline execution;
   private long lastExecuted;
-  /** The highest checkpoint installed by state transfer: results and states at or below it are moot. */
-  private long installedUpTo;
   private final Checkpoints checkpoints;
   /** The CT algorithm's threshold coins for randomized requests (integrity paper §5), PBFT's. */
   private final Coins coins;
@@ -133,6 +131,7 @@ public final class AsyncReplica implements Engine {
     this.verifier = verifier;
     this.ctx = new Context(n, cfg.f(), id, signer, verifier, coin);
     this.requests = new ClientRequests(cfg, id, signer, verifier, operations);
+    this.execution = new ExecutionPipeline(requests, () -> out, new ExecutionHooks(), true);
     Host host = new Host();
     this.checkpoints = Checkpoints.forEngine(cfg, id, signer, verifier, requests, TAG, host);
     this.coins = new Coins(cfg, id, signer, operations, coin, host);
@@ -215,30 +214,16 @@ public final class AsyncReplica implements Engine {
 
   @Override
   public Ready executed(long seq, List<byte[]> results) {
-    Effect.Execute head = awaitingResults.peek();
-    if ((head == null || head.seq() != seq) && seq <= installedUpTo) {
-      return flush(); // an execution that a state transfer superseded meanwhile: its result is moot
-    }
-    ClientRequests.checkResults(head, seq, results);
-    awaitingResults.poll();
-    requests.executed(head, results, out);
+    execution.executed(seq, results);
     return flush();
   }
 
   @Override
   public Ready stateCaptured(long seq, byte[] appState) {
-    if (seq != pendingCapture) {
-      if (seq <= installedUpTo) {
-        return flush(); // superseded by a state transfer meanwhile
-      }
-      throw new IllegalStateException("stateCaptured(" + seq + ") but awaiting " + pendingCapture);
+    if (execution.stateCaptured(seq)) {
+      checkpoints.own(seq, appState);
+      executeDelivered();
     }
-    if (!awaitingResults.isEmpty()) {
-      throw new IllegalStateException("stateCaptured(" + seq + ") before the results of " + awaitingResults.peek().seq());
-    }
-    pendingCapture = -1;
-    checkpoints.own(seq, appState);
-    executeDelivered();
     return flush();
   }
 
@@ -348,44 +333,16 @@ public final class AsyncReplica implements Engine {
    * opened (a refused ciphertext is skipped, alike everywhere).
    */
   private void executeDelivered() {
-    while (pendingCapture < 0 && !delivered.isEmpty() && coins.ready(delivered.peek().round(), batch(delivered.peek()))
+    while (!execution.paused() && !delivered.isEmpty() && coins.ready(delivered.peek().round(), batch(delivered.peek()))
         && decryptions.ready(delivered.peek().round(), batch(delivered.peek()))) {
       AtomicBroadcast.Delivery d = delivered.poll();
       lastExecuted = d.round();
-      List<Request> run = new ArrayList<>();
-      List<byte[]> randoms = new ArrayList<>();
-      List<CoinProof> coinProofs = new ArrayList<>();
-      List<Request> terminates = new ArrayList<>();
-      for (int i = 0; i < d.payloads().size(); i++) {
-        Request r = Request.decode(Signed.decode(d.payloads().get(i)).body()); // valid: external validity held
-        pending.remove(r.id());
-        r = decryptions.opened(d.round(), i, r);
-        if (r == null) {
-          continue; // a refused ciphertext: no correct replica executes it
-        }
-        switch (requests.order(r)) {
-          case RUN -> {
-            run.add(r);
-            randoms.add(coins.random(d.round(), i));
-            coinProofs.add(coins.proof(d.round(), i));
-          }
-          case TERMINATE -> terminates.add(r);
-          case SKIP -> { } // a duplicate, a replay, or a sequence of another client
-        }
-      }
+      execution.execute(d.round(), 0, d.digest(), batch(d)); // valid: external validity held
       // requests the client table would no longer run (a copy with other bytes was ordered, or another
       // client took the sequence first) will never be delivered under their id: they leave pending too
       pending.values().removeIf(q -> !requests.wouldRun(Request.decode(q.body())));
-      requests.answerTerminates(0, terminates, out);
-      if (!run.isEmpty()) {
-        Effect.Execute ex = new Effect.Execute(d.round(), 0, d.digest(), List.copyOf(run), List.copyOf(randoms),
-            List.copyOf(coinProofs));
-        awaitingResults.add(ex);
-        out.effects.add(ex);
-      }
       if (d.round() % cfg.checkpointInterval() == 0) {
-        pendingCapture = d.round();
-        out.effects.add(new Effect.CaptureState(d.round()));
+        execution.capture(d.round());
       }
     }
     if (delivered.isEmpty()) {
@@ -451,12 +408,10 @@ public final class AsyncReplica implements Engine {
     /** Execution state gives way to the checkpoint's: rounds delivered but not executed are moot. */
     @Override
     public void installed(long seq) {
-      installedUpTo = Math.max(installedUpTo, Math.max(seq, lastExecuted));
+      execution.installed(seq, lastExecuted);
       lastExecuted = seq;
-      awaitingResults.clear();
       delivered.clear();
       deliveredAhead.clear();
-      pendingCapture = -1;
       pending.values().removeIf(q -> !requests.wouldRun(Request.decode(q.body())));
     }
 
@@ -493,6 +448,29 @@ public final class AsyncReplica implements Engine {
     }
   }
 
+
+  /** What execution asks of this engine per request: the channel's pending requests, decryptions and coins. */
+  private final class ExecutionHooks implements ExecutionPipeline.Hooks {
+    @Override
+    public void ordered(Request q) {
+      pending.remove(q.id());
+    }
+
+    @Override
+    public Request opened(long seq, int i, Request q) {
+      return decryptions.opened(seq, i, q);
+    }
+
+    @Override
+    public byte[] random(long seq, int i) {
+      return coins.random(seq, i);
+    }
+
+    @Override
+    public CoinProof proof(long seq, int i) {
+      return coins.proof(seq, i);
+    }
+  }
 
   // ---------------------------------------------------------------- helpers
 
@@ -575,7 +553,7 @@ public final class AsyncReplica implements Engine {
   @Override
   public String describe() {
     return "async round=" + channel.deliveredRound() + " executed=" + lastExecuted + " stable=" + checkpoints.stableSeq()
-        + " pending=" + pending.size() + " queued=" + channel.queued() + " capture=" + pendingCapture
+        + " pending=" + pending.size() + " queued=" + channel.queued() + " capture=" + execution.pendingCapture()
         + " instances=" + ctx.router().instances() + " buffered=" + ctx.router().buffered()
         + " dropped=" + ctx.router().dropped() + " resend=" + ctx.resendLog() + " channel=" + channel.describeRound();
   }

@@ -86,13 +86,23 @@ import org.bftws.core.crypto.Digests;
  * bounded per-sender buffer.
  */
 public final class AtomicBroadcast {
-  public static final int PROPOSAL = 1;
-  public static final int FETCH_DECIDED = 2;
-  public static final int DECIDED = 3;
-  /** On a round's instance: the proposals (party, digest) a vector names and this party lacks. */
-  public static final int FETCH_BATCH = 4;
-  /** The answer: one signed round proposal (party, batch, signature). */
-  public static final int BATCH_ANSWER = 5;
+  /**
+   * The channel's messages, codes by position: on a round's instance PROPOSAL, FETCH_BATCH and BATCH_ANSWER,
+   * on the decided-vector instance FETCH_DECIDED and DECIDED.
+   */
+  public enum Type implements AsyncKind {
+    /** A party's signed batch for the round. */
+    PROPOSAL,
+    /** The decided vector of a round, asked of all by a party that cannot finish it. */
+    FETCH_DECIDED,
+    /** The answer: (round, vector, the proposals it names in its order). */
+    DECIDED,
+    /** On a round's instance: the proposals (party, digest) a vector names and this party lacks. */
+    FETCH_BATCH,
+    /** The answer: one signed round proposal (party, batch, signature). */
+    BATCH_ANSWER
+  }
+
   /** Rounds after which a queued payload is proposed by every party that holds it (class comment). */
   public static final int FAIR_ROUNDS = 2;
   /** Decided vectors kept for peers that fetch them, at most this many rounds (see the class comment). */
@@ -434,7 +444,7 @@ public final class AtomicBroadcast {
       mvba = ctx.router().register(new MultiValuedAgreement(ctx, pid.child("mvba"),
           new MultiSignature(ctx), this::externallyValid, v -> decided(this, v), this::fetchDecided));
       byte[] batchBytes = encodeBatch(batch);
-      multicast(PROPOSAL, new ByteWriter(batchBytes.length + 80).bytes(batchBytes)
+      multicast(Type.PROPOSAL, new ByteWriter(batchBytes.length + 80).bytes(batchBytes)
           .bytes(ctx.sign(signedName(number, Digests.sha256(batchBytes)))).toBytes());
     }
 
@@ -467,12 +477,12 @@ public final class AtomicBroadcast {
       }
       w.i32(fresh.size());
       fresh.forEach(e -> w.i32(e.party()).bytes(e.digest()));
-      multicast(FETCH_BATCH, w.toBytes());
+      multicast(Type.FETCH_BATCH, w.toBytes());
     }
 
     @Override
     protected void onMessage(int from, int type, byte[] body) {
-      switch (type) {
+      switch (AsyncKind.of(Type.class, type, "atomic broadcast")) {
         case PROPOSAL -> onProposal(from, body);
         case FETCH_BATCH -> onFetchBatch(from, body);
         case BATCH_ANSWER -> onBatch(from, body);
@@ -532,7 +542,7 @@ public final class AtomicBroadcast {
      */
     private void answer(int to, SignedBatch b) {
       if (answered.computeIfAbsent(to, k -> new HashSet<>()).add(b.key())) {
-        send(to, BATCH_ANSWER, new ByteWriter(b.batchBytes().length + 96).i32(b.party()).bytes(b.batchBytes())
+        send(to, Type.BATCH_ANSWER, new ByteWriter(b.batchBytes().length + 96).i32(b.party()).bytes(b.batchBytes())
             .bytes(b.signature()).toBytes());
       }
     }
@@ -677,7 +687,7 @@ public final class AtomicBroadcast {
 
     void ask(long round, byte[] digest) {
       asked = true;
-      multicast(FETCH_DECIDED, new ByteWriter(48).i64(round).bytes(digest).toBytes());
+      multicast(Type.FETCH_DECIDED, new ByteWriter(48).i64(round).bytes(digest).toBytes());
     }
 
     /** Round {@code round} delivered here: answers the fetches that waited for it, forgets settled ones. */
@@ -703,7 +713,7 @@ public final class AtomicBroadcast {
         ByteWriter w = new ByteWriter(kept.vector().length + 16).i64(a.round()).bytes(kept.vector())
             .i32(kept.batches().size());
         kept.batches().forEach(w::bytes);
-        reply(to, DECIDED, w.toBytes());
+        reply(to, Type.DECIDED, w.toBytes());
       }
     }
 
@@ -712,7 +722,7 @@ public final class AtomicBroadcast {
       ByteReader r = new ByteReader(body);
       long round = r.i64();
       byte[] bytes = r.bytes();
-      switch (type) {
+      switch (AsyncKind.of(Type.class, type, "decided-vector")) {
         case FETCH_DECIDED -> {
           r.end();
           if (from == ctx.id()) {

@@ -72,11 +72,15 @@ import org.bftws.core.replication.CoinConfig;
  * the decision from a DECIDE).
  */
 public final class BinaryAgreement extends Protocol {
-  public static final int PRE_PROCESS = 1;
-  public static final int PRE_VOTE = 2;
-  public static final int MAIN_VOTE = 3;
-  public static final int COIN = 4;
-  public static final int DECIDE = 5;
+  /** ABBA's messages (Cachin-Kursawe-Shoup): votes of a round, coin shares, the decision proof; codes by position. */
+  public enum Type implements AsyncKind {
+    PRE_PROCESS,
+    PRE_VOTE,
+    MAIN_VOTE,
+    COIN,
+    DECIDE
+  }
+
   /** Coin shares of rounds further ahead than this are dropped (see the class comment). */
   public static final int MAX_ROUNDS_AHEAD = 32;
   private static final int ABSTAIN = 2;
@@ -197,7 +201,7 @@ public final class BinaryAgreement extends Protocol {
       round = 1;
       preVote(new PreVote(ctx.id(), 1, b, null, value ? proof : NONE, false, List.of(), NONE));
     } else {
-      multicast(PRE_PROCESS, new ByteWriter(80).u8(b).bytes(ctx.sign(preProcessName(b))).toBytes());
+      multicast(Type.PRE_PROCESS, new ByteWriter(80).u8(b).bytes(ctx.sign(preProcessName(b))).toBytes());
     }
     advance();
   }
@@ -208,7 +212,7 @@ public final class BinaryAgreement extends Protocol {
       return;
     }
     ByteReader r = new ByteReader(body);
-    switch (type) {
+    switch (AsyncKind.of(Type.class, type, "binary agreement")) {
       case PRE_PROCESS -> {
         int b = bit(r.u8());
         byte[] sig = r.bytes();
@@ -483,7 +487,7 @@ public final class BinaryAgreement extends Protocol {
         if (!(biased && round == 1)) {
           CoinConfig c = ctx.coin();
           SignatureShare s = c.scheme().share(c.group(), c.share(), coinName(pid, round));
-          multicast(COIN, new ByteWriter(256).i64(round).bytes(s.encode()).toBytes());
+          multicast(Type.COIN, new ByteWriter(256).i64(round).bytes(s.encode()).toBytes());
         }
       }
       if (!nextRound(rd)) {
@@ -513,14 +517,14 @@ public final class BinaryAgreement extends Protocol {
         if (b == 1) {
           w.bytes(validation);
         }
-        multicast(MAIN_VOTE, writeSigs(w, sigs(rd.preVotes.get(b)).subList(0, quorum)).toBytes());
+        multicast(Type.MAIN_VOTE, writeSigs(w, sigs(rd.preVotes.get(b)).subList(0, quorum)).toBytes());
         return;
       }
     }
     w.u8(ABSTAIN).bytes(ctx.sign(mainVoteName(round, ABSTAIN)));
     writeEmbedded(w, rd.preVoteProof[0]);
     writeEmbedded(w, rd.preVoteProof[1]);
-    multicast(MAIN_VOTE, w.toBytes());
+    multicast(Type.MAIN_VOTE, w.toBytes());
   }
 
   /** Pre-votes in the next round if a main-vote's bit or the coin allows it; false if still waiting. */
@@ -553,7 +557,7 @@ public final class BinaryAgreement extends Protocol {
       throw new IllegalStateException(pid + ": pre-vote for 1 without validation data");
     }
     byte[] sig = ctx.sign(preVoteName(p.round(), p.bit()));
-    multicast(PRE_VOTE, writePreVote(new ByteWriter(1024), p, sig).toBytes());
+    multicast(Type.PRE_VOTE, writePreVote(new ByteWriter(1024), p, sig).toBytes());
   }
 
   private void decide(long rn, int b, List<Sig> proof) {
@@ -561,7 +565,7 @@ public final class BinaryAgreement extends Protocol {
     decision = new ValidatedBinaryAgreement.Decision(b == 1, v);
     decidedRound = rn;
     ByteWriter w = new ByteWriter(1024).i64(rn).u8(b).bytes(b == 1 ? v : NONE);
-    multicast(DECIDE, writeSigs(w, proof.subList(0, quorum)).toBytes()); // sent to all: see the class comment
+    multicast(Type.DECIDE, writeSigs(w, proof.subList(0, quorum)).toBytes()); // sent to all: see the class comment
     decide.accept(decision);
   }
 

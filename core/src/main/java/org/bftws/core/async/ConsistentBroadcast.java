@@ -47,11 +47,15 @@ import org.bftws.core.crypto.Digests;
  * evidence against its sender).
  */
 public final class ConsistentBroadcast extends Protocol {
-  public static final int SEND = 1;
-  public static final int SHARE = 2;
-  public static final int FINAL = 3;
-  public static final int FETCH = 4;
-  public static final int PAYLOAD = 5;
+  /** Reiter's echo broadcast (SINTRA §2.3), and the fetch of a certified payload this party lacks; by position. */
+  public enum Type implements AsyncKind {
+    SEND,
+    SHARE,
+    FINAL,
+    FETCH,
+    PAYLOAD
+  }
+
   /** The purpose under which shares and certificates bind the payload digest to the instance. */
   static final String PURPOSE = "cb";
 
@@ -143,7 +147,7 @@ public final class ConsistentBroadcast extends Protocol {
     held = payload;
     heldDigest = Digests.sha256(payload);
     sentMessage = pid.bind(PURPOSE, heldDigest);
-    multicast(SEND, payload);
+    multicast(Type.SEND, payload);
   }
 
   /**
@@ -191,13 +195,13 @@ public final class ConsistentBroadcast extends Protocol {
   public void fetch() {
     if (delivered == null && wantedDigest != null && !fetching) {
       fetching = true;
-      multicast(FETCH, wantedDigest);
+      multicast(Type.FETCH, wantedDigest);
     }
   }
 
   @Override
   protected void onMessage(int from, int type, byte[] body) {
-    switch (type) {
+    switch (AsyncKind.of(Type.class, type, "consistent broadcast")) {
       case SEND -> onSend(from, body);
       case SHARE -> onShare(from, body);
       case FINAL -> onFinal(from, body);
@@ -231,7 +235,7 @@ public final class ConsistentBroadcast extends Protocol {
       case VALID -> {
         held = payload;
         heldDigest = signed;
-        send(sender, SHARE, sigs.share(pid.bind(PURPOSE, signed)));
+        send(sender, Type.SHARE, sigs.share(pid.bind(PURPOSE, signed)));
         answerFetches();
         if (wantedDigest != null && Arrays.equals(signed, wantedDigest)) {
           deliver(payload, wantedCertificate);
@@ -255,7 +259,7 @@ public final class ConsistentBroadcast extends Protocol {
     shares.put(from, share);
     if (shares.size() >= sigs.quorum()) {
       sentFinal = true;
-      multicast(FINAL, new ByteWriter(heldDigest.length + share.length * shares.size() + 16)
+      multicast(Type.FINAL, new ByteWriter(heldDigest.length + share.length * shares.size() + 16)
           .bytes(heldDigest).bytes(sigs.combine(sentMessage, shares)).toBytes());
     }
   }
@@ -299,7 +303,7 @@ public final class ConsistentBroadcast extends Protocol {
         return false;
       }
       answeredFetch.add(e.getKey());
-      send(e.getKey(), PAYLOAD, payload);
+      send(e.getKey(), Type.PAYLOAD, payload);
       return true;
     });
   }

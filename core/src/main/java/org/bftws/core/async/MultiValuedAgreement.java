@@ -46,7 +46,10 @@ import org.bftws.core.crypto.Digests;
  * case. The coin-chosen order with a commit step (expected constant rounds) is not implemented.
  */
 public final class MultiValuedAgreement extends Protocol {
-  public static final int VOTE = 1;
+  /** The one message of a round: a party's vote on the round's candidate, with its certificate if yes. */
+  public enum Type implements AsyncKind {
+    VOTE
+  }
 
   private final Validity externallyValid;
   private final Consumer<byte[]> decide;
@@ -191,9 +194,7 @@ public final class MultiValuedAgreement extends Protocol {
 
   @Override
   protected void onMessage(int from, int type, byte[] body) {
-    if (type != VOTE) {
-      throw new DecodeException("unknown multi-valued agreement message type " + type);
-    }
+    AsyncKind.of(Type.class, type, "multi-valued agreement"); // VOTE, the only one
     ByteReader r = new ByteReader(body);
     int voteRound = r.i32();
     if (voteRound < 0 || voteRound >= ctx.n()) {
@@ -250,7 +251,7 @@ public final class MultiValuedAgreement extends Protocol {
     if (held != null) {
       w.bytes(held.digest()).bytes(held.certificate());
     }
-    multicast(VOTE, w.toBytes());
+    multicast(Type.VOTE, w.toBytes());
     maybeStartAgreement();
   }
 
@@ -382,4 +383,5 @@ public final class MultiValuedAgreement extends Protocol {
   private Pid proposalPid(int party) {
     return pid.child("cb").child(party);
   }
+
 }

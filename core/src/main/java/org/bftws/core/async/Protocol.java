@@ -24,22 +24,23 @@ public abstract class Protocol {
   /**
    * A message of this instance from {@code sender} (authenticated by its envelope signature; from this
    * replica itself for its own multicasts). Throw {@link org.bftws.core.codec.DecodeException} for a
-   * malformed payload or unknown type: the router records it as evidence against the sender.
+   * malformed payload or unknown type ({@link AsyncKind#of}): the router records it as evidence against the
+   * sender.
    */
   protected abstract void onMessage(int sender, int type, byte[] payload);
 
   /** Sends to every replica, this one included (SINTRA's "send to all parties"). */
-  protected final void multicast(int type, byte[] payload) {
-    ctx.multicast(pid, type, payload);
+  protected final void multicast(AsyncKind type, byte[] payload) {
+    ctx.multicast(pid, type.code(), payload);
   }
 
-  protected final void send(int to, int type, byte[] payload) {
-    ctx.send(to, pid, type, payload);
+  protected final void send(int to, AsyncKind type, byte[] payload) {
+    ctx.send(to, pid, type.code(), payload);
   }
 
   /** An answer to {@code to}'s request, not resent ({@link Context#reply}). */
-  protected final void reply(int to, int type, byte[] payload) {
-    ctx.reply(to, pid, type, payload);
+  protected final void reply(int to, AsyncKind type, byte[] payload) {
+    ctx.reply(to, pid, type.code(), payload);
   }
 
   protected final void evidence(int node, String what) {

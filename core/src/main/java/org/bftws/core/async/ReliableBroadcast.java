@@ -29,11 +29,14 @@ import org.bftws.core.crypto.Digests;
  * those parties answers once with the payload (PAYLOAD), which is accepted only if its digest matches.
  */
 public final class ReliableBroadcast extends Protocol {
-  public static final int SEND = 1;
-  public static final int ECHO = 2;
-  public static final int READY = 3;
-  public static final int FETCH = 4;
-  public static final int PAYLOAD = 5;
+  /** Bracha's messages (SINTRA §2.3), and the fetch of a payload this party lacks; codes by position. */
+  public enum Type implements AsyncKind {
+    SEND,
+    ECHO,
+    READY,
+    FETCH,
+    PAYLOAD
+  }
 
   private final int sender;
   private final Consumer<byte[]> deliver;
@@ -78,12 +81,12 @@ public final class ReliableBroadcast extends Protocol {
       throw new IllegalStateException("replica " + ctx.id() + " may not send in " + pid);
     }
     sentSend = true;
-    multicast(SEND, message);
+    multicast(Type.SEND, message);
   }
 
   @Override
   protected void onMessage(int from, int type, byte[] body) {
-    switch (type) {
+    switch (AsyncKind.of(Type.class, type, "reliable broadcast")) {
       case SEND -> onSend(from, body);
       case ECHO -> onEcho(from, digest(body));
       case READY -> onReady(from, digest(body));
@@ -110,7 +113,7 @@ public final class ReliableBroadcast extends Protocol {
       payload = message;
       payloadDigest = d;
     }
-    multicast(ECHO, d);
+    multicast(Type.ECHO, d);
   }
 
   private void onEcho(int from, byte[] d) {
@@ -137,7 +140,7 @@ public final class ReliableBroadcast extends Protocol {
 
   private void onFetch(int from, byte[] d) {
     if (payload != null && Arrays.equals(d, payloadDigest) && answeredFetch.add(from)) {
-      send(from, PAYLOAD, payload);
+      send(from, Type.PAYLOAD, payload);
     }
   }
 
@@ -158,7 +161,7 @@ public final class ReliableBroadcast extends Protocol {
   private void sendReady(byte[] d) {
     if (!sentReady) {
       sentReady = true;
-      multicast(READY, d);
+      multicast(Type.READY, d);
     }
   }
 
@@ -169,7 +172,7 @@ public final class ReliableBroadcast extends Protocol {
     if (payload == null || !Arrays.equals(d, payloadDigest)) {
       if (!fetching) {
         fetching = true;
-        multicast(FETCH, d);
+        multicast(Type.FETCH, d);
       }
       return;
     }
@@ -210,4 +213,5 @@ public final class ReliableBroadcast extends Protocol {
     }
     return body;
   }
+
 }

@@ -1,9 +1,7 @@
 package org.bftws.core.pbft;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -14,6 +12,7 @@ import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.Digests;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.Verifier;
+import org.bftws.core.engine.CoinProof;
 import org.bftws.core.engine.Effect;
 import org.bftws.core.engine.Engine;
 import org.bftws.core.engine.Envelopes;
@@ -30,6 +29,7 @@ import org.bftws.core.message.Signed;
 import org.bftws.core.replication.Checkpoints;
 import org.bftws.core.replication.ClientRequests;
 import org.bftws.core.replication.ClientTable;
+import org.bftws.core.replication.ExecutionPipeline;
 import org.bftws.core.replication.RandomizedOperations;
 import org.bftws.core.replication.ReplicatedClients;
 
@@ -72,11 +72,9 @@ public final class ExecutionNode implements Engine {
   private final List<Integer> peers = new ArrayList<>();
   /** Certified batches above the stable checkpoint (executed or not), by seq. */
   private final TreeMap<Long, Held> certified = new TreeMap<>();
-  private final ArrayDeque<Effect.Execute> awaitingResults = new ArrayDeque<>();
-  private long pendingCapture = -1;
+  /** Certified batches to the service, their results and the checkpoints' state captures. */
+  private final ExecutionPipeline execution;
   private long lastExecuted;
-  /** The highest checkpoint installed by state transfer: results and states at or below it are moot. */
-  private long installedUpTo;
   /** Own checkpoints above the stable one: seq to its parts. */
   private final TreeMap<Long, Checkpoints.Parts> own = new TreeMap<>();
   /** Each execution node's checkpoint votes above the stable one, bounded. */
@@ -103,6 +101,7 @@ public final class ExecutionNode implements Engine {
     this.signer = signer;
     this.verifier = verifier;
     this.requests = new ClientRequests(cfg, id, signer, verifier, RandomizedOperations.AS_FLAGGED);
+    this.execution = new ExecutionPipeline(requests, () -> out, new PlainRequests(), true);
     for (int node : cfg.executionNodes()) {
       if (node != id) {
         peers.add(node);
@@ -167,30 +166,16 @@ public final class ExecutionNode implements Engine {
 
   @Override
   public Ready executed(long seq, List<byte[]> results) {
-    Effect.Execute head = awaitingResults.peek();
-    if ((head == null || head.seq() != seq) && seq <= installedUpTo) {
-      return flush(); // superseded by a state transfer meanwhile
-    }
-    ClientRequests.checkResults(head, seq, results);
-    awaitingResults.poll();
-    requests.executed(head, results, out);
+    execution.executed(seq, results);
     return flush();
   }
 
   @Override
   public Ready stateCaptured(long seq, byte[] appState) {
-    if (seq != pendingCapture) {
-      if (seq <= installedUpTo) {
-        return flush();
-      }
-      throw new IllegalStateException("stateCaptured(" + seq + ") but awaiting " + pendingCapture);
+    if (execution.stateCaptured(seq)) {
+      ownCheckpoint(seq, Checkpoints.encodeParts(Checkpoints.PBFT_TAG, seq, requests.table(), appState));
+      executeCertified();
     }
-    if (!awaitingResults.isEmpty()) {
-      throw new IllegalStateException("stateCaptured(" + seq + ") before the results of " + awaitingResults.peek().seq());
-    }
-    pendingCapture = -1;
-    ownCheckpoint(seq, Checkpoints.encodeParts(Checkpoints.PBFT_TAG, seq, requests.table(), appState));
-    executeCertified();
     return flush();
   }
 
@@ -234,37 +219,41 @@ public final class ExecutionNode implements Engine {
    * a replica); pauses after a checkpoint boundary until its state is captured.
    */
   private void executeCertified() {
-    while (pendingCapture < 0) {
+    while (!execution.paused()) {
       Held h = certified.get(lastExecuted + 1);
       if (h == null) {
         return;
       }
       lastExecuted = h.batch().seq();
-      List<Request> run = new ArrayList<>();
-      List<Request> terminates = new ArrayList<>();
-      for (Signed q : h.batch().requests()) {
-        Request r = Request.decode(q.body());
-        ClientRequests.Order order = requests.order(r);
-        if (order == ClientRequests.Order.TERMINATE) {
-          terminates.add(r);
-        } else if (order == ClientRequests.Order.RUN) {
-          run.add(r);
-        }
-      }
-      requests.answerTerminates(h.batch().view(), terminates, out);
-      if (!run.isEmpty()) {
-        Effect.Execute ex = new Effect.Execute(lastExecuted, h.batch().view(), h.digest(), List.copyOf(run),
-            Collections.nCopies(run.size(), ClientTable.EMPTY));
-        awaitingResults.add(ex);
-        out.effects.add(ex);
-      }
+      execution.execute(lastExecuted, h.batch().view(), h.digest(), h.batch().requests());
       if (lastExecuted <= stableSeq) {
         certified.remove(lastExecuted); // executed below a checkpoint already stable: garbage now
       }
       if (lastExecuted % cfg.checkpointInterval() == 0) {
-        pendingCapture = lastExecuted;
-        out.effects.add(new Effect.CaptureState(lastExecuted));
+        execution.capture(lastExecuted);
       }
+    }
+  }
+
+  /** Configuration III hands out batches as ordered: no ciphertexts to open, no random numbers. */
+  private static final class PlainRequests implements ExecutionPipeline.Hooks {
+    @Override
+    public void ordered(Request q) {
+    }
+
+    @Override
+    public Request opened(long seq, int i, Request q) {
+      return q;
+    }
+
+    @Override
+    public byte[] random(long seq, int i) {
+      return ClientTable.EMPTY;
+    }
+
+    @Override
+    public CoinProof proof(long seq, int i) {
+      return CoinProof.NONE;
     }
   }
 
@@ -380,10 +369,8 @@ public final class ExecutionNode implements Engine {
     byte[] appState = Checkpoints.decodeParts(Checkpoints.PBFT_TAG, st.seq(), st.ordering(), st.execution(), table);
     requests.table().copyFrom(table);
     requests.forgetExecutedCopies();
-    installedUpTo = Math.max(installedUpTo, Math.max(st.seq(), lastExecuted));
+    execution.installed(st.seq(), lastExecuted);
     lastExecuted = st.seq();
-    awaitingResults.clear();
-    pendingCapture = -1;
     Checkpoint cp = Checkpoint.decode(st.proof().get(0).body());
     Checkpoints.Parts parts = new Checkpoints.Parts(st.ordering(), cp.stateDigest(), st.execution(), cp.executionDigest());
     if (st.seq() > stableSeq) {
@@ -476,7 +463,7 @@ public final class ExecutionNode implements Engine {
 
   @Override
   public int pendingRequests() {
-    return awaitingResults.size();
+    return execution.awaitingResults();
   }
 
   @Override
@@ -492,6 +479,6 @@ public final class ExecutionNode implements Engine {
   @Override
   public String describe() {
     return "execution node " + id + " executed=" + lastExecuted + " stable=" + stableSeq + " held="
-        + certified.keySet() + " capture=" + pendingCapture;
+        + certified.keySet() + " capture=" + execution.pendingCapture();
   }
 }

@@ -91,39 +91,74 @@ public final class Replica implements Engine {
   /** PBFT's normal case (§4.2): the requests waiting, pre-prepares, prepares and commits. */
   final NormalCase normalCase = new NormalCase(this);
   /** Committed batches to the service in order, and the checkpoints' state captures. */
-  final Execution execution = new Execution(this);
+  final Execution execution;
   /** Our own messages resent on each round. */
   final Retransmission retransmission = new Retransmission(this);
   /** What this replica writes to its journal, when it keeps one ({@link #journaled}). */
   final Journaling journal = new Journaling(this);
   Ready out = new Ready();
 
-  public Replica(GroupConfig cfg, int id, Signer signer, Verifier verifier) {
-    this(cfg, id, signer, verifier, Role.BOTH);
-  }
-
-  public Replica(GroupConfig cfg, int id, Signer signer, Verifier verifier, Role role) {
-    this(cfg, id, signer, verifier, role, RandomnessConfig.none());
+  /** A replica of group {@code cfg} with id {@code id}, signing with {@code signer}; see {@link Builder}. */
+  public static Builder builder(GroupConfig cfg, int id, Signer signer, Verifier verifier) {
+    return new Builder(cfg, id, signer, verifier);
   }
 
   /**
-   * A replica that tosses threshold coins for randomized requests (CT algorithm, integrity paper §5) with
-   * {@code coins}; {@code null} gives randomized requests empty random numbers.
+   * What a replica is built with besides its group, id and keys: its role (the group's for its id unless
+   * set), how randomized requests get their random numbers (none unless set) and its authenticators (none:
+   * votes are signed).
    */
-  public Replica(GroupConfig cfg, int id, Signer signer, Verifier verifier, Role role, CoinConfig coins) {
-    this(cfg, id, signer, verifier, role, RandomnessConfig.ct(coins));
+  public static final class Builder {
+    private final GroupConfig cfg;
+    private final int id;
+    private final Signer signer;
+    private final Verifier verifier;
+    private Role role;
+    private RandomnessConfig randomness = RandomnessConfig.none();
+    private Authenticators macs;
+
+    private Builder(GroupConfig cfg, int id, Signer signer, Verifier verifier) {
+      this.cfg = cfg;
+      this.id = id;
+      this.signer = signer;
+      this.verifier = verifier;
+    }
+
+    /** The role this replica takes; it must be the one the group's executing replicas give its id. */
+    public Builder role(Role r) {
+      this.role = r;
+      return this;
+    }
+
+    /** How randomized requests get their random numbers (integrity paper §4 BA, §5 CT). */
+    public Builder randomness(RandomnessConfig r) {
+      this.randomness = r;
+      return this;
+    }
+
+    /**
+     * Threshold coins for randomized requests (CT algorithm, integrity paper §5) with {@code coins}; {@code
+     * null} gives randomized requests empty random numbers.
+     */
+    public Builder coins(CoinConfig coins) {
+      return randomness(RandomnessConfig.ct(coins));
+    }
+
+    /**
+     * Prepares and commits authenticated with {@code m} as well as signed (null: by signatures alone), as every
+     * replica of the group must.
+     */
+    public Builder macs(Authenticators m) {
+      this.macs = m;
+      return this;
+    }
+
+    public Replica build() {
+      return new Replica(cfg, id, signer, verifier, role == null ? Role.of(cfg, id) : role, randomness, macs);
+    }
   }
 
-  /** A replica that gets the random numbers of randomized requests as {@code randomness} says (§4 BA, §5 CT). */
-  public Replica(GroupConfig cfg, int id, Signer signer, Verifier verifier, Role role, RandomnessConfig randomness) {
-    this(cfg, id, signer, verifier, role, randomness, null);
-  }
-
-  /**
-   * A replica that authenticates prepares and commits with {@code macs} (null: by signatures alone), as
-   * every replica of its group must.
-   */
-  public Replica(GroupConfig cfg, int id, Signer signer, Verifier verifier, Role role, RandomnessConfig randomness,
+  private Replica(GroupConfig cfg, int id, Signer signer, Verifier verifier, Role role, RandomnessConfig randomness,
       Authenticators macs) {
     this.cfg = cfg;
     this.n = cfg.n();
@@ -154,6 +189,7 @@ public final class Replica implements Engine {
       requests.neverReply();
     }
     this.clients = requests.table();
+    this.execution = new Execution(this);
     ReplicaHost host = new ReplicaHost(this);
     this.checkpoints = new Checkpoints(cfg, id, signer, verifier, clients, Checkpoints.PBFT_TAG, true,
         host);

@@ -133,15 +133,15 @@ final class AgreementGroup {
 
   byte[] preProcess(int from, int b) {
     byte[] sig = net.sign(from, pid.bind("abba/pre-process", new byte[] {(byte) b}));
-    return net.forge(from, pid, BinaryAgreement.PRE_PROCESS, new ByteWriter().u8(b).bytes(sig).toBytes());
+    return net.forge(from, pid, BinaryAgreement.Type.PRE_PROCESS.code(), new ByteWriter().u8(b).bytes(sig).toBytes());
   }
 
   /** A validly signed pre-vote with no justification at all. */
   byte[] bareVote(int from, int type, long round, int b, byte[] validation) {
-    String name = type == BinaryAgreement.PRE_VOTE ? "abba/pre-vote" : "abba/main-vote";
+    String name = type == BinaryAgreement.Type.PRE_VOTE.code() ? "abba/pre-vote" : "abba/main-vote";
     byte[] sig = net.sign(from, pid.bind(name, new ByteWriter().i64(round).u8(b).toBytes()));
     ByteWriter w = new ByteWriter().i64(round).u8(b).bytes(sig);
-    if (type == BinaryAgreement.PRE_VOTE) {
+    if (type == BinaryAgreement.Type.PRE_VOTE.code()) {
       w.bytes(validation).bool(false).i32(0).bytes(new byte[0]);
     } else {
       if (b == 1) {
@@ -160,7 +160,7 @@ final class AgreementGroup {
       byte[] sig = net.sign(from, pid.bind("abba/pre-vote", new ByteWriter().i64(round).u8(b).toBytes()));
       w.i32(from).i64(round).u8(b).bytes(sig).bytes(new byte[0]).bool(false).i32(0).bytes(new byte[0]);
     }
-    return net.forge(from, pid, BinaryAgreement.MAIN_VOTE, w.toBytes());
+    return net.forge(from, pid, BinaryAgreement.Type.MAIN_VOTE.code(), w.toBytes());
   }
 
   /**
@@ -174,12 +174,12 @@ final class AgreementGroup {
     for (int j : justifiers) {
       w.i32(j).bytes(net.sign(j, pid.bind("abba/pre-process", new byte[] {(byte) b})));
     }
-    return net.forge(from, pid, BinaryAgreement.PRE_VOTE, w.bytes(new byte[0]).toBytes());
+    return net.forge(from, pid, BinaryAgreement.Type.PRE_VOTE.code(), w.bytes(new byte[0]).toBytes());
   }
 
   /** A round-r coin share of {@code from} on {@code message} (bad unless it is this round's coin name). */
   byte[] coin(int from, long round, byte[] message) {
     byte[] share = net.coinShare(from, message).encode();
-    return net.forge(from, pid, BinaryAgreement.COIN, new ByteWriter().i64(round).bytes(share).toBytes());
+    return net.forge(from, pid, BinaryAgreement.Type.COIN.code(), new ByteWriter().i64(round).bytes(share).toBytes());
   }
 }

@@ -23,6 +23,7 @@ import org.bftws.core.replication.CoinConfig;
 import org.bftws.core.engine.Effect;
 import org.bftws.core.engine.Event;
 import org.bftws.core.engine.Ready;
+import org.bftws.core.testkit.EffectPerformer;
 import org.bftws.core.testkit.HashChainApp;
 import org.bftws.core.testkit.TestKeys;
 import org.bftws.core.testkit.TestRandom;
@@ -330,23 +331,23 @@ final class AsyncCluster {
         post(i, o.to(), o.bytes());
       }
     }
+    List<Effect> now = new ArrayList<>();
     for (Effect e : r.effects) {
-      if (e instanceof Effect.Execute ex) {
-        List<byte[]> results = new ArrayList<>();
-        for (int k = 0; k < ex.requests().size(); k++) {
-          results.add(apps[i].execute(ex.requests().get(k), ex.randoms().get(k)));
-          executed.get(i).add(ex.requests().get(k));
-          randoms.get(i).add(ex.randoms().get(k));
-        }
-        handle(i, replicas[i].executed(ex.seq(), results));
-      } else if (e instanceof Effect.InstallState is) {
-        apps[i].setState(is.appState());
-      } else if (e instanceof Effect.CaptureState cs && slowCaptures) {
-        captures.add(new long[] {i, cs.seq()});
-      } else if (e instanceof Effect.CaptureState cs) {
-        handle(i, replicas[i].stateCaptured(cs.seq(), apps[i].getState()));
+      if (e instanceof Effect.CaptureState cs && slowCaptures) {
+        captures.add(new long[] {i, cs.seq()}); // done later, by the test
+      } else {
+        now.add(e);
       }
     }
+    EffectPerformer.perform(replicas[i], now, service(i), answer -> handle(i, answer));
+  }
+
+  /** Replica i's {@link HashChainApp}, recording what it executes and the random numbers it gets. */
+  private EffectPerformer.Service service(int i) {
+    return EffectPerformer.of(apps[i], ex -> {
+      executed.get(i).addAll(ex.requests());
+      randoms.get(i).addAll(ex.randoms());
+    });
   }
 
   private int next() {

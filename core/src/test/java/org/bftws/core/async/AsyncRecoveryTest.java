@@ -275,6 +275,6 @@ public class AsyncRecoveryTest {
       return false;
     }
     AsyncMessage m = AsyncMessage.decode(s.body());
-    return m.type() == ConsistentBroadcast.SEND && m.pid().toString().endsWith("/cb/" + s.sender());
+    return m.type() == ConsistentBroadcast.Type.SEND.code() && m.pid().toString().endsWith("/cb/" + s.sender());
   }
 }

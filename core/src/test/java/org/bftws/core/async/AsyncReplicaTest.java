@@ -209,7 +209,8 @@ public class AsyncReplicaTest {
       byte[] name = AsyncReplica.CHANNEL.bind(AtomicBroadcast.BATCH,
           new ByteWriter(48).i64(1).raw(Digests.sha256(batch)).toBytes());
       byte[] proposal = new ByteWriter(batch.length + 80).bytes(batch).bytes(c.signer(3).sign(name)).toBytes();
-      byte[] body = new AsyncMessage(AsyncReplica.CHANNEL.child(1), AtomicBroadcast.PROPOSAL, proposal).encode();
+      byte[] body = new AsyncMessage(AsyncReplica.CHANNEL.child(1), AtomicBroadcast.Type.PROPOSAL.code(), proposal)
+          .encode();
       for (int i = 0; i < 3; i++) {
         c.post(3, i, Signed.sign(Kind.ASYNC, 3, body, c.signer(3)).encode());
       }

@@ -17,6 +17,11 @@ import org.junit.Test;
 
 /** Protocol ids, the ASYNC body, the router and the context, without any particular protocol. */
 public class AsyncScaffoldTest {
+  /** The probe's message types: codes 1 and 2. */
+  private enum ProbeKind implements AsyncKind {
+    FIRST, ECHO
+  }
+
   /** Records what it receives; on its first message it multicasts once (to test self-delivery). */
   private static final class Probe extends Protocol {
     final List<String> got = new ArrayList<>();
@@ -32,7 +37,7 @@ public class AsyncScaffoldTest {
       inHandler = true;
       got.add(sender + ":" + type + ":" + new String(payload, StandardCharsets.UTF_8));
       if (type == 1) {
-        multicast(2, "echo".getBytes(StandardCharsets.UTF_8));
+        multicast(ProbeKind.ECHO, "echo".getBytes(StandardCharsets.UTF_8));
       }
       inHandler = false;
     }
@@ -200,7 +205,7 @@ public class AsyncScaffoldTest {
     Context victim = net.ctx(1);
     Pid pid = Pid.root("t").child("rbc").child(0);
     victim.input(() -> victim.router().register(new ReliableBroadcast(victim, pid, 0, p -> { })));
-    byte[] valid = net.forge(0, pid, ReliableBroadcast.SEND, "p".getBytes(StandardCharsets.UTF_8));
+    byte[] valid = net.forge(0, pid, ReliableBroadcast.Type.SEND.code(), "p".getBytes(StandardCharsets.UTF_8));
     Random rng = new Random(13);
     int evidence = 0;
     for (int i = 0; i < 3000; i++) {
@@ -212,7 +217,7 @@ public class AsyncScaffoldTest {
     // validly signed envelopes with garbage bodies or unknown types are evidence against their signer
     Ready r = victim.receive(net.forge(0, pid, 99, new byte[3]));
     assertEquals(0, ((org.bftws.core.engine.Event.Evidence) r.events.get(0)).node());
-    assertTrue(victim.receive(net.forge(0, pid, ReliableBroadcast.READY, new byte[31])).events.size() == 1);
+    assertTrue(victim.receive(net.forge(0, pid, ReliableBroadcast.Type.READY.code(), new byte[31])).events.size() == 1);
   }
 
   private static byte[] randomBytes(Random rng) {

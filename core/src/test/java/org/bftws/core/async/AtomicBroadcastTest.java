@@ -162,7 +162,7 @@ public class AtomicBroadcastTest {
       byte[] good = AtomicBroadcast.encodeBatch(List.of(payload(9, 9)));
       byte[] unsigned = proposal(good, new byte[64]);
       for (int to = 0; to < 3; to++) {
-        c.net.post(3, to, c.net.forge(3, round1, AtomicBroadcast.PROPOSAL, to == 0 ? unsigned : badSigned));
+        c.net.post(3, to, c.net.forge(3, round1, AtomicBroadcast.Type.PROPOSAL.code(), to == 0 ? unsigned : badSigned));
       }
       c.net.run(); // before any round: a message for a round already delivered is dropped unread
       List<byte[]> sent = load(c, 10, seed);
@@ -184,14 +184,14 @@ public class AtomicBroadcastTest {
       Channel c = new Channel(4, 1, seed, Set.of(3));
       byte[] own = payload(7, 7);
       byte[] batch = AtomicBroadcast.encodeBatch(List.of(own));
-      c.net.post(3, 0, c.net.forge(3, ABC.child(1), AtomicBroadcast.PROPOSAL,
+      c.net.post(3, 0, c.net.forge(3, ABC.child(1), AtomicBroadcast.Type.PROPOSAL.code(),
           proposal(batch, c.net.sign(3, signedName(1, batch)))));
       c.net.run(); // round 1: party 0 joins with 3's payloads, 1 and 2 join on 0's proposal
       List<AtomicBroadcast.Delivery> d = c.agreed();
       assertEquals("round 1 delivered, seed " + seed, 1, d.size());
       for (int i = 1; i < 3; i++) {
         assertTrue("party " + i + " fetched 3's proposal, seed " + seed, c.net.transcript(i).stream()
-            .anyMatch(x -> !x.sent() && x.message().type() == AtomicBroadcast.BATCH_ANSWER
+            .anyMatch(x -> !x.sent() && x.message().type() == AtomicBroadcast.Type.BATCH_ANSWER.code()
                 && x.message().pid().equals(ABC.child(1))));
         assertTrue("no evidence at " + i + ": " + c.net.evidence(i), c.net.evidence(i).isEmpty());
       }
@@ -263,17 +263,17 @@ public class AtomicBroadcastTest {
     Pid decided = ABC.child("decided");
     byte[] ask = new ByteWriter(48).i64(1).bytes(round1.digest()).toBytes();
     byte[] wrong = new ByteWriter(48).i64(1).bytes(new byte[32]).toBytes();
-    c.net.post(3, 0, c.net.forge(3, decided, AtomicBroadcast.FETCH_DECIDED, ask));
-    c.net.post(3, 1, c.net.forge(3, decided, AtomicBroadcast.FETCH_DECIDED, wrong));
+    c.net.post(3, 0, c.net.forge(3, decided, AtomicBroadcast.Type.FETCH_DECIDED.code(), ask));
+    c.net.post(3, 1, c.net.forge(3, decided, AtomicBroadcast.Type.FETCH_DECIDED.code(), wrong));
     c.net.run();
     List<AsyncNet.Seen> answers = c.net.transcript(0).stream()
-        .filter(x -> x.sent() && x.peer() == 3 && x.message().type() == AtomicBroadcast.DECIDED).toList();
+        .filter(x -> x.sent() && x.peer() == 3 && x.message().type() == AtomicBroadcast.Type.DECIDED.code()).toList();
     assertEquals(1, answers.size());
     ByteReader r = new ByteReader(answers.get(0).message().payload());
     assertEquals(1, r.i64());
     assertArrayEquals(round1.digest(), org.bftws.core.crypto.Digests.sha256(r.bytes()));
     assertTrue(c.net.transcript(1).stream().noneMatch(x -> x.sent() && x.peer() == 3
-        && x.message().type() == AtomicBroadcast.DECIDED));
+        && x.message().type() == AtomicBroadcast.Type.DECIDED.code()));
   }
 
   private static byte[] signedName(long round, byte[] batch) {

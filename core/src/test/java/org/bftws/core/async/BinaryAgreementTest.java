@@ -78,9 +78,9 @@ public class BinaryAgreementTest {
               g.net.post(x, to, g.preProcess(x, 1 - first));
             }
           }
-          g.toAll(x, g.bareVote(x, BinaryAgreement.PRE_VOTE, 1, adv.nextInt(2), new byte[0]));
-          g.toAll(x, g.bareVote(x, BinaryAgreement.MAIN_VOTE, 1, adv.nextInt(2), new byte[0]));
-          g.toAll(x, g.bareVote(x, BinaryAgreement.PRE_VOTE, 2, adv.nextInt(2), new byte[0]));
+          g.toAll(x, g.bareVote(x, BinaryAgreement.Type.PRE_VOTE.code(), 1, adv.nextInt(2), new byte[0]));
+          g.toAll(x, g.bareVote(x, BinaryAgreement.Type.MAIN_VOTE.code(), 1, adv.nextInt(2), new byte[0]));
+          g.toAll(x, g.bareVote(x, BinaryAgreement.Type.PRE_VOTE.code(), 2, adv.nextInt(2), new byte[0]));
           g.toAll(x, g.bareAbstention(x, 1));
         }
         for (int i = 0; i < n - nf[1]; i++) {
@@ -124,7 +124,7 @@ public class BinaryAgreementTest {
               g.net.post(x, to, g.preProcess(x, adv.nextInt(2)));
             }
           }
-          g.toAll(x, g.net.forge(x, g.pid, BinaryAgreement.COIN, new ByteWriter().i64(1)
+          g.toAll(x, g.net.forge(x, g.pid, BinaryAgreement.Type.COIN.code(), new ByteWriter().i64(1)
               .bytes(g.net.coinShare(0, BinaryAgreement.coinName(g.pid, 1)).encode()).toBytes())); // 0's share
           for (long r = 1; r <= 6; r++) {
             g.toAll(x, g.coin(x, r, BinaryAgreement.coinName(g.pid, r + 100))); // a share of another coin
@@ -201,9 +201,9 @@ public class BinaryAgreementTest {
           Map<Long, Set<Integer>> mainVoters = new HashMap<>();
           for (AsyncNet.Seen s : g.net.transcript(i)) {
             long r = new ByteReader(s.message().payload()).i64();
-            if (!s.sent() && s.message().type() == BinaryAgreement.MAIN_VOTE) {
+            if (!s.sent() && s.message().type() == BinaryAgreement.Type.MAIN_VOTE.code()) {
               mainVoters.computeIfAbsent(r, k -> new HashSet<>()).add(s.peer());
-            } else if (s.sent() && s.message().type() == BinaryAgreement.COIN) {
+            } else if (s.sent() && s.message().type() == BinaryAgreement.Type.COIN.code()) {
               coins++;
               int others = mainVoters.getOrDefault(r, Set.of()).size();
               assertTrue("replica " + i + " released the coin of round " + r + " after " + others
@@ -260,8 +260,8 @@ public class BinaryAgreementTest {
   @Test
   public void forgedDecideIsEvidence() {
     AgreementGroup g = new AgreementGroup(4, 1, 9, Set.of(3));
-    g.toAll(3, g.bareVote(3, BinaryAgreement.MAIN_VOTE, 1, 1, new byte[0]));
-    byte[] decide = g.net.forge(3, g.pid, BinaryAgreement.DECIDE,
+    g.toAll(3, g.bareVote(3, BinaryAgreement.Type.MAIN_VOTE.code(), 1, 1, new byte[0]));
+    byte[] decide = g.net.forge(3, g.pid, BinaryAgreement.Type.DECIDE.code(),
         new ByteWriter().i64(1).u8(1).bytes(new byte[0]).i32(0).toBytes());
     g.toAll(3, decide);
     for (int i = 0; i < 3; i++) {

@@ -180,7 +180,7 @@ public class ConsistentBroadcastTest {
       for (int to = 0; to < n; to++) {
         if (!byz.contains(to)) {
           got.put(to, adv.nextBoolean() ? P : Q);
-          g.net.post(0, to, g.net.forge(0, g.pid, ConsistentBroadcast.SEND, got.get(to)));
+          g.net.post(0, to, g.net.forge(0, g.pid, ConsistentBroadcast.Type.SEND.code(), got.get(to)));
         }
       }
       List<byte[]> finals = new ArrayList<>();
@@ -204,7 +204,7 @@ public class ConsistentBroadcastTest {
       for (int to = 0; to < n; to++) {
         for (byte[] fin : finals) {
           if (!byz.contains(to) && adv.nextBoolean()) {
-            g.net.post(0, to, g.net.forge(0, g.pid, ConsistentBroadcast.FINAL, fin));
+            g.net.post(0, to, g.net.forge(0, g.pid, ConsistentBroadcast.Type.FINAL.code(), fin));
           }
         }
       }
@@ -287,7 +287,7 @@ public class ConsistentBroadcastTest {
    */
   private static byte[] sendTo(Group g, Set<Integer> holders, Set<Integer> signers) {
     for (int to : holders) {
-      g.net.post(0, to, g.net.forge(0, g.pid, ConsistentBroadcast.SEND, P));
+      g.net.post(0, to, g.net.forge(0, g.pid, ConsistentBroadcast.Type.SEND.code(), P));
     }
     g.net.run();
     Map<Integer, byte[]> shares = new HashMap<>();
@@ -328,12 +328,12 @@ public class ConsistentBroadcastTest {
     for (long seed = 0; seed < 10; seed++) {
       Group g = new Group(7, 2, seed, 0, Set.of(0, 1), Scheme.MULTI);
       byte[] cert = sendTo(g, Set.of(2, 3, 4), Set.of(0, 1, 2, 3, 4));
-      g.net.holdBack((from, m) -> m.type() == ConsistentBroadcast.PAYLOAD && from != 1);
+      g.net.holdBack((from, m) -> m.type() == ConsistentBroadcast.Type.PAYLOAD.code() && from != 1);
       g.net.input(5, () -> {
         g.cb[5].deliverClosing(Digests.sha256(P), cert);
         g.cb[5].fetch();
       });
-      g.net.post(1, 5, g.net.forge(1, g.pid, ConsistentBroadcast.PAYLOAD, Q));
+      g.net.post(1, 5, g.net.forge(1, g.pid, ConsistentBroadcast.Type.PAYLOAD.code(), Q));
       g.net.run();
       assertArrayEquals("seed " + seed, P, g.delivered.get(5).get(0).payload());
       assertEquals("seed " + seed, List.of(new Event.Evidence(1,
@@ -351,14 +351,14 @@ public class ConsistentBroadcastTest {
       byte[] cert = sendTo(g, Set.of(1, 2), Set.of(0, 1, 2));
       byte[] fin = new ByteWriter().bytes(Digests.sha256(P)).bytes(cert).toBytes();
       for (int to = 1; to < 4; to++) {
-        g.net.post(0, to, g.net.forge(0, g.pid, ConsistentBroadcast.FINAL, fin));
+        g.net.post(0, to, g.net.forge(0, g.pid, ConsistentBroadcast.Type.FINAL.code(), fin));
       }
       g.net.run();
       assertArrayEquals(scheme.name(), P, g.consistent());
       for (int i = 1; i < 4; i++) {
         assertEquals(scheme.name(), 1, g.delivered.get(i).size());
         boolean fetched = g.net.transcript(i).stream()
-            .anyMatch(x -> x.sent() && x.message().type() == ConsistentBroadcast.FETCH);
+            .anyMatch(x -> x.sent() && x.message().type() == ConsistentBroadcast.Type.FETCH.code());
         assertEquals(scheme + " replica " + i + " fetched", i == 3, fetched);
         assertEquals(scheme.name(), List.of(), g.net.evidence(i));
       }
@@ -375,7 +375,7 @@ public class ConsistentBroadcastTest {
           g.pid.child("valid"), 0, g.sigs[me], Validity.of(p -> !Arrays.equals(p, Q)), c -> { }, d -> { })));
     }
     for (int to = 1; to < 4; to++) {
-      g.net.post(0, to, g.net.forge(0, g.pid.child("valid"), ConsistentBroadcast.SEND, Q));
+      g.net.post(0, to, g.net.forge(0, g.pid.child("valid"), ConsistentBroadcast.Type.SEND.code(), Q));
     }
     g.net.run();
     for (int i = 1; i < 4; i++) {
@@ -400,7 +400,7 @@ public class ConsistentBroadcastTest {
           c -> { }, d -> { })));
     }
     for (int to = 1; to < 4; to++) {
-      g.net.post(0, to, g.net.forge(0, pid, ConsistentBroadcast.SEND, P));
+      g.net.post(0, to, g.net.forge(0, pid, ConsistentBroadcast.Type.SEND.code(), P));
     }
     g.net.run();
     for (int i = 1; i < 4; i++) {
@@ -416,7 +416,7 @@ public class ConsistentBroadcastTest {
     g.net.run();
     for (int i = 1; i < 4; i++) {
       boolean shared = g.net.transcript(i).stream()
-          .anyMatch(x -> x.sent() && x.peer() == 0 && x.message().type() == ConsistentBroadcast.SHARE);
+          .anyMatch(x -> x.sent() && x.peer() == 0 && x.message().type() == ConsistentBroadcast.Type.SHARE.code());
       assertEquals("replica " + i + " echoed", i < 3, shared);
       assertEquals(List.of(), g.net.evidence(i));
     }
@@ -430,10 +430,10 @@ public class ConsistentBroadcastTest {
         Group g = new Group(4, 1, seed, 0, Set.of(3), scheme);
         g.net.input(0, () -> g.cb[0].send(P));
         // replica 3 answers with a share on q, and one signed by itself for another instance
-        g.net.post(3, 0, g.net.forge(3, g.pid, ConsistentBroadcast.SHARE, g.sigs[3].share(g.bound(Q))));
+        g.net.post(3, 0, g.net.forge(3, g.pid, ConsistentBroadcast.Type.SHARE.code(), g.sigs[3].share(g.bound(Q))));
         byte[] elsewhere = Pid.root("t").child("cb").child(1).bind(ConsistentBroadcast.PURPOSE, Digests.sha256(P));
-        g.net.post(3, 0, g.net.forge(3, g.pid, ConsistentBroadcast.SHARE, g.sigs[3].share(elsewhere)));
-        g.net.post(3, 1, g.net.forge(3, g.pid, ConsistentBroadcast.SHARE, g.sigs[3].share(g.bound(P))));
+        g.net.post(3, 0, g.net.forge(3, g.pid, ConsistentBroadcast.Type.SHARE.code(), g.sigs[3].share(elsewhere)));
+        g.net.post(3, 1, g.net.forge(3, g.pid, ConsistentBroadcast.Type.SHARE.code(), g.sigs[3].share(g.bound(P))));
         g.net.run();
         for (int i = 0; i < 3; i++) {
           assertArrayEquals("seed " + seed, P, g.delivered.get(i).get(0).payload());
@@ -453,7 +453,7 @@ public class ConsistentBroadcastTest {
   @Test
   public void copiedThresholdShareIsEvidence() {
     Group g = new Group(4, 1, 1, 0, Set.of(3), Scheme.RSA);
-    g.net.post(3, 0, g.net.forge(3, g.pid, ConsistentBroadcast.SHARE, g.sigs[1].share(g.bound(P))));
+    g.net.post(3, 0, g.net.forge(3, g.pid, ConsistentBroadcast.Type.SHARE.code(), g.sigs[1].share(g.bound(P))));
     g.net.input(0, () -> g.cb[0].send(P));
     g.net.run();
     assertTrue(g.net.evidence(0).toString(),
@@ -465,12 +465,12 @@ public class ConsistentBroadcastTest {
   @Test
   public void doubleSendAndForgedFinalAreEvidence() {
     Group g = new Group(4, 1, 2, 0, Set.of(0), Scheme.MULTI);
-    g.net.post(0, 1, g.net.forge(0, g.pid, ConsistentBroadcast.SEND, P));
-    g.net.post(0, 1, g.net.forge(0, g.pid, ConsistentBroadcast.SEND, Q));
-    g.net.post(0, 1, g.net.forge(0, g.pid, ConsistentBroadcast.FINAL,
+    g.net.post(0, 1, g.net.forge(0, g.pid, ConsistentBroadcast.Type.SEND.code(), P));
+    g.net.post(0, 1, g.net.forge(0, g.pid, ConsistentBroadcast.Type.SEND.code(), Q));
+    g.net.post(0, 1, g.net.forge(0, g.pid, ConsistentBroadcast.Type.FINAL.code(),
         new ByteWriter().bytes(Digests.sha256(P)).bytes(new byte[40]).toBytes()));
-    g.net.post(0, 1, g.net.forge(0, g.pid, ConsistentBroadcast.FINAL, new byte[3]));
-    g.net.post(2, 1, g.net.forge(0, 2, g.pid, ConsistentBroadcast.SEND, Q)); // claims 0, signed by 2
+    g.net.post(0, 1, g.net.forge(0, g.pid, ConsistentBroadcast.Type.FINAL.code(), new byte[3]));
+    g.net.post(2, 1, g.net.forge(0, 2, g.pid, ConsistentBroadcast.Type.SEND.code(), Q)); // claims 0, signed by 2
     g.net.run();
     assertTrue(g.delivered.get(1).isEmpty());
     List<String> what = g.net.evidence(1).stream().map(Event.Evidence::what).toList();

@@ -124,7 +124,7 @@ public class MultiValuedAgreementTest {
 
     /** Byzantine {@code b} sends SEND of its proposal {@code value} to {@code to}. */
     void send(int b, int to, byte[] value) {
-      net.post(b, to, net.forge(b, proposalPid(b), ConsistentBroadcast.SEND, value));
+      net.post(b, to, net.forge(b, proposalPid(b), ConsistentBroadcast.Type.SEND.code(), value));
     }
 
     /**
@@ -142,7 +142,7 @@ public class MultiValuedAgreementTest {
 
     void fin(int b, int to, byte[] value, byte[] certificate) {
       byte[] body = new ByteWriter().bytes(Digests.sha256(value)).bytes(certificate).toBytes();
-      net.post(b, to, net.forge(b, proposalPid(b), ConsistentBroadcast.FINAL, body));
+      net.post(b, to, net.forge(b, proposalPid(b), ConsistentBroadcast.Type.FINAL.code(), body));
     }
 
     /** A vote of Byzantine {@code b}: a yes-vote carries the digest of {@code value} and the certificate. */
@@ -151,7 +151,7 @@ public class MultiValuedAgreementTest {
       if (value != null) {
         w.bytes(Digests.sha256(value)).bytes(certificate);
       }
-      net.post(b, to, net.forge(b, pid, MultiValuedAgreement.VOTE, w.toBytes()));
+      net.post(b, to, net.forge(b, pid, MultiValuedAgreement.Type.VOTE.code(), w.toBytes()));
     }
 
     Set<Integer> all() {
@@ -358,7 +358,7 @@ public class MultiValuedAgreementTest {
       g.net.run();
       assertArrayEquals("seed " + seed, value, g.agreed());
       assertTrue("seed " + seed, g.net.transcript(missing).stream()
-          .anyMatch(x -> x.sent() && x.message().type() == ConsistentBroadcast.FETCH
+          .anyMatch(x -> x.sent() && x.message().type() == ConsistentBroadcast.Type.FETCH.code()
               && x.message().pid().equals(g.proposalPid(b))));
       for (int i : correct) {
         assertEquals("evidence at " + i + ", seed " + seed, List.of(), g.net.evidence(i));

@@ -99,9 +99,9 @@ public class ReliableBroadcastTest {
         for (int b : new java.util.TreeSet<>(byz)) { // each Byzantine party votes for p or q or nothing, per recipient
           byte[] v = adv.nextBoolean() ? P : Q;
           if (b == 0 && adv.nextInt(4) > 0) {
-            g.net.post(0, to, g.net.forge(0, g.pid, ReliableBroadcast.SEND, v));
+            g.net.post(0, to, g.net.forge(0, g.pid, ReliableBroadcast.Type.SEND.code(), v));
           }
-          for (int type : new int[] {ReliableBroadcast.ECHO, ReliableBroadcast.READY}) {
+          for (int type : new int[] {ReliableBroadcast.Type.ECHO.code(), ReliableBroadcast.Type.READY.code()}) {
             if (adv.nextBoolean()) {
               g.net.post(b, to, g.net.forge(b, g.pid, type, Digests.sha256(adv.nextBoolean() ? P : Q)));
             }
@@ -126,13 +126,13 @@ public class ReliableBroadcastTest {
     for (long seed = 0; seed < SEEDS; seed++) {
       Group g = new Group(4, 1, seed, 0, Set.of(0));
       byte[] d = Digests.sha256(P);
-      g.net.post(0, 1, g.net.forge(0, g.pid, ReliableBroadcast.SEND, P));
-      g.net.post(0, 2, g.net.forge(0, g.pid, ReliableBroadcast.SEND, P));
+      g.net.post(0, 1, g.net.forge(0, g.pid, ReliableBroadcast.Type.SEND.code(), P));
+      g.net.post(0, 2, g.net.forge(0, g.pid, ReliableBroadcast.Type.SEND.code(), P));
       if (seed % 2 == 1) { // replica 3 gets a different payload: it echoes q, yet must deliver p
-        g.net.post(0, 3, g.net.forge(0, g.pid, ReliableBroadcast.SEND, Q));
+        g.net.post(0, 3, g.net.forge(0, g.pid, ReliableBroadcast.Type.SEND.code(), Q));
       }
       for (int to = 1; to < 4; to++) {
-        g.net.post(0, to, g.net.forge(0, g.pid, ReliableBroadcast.ECHO, d));
+        g.net.post(0, to, g.net.forge(0, g.pid, ReliableBroadcast.Type.ECHO.code(), d));
       }
       g.net.run();
       for (int i = 1; i < 4; i++) {
@@ -156,8 +156,8 @@ public class ReliableBroadcastTest {
   @Test
   public void sendFromAnotherPartyIsEvidence() {
     Group g = new Group(4, 1, 7, 0, Set.of(1));
-    g.net.post(1, 2, g.net.forge(1, g.pid, ReliableBroadcast.SEND, Q)); // signed by 1 for 0's instance
-    g.net.post(1, 2, g.net.forge(0, 1, g.pid, ReliableBroadcast.SEND, Q)); // claims 0, signed by 1
+    g.net.post(1, 2, g.net.forge(1, g.pid, ReliableBroadcast.Type.SEND.code(), Q)); // signed by 1 for 0's instance
+    g.net.post(1, 2, g.net.forge(0, 1, g.pid, ReliableBroadcast.Type.SEND.code(), Q)); // claims 0, signed by 1
     g.net.run();
     assertTrue(g.delivered.get(2).isEmpty());
     List<Event.Evidence> ev = g.net.evidence(2);
@@ -171,10 +171,10 @@ public class ReliableBroadcastTest {
   public void doubleEchoAndDoubleReadyAreEvidence() {
     Group g = new Group(4, 1, 3, 0, Set.of(3));
     for (byte[] p : new byte[][] {P, Q}) {
-      g.net.post(3, 1, g.net.forge(3, g.pid, ReliableBroadcast.ECHO, Digests.sha256(p)));
-      g.net.post(3, 1, g.net.forge(3, g.pid, ReliableBroadcast.READY, Digests.sha256(p)));
+      g.net.post(3, 1, g.net.forge(3, g.pid, ReliableBroadcast.Type.ECHO.code(), Digests.sha256(p)));
+      g.net.post(3, 1, g.net.forge(3, g.pid, ReliableBroadcast.Type.READY.code(), Digests.sha256(p)));
     }
-    g.net.post(3, 1, g.net.forge(3, g.pid, ReliableBroadcast.ECHO, new byte[5]));
+    g.net.post(3, 1, g.net.forge(3, g.pid, ReliableBroadcast.Type.ECHO.code(), new byte[5]));
     g.net.run();
     List<String> what = g.net.evidence(1).stream().map(Event.Evidence::what).toList();
     assertTrue(what.toString(), what.contains(g.pid + ": two different ECHOs"));

@@ -35,8 +35,8 @@ public class ValidatedBinaryAgreementTest {
         AgreementGroup g = new AgreementGroup(n, nf[1], seed, byz, false, VALID);
         Random adv = new Random(seed + 1000);
         for (int x : byz) { // votes for 1 with validation data that validOne rejects
-          g.toAll(x, g.bareVote(x, BinaryAgreement.PRE_VOTE, 1, 1, BAD));
-          g.toAll(x, g.bareVote(x, BinaryAgreement.MAIN_VOTE, 1, 1, BAD));
+          g.toAll(x, g.bareVote(x, BinaryAgreement.Type.PRE_VOTE.code(), 1, 1, BAD));
+          g.toAll(x, g.bareVote(x, BinaryAgreement.Type.MAIN_VOTE.code(), 1, 1, BAD));
         }
         for (int i = 0; i < n - nf[1]; i++) {
           boolean one = adv.nextInt(3) == 0;
@@ -69,7 +69,7 @@ public class ValidatedBinaryAgreementTest {
         Set<Integer> byz = AgreementGroup.lastF(n, nf[1]);
         AgreementGroup g = new AgreementGroup(n, nf[1], seed, byz, seed % 2 == 0, VALID);
         for (int x : byz) {
-          g.toAll(x, g.bareVote(x, BinaryAgreement.PRE_VOTE, 1, 1, BAD));
+          g.toAll(x, g.bareVote(x, BinaryAgreement.Type.PRE_VOTE.code(), 1, 1, BAD));
         }
         for (int i = 0; i < n - nf[1]; i++) {
           g.propose(i, false, null);
@@ -93,7 +93,7 @@ public class ValidatedBinaryAgreementTest {
         Set<Integer> byz = AgreementGroup.lastF(n, f);
         AgreementGroup g = new AgreementGroup(n, f, seed, byz, true, VALID);
         for (int x : byz) { // Byzantine parties pre-vote 0 (needs no justification in round 1)
-          g.toAll(x, g.bareVote(x, BinaryAgreement.PRE_VOTE, 1, 0, new byte[0]));
+          g.toAll(x, g.bareVote(x, BinaryAgreement.Type.PRE_VOTE.code(), 1, 0, new byte[0]));
         }
         for (int i = 0; i < n - f; i++) {
           boolean one = i <= f;

@@ -163,8 +163,9 @@ final class Cluster {
 
   /** Replace replica i by a fresh one with the same keys and an empty service (amnesia). */
   void restart(int i) {
-    replicas[i] = new Replica(cfg, i, signers.get(i), verifier, Role.of(cfg, i), randomnessOf(i),
-        authentication == Authentication.MACS ? keys.authenticators(i, n) : null).readOnlyOperations(READS)
+    replicas[i] = Replica.builder(cfg, i, signers.get(i), verifier).randomness(randomnessOf(i))
+        .macs(authentication == Authentication.MACS ? keys.authenticators(i, n) : null).build()
+        .readOnlyOperations(READS)
         .replicatedClients(replicated);
     if (i < confidential.length && confidential[i] != null) {
       replicas[i].confidentialOperations(confidential[i]);

@@ -268,8 +268,8 @@ public class CoinsTest {
   public void replicaRefusesAKeyShareOfAnotherIndex() {
     Dealt d = CKS.deal(ThresholdParams.forF(1), TestRandom.seeded(3));
     try {
-      new Replica(GroupConfig.defaults(), 0, data -> new byte[64], (n, data, sig) -> true, Role.BOTH,
-          new CoinConfig(CKS, d.group(), d.share(2), Cluster.GROUP_ID));
+      Replica.builder(GroupConfig.defaults(), 0, data -> new byte[64], (n, data, sig) -> true).role(Role.BOTH)
+          .coins(new CoinConfig(CKS, d.group(), d.share(2), Cluster.GROUP_ID)).build();
       fail("replica 0 accepted key share 2");
     } catch (IllegalArgumentException expected) {
       assertTrue(expected.getMessage().contains("key share 1"));

@@ -259,8 +259,8 @@ public class ConfigurationTwoTest {
   public void aReplicasRoleMustBeTheOneTheGroupGivesIt() {
     Cluster c = new Cluster(configurationTwo(), 1);
     assertThrows(IllegalArgumentException.class,
-        () -> new Replica(c.cfg, 0, c.signers.get(0), c.verifier, Role.BOTH));
+        () -> Replica.builder(c.cfg, 0, c.signers.get(0), c.verifier).role(Role.BOTH).build());
     assertThrows(IllegalArgumentException.class,
-        () -> new Replica(c.cfg, 1, c.signers.get(1), c.verifier, Role.AGREEMENT));
+        () -> Replica.builder(c.cfg, 1, c.signers.get(1), c.verifier).role(Role.AGREEMENT).build());
   }
 }

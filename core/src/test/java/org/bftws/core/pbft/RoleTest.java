@@ -37,6 +37,6 @@ public class RoleTest {
   public void executionOnlyNodesAreNotReplicas() {
     Cluster c = new Cluster(1);
     assertThrows(IllegalArgumentException.class,
-        () -> new Replica(c.cfg, 0, c.signers.get(0), c.verifier, Role.EXECUTION));
+        () -> Replica.builder(c.cfg, 0, c.signers.get(0), c.verifier).role(Role.EXECUTION).build());
   }
 }

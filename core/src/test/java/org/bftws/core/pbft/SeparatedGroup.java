@@ -71,7 +71,7 @@ final class SeparatedGroup {
     verifier = keys.verifier();
     agreement = new Replica[n];
     for (int i = 0; i < n; i++) {
-      agreement[i] = new Replica(cfg, i, signers.get(i), verifier, Role.of(cfg, i));
+      agreement[i] = Replica.builder(cfg, i, signers.get(i), verifier).build();
       executed.put(i, new ArrayList<>());
       events.put(i, new ArrayList<>());
     }

@@ -37,9 +37,15 @@ public final class EffectPerformer {
 
   /** The harness's service is a {@link HashChainApp}, as it runs it. */
   public static Service of(HashChainApp app) {
+    return of(app, ex -> { });
+  }
+
+  /** The same, telling {@code executing} of each batch before it runs (what a harness records). */
+  public static Service of(HashChainApp app, Consumer<Effect.Execute> executing) {
     return new Service() {
       @Override
       public List<byte[]> execute(Effect.Execute ex) {
+        executing.accept(ex);
         return app.execute(ex);
       }
 

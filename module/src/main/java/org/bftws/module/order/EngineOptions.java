@@ -138,7 +138,7 @@ public final class EngineOptions {
     }
 
     private Engine pbftReplica(Verifier preVerifier) {
-        Replica r = new Replica(cfg, id, signer, preVerifier, Role.of(cfg, id), randomness, macs)
+        Replica r = Replica.builder(cfg, id, signer, preVerifier).randomness(randomness).macs(macs).build()
                 .readOnlyOperations(readOnly);
         if (journal != null) {
             r.journaled();

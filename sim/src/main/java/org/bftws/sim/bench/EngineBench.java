@@ -97,8 +97,9 @@ public final class EngineBench {
       macs[i] = new Authenticators(i, priv.get(i), replicas);
     }
     peers = random == null ? null : random.apply(signers);
-    replica = new Replica(cfg, 1, signers.get(1), verifier, org.bftws.core.pbft.Role.BOTH,
-        peers == null ? org.bftws.core.pbft.RandomnessConfig.none() : peers.config(1), macs == null ? null : macs[1]);
+    replica = Replica.builder(cfg, 1, signers.get(1), verifier).role(org.bftws.core.pbft.Role.BOTH)
+        .randomness(peers == null ? org.bftws.core.pbft.RandomnessConfig.none() : peers.config(1))
+        .macs(macs == null ? null : macs[1]).build();
   }
 
   /** A peer's prepare or commit as it sends it: with its authenticator under MAC authentication. */

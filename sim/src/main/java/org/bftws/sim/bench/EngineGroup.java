@@ -161,7 +161,8 @@ final class EngineGroup {
     } else {
       coins = null;
       for (int i = 0; i < n; i++) {
-        engines[i] = new Replica(cfg, i, signatures[i].signer(keys.signer(i)), signatures[i].verifier(keys.verifier()));
+        engines[i] = Replica.builder(cfg, i, signatures[i].signer(keys.signer(i)),
+            signatures[i].verifier(keys.verifier())).build();
       }
     }
   }

@@ -3,6 +3,7 @@ package org.bftws.sim.bench;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import org.bftws.core.async.AsyncMessage;
@@ -68,14 +69,14 @@ final class Traffic {
     String protocol = seg.size() <= 2 ? "abc proposal" : seg.size() <= 3 ? "mvba vote" : seg.get(3);
     if (protocol.equals("vba")) {
       protocol = "vba " + abaType(m.type());
-      if (m.type() == BinaryAgreement.COIN) {
+      if (m.type() == BinaryAgreement.Type.COIN.code()) {
         coinMessages++;
       }
       if (agreements) {
         long round = Long.parseLong(seg.get(1));
         int k = Integer.parseInt(seg.get(4));
         candidates.merge(round, k, Math::max);
-        if (m.type() == BinaryAgreement.DECIDE) {
+        if (m.type() == BinaryAgreement.Type.DECIDE.code()) {
           decidedIn.merge(round + "/" + k, new ByteReader(m.payload()).i64(), Math::max);
         }
       }
@@ -84,14 +85,12 @@ final class Traffic {
   }
 
   private static String abaType(int type) {
-    return switch (type) {
-      case BinaryAgreement.PRE_PROCESS -> "pre-process";
-      case BinaryAgreement.PRE_VOTE -> "pre-vote";
-      case BinaryAgreement.MAIN_VOTE -> "main-vote";
-      case BinaryAgreement.COIN -> "coin";
-      case BinaryAgreement.DECIDE -> "decide";
-      default -> "type " + type;
-    };
+    for (BinaryAgreement.Type t : BinaryAgreement.Type.values()) {
+      if (t.code() == type) {
+        return t.name().toLowerCase(Locale.ROOT).replace('_', '-');
+      }
+    }
+    return "type " + type;
   }
 
   /** Candidates tried per multi-valued agreement (channel rounds that reached one), 0 if none seen. */
