@@ -224,9 +224,27 @@ func TestAgreementAndLossLeaveByzantineReplicasOut(t *testing.T) {
 	if !r.Agree || r.Lost != 0 || r.FinalExecuted != 9 {
 		t.Fatalf("report %+v: replicas 1 and 2 agree and lost nothing; replica 0 is Byzantine", r)
 	}
+	if r.ByzantinePrimary != 0 {
+		t.Fatalf("no sample names a primary: share %v, want 0", r.ByzantinePrimary)
+	}
 	r = &Report{Acked: 5, Agree: true}
 	r.checkFaults(heal, samples, history, 1, 10, map[int]bool{})
 	if r.Agree || r.Lost != 2 {
 		t.Fatalf("report %+v: with replica 0 counted as correct, the replicas disagree and it lost 2", r)
+	}
+}
+
+func TestShareOfSamplesNamingAByzantinePrimary(t *testing.T) {
+	p := func(n int) *int { return &n }
+	samples := [][]Sample{
+		{{Primary: p(0)}, {Primary: p(0)}},
+		{{Primary: p(0)}, {Primary: p(1)}, {Primary: p(1)}, {}},
+		{{Primary: p(0)}, {Primary: p(1)}},
+	}
+	if got := byzantinePrimary(samples, map[int]bool{0: true}); got != 0.4 {
+		t.Fatalf("share %v, want 0.4 (2 of replicas 1 and 2's 5 samples with a primary name replica 0)", got)
+	}
+	if got := byzantinePrimary(samples, map[int]bool{}); got != -1 {
+		t.Fatalf("share %v without Byzantine replicas, want -1", got)
 	}
 }

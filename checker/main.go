@@ -68,6 +68,10 @@ func main() {
 			" (%d or more sequence numbers behind the furthest replica)\n", r.Lag.Replica, float64(r.Lag.Span)/1e6,
 			float64(r.Lag.Start)/1e6, LagThreshold)
 	}
+	if r.ByzantinePrimary >= 0 {
+		fmt.Printf("checker: a Byzantine replica was the primary in %.0f%% of the correct replicas' samples\n",
+			100*r.ByzantinePrimary)
+	}
 	label := ""
 	if *control {
 		label = " CONTROL (f+1 replicas faulty):"
@@ -92,6 +96,7 @@ type Report struct {
 	CatchUps         []CatchUp
 	Lag              Lag // the longest time a replica lagged with no fault of its own
 	Speed            Speed
+	ByzantinePrimary float64 // share of the correct replicas' samples naming a Byzantine primary; -1 without any
 	Problems         []string
 }
 
@@ -181,6 +186,7 @@ func (r *Report) checkFaults(faults []FaultEvent, samples [][]Sample, events []E
 			r.Problems = append(r.Problems, fmt.Sprintf("replica %d never caught up after %s", c.Replica, c.Fault))
 		}
 	}
+	r.ByzantinePrimary = byzantinePrimary(samples, byzantine)
 	final := Final(samples)
 	ref := 0 // agreement is among the correct replicas: compared with the first of them
 	for byzantine[ref] && ref < len(final)-1 {
@@ -352,4 +358,30 @@ func parseIds(list string) (map[int]bool, error) {
 		ids[id] = true
 	}
 	return ids, nil
+}
+
+// byzantinePrimary is the share of the correct replicas' status samples that name a Byzantine replica as the
+// primary: how long a primary's misbehaviour lasted before a view change (or the nemesis) deposed it.
+func byzantinePrimary(samples [][]Sample, byzantine map[int]bool) float64 {
+	if len(byzantine) == 0 {
+		return -1
+	}
+	named, all := 0, 0
+	for id, ss := range samples {
+		if byzantine[id] {
+			continue
+		}
+		for _, s := range ss {
+			if s.Primary != nil {
+				all++
+				if byzantine[*s.Primary] {
+					named++
+				}
+			}
+		}
+	}
+	if all == 0 {
+		return 0
+	}
+	return float64(named) / float64(all)
 }
