@@ -183,3 +183,68 @@ func TestLagIsUnexplainedOnlyOutsideTheReplicasOwnFaults(t *testing.T) {
 		t.Fatalf("lag %+v: want replica 1 from 300 for 100 us (the lag at 100 is its pause's)", lag)
 	}
 }
+
+func TestSpeedCountsAcknowledgedOperationsOverTheWorkloadsSpan(t *testing.T) {
+	var rows []row
+	// 100 increments of 1..100 us each, one after another from t=0; one more never completes; a final read
+	for i := int64(0); i < 100; i++ {
+		rows = append(rows, row{t: i * 1000, typ: "invoke", process: 0, f: "inc", key: "counter", arg: 1},
+			row{t: i*1000 + i + 1, typ: "ok", process: 0, result: i + 1})
+	}
+	rows = append(rows, row{t: 100_000, typ: "invoke", process: 1, f: "inc", key: "counter", arg: 1},
+		row{t: 100_500, typ: "info", process: 1},
+		row{t: 200_000, typ: "invoke", process: FinalProcess, f: "read", key: "counter"},
+		row{t: 300_000, typ: "ok", process: FinalProcess, result: 101})
+	ops, err := Operations(events(rows...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := SpeedOf(ops)
+	if s.P99 != 99 {
+		t.Fatalf("p99 %d us, want 99 (the 99th of latencies 1..100)", s.P99)
+	}
+	want := 100 / (float64(99_100) / 1e6) // first invocation at 0, last acknowledgement at 99_100
+	if s.PerSecond < want-0.01 || s.PerSecond > want+0.01 {
+		t.Fatalf("throughput %.2f op/s, want %.2f", s.PerSecond, want)
+	}
+}
+
+func TestAgreementAndLossLeaveByzantineReplicasOut(t *testing.T) {
+	exec := func(n int64) *int64 { return &n }
+	samples := [][]Sample{
+		{{T: 100, LastExecuted: exec(7), Counter: "3", Register: "k0=9"}},
+		{{T: 100, LastExecuted: exec(9), Counter: "5", Register: "k0=1"}},
+		{{T: 100, LastExecuted: exec(9), Counter: "5", Register: "k0=1"}},
+	}
+	heal := []FaultEvent{{T: 50, Fault: "heal", Phase: "end"}}
+	history := events(row{t: 60, typ: "invoke", process: 0, f: "inc", key: "counter", arg: 5},
+		row{t: 70, typ: "ok", process: 0, result: 5})
+	r := &Report{Acked: 5, Agree: true}
+	r.checkFaults(heal, samples, history, 1, 10, map[int]bool{0: true})
+	if !r.Agree || r.Lost != 0 || r.FinalExecuted != 9 {
+		t.Fatalf("report %+v: replicas 1 and 2 agree and lost nothing; replica 0 is Byzantine", r)
+	}
+	if r.ByzantinePrimary != 0 {
+		t.Fatalf("no sample names a primary: share %v, want 0", r.ByzantinePrimary)
+	}
+	r = &Report{Acked: 5, Agree: true}
+	r.checkFaults(heal, samples, history, 1, 10, map[int]bool{})
+	if r.Agree || r.Lost != 2 {
+		t.Fatalf("report %+v: with replica 0 counted as correct, the replicas disagree and it lost 2", r)
+	}
+}
+
+func TestShareOfSamplesNamingAByzantinePrimary(t *testing.T) {
+	p := func(n int) *int { return &n }
+	samples := [][]Sample{
+		{{Primary: p(0)}, {Primary: p(0)}},
+		{{Primary: p(0)}, {Primary: p(1)}, {Primary: p(1)}, {}},
+		{{Primary: p(0)}, {Primary: p(1)}},
+	}
+	if got := byzantinePrimary(samples, map[int]bool{0: true}); got != 0.4 {
+		t.Fatalf("share %v, want 0.4 (2 of replicas 1 and 2's 5 samples with a primary name replica 0)", got)
+	}
+	if got := byzantinePrimary(samples, map[int]bool{}); got != -1 {
+		t.Fatalf("share %v without Byzantine replicas, want -1", got)
+	}
+}

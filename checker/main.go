@@ -2,7 +2,10 @@
 // Porcupine (the counter and each register key), the counter's final value against the acknowledged increments,
 // the replicas' executed state after the heal, and liveness (clients after the heal, each faulted replica).
 //
-//	checker --dir DIR --clients 4 --replicas 4 [--seed S] [--tail SECONDS] [--control]
+//	checker --dir DIR --clients 4 --replicas 4 [--seed S] [--tail SECONDS] [--control] [--byzantine 0,1]
+//
+// --byzantine names the replicas that ran a Byzantine behaviour: their own state and catch-up are not checked
+// (agreement is among the correct replicas).
 //
 // DIR holds history.jsonl, faults.jsonl and status-I.jsonl. Prints one summary line (and, for a violation, the
 // failing window, with DIR/linearizability-KEY.html, Porcupine's visualization); exit status 0 iff every check
@@ -33,8 +36,14 @@ func main() {
 	tail := flag.Float64("tail", 30, "seconds every client must complete an operation within after the heal")
 	control := flag.Bool("control", false, "a negative control: f+1 replicas were made faulty")
 	timeout := flag.Duration("timeout", 2*time.Minute, "Porcupine's time limit per key")
+	byzantineList := flag.String("byzantine", "", "comma-separated ids of the replicas that ran Byzantine")
 	flag.Parse()
-	r, err := Run(*dir, *clients, *replicas, *tail, *timeout)
+	byzantine, err := parseIds(*byzantineList)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "checker: --byzantine:", err)
+		os.Exit(2)
+	}
+	r, err := Run(*dir, *clients, *replicas, *tail, *timeout, byzantine)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "checker:", err)
 		os.Exit(2)
@@ -59,9 +68,13 @@ func main() {
 			" (%d or more sequence numbers behind the furthest replica)\n", r.Lag.Replica, float64(r.Lag.Span)/1e6,
 			float64(r.Lag.Start)/1e6, LagThreshold)
 	}
+	if r.ByzantinePrimary >= 0 {
+		fmt.Printf("checker: a Byzantine replica was the primary in %.0f%% of the correct replicas' samples\n",
+			100*r.ByzantinePrimary)
+	}
 	label := ""
 	if *control {
-		label = " CONTROL (replicas 0 and 1 faulty):"
+		label = " CONTROL (f+1 replicas faulty):"
 	}
 	fmt.Printf("faults:%s seed %d, %s\n", label, *seed, r.Summary())
 	if !r.Passed() {
@@ -82,11 +95,13 @@ type Report struct {
 	ClientRecovery   int64 // microseconds from the heal to the slowest client's first completion, -1 if one never
 	CatchUps         []CatchUp
 	Lag              Lag // the longest time a replica lagged with no fault of its own
+	Speed            Speed
+	ByzantinePrimary float64 // share of the correct replicas' samples naming a Byzantine primary; -1 without any
 	Problems         []string
 }
 
 // Run checks the run in dir.
-func Run(dir string, clients, replicas int, tail float64, timeout time.Duration) (*Report, error) {
+func Run(dir string, clients, replicas int, tail float64, timeout time.Duration, byzantine map[int]bool) (*Report, error) {
 	events, err := ReadEvents(filepath.Join(dir, "history.jsonl"))
 	if err != nil {
 		return nil, err
@@ -105,7 +120,7 @@ func Run(dir string, clients, replicas int, tail float64, timeout time.Duration)
 	if err != nil {
 		return nil, err
 	}
-	r.checkFaults(faults, samples, events, clients, tail)
+	r.checkFaults(faults, samples, events, clients, tail, byzantine)
 	return r, nil
 }
 
@@ -115,7 +130,7 @@ func CheckHistory(events []Event, timeout time.Duration) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Report{Ops: len(ops), Faults: map[string]int{}, CounterFinal: -1, Agree: true}
+	r := &Report{Ops: len(ops), Faults: map[string]int{}, CounterFinal: -1, Agree: true, Speed: SpeedOf(ops)}
 	for _, op := range ops {
 		in, out := op.Input.(Input), op.Output.(Output)
 		if out.Unknown {
@@ -150,7 +165,8 @@ func CheckHistory(events []Event, timeout time.Duration) (*Report, error) {
 	return r, nil
 }
 
-func (r *Report) checkFaults(faults []FaultEvent, samples [][]Sample, events []Event, clients int, tail float64) {
+func (r *Report) checkFaults(faults []FaultEvent, samples [][]Sample, events []Event, clients int, tail float64,
+	byzantine map[int]bool) {
 	heal := int64(0)
 	for _, f := range faults {
 		if f.Phase == "start" {
@@ -166,18 +182,26 @@ func (r *Report) checkFaults(faults []FaultEvent, samples [][]Sample, events []E
 		r.Lag.Start -= events[0].T
 	}
 	for _, c := range r.CatchUps {
-		if c.Micros < 0 && !c.Interrupted {
+		if c.Micros < 0 && !c.Interrupted && !byzantine[c.Replica] {
 			r.Problems = append(r.Problems, fmt.Sprintf("replica %d never caught up after %s", c.Replica, c.Fault))
 		}
 	}
+	r.ByzantinePrimary = byzantinePrimary(samples, byzantine)
 	final := Final(samples)
-	r.FinalExecuted = final[0].Executed()
+	ref := 0 // agreement is among the correct replicas: compared with the first of them
+	for byzantine[ref] && ref < len(final)-1 {
+		ref++
+	}
+	r.FinalExecuted = final[ref].Executed()
 	for id, s := range final {
-		if s.Executed() != r.FinalExecuted || s.Counter != final[0].Counter || s.Register != final[0].Register {
+		if byzantine[id] {
+			continue
+		}
+		if s.Executed() != r.FinalExecuted || s.Counter != final[ref].Counter || s.Register != final[ref].Register {
 			r.Agree = false
 			r.Problems = append(r.Problems, fmt.Sprintf("after the heal replica %d executed %d, counter %q, "+
-				"registers %q; replica 0 executed %d, counter %q, registers %q", id, s.Executed(), s.Counter,
-				s.Register, r.FinalExecuted, final[0].Counter, final[0].Register))
+				"registers %q; replica %d executed %d, counter %q, registers %q", id, s.Executed(), s.Counter,
+				s.Register, ref, r.FinalExecuted, final[ref].Counter, final[ref].Register))
 		}
 		// a replica whose counter never ran (no state view) holds 0: it executed nothing and installed no state
 		var v int64
@@ -275,8 +299,9 @@ func (r *Report) Summary() string {
 	}
 	return fmt.Sprintf("operations %d (ok %d, unknown %d), faults %d [%s], linearizable %s, counter %d for %d acknowledged"+
 		" + up to %d unknown, lost %d, replicas agree %s (executed %d), clients recovered %s after the heal,"+
-		" max catch-up %s: %s", r.Ops, r.Ok, r.Unknown, total, strings.Join(kinds, " "), r.Linearizable(),
-		r.CounterFinal, r.Acked, r.Maybe, r.Lost, agree, r.FinalExecuted, recovery, catchUp, verdict)
+		" max catch-up %s, throughput %.1f op/s, p99 %.0f ms: %s", r.Ops, r.Ok, r.Unknown, total,
+		strings.Join(kinds, " "), r.Linearizable(), r.CounterFinal, r.Acked, r.Maybe, r.Lost, agree, r.FinalExecuted,
+		recovery, catchUp, r.Speed.PerSecond, float64(r.Speed.P99)/1e3, verdict)
 }
 
 // CatchUpByFault is, per fault kind, how many ended and the slowest catch-up of their targets.
@@ -317,4 +342,46 @@ func (r *Report) CatchUpByFault() string {
 		parts = append(parts, fmt.Sprintf("%s %d× max %s%s", k, n[k], w, interrupted))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// parseIds reads a comma-separated list of replica ids ("" for none).
+func parseIds(list string) (map[int]bool, error) {
+	ids := map[int]bool{}
+	for _, f := range strings.Split(list, ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		var id int
+		if _, err := fmt.Sscan(f, &id); err != nil || id < 0 {
+			return nil, fmt.Errorf("not a replica id: %q", f)
+		}
+		ids[id] = true
+	}
+	return ids, nil
+}
+
+// byzantinePrimary is the share of the correct replicas' status samples that name a Byzantine replica as the
+// primary: how long a primary's misbehaviour lasted before a view change (or the nemesis) deposed it.
+func byzantinePrimary(samples [][]Sample, byzantine map[int]bool) float64 {
+	if len(byzantine) == 0 {
+		return -1
+	}
+	named, all := 0, 0
+	for id, ss := range samples {
+		if byzantine[id] {
+			continue
+		}
+		for _, s := range ss {
+			if s.Primary != nil {
+				all++
+				if byzantine[*s.Primary] {
+					named++
+				}
+			}
+		}
+	}
+	if all == 0 {
+		return 0
+	}
+	return float64(named) / float64(all)
 }

@@ -123,8 +123,16 @@ public final class EngineOptions {
         return macs == null || async() ? new PreVerifier(verifier) : new PreVerifier(verifier, cfg, id);
     }
 
-    /** The engine, checking signatures with {@code preVerifier} ({@link #preVerifier}). */
+    /**
+     * The engine, checking signatures with {@code preVerifier} ({@link #preVerifier}), passed through the
+     * {@link EngineDecorator}s on the class path (none in a deployment).
+     */
     Engine build(Verifier preVerifier) {
+        return EngineDecorator.applyAll(buildEngine(preVerifier),
+                new EngineDecorator.Context(cfg, id, signer, async() && !cfg.isExecutionNode(id)));
+    }
+
+    private Engine buildEngine(Verifier preVerifier) {
         // Configuration III (BFT-WS §3.3.3): an execution node steps core's ExecutionNode, which orders nothing.
         if (cfg.isExecutionNode(id)) {
             if (confidential != null) {

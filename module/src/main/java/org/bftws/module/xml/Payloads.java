@@ -8,7 +8,6 @@ import java.util.Iterator;
 import javax.xml.stream.XMLStreamException;
 
 import org.apache.axiom.om.OMElement;
-import org.apache.axiom.om.OMException;
 import org.apache.axiom.om.OMNode;
 import org.apache.axiom.om.OMXMLBuilderFactory;
 import org.apache.axiom.om.OMXMLParserWrapper;
@@ -77,7 +76,10 @@ public final class Payloads {
             OMElement e = builder.getDocumentElement();
             e.build();
             return e;
-        } catch (OMException e) {
+        } catch (RuntimeException e) {
+            // Axiom's OMException, and Woodstox's own unchecked exceptions for errors it reports only as the tree
+            // is built (WstxLazyException, e.g. for "]]>" in text): a document the parser fails on is not
+            // well-formed, and its bytes are a client's choice.
             throw new AxisFault(NOT_WELL_FORMED);
         }
     }

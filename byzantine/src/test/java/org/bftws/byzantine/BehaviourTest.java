@@ -1,0 +1,216 @@
+package org.bftws.byzantine;
+
+import static org.junit.Assert.assertArrayEquals;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNotEquals;
+import static org.junit.Assert.assertSame;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.bftws.core.config.GroupConfig;
+import org.bftws.core.engine.Engine;
+import org.bftws.core.engine.Ready;
+import org.bftws.core.message.Kind;
+import org.bftws.core.message.PrePrepare;
+import org.bftws.core.message.ReplyBundle;
+import org.bftws.core.message.ReplyCertificate;
+import org.bftws.core.message.Request;
+import org.bftws.core.message.Signed;
+import org.bftws.core.pbft.Replica;
+import org.bftws.core.testkit.TestKeys;
+import org.bftws.module.order.EngineDecorator;
+import org.junit.After;
+import org.junit.Test;
+
+/** Each behaviour's rewriting of what a correct PBFT replica (core's) sends, checked on real signed messages. */
+public class BehaviourTest {
+    private static final int CLIENT = 4;
+    private final GroupConfig cfg = GroupConfig.defaults();
+    private final TestKeys keys = TestKeys.seeded(5, 42);
+
+    /** The tests set the JVM's property; each leaves it as it found it. */
+    private final String propertyBefore = System.getProperty(ByzantineDecorator.PROPERTY);
+
+    @After
+    public void restoreProperty() {
+        if (propertyBefore == null) {
+            System.clearProperty(ByzantineDecorator.PROPERTY);
+        } else {
+            System.setProperty(ByzantineDecorator.PROPERTY, propertyBefore);
+        }
+    }
+
+    private Node node(int id) {
+        Engine engine = new Replica(cfg, id, keys.signer(id), keys.verifier());
+        return new Node(engine, new EngineDecorator.Context(cfg, id, keys.signer(id), false));
+    }
+
+    private byte[] request(long number) {
+        Request q = new Request(CLIENT, "urn:s", number, false, ("op" + number).getBytes(StandardCharsets.UTF_8));
+        return Signed.sign(Kind.REQUEST, CLIENT, q.encode(), keys.signer(CLIENT)).encode();
+    }
+
+    private Ready.Outbound prePrepare(int requests) {
+        List<Signed> batch = new ArrayList<>();
+        for (int i = 1; i <= requests; i++) {
+            batch.add(Signed.decode(request(i)));
+        }
+        byte[] pp = Signed.sign(Kind.PRE_PREPARE, 0, PrePrepare.of(0, 1, batch).encode(), keys.signer(0)).encode();
+        return new Ready.Outbound(Ready.ALL_REPLICAS, pp);
+    }
+
+    @Test
+    public void equivocatingPrimarySendsTheNextReplicaAnotherCorrectlySignedBatchAtTheSameSequenceNumber() {
+        Ready.Outbound pp = prePrepare(2);
+        List<Ready.Outbound> out = new Equivocate(node(0)).outgoing(List.of(pp));
+        assertEquals(3, out.size());
+        for (Ready.Outbound o : out) {
+            Signed s = Signed.decode(o.bytes());
+            assertTrue(s.verify(keys.verifier()));
+            PrePrepare p = PrePrepare.decode(s.body());
+            assertEquals(1, p.seq());
+            assertEquals(o.to() == 1, !java.util.Arrays.equals(o.bytes(), pp.bytes()));
+        }
+    }
+
+    @Test
+    public void equivocatingReplicaLeavesWhatIsNoOwnPrePrepareAlone() {
+        Ready.Outbound prepare = new Ready.Outbound(Ready.ALL_REPLICAS,
+                Signed.sign(Kind.PREPARE, 0, new byte[8], keys.signer(0)).encode());
+        List<Ready.Outbound> in = List.of(prepare, new Ready.Outbound(CLIENT, new byte[] {1, 2}));
+        assertEquals(in, new Equivocate(node(0)).outgoing(in));
+    }
+
+    @Test
+    public void slowPrimaryHoldsItsPrePreparesForSixTenthsOfTheViewChangeTimeout() {
+        SlowPrimary slow = new SlowPrimary(node(0));
+        assertEquals(cfg.get(GroupConfig.VIEW_CHANGE_TIMEOUT) * 6L / 10, slow.delayTicks());
+        Ready.Outbound pp = prePrepare(1);
+        Ready.Outbound other = new Ready.Outbound(CLIENT, new byte[] {7});
+        assertEquals(List.of(other), slow.outgoing(List.of(pp, other)));
+        for (long t = 1; t < slow.delayTicks(); t++) {
+            assertEquals("tick " + t, List.of(), slow.onTick());
+        }
+        assertEquals(List.of(pp), slow.onTick());
+        assertEquals(List.of(), slow.onTick());
+    }
+
+    @Test
+    public void wrongReplyIsCorrectlySignedCoversAnotherResultAndIsTheSameAtEveryLiar() {
+        byte[] result = "<v>41</v>".getBytes(StandardCharsets.UTF_8);
+        byte[] random = new byte[0];
+        List<ReplyCertificate.Entry> entries = List.of(
+                new ReplyCertificate.Entry("urn:other", 3, ReplyCertificate.resultDigest(new byte[1], random)),
+                new ReplyCertificate.Entry("urn:s", 5, ReplyCertificate.resultDigest(result, random)));
+        List<byte[]> lies = new ArrayList<>();
+        for (int id : new int[] {0, 1}) {
+            Signed cert = Signed.sign(Kind.REPLY, id, new ReplyCertificate(0, entries).encode(), keys.signer(id));
+            byte[] bundle = ReplyBundle.of(cert, 1, result, random).encode();
+            Ready.Outbound sent = new WrongReply(node(id)).outgoing(List.of(new Ready.Outbound(CLIENT, bundle))).get(0);
+            ReplyBundle b = ReplyBundle.decode(sent.bytes());
+            assertTrue("a reply the client takes as authentic", b.verify(keys.verifier()));
+            assertEquals(id, b.sender());
+            assertEquals(5, b.messageNumber());
+            lies.add(b.result());
+        }
+        assertArrayEquals("<v>42</v>".getBytes(StandardCharsets.UTF_8), lies.get(0));
+        assertArrayEquals(lies.get(0), lies.get(1));
+    }
+
+    @Test
+    public void corruptedResultsSwapFlagsAndWrapDigits() {
+        assertEquals("<r>false</r>", new String(WrongReply.corrupted("<r>true</r>".getBytes(StandardCharsets.UTF_8)),
+                StandardCharsets.UTF_8));
+        assertEquals("<v>10</v>", new String(WrongReply.corrupted("<v>19</v>".getBytes(StandardCharsets.UTF_8)),
+                StandardCharsets.UTF_8));
+        assertEquals("abx", new String(WrongReply.corrupted("ab".getBytes(StandardCharsets.UTF_8)),
+                StandardCharsets.UTF_8));
+    }
+
+    @Test
+    public void selectiveReplicaIsSilentTowardFReplicasOnly() {
+        Selective s = new Selective(node(2));
+        assertEquals(java.util.Set.of(3), s.ignored());
+        byte[] b = {1};
+        List<Ready.Outbound> out = s.outgoing(List.of(new Ready.Outbound(Ready.ALL_REPLICAS, b),
+                new Ready.Outbound(3, b), new Ready.Outbound(1, b), new Ready.Outbound(CLIENT, b)));
+        List<Integer> to = out.stream().map(Ready.Outbound::to).toList();
+        assertEquals(List.of(0, 1, 1, CLIENT), to);
+    }
+
+    @Test
+    public void forgedMessagesNeverCarryAValidSignature() {
+        Forge forge = new Forge(node(0));
+        forge.outgoing(List.of(prePrepare(1), new Ready.Outbound(Ready.ALL_REPLICAS,
+                Signed.sign(Kind.PREPARE, 0, new byte[24], keys.signer(0)).encode())));
+        int envelopes = 0;
+        for (int t = 0; t < 50; t++) {
+            for (Ready.Outbound o : forge.onTick()) {
+                Signed s = Behaviour.envelope(o.bytes());
+                if (s != null) {
+                    envelopes++;
+                    assertFalse(s.verify(keys.verifier()));
+                }
+            }
+        }
+        assertTrue("some forgeries decode as envelopes: " + envelopes, envelopes > 0);
+    }
+
+    @Test
+    public void replayResendsOnlyMessagesItReceivedOrSent() {
+        Replay replay = new Replay(node(0));
+        assertEquals(List.of(), replay.onTick());
+        byte[] heard = request(9);
+        replay.received(heard);
+        List<Ready.Outbound> again = replay.onTick();
+        assertEquals(Replay.PER_TICK, again.size());
+        for (Ready.Outbound o : again) {
+            assertSame(heard, o.bytes());
+        }
+    }
+
+    @Test
+    public void floodSendsCorrectlySignedMessagesOfThisReplica() {
+        List<Ready.Outbound> out = new Flood(node(3)).onTick();
+        assertEquals(Flood.PER_TICK, out.size());
+        for (Ready.Outbound o : out) {
+            Signed s = Signed.decode(o.bytes());
+            assertEquals(3, s.sender());
+            assertTrue(s.verify(keys.verifier()));
+        }
+    }
+
+    @Test
+    public void decoratorLeavesTheEngineAloneWithoutThePropertyAndRefusesUnknownBehaviours() {
+        Engine engine = new Replica(cfg, 0, keys.signer(0), keys.verifier());
+        EngineDecorator.Context ctx = new EngineDecorator.Context(cfg, 0, keys.signer(0), false);
+        System.clearProperty(ByzantineDecorator.PROPERTY);
+        assertSame(engine, new ByzantineDecorator().decorate(engine, ctx));
+        System.setProperty(ByzantineDecorator.PROPERTY, "flood");
+        Engine byz = new ByzantineDecorator().decorate(engine, ctx);
+        assertNotEquals(engine, byz);
+        assertTrue(byz.describe(), byz.describe().startsWith("Byzantine (flood)"));
+        System.setProperty(ByzantineDecorator.PROPERTY, "conflict");
+        try {
+            new ByzantineDecorator().decorate(engine, ctx);
+            fail("conflict is not built");
+        } catch (IllegalArgumentException expected) {
+            assertTrue(expected.getMessage().contains("not yet"));
+        }
+    }
+
+    @Test
+    public void theArtifactRegistersItsDecoratorWithTheModulesExtensionPoint() {
+        Engine engine = new Replica(cfg, 1, keys.signer(1), keys.verifier());
+        EngineDecorator.Context ctx = new EngineDecorator.Context(cfg, 1, keys.signer(1), false);
+        System.setProperty(ByzantineDecorator.PROPERTY, "selective");
+        assertTrue(EngineDecorator.applyAll(engine, ctx) instanceof ByzantineEngine);
+        System.clearProperty(ByzantineDecorator.PROPERTY);
+        assertSame(engine, EngineDecorator.applyAll(engine, ctx));
+    }
+}
