@@ -89,6 +89,11 @@ final class ByzantineEngine implements Engine {
     }
 
     @Override
+    public int clientTableEntries() {
+        return engine.clientTableEntries();
+    }
+
+    @Override
     public long view() {
         return engine.view();
     }

@@ -46,7 +46,7 @@ public class BehaviourTest {
     }
 
     private Node node(int id) {
-        Engine engine = new Replica(cfg, id, keys.signer(id), keys.verifier());
+        Engine engine = Replica.builder(cfg, id, keys.signer(id), keys.verifier()).build();
         return new Node(engine, new EngineDecorator.Context(cfg, id, keys.signer(id), false));
     }
 
@@ -187,7 +187,7 @@ public class BehaviourTest {
 
     @Test
     public void decoratorLeavesTheEngineAloneWithoutThePropertyAndRefusesUnknownBehaviours() {
-        Engine engine = new Replica(cfg, 0, keys.signer(0), keys.verifier());
+        Engine engine = Replica.builder(cfg, 0, keys.signer(0), keys.verifier()).build();
         EngineDecorator.Context ctx = new EngineDecorator.Context(cfg, 0, keys.signer(0), false);
         System.clearProperty(ByzantineDecorator.PROPERTY);
         assertSame(engine, new ByzantineDecorator().decorate(engine, ctx));
@@ -206,7 +206,7 @@ public class BehaviourTest {
 
     @Test
     public void theArtifactRegistersItsDecoratorWithTheModulesExtensionPoint() {
-        Engine engine = new Replica(cfg, 1, keys.signer(1), keys.verifier());
+        Engine engine = Replica.builder(cfg, 1, keys.signer(1), keys.verifier()).build();
         EngineDecorator.Context ctx = new EngineDecorator.Context(cfg, 1, keys.signer(1), false);
         System.setProperty(ByzantineDecorator.PROPERTY, "selective");
         assertTrue(EngineDecorator.applyAll(engine, ctx) instanceof ByzantineEngine);

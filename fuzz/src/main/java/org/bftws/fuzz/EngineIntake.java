@@ -33,7 +33,7 @@ final class EngineIntake implements Target {
     EngineIntake(long seed) {
         GroupConfig cfg = GroupConfig.defaults();
         TestKeys keys = TestKeys.seeded(5, seed);
-        this.engine = new Replica(cfg, 1, keys.signer(1), keys.verifier());
+        this.engine = Replica.builder(cfg, 1, keys.signer(1), keys.verifier()).build();
         Request q = new Request(CLIENT, "urn:fuzz:" + CLIENT, 1, false, "op".getBytes(StandardCharsets.UTF_8));
         Signed request = Signed.sign(Kind.REQUEST, CLIENT, q.encode(), keys.signer(CLIENT));
         PrePrepare pp = PrePrepare.of(0, 1, List.of(request));
