@@ -32,14 +32,14 @@ import org.bftws.core.replication.RandomizedOperations;
 import org.bftws.core.engine.Ready;
 
 /**
- * An ordering engine on SINTRA's atomic broadcast channel (§2.5), in the contract of {@code pbft.Replica}
+ * An ordering engine on SINTRA's atomic broadcast channel (§2.5), in the contract every engine implements
  * ({@link Engine}): client REQUEST envelopes are checked as PBFT checks them ({@link ClientRequests}) and
  * sent on the channel; each delivered round r becomes one {@link Effect.Execute} with seq = r and view 0,
  * its requests in the channel's order with duplicates removed by the client table (exactly-once, reply
  * cache); replies go out as PBFT's, one signed certificate per batch. There is no primary and no view
  * change: no timer decides anything.
  *
- * <p>Checkpoints and state transfer (Castro-Liskov §4.3, PBFT's {@link Checkpoints}): after every round
+ * <p>Checkpoints and state transfer (Castro-Liskov §4.3, {@link Checkpoints}, as PBFT's): after every round
  * that is a multiple of {@code bftws.checkpointInterval}, execution pauses for {@link
  * Effect.CaptureState}; the checkpoint's digest covers (round, client table, application state) and is
  * multicast in a CHECKPOINT message; at 2f+1 matching ones it is stable. A replica that knows a stable
@@ -63,18 +63,18 @@ import org.bftws.core.engine.Ready;
  * neither safety nor the order depends on ticks. Memory: the resend log holds the rounds above the stable
  * checkpoint, at most {@code bftws.logWindow} of them; an idle group resends nothing.
  *
- * <p>Randomized requests (CT algorithm, integrity paper §5, PBFT's {@link Coins}): a delivered round is
+ * <p>Randomized requests (CT algorithm, integrity paper §5, {@link Coins}, as PBFT's): a delivered round is
  * final, so on delivery this replica releases its threshold-coin shares, one per randomized request on
  * (group, round, D(request)), or one per round on (group, round, digest of the decided vector) with {@code
  * bftws.coinPerBatch}; the round executes once f+1 valid shares combined to each coin; a bad share is
  * evidence against its sender. The coin key is the one binary agreement tosses its coins with ({@link
  * Context#coin}); the two sign in separate domains.
  *
- * <p>Confidential requests (SINTRA §2.6, secure causal atomic broadcast, PBFT's {@link Decryptions}): a
+ * <p>Confidential requests (SINTRA §2.6, secure causal atomic broadcast, {@link Decryptions}, as PBFT's): a
  * delivered round's TDH2 ciphertexts are checked and this replica releases its decryption shares; the round
  * executes once each valid one opened from k verified shares, and invalid ones are skipped alike everywhere.
  *
- * <p>It keeps no journal ({@code pbft.Journal}): its {@link Ready#persist} stays empty, and a restarted one
+ * <p>It keeps no journal ({@code engine.Journal}): its {@link Ready#persist} stays empty, and a restarted one
  * starts empty and catches up by state transfer, counted among the f faulty.
  */
 public final class AsyncReplica implements Engine {

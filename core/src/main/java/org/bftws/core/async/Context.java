@@ -20,8 +20,8 @@ import org.bftws.core.engine.Event;
 import org.bftws.core.engine.Ready;
 
 /**
- * One replica's runtime for its asynchronous protocol instances, in the same contract as {@code
- * pbft.Replica}: bytes in ({@link #receive}) or a local input ({@link #input}), a {@link Ready} out
+ * One replica's runtime for its asynchronous protocol instances, stepped as every engine is ({@code
+ * engine.Engine}): bytes in ({@link #receive}) or a local input ({@link #input}), a {@link Ready} out
  * (messages as encoded {@link Signed} envelopes of kind {@link Kind#ASYNC}, and {@link Event.Evidence}).
  * No threads, clocks or randomness.
  *

@@ -1,7 +1,7 @@
 /**
  * SINTRA's asynchronous protocols (Cachin-Poritz, "Secure Intrusion-tolerant Replication on the Internet", 2002, §2) as pure deterministic state machines, in
- * the contract of {@code pbft.Replica}: bytes or a local input in, a {@code pbft.Ready} out; no threads,
- * clocks or randomness.
+ * the manner of every ordering engine ({@code engine.Engine}): bytes or a local input in, an {@code
+ * engine.Ready} out; no threads, clocks or randomness. Nothing here imports {@code pbft}.
  *
  * <ul>
  *   <li>{@link org.bftws.core.async.Pid}: the hierarchical protocol id of an instance ({@code
@@ -35,10 +35,11 @@
  *   <li>{@link org.bftws.core.async.AtomicBroadcast} (SINTRA §2.5): the channel; rounds of signed
  *       proposals, a vector of n−f of them (by digest) decided by multi-valued agreement, delivered in a fixed
  *       order once this party holds the proposals it names.
- *   <li>{@link org.bftws.core.async.AsyncReplica}: an ordering engine on the channel with {@code
- *       pbft.Replica}'s contract ({@code pbft.Engine}), sharing its client checks, client table and replies
- *       ({@code pbft.ClientRequests}), its checkpoints and state transfer ({@code pbft.Checkpoints}) and its
- *       threshold coins for randomized requests ({@code pbft.Coins}); it resends its messages of open
+ *   <li>{@link org.bftws.core.async.AsyncReplica}: an ordering engine on the channel ({@code
+ *       engine.Engine}, the contract PBFT's {@code pbft.Replica} also implements), sharing with PBFT the
+ *       client checks, client table and replies ({@code replication.ClientRequests}), checkpoints and state
+ *       transfer ({@code replication.Checkpoints}), threshold coins for randomized requests ({@code
+ *       replication.Coins}) and execution ({@code replication.ExecutionPipeline}); it resends its messages of open
  *       instances on ticks without progress ({@link org.bftws.core.async.Context#retransmit}).
  * </ul>
  */
