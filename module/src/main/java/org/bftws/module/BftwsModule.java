@@ -134,7 +134,7 @@ public class BftwsModule extends SandeshaModule {
         // Added after Sandesha2's own resolver, so it runs after it and can undo its verdict.
         configContext.getAxisConfiguration().addTargetResolver(new EngagementTargetResolver(module.getName()));
         LOG.info("bftws module {} initialised: replicated={}, role={}", module.getName(), config.replicated(),
-                config.role().configValue());
+                config.side().configValue());
     }
 
     @Override

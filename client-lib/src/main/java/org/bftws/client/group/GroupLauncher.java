@@ -24,7 +24,7 @@ import org.bftws.core.keys.MemberFiles;
 import org.bftws.module.config.BftwsKeys;
 import org.bftws.module.config.KeysMode;
 import org.bftws.module.config.Ordering;
-import org.bftws.module.config.Role;
+import org.bftws.module.config.Side;
 import org.bftws.module.http.RoutingHttpServer;
 
 /**
@@ -448,7 +448,7 @@ public final class GroupLauncher {
 
     /** {@code bftws.role=client} with keygen's {@code client-J.key} (J from 1). */
     public static String clientParameters(int j, Path keys) {
-        return param(BftwsKeys.ROLE, Role.CLIENT)
+        return param(BftwsKeys.ROLE, Side.CLIENT)
                 + param(BftwsKeys.PRIVATE_KEY, keys.resolve(KeyFiles.clientFileName(j)));
     }
 

@@ -57,7 +57,8 @@ public final class BftwsConfig {
         return get(BftwsKeys.REPLICATED);
     }
 
-    public Role role() {
+    /** Which side of the group this instance is ({@code bftws.role}). */
+    public Side side() {
         return get(BftwsKeys.ROLE);
     }
 
@@ -209,7 +210,7 @@ public final class BftwsConfig {
 
     /** True on a replica of a configured group: the only case where ordering handlers act. */
     public boolean isReplica() {
-        return replicated() && role() == Role.REPLICA;
+        return replicated() && side() == Side.REPLICA;
     }
 
     /** True if {@code address} (a message's wsa:To) addresses a service of this configuration's group. */
@@ -240,6 +241,6 @@ public final class BftwsConfig {
 
     /** True on a client of a configured group: the only case where the voter acts. */
     public boolean isGroupClient() {
-        return replicated() && role() == Role.CLIENT;
+        return replicated() && side() == Side.CLIENT;
     }
 }

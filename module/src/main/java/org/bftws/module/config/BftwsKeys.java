@@ -26,10 +26,10 @@ public final class BftwsKeys {
     public static final ConfigKey<Boolean> REPLICATED = ConfigKey.bool("bftws.replicated", GROUP, false);
 
     /**
-     * "client" or "replica": handlers cannot tell the sides apart from the message (see {@link Role}). Default
+     * "client" or "replica": handlers cannot tell the sides apart from the message (see {@link Side}). Default
      * client: clients far outnumber replicas, and a client needs the fewest other keys.
      */
-    public static final ConfigKey<Role> ROLE = ConfigKey.choice("bftws.role", INSTANCE, Role.class, Role.CLIENT);
+    public static final ConfigKey<Side> ROLE = ConfigKey.choice("bftws.role", INSTANCE, Side.class, Side.CLIENT);
 
     /**
      * The group endpoint applications address (paper §3.3.1.2); the Multicast Sender maps it. Required when

@@ -155,7 +155,7 @@ public final class BftwsParameters {
         checkSeparateExecution(values, group);
         readableFile(required(values, PRIVATE_KEY), PRIVATE_KEY);
         readableFile(required(values, PUBLIC_KEYS), PUBLIC_KEYS);
-        if (values.isSet(CLIENT_REPLY_ENDPOINT) && values.get(ROLE) != Role.CLIENT) {
+        if (values.isSet(CLIENT_REPLY_ENDPOINT) && values.get(ROLE) != Side.CLIENT) {
             throw new BftwsConfigException(CLIENT_REPLY_ENDPOINT.name(), "is set, but " + ROLE + " is replica");
         }
         List<ReplicaEndpoint> all = new ArrayList<>(replicas);
@@ -223,7 +223,7 @@ public final class BftwsParameters {
             return;
         }
         String key = BftwsKeys.DATA_DIR.name();
-        if (values.get(ROLE) == Role.CLIENT) {
+        if (values.get(ROLE) == Side.CLIENT) {
             throw new BftwsConfigException(key, "is set, but " + ROLE + " is client: only replicas keep a journal");
         }
         if (values.get(ORDERING) == Ordering.ASYNC) {
@@ -244,7 +244,7 @@ public final class BftwsParameters {
      * replica's share in its data directory.
      */
     private static void checkKeysMode(ConfigValues values, GroupConfig group) {
-        if (values.get(BftwsKeys.KEYS_MODE) != KeysMode.DKG || values.get(ROLE) == Role.CLIENT) {
+        if (values.get(BftwsKeys.KEYS_MODE) != KeysMode.DKG || values.get(ROLE) == Side.CLIENT) {
             return;
         }
         String why = " with " + BftwsKeys.KEYS_MODE + "=dkg";
@@ -282,7 +282,7 @@ public final class BftwsParameters {
 
     private static void checkReplicaId(ConfigValues values, GroupConfig group) {
         int n = group.n();
-        if (values.get(ROLE) == Role.CLIENT) {
+        if (values.get(ROLE) == Side.CLIENT) {
             if (values.isSet(REPLICA_ID)) {
                 throw new BftwsConfigException(REPLICA_ID.name(), "is set, but " + ROLE + " is client");
             }

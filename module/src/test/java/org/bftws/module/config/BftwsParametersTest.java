@@ -55,7 +55,7 @@ public class BftwsParametersTest {
         assertFalse(c.isReplica());
         assertFalse(c.isGroupClient());
         assertEquals(0, c.n());
-        assertEquals(Role.CLIENT, c.role());
+        assertEquals(Side.CLIENT, c.side());
         // The protocol keys come from core, with core's defaults: no second declaration here.
         assertEquals(1, c.f());
         assertEquals(GroupConfig.CHECKPOINT_INTERVAL.defaultValue().intValue(), c.group().checkpointInterval());
