@@ -154,10 +154,10 @@ public final class MultiValuedAgreement extends Protocol {
     for (ConsistentBroadcast.Certificate c : certified) {
       b.append(c == null ? '-' : '+');
     }
-    String ba = agreement == null ? "none" : agreement.decision() == null ? "running"
+    String binaryAgreement = agreement == null ? "none" : agreement.decision() == null ? "running"
         : "decided " + agreement.decision().value();
-    return b + " votes=" + votes.getOrDefault(round, Map.of()) + " agreement=" + ba + " fetching=" + fetching
-        + " decided=" + (decided != null);
+    return b + " votes=" + votes.getOrDefault(round, Map.of()) + " agreement=" + binaryAgreement
+        + " fetching=" + fetching + " decided=" + (decided != null);
   }
 
   /** Whether this party decided a proposal it is still fetching. */

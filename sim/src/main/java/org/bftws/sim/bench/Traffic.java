@@ -68,7 +68,7 @@ final class Traffic {
     List<String> seg = m.pid().segments(); // abc / r [/ mvba [/ cb / j | / vba / k]]
     String protocol = seg.size() <= 2 ? "abc proposal" : seg.size() <= 3 ? "mvba vote" : seg.get(3);
     if (protocol.equals("vba")) {
-      protocol = "vba " + abaType(m.type());
+      protocol = "vba " + binaryAgreementType(m.type());
       if (m.type() == BinaryAgreement.Type.COIN.code()) {
         coinMessages++;
       }
@@ -84,7 +84,7 @@ final class Traffic {
     byProtocol.computeIfAbsent(protocol, p -> new Count()).add(recipients, length);
   }
 
-  private static String abaType(int type) {
+  private static String binaryAgreementType(int type) {
     for (BinaryAgreement.Type t : BinaryAgreement.Type.values()) {
       if (t.code() == type) {
         return t.name().toLowerCase(Locale.ROOT).replace('_', '-');
