@@ -14,6 +14,7 @@ import org.bftws.core.crypto.threshold.SchemeId;
 import org.bftws.core.crypto.threshold.SignatureShare;
 import org.bftws.core.crypto.threshold.Tdh2;
 import org.bftws.core.crypto.threshold.Tdh2Ciphertext;
+import org.bftws.core.crypto.threshold.Tdh2Tampering;
 import org.bftws.core.crypto.threshold.ThresholdParams;
 import org.bftws.core.engine.Effect;
 import org.bftws.core.engine.Event;
@@ -200,7 +201,8 @@ public class DecryptionsTest {
   public void correctReplicasRefuseARelabelledCiphertextBeforeOrdering() {
     group();
     send(sealed("bid C"));
-    send(sign(2, ciphertext(1, "bid C").relabelled(ConfidentialConfig.label(Cluster.GROUP_ID, SEALED, 2)).encode()));
+    byte[] moved = ConfidentialConfig.label(Cluster.GROUP_ID, SEALED, 2);
+    send(sign(2, Tdh2Tampering.relabelled(ciphertext(1, "bid C"), moved).encode()));
     for (int i = 0; i < 4; i++) {
       assertEquals(List.of("bid C"), g.operations(i));
       assertEquals(1, g.eventsOf(i, Event.Committed.class).size());

@@ -38,16 +38,6 @@ public final class Tdh2Ciphertext {
     return payload.clone();
   }
 
-  /** The same ciphertext with another label (for tests of label binding: its proof no longer holds). */
-  public Tdh2Ciphertext relabelled(byte[] other) {
-    return new Tdh2Ciphertext(other, payload, u, uBar, proof);
-  }
-
-  /** The same ciphertext with another payload (for tests: its proof no longer holds). */
-  public Tdh2Ciphertext withPayload(byte[] other) {
-    return new Tdh2Ciphertext(label, other, u, uBar, proof);
-  }
-
   public byte[] encode() {
     Codec.Writer w = new Codec.Writer().u8(SchemeId.TDH2.code()).bytes(label).bytes(P256.encodePoint(u))
         .bytes(P256.encodePoint(uBar)).bytes(P256.toScalar(proof.challenge()))

@@ -124,7 +124,8 @@ public class Tdh2Test {
   @Test
   public void relabelledCiphertextIsRefused() throws Exception {
     Tdh2Ciphertext c = encrypt(f1, LABEL, BID, 5);
-    Tdh2Ciphertext moved = c.relabelled("urn:bftws:group|urn:uuid:attacker|1".getBytes(StandardCharsets.US_ASCII));
+    Tdh2Ciphertext moved = Tdh2Tampering.relabelled(c,
+        "urn:bftws:group|urn:uuid:attacker|1".getBytes(StandardCharsets.US_ASCII));
     assertFalse(TDH2.isValid(moved));
     expectInvalid(() -> TDH2.share(f1.group(), f1.share(1), moved));
     List<SignatureShare> honest = shares(f1, c, 1, 2);
@@ -136,7 +137,7 @@ public class Tdh2Test {
     Tdh2Ciphertext c = encrypt(f1, LABEL, BID, 6);
     byte[] payload = c.payload();
     payload[0] ^= 1;
-    Tdh2Ciphertext flipped = c.withPayload(payload);
+    Tdh2Ciphertext flipped = Tdh2Tampering.withPayload(c, payload);
     assertFalse(TDH2.isValid(flipped));
     expectInvalid(() -> TDH2.share(f1.group(), f1.share(2), flipped));
     // a changed proof, or u and ū of another ciphertext
