@@ -32,6 +32,7 @@ import org.bftws.core.pbft.RandomnessConfig;
 import org.bftws.core.engine.Ready;
 import org.bftws.core.pbft.Replica;
 import org.bftws.core.replication.ReplicatedClients;
+import org.bftws.core.testkit.EffectPerformer;
 import org.bftws.core.testkit.HashChainApp;
 import org.bftws.core.testkit.TestKeys;
 import org.bftws.core.voter.ClientCore;
@@ -692,26 +693,37 @@ public final class Simulation {
         }
       }
     }
-    for (Effect e : r.effects) {
-      if (e instanceof Effect.Execute ex) {
-        if (correct && !cfg.replies(node.id)) {
+    EffectPerformer.perform(in.replica, r.effects, service(node, in), next -> handle(node, in, next));
+  }
+
+  /**
+   * The replica's hash chain as the performer runs it: each batch a correct replica executes goes to the
+   * checker first (S10: only replicas that reply execute).
+   */
+  private EffectPerformer.Service service(ReplicaNode node, Instance in) {
+    return new EffectPerformer.Service() {
+      @Override
+      public List<byte[]> execute(Effect.Execute ex) {
+        if (!node.byzantine && !cfg.replies(node.id)) {
           checker.violation("S10 roles: replica " + node.id + ", which does not execute, executed seq "
               + ex.seq());
         }
-        if (correct) {
+        if (!node.byzantine) {
           checker.executed(node.id, ex);
         }
-        List<byte[]> results = new ArrayList<>();
-        for (int i = 0; i < ex.requests().size(); i++) {
-          results.add(in.app.execute(ex.requests().get(i), ex.randoms().get(i)));
-        }
-        handle(node, in, in.replica.executed(ex.seq(), results));
-      } else if (e instanceof Effect.CaptureState cs) {
-        handle(node, in, in.replica.stateCaptured(cs.seq(), in.app.getState()));
-      } else if (e instanceof Effect.InstallState is) {
-        in.app.setState(is.appState());
+        return in.app.execute(ex);
       }
-    }
+
+      @Override
+      public byte[] state() {
+        return in.app.getState();
+      }
+
+      @Override
+      public void install(byte[] state) {
+        in.app.setState(state);
+      }
+    };
   }
 
   void handleClient(ClientNode c, Ready r) {

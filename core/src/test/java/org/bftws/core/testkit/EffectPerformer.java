@@ -2,6 +2,7 @@ package org.bftws.core.testkit;
 
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.bftws.core.engine.Effect;
 import org.bftws.core.engine.Engine;
 import org.bftws.core.engine.Ready;
@@ -12,7 +13,8 @@ import org.bftws.core.message.Request;
  * harnesses"): in the order the engine emitted them, each against the node's {@link Service}, and what the
  * engine answers (a {@link Ready} for the results, the captured state or the read-only result) goes to {@code
  * then}, which routes its messages and performs its effects in turn. What a harness records or falsifies
- * (executions, lying nodes) lives in its {@link Service}.
+ * (executions, lying nodes) lives in its {@link Service}; how it measures its calls into the engine (the
+ * benches' CPU clock) in its {@link Calls}.
  */
 public final class EffectPerformer {
   private EffectPerformer() {
@@ -33,6 +35,16 @@ public final class EffectPerformer {
 
     /** Replaces the state by one a state transfer installs ({@code set_state}). */
     void install(byte[] state);
+  }
+
+  /** How a harness makes each call into the engine that answers an effect ({@code executed}, ...). */
+  @FunctionalInterface
+  public interface Calls {
+    /** Calls straight through. */
+    Calls DIRECT = Supplier::get;
+
+    /** Makes {@code call} (e.g. timed on the thread's CPU clock) and returns its answer. */
+    Ready call(Supplier<Ready> call);
   }
 
   /** The harness's service is a {@link HashChainApp}, as it runs it. */
@@ -63,13 +75,25 @@ public final class EffectPerformer {
 
   /** Performs {@code effects} of {@code engine} against {@code service}; each answer goes to {@code then}. */
   public static void perform(Engine engine, List<Effect> effects, Service service, Consumer<Ready> then) {
+    perform(engine, effects, service, Calls.DIRECT, then);
+  }
+
+  /**
+   * The same, each call into {@code engine} made through {@code calls}; the service runs outside them (the
+   * application's work is not the engine's).
+   */
+  public static void perform(Engine engine, List<Effect> effects, Service service, Calls calls,
+      Consumer<Ready> then) {
     for (Effect e : effects) {
       if (e instanceof Effect.Execute ex) {
-        then.accept(engine.executed(ex.seq(), service.execute(ex)));
+        List<byte[]> results = service.execute(ex);
+        then.accept(calls.call(() -> engine.executed(ex.seq(), results)));
       } else if (e instanceof Effect.ExecuteReadOnly ro) {
-        then.accept(engine.executedReadOnly(ro.request(), service.executeReadOnly(ro.request())));
+        byte[] result = service.executeReadOnly(ro.request());
+        then.accept(calls.call(() -> engine.executedReadOnly(ro.request(), result)));
       } else if (e instanceof Effect.CaptureState cs) {
-        then.accept(engine.stateCaptured(cs.seq(), service.state()));
+        byte[] state = service.state();
+        then.accept(calls.call(() -> engine.stateCaptured(cs.seq(), state)));
       } else if (e instanceof Effect.InstallState is) {
         service.install(is.appState());
       }

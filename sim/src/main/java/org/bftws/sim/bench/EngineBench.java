@@ -20,9 +20,9 @@ import org.bftws.core.message.PrePrepare;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.Signed;
 import org.bftws.core.message.Vote;
-import org.bftws.core.engine.Effect;
 import org.bftws.core.engine.Ready;
 import org.bftws.core.pbft.Replica;
+import org.bftws.core.testkit.EffectPerformer;
 import org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters;
 import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
 
@@ -109,6 +109,7 @@ public final class EngineBench {
   }
 
   private final List<Ready> produced = new ArrayList<>();
+  private final EchoService service = new EchoService(requests -> executed += requests);
 
   private static final java.lang.management.ThreadMXBean THREADS = java.lang.management.ManagementFactory.getThreadMXBean();
   /** CPU time of this thread inside the replica: robust to other load on a shared machine. */
@@ -125,18 +126,7 @@ public final class EngineBench {
 
   private void perform(Ready r) {
     produced.add(r);
-    for (Effect e : r.effects) {
-      if (e instanceof Effect.Execute ex) {
-        List<byte[]> results = new ArrayList<>(ex.requests().size());
-        for (Request q : ex.requests()) {
-          results.add(q.operation());
-        }
-        executed += results.size();
-        perform(replica.executed(ex.seq(), results));
-      } else if (e instanceof Effect.CaptureState cs) {
-        perform(replica.stateCaptured(cs.seq(), new byte[32]));
-      }
-    }
+    EffectPerformer.perform(replica, r.effects, service, this::perform);
   }
 
   /** One batch of the normal case, as the backup sees it (Castro-Liskov §4.2). */

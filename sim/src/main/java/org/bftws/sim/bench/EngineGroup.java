@@ -2,9 +2,6 @@ package org.bftws.sim.bench;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.function.Supplier;
 import org.bftws.core.async.AsyncReplica;
 import org.bftws.core.config.GroupConfig;
@@ -21,10 +18,11 @@ import org.bftws.core.message.ReplyBundle;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.Signed;
 import org.bftws.core.replication.CoinConfig;
-import org.bftws.core.engine.Effect;
 import org.bftws.core.engine.Engine;
 import org.bftws.core.engine.Ready;
 import org.bftws.core.pbft.Replica;
+import org.bftws.core.testkit.EffectPerformer;
+import org.bftws.core.testkit.Scheduler;
 import org.bftws.core.testkit.TestKeys;
 import org.bftws.core.testkit.TestRandom;
 
@@ -100,14 +98,14 @@ final class EngineGroup {
   final long[] batches;
   final Traffic traffic;
   final Signatures[] signatures;
+  /** Replica i's application, counting into {@link #executed} and {@link #batches}. */
+  private final EchoService[] services;
   /** The group's threshold coin, counting (async only; null for PBFT). */
   final CoinCounts coins;
   private final TestKeys keys;
   private final byte[] operation;
-  private final ArrayDeque<Msg> network = new ArrayDeque<>();
-  /** With a random schedule: messages in flight, any of which may arrive next (null: FIFO). */
-  private final List<Msg> inFlight;
-  private final java.util.Random scheduler;
+  /** The in-memory network: FIFO, or a seeded draw among the messages in flight. */
+  private final Scheduler<Msg> network;
   private final long[] nextNumber;
   private final int[] repliesToCurrent;
   private long sent;
@@ -127,8 +125,7 @@ final class EngineGroup {
    */
   EngineGroup(Ordering ordering, int f, int batch, int clients, int operationBytes, boolean agreements,
       boolean randomSchedule) {
-    this.inFlight = randomSchedule ? new ArrayList<>() : null;
-    this.scheduler = randomSchedule ? new java.util.Random(SEED) : null;
+    this.network = randomSchedule ? Scheduler.seeded(new java.util.Random(SEED)) : Scheduler.fifo();
     this.ordering = ordering;
     this.f = f;
     this.n = 3 * f + 1;
@@ -143,8 +140,14 @@ final class EngineGroup {
     this.batches = new long[n];
     this.traffic = new Traffic(agreements);
     this.signatures = new Signatures[n];
+    this.services = new EchoService[n];
     for (int i = 0; i < n; i++) {
       signatures[i] = new Signatures();
+      int replica = i;
+      services[i] = new EchoService(requests -> {
+        executed[replica] += requests;
+        batches[replica]++;
+      });
     }
     this.nextNumber = new long[clients];
     this.repliesToCurrent = new int[clients];
@@ -201,26 +204,12 @@ final class EngineGroup {
   }
 
   private void post(Msg m) {
-    if (inFlight == null) {
-      network.add(m);
-    } else {
-      inFlight.add(m);
-    }
+    network.post(m);
   }
 
   /** The next message to arrive, or null when none is in flight. */
   private Msg next() {
-    if (inFlight == null) {
-      return network.poll();
-    }
-    if (inFlight.isEmpty()) {
-      return null;
-    }
-    int k = scheduler.nextInt(inFlight.size());
-    Msg m = inFlight.get(k);
-    inFlight.set(k, inFlight.get(inFlight.size() - 1));
-    inFlight.remove(inFlight.size() - 1);
-    return m;
+    return network.next();
   }
 
   int operationBytes() {
@@ -274,18 +263,6 @@ final class EngineGroup {
         post(new Msg(i, o.to(), o.bytes()));
       }
     }
-    for (Effect e : r.effects) {
-      if (e instanceof Effect.Execute ex) {
-        List<byte[]> results = new ArrayList<>(ex.requests().size());
-        for (Request q : ex.requests()) {
-          results.add(q.operation());
-        }
-        executed[i] += results.size();
-        batches[i]++;
-        handle(i, timed(i, () -> engines[i].executed(ex.seq(), results)));
-      } else if (e instanceof Effect.CaptureState cs) {
-        handle(i, timed(i, () -> engines[i].stateCaptured(cs.seq(), new byte[32])));
-      }
-    }
+    EffectPerformer.perform(engines[i], r.effects, services[i], call -> timed(i, call), next -> handle(i, next));
   }
 }
