@@ -290,7 +290,8 @@ public final class Simulation {
       return new ExecutionNode(cfg, id, signers.get(id), verifier).replicatedClients(replicated);
     }
     if (o.async()) {
-      AsyncReplica r = new AsyncReplica(cfg, id, signers.get(id), verifier, asyncCoins[id], operations());
+      AsyncReplica r = AsyncReplica.builder(cfg, id, signers.get(id), verifier).coin(asyncCoins[id])
+          .operations(operations()).build();
       return sealed == null ? r : r.confidentialOperations(sealed.replica(id));
     }
     Replica r = Replica.builder(cfg, id, signers.get(id), verifier)

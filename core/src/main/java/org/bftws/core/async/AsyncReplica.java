@@ -118,12 +118,53 @@ public final class AsyncReplica implements Engine {
   private long fetchedSettled;
   private Ready out = new Ready();
 
-  public AsyncReplica(GroupConfig cfg, int id, Signer signer, Verifier verifier, CoinConfig coin) {
-    this(cfg, id, signer, verifier, coin, RandomizedOperations.AS_FLAGGED);
+  /** An asynchronous replica's builder: {@link Builder#coin} is required, the rest has defaults. */
+  public static Builder builder(GroupConfig cfg, int id, Signer signer, Verifier verifier) {
+    return new Builder(cfg, id, signer, verifier);
   }
 
-  /** {@code coin}: the group's threshold coin with this replica's share (binary agreement needs it). */
-  public AsyncReplica(GroupConfig cfg, int id, Signer signer, Verifier verifier, CoinConfig coin,
+  /**
+   * What an asynchronous replica is built with besides its group, id and keys: the group's threshold coin with
+   * its share (binary agreement tosses it, SINTRA §2.3) and which requests are randomized (as flagged unless
+   * set).
+   */
+  public static final class Builder {
+    private final GroupConfig cfg;
+    private final int id;
+    private final Signer signer;
+    private final Verifier verifier;
+    private CoinConfig coin;
+    private RandomizedOperations operations = RandomizedOperations.AS_FLAGGED;
+
+    private Builder(GroupConfig cfg, int id, Signer signer, Verifier verifier) {
+      this.cfg = cfg;
+      this.id = id;
+      this.signer = signer;
+      this.verifier = verifier;
+    }
+
+    /** The group's (n, f+1, f) threshold coin with this replica's key share (index id + 1). */
+    public Builder coin(CoinConfig c) {
+      this.coin = c;
+      return this;
+    }
+
+    /** Which requests are randomized, alike on every replica. */
+    public Builder operations(RandomizedOperations o) {
+      this.operations = o;
+      return this;
+    }
+
+    public AsyncReplica build() {
+      if (coin == null) {
+        throw new IllegalArgumentException("an asynchronous replica needs the group's threshold coin: binary "
+            + "agreement tosses it");
+      }
+      return new AsyncReplica(cfg, id, signer, verifier, coin, operations);
+    }
+  }
+
+  private AsyncReplica(GroupConfig cfg, int id, Signer signer, Verifier verifier, CoinConfig coin,
       RandomizedOperations operations) {
     this.cfg = cfg;
     this.id = id;

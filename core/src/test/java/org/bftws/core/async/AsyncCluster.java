@@ -140,7 +140,7 @@ final class AsyncCluster {
   /** Replaces replica i by a fresh one with the same keys and an empty service (amnesia). */
   void restart(int i) {
     CoinConfig coin = new CoinConfig(AsyncNet.CKS, coins.group(), coins.share(i + 1), new byte[0]);
-    replicas[i] = new AsyncReplica(cfg, i, keys.signer(i), keys.verifier(), coin);
+    replicas[i] = AsyncReplica.builder(cfg, i, keys.signer(i), keys.verifier()).coin(coin).build();
     apps[i] = new HashChainApp();
     executed.get(i).clear();
     randoms.get(i).clear();

@@ -3,6 +3,7 @@ package org.bftws.core.async;
 import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
 import java.nio.charset.StandardCharsets;
@@ -13,14 +14,26 @@ import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import org.bftws.core.codec.ByteWriter;
+import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.Digests;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.RequestId;
 import org.bftws.core.message.Signed;
+import org.bftws.core.testkit.TestKeys;
 import org.junit.Test;
 
 public class AsyncReplicaTest {
+  // Reference: SINTRA §2.3 (binary agreement tosses the group's threshold coin)
+  @Test
+  public void aReplicaIsNotBuiltWithoutTheGroupsCoin() {
+    TestKeys keys = TestKeys.seeded(4, 1);
+    GroupConfig cfg = GroupConfig.builder().set(GroupConfig.F, 1).build();
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> AsyncReplica.builder(cfg, 0, keys.signer(0), keys.verifier()).build());
+    assertTrue(e.getMessage(), e.getMessage().contains("threshold coin"));
+  }
+
   private static final int SEEDS = 8;
 
   /**

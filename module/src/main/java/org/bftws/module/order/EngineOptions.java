@@ -169,7 +169,8 @@ public final class EngineOptions {
         if (!replicatedClients.isEmpty()) {
             throw new IllegalArgumentException("asynchronous ordering takes no replicated clients");
         }
-        AsyncReplica r = new AsyncReplica(cfg, id, signer, preVerifier, randomness.coins(), randomness.operations());
+        AsyncReplica r = AsyncReplica.builder(cfg, id, signer, preVerifier).coin(randomness.coins())
+                .operations(randomness.operations()).build();
         return confidential == null ? r : r.confidentialOperations(confidential);
     }
 

@@ -158,8 +158,8 @@ final class EngineGroup {
       Dealt dealt = scheme.deal(new ThresholdParams(n, f + 1, f), TestRandom.seeded(SEED));
       for (int i = 0; i < n; i++) {
         CoinConfig coin = new CoinConfig(scheme, dealt.group(), dealt.share(i + 1), new byte[0]);
-        engines[i] = new AsyncReplica(cfg, i, signatures[i].signer(keys.signer(i)),
-            signatures[i].verifier(keys.verifier()), coin);
+        engines[i] = AsyncReplica.builder(cfg, i, signatures[i].signer(keys.signer(i)),
+            signatures[i].verifier(keys.verifier())).coin(coin).build();
       }
     } else {
       coins = null;
