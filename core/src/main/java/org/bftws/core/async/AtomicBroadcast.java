@@ -18,6 +18,11 @@ import org.bftws.core.codec.ByteReader;
 import org.bftws.core.codec.ByteWriter;
 import org.bftws.core.codec.DecodeException;
 import org.bftws.core.crypto.Digests;
+import org.bftws.core.message.async.AbcBatch;
+import org.bftws.core.message.async.AbcDecided;
+import org.bftws.core.message.async.AbcFetchBatch;
+import org.bftws.core.message.async.AbcFetchDecided;
+import org.bftws.core.message.async.AbcProposal;
 
 /**
  * The atomic broadcast channel (SINTRA §2.5; Cachin-Kursawe-Petzold-Shoup, CRYPTO 2001): all correct
@@ -249,21 +254,6 @@ public final class AtomicBroadcast {
 
   // ---------------------------------------------------------------- encoding
 
-  static byte[] encodeBatch(List<byte[]> payloads) {
-    ByteWriter w = new ByteWriter(64).i32(payloads.size());
-    payloads.forEach(w::bytes);
-    return w.toBytes();
-  }
-
-  private List<byte[]> decodeBatch(ByteReader r) {
-    int count = r.count(maxBatch);
-    List<byte[]> payloads = new ArrayList<>(count);
-    for (int i = 0; i < count; i++) {
-      payloads.add(r.bytes());
-    }
-    return payloads;
-  }
-
   /** The agreement's vector: (party, digest of its proposal, its signature) per proposal. */
   static byte[] encodeVector(List<SignedBatch> vector) {
     ByteWriter w = new ByteWriter(128 * vector.size() + 8).i32(vector.size());
@@ -289,14 +279,9 @@ public final class AtomicBroadcast {
     return vector;
   }
 
-  /** A signed proposal as it travels (PROPOSAL without the party, BATCH with it). */
-  private SignedBatch readBatch(int party, ByteReader r) {
-    byte[] batchBytes = r.bytes();
-    byte[] sig = r.bytes();
-    ByteReader br = new ByteReader(batchBytes);
-    List<byte[]> payloads = decodeBatch(br);
-    br.end();
-    return new SignedBatch(party, payloads, batchBytes, sig);
+  /** A signed proposal as it travels (PROPOSAL without the party, BATCH_ANSWER with it), its batch decoded. */
+  private SignedBatch signedBatch(AbcProposal p) {
+    return new SignedBatch(p.party(), AbcBatch.decode(p.batch(), maxBatch).payloads(), p.batch(), p.signature());
   }
 
   /** The bytes a party signs for its round-r proposal with digest {@code digest}. */
@@ -443,9 +428,9 @@ public final class AtomicBroadcast {
       roundsRun++;
       mvba = ctx.router().register(new MultiValuedAgreement(ctx, pid.child("mvba"),
           new MultiSignature(ctx), this::externallyValid, v -> decided(this, v), this::fetchDecided));
-      byte[] batchBytes = encodeBatch(batch);
-      multicast(Type.PROPOSAL, new ByteWriter(batchBytes.length + 80).bytes(batchBytes)
-          .bytes(ctx.sign(signedName(number, Digests.sha256(batchBytes)))).toBytes());
+      byte[] batchBytes = new AbcBatch(batch).encode();
+      multicast(Type.PROPOSAL, new AbcProposal(ctx.id(), batchBytes,
+          ctx.sign(signedName(number, Digests.sha256(batchBytes)))).encodeProposal());
     }
 
     /** The agreement decided a vector this party does not hold: it asks the peers that delivered the round. */
@@ -470,14 +455,12 @@ public final class AtomicBroadcast {
 
     /** Asks all, once per proposal, for those of {@code entries}. */
     void askBatches(List<Entry> entries) {
-      ByteWriter w = new ByteWriter(64 * entries.size() + 8);
       List<Entry> fresh = entries.stream().filter(e -> asked.add(e.key())).toList();
       if (fresh.isEmpty()) {
         return;
       }
-      w.i32(fresh.size());
-      fresh.forEach(e -> w.i32(e.party()).bytes(e.digest()));
-      multicast(Type.FETCH_BATCH, w.toBytes());
+      multicast(Type.FETCH_BATCH, new AbcFetchBatch(fresh.stream()
+          .map(e -> new AbcFetchBatch.Wanted(e.party(), e.digest())).toList()).encode());
     }
 
     @Override
@@ -491,9 +474,7 @@ public final class AtomicBroadcast {
     }
 
     private void onProposal(int from, byte[] body) {
-      ByteReader r = new ByteReader(body);
-      SignedBatch b = readBatch(from, r);
-      r.end();
+      SignedBatch b = signedBatch(AbcProposal.decodeProposal(from, body));
       if (proposals.containsKey(from)) {
         evidence(from, "second proposal in round " + number);
         return;
@@ -517,14 +498,10 @@ public final class AtomicBroadcast {
       if (from == ctx.id()) {
         return;
       }
-      ByteReader r = new ByteReader(body);
-      int count = r.count(ctx.n());
       Set<ByteBuffer> wanted = new HashSet<>();
-      for (int i = 0; i < count; i++) {
-        int party = r.i32();
-        wanted.add(batchKey(party, r.bytes()));
+      for (AbcFetchBatch.Wanted w : AbcFetchBatch.decode(body, ctx.n()).wanted()) {
+        wanted.add(batchKey(w.party(), w.digest()));
       }
-      r.end();
       Set<ByteBuffer> open = openAsks.computeIfAbsent(from, k -> new HashSet<>());
       for (ByteBuffer k : wanted) {
         SignedBatch b = batches.get(k);
@@ -542,19 +519,13 @@ public final class AtomicBroadcast {
      */
     private void answer(int to, SignedBatch b) {
       if (answered.computeIfAbsent(to, k -> new HashSet<>()).add(b.key())) {
-        send(to, Type.BATCH_ANSWER, new ByteWriter(b.batchBytes().length + 96).i32(b.party()).bytes(b.batchBytes())
-            .bytes(b.signature()).toBytes());
+        send(to, Type.BATCH_ANSWER, new AbcProposal(b.party(), b.batchBytes(), b.signature()).encodeAnswer());
       }
     }
 
     private void onBatch(int from, byte[] body) {
-      ByteReader r = new ByteReader(body);
-      int party = r.i32();
-      if (party < 0 || party >= ctx.n()) {
-        throw new DecodeException("proposal of party " + party);
-      }
-      SignedBatch b = readBatch(party, r);
-      r.end();
+      SignedBatch b = signedBatch(AbcProposal.decodeAnswer(body, ctx.n()));
+      int party = b.party();
       if (!asked.contains(b.key()) || batches.containsKey(b.key())) {
         return; // not asked for, or another holder answered first
       }
@@ -687,7 +658,7 @@ public final class AtomicBroadcast {
 
     void ask(long round, byte[] digest) {
       asked = true;
-      multicast(Type.FETCH_DECIDED, new ByteWriter(48).i64(round).bytes(digest).toBytes());
+      multicast(Type.FETCH_DECIDED, new AbcFetchDecided(round, digest).encode());
     }
 
     /** Round {@code round} delivered here: answers the fetches that waited for it, forgets settled ones. */
@@ -710,38 +681,27 @@ public final class AtomicBroadcast {
       if (kept == null) {
         askedForgotten.accept(to);
       } else if (Arrays.equals(kept.digest(), a.digest())) {
-        ByteWriter w = new ByteWriter(kept.vector().length + 16).i64(a.round()).bytes(kept.vector())
-            .i32(kept.batches().size());
-        kept.batches().forEach(w::bytes);
-        reply(to, Type.DECIDED, w.toBytes());
+        reply(to, Type.DECIDED, new AbcDecided(a.round(), kept.vector(), kept.batches()).encode());
       }
     }
 
     @Override
     protected void onMessage(int from, int type, byte[] body) {
-      ByteReader r = new ByteReader(body);
-      long round = r.i64();
-      byte[] bytes = r.bytes();
       switch (AsyncKind.of(Type.class, type, "decided-vector")) {
         case FETCH_DECIDED -> {
-          r.end();
+          AbcFetchDecided f = AbcFetchDecided.decode(body);
           if (from == ctx.id()) {
             return;
           }
-          if (round > delivered) {
-            open.put(from, new Ask(round, bytes));
+          if (f.round() > delivered) {
+            open.put(from, new Ask(f.round(), f.digest()));
           } else {
-            answer(from, new Ask(round, bytes));
+            answer(from, new Ask(f.round(), f.digest()));
           }
         }
         case DECIDED -> {
-          int count = r.count(ctx.n());
-          List<byte[]> batches = new ArrayList<>(count);
-          for (int i = 0; i < count; i++) {
-            batches.add(r.bytes());
-          }
-          r.end();
-          onDecided(from, round, bytes, batches);
+          AbcDecided d = AbcDecided.decode(body, ctx.n());
+          onDecided(from, d.round(), d.vector(), d.batches());
         }
         default -> throw new DecodeException("unknown decided-vector message type " + type);
       }
@@ -769,9 +729,7 @@ public final class AtomicBroadcast {
       }
       for (int i = 0; i < entries.size(); i++) {
         Entry e = entries.get(i);
-        ByteReader br = new ByteReader(batchBytes.get(i));
-        List<byte[]> payloads = decodeBatch(br);
-        br.end();
+        List<byte[]> payloads = AbcBatch.decode(batchBytes.get(i), maxBatch).payloads();
         c.batches.putIfAbsent(e.key(), new SignedBatch(e.party(), payloads, batchBytes.get(i), e.signature()));
       }
       if (c.decidedVector == null) {

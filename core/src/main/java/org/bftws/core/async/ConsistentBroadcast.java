@@ -7,10 +7,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
-import org.bftws.core.codec.ByteReader;
-import org.bftws.core.codec.ByteWriter;
 import org.bftws.core.codec.DecodeException;
 import org.bftws.core.crypto.Digests;
+import org.bftws.core.message.async.CbFinal;
 
 /**
  * Consistent broadcast (Reiter's echo broadcast, SINTRA §2.2) of one payload from a designated sender,
@@ -259,20 +258,16 @@ public final class ConsistentBroadcast extends Protocol {
     shares.put(from, share);
     if (shares.size() >= sigs.quorum()) {
       sentFinal = true;
-      multicast(Type.FINAL, new ByteWriter(heldDigest.length + share.length * shares.size() + 16)
-          .bytes(heldDigest).bytes(sigs.combine(sentMessage, shares)).toBytes());
+      multicast(Type.FINAL, new CbFinal(heldDigest, sigs.combine(sentMessage, shares)).encode());
     }
   }
 
   private void onFinal(int from, byte[] body) {
-    ByteReader r = new ByteReader(body);
-    byte[] digest = r.bytes();
-    byte[] certificate = r.bytes();
-    r.end();
+    CbFinal f = CbFinal.decode(body);
     if (delivered != null) {
       return;
     }
-    if (!deliverClosing(digest, certificate)) {
+    if (!deliverClosing(f.digest(), f.certificate())) {
       evidence(from, "FINAL with an invalid certificate");
       return;
     }

@@ -20,6 +20,7 @@ import org.bftws.core.message.Kind;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.RequestId;
 import org.bftws.core.message.Signed;
+import org.bftws.core.message.async.AbcBatch;
 import org.bftws.core.testkit.TestKeys;
 import org.junit.Test;
 
@@ -218,7 +219,7 @@ public class AsyncReplicaTest {
       // a request of client 0 (node 4) that the Byzantine replica signs with its own key
       Request q = new Request(4, "seq-4", 1, false, "forged".getBytes(StandardCharsets.US_ASCII));
       Signed forged = Signed.sign(Kind.REQUEST, 4, q.encode(), c.signer(3));
-      byte[] batch = AtomicBroadcast.encodeBatch(List.of(forged.encode()));
+      byte[] batch = new AbcBatch(List.of(forged.encode())).encode();
       byte[] name = AsyncReplica.CHANNEL.bind(AtomicBroadcast.BATCH,
           new ByteWriter(48).i64(1).raw(Digests.sha256(batch)).toBytes());
       byte[] proposal = new ByteWriter(batch.length + 80).bytes(batch).bytes(c.signer(3).sign(name)).toBytes();

@@ -13,6 +13,7 @@ import java.util.Random;
 import java.util.Set;
 import org.bftws.core.codec.ByteReader;
 import org.bftws.core.codec.ByteWriter;
+import org.bftws.core.message.async.AbcBatch;
 import org.junit.Test;
 
 public class AtomicBroadcastTest {
@@ -157,9 +158,9 @@ public class AtomicBroadcastTest {
       Channel c = new Channel(4, 1, seed, Set.of(3));
       byte[] forged = "forged".getBytes(StandardCharsets.UTF_8);
       Pid round1 = ABC.child(1);
-      byte[] bad = AtomicBroadcast.encodeBatch(List.of(forged));
+      byte[] bad = new AbcBatch(List.of(forged)).encode();
       byte[] badSigned = proposal(bad, c.net.sign(3, signedName(1, bad)));
-      byte[] good = AtomicBroadcast.encodeBatch(List.of(payload(9, 9)));
+      byte[] good = new AbcBatch(List.of(payload(9, 9))).encode();
       byte[] unsigned = proposal(good, new byte[64]);
       for (int to = 0; to < 3; to++) {
         c.net.post(3, to, c.net.forge(3, round1, AtomicBroadcast.Type.PROPOSAL.code(), to == 0 ? unsigned : badSigned));
@@ -183,7 +184,7 @@ public class AtomicBroadcastTest {
     for (long seed = 0; seed < SEEDS / 2; seed++) {
       Channel c = new Channel(4, 1, seed, Set.of(3));
       byte[] own = payload(7, 7);
-      byte[] batch = AtomicBroadcast.encodeBatch(List.of(own));
+      byte[] batch = new AbcBatch(List.of(own)).encode();
       c.net.post(3, 0, c.net.forge(3, ABC.child(1), AtomicBroadcast.Type.PROPOSAL.code(),
           proposal(batch, c.net.sign(3, signedName(1, batch)))));
       c.net.run(); // round 1: party 0 joins with 3's payloads, 1 and 2 join on 0's proposal
