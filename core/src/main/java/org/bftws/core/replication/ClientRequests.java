@@ -52,13 +52,7 @@ public final class ClientRequests {
   private boolean replies = true;
 
   public ClientRequests(GroupConfig cfg, int id, Signer signer, Verifier verifier, RandomizedOperations operations) {
-    this(cfg, id, signer, verifier, operations, new ClientTable(cfg.get(GroupConfig.CLIENT_TABLE_RETENTION)));
-  }
-
-  /** With another client table (other pruning constants, for tests). */
-  ClientRequests(GroupConfig cfg, int id, Signer signer, Verifier verifier, RandomizedOperations operations,
-      ClientTable table) {
-    this.table = table;
+    this.table = new ClientTable(cfg.get(GroupConfig.CLIENT_TABLE_RETENTION));
     this.cfg = cfg;
     this.n = cfg.n();
     this.id = id;

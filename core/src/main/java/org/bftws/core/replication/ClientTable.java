@@ -69,8 +69,7 @@ public final class ClientTable {
     this(Math.max(1, Math.min(PRUNE_EVERY, retention / 16)), retention);
   }
 
-  /** Other pruning constants, for tests; every replica of a group must use the same. */
-  ClientTable(long pruneEvery, long retention) {
+  private ClientTable(long pruneEvery, long retention) {
     this.pruneEvery = pruneEvery;
     this.retention = retention;
   }

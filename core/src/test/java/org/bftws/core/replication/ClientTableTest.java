@@ -18,8 +18,9 @@ import org.junit.Test;
  * sequence, replayed, is old.
  */
 public class ClientTableTest {
-  private static final long PRUNE_EVERY = 8;
   private static final long RETENTION = 32;
+  /** The pruning interval the table derives from a short retention: every retention / 16 ordered requests. */
+  private static final long PRUNE_EVERY = RETENTION / 16;
   private static final int CLIENT = 7;
 
   /** A bound id born at {@code millis} (a version 7 UUID, as the module derives them). */
@@ -36,7 +37,7 @@ public class ClientTableTest {
 
   @Test
   public void shortLivedClientsLeaveABoundedTableAndTheirReplaysNeverRunAgain() {
-    ClientTable table = new ClientTable(PRUNE_EVERY, RETENTION);
+    ClientTable table = new ClientTable(RETENTION);
     int clients = 1_000;
     for (int c = 0; c < clients; c++) {
       String seq = sequence(CLIENT, 1_000 + c, c);
@@ -55,7 +56,7 @@ public class ClientTableTest {
 
   @Test
   public void activeSequencesAndIdsWithoutBirthTimeAreKept() {
-    ClientTable table = new ClientTable(PRUNE_EVERY, RETENTION);
+    ClientTable table = new ClientTable(RETENTION);
     String active = sequence(CLIENT, 10, 1);
     String plain = "urn:uuid:plain";
     table.ordered(new RequestId(plain, 1), CLIENT);
@@ -79,7 +80,7 @@ public class ClientTableTest {
    */
   @Test
   public void aSequenceNeverTerminatedIsPrunedOnceIdleAndItsRequestsStayOld() {
-    ClientTable table = new ClientTable(PRUNE_EVERY, RETENTION);
+    ClientTable table = new ClientTable(RETENTION);
     String crashed = sequence(CLIENT, 10, 1);
     table.ordered(new RequestId(crashed, 1), CLIENT);
     table.ordered(new RequestId(crashed, 2), CLIENT);
@@ -97,8 +98,8 @@ public class ClientTableTest {
 
   @Test
   public void replicasThatOrderedTheSameHistoryEncodeTheSameTableAndStateTransferKeepsTheMarks() {
-    ClientTable a = new ClientTable(PRUNE_EVERY, RETENTION);
-    ClientTable b = new ClientTable(PRUNE_EVERY, RETENTION);
+    ClientTable a = new ClientTable(RETENTION);
+    ClientTable b = new ClientTable(RETENTION);
     for (int c = 0; c < 200; c++) {
       for (ClientTable t : new ClientTable[] {a, b}) {
         String seq = sequence(CLIENT, 1_000 + c, c);
@@ -107,7 +108,7 @@ public class ClientTableTest {
       }
     }
     assertArrayEquals(ordering(a), ordering(b));
-    ClientTable installed = new ClientTable(PRUNE_EVERY, RETENTION);
+    ClientTable installed = new ClientTable(RETENTION);
     installed.readOrdering(new ByteReader(ordering(a)));
     assertArrayEquals(ordering(a), ordering(installed));
     assertFalse(installed.isNew(new RequestId(sequence(CLIENT, 1_000, 0), 1)));

@@ -18,15 +18,18 @@ import org.junit.Test;
  * pruned; a lagging member is still answered while its sequence is in the table.
  */
 public class MemberRepliesTest {
-  private static final long PRUNE_EVERY = 8;
-  private static final long RETENTION = 32;
+  /** The shortest retention a group may set ({@code bftws.clientTableRetention}). */
+  private static final int RETENTION = 64;
+  /** The pruning interval the table derives from it: every retention / 16 ordered requests. */
+  private static final long PRUNE_EVERY = RETENTION / 16;
   private static final int AHEAD = 4;
   private static final int MEMBER = 4;
 
-  private final GroupConfig cfg = GroupConfig.builder().set(GroupConfig.MAX_REQUESTS_AHEAD, AHEAD).build();
-  private final ClientTable table = new ClientTable(PRUNE_EVERY, RETENTION);
+  private final GroupConfig cfg = GroupConfig.builder().set(GroupConfig.MAX_REQUESTS_AHEAD, AHEAD)
+      .set(GroupConfig.CLIENT_TABLE_RETENTION, RETENTION).build();
   private final ClientRequests requests = new ClientRequests(cfg, 0, data -> new byte[64],
-      (node, data, sig) -> true, RandomizedOperations.AS_FLAGGED, table);
+      (node, data, sig) -> true, RandomizedOperations.AS_FLAGGED);
+  private final ClientTable table = requests.table();
 
   {
     requests.replicatedClients(ReplicatedClients.parse("4-7"));
