@@ -7,9 +7,10 @@ import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.bftws.core.codec.ByteReader;
-import org.bftws.core.codec.ByteWriter;
 import org.bftws.core.codec.DecodeException;
 import org.bftws.core.crypto.Digests;
+import org.bftws.core.message.async.CbFinal;
+import org.bftws.core.message.async.MvbaVote;
 
 /**
  * Multi-valued Byzantine agreement with external validity (SINTRA §2.4; Cachin, Kursawe, Petzold and Shoup,
@@ -195,15 +196,8 @@ public final class MultiValuedAgreement extends Protocol {
   @Override
   protected void onMessage(int from, int type, byte[] body) {
     AsyncKind.of(Type.class, type, "multi-valued agreement"); // VOTE, the only one
-    ByteReader r = new ByteReader(body);
-    int voteRound = r.i32();
-    if (voteRound < 0 || voteRound >= ctx.n()) {
-      throw new DecodeException("vote for round " + voteRound);
-    }
-    boolean yes = r.bool();
-    ConsistentBroadcast.Certificate c = yes ? readCertified(r) : null;
-    r.end();
-    onVote(from, voteRound, c);
+    MvbaVote v = MvbaVote.decode(body, ctx.n());
+    onVote(from, v.round(), v.yes() ? certificate(v.certified()) : null);
   }
 
   /** The data a validity verdict waited for may have arrived: the broadcasts judge their kept SENDs again. */
@@ -247,11 +241,8 @@ public final class MultiValuedAgreement extends Protocol {
   private void enterRound(int r) {
     round = r;
     ConsistentBroadcast.Certificate held = certified[order[r]];
-    ByteWriter w = new ByteWriter().i32(r).bool(held != null);
-    if (held != null) {
-      w.bytes(held.digest()).bytes(held.certificate());
-    }
-    multicast(Type.VOTE, w.toBytes());
+    multicast(Type.VOTE, new MvbaVote(r, held == null ? null : new CbFinal(held.digest(), held.certificate()))
+        .encode());
     maybeStartAgreement();
   }
 
@@ -322,7 +313,8 @@ public final class MultiValuedAgreement extends Protocol {
       return;
     }
     if (valid[candidate] == null) { // not delivered here: the validation's certificate names it
-      ConsistentBroadcast.Certificate c = readCertified(new ByteReader(d.validation()));
+      ByteReader v = new ByteReader(d.validation()); // its certificate is checked just below
+      ConsistentBroadcast.Certificate c = new ConsistentBroadcast.Certificate(v.bytes(), v.bytes());
       if (!broadcasts[candidate].deliverClosing(c.digest(), c.certificate())) {
         throw new IllegalStateException("decided 1 in " + pid + " without a valid certificate of " + candidate);
       }
@@ -348,10 +340,7 @@ public final class MultiValuedAgreement extends Protocol {
    */
   private boolean validates(int candidate, byte[] validation) {
     try {
-      ByteReader r = new ByteReader(validation);
-      ConsistentBroadcast.Certificate c = readCertified(r);
-      r.end();
-      return certifies(candidate, c);
+      return certifies(candidate, certificate(CbFinal.decode(validation)));
     } catch (DecodeException e) {
       return false;
     }
@@ -371,13 +360,13 @@ public final class MultiValuedAgreement extends Protocol {
     return ConsistentBroadcast.certifies(sigs, proposalPid(candidate), c.digest(), c.certificate());
   }
 
-  private static ConsistentBroadcast.Certificate readCertified(ByteReader r) {
-    return new ConsistentBroadcast.Certificate(r.bytes(), r.bytes());
+  /** A certificate as it travels in a vote or as binary agreement's validation: a {@link CbFinal}'s fields. */
+  private static ConsistentBroadcast.Certificate certificate(CbFinal f) {
+    return new ConsistentBroadcast.Certificate(f.digest(), f.certificate());
   }
 
   private static byte[] validation(ConsistentBroadcast.Certificate c) {
-    return new ByteWriter(c.digest().length + c.certificate().length + 8)
-        .bytes(c.digest()).bytes(c.certificate()).toBytes();
+    return new CbFinal(c.digest(), c.certificate()).encode();
   }
 
   private Pid proposalPid(int party) {

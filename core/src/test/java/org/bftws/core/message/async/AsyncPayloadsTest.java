@@ -68,4 +68,18 @@ public class AsyncPayloadsTest {
     assertArrayEquals(SIG, d.batches().get(0));
     assertThrows(DecodeException.class, () -> AbcDecided.decode(Arrays.copyOf(wire, wire.length - 1), 4));
   }
+
+  @Test
+  public void mvbaVoteIsRoundYesAndTheCertificate() {
+    byte[] yes = new ByteWriter().i32(2).bool(true).bytes(D).bytes(SIG).toBytes();
+    assertArrayEquals(yes, new MvbaVote(2, new CbFinal(D, SIG)).encode());
+    MvbaVote v = MvbaVote.decode(yes, 4);
+    assertEquals(2, v.round());
+    assertArrayEquals(SIG, v.certified().certificate());
+    byte[] no = new ByteWriter().i32(0).bool(false).toBytes();
+    assertArrayEquals(no, new MvbaVote(0, null).encode());
+    assertEquals(false, MvbaVote.decode(no, 4).yes());
+    assertThrows(DecodeException.class, () -> MvbaVote.decode(yes, 2));
+    assertThrows(DecodeException.class, () -> MvbaVote.decode(new MvbaVote(-1, null).encode(), 4));
+  }
 }
