@@ -11,13 +11,18 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
-import org.bftws.core.codec.ByteReader;
 import org.bftws.core.codec.ByteWriter;
 import org.bftws.core.codec.DecodeException;
 import org.bftws.core.crypto.threshold.GroupValue;
 import org.bftws.core.crypto.threshold.InvalidSharesException;
 import org.bftws.core.crypto.threshold.SignatureShare;
 import org.bftws.core.crypto.threshold.ThresholdException;
+import org.bftws.core.message.async.AbbaCoin;
+import org.bftws.core.message.async.AbbaDecide;
+import org.bftws.core.message.async.AbbaMainVote;
+import org.bftws.core.message.async.AbbaPreProcess;
+import org.bftws.core.message.async.AbbaPreVote;
+import org.bftws.core.message.async.AbbaSig;
 import org.bftws.core.replication.CoinConfig;
 
 /**
@@ -83,7 +88,7 @@ public final class BinaryAgreement extends Protocol {
 
   /** Coin shares of rounds further ahead than this are dropped (see the class comment). */
   public static final int MAX_ROUNDS_AHEAD = 32;
-  private static final int ABSTAIN = 2;
+  private static final int ABSTAIN = AbbaMainVote.ABSTAIN;
   private static final byte[] NONE = new byte[0];
 
   private final boolean validated;
@@ -101,26 +106,16 @@ public final class BinaryAgreement extends Protocol {
   private long decidedRound;
 
   /** A signature of {@code signer} over the name of a vote. */
-  private record Sig(int signer, byte[] sig) {}
-
-  /** A main-vote: for a bit, its validation (1) and n−f pre-vote signatures; to abstain, two pre-votes. */
-  private record MainVote(long round, int value, byte[] sig, byte[] validation, List<Sig> just, PreVote p0,
-      PreVote p1) {}
-
-  /** A pre-vote with its justification (sigs and, for a soft pre-vote, the encoded combined coin). */
-  private record PreVote(int signer, long round, int bit, byte[] sig, byte[] validation, boolean soft,
-      List<Sig> just, byte[] coin) {}
-
   /** What one party holds about one round; each map has at most one entry per party. */
   private static final class Round {
     /** Per bit: signer → signature of its justified pre-vote (round 0: pre-process vote). */
     final List<Map<Integer, byte[]>> preVotes = List.of(new LinkedHashMap<>(), new LinkedHashMap<>());
-    final PreVote[] preVoteProof = new PreVote[2];
+    final AbbaPreVote[] preVoteProof = new AbbaPreVote[2];
     /** Per value (0, 1, abstain): signer → signature of its justified main-vote. */
     final List<Map<Integer, byte[]>> mainVotes =
         List.of(new LinkedHashMap<>(), new LinkedHashMap<>(), new LinkedHashMap<>());
     /** Per bit: the justification of the first main-vote for it (n−f pre-votes of this round). */
-    final List<List<Sig>> mainJust = new ArrayList<>(Arrays.asList(null, null));
+    final List<List<AbbaSig>> mainJust = new ArrayList<>(Arrays.asList(null, null));
     final Map<Integer, SignatureShare> coinShares = new LinkedHashMap<>();
     final Set<Integer> badCoin = new HashSet<>();
     /** Verified signatures per vote slot (pre-vote 0, 1; main-vote 0, 1, abstain): signer → signature. */
@@ -199,9 +194,9 @@ public final class BinaryAgreement extends Protocol {
     int b = value ? 1 : 0;
     if (validated) {
       round = 1;
-      preVote(new PreVote(ctx.id(), 1, b, null, value ? proof : NONE, false, List.of(), NONE));
+      preVote(new AbbaPreVote(ctx.id(), 1, b, null, value ? proof : NONE, false, List.of(), NONE));
     } else {
-      multicast(Type.PRE_PROCESS, new ByteWriter(80).u8(b).bytes(ctx.sign(preProcessName(b))).toBytes());
+      multicast(Type.PRE_PROCESS, new AbbaPreProcess(b, ctx.sign(preProcessName(b))).encode());
     }
     advance();
   }
@@ -211,33 +206,20 @@ public final class BinaryAgreement extends Protocol {
     if (decision != null) {
       return;
     }
-    ByteReader r = new ByteReader(body);
     switch (AsyncKind.of(Type.class, type, "binary agreement")) {
       case PRE_PROCESS -> {
-        int b = bit(r.u8());
-        byte[] sig = r.bytes();
-        r.end();
-        onPreProcess(from, b, sig);
+        AbbaPreProcess p = AbbaPreProcess.decode(body);
+        onPreProcess(from, p.bit(), p.sig());
       }
-      case PRE_VOTE -> {
-        PreVote p = readPreVote(from, r);
-        r.end();
-        onPreVote(p);
-      }
-      case MAIN_VOTE -> onMainVote(from, readMainVote(r));
+      case PRE_VOTE -> onPreVote(AbbaPreVote.decode(from, body, ctx.n()));
+      case MAIN_VOTE -> onMainVote(from, AbbaMainVote.decode(body, ctx.n()));
       case COIN -> {
-        long rn = round(r.i64());
-        SignatureShare s = share(r.bytes());
-        r.end();
-        onCoin(from, rn, s);
+        AbbaCoin c = AbbaCoin.decode(body);
+        onCoin(from, c.round(), share(c.share()));
       }
       case DECIDE -> {
-        long rn = round(r.i64());
-        int b = bit(r.u8());
-        byte[] proof = r.bytes();
-        List<Sig> sigs = readSigs(r);
-        r.end();
-        onDecide(from, rn, b, proof, sigs);
+        AbbaDecide d = AbbaDecide.decode(body, ctx.n());
+        onDecide(from, d.round(), d.bit(), d.validation(), d.proof());
       }
       default -> throw new DecodeException("unknown binary agreement message type " + type);
     }
@@ -256,7 +238,7 @@ public final class BinaryAgreement extends Protocol {
     }
   }
 
-  private void onPreVote(PreVote p) {
+  private void onPreVote(AbbaPreVote p) {
     String why = unjustified(p);
     if (why != null) {
       evidence(p.signer(), "round " + p.round() + ": " + why);
@@ -271,11 +253,11 @@ public final class BinaryAgreement extends Protocol {
     }
   }
 
-  private void onMainVote(int from, MainVote m) {
+  private void onMainVote(int from, AbbaMainVote m) {
     long rn = m.round();
     int v = m.value();
     String why = v == ABSTAIN ? unjustifiedAbstain(rn, m.p0(), m.p1()) : null;
-    List<Sig> just = v == ABSTAIN ? null : quorumOf(rn, v, m.just(), quorum, preVoteName(rn, v));
+    List<AbbaSig> just = v == ABSTAIN ? null : quorumOf(rn, v, m.just(), quorum, preVoteName(rn, v));
     if (v == 1 && !valid(m.validation())) {
       why = "main-vote for 1 without valid validation";
     } else if (v != ABSTAIN && just == null) {
@@ -317,8 +299,8 @@ public final class BinaryAgreement extends Protocol {
     }
   }
 
-  private void onDecide(int from, long rn, int b, byte[] proof, List<Sig> sigs) {
-    List<Sig> mainVotes = quorumOf(rn, 2 + b, sigs, quorum, mainVoteName(rn, b));
+  private void onDecide(int from, long rn, int b, byte[] proof, List<AbbaSig> sigs) {
+    List<AbbaSig> mainVotes = quorumOf(rn, 2 + b, sigs, quorum, mainVoteName(rn, b));
     if (b == 1 && !valid(proof)) {
       evidence(from, "DECIDE 1 without valid validation");
     } else if (mainVotes == null) {
@@ -332,7 +314,7 @@ public final class BinaryAgreement extends Protocol {
   // ---------------------------------------------------------------- justifications
 
   /** Why a pre-vote is not justified, or null if it is. */
-  private String unjustified(PreVote p) {
+  private String unjustified(AbbaPreVote p) {
     if (p.bit() == 1 && !valid(p.validation())) {
       return "pre-vote for 1 without valid validation";
     }
@@ -358,7 +340,7 @@ public final class BinaryAgreement extends Protocol {
     return coin != null && coin == p.bit() ? null : "soft pre-vote that is not the coin of round " + prev;
   }
 
-  private String unjustifiedAbstain(long rn, PreVote p0, PreVote p1) {
+  private String unjustifiedAbstain(long rn, AbbaPreVote p0, AbbaPreVote p1) {
     if (p0.round() != rn || p1.round() != rn || p0.bit() != 0 || p1.bit() != 1) {
       return "abstention not justified by pre-votes for 0 and 1 of its round";
     }
@@ -368,15 +350,15 @@ public final class BinaryAgreement extends Protocol {
   }
 
   /** Whether {@code sigs} holds at least {@code need} valid signatures of distinct parties on {@code name}. */
-  private boolean quorumSigned(long rn, int slot, List<Sig> sigs, int need, byte[] name) {
+  private boolean quorumSigned(long rn, int slot, List<AbbaSig> sigs, int need, byte[] name) {
     return quorumOf(rn, slot, sigs, need, name) != null;
   }
 
   /** The first {@code need} valid signatures of distinct parties on {@code name} in {@code sigs}, or null. */
-  private List<Sig> quorumOf(long rn, int slot, List<Sig> sigs, int need, byte[] name) {
+  private List<AbbaSig> quorumOf(long rn, int slot, List<AbbaSig> sigs, int need, byte[] name) {
     Set<Integer> signers = new HashSet<>();
-    List<Sig> out = new ArrayList<>(need);
-    for (Sig s : sigs) {
+    List<AbbaSig> out = new ArrayList<>(need);
+    for (AbbaSig s : sigs) {
       if (out.size() >= need) {
         break;
       }
@@ -487,7 +469,7 @@ public final class BinaryAgreement extends Protocol {
         if (!(biased && round == 1)) {
           CoinConfig c = ctx.coin();
           SignatureShare s = c.scheme().share(c.group(), c.share(), coinName(pid, round));
-          multicast(Type.COIN, new ByteWriter(256).i64(round).bytes(s.encode()).toBytes());
+          multicast(Type.COIN, new AbbaCoin(round, s.encode()).encode());
         }
       }
       if (!nextRound(rd)) {
@@ -502,29 +484,25 @@ public final class BinaryAgreement extends Protocol {
       return false;
     }
     int b = pre.preVotes.get(1).size() >= pre.preVotes.get(0).size() ? 1 : 0; // n−f ≥ 2f+1: ≥ f+1 votes
-    List<Sig> just = sigs(pre.preVotes.get(b)).subList(0, ctx.f() + 1);
+    List<AbbaSig> just = sigs(pre.preVotes.get(b)).subList(0, ctx.f() + 1);
     round = 1;
-    preVote(new PreVote(ctx.id(), 1, b, null, b == 1 ? validation : NONE, false, just, NONE));
+    preVote(new AbbaPreVote(ctx.id(), 1, b, null, b == 1 ? validation : NONE, false, just, NONE));
     return true;
   }
 
   private void mainVote(Round rd) {
     rd.mainVoted = true;
-    ByteWriter w = new ByteWriter(1024).i64(round);
     for (int b = 0; b < 2; b++) {
       if (rd.preVotes.get(b).size() >= quorum) {
-        w.u8(b).bytes(ctx.sign(mainVoteName(round, b)));
-        if (b == 1) {
-          w.bytes(validation);
-        }
-        multicast(Type.MAIN_VOTE, writeSigs(w, sigs(rd.preVotes.get(b)).subList(0, quorum)).toBytes());
+        byte[] sig = ctx.sign(mainVoteName(round, b));
+        multicast(Type.MAIN_VOTE, new AbbaMainVote(round, b, sig, b == 1 ? validation : NONE,
+            sigs(rd.preVotes.get(b)).subList(0, quorum), null, null).encode());
         return;
       }
     }
-    w.u8(ABSTAIN).bytes(ctx.sign(mainVoteName(round, ABSTAIN)));
-    writeEmbedded(w, rd.preVoteProof[0]);
-    writeEmbedded(w, rd.preVoteProof[1]);
-    multicast(Type.MAIN_VOTE, w.toBytes());
+    byte[] sig = ctx.sign(mainVoteName(round, ABSTAIN));
+    multicast(Type.MAIN_VOTE, new AbbaMainVote(round, ABSTAIN, sig, NONE, List.of(), rd.preVoteProof[0],
+        rd.preVoteProof[1]).encode());
   }
 
   /** Pre-votes in the next round if a main-vote's bit or the coin allows it; false if still waiting. */
@@ -532,7 +510,7 @@ public final class BinaryAgreement extends Protocol {
     for (int b = 0; b < 2; b++) {
       if (rd.mainJust.get(b) != null) {
         round++;
-        preVote(new PreVote(ctx.id(), round, b, null, b == 1 ? validation : NONE, false,
+        preVote(new AbbaPreVote(ctx.id(), round, b, null, b == 1 ? validation : NONE, false,
             rd.mainJust.get(b), NONE));
         return true;
       }
@@ -545,27 +523,27 @@ public final class BinaryAgreement extends Protocol {
       return false;
     }
     byte[] coinBytes = rd.coin == null ? NONE : rd.coin.encode();
-    List<Sig> abstentions = sigs(rd.mainVotes.get(ABSTAIN)).subList(0, quorum);
+    List<AbbaSig> abstentions = sigs(rd.mainVotes.get(ABSTAIN)).subList(0, quorum);
     round++;
-    preVote(new PreVote(ctx.id(), round, coin, null, coin == 1 ? validation : NONE, true, abstentions,
+    preVote(new AbbaPreVote(ctx.id(), round, coin, null, coin == 1 ? validation : NONE, true, abstentions,
         coinBytes));
     return true;
   }
 
-  private void preVote(PreVote p) {
+  private void preVote(AbbaPreVote p) {
     if (p.bit() == 1 && p.validation() == null) {
       throw new IllegalStateException(pid + ": pre-vote for 1 without validation data");
     }
     byte[] sig = ctx.sign(preVoteName(p.round(), p.bit()));
-    multicast(Type.PRE_VOTE, writePreVote(new ByteWriter(1024), p, sig).toBytes());
+    multicast(Type.PRE_VOTE, p.signed(sig).encode());
   }
 
-  private void decide(long rn, int b, List<Sig> proof) {
+  private void decide(long rn, int b, List<AbbaSig> proof) {
     byte[] v = b == 1 ? validation : null;
     decision = new ValidatedBinaryAgreement.Decision(b == 1, v);
     decidedRound = rn;
-    ByteWriter w = new ByteWriter(1024).i64(rn).u8(b).bytes(b == 1 ? v : NONE);
-    multicast(Type.DECIDE, writeSigs(w, proof.subList(0, quorum)).toBytes()); // sent to all: see the class comment
+    // sent to all: see the class comment
+    multicast(Type.DECIDE, new AbbaDecide(rn, b, b == 1 ? v : NONE, proof.subList(0, quorum)).encode());
     decide.accept(decision);
   }
 
@@ -597,9 +575,9 @@ public final class BinaryAgreement extends Protocol {
     return true;
   }
 
-  private static List<Sig> sigs(Map<Integer, byte[]> votes) {
-    List<Sig> out = new ArrayList<>();
-    votes.forEach((signer, sig) -> out.add(new Sig(signer, sig)));
+  private static List<AbbaSig> sigs(Map<Integer, byte[]> votes) {
+    List<AbbaSig> out = new ArrayList<>();
+    votes.forEach((signer, sig) -> out.add(new AbbaSig(signer, sig)));
     return out;
   }
 
@@ -615,79 +593,6 @@ public final class BinaryAgreement extends Protocol {
 
   private byte[] mainVoteName(long rn, int v) {
     return pid.bind("abba/main-vote", new ByteWriter(9).i64(rn).u8(v).toBytes());
-  }
-
-  /** PRE_VOTE body: round, bit, signature, validation, soft, justification signatures, coin. */
-  private static ByteWriter writePreVote(ByteWriter w, PreVote p, byte[] sig) {
-    w.i64(p.round()).u8(p.bit()).bytes(sig).bytes(p.validation()).bool(p.soft());
-    return writeSigs(w, p.just()).bytes(p.coin());
-  }
-
-  private PreVote readPreVote(int signer, ByteReader r) {
-    long rn = round(r.i64());
-    int b = bit(r.u8());
-    byte[] sig = r.bytes();
-    byte[] proof = r.bytes();
-    boolean soft = r.bool();
-    return new PreVote(signer, rn, b, sig, proof, soft, readSigs(r), r.bytes());
-  }
-
-  private MainVote readMainVote(ByteReader r) {
-    long rn = round(r.i64());
-    int v = r.u8();
-    if (v > ABSTAIN) {
-      throw new DecodeException("main-vote " + v);
-    }
-    byte[] sig = r.bytes();
-    byte[] proof = v == 1 ? r.bytes() : NONE;
-    List<Sig> just = v == ABSTAIN ? List.of() : readSigs(r);
-    PreVote p0 = v == ABSTAIN ? readEmbedded(r) : null;
-    PreVote p1 = v == ABSTAIN ? readEmbedded(r) : null;
-    r.end();
-    return new MainVote(rn, v, sig, proof, just, p0, p1);
-  }
-
-  private static void writeEmbedded(ByteWriter w, PreVote p) {
-    writePreVote(w.i32(p.signer()), p, p.sig());
-  }
-
-  private PreVote readEmbedded(ByteReader r) {
-    int signer = r.i32();
-    if (signer < 0 || signer >= ctx.n()) {
-      throw new DecodeException("signer " + signer);
-    }
-    return readPreVote(signer, r);
-  }
-
-  private static ByteWriter writeSigs(ByteWriter w, List<Sig> sigs) {
-    w.i32(sigs.size());
-    for (Sig s : sigs) {
-      w.i32(s.signer()).bytes(s.sig());
-    }
-    return w;
-  }
-
-  private List<Sig> readSigs(ByteReader r) {
-    int count = r.count(ctx.n());
-    List<Sig> out = new ArrayList<>(count);
-    for (int i = 0; i < count; i++) {
-      out.add(new Sig(r.i32(), r.bytes()));
-    }
-    return out;
-  }
-
-  private static int bit(int b) {
-    if (b > 1) {
-      throw new DecodeException("bit " + b);
-    }
-    return b;
-  }
-
-  private static long round(long r) {
-    if (r < 1) {
-      throw new DecodeException("round " + r);
-    }
-    return r;
   }
 
   private static SignatureShare share(byte[] encoded) {

@@ -82,4 +82,44 @@ public class AsyncPayloadsTest {
     assertThrows(DecodeException.class, () -> MvbaVote.decode(yes, 2));
     assertThrows(DecodeException.class, () -> MvbaVote.decode(new MvbaVote(-1, null).encode(), 4));
   }
+
+  @Test
+  public void abbaPreProcessCoinAndDecide() {
+    byte[] pre = new ByteWriter().u8(1).bytes(SIG).toBytes();
+    assertArrayEquals(pre, new AbbaPreProcess(1, SIG).encode());
+    assertThrows(DecodeException.class, () -> AbbaPreProcess.decode(new ByteWriter().u8(2).bytes(SIG).toBytes()));
+    byte[] coin = new ByteWriter().i64(3).bytes(SIG).toBytes();
+    assertArrayEquals(coin, new AbbaCoin(3, SIG).encode());
+    assertEquals(3, AbbaCoin.decode(coin).round());
+    assertThrows(DecodeException.class, () -> AbbaCoin.decode(new AbbaCoin(0, SIG).encode()));
+    List<AbbaSig> proof = List.of(new AbbaSig(0, SIG), new AbbaSig(2, SIG));
+    byte[] decide = new ByteWriter().i64(4).u8(1).bytes(D).i32(2).i32(0).bytes(SIG).i32(2).bytes(SIG).toBytes();
+    assertArrayEquals(decide, new AbbaDecide(4, 1, D, proof).encode());
+    assertEquals(2, AbbaDecide.decode(decide, 4).proof().get(1).signer());
+    assertThrows(DecodeException.class, () -> AbbaDecide.decode(decide, 1));
+  }
+
+  @Test
+  public void abbaVotesAndTheTwoPreVotesOfAnAbstention() {
+    AbbaPreVote p0 = new AbbaPreVote(1, 2, 0, SIG, new byte[0], false, List.of(new AbbaSig(3, SIG)), new byte[0]);
+    AbbaPreVote p1 = new AbbaPreVote(2, 2, 1, SIG, D, true, List.of(), new byte[] {5});
+    byte[] pre = new ByteWriter().i64(2).u8(1).bytes(SIG).bytes(D).bool(true).i32(0).bytes(new byte[] {5})
+        .toBytes();
+    assertArrayEquals(pre, p1.encode());
+    AbbaPreVote back = AbbaPreVote.decode(2, pre, 4);
+    assertEquals(true, back.soft());
+    assertArrayEquals(new byte[] {5}, back.coin());
+    AbbaMainVote abstain = new AbbaMainVote(2, AbbaMainVote.ABSTAIN, SIG, new byte[0], List.of(), p0, p1);
+    AbbaMainVote decoded = AbbaMainVote.decode(abstain.encode(), 4);
+    assertEquals(1, decoded.p0().signer());
+    assertEquals(2, decoded.p1().signer());
+    assertArrayEquals(p1.encode(), decoded.p1().encode());
+    AbbaMainVote forOne = new AbbaMainVote(2, 1, SIG, D, List.of(new AbbaSig(0, SIG)), null, null);
+    byte[] one = new ByteWriter().i64(2).u8(1).bytes(SIG).bytes(D).i32(1).i32(0).bytes(SIG).toBytes();
+    assertArrayEquals(one, forOne.encode());
+    assertArrayEquals(D, AbbaMainVote.decode(one, 4).validation());
+    assertThrows(DecodeException.class, () -> AbbaMainVote.decode(abstain.encode(), 2)); // signer 2 of 2
+    assertThrows(DecodeException.class,
+        () -> AbbaMainVote.decode(new ByteWriter().i64(2).u8(3).bytes(SIG).toBytes(), 4));
+  }
 }
