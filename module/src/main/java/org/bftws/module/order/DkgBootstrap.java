@@ -41,7 +41,7 @@ import org.bftws.module.transport.ControlPort;
  * group's own PBFT ordering, at a replica's first start: the group's ordering is GJKR's broadcast channel.
  *
  * <p>Each operation of this replica's {@link GroupDkg} becomes a request of the reserved node id
- * {@link GroupKeyMaterial.Pending#submitter} (after the clients' ids), on its own sequence, signed with the
+ * {@link GroupKeyMaterial.Pending#submitter} (after the clients' ids), each on a sequence of its own, signed with the
  * replica's own Ed25519 key, sent to every replica's control port and resent every
  * {@value #RESEND_SECONDS} s until executed (a client's retransmission; the client table keeps it exactly-once).
  * {@link #wrap} puts itself before the service: an executed request of a submitter id goes to {@link GroupDkg}
@@ -57,6 +57,8 @@ public final class DkgBootstrap {
     private static final Logger LOG = LogManager.getLogger(DkgBootstrap.class);
     /** Seconds between resends of this replica's submitted, not yet executed operations. */
     static final int RESEND_SECONDS = 2;
+    /** The sequences of this replica's operations: the prefix, then 1, 2, ... (one operation each). */
+    private static final String SEQUENCE_PREFIX = "dkg-generate-";
     /** What a randomized or confidential request gets, at the In Handler and at execution alike. */
     public static final String NOT_YET = "BFT-WS: keys not yet generated: randomized and confidential operations"
             + " are served once the group's distributed key generation has finished";
@@ -69,10 +71,10 @@ public final class DkgBootstrap {
     private final GroupKeyMaterial.Pending pending;
     private final DeclaredOperations declared;
     private final GroupDkg dkg;
-    private final String sequenceId;
     private final int submitter;
-    private final Map<Long, byte[]> unexecuted = new LinkedHashMap<>();
-    private long messageNumber;
+    /** This replica's submitted operations not yet executed here, by sequence id. */
+    private final Map<String, byte[]> unexecuted = new LinkedHashMap<>();
+    private long submitted;
     private long started;
     private long firstOrdered;
     private long operationBytes;
@@ -91,7 +93,6 @@ public final class DkgBootstrap {
         this.declared = declared;
         this.dkg = new GroupDkg(pending.members(), pending.identity(), new SecureRandom());
         this.submitter = pending.submitter(config.replicaId());
-        this.sequenceId = SequenceOwner.bind(submitter, "dkg-generate");
     }
 
     /** The service as the ordering executes it while the keys are pending. */
@@ -207,7 +208,7 @@ public final class DkgBootstrap {
         operations++;
         operationBytes += request.operation().length;
         if (from == config.replicaId()) {
-            unexecuted.remove(request.messageNumber());
+            unexecuted.remove(request.sequenceId());
         }
         GroupDkg.Step step = dkg.deliver(from + 1, request.operation());
         for (String fault : step.faults()) {
@@ -272,10 +273,13 @@ public final class DkgBootstrap {
 
     private void submit(GroupDkg.Step step) {
         for (byte[] op : step.toOrder()) {
-            long number = ++messageNumber;
-            Request q = new Request(submitter, sequenceId, number, false, op);
+            // One sequence per operation: the client table runs a sequence's numbers in increasing order and
+            // skips a lower one ordered after a higher, so operations submitted together on one sequence could
+            // be ordered out of turn and one of them lost.
+            String sequenceId = SequenceOwner.bind(submitter, SEQUENCE_PREFIX + ++submitted);
+            Request q = new Request(submitter, sequenceId, 1, false, op);
             byte[] signed = Signed.sign(Kind.REQUEST, submitter, q.encode(), keys.signer()).encode();
-            unexecuted.put(number, signed);
+            unexecuted.put(sequenceId, signed);
             send(signed);
         }
     }
