@@ -17,6 +17,7 @@ import org.apache.sandesha2.util.SandeshaUtil;
 import org.bftws.module.config.BftwsConfig;
 import org.bftws.module.config.BftwsConfigException;
 import org.bftws.module.config.BftwsKeys;
+import org.bftws.module.config.RandomnessAlgorithm;
 import org.bftws.module.config.BftwsParameters;
 import org.bftws.module.config.SecurityMode;
 import org.bftws.core.pbft.RandomnessConfig;
@@ -71,8 +72,13 @@ public class BftwsModule extends SandeshaModule {
             }
             // A CT share that does not fit the group key, or a scheme other than the dealt one, stops start-up.
             declared = new DeclaredOperations(services);
-            // Without a dealer and before the key generation: no coin yet (DkgBootstrap refuses randomized calls).
-            randomness = keys.keysPending() ? RandomnessConfig.none().withOperations(declared)
+            // Without a dealer and before the key generation: no coin yet. The generated keys serve the requests
+            // ordered after the one that completed the key generation (DkgBootstrap installs them there);
+            // DkgBootstrap refuses randomized and confidential calls ordered before it.
+            randomness = !keys.keysPending() ? RandomnessSetup.of(config, keys, declared)
+                    : config.randomness() == RandomnessAlgorithm.CT ? RandomnessConfig.ctAwaitingKeys()
+                            .withOperations(declared)
+                    : config.randomness() == RandomnessAlgorithm.NONE ? RandomnessConfig.none().withOperations(declared)
                     : RandomnessSetup.of(config, keys, declared);
             // Clients generate stubs from ?wsdl: it must name the group endpoint, not this replica.
             configContext.getAxisConfiguration().addObservers(

@@ -28,6 +28,7 @@ import org.bftws.core.engine.Effect;
 import org.bftws.core.engine.Engine;
 import org.bftws.core.engine.Envelopes;
 import org.bftws.core.engine.Event;
+import org.bftws.core.engine.KeySet;
 import org.bftws.core.replication.RandomizedOperations;
 import org.bftws.core.engine.Ready;
 
@@ -166,6 +167,16 @@ public final class AsyncReplica implements Engine {
 
   private AsyncReplica(GroupConfig cfg, int id, Signer signer, Verifier verifier, CoinConfig coin,
       RandomizedOperations operations) {
+    this(cfg, id, signer, verifier, coin, operations, false);
+  }
+
+  /**
+   * As above; with {@code changingKeys} the randomized requests' coins and the confidential requests' TDH2
+   * keys may be {@link #installKeys installed} while the group runs ({@code replication.KeyEpochs}). The
+   * binary agreements keep tossing {@code coin}: the channel's own coin is fixed when the replica is built.
+   */
+  public AsyncReplica(GroupConfig cfg, int id, Signer signer, Verifier verifier, CoinConfig coin,
+      RandomizedOperations operations, boolean changingKeys) {
     this.cfg = cfg;
     this.id = id;
     this.n = cfg.n();
@@ -175,7 +186,7 @@ public final class AsyncReplica implements Engine {
     this.execution = new ExecutionPipeline(requests, () -> out, new ExecutionHooks(), true);
     Host host = new Host();
     this.checkpoints = Checkpoints.forEngine(cfg, id, signer, verifier, requests, TAG, host);
-    this.coins = new Coins(cfg, id, signer, operations, coin, host);
+    this.coins = new Coins(cfg, id, signer, operations, coin, changingKeys, host);
     this.decryptions = new Decryptions(cfg, id, signer, host);
     AtomicBroadcast[] made = new AtomicBroadcast[1];
     merge(ctx.input(() -> made[0] = new AtomicBroadcast(ctx, CHANNEL, cfg.get(GroupConfig.MAX_BATCH_SIZE),
@@ -188,8 +199,15 @@ public final class AsyncReplica implements Engine {
    * Decryptions}); before the first step, alike on every replica. Without it no request is confidential.
    */
   public AsyncReplica confidentialOperations(ConfidentialConfig config) {
-    decryptions.declare(config);
+    decryptions.declare(config, coins.changing());
     return this;
+  }
+
+  /** New keys for the rounds above {@code orderedAt}: see {@link Engine#installKeys}. */
+  @Override
+  public Ready installKeys(long orderedAt, KeySet keys) {
+    keys.installInto(orderedAt, coins, decryptions);
+    return flush();
   }
 
   // ---------------------------------------------------------------- inputs
@@ -256,6 +274,10 @@ public final class AsyncReplica implements Engine {
   @Override
   public Ready executed(long seq, List<byte[]> results) {
     execution.executed(seq, results);
+    if (coins.changing()) {
+      settleKeys();
+      executeDelivered(); // a round that waited for these results may have its shares now
+    }
     return flush();
   }
 
@@ -364,6 +386,14 @@ public final class AsyncReplica implements Engine {
     channel.forgetBelow(keepAbove + 1);
   }
 
+  /** With changing keys: every round handed out has its results back, so the next round's keys are known. */
+  private void settleKeys() {
+    if (coins.changing() && execution.awaitingResults() == 0) {
+      coins.settled(lastExecuted);
+      decryptions.settled(lastExecuted);
+    }
+  }
+
   private static List<Signed> batch(AtomicBroadcast.Delivery d) {
     return d.payloads().stream().map(Signed::decode).toList();
   }
@@ -379,6 +409,7 @@ public final class AsyncReplica implements Engine {
       AtomicBroadcast.Delivery d = delivered.poll();
       lastExecuted = d.round();
       execution.execute(d.round(), 0, d.digest(), batch(d)); // valid: external validity held
+      settleKeys();
       // requests the client table would no longer run (a copy with other bytes was ordered, or another
       // client took the sequence first) will never be delivered under their id: they leave pending too
       pending.values().removeIf(q -> !requests.wouldRun(Request.decode(q.body())));
@@ -451,6 +482,8 @@ public final class AsyncReplica implements Engine {
     public void installed(long seq) {
       execution.installed(seq, lastExecuted);
       lastExecuted = seq;
+      coins.settled(seq);
+      decryptions.settled(seq);
       delivered.clear();
       deliveredAhead.clear();
       pending.values().removeIf(q -> !requests.wouldRun(Request.decode(q.body())));

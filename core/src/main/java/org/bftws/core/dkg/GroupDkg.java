@@ -50,10 +50,7 @@ public final class GroupDkg {
 
   private final GroupMembers members;
   private final ReplicaIdentity me;
-  private final Dkg<?> coin;
-  private final Dkg<?> tdh2;
-  private DkgResult coinResult;
-  private DkgResult tdh2Result;
+  private final KeyRuns runs;
   private String groupText;
   private final Map<Integer, byte[]> signatures = new TreeMap<>();
   private boolean certified;
@@ -65,8 +62,8 @@ public final class GroupDkg {
   public GroupDkg(GroupMembers members, ReplicaIdentity me, SecureRandom random) {
     this.members = members;
     this.me = me;
-    this.coin = Dkg.create(config(members, members.scheme()), member(me), random);
-    this.tdh2 = Dkg.create(config(members, SchemeId.TDH2), member(me), random);
+    this.runs = new KeyRuns(Dkg.create(config(members, members.scheme()), member(me), random),
+        Dkg.create(config(members, SchemeId.TDH2), member(me), random));
   }
 
   /** The session id of the run for {@code scheme}: bound into every encryption and proof of that run. */
@@ -91,24 +88,20 @@ public final class GroupDkg {
 
   /** Whether {@code operation} is one of the key generation's (a client must never get one ordered). */
   public static boolean isDkgOperation(byte[] operation) {
-    return operation.length > MAGIC.length && Arrays.equals(operation, 0, MAGIC.length, MAGIC, 0, MAGIC.length);
+    return ReservedOperations.is(MAGIC, operation);
   }
 
   public Step start() {
     begin();
-    wrap(COIN, coin.start());
-    wrap(TDH2, tdh2.start());
+    wrap(COIN, runs.startCoin());
+    wrap(TDH2, runs.startTdh2());
     return end();
   }
 
   /** The next ordered operation of the key generation, submitted by replica {@code submitter} (1..n). */
   public Step deliver(int submitter, byte[] operation) {
     begin();
-    try {
-      take(submitter, operation);
-    } catch (IllegalArgumentException e) {
-      faults.add("replica " + submitter + ": malformed key generation operation: " + e.getMessage());
-    }
+    ReservedOperations.guarded(submitter, "key generation", () -> take(submitter, operation), faults);
     return end();
   }
 
@@ -134,37 +127,23 @@ public final class GroupDkg {
     if (tag != COIN && tag != TDH2) {
       throw new IllegalArgumentException("unknown tag " + tag);
     }
-    DkgMessage m = DkgMessage.decode(body);
-    if (m.author() != submitter) {
-      faults.add("replica " + submitter + " submitted a message of index " + m.author() + ": ignored");
-      return;
-    }
-    Dkg<?> run = tag == COIN ? coin : tdh2;
-    if (run.done()) {
-      return; // late messages of a finished run change nothing
-    }
-    Dkg.Step s = run.deliver(m);
-    faults.addAll(s.faults());
-    wrap(tag, s);
-    if (s.output() != null) {
-      if (tag == COIN) {
-        coinResult = s.output();
-      } else {
-        tdh2Result = s.output();
-      }
-      if (coinResult != null && tdh2Result != null) {
+    Dkg.Step s = runs.deliver(submitter, tag == COIN, body, faults);
+    if (s != null) {
+      wrap(tag, s);
+      if (s.output() != null && runs.done()) {
         finish();
       }
     }
   }
 
   private void finish() {
-    GroupKeys group = new GroupKeys(members.n(), members.f(), members.k(), coinResult.group(), tdh2Result.group(),
+    GroupKeys group = new GroupKeys(members.n(), members.f(), members.k(), runs.coinResult().group(),
+        runs.tdh2Result().group(),
         members.replicaKeys(), members.clientKeys());
     groupText = KeyFiles.groupText(group);
     ReplicaKeys keys = null;
-    if (coinResult.share() != null && tdh2Result.share() != null) {
-      keys = new ReplicaKeys(me.index(), coinResult.share(), tdh2Result.share(), me.signingKey());
+    if (runs.coinResult().share() != null && runs.tdh2Result().share() != null) {
+      keys = new ReplicaKeys(me.index(), runs.coinResult().share(), runs.tdh2Result().share(), me.signingKey());
     } else {
       faults.add("no share of its own from this run: this replica needs its share recovered");
     }
@@ -208,16 +187,10 @@ public final class GroupDkg {
   }
 
   private void wrap(int tag, Dkg.Step s) {
-    for (DkgMessage m : s.toOrder()) {
-      out.add(operation(tag, m.encode()));
-    }
+    ReservedOperations.wrap(MAGIC, tag, new byte[0], s, out);
   }
 
   private static byte[] operation(int tag, byte[] body) {
-    byte[] op = new byte[MAGIC.length + 1 + body.length];
-    System.arraycopy(MAGIC, 0, op, 0, MAGIC.length);
-    op[MAGIC.length] = (byte) tag;
-    System.arraycopy(body, 0, op, MAGIC.length + 1, body.length);
-    return op;
+    return ReservedOperations.encode(MAGIC, tag, body);
   }
 }

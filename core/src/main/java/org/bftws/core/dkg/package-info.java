@@ -8,7 +8,8 @@
  *     EUROCRYPT 1999 / J. Cryptology 2007, Fig. 2): Pedersen-VSS by every replica, complaints and
  *     justifications, QUAL, then the extraction of y; the adversary cannot bias the key (their secrecy proof).
  * <li>mode REFRESH: proactive share renewal (Herzberg, Jarecki, Krawczyk, Yung, CRYPTO 1995, share renewal): sharings
- *     of 0 added to every share; the group key stays, old and new shares do not combine.
+ *     of 0 added to every share; the group key stays, old and new shares do not combine. {@link org.bftws.core.dkg.GroupRefresh} runs it for
+ *     a group's coin and TDH2 keys over one agreed sequence, started by f+1 replicas' votes.
  * <li>mode RESHARE: redistribution to a new membership n → n', t → t' (Desmedt and Jajodia, 1997): each old
  *     holder deals a Feldman sharing of its own share; the new shares are Lagrange combinations.
  * </ul>

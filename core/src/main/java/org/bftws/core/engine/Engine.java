@@ -43,6 +43,16 @@ public interface Engine {
     throw new IllegalStateException(getClass().getSimpleName() + " keeps no journal to recover from");
   }
 
+  /**
+   * New threshold keys (a distributed key generation's outcome, a proactive refresh's) serving every request
+   * ordered above seq {@code orderedAt}, the point every correct replica agrees on: the seq whose execution
+   * delivered the keys' outcome. Requests up to it keep the keys before. The embedding calls it before it
+   * returns that seq's results ({@link #executed}). Engines built with fixed keys refuse the call.
+   */
+  default Ready installKeys(long orderedAt, KeySet keys) {
+    throw new IllegalStateException(getClass().getSimpleName() + " was built with fixed threshold keys");
+  }
+
   int id();
 
   /** The last sequence number handed to execution. */

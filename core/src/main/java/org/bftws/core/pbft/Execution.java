@@ -72,6 +72,7 @@ final class Execution {
       if (pipeline.execute(slot.seq, r.view, slot.committedDigest, slot.committedBatch)) {
         progressed = true;
       }
+      settleKeys();
       if (slot.seq % r.cfg.checkpointInterval() == 0 && r.role == Role.AGREEMENT) {
         r.checkpoints.own(slot.seq, null); // the ordering part alone: no service state here (BFT-WS §3.3.2)
       } else if (slot.seq % r.cfg.checkpointInterval() == 0) {
@@ -82,6 +83,17 @@ final class Execution {
       r.viewChanges.onProgress();
     }
     r.normalCase.propose();
+  }
+
+  /**
+   * With keys that change while the group runs: once every batch handed out has its results back, the keys
+   * of the next seq are known, and its coin and decryption shares may go out ({@code replication.KeyEpochs}).
+   */
+  void settleKeys() {
+    if (r.coins.changing() && pipeline.awaitingResults() == 0) {
+      r.coins.settled(r.lastExecuted);
+      r.decryptions.settled(r.lastExecuted);
+    }
   }
 
   /** A checkpoint at seq was installed by state transfer (§4.3): what was handed out up to it is moot. */

@@ -31,10 +31,8 @@ public record RandomnessConfig(Algorithm algorithm, CoinConfig coins, Entropy en
     }
   }
 
+  /** CT's {@code coins} null: the coin keys come later ({@link #ctAwaitingKeys}). */
   public RandomnessConfig {
-    if (algorithm == Algorithm.CT && coins == null) {
-      throw new IllegalArgumentException("the CT algorithm needs coin material (CoinConfig)");
-    }
     if (algorithm.agreement() && entropy == null) {
       throw new IllegalArgumentException("the BA algorithm needs an entropy source");
     }
@@ -55,6 +53,15 @@ public record RandomnessConfig(Algorithm algorithm, CoinConfig coins, Entropy en
   /** CT with these coins; {@code null} coins give {@link #none()} (the historical constructor's meaning). */
   public static RandomnessConfig ct(CoinConfig coins) {
     return coins == null ? none() : new RandomnessConfig(Algorithm.CT, coins, null, RandomizedOperations.AS_FLAGGED);
+  }
+
+  /**
+   * CT whose coin keys are installed while the group runs (a distributed key generation's outcome): the
+   * engine needs {@code Replica.Builder#changingKeys}; randomized requests ordered before the keys serve get
+   * empty random numbers.
+   */
+  public static RandomnessConfig ctAwaitingKeys() {
+    return new RandomnessConfig(Algorithm.CT, null, null, RandomizedOperations.AS_FLAGGED);
   }
 
   public static RandomnessConfig ba(Entropy entropy) {

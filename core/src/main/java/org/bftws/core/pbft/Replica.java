@@ -11,6 +11,7 @@ import org.bftws.core.engine.Engine;
 import org.bftws.core.engine.Envelopes;
 import org.bftws.core.engine.Event;
 import org.bftws.core.engine.Journal;
+import org.bftws.core.engine.KeySet;
 import org.bftws.core.engine.Ready;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.PrePrepare;
@@ -24,6 +25,7 @@ import org.bftws.core.replication.ClientTable;
 import org.bftws.core.replication.CoinConfig;
 import org.bftws.core.replication.Coins;
 import org.bftws.core.replication.ConfidentialConfig;
+import org.bftws.core.replication.ConfidentialOperations;
 import org.bftws.core.replication.Decryptions;
 import org.bftws.core.replication.RandomizedOperations;
 import org.bftws.core.replication.ReplicatedClients;
@@ -116,6 +118,7 @@ public final class Replica implements Engine {
     private Role role;
     private RandomnessConfig randomness = RandomnessConfig.none();
     private Authenticators macs;
+    private boolean changingKeys;
 
     private Builder(GroupConfig cfg, int id, Signer signer, Verifier verifier) {
       this.cfg = cfg;
@@ -153,13 +156,24 @@ public final class Replica implements Engine {
       return this;
     }
 
+    /**
+     * Threshold keys that may change while the group runs ({@link #installKeys}): the coin and decryption
+     * shares of a batch then wait until the results of every batch below it are back, so that the keys a
+     * request's seq gets are known when its shares go out ({@code replication.KeyEpochs}).
+     */
+    public Builder changingKeys() {
+      this.changingKeys = true;
+      return this;
+    }
+
     public Replica build() {
-      return new Replica(cfg, id, signer, verifier, role == null ? Role.of(cfg, id) : role, randomness, macs);
+      return new Replica(cfg, id, signer, verifier, role == null ? Role.of(cfg, id) : role, randomness, macs,
+          changingKeys);
     }
   }
 
   private Replica(GroupConfig cfg, int id, Signer signer, Verifier verifier, Role role, RandomnessConfig randomness,
-      Authenticators macs) {
+      Authenticators macs, boolean changingKeys) {
     this.cfg = cfg;
     this.n = cfg.n();
     this.f = cfg.f();
@@ -182,6 +196,10 @@ public final class Replica implements Engine {
       throw new IllegalArgumentException("replica " + id + " as " + role + ", but the group's "
           + GroupConfig.EXECUTING_REPLICAS.name() + " " + cfg.executingReplicas() + " make it " + Role.of(cfg, id));
     }
+    if (randomness.algorithm() == RandomnessConfig.Algorithm.CT && randomness.coins() == null && !changingKeys) {
+      throw new IllegalArgumentException("the CT algorithm needs coin material (CoinConfig), or keys installed later"
+          + " (Builder.changingKeys)");
+    }
     this.role = role;
     this.operations = randomness.operations();
     this.requests = new ClientRequests(cfg, id, signer, verifier, operations);
@@ -195,7 +213,8 @@ public final class Replica implements Engine {
         host);
     this.viewChanges = new ViewChanges(this);
     this.coins = new Coins(cfg, id, signer, operations,
-        randomness.algorithm() == RandomnessConfig.Algorithm.CT ? randomness.coins() : null, host);
+        randomness.algorithm() == RandomnessConfig.Algorithm.CT ? randomness.coins() : null,
+        changingKeys && randomness.algorithm() == RandomnessConfig.Algorithm.CT, host);
     this.contributions = new Contributions(this, randomness);
     this.decryptions = new Decryptions(cfg, id, signer, host);
     this.statuses = new Statuses(this);
@@ -218,8 +237,31 @@ public final class Replica implements Engine {
    * Decryptions}); before the first step, alike on every replica. Without it no request is confidential.
    */
   public Replica confidentialOperations(ConfidentialConfig config) {
-    decryptions.declare(config);
+    decryptions.declare(config, coins.changing());
     return this;
+  }
+
+  /**
+   * With {@link Builder#changingKeys}: the group's confidential requests, whose TDH2 keys are {@link #installKeys
+   * installed} later; until then they execute sealed (the embedding refuses them). Before the first step.
+   */
+  public Replica confidentialOperationsAwaitingKeys(ConfidentialOperations operations) {
+    if (!coins.changing()) {
+      throw new IllegalStateException("keys installed later need Builder.changingKeys");
+    }
+    decryptions.declareChanging(operations, null);
+    return this;
+  }
+
+  /**
+   * New threshold keys serving every request ordered above {@code orderedAt} ({@code replication.KeyEpochs});
+   * those up to it keep the keys before. The embedding calls it when executing seq {@code orderedAt} delivered
+   * the keys' outcome, before it returns that seq's results; with {@link Builder#changingKeys} only.
+   */
+  @Override
+  public Ready installKeys(long orderedAt, KeySet keys) {
+    keys.installInto(orderedAt, coins, decryptions);
+    return flush();
   }
 
   /**
@@ -300,6 +342,10 @@ public final class Replica implements Engine {
   /** The results of the {@link Effect.Execute} for seq, in request order. */
   public Ready executed(long seq, List<byte[]> results) {
     execution.executed(seq, results);
+    if (coins.changing()) {
+      execution.settleKeys();
+      execution.executeCommitted(); // a batch that waited for these results may have its shares now
+    }
     return flush();
   }
 

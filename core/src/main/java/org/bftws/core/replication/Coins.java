@@ -52,8 +52,8 @@ public final class Coins {
   private final Signer signer;
   private final RandomizedOperations operations;
   private final Host host;
-  /** Null: this group tosses no coins, randomized requests get empty random numbers. */
-  private final CoinConfig c;
+  /** The coin keys per seq; none serving a seq: randomized requests there get empty random numbers. */
+  private final KeyEpochs<CoinConfig> keys;
   private final boolean perBatch;
   private final ShareRounds<Toss> tosses;
 
@@ -63,6 +63,8 @@ public final class Coins {
    */
   private static final class Toss extends ShareRounds.Round {
     List<Signed> batch;
+    /** The keys this seq's coins are tossed with ({@link KeyEpochs#at}). */
+    CoinConfig c;
     byte[][] messages;
     byte[][] coins;
     GroupValue[] values;
@@ -70,17 +72,52 @@ public final class Coins {
 
   /**
    * {@code c}: the group's dealt coin with this replica's share, or null (randomized requests then get empty
-   * random numbers); {@code operations} says which requests are randomized.
+   * random numbers); {@code operations} says which requests are randomized. Keys fixed here.
    */
   public Coins(GroupConfig cfg, int id, Signer signer, RandomizedOperations operations, CoinConfig c, Host host) {
+    this(cfg, id, signer, operations, c, false, host);
+  }
+
+  /** As above; with {@code changing}, later keys may be {@link #install}ed ({@link KeyEpochs}). */
+  public Coins(GroupConfig cfg, int id, Signer signer, RandomizedOperations operations, CoinConfig c,
+      boolean changing, Host host) {
     this.cfg = cfg;
     this.id = id;
     this.signer = signer;
     this.operations = operations;
     this.host = host;
     this.tosses = new ShareRounds<>(cfg, host, Toss::new);
-    this.c = c;
+    check(c);
+    this.keys = new KeyEpochs<>(c, changing);
     this.perBatch = cfg.flag(GroupConfig.COIN_PER_BATCH);
+  }
+
+  /** The coin keys serving every seq above {@code afterSeq} (the seq their outcome was ordered at). */
+  public void install(long afterSeq, CoinConfig c) {
+    if (c == null) {
+      throw new IllegalArgumentException("no coin keys to install");
+    }
+    check(c);
+    keys.install(afterSeq, c);
+  }
+
+  /** Whether later keys may be installed. */
+  public boolean changing() {
+    return keys.changing();
+  }
+
+  /**
+   * The results of every batch up to seq are back, or a checkpoint at seq was installed: a deferred batch may
+   * release its shares now, under the keys that serve it.
+   */
+  public void settled(long seq) {
+    KeyEpochs.Deferred d = keys.settle(seq);
+    if (d != null) {
+      toss(d.seq(), d.digest(), d.batch());
+    }
+  }
+
+  private void check(CoinConfig c) {
     if (c != null) {
       if (c.group().params().n() != cfg.n() || c.group().params().t() != cfg.f()) {
         throw new IllegalArgumentException("coin key dealt for (n, t) = (" + c.group().params().n() + ", "
@@ -100,11 +137,21 @@ public final class Coins {
    * (committed locally, again after a view change; or delivered by the channel): release our shares.
    */
   public void committed(long seq, byte[] digest, List<Signed> batch) {
-    if (c == null) {
+    if (keys.at(seq) == null && !keys.changing()) {
       return;
     }
-    if (tosses.finalAgain(tosses.get(seq))) {
-      return; // committed again in a new view: peers that lost our shares got them now
+    if (tosses.finalAgain(tosses.get(seq)) || keys.defer(seq, digest, batch)) {
+      return; // committed again in a new view (peers that lost our shares got them now), or waiting for keys
+    }
+    toss(seq, digest, batch);
+  }
+
+  private void toss(long seq, byte[] digest, List<Signed> batch) {
+    CoinConfig c = keys.at(seq);
+    if (c == null) {
+      // no keys serve seq: its randomized requests get empty random numbers, alike everywhere
+      tosses.unneeded(seq, "coin shares for seq " + seq + ", which no coin key serves");
+      return;
     }
     int[] randomized = randomizedIndices(batch);
     if (randomized.length == 0) {
@@ -112,12 +159,14 @@ public final class Coins {
       return;
     }
     Toss t = tosses.open(seq);
+    t.c = c;
     start(t, seq, digest, batch, randomized);
     tosses.takeEarly(t, (sender, msg) -> take(t, seq, sender, CoinShare.decode(msg.body())));
     combine(t, seq);
   }
 
   private void start(Toss t, long seq, byte[] digest, List<Signed> batch, int[] randomized) {
+    CoinConfig c = t.c;
     t.digest = digest;
     t.batch = batch;
     t.requests = perBatch ? new int[] {CoinShare.BATCH} : randomized;
@@ -149,7 +198,7 @@ public final class Coins {
   /** An authentic COIN-SHARE from a peer (the caller checked sender and signature). */
   public void onShare(Signed s) {
     CoinShare cs = CoinShare.decode(s.body());
-    if (c == null) {
+    if (!keys.changing() && keys.at(cs.seq()) == null) {
       evidence(s.sender(), "coin shares, but this group tosses no coins");
       return;
     }
@@ -183,7 +232,7 @@ public final class Coins {
         }
         try {
           SignatureShare share = SignatureShare.decode(e.share());
-          if (share.scheme() != c.scheme().id() || share.index() != sender + 1) {
+          if (share.scheme() != t.c.scheme().id() || share.index() != sender + 1) {
             problem = "coin share for seq " + seq + " with key index " + share.index() + " of " + share.scheme().label();
           }
           shares.add(share);
@@ -214,6 +263,7 @@ public final class Coins {
     if (t.missing == 0) {
       return false;
     }
+    CoinConfig c = t.c;
     int k = c.group().params().k();
     for (int j = 0; j < t.requests.length; j++) {
       Map<Integer, SignatureShare> cand = t.candidates.get(j);
@@ -246,7 +296,10 @@ public final class Coins {
 
   /** Whether every randomized request of the final batch at seq has its random number. */
   public boolean ready(long seq, List<Signed> batch) {
-    if (c == null) {
+    if (keys.isDeferred(seq)) {
+      return randomizedIndices(batch).length == 0;
+    }
+    if (keys.at(seq) == null) {
       return true;
     }
     Toss t = tosses.get(seq);
@@ -258,7 +311,7 @@ public final class Coins {
 
   /** The random number of request {@code index} of the final batch at seq (empty if not randomized). */
   public byte[] random(long seq, int index) {
-    Toss t = c == null ? null : tosses.get(seq);
+    Toss t = tosses.get(seq);
     if (t == null || t.digest == null) {
       return new byte[0];
     }
@@ -276,7 +329,7 @@ public final class Coins {
    * one coin per batch, whose value is not the request's number.
    */
   public CoinProof proof(long seq, int index) {
-    Toss t = c == null ? null : tosses.get(seq);
+    Toss t = tosses.get(seq);
     if (t == null || t.digest == null || perBatch) {
       return CoinProof.NONE;
     }
@@ -297,6 +350,7 @@ public final class Coins {
   /** The checkpoint at seq became stable: nothing at or below it needs a coin any more. */
   public void discardUpTo(long seq) {
     tosses.discardUpTo(seq);
+    keys.discardUpTo(seq);
   }
 
   /** For tests and traces: sequence numbers with coin state (bounded by the log window). */

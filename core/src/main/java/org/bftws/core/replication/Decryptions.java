@@ -54,7 +54,9 @@ public final class Decryptions {
   private final Signer signer;
   private final Host host;
   /** Null: no request is confidential. */
-  private ConfidentialConfig c;
+  private ConfidentialOperations operations;
+  /** The TDH2 keys per seq ({@link KeyEpochs}); none serving a seq: its confidential requests stay sealed. */
+  private KeyEpochs<ConfidentialConfig> keys = new KeyEpochs<>(null, false);
   private final ShareRounds<Opening> openings;
 
   /**
@@ -63,6 +65,8 @@ public final class Decryptions {
    */
   private static final class Opening extends ShareRounds.Round {
     int[] clients;
+    /** The keys this seq's ciphertexts are opened with. */
+    ConfidentialConfig c;
     Tdh2Ciphertext[] ciphertexts;
     byte[][] plaintexts;
   }
@@ -85,7 +89,45 @@ public final class Decryptions {
       throw new IllegalArgumentException("replica " + id + " needs TDH2 key share " + (id + 1) + ", got "
           + config.share().index());
     }
-    this.c = config;
+    this.operations = config.operations();
+    this.keys = new KeyEpochs<>(config, false);
+  }
+
+  /** As {@link #declare(ConfidentialConfig)}; with {@code changing}, later keys may be {@link #install}ed. */
+  public void declare(ConfidentialConfig config, boolean changing) {
+    declare(config);
+    if (changing) {
+      declareChanging(config.operations(), config);
+    }
+  }
+
+  /**
+   * Keys that change while the group runs: {@code operations} are the group's confidential requests, opened
+   * with {@code initial} (null: none yet) until other keys are {@link #install}ed; before the first step,
+   * instead of {@link #declare}.
+   */
+  public void declareChanging(ConfidentialOperations operations, ConfidentialConfig initial) {
+    this.operations = operations;
+    this.keys = new KeyEpochs<>(initial, true);
+  }
+
+  /** The TDH2 keys serving every seq above {@code afterSeq} (the seq their outcome was ordered at). */
+  public void install(long afterSeq, ConfidentialConfig config) {
+    if (config.key().params().n() != cfg.n() || config.key().params().t() != cfg.f()
+        || config.share().index() != id + 1) {
+      throw new IllegalArgumentException("TDH2 keys for (n, t) = (" + config.key().params().n() + ", "
+          + config.key().params().t() + "), share " + config.share().index() + ": replica " + id + " of ("
+          + cfg.n() + ", " + cfg.f() + ") needs share " + (id + 1));
+    }
+    keys.install(afterSeq, config);
+  }
+
+  /** The results of every batch up to seq are back, or a checkpoint at seq was installed ({@link KeyEpochs}). */
+  public void settled(long seq) {
+    KeyEpochs.Deferred d = keys.settle(seq);
+    if (d != null) {
+      open(d.seq(), d.digest(), d.batch());
+    }
   }
 
   // ---------------------------------------------------------------- admission and checks
@@ -95,30 +137,38 @@ public final class Decryptions {
    * fails its validity proof); null if it may. A correct primary never proposes such a request.
    */
   public String refusal(Request q) {
-    byte[] bytes = c == null ? null : c.operations().ciphertext(q);
-    return bytes == null ? null : check(q, bytes).problem();
-  }
-
-  private ConfidentialConfig.Check check(Request q, byte[] bytes) {
-    return ConfidentialConfig.check(c.groupId(), q, bytes);
+    ConfidentialConfig c = keys.latest();
+    byte[] bytes = c == null ? null : operations.ciphertext(q);
+    return bytes == null ? null : ConfidentialConfig.check(c.groupId(), q, bytes).problem();
   }
 
   // ---------------------------------------------------------------- share release
 
   /** The batch with {@code digest} is final at seq here (committed, again after a view change; or delivered). */
   public void committed(long seq, byte[] digest, List<Signed> batch) {
-    if (c == null) {
+    if (operations == null) {
       return;
     }
-    if (openings.finalAgain(openings.get(seq))) {
+    if (openings.finalAgain(openings.get(seq)) || keys.defer(seq, digest, batch)) {
       return;
     }
+    open(seq, digest, batch);
+  }
+
+  private void open(long seq, byte[] digest, List<Signed> batch) {
     int[] confidential = confidentialIndices(batch);
     if (confidential.length == 0) {
       openings.unneeded(seq, "decryption shares for seq " + seq + ", whose batch has no confidential request");
       return;
     }
+    ConfidentialConfig c = keys.at(seq);
+    if (c == null) {
+      // no TDH2 key serves seq: its confidential requests execute sealed, and the embedding refuses them
+      openings.unneeded(seq, "decryption shares for seq " + seq + ", which no TDH2 key serves");
+      return;
+    }
     Opening o = openings.open(seq);
+    o.c = c;
     start(o, seq, digest, batch, confidential);
     openings.takeEarly(o, (sender, msg) -> take(o, seq, sender, DecryptionShares.decode(msg.body())));
     combine(o, seq);
@@ -135,14 +185,14 @@ public final class Decryptions {
     for (int j = 0; j < confidential.length; j++) {
       Request q = Request.decode(batch.get(confidential[j]).body());
       o.clients[j] = q.client();
-      ConfidentialConfig.Check check = check(q, c.operations().ciphertext(q));
+      ConfidentialConfig.Check check = ConfidentialConfig.check(o.c.groupId(), q, operations.ciphertext(q));
       if (check.problem() != null) {
         evidence(q.client(), check.problem() + ", ordered at seq " + seq + ": not executed");
         o.candidates.add(null);
         continue;
       }
       o.ciphertexts[j] = check.ciphertext();
-      SignatureShare mine = ownShare(check.ciphertext());
+      SignatureShare mine = ownShare(o.c, check.ciphertext());
       Map<Integer, SignatureShare> cand = new LinkedHashMap<>();
       cand.put(id, mine);
       o.candidates.add(cand);
@@ -155,7 +205,7 @@ public final class Decryptions {
     }
   }
 
-  private SignatureShare ownShare(Tdh2Ciphertext ct) {
+  private static SignatureShare ownShare(ConfidentialConfig c, Tdh2Ciphertext ct) {
     try {
       return ConfidentialConfig.TDH2.share(c.key(), c.share(), ct);
     } catch (InvalidCiphertextException e) {
@@ -167,7 +217,7 @@ public final class Decryptions {
     int[] out = new int[batch.size()];
     int count = 0;
     for (int i = 0; i < batch.size(); i++) {
-      if (c.operations().ciphertext(Request.decode(batch.get(i).body())) != null) {
+      if (operations.ciphertext(Request.decode(batch.get(i).body())) != null) {
         out[count++] = i;
       }
     }
@@ -179,7 +229,7 @@ public final class Decryptions {
   /** An authentic DECRYPTION-SHARE from a peer (the caller checked sender and signature). */
   public void onShare(Signed s) {
     DecryptionShares ds = DecryptionShares.decode(s.body());
-    if (c == null) {
+    if (operations == null || (!keys.changing() && keys.latest() == null)) {
       evidence(s.sender(), "decryption shares, but this group has no confidential requests");
       return;
     }
@@ -253,6 +303,7 @@ public final class Decryptions {
     if (o.missing == 0) {
       return false;
     }
+    ConfidentialConfig c = o.c;
     int k = c.key().params().k();
     for (int j = 0; j < o.requests.length; j++) {
       Map<Integer, SignatureShare> cand = o.candidates.get(j);
@@ -286,7 +337,13 @@ public final class Decryptions {
 
   /** Whether every confidential request of the final batch at seq opened or was refused. */
   public boolean ready(long seq, List<Signed> batch) {
-    if (c == null) {
+    if (operations == null) {
+      return true;
+    }
+    if (keys.isDeferred(seq)) {
+      return confidentialIndices(batch).length == 0;
+    }
+    if (keys.at(seq) == null) {
       return true;
     }
     Opening o = openings.get(seq);
@@ -301,7 +358,7 @@ public final class Decryptions {
    * form, or null if its ciphertext was refused or did not open (skipped alike at every correct replica).
    */
   public Request opened(long seq, int index, Request r) {
-    if (c == null || c.operations().ciphertext(r) == null) {
+    if (operations == null || keys.at(seq) == null || operations.ciphertext(r) == null) {
       return r;
     }
     Opening o = openings.get(seq);
@@ -309,7 +366,7 @@ public final class Decryptions {
     if (j < 0 || o.plaintexts[j] == null) {
       return null;
     }
-    return c.operations().opened(r, o.plaintexts[j]);
+    return operations.opened(r, o.plaintexts[j]);
   }
 
   // ---------------------------------------------------------------- retransmission and memory
@@ -322,6 +379,7 @@ public final class Decryptions {
   /** The checkpoint at seq became stable: nothing at or below it needs opening. */
   public void discardUpTo(long seq) {
     openings.discardUpTo(seq);
+    keys.discardUpTo(seq);
   }
 
   /** For tests and traces: ciphertexts still waiting at seq (-1 if nothing is opened there). */

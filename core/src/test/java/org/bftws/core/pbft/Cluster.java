@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.function.BiFunction;
 import java.util.function.Predicate;
 import org.bftws.core.codec.DecodeException;
 import org.bftws.core.config.GroupConfig;
@@ -21,6 +22,7 @@ import org.bftws.core.crypto.threshold.ThresholdScheme;
 import org.bftws.core.engine.Effect;
 import org.bftws.core.engine.Event;
 import org.bftws.core.engine.Journal;
+import org.bftws.core.engine.KeySet;
 import org.bftws.core.engine.Ready;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.Request;
@@ -29,6 +31,7 @@ import org.bftws.core.message.Signed;
 import org.bftws.core.pbft.RandomnessConfig.Algorithm;
 import org.bftws.core.replication.CoinConfig;
 import org.bftws.core.replication.ConfidentialConfig;
+import org.bftws.core.replication.ConfidentialOperations;
 import org.bftws.core.replication.RandomizedOperations;
 import org.bftws.core.replication.ReplicatedClients;
 import org.bftws.core.testkit.EffectPerformer;
@@ -118,6 +121,18 @@ final class Cluster {
   private final Map<Integer, Integer> journalRestarts = new HashMap<>();
   /** Per replica, its confidential-request material (SINTRA §2.6), given at (re)start; null entries: none. */
   ConfidentialConfig[] confidential = new ConfidentialConfig[0];
+  /**
+   * Replicas built with keys installed while they run ({@link Replica.Builder#changingKeys}): CT without coin
+   * keys yet, these confidential operations without TDH2 keys yet ({@link #changingKeys}).
+   */
+  private ConfidentialOperations awaitingKeys;
+  /** With changing keys: whether the replicas start with the dealt coin keys (else with none). */
+  private boolean startWithDealt;
+  /** With changing keys: the keys replica i installs after executing a batch (null: none), before its results. */
+  BiFunction<Integer, Effect.Execute, KeySet> installs = (i, ex) -> null;
+  /** Replicas whose effects wait in {@link #queuedEffects} until {@link #performQueued} (a slow service). */
+  final Set<Integer> slow = new HashSet<>();
+  private final Map<Integer, ArrayDeque<Effect>> queuedEffects = new HashMap<>();
 
   /** Each replica in the role {@code cfg}'s executing replicas give it ({@link Role#of}). */
   Cluster(GroupConfig cfg, int clientCount) {
@@ -163,12 +178,16 @@ final class Cluster {
 
   /** Replace replica i by a fresh one with the same keys and an empty service (amnesia). */
   void restart(int i) {
-    replicas[i] = Replica.builder(cfg, i, signers.get(i), verifier).randomness(randomnessOf(i))
-        .macs(authentication == Authentication.MACS ? keys.authenticators(i, n) : null).build()
-        .readOnlyOperations(READS)
-        .replicatedClients(replicated);
+    Replica.Builder b = Replica.builder(cfg, i, signers.get(i), verifier).randomness(randomnessOf(i))
+        .macs(authentication == Authentication.MACS ? keys.authenticators(i, n) : null);
+    if (awaitingKeys != null) {
+      b.changingKeys();
+    }
+    replicas[i] = b.build().readOnlyOperations(READS).replicatedClients(replicated);
     if (i < confidential.length && confidential[i] != null) {
       replicas[i].confidentialOperations(confidential[i]);
+    } else if (awaitingKeys != null) {
+      replicas[i].confidentialOperationsAwaitingKeys(awaitingKeys);
     }
     if (journaling) {
       replicas[i].journaled();
@@ -176,6 +195,32 @@ final class Cluster {
     apps[i] = new HashChainApp();
     executed.get(i).clear();
     readOnlyExecuted.put(i, new ArrayList<>());
+  }
+
+  /**
+   * Every replica restarts with keys installed while it runs: CT with no coin keys yet (with a CT {@link
+   * Randomness}), {@code operations} confidential with no TDH2 keys yet (call before any traffic).
+   */
+  Cluster changingKeys(ConfidentialOperations operations) {
+    return changingKeys(operations, false);
+  }
+
+  /** As {@link #changingKeys(ConfidentialOperations)}, starting with the dealt coin keys if {@code dealtFirst}. */
+  Cluster changingKeys(ConfidentialOperations operations, boolean dealtFirst) {
+    awaitingKeys = operations;
+    startWithDealt = dealtFirst;
+    for (int i = 0; i < n; i++) {
+      restart(i);
+    }
+    return this;
+  }
+
+  /** Replica i's effects held back so far, performed now in order (its slow service catches up). */
+  void performQueued(int i) {
+    ArrayDeque<Effect> q = queuedEffects.getOrDefault(i, new ArrayDeque<>());
+    while (!q.isEmpty()) {
+      EffectPerformer.perform(replicas[i], List.of(q.poll()), service(i), next -> handle(i, next));
+    }
   }
 
   /** Every replica keeps a journal from now on (call before any traffic). */
@@ -199,7 +244,8 @@ final class Cluster {
     Random entropy = new Random(100 + i + 7919L * journalRestarts.getOrDefault(i, 0));
     RandomnessConfig rc = switch (randomness.algorithm()) {
       case NONE -> RandomnessConfig.none();
-      case CT -> RandomnessConfig.ct(new CoinConfig(randomness.scheme(), dealt.group(), dealt.share(i + 1), GROUP_ID));
+      case CT -> awaitingKeys != null && !startWithDealt ? RandomnessConfig.ctAwaitingKeys()
+          : RandomnessConfig.ct(new CoinConfig(randomness.scheme(), dealt.group(), dealt.share(i + 1), GROUP_ID));
       case BA -> RandomnessConfig.ba(entropy::nextBytes);
       case BA_HARDENED -> RandomnessConfig.baHardened(entropy::nextBytes);
     };
@@ -279,6 +325,10 @@ final class Cluster {
       route(i, m);
     }
     events.get(i).addAll(r.events);
+    if (slow.contains(i) || !queuedEffects.getOrDefault(i, new ArrayDeque<>()).isEmpty()) {
+      queuedEffects.computeIfAbsent(i, k -> new ArrayDeque<>()).addAll(r.effects);
+      return;
+    }
     EffectPerformer.perform(replicas[i], r.effects, service(i), next -> handle(i, next));
   }
 
@@ -291,7 +341,12 @@ final class Cluster {
       @Override
       public List<byte[]> execute(Effect.Execute ex) {
         executed.get(i).add(ex);
-        return apps[i].execute(ex);
+        List<byte[]> results = apps[i].execute(ex);
+        KeySet next = installs.apply(i, ex);
+        if (next != null) {
+          handle(i, replicas[i].installKeys(ex.seq(), next)); // before the results, as the embedding must
+        }
+        return results;
       }
 
       @Override

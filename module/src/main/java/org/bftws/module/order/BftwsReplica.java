@@ -119,6 +119,10 @@ public final class BftwsReplica implements AutoCloseable {
             engine.confidential(new ConfidentialConfig(keys.group().encryption(), keys.decryption(),
                     RandomnessSetup.groupId(config), confidential));
         }
+        if (keys.keysPending()) {
+            // the key generation's outcome is installed at the seq that delivered it (DkgBootstrap)
+            engine.changingKeys(config.group().executionNodes().isEmpty() ? confidential : null);
+        }
         TotalOrderManager manager = new TotalOrderManager(engine, control, service, sender, config.tickMillis(),
                 INBOUND_CAPACITY, config.controlMaxBytes());
         manager.executionNodeControl(executionControl);

@@ -17,17 +17,22 @@ import java.util.concurrent.TimeUnit;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.bftws.core.dkg.GroupDkg;
+import org.bftws.core.engine.KeySet;
 import org.bftws.core.keys.GroupCertificate;
 import org.bftws.core.keys.KeyFiles;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.SequenceOwner;
 import org.bftws.core.message.Signed;
+import org.bftws.core.replication.CoinConfig;
+import org.bftws.core.replication.ConfidentialConfig;
 import org.bftws.module.api.ApplicationResult;
 import org.bftws.module.api.RandomProof;
 import org.bftws.module.config.BftwsConfig;
 import org.bftws.module.keys.GroupKeyMaterial;
+import org.bftws.module.config.RandomnessAlgorithm;
 import org.bftws.module.random.DeclaredOperations;
+import org.bftws.module.random.RandomnessSetup;
 import org.bftws.module.transport.ControlMessage;
 import org.bftws.module.transport.ControlPort;
 
@@ -36,23 +41,27 @@ import org.bftws.module.transport.ControlPort;
  * group's own PBFT ordering, at a replica's first start: the group's ordering is GJKR's broadcast channel.
  *
  * <p>Each operation of this replica's {@link GroupDkg} becomes a request of the reserved node id
- * {@link GroupKeyMaterial.Pending#submitter} (after the clients' ids), on its own sequence, signed with the
+ * {@link GroupKeyMaterial.Pending#submitter} (after the clients' ids), each on a sequence of its own, signed with the
  * replica's own Ed25519 key, sent to every replica's control port and resent every
  * {@value #RESEND_SECONDS} s until executed (a client's retransmission; the client table keeps it exactly-once).
  * {@link #wrap} puts itself before the service: an executed request of a submitter id goes to {@link GroupDkg}
  * in the agreed order and never reaches a service; the reserved operation from anyone else, and every
- * randomized or confidential request while the keys are not in use, get the same fault at every replica.
- * When the run ends, the replica writes {@code group.pub} and {@code replica-I.key} (0600) into its data
- * directory, signs group.pub, and writes {@code group.cert} once 2f+1 signatures are ordered. The new keys
- * serve from the replica's next start: the engine's coin and decryption keys are fixed when it starts.
+ * randomized or confidential request ordered before the keys serve gets the same fault at every replica.
+ * When the run ends, at the seq s of the ordered operation that completed it, the replica writes {@code
+ * group.pub} and {@code replica-I.key} (0600) into its data directory and installs the keys in its engine
+ * ({@link TotalOrderManager#installKeys}): they serve every request ordered after s, at every correct replica
+ * alike, with no restart; then it signs group.pub and writes {@code group.cert} once 2f+1 signatures are
+ * ordered. A restarted replica loads the keys from its data directory.
  */
 public final class DkgBootstrap {
     private static final Logger LOG = LogManager.getLogger(DkgBootstrap.class);
     /** Seconds between resends of this replica's submitted, not yet executed operations. */
     static final int RESEND_SECONDS = 2;
+    /** The sequences of this replica's operations: the prefix, then 1, 2, ... (one operation each). */
+    private static final String SEQUENCE_PREFIX = "dkg-generate-";
     /** What a randomized or confidential request gets, at the In Handler and at execution alike. */
     public static final String NOT_YET = "BFT-WS: keys not yet generated: randomized and confidential operations"
-            + " are served once the group's distributed key generation has finished and its replicas restarted";
+            + " are served once the group's distributed key generation has finished";
 
     /** What a client's request carrying the key generation's reserved operation gets. */
     public static final String RESERVED = "BFT-WS: the key generation's operation is reserved to the replicas";
@@ -62,15 +71,17 @@ public final class DkgBootstrap {
     private final GroupKeyMaterial.Pending pending;
     private final DeclaredOperations declared;
     private final GroupDkg dkg;
-    private final String sequenceId;
     private final int submitter;
-    private final Map<Long, byte[]> unexecuted = new LinkedHashMap<>();
-    private long messageNumber;
+    /** This replica's submitted operations not yet executed here, by sequence id. */
+    private final Map<String, byte[]> unexecuted = new LinkedHashMap<>();
+    private long submitted;
     private long started;
     private long firstOrdered;
     private long operationBytes;
     private long operations;
     private volatile boolean generated;
+    /** The first seq the generated keys serve (the one after the key generation's last); none yet: MAX_VALUE. */
+    private volatile long keysFrom = Long.MAX_VALUE;
     private volatile boolean certified;
     private BftwsReplica replica;
     private ScheduledExecutorService resender;
@@ -82,7 +93,6 @@ public final class DkgBootstrap {
         this.declared = declared;
         this.dkg = new GroupDkg(pending.members(), pending.identity(), new SecureRandom());
         this.submitter = pending.submitter(config.replicaId());
-        this.sequenceId = SequenceOwner.bind(submitter, "dkg-generate");
     }
 
     /** The service as the ordering executes it while the keys are pending. */
@@ -119,7 +129,7 @@ public final class DkgBootstrap {
             if (GroupDkg.isDkgOperation(request.operation())) {
                 return ApplicationResult.fault(RESERVED).encode();
             }
-            String refusal = dkg == null ? null : dkg.refusal(request);
+            String refusal = dkg == null ? null : dkg.refusalAtExecution(request);
             return refusal != null ? ApplicationResult.fault(refusal).encode() : service.execute(request, random, proof);
         }
 
@@ -134,11 +144,24 @@ public final class DkgBootstrap {
         }
     }
 
-    /** Why a client's request must be refused while the keys are pending, or null. */
+    /**
+     * Why a client's request must be refused on arrival, or null: the reserved operation always, randomized and
+     * confidential ones until the keys are generated here (one ordered before they serve is refused at
+     * execution, alike everywhere).
+     */
     public String refusal(Request request) {
         if (GroupDkg.isDkgOperation(request.operation())) {
             return RESERVED;
         }
+        return generated ? null : keysNeeded(request);
+    }
+
+    /** At execution, on the execution thread: refused if the generated keys do not serve this batch's seq. */
+    private String refusalAtExecution(Request request) {
+        return replica.manager().executingSeq() >= keysFrom ? null : keysNeeded(request);
+    }
+
+    private String keysNeeded(Request request) {
         try {
             return declared.isRandomized(request) || declared.isConfidential(request) ? NOT_YET : null;
         } catch (RuntimeException e) {
@@ -167,7 +190,7 @@ public final class DkgBootstrap {
         }
     }
 
-    /** Whether the generated keys are on disk (they serve from the next start). */
+    /** Whether the generated keys are on disk and installed (they serve the requests ordered after them). */
     public boolean generated() {
         return generated;
     }
@@ -185,7 +208,7 @@ public final class DkgBootstrap {
         operations++;
         operationBytes += request.operation().length;
         if (from == config.replicaId()) {
-            unexecuted.remove(request.messageNumber());
+            unexecuted.remove(request.sequenceId());
         }
         GroupDkg.Step step = dkg.deliver(from + 1, request.operation());
         for (String fault : step.faults()) {
@@ -197,8 +220,7 @@ public final class DkgBootstrap {
         if (step.certificate() != null) {
             write(GroupCertificate.FILE, step.certificate());
             certified = true;
-            LOG.info("bftws replica {}: 2f+1 replicas certified group.pub ({}) after {} ordered operations ({} bytes);"
-                    + " restart the replicas to serve randomized and confidential operations with the generated keys",
+            LOG.info("bftws replica {}: 2f+1 replicas certified group.pub ({}) after {} ordered operations ({} bytes)",
                     config.replicaId(), config.dataDir().resolve(GroupCertificate.FILE), operations, operationBytes);
             close();
         }
@@ -221,10 +243,23 @@ public final class DkgBootstrap {
                     config.dataDir(), e.toString());
             return;
         }
+        long seq = replica.manager().installKeys(keySet(out));
+        keysFrom = seq + 1;
         generated = true;
         LOG.info("bftws replica {}: keys generated {} ms after its start, {} ms after the first ordered operation,"
-                + " over {} ordered operations ({} bytes); wrote {} and {}", config.replicaId(), millis, ordering,
-                operations, operationBytes, KeyFiles.GROUP_FILE, KeyFiles.replicaFileName(config.replicaId() + 1));
+                + " over {} ordered operations ({} bytes); wrote {} and {}; they serve the requests ordered after seq"
+                + " {}", config.replicaId(), millis, ordering, operations, operationBytes, KeyFiles.GROUP_FILE,
+                KeyFiles.replicaFileName(config.replicaId() + 1), seq);
+    }
+
+    /** The engine's new keys: the coin's with CT randomness, TDH2's where confidential operations are opened. */
+    private KeySet keySet(GroupDkg.Output out) {
+        CoinConfig coins = config.randomness() == RandomnessAlgorithm.CT
+                ? RandomnessSetup.coins(config, keys.counts(), out.group(), out.keys().share()) : null;
+        ConfidentialConfig tdh2 = config.group().executionNodes().isEmpty()
+                ? new ConfidentialConfig(out.group().encryption(), out.keys().decryption(), RandomnessSetup.groupId(config),
+                        declared) : null;
+        return new KeySet(coins, tdh2);
     }
 
     private void write(String name, String text) {
@@ -238,10 +273,13 @@ public final class DkgBootstrap {
 
     private void submit(GroupDkg.Step step) {
         for (byte[] op : step.toOrder()) {
-            long number = ++messageNumber;
-            Request q = new Request(submitter, sequenceId, number, false, op);
+            // One sequence per operation: the client table runs a sequence's numbers in increasing order and
+            // skips a lower one ordered after a higher, so operations submitted together on one sequence could
+            // be ordered out of turn and one of them lost.
+            String sequenceId = SequenceOwner.bind(submitter, SEQUENCE_PREFIX + ++submitted);
+            Request q = new Request(submitter, sequenceId, 1, false, op);
             byte[] signed = Signed.sign(Kind.REQUEST, submitter, q.encode(), keys.signer()).encode();
-            unexecuted.put(number, signed);
+            unexecuted.put(sequenceId, signed);
             send(signed);
         }
     }

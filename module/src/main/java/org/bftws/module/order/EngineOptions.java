@@ -13,6 +13,7 @@ import org.bftws.core.pbft.ReadOnlyOperations;
 import org.bftws.core.pbft.Replica;
 import org.bftws.core.pbft.Role;
 import org.bftws.core.replication.ConfidentialConfig;
+import org.bftws.core.replication.ConfidentialOperations;
 import org.bftws.core.replication.ReplicatedClients;
 import org.bftws.module.config.Ordering;
 import org.bftws.module.journal.JournalStore;
@@ -35,6 +36,8 @@ public final class EngineOptions {
     private Authenticators macs;
     private ReplicatedClients replicatedClients = ReplicatedClients.none();
     private ConfidentialConfig confidential;
+    private boolean changingKeys;
+    private ConfidentialOperations awaitingKeys;
     private JournalStore journal;
 
     /**
@@ -79,6 +82,17 @@ public final class EngineOptions {
      */
     public EngineOptions confidential(ConfidentialConfig c) {
         this.confidential = c;
+        return this;
+    }
+
+    /**
+     * Threshold keys installed while the replica runs ({@link TotalOrderManager#installKeys}, a group without a
+     * dealer): with {@code awaitingKeys} the confidential requests whose TDH2 keys are not there yet (null: the
+     * keys of {@link #confidential}, or none). PBFT only.
+     */
+    public EngineOptions changingKeys(ConfidentialOperations awaitingKeys) {
+        this.changingKeys = true;
+        this.awaitingKeys = awaitingKeys;
         return this;
     }
 
@@ -146,12 +160,18 @@ public final class EngineOptions {
     }
 
     private Engine pbftReplica(Verifier preVerifier) {
-        Replica r = Replica.builder(cfg, id, signer, preVerifier).randomness(randomness).macs(macs).build()
-                .readOnlyOperations(readOnly);
+        Replica.Builder b = Replica.builder(cfg, id, signer, preVerifier).randomness(randomness).macs(macs);
+        if (changingKeys) {
+            b.changingKeys();
+        }
+        Replica r = b.build().readOnlyOperations(readOnly);
         if (journal != null) {
             r.journaled();
         }
         r.replicatedClients(replicatedClients);
+        if (confidential == null && awaitingKeys != null) {
+            return r.confidentialOperationsAwaitingKeys(awaitingKeys);
+        }
         return confidential == null ? r : r.confidentialOperations(confidential);
     }
 
@@ -166,6 +186,9 @@ public final class EngineOptions {
                     + " executes");
         }
         refuseJournal();
+        if (changingKeys) {
+            throw new IllegalArgumentException("asynchronous ordering runs with the keys it starts with");
+        }
         if (!replicatedClients.isEmpty()) {
             throw new IllegalArgumentException("asynchronous ordering takes no replicated clients");
         }

@@ -28,7 +28,9 @@ import org.bftws.core.replication.ConfidentialConfig;
 import org.bftws.core.engine.Engine;
 import org.bftws.core.engine.Event;
 import org.bftws.core.engine.Journal;
+import org.bftws.core.engine.KeySet;
 import org.bftws.core.engine.Ready;
+import org.bftws.core.pbft.RandomnessConfig;
 import org.bftws.module.Threads;
 import org.bftws.module.api.RandomProof;
 import org.bftws.module.config.BftwsKeys;
@@ -63,7 +65,8 @@ import org.bftws.module.transport.MulticastSender;
 public final class TotalOrderManager implements ControlSink, AutoCloseable {
     private static final Logger LOG = LogManager.getLogger(TotalOrderManager.class);
 
-    private sealed interface Input permits Received, Tick, Executed, ReadOnlyExecuted, Captured, Failed, Stop {}
+    private sealed interface Input permits Received, Tick, Executed, ReadOnlyExecuted, Captured, InstallKeys, Failed,
+            Stop {}
 
     /** {@code arrived}: nanoTime at delivery; {@code verified}: after pre-verification, 0 unless tracing. */
     private record Received(ControlMessage message, long arrived, long verified) implements Input {}
@@ -77,6 +80,9 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
     private record ReadOnlyExecuted(Request request, byte[] result) implements Input {}
 
     private record Captured(long generation, long seq, byte[] state) implements Input {}
+
+    /** Keys delivered by the batch at seq: queued before that batch's results, as the engine needs. */
+    private record InstallKeys(long generation, long seq, KeySet keys) implements Input {}
 
     /** The application failed in get_state or set_state: this replica cannot go on. */
     private record Failed(RuntimeException cause) implements Input {}
@@ -101,7 +107,11 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
     private final int inboundCapacity;
     private final int maxMessageBytes;
     private final String randomness;
-    private final RandomProofs proofs;
+    /** Replaced on the execution thread when new coin keys are installed. */
+    private volatile RandomProofs proofs;
+    /** The batch the execution thread runs (seq, and the generation it was dispatched in); -1: none. */
+    private volatile long executingSeq = -1;
+    private volatile long executingGeneration;
     private final String orderingMode;
 
     private final LinkedBlockingQueue<Input> inbox = new LinkedBlockingQueue<>();
@@ -131,7 +141,7 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
     /** Null, or the WS-Security signer of the replies (control messages to clients) with bftws.security=rampart. */
     private volatile UnaryOperator<byte[]> replySigner;
     /** Null, or the confidential requests' material (SINTRA §2.6), for the In Handler's checks. */
-    private final ConfidentialConfig confidential;
+    private volatile ConfidentialConfig confidential;
     /** Null, or this replica's journal; the starting thread's, then the ordering thread's alone. */
     private final JournalStore journal;
     /** Null, or what this replica restarted from: its journal's stable checkpoint and record count. */
@@ -293,6 +303,8 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
             return engine.executedReadOnly(ro.request(), ro.result());
         } else if (in instanceof Captured c) {
             return c.generation() == generation ? engine.stateCaptured(c.seq(), c.state()) : null;
+        } else if (in instanceof InstallKeys k) {
+            return k.generation() == generation ? engine.installKeys(k.seq(), k.keys()) : null;
         } else if (in instanceof Failed fl) {
             throw new IllegalStateException("the replicated service failed to capture or install state", fl.cause());
         }
@@ -376,6 +388,35 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
         }
     }
 
+    /**
+     * New threshold keys delivered by the batch the execution thread runs now (a key generation's last ordered
+     * message): they serve every request ordered after that batch at every correct replica ({@link
+     * Engine#installKeys}); the proofs of the random numbers and the In Handler's ciphertext checks use them from
+     * the next batch on. Called on the execution thread, by a service executing that batch.
+     *
+     * @return the seq of that batch
+     */
+    public long installKeys(KeySet keys) {
+        long seq = executingSeq;
+        if (seq < 0) {
+            throw new IllegalStateException("keys are installed by the batch that delivers them, on the execution"
+                    + " thread");
+        }
+        if (keys.coins() != null) {
+            proofs = new RandomProofs(RandomnessConfig.ct(keys.coins()));
+        }
+        if (keys.confidential() != null) {
+            confidential = keys.confidential();
+        }
+        inbox.add(new InstallKeys(executingGeneration, seq, keys));
+        return seq;
+    }
+
+    /** The seq of the batch the execution thread runs or ran last (-1: none yet); for its services. */
+    public long executingSeq() {
+        return executingSeq;
+    }
+
     /** The declared confidential requests and the group's TDH2 key, or null when none are declared. */
     public ConfidentialConfig confidential() {
         return confidential;
@@ -385,7 +426,7 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
     private void dispatch(Effect e) {
         long gen = generation;
         if (e instanceof Effect.Execute ex) {
-            execution.execute(guarded(() -> inbox.add(new Executed(gen, ex.seq(), executeBatch(ex)))));
+            execution.execute(guarded(() -> inbox.add(new Executed(gen, ex.seq(), executeBatch(gen, ex)))));
         } else if (e instanceof Effect.ExecuteReadOnly ro) {
             // In line with the ordered executions before it: the read sees their state (§5.1.3).
             execution.execute(guarded(() -> {
@@ -415,7 +456,9 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
         };
     }
 
-    private List<byte[]> executeBatch(Effect.Execute ex) {
+    private List<byte[]> executeBatch(long gen, Effect.Execute ex) {
+        executingGeneration = gen;
+        executingSeq = ex.seq();
         long start = System.nanoTime();
         if (PhaseTrace.on()) {
             PhaseTrace.mark(PhaseTrace.Point.EXECUTION_START, id, ex.seq(), start);

@@ -8,6 +8,8 @@ import org.bftws.core.replication.CoinConfig;
 import org.bftws.core.pbft.Entropy;
 import org.bftws.core.replication.RandomizedOperations;
 import org.bftws.core.pbft.RandomnessConfig;
+import org.bftws.core.crypto.threshold.KeyShare;
+import org.bftws.module.metrics.CryptoCounts;
 import org.bftws.module.config.BftwsConfig;
 import org.bftws.module.config.BftwsConfigException;
 import org.bftws.module.config.BftwsKeys;
@@ -46,7 +48,11 @@ public final class RandomnessSetup {
     }
 
     private static CoinConfig coins(BftwsConfig config, GroupKeyMaterial keys) {
-        GroupKeys group = keys.group();
+        return coins(config, keys.counts(), keys.group(), keys.share());
+    }
+
+    /** A replica's coin from the group's keys and its share (dealt, or generated without a dealer). */
+    public static CoinConfig coins(BftwsConfig config, CryptoCounts counts, GroupKeys group, KeyShare share) {
         String dealt = group.scheme().label();
         if (!dealt.equals(config.thresholdScheme().configValue())) {
             throw new BftwsConfigException(BftwsKeys.THRESHOLD_SCHEME.name(), "is "
@@ -54,8 +60,8 @@ public final class RandomnessSetup {
                     + " holds a " + dealt + " group key (scripts/keygen --scheme)");
         }
         try {
-            return new CoinConfig(keys.counts().coins().counting(group.thresholdScheme()), group.threshold(),
-                    keys.share(), groupId(config));
+            return new CoinConfig(counts.coins().counting(group.thresholdScheme()), group.threshold(), share,
+                    groupId(config));
         } catch (IllegalArgumentException e) {
             throw new BftwsConfigException(BftwsKeys.PRIVATE_KEY.name(), "holds a threshold share that "
                     + BftwsKeys.PUBLIC_KEYS.name() + "'s group key does not match: " + e.getMessage());

@@ -1,0 +1,217 @@
+package org.bftws.core.dkg;
+
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import org.bftws.core.crypto.Digests;
+import org.bftws.core.crypto.threshold.Codec;
+import org.bftws.core.crypto.threshold.GroupKey;
+import org.bftws.core.crypto.threshold.KeyShare;
+import org.bftws.core.crypto.threshold.SchemeId;
+import org.bftws.core.keys.GroupKeys;
+import org.bftws.core.keys.GroupMembers;
+import org.bftws.core.keys.ReplicaIdentity;
+import org.bftws.core.keys.ReplicaKeys;
+
+/**
+ * One replica's proactive refresh of the group's coin and TDH2 keys over the group's own ordering
+ * (Herzberg, Jarecki, Krawczyk, Yung, "Proactive secret sharing", CRYPTO 1995, §3 share renewal): two runs of
+ * {@link Dkg} in mode REFRESH side by side, every replica dealing a Feldman sharing of 0; the group keys stay,
+ * every share and verification key changes, and old shares do not combine with new ones. Pure, as {@link
+ * GroupDkg}: the embedding submits {@link Step#toOrder} for ordering and delivers every ordered operation, in
+ * the agreed order, with the replica the ordering authenticated as its submitter.
+ *
+ * <p>Operation format: {@link #MAGIC} ‖ tag (1 = vote to start, 2 = coin refresh message, 3 = TDH2 refresh
+ * message) ‖ u32 epoch ‖ body. Epoch e is the e-th refresh of the keys the group generated (epoch 0).
+ *
+ * <p><b>Bound.</b> A refresh of epoch e starts at the point of the sequence where votes for e from f+1
+ * distinct replicas are ordered: at least one of them is correct and was asked (an operator's command, or its
+ * every-N-checkpoints trigger), so up to f faulty replicas can never start one, however many votes they submit.
+ * One refresh runs at a time; a vote counts only for the next epoch, once per replica; everything else is
+ * ignored. So the refreshes are at most as many as correct replicas asked for, each costing one HJKY run.
+ */
+public final class GroupRefresh {
+  /** The first bytes of every operation of a refresh (reserved, like {@link GroupDkg#MAGIC}). */
+  public static final byte[] MAGIC = "BFTWS-REFRESH-1".getBytes(StandardCharsets.US_ASCII);
+  private static final int VOTE = 1;
+  private static final int COIN = 2;
+  private static final int TDH2 = 3;
+
+  /** The renewed keys: the same group keys with new verification keys, this replica's new shares (null: none). */
+  public record Output(GroupKeys group, ReplicaKeys keys, long epoch) {}
+
+  /** The operations to submit, whether the refresh started at this operation, its output once, misbehaviour. */
+  public record Step(List<byte[]> toOrder, boolean started, Output output, List<String> faults) {}
+
+  private final GroupMembers members;
+  private final ReplicaIdentity me;
+  private final SecureRandom random;
+  private GroupKeys current;
+  private ReplicaKeys mine;
+  private long epoch;
+  private final Set<Integer> votes = new TreeSet<>();
+  /** The running refresh's two runs; null when none runs. */
+  private KeyRuns runs;
+  private List<byte[]> out;
+  private List<String> faults;
+  private boolean started;
+  private Output output;
+
+  /**
+   * {@code current}: the group's keys of epoch {@code epoch}; {@code mine}: this replica's shares of them (null
+   * if it holds none: it then deals nothing and gets no new share).
+   */
+  public GroupRefresh(GroupMembers members, ReplicaIdentity me, GroupKeys current, ReplicaKeys mine, long epoch,
+      SecureRandom random) {
+    this.members = members;
+    this.me = me;
+    this.current = current;
+    this.mine = mine;
+    this.epoch = epoch;
+    this.random = random;
+  }
+
+  /** Whether {@code operation} is one of a refresh's (a client must never get one ordered). */
+  public static boolean isRefreshOperation(byte[] operation) {
+    return ReservedOperations.is(MAGIC, operation);
+  }
+
+  /** The epoch of the keys in use. */
+  public long epoch() {
+    return epoch;
+  }
+
+  public boolean running() {
+    return runs != null;
+  }
+
+  /** This replica asks for the next refresh: its vote, to submit (nothing while one runs). */
+  public Step request() {
+    begin();
+    if (!running()) {
+      out.add(operation(VOTE, epoch + 1, new byte[0]));
+    }
+    return end();
+  }
+
+  /** The next ordered operation of a refresh, submitted by replica {@code submitter} (1..n). */
+  public Step deliver(int submitter, byte[] operation) {
+    begin();
+    ReservedOperations.guarded(submitter, "refresh", () -> take(submitter, operation), faults);
+    return end();
+  }
+
+  private void take(int submitter, byte[] operation) {
+    if (!isRefreshOperation(operation) || operation.length > GroupDkg.MAX_OPERATION_BYTES
+        || operation.length < MAGIC.length + 5) {
+      throw new IllegalArgumentException("not a refresh operation of at most " + GroupDkg.MAX_OPERATION_BYTES
+          + " bytes");
+    }
+    int tag = operation[MAGIC.length];
+    Codec.Reader r = new Codec.Reader(Arrays.copyOfRange(operation, MAGIC.length + 1, MAGIC.length + 5));
+    long e = Integer.toUnsignedLong(r.u32());
+    byte[] body = Arrays.copyOfRange(operation, MAGIC.length + 5, operation.length);
+    if (e != epoch + 1) {
+      return; // a late message of a finished refresh, or a vote for a later one: changes nothing
+    }
+    if (tag == VOTE) {
+      vote(submitter);
+      return;
+    }
+    if (tag != COIN && tag != TDH2) {
+      throw new IllegalArgumentException("unknown tag " + tag);
+    }
+    if (!running()) {
+      faults.add("replica " + submitter + " sent refresh " + e + "'s messages before it started: ignored");
+      return;
+    }
+    Dkg.Step s = runs.deliver(submitter, tag == COIN, body, faults);
+    if (s != null) {
+      wrap(tag, s);
+      if (s.output() != null && runs.done()) {
+        finish();
+      }
+    }
+  }
+
+  private void vote(int submitter) {
+    if (running() || submitter < 1 || submitter > members.n() || !votes.add(submitter)) {
+      return;
+    }
+    if (votes.size() == members.f() + 1) {
+      // f+1 replicas asked for this epoch: at least one correct one did. Everyone starts here, in the sequence.
+      runs = new KeyRuns(Dkg.create(config(current.threshold()), member(mine == null ? null : mine.share()), random),
+          Dkg.create(config(current.encryption()), member(mine == null ? null : mine.decryption()), random));
+      started = true;
+      wrap(COIN, runs.startCoin());
+      wrap(TDH2, runs.startTdh2());
+    }
+  }
+
+  private void finish() {
+    DkgResult coinResult = runs.coinResult();
+    DkgResult tdh2Result = runs.tdh2Result();
+    GroupKeys renewed = new GroupKeys(members.n(), members.f(), members.k(), coinResult.group(), tdh2Result.group(),
+        members.replicaKeys(), members.clientKeys());
+    ReplicaKeys keys = null;
+    if (coinResult.share() != null && tdh2Result.share() != null) {
+      keys = new ReplicaKeys(me.index(), coinResult.share(), tdh2Result.share(), me.signingKey());
+    } else {
+      faults.add("no renewed share of its own from refresh " + (epoch + 1) + ": this replica needs its share"
+          + " recovered");
+    }
+    epoch++;
+    current = renewed;
+    mine = keys;
+    output = new Output(renewed, keys, epoch);
+    runs = null;
+    votes.clear();
+  }
+
+  private DkgConfig config(GroupKey key) {
+    return new DkgConfig(DkgConfig.Mode.REFRESH, key.scheme(), session(members, key, epoch + 1), members.params(),
+        members.params(), members.encryptionKeys(), key);
+  }
+
+  private Dkg.Member member(KeyShare share) {
+    return new Dkg.Member(share == null ? 0 : me.index(), me.index(), me.encryptionSecret(), share);
+  }
+
+  /** The session id of refresh {@code epoch} of {@code key}: bound into every encryption and proof of that run. */
+  static byte[] session(GroupMembers members, GroupKey key, long epoch) {
+    byte[] generation = GroupDkg.session(members, key.scheme() == SchemeId.TDH2 ? SchemeId.TDH2 : members.scheme());
+    return Digests.sha256(new Codec.Writer().bytes("BFTWS-DKG-refresh-v1".getBytes(StandardCharsets.US_ASCII))
+        .bytes(generation).u32((int) epoch).toByteArray());
+  }
+
+  private void begin() {
+    out = new ArrayList<>();
+    faults = new ArrayList<>();
+    started = false;
+  }
+
+  private Step end() {
+    Step s = new Step(List.copyOf(out), started, output, List.copyOf(faults));
+    output = null;
+    return s;
+  }
+
+  private void wrap(int tag, Dkg.Step s) {
+    ReservedOperations.wrap(MAGIC, tag, epochBytes(epoch + 1), s, out);
+  }
+
+  private static byte[] operation(int tag, long epoch, byte[] body) {
+    byte[] head = epochBytes(epoch);
+    byte[] full = Arrays.copyOf(head, head.length + body.length);
+    System.arraycopy(body, 0, full, head.length, body.length);
+    return ReservedOperations.encode(MAGIC, tag, full);
+  }
+
+  private static byte[] epochBytes(long epoch) {
+    return new Codec.Writer().u32((int) epoch).toByteArray();
+  }
+}
