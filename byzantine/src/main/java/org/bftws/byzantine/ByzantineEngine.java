@@ -4,6 +4,7 @@ import java.util.List;
 
 import org.bftws.core.engine.Engine;
 import org.bftws.core.engine.Journal;
+import org.bftws.core.engine.KeySet;
 import org.bftws.core.engine.Ready;
 import org.bftws.core.message.Request;
 
@@ -52,6 +53,11 @@ final class ByzantineEngine implements Engine {
     @Override
     public Ready recover(List<Journal.Record> records) {
         return out(engine.recover(records), List.of());
+    }
+
+    @Override
+    public Ready installKeys(long orderedAt, KeySet keys) {
+        return out(engine.installKeys(orderedAt, keys), List.of());
     }
 
     private Ready out(Ready r, List<Ready.Outbound> extra) {
