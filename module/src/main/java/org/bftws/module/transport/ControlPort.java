@@ -40,13 +40,16 @@ import org.bftws.module.http.DirectPosts.DirectPost;
 public final class ControlPort {
     public static final String SERVICE_NAME = "BftwsControl";
 
-    private final ConfigurationContext context;
+    /** Both kept: a stopped server's context no longer has its configuration when the port is undeployed. */
+    private final AxisConfiguration axisConfig;
+    private final DirectPosts directPosts;
     private final ControlMessageReceiver receiver;
     private final AtomicLong direct = new AtomicLong();
     private final String path;
 
     private ControlPort(ConfigurationContext context, ControlMessageReceiver receiver) {
-        this.context = context;
+        this.axisConfig = context.getAxisConfiguration();
+        this.directPosts = DirectPosts.of(context);
         this.receiver = receiver;
         this.path = DirectPosts.servicePath(context, SERVICE_NAME);
     }
@@ -69,7 +72,7 @@ public final class ControlPort {
         axisConfig.addService(service);
         ControlPort port = new ControlPort(context, receiver);
         if (guard == ControlGuard.NONE && directBodyBytes > 0) {
-            DirectPosts.of(context).register(port.path, port.directPost(sink, maxBytes, directBodyBytes));
+            port.directPosts.register(port.path, port.directPost(sink, maxBytes, directBodyBytes));
         }
         return port;
     }
@@ -110,7 +113,7 @@ public final class ControlPort {
     }
 
     public void undeploy() throws AxisFault {
-        DirectPosts.of(context).unregister(path);
-        context.getAxisConfiguration().removeService(SERVICE_NAME);
+        directPosts.unregister(path);
+        axisConfig.removeService(SERVICE_NAME);
     }
 }
