@@ -11,6 +11,9 @@ import org.apache.axis2.description.AxisOperation;
 import org.apache.axis2.description.AxisService;
 import org.apache.axis2.description.InOnlyAxisOperation;
 import org.apache.axis2.engine.AxisConfiguration;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+import org.bftws.module.config.BftwsKeys;
 import org.bftws.module.http.DirectPosts;
 import org.bftws.module.http.DirectPosts.DirectPost;
 
@@ -39,6 +42,7 @@ import org.bftws.module.http.DirectPosts.DirectPost;
  */
 public final class ControlPort {
     public static final String SERVICE_NAME = "BftwsControl";
+    private static final Logger LOG = LogManager.getLogger(ControlPort.class);
 
     /** Both kept: a stopped server's context no longer has its configuration when the port is undeployed. */
     private final AxisConfiguration axisConfig;
@@ -73,6 +77,10 @@ public final class ControlPort {
         ControlPort port = new ControlPort(context, receiver);
         if (guard == ControlGuard.NONE && directBodyBytes > 0) {
             port.directPosts.register(port.path, port.directPost(sink, maxBytes, directBodyBytes));
+        } else if (directBodyBytes > 0) {
+            LOG.info("control port {}: messages go through Axis2's handler chain, where each one's envelope is"
+                    + " checked ({} applies to ports without that check only)", port.path,
+                    BftwsKeys.CONTROL_DIRECT_RECEIVE.name());
         }
         return port;
     }
