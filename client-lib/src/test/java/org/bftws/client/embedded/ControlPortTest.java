@@ -6,6 +6,7 @@ import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 
+import java.io.ByteArrayInputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -21,6 +22,8 @@ import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.bftws.module.testing.Conditions;
 import org.bftws.module.transport.ControlMessage;
+import org.bftws.module.config.BftwsParameters;
+import org.bftws.module.transport.ControlGuard;
 import org.bftws.module.transport.ControlPort;
 import org.bftws.module.transport.MulticastSender;
 import org.junit.AfterClass;
@@ -33,7 +36,8 @@ import org.junit.rules.Timeout;
 
 /**
  * The control port and the Multicast Sender over real HTTP on 127.0.0.1: payloads arrive intact and in
- * order, and what is malformed, oversized or carries a DTD never reaches the sink and gets a SOAP fault.
+ * order, through the direct receive path (no Axis2 handler chain), and what is malformed, oversized or carries
+ * a DTD never reaches the sink and gets Axis2's SOAP fault, the whole body having reached Axis2.
  */
 public class ControlPortTest {
     private static final Logger LOG = LogManager.getLogger(ControlPortTest.class);
@@ -53,7 +57,8 @@ public class ControlPortTest {
     @BeforeClass
     public static void start() throws Exception {
         server = EmbeddedAxis2Server.start(TestRepositories.replica(TMP.newFolder("replica").toPath()));
-        port = ControlPort.deploy(server.context(), RECEIVED::add, MAX);
+        port = ControlPort.deploy(server.context(), RECEIVED::add, MAX, ControlGuard.NONE,
+                (int) BftwsParameters.controlEnvelopeBytes(MAX));
         url = ControlPort.controlUri(URI.create(server.serviceUrl("Echo")));
     }
 
@@ -73,6 +78,7 @@ public class ControlPortTest {
     @Test
     public void messagesArriveIntactAndInOrder() throws Exception {
         RECEIVED.clear();
+        long directBefore = port.receivedDirect();
         try (MulticastSender sender = new MulticastSender("test-send", 2, 1000, Duration.ofSeconds(30))) {
             URI replyTo = URI.create("http://127.0.0.1:1/axis2/services/BftwsControl");
             List<Long> micros = new ArrayList<>();
@@ -91,6 +97,22 @@ public class ControlPortTest {
             LOG.info("one-way control message over loopback HTTP: median {} us, max {} us", warm.get(warm.size() / 2),
                     warm.get(warm.size() - 1));
             assertEquals(0, sender.dropped());
+            assertEquals("every message took the direct path", directBefore + 60, port.receivedDirect());
+        }
+    }
+
+    @Test
+    public void withoutTheDirectPathMessagesArriveThroughAxis2() throws Exception {
+        try (EmbeddedAxis2Server other = EmbeddedAxis2Server.start(TestRepositories.replica(TMP.newFolder("axis2")
+                .toPath())); MulticastSender sender = new MulticastSender("test-send", 1, 10, Duration.ofSeconds(30))) {
+            LinkedBlockingQueue<ControlMessage> received = new LinkedBlockingQueue<>();
+            ControlPort throughAxis2 = ControlPort.deploy(other.context(), received::add, MAX, ControlGuard.NONE, 0);
+            byte[] payload = "through the handler chain".getBytes(StandardCharsets.UTF_8);
+            sender.send(ControlPort.controlUri(URI.create(other.serviceUrl("Echo"))), new ControlMessage(payload, null));
+            ControlMessage m = received.poll(10, TimeUnit.SECONDS);
+            assertNotNull(m);
+            assertArrayEquals(payload, m.signedBytes());
+            assertEquals(0, throughAxis2.receivedDirect());
         }
     }
 
@@ -98,6 +120,7 @@ public class ControlPortTest {
     public void oversizedMalformedAndDtdMessagesAreRefused() throws Exception {
         RECEIVED.clear();
         long refusedBefore = port.refused();
+        long directBefore = port.receivedDirect();
         try (MulticastSender sender = new MulticastSender("test-send", 1, 10, Duration.ofSeconds(30))) {
             sender.send(url, new ControlMessage(new byte[MAX + 1], null));
             sender.send(url, new ControlMessage(new byte[MAX], null)); // the largest allowed: passes
@@ -117,10 +140,16 @@ public class ControlPortTest {
         String dtd = "<?xml version='1.0'?><!DOCTYPE s:Envelope [<!ENTITY e 'AAAA'>]>"
                 + "<s:Envelope xmlns:s='http://schemas.xmlsoap.org/soap/envelope/'><s:Body>"
                 + "<x:message xmlns:x='urn:bftws:control'>&e;</x:message></s:Body></s:Envelope>";
-        for (String body : List.of(wrongElement, notBase64, dtd)) {
+        // Chunked (no Content-Length) and longer than the direct path reads: the part it read is put back.
+        String chunkedOversized = "<s:Envelope xmlns:s='http://schemas.xmlsoap.org/soap/envelope/'><s:Body>"
+                + "<x:message xmlns:x='urn:bftws:control'>" + "A".repeat(2 * MAX) + "</x:message></s:Body></s:Envelope>";
+        for (String body : List.of(wrongElement, notBase64, dtd, chunkedOversized)) {
+            HttpRequest.BodyPublisher publisher = body.equals(chunkedOversized)
+                    ? HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(
+                            body.getBytes(StandardCharsets.UTF_8)))
+                    : HttpRequest.BodyPublishers.ofString(body);
             HttpRequest req = HttpRequest.newBuilder(url).header("Content-Type", "text/xml; charset=UTF-8")
-                    .header("SOAPAction", "\"" + ControlMessage.ACTION + "\"")
-                    .POST(HttpRequest.BodyPublishers.ofString(body)).build();
+                    .header("SOAPAction", "\"" + ControlMessage.ACTION + "\"").POST(publisher).build();
             HttpResponse<String> rsp = http.send(req, HttpResponse.BodyHandlers.ofString());
             // The documented rule: not a control message in form → a SOAP fault, one fixed reason per layer.
             assertEquals(rsp.body(), 500, rsp.statusCode());
@@ -129,7 +158,8 @@ public class ControlPortTest {
         }
         // Each POST above returned only after the server processed it: nothing can still be in flight.
         assertNull(RECEIVED.poll());
-        assertEquals("oversized, wrong element and bad base64 refused by the port", refusedBefore + 3,
-                port.refused());
+        assertEquals("oversized, wrong element, bad base64 and chunked oversized refused by the port",
+                refusedBefore + 4, port.refused());
+        assertEquals("only the message within the limit taken directly", directBefore + 1, port.receivedDirect());
     }
 }

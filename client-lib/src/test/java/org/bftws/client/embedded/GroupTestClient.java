@@ -20,6 +20,8 @@ import org.bftws.core.engine.Ready;
 import org.bftws.core.voter.ClientCore;
 import org.bftws.module.rm.ApplicationMessage;
 import org.bftws.module.transport.ControlMessage;
+import org.bftws.module.config.BftwsParameters;
+import org.bftws.module.transport.ControlGuard;
 import org.bftws.module.transport.ControlPort;
 import org.bftws.module.transport.MulticastSender;
 
@@ -64,7 +66,8 @@ final class GroupTestClient implements AutoCloseable {
         this.groupEndpoint = groupEndpoint;
         this.replicas = List.copyOf(replicas);
         this.sender = new MulticastSender("test-client-send", replicas.size(), 256, Duration.ofSeconds(2));
-        this.port = ControlPort.deploy(server.context(), this::onMessage, 1 << 20);
+        this.port = ControlPort.deploy(server.context(), this::onMessage, 1 << 20, ControlGuard.NONE,
+                (int) BftwsParameters.controlEnvelopeBytes(1 << 20));
         this.replyTo = URI.create(server.serviceUrl(ControlPort.SERVICE_NAME));
         this.ticker = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "test-client-tick");

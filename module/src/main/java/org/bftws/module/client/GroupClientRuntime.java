@@ -135,7 +135,7 @@ public final class GroupClientRuntime implements AutoCloseable {
                 config.multicast().withBuffer(SEND_QUEUE_CAPACITY, SEND_TIMEOUT));
         try {
             this.port = ControlPort.deploy(context, this::onControlMessage, config.controlMaxBytes(),
-                    replyGuard == null ? ControlGuard.NONE : replyGuard);
+                    replyGuard == null ? ControlGuard.NONE : replyGuard, config.controlDirectBodyBytes());
         } catch (AxisFault | RuntimeException e) {
             sender.close();
             throw e;

@@ -135,6 +135,18 @@ public final class BftwsConfig {
         return get(BftwsKeys.CONTROL_MAX_BYTES);
     }
 
+    /**
+     * The largest POST body the control port reads directly, without Axis2's handler chain (its largest message
+     * base64-encoded in the envelope, within {@code bftws.http.maxRequestBytes}); 0 with
+     * {@code bftws.control.directReceive=false}.
+     */
+    public int controlDirectBodyBytes() {
+        if (!get(BftwsKeys.CONTROL_DIRECT_RECEIVE)) {
+            return 0;
+        }
+        return (int) Math.min(BftwsParameters.controlEnvelopeBytes(controlMaxBytes()), httpMaxRequestBytes());
+    }
+
     /** Largest HTTP request body (Content-Length) let into Axis2. */
     public int httpMaxRequestBytes() {
         return get(BftwsKeys.HTTP_MAX_REQUEST_BYTES);

@@ -92,6 +92,18 @@ public final class BftwsKeys {
             ConfigKey.integer("bftws.control.maxMessageBytes", GROUP, 16 << 20, 4096, 1 << 30);
 
     /**
+     * true: a control port without a WS-Security check (every replica's, a client's with
+     * {@code bftws.security=none}) reads a POST in the plain control-message envelope with one StAX pass and
+     * hands it to the Total Order Manager (or the Voter) without Axis2's handler chain; anything else still
+     * goes through Axis2 (docs/module.md, "Control port"). Halves a replica hop's transport time on loopback
+     * (docs/performance.md). false: every control message goes through Axis2's phases, e.g. for an operator who
+     * engages an auditing module on every service. Applies only behind the module's HTTP server
+     * (RoutingHttpServer); in a servlet container control messages always go through Axis2.
+     */
+    public static final ConfigKey<Boolean> CONTROL_DIRECT_RECEIVE =
+            ConfigKey.bool("bftws.control.directReceive", INSTANCE, true);
+
+    /**
      * Largest SOAP message body an Axis2 instance of a replica group parses: a larger declared Content-Length
      * is refused by the Global In Handler before the body is read, a chunked (or understated) body by the
      * module's bounded SOAP builder when it crosses the limit, so one request cannot make a replica buffer an
@@ -271,8 +283,8 @@ public final class BftwsKeys {
 
     /** Every key of the module, in the order of the configuration reference (docs/configuration.md). */
     public static final List<ConfigKey<?>> ALL = List.of(REPLICATED, ROLE, GROUP_ENDPOINT, REPLICAS, REPLICA_ID,
-            PRIVATE_KEY, PUBLIC_KEYS, KEYS_MODE, TICK_MILLIS, CONTROL_MAX_BYTES, HTTP_MAX_REQUEST_BYTES, XML_MAX_DEPTH,
-            XML_MAX_ELEMENTS, XML_MAX_ATTRIBUTES, CLIENT_REPLY_ENDPOINT, RANDOMNESS, THRESHOLD_SCHEME, SECURITY,
+            PRIVATE_KEY, PUBLIC_KEYS, KEYS_MODE, TICK_MILLIS, CONTROL_MAX_BYTES, CONTROL_DIRECT_RECEIVE, HTTP_MAX_REQUEST_BYTES,
+            XML_MAX_DEPTH, XML_MAX_ELEMENTS, XML_MAX_ATTRIBUTES, CLIENT_REPLY_ENDPOINT, RANDOMNESS, THRESHOLD_SCHEME, SECURITY,
             SECURITY_POLICY, AUTHENTICATION, MULTICAST_WINDOW, MULTICAST_RETRANSMISSIONS, MULTICAST_RETRANSMIT_MILLIS,
             MULTICAST_BUFFER_BYTES, STATUS_LOG_SECONDS, REPLICATED_CLIENTS, ORDERING, DATA_DIR, JOURNAL_DURABILITY);
 

@@ -82,6 +82,11 @@ public final class BftwsParameters {
         return new BftwsConfig(values, group);
     }
 
+    /** The largest HTTP body carrying a control message of {@code controlMax} bytes: base64 plus its envelope. */
+    public static long controlEnvelopeBytes(int controlMax) {
+        return 4L * ((controlMax + 2L) / 3) + ENVELOPE_ALLOWANCE;
+    }
+
     /** A request travels inside a signed control message, which travels base64-encoded in an HTTP body. */
     private static void checkMessageLimits(ConfigValues values, GroupConfig group) {
         int controlMax = values.get(CONTROL_MAX_BYTES);
@@ -90,7 +95,7 @@ public final class BftwsParameters {
             throw new BftwsConfigException(CONTROL_MAX_BYTES.name(), "must exceed " + GroupConfig.MAX_REQUEST_BYTES
                     + " (" + requestMax + "): a request travels inside a signed control message, got " + controlMax);
         }
-        long needed = 4L * ((controlMax + 2L) / 3) + ENVELOPE_ALLOWANCE;
+        long needed = controlEnvelopeBytes(controlMax);
         int httpMax = values.get(HTTP_MAX_REQUEST_BYTES);
         if (httpMax < needed) {
             throw new BftwsConfigException(HTTP_MAX_REQUEST_BYTES.name(), "must be at least " + needed

@@ -1,6 +1,7 @@
 package org.bftws.module.http;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.Optional;
 
@@ -11,11 +12,14 @@ import org.apache.axis2.transport.http.server.AxisHttpResponse;
 import org.apache.axis2.transport.http.server.Worker;
 import org.apache.http.Header;
 import org.apache.http.HttpException;
+import org.apache.http.HttpStatus;
+import org.bftws.module.http.DirectPosts.DirectPost;
 
 /**
  * One request on SimpleHTTPServer's connection: a GET whose path a registered {@link HttpRoute} matches is
- * answered by that route, an OPTIONS of such a path by {@link HttpRoutes#preflight}; every other request goes
- * to Axis2's own {@link HTTPWorker}, unchanged.
+ * answered by that route, an OPTIONS of such a path by {@link HttpRoutes#preflight}; a POST to a path with a
+ * {@link DirectPost} is offered to it first ({@link DirectPosts}); every other request, and a POST the receiver
+ * declined, goes to Axis2's own {@link HTTPWorker}, unchanged.
  */
 final class RoutingWorker implements Worker {
     private final Worker axis2 = new HTTPWorker();
@@ -41,7 +45,44 @@ final class RoutingWorker implements Worker {
                 return;
             }
         }
+        if ("POST".equals(method) && direct(request, response, msgContext)) {
+            return;
+        }
         axis2.service(request, response, msgContext);
+    }
+
+    /**
+     * Offers a POST's body to the path's {@link DirectPost}: true if it took it (answered 202 here). Otherwise
+     * what was read is put back for Axis2. A body declared longer than the receiver's limit is not read here.
+     */
+    private static boolean direct(AxisHttpRequest request, AxisHttpResponse response, MessageContext msgContext)
+            throws IOException {
+        String uri = request.getRequestURI();
+        if (uri.indexOf('?') >= 0) {
+            return false;
+        }
+        DirectPost post = DirectPosts.of(msgContext.getConfigurationContext()).find(uri);
+        InputStream in = request.getInputStream();
+        if (post == null || !(in instanceof ReplayableBody body) || declared(request) > post.maxBodyBytes()) {
+            return false;
+        }
+        byte[] head = in.readNBytes(post.maxBodyBytes() + 1);
+        if (head.length <= post.maxBodyBytes() && post.accept(head, request.getContentType())) {
+            response.setStatus(HttpStatus.SC_ACCEPTED);
+            return true;
+        }
+        body.unread(head);
+        return false;
+    }
+
+    /** The declared Content-Length, 0 if none (chunked) or unreadable: the read above is bounded anyway. */
+    private static long declared(AxisHttpRequest request) {
+        Header h = request.getFirstHeader("Content-Length");
+        try {
+            return h == null ? 0 : Long.parseLong(h.getValue().trim());
+        } catch (NumberFormatException e) {
+            return 0;
+        }
     }
 
     private static void write(AxisHttpResponse response, RouteResponse answer) throws IOException {

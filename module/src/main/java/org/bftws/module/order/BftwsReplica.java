@@ -22,6 +22,7 @@ import org.bftws.module.journal.JournalStore;
 import org.bftws.module.keys.GroupKeyMaterial;
 import org.bftws.module.random.RandomnessSetup;
 import org.bftws.module.transport.ControlMessage;
+import org.bftws.module.transport.ControlGuard;
 import org.bftws.module.transport.ControlPort;
 import org.bftws.module.transport.MulticastSender;
 
@@ -130,7 +131,8 @@ public final class BftwsReplica implements AutoCloseable {
                 node -> keys.pending() != null && keys.pending().replicaOf(node) >= 0);
         ControlPort port;
         try {
-            port = ControlPort.deploy(context, filter == null ? manager : filter, config.controlMaxBytes());
+            port = ControlPort.deploy(context, filter == null ? manager : filter, config.controlMaxBytes(),
+                    ControlGuard.NONE, config.controlDirectBodyBytes());
         } catch (AxisFault | RuntimeException e) {
             sender.close();
             throw e;

@@ -1,9 +1,11 @@
 package org.bftws.module.transport;
 
+import java.io.ByteArrayInputStream;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.SequenceInputStream;
 import java.net.InetAddress;
 import java.net.SocketTimeoutException;
 
@@ -13,6 +15,7 @@ import org.apache.http.HttpException;
 import org.apache.http.HttpRequest;
 import org.apache.http.HttpResponse;
 import org.apache.http.protocol.HTTP;
+import org.bftws.module.http.ReplayableBody;
 
 /**
  * An HTTP server connection that never reads more than {@link #DRAIN_BYTES} of a request body its service left
@@ -178,7 +181,7 @@ final class BoundedDrainConnection implements AxisHttpConnection {
      * {@link #DRAIN_MILLIS}, and marks the body abandoned when that did not reach its end. After a refusal it
      * drains nothing: the connection ends anyway, and a drain there would only hold back the fault.
      */
-    private final class Body extends FilterInputStream {
+    private final class Body extends FilterInputStream implements ReplayableBody {
         boolean abandoned;
         /** The response was a refusal and said {@code Connection: close}. */
         boolean refused;
@@ -186,6 +189,11 @@ final class BoundedDrainConnection implements AxisHttpConnection {
 
         Body(InputStream in) {
             super(in);
+        }
+
+        @Override
+        public void unread(byte[] head) {
+            in = new SequenceInputStream(new ByteArrayInputStream(head), in);
         }
 
         @Override

@@ -123,14 +123,6 @@ public final class ControlMessage implements OutboundSoap {
         if (e == null || !ELEMENT.equals(e.getQName())) {
             throw new IllegalArgumentException("no " + ELEMENT + " element in the body");
         }
-        URI replyTo = null;
-        String reply = e.getAttributeValue(new QName(REPLY_TO));
-        if (reply != null) {
-            replyTo = URI.create(reply.trim());
-            if (!"http".equalsIgnoreCase(replyTo.getScheme()) && !"https".equalsIgnoreCase(replyTo.getScheme())) {
-                throw new IllegalArgumentException("replyTo is not an http(s) URL");
-            }
-        }
         long maxChars = 4L * ((maxBytes + 2L) / 3);
         StringBuilder text = new StringBuilder();
         char[] buf = new char[8192];
@@ -144,8 +136,26 @@ public final class ControlMessage implements OutboundSoap {
         } catch (IOException ex) {
             throw new IllegalArgumentException("unreadable control message: " + ex.getMessage());
         }
-        byte[] bytes = Base64.getDecoder().decode(text.toString().strip());
-        if (bytes.length > maxBytes) { // the character bound above is exact only to base64's 3-byte groups
+        return of(text, e.getAttributeValue(new QName(REPLY_TO)), maxBytes);
+    }
+
+    /**
+     * The message of a payload element's base64 text and {@code replyTo} attribute (null if absent), whichever
+     * parser read them.
+     *
+     * @throws IllegalArgumentException if the text is not base64 of at most {@code maxBytes} bytes, or replyTo
+     *                                  is not an http(s) URL
+     */
+    static ControlMessage of(CharSequence base64, String replyToAttribute, int maxBytes) {
+        URI replyTo = null;
+        if (replyToAttribute != null) {
+            replyTo = URI.create(replyToAttribute.trim());
+            if (!"http".equalsIgnoreCase(replyTo.getScheme()) && !"https".equalsIgnoreCase(replyTo.getScheme())) {
+                throw new IllegalArgumentException("replyTo is not an http(s) URL");
+            }
+        }
+        byte[] bytes = Base64.getDecoder().decode(base64.toString().strip());
+        if (bytes.length > maxBytes) { // a character bound is exact only to base64's 3-byte groups
             throw new IllegalArgumentException("control message larger than " + maxBytes + " bytes");
         }
         return new ControlMessage(bytes, replyTo);

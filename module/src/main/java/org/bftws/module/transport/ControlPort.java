@@ -1,6 +1,7 @@
 package org.bftws.module.transport;
 
 import java.net.URI;
+import java.util.concurrent.atomic.AtomicLong;
 
 import javax.xml.namespace.QName;
 
@@ -10,6 +11,11 @@ import org.apache.axis2.description.AxisOperation;
 import org.apache.axis2.description.AxisService;
 import org.apache.axis2.description.InOnlyAxisOperation;
 import org.apache.axis2.engine.AxisConfiguration;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+import org.bftws.module.config.BftwsKeys;
+import org.bftws.module.http.DirectPosts;
+import org.bftws.module.http.DirectPosts.DirectPost;
 
 /**
  * The BFT-WS control port of one Axis2 instance: a service named {@value #SERVICE_NAME} with one in-only
@@ -23,27 +29,42 @@ import org.apache.axis2.engine.AxisConfiguration;
  * sits beside the replica's service endpoint: {@link #controlUri} resolves {@value #SERVICE_NAME} against
  * the endpoint listed in {@code bftws.replicas}, e.g. {@code .../axis2/services/Echo} →
  * {@code .../axis2/services/BftwsControl}.
+ *
+ * <p><b>Direct receive.</b> A control port without a guard (every replica's, and a client's with
+ * {@code bftws.security=none}) also registers a {@link DirectPost} at its path: on the module's HTTP server
+ * ({@code RoutingHttpServer}) a POST whose body is the plain envelope a {@link ControlMessage} writes is read
+ * with one StAX pass ({@link ControlEnvelopeReader}) and handed to the sink without Axiom's tree or Axis2's
+ * handler chain (Addressing, Security, Sandesha2, the BFT-WS handlers: none of which acts on a control message),
+ * and answered 202 as Axis2 answers it. Any other body goes through the service below, unchanged, so every
+ * refusal keeps its SOAP fault. Client-facing WS-RM traffic never comes here: it keeps Sandesha2 and Rampart.
+ * A guarded port (a Rampart client's, which checks the envelope's WS-Security header) and a port behind
+ * another HTTP front end (a servlet container) receive through Axis2 only.
  */
 public final class ControlPort {
     public static final String SERVICE_NAME = "BftwsControl";
+    private static final Logger LOG = LogManager.getLogger(ControlPort.class);
 
+    /** Both kept: a stopped server's context no longer has its configuration when the port is undeployed. */
     private final AxisConfiguration axisConfig;
+    private final DirectPosts directPosts;
     private final ControlMessageReceiver receiver;
+    private final AtomicLong direct = new AtomicLong();
+    private final String path;
 
-    private ControlPort(AxisConfiguration axisConfig, ControlMessageReceiver receiver) {
-        this.axisConfig = axisConfig;
+    private ControlPort(ConfigurationContext context, ControlMessageReceiver receiver) {
+        this.axisConfig = context.getAxisConfiguration();
+        this.directPosts = DirectPosts.of(context);
         this.receiver = receiver;
+        this.path = DirectPosts.servicePath(context, SERVICE_NAME);
     }
 
-    /** Adds the control service to {@code context}; messages go to {@code sink}. */
-    public static ControlPort deploy(ConfigurationContext context, ControlSink sink, int maxBytes)
-            throws AxisFault {
-        return deploy(context, sink, maxBytes, ControlGuard.NONE);
-    }
-
-    /** As above, each well-formed message first checked by {@code guard}. */
+    /**
+     * Adds the control service to {@code context}; messages go to {@code sink}, each well-formed one first
+     * checked by {@code guard}. Without a guard, POST bodies up to {@code directBodyBytes} are read directly
+     * (0: never; {@code BftwsConfig.controlDirectBodyBytes}).
+     */
     public static ControlPort deploy(ConfigurationContext context, ControlSink sink, int maxBytes,
-            ControlGuard guard) throws AxisFault {
+            ControlGuard guard, int directBodyBytes) throws AxisFault {
         AxisService service = new AxisService(SERVICE_NAME);
         AxisOperation op = new InOnlyAxisOperation(new QName(ControlMessage.NAMESPACE, "message"));
         ControlMessageReceiver receiver = new ControlMessageReceiver(sink, maxBytes, guard);
@@ -53,7 +74,35 @@ public final class ControlPort {
         service.mapActionToOperation(ControlMessage.ACTION, op);
         AxisConfiguration axisConfig = context.getAxisConfiguration();
         axisConfig.addService(service);
-        return new ControlPort(axisConfig, receiver);
+        ControlPort port = new ControlPort(context, receiver);
+        if (guard == ControlGuard.NONE && directBodyBytes > 0) {
+            port.directPosts.register(port.path, port.directPost(sink, maxBytes, directBodyBytes));
+        } else if (directBodyBytes > 0) {
+            LOG.info("control port {}: messages go through Axis2's handler chain, where each one's envelope is"
+                    + " checked ({} applies to ports without that check only)", port.path,
+                    BftwsKeys.CONTROL_DIRECT_RECEIVE.name());
+        }
+        return port;
+    }
+
+    private DirectPost directPost(ControlSink sink, int maxBytes, int maxBody) {
+        return new DirectPost() {
+            @Override
+            public int maxBodyBytes() {
+                return maxBody;
+            }
+
+            @Override
+            public boolean accept(byte[] body, String contentType) {
+                ControlMessage m = ControlEnvelopeReader.read(body, contentType, maxBytes);
+                if (m == null) {
+                    return false;
+                }
+                direct.incrementAndGet();
+                sink.deliver(m);
+                return true;
+            }
+        };
     }
 
     /** The control port beside a service endpoint of the same Axis2 instance. */
@@ -66,7 +115,13 @@ public final class ControlPort {
         return receiver.refused();
     }
 
+    /** Messages received directly, without Axis2's handler chain (see the class comment). */
+    public long receivedDirect() {
+        return direct.get();
+    }
+
     public void undeploy() throws AxisFault {
+        directPosts.unregister(path);
         axisConfig.removeService(SERVICE_NAME);
     }
 }

@@ -42,6 +42,8 @@ public final class BftwsMode implements EchoMode {
     private final boolean configurationThree;
     /** Null, or each replica's bftws.journal.durability: a journal in its data directory (docs/journal.md). */
     private final String journal;
+    /** {@code bftws.control.directReceive=false}: every control message through Axis2's handler chain. */
+    private boolean axis2Control;
 
     /**
      * The slow replica's delay in the {@code -slow} modes: three quarters of the default view-change timeout
@@ -126,6 +128,17 @@ public final class BftwsMode implements EchoMode {
         return new BftwsMode(4, false, false, false, false, 0, false, false, durability);
     }
 
+    /**
+     * {@code bftws-axis2control}: n = 4 (PBFT) with {@code bftws.control.directReceive=false} on replicas and
+     * client, every control message parsed by Axiom and passed through Axis2's phases: the control port's
+     * receive path before the direct one, measured beside it.
+     */
+    static BftwsMode axis2Control() {
+        BftwsMode m = new BftwsMode(4);
+        m.axis2Control = true;
+        return m;
+    }
+
     /** {@code bftws-ro}: n = 4, read-only echo calls. */
     static BftwsMode readOnly() {
         return new BftwsMode(4, false, true, false);
@@ -166,7 +179,8 @@ public final class BftwsMode implements EchoMode {
         return (n == 4 ? "bftws" : "bftws-n" + n) + (signed ? "-signed" : "") + (readOnly ? "-ro" : "")
                 + (configurationTwo ? "-c2" : "") + (configurationThree ? "-c3" : "") + (async ? "-async" : "")
                 + (slowMillis > 0 ? "-slow" : "") + (confidential ? "-confidential" : "")
-                + (journal == null ? "" : journal.equals("os") ? "-journal" : "-journal-" + journal);
+                + (journal == null ? "" : journal.equals("os") ? "-journal" : "-journal-" + journal)
+                + (axis2Control ? "-axis2control" : "");
     }
 
     @Override
@@ -183,14 +197,18 @@ public final class BftwsMode implements EchoMode {
                 + " payload TDH2-sealed by the client and opened by f+1 decryption shares once ordered (SINTRA §2.6)" : "") + (slowMillis > 0 ? "; replica 0 sends every message "
                 + slowMillis + " ms late after the warm-up (the Multicast Sender's fault hook)" : "")
                 + (journal == null ? "" : "; each replica journals to its data directory before sending ("
-                + BftwsKeys.JOURNAL_DURABILITY.name() + "=" + journal + ")");
+                + BftwsKeys.JOURNAL_DURABILITY.name() + "=" + journal + ")")
+                + (axis2Control ? "; " + BftwsKeys.CONTROL_DIRECT_RECEIVE.name() + "=false: control messages through"
+                + " Axis2's handler chain" : "");
     }
 
     @Override
     public Deployment start(EchoSetup setup, Path work) throws Exception {
         ReplicaGroup group = ReplicaGroup.start(setup, work, n, ReplicaGroup.Keys.DEFAULT, setup.echoAar(), "Echo",
                 GROUP, (configurationTwo ? executingReplicas() : "")
-                        + (async ? GroupLauncher.param(BftwsKeys.ORDERING, Ordering.ASYNC) : ""), signed,
+                        + (async ? GroupLauncher.param(BftwsKeys.ORDERING, Ordering.ASYNC) : "")
+                        + (axis2Control ? GroupLauncher.param(BftwsKeys.CONTROL_DIRECT_RECEIVE.name(), "false") : ""),
+                signed,
                 configurationThree ? GroupLauncher.Configuration.III : GroupLauncher.Configuration.I, journal);
         Deployment d = new Deployment() {
             @Override

@@ -44,6 +44,7 @@ public final class EchoModes {
         modes.add(BftwsMode.journaled("os")); // named only: --modes bftws-journal
         modes.add(BftwsMode.journaled("fsync")); // named only: --modes bftws-journal-fsync
         modes.add(new GatewayMode()); // named only: --modes bftws-gateway
+        modes.add(BftwsMode.axis2Control()); // named only: --modes bftws-axis2control
         for (EchoMode m : scale()) {
             if (modes.stream().noneMatch(k -> k.name().equals(m.name()))) {
                 modes.add(m);
