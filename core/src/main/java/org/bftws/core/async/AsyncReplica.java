@@ -136,6 +136,7 @@ public final class AsyncReplica implements Engine {
     private final Verifier verifier;
     private CoinConfig coin;
     private RandomizedOperations operations = RandomizedOperations.AS_FLAGGED;
+    private boolean changingKeys;
 
     private Builder(GroupConfig cfg, int id, Signer signer, Verifier verifier) {
       this.cfg = cfg;
@@ -156,26 +157,26 @@ public final class AsyncReplica implements Engine {
       return this;
     }
 
+    /**
+     * The randomized requests' coins and the confidential requests' TDH2 keys may be {@link #installKeys
+     * installed} while the group runs ({@code replication.KeyEpochs}). The binary agreements keep tossing
+     * {@link #coin}: the channel's own coin is fixed when the replica is built.
+     */
+    public Builder changingKeys() {
+      this.changingKeys = true;
+      return this;
+    }
+
     public AsyncReplica build() {
       if (coin == null) {
         throw new IllegalArgumentException("an asynchronous replica needs the group's threshold coin: binary "
             + "agreement tosses it");
       }
-      return new AsyncReplica(cfg, id, signer, verifier, coin, operations);
+      return new AsyncReplica(cfg, id, signer, verifier, coin, operations, changingKeys);
     }
   }
 
   private AsyncReplica(GroupConfig cfg, int id, Signer signer, Verifier verifier, CoinConfig coin,
-      RandomizedOperations operations) {
-    this(cfg, id, signer, verifier, coin, operations, false);
-  }
-
-  /**
-   * As above; with {@code changingKeys} the randomized requests' coins and the confidential requests' TDH2
-   * keys may be {@link #installKeys installed} while the group runs ({@code replication.KeyEpochs}). The
-   * binary agreements keep tossing {@code coin}: the channel's own coin is fixed when the replica is built.
-   */
-  public AsyncReplica(GroupConfig cfg, int id, Signer signer, Verifier verifier, CoinConfig coin,
       RandomizedOperations operations, boolean changingKeys) {
     this.cfg = cfg;
     this.id = id;

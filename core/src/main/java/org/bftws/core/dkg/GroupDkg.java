@@ -137,14 +137,10 @@ public final class GroupDkg {
   }
 
   private void finish() {
-    GroupKeys group = new GroupKeys(members.n(), members.f(), members.k(), runs.coinResult().group(),
-        runs.tdh2Result().group(),
-        members.replicaKeys(), members.clientKeys());
+    GroupKeys group = runs.group(members);
     groupText = KeyFiles.groupText(group);
-    ReplicaKeys keys = null;
-    if (runs.coinResult().share() != null && runs.tdh2Result().share() != null) {
-      keys = new ReplicaKeys(me.index(), runs.coinResult().share(), runs.tdh2Result().share(), me.signingKey());
-    } else {
+    ReplicaKeys keys = runs.keys(me);
+    if (keys == null) {
       faults.add("no share of its own from this run: this replica needs its share recovered");
     }
     output = new Output(group, keys, groupText);

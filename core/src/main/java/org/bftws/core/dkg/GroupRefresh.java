@@ -93,7 +93,7 @@ public final class GroupRefresh {
   public Step request() {
     begin();
     if (!running()) {
-      out.add(operation(VOTE, epoch + 1, new byte[0]));
+      out.add(ReservedOperations.encode(MAGIC, VOTE, epochBytes(epoch + 1)));
     }
     return end();
   }
@@ -153,14 +153,9 @@ public final class GroupRefresh {
   }
 
   private void finish() {
-    DkgResult coinResult = runs.coinResult();
-    DkgResult tdh2Result = runs.tdh2Result();
-    GroupKeys renewed = new GroupKeys(members.n(), members.f(), members.k(), coinResult.group(), tdh2Result.group(),
-        members.replicaKeys(), members.clientKeys());
-    ReplicaKeys keys = null;
-    if (coinResult.share() != null && tdh2Result.share() != null) {
-      keys = new ReplicaKeys(me.index(), coinResult.share(), tdh2Result.share(), me.signingKey());
-    } else {
+    GroupKeys renewed = runs.group(members);
+    ReplicaKeys keys = runs.keys(me);
+    if (keys == null) {
       faults.add("no renewed share of its own from refresh " + (epoch + 1) + ": this replica needs its share"
           + " recovered");
     }
@@ -202,13 +197,6 @@ public final class GroupRefresh {
 
   private void wrap(int tag, Dkg.Step s) {
     ReservedOperations.wrap(MAGIC, tag, epochBytes(epoch + 1), s, out);
-  }
-
-  private static byte[] operation(int tag, long epoch, byte[] body) {
-    byte[] head = epochBytes(epoch);
-    byte[] full = Arrays.copyOf(head, head.length + body.length);
-    System.arraycopy(body, 0, full, head.length, body.length);
-    return ReservedOperations.encode(MAGIC, tag, full);
   }
 
   private static byte[] epochBytes(long epoch) {

@@ -1,5 +1,10 @@
 package org.bftws.core.dkg;
 
+import org.bftws.core.keys.GroupKeys;
+import org.bftws.core.keys.GroupMembers;
+import org.bftws.core.keys.ReplicaIdentity;
+import org.bftws.core.keys.ReplicaKeys;
+
 /**
  * The coin's and the TDH2 key's runs of {@link Dkg} side by side over one agreed sequence, as {@link GroupDkg}
  * and {@link GroupRefresh} run them; done once both gave their result.
@@ -57,11 +62,15 @@ final class KeyRuns {
     return coinResult != null && tdh2Result != null;
   }
 
-  DkgResult coinResult() {
-    return coinResult;
+  /** The group's public keys from both runs' results (once {@link #done}). */
+  GroupKeys group(GroupMembers members) {
+    return new GroupKeys(members.n(), members.f(), members.k(), coinResult.group(), tdh2Result.group(),
+        members.replicaKeys(), members.clientKeys());
   }
 
-  DkgResult tdh2Result() {
-    return tdh2Result;
+  /** This replica's shares from both runs, or null if either run left it without one (once {@link #done}). */
+  ReplicaKeys keys(ReplicaIdentity me) {
+    return coinResult.share() == null || tdh2Result.share() == null ? null
+        : new ReplicaKeys(me.index(), coinResult.share(), tdh2Result.share(), me.signingKey());
   }
 }

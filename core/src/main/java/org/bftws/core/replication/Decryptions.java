@@ -81,24 +81,14 @@ public final class Decryptions {
 
   /** This replica's TDH2 material and the group's confidential operations; before the first step. */
   public void declare(ConfidentialConfig config) {
-    if (config.key().params().n() != cfg.n() || config.key().params().t() != cfg.f()) {
-      throw new IllegalArgumentException("TDH2 key dealt for (n, t) = (" + config.key().params().n() + ", "
-          + config.key().params().t() + "), the group has (" + cfg.n() + ", " + cfg.f() + ")");
-    }
-    if (config.share().index() != id + 1) {
-      throw new IllegalArgumentException("replica " + id + " needs TDH2 key share " + (id + 1) + ", got "
-          + config.share().index());
-    }
-    this.operations = config.operations();
-    this.keys = new KeyEpochs<>(config, false);
+    declare(config, false);
   }
 
   /** As {@link #declare(ConfidentialConfig)}; with {@code changing}, later keys may be {@link #install}ed. */
   public void declare(ConfidentialConfig config, boolean changing) {
-    declare(config);
-    if (changing) {
-      declareChanging(config.operations(), config);
-    }
+    check(config);
+    this.operations = config.operations();
+    this.keys = new KeyEpochs<>(config, changing);
   }
 
   /**
@@ -113,13 +103,20 @@ public final class Decryptions {
 
   /** The TDH2 keys serving every seq above {@code afterSeq} (the seq their outcome was ordered at). */
   public void install(long afterSeq, ConfidentialConfig config) {
-    if (config.key().params().n() != cfg.n() || config.key().params().t() != cfg.f()
-        || config.share().index() != id + 1) {
-      throw new IllegalArgumentException("TDH2 keys for (n, t) = (" + config.key().params().n() + ", "
-          + config.key().params().t() + "), share " + config.share().index() + ": replica " + id + " of ("
-          + cfg.n() + ", " + cfg.f() + ") needs share " + (id + 1));
-    }
+    check(config);
     keys.install(afterSeq, config);
+  }
+
+  /** The TDH2 key is the group's (n, t) and the share this replica's (index id + 1). */
+  private void check(ConfidentialConfig config) {
+    if (config.key().params().n() != cfg.n() || config.key().params().t() != cfg.f()) {
+      throw new IllegalArgumentException("TDH2 key for (n, t) = (" + config.key().params().n() + ", "
+          + config.key().params().t() + "), the group has (" + cfg.n() + ", " + cfg.f() + ")");
+    }
+    if (config.share().index() != id + 1) {
+      throw new IllegalArgumentException("replica " + id + " needs TDH2 key share " + (id + 1) + ", got "
+          + config.share().index());
+    }
   }
 
   /** The results of every batch up to seq are back, or a checkpoint at seq was installed ({@link KeyEpochs}). */
