@@ -16,16 +16,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import javax.management.JMException;
 import javax.management.MBeanServer;
-import javax.management.ObjectName;
 
 import org.bftws.core.crypto.Ed25519;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.Signed;
 import org.bftws.core.message.Vote;
 import org.bftws.module.config.BftwsKeys;
-import org.bftws.module.order.ReplicaStatus;
 import org.bftws.module.testing.Conditions;
 import org.bftws.module.transport.ControlMessage;
 import org.bftws.module.transport.ControlPort;
@@ -61,13 +58,13 @@ public class ReplicaStatusTest {
         // status lines every second: the key is accepted
         group.randomness("none").parameters(GroupLauncher.param(BftwsKeys.STATUS_LOG_SECONDS, 1)).start();
         for (int r = 0; r < N; r++) {
-            assertEquals(r, attribute(r, "ReplicaId"));
-            assertEquals(N, attribute(r, "Replicas"));
-            assertEquals(0L, attribute(r, "View"));
-            assertEquals(0, attribute(r, "Primary"));
-            assertEquals(true, attribute(r, "Active"));
-            assertEquals(GroupLauncher.GROUP_ENDPOINT, attribute(r, "GroupEndpoint"));
-            assertTrue((String) attribute(r, "OrderingMode"), ((String) attribute(r, "OrderingMode"))
+            assertEquals(r, ReplicaMBeans.attribute(r, "ReplicaId"));
+            assertEquals(N, ReplicaMBeans.attribute(r, "Replicas"));
+            assertEquals(0L, ReplicaMBeans.attribute(r, "View"));
+            assertEquals(0, ReplicaMBeans.attribute(r, "Primary"));
+            assertEquals(true, ReplicaMBeans.attribute(r, "Active"));
+            assertEquals(GroupLauncher.GROUP_ENDPOINT, ReplicaMBeans.attribute(r, "GroupEndpoint"));
+            assertTrue((String) ReplicaMBeans.attribute(r, "OrderingMode"), ((String) ReplicaMBeans.attribute(r, "OrderingMode"))
                     .contains("client requests via WS-RM"));
         }
 
@@ -81,19 +78,19 @@ public class ReplicaStatusTest {
         for (int r = 0; r < N; r++) {
             int replica = r;
             Conditions.await("replica " + r + "'s MBean shows seq " + executed + " executed", WAIT_MS,
-                    () -> (Long) attribute(replica, "LastExecuted") >= executed);
-            assertEquals(0L, attribute(r, "EvidenceTotal"));
-            assertArrayEquals(new int[0], (int[]) attribute(r, "PeersDown"));
+                    () -> (Long) ReplicaMBeans.attribute(replica, "LastExecuted") >= executed);
+            assertEquals(0L, ReplicaMBeans.attribute(r, "EvidenceTotal"));
+            assertArrayEquals(new int[0], (int[]) ReplicaMBeans.attribute(r, "PeersDown"));
         }
 
         forgedPrepare(0, 1);
         Conditions.await("replica 0 counts the forged prepare as evidence", WAIT_MS,
-                () -> (Long) attribute(0, "EvidenceTotal") == 1L);
-        assertEquals(Map.of(1, 1L), attribute(0, "EvidenceByNode"));
-        assertEquals(Map.of("bad signature on PREPARE", 1L), attribute(0, "EvidenceByKind"));
+                () -> (Long) ReplicaMBeans.attribute(0, "EvidenceTotal") == 1L);
+        assertEquals(Map.of(1, 1L), ReplicaMBeans.attribute(0, "EvidenceByNode"));
+        assertEquals(Map.of("bad signature on PREPARE", 1L), ReplicaMBeans.attribute(0, "EvidenceByKind"));
         assertEquals("as logged, naming the forger", "evidence against replica 1 (" + controlUri(1)
-                + "): bad signature on PREPARE", attribute(0, "LastEvidence"));
-        String status = (String) attribute(0, "StatusLine");
+                + "): bad signature on PREPARE", ReplicaMBeans.attribute(0, "LastEvidence"));
+        String status = (String) ReplicaMBeans.attribute(0, "StatusLine");
         assertTrue(status, status.startsWith("replica 0: view 0 (primary 0, active), executed "));
         assertTrue(status, status.endsWith(", pending 0, evidence 1 {1=1}, peers down []"));
 
@@ -110,14 +107,14 @@ public class ReplicaStatusTest {
         }
 
         group.stop(N - 1);
-        assertFalse("a stopped replica's MBean is unregistered", SERVER.isRegistered(name(N - 1)));
+        assertFalse("a stopped replica's MBean is unregistered", SERVER.isRegistered(ReplicaMBeans.name(N - 1)));
         assertEquals("unreachable", GroupStatus.read(SERVER, N - 1, "x").state());
         for (DemoClient.Call c : client.run("three", 2, 1, out)) {
             assertTrue(c.sent() + " vs " + c.voted(), c.correct());
         }
         Conditions.await("replica 0's Multicast Sender marks replica 3 down", WAIT_MS,
-                () -> ((int[]) attribute(0, "PeersDown")).length == 1);
-        assertArrayEquals(new int[] {N - 1}, (int[]) attribute(0, "PeersDown"));
+                () -> ((int[]) ReplicaMBeans.attribute(0, "PeersDown")).length == 1);
+        assertArrayEquals(new int[] {N - 1}, (int[]) ReplicaMBeans.attribute(0, "PeersDown"));
         assertTrue(GroupStatus.table(rows()), GroupStatus.table(rows()).lines().skip(1).findFirst().orElseThrow()
                 .endsWith("[3]"));
     }
@@ -147,15 +144,4 @@ public class ReplicaStatusTest {
         return rows;
     }
 
-    private static ObjectName name(int r) {
-        return ReplicaStatus.objectName(URI.create(GroupLauncher.GROUP_ENDPOINT), r);
-    }
-
-    private static Object attribute(int r, String name) {
-        try {
-            return SERVER.getAttribute(name(r), name);
-        } catch (JMException e) {
-            throw new AssertionError("replica " + r + "'s " + name, e);
-        }
-    }
 }

@@ -3,14 +3,7 @@ package org.bftws.client.group;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
-import java.lang.management.ManagementFactory;
-import java.net.URI;
-
-import javax.management.JMException;
-import javax.management.MBeanServer;
-
 import org.bftws.core.config.GroupConfig;
-import org.bftws.module.order.ReplicaStatus;
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.RuleChain;
@@ -28,7 +21,6 @@ import org.junit.rules.Timeout;
  */
 public class ShortLivedClientsGroupTest {
     private static final int N = LaunchedGroup.N;
-    private static final MBeanServer SERVER = ManagementFactory.getPlatformMBeanServer();
     /** The smallest retention bftws.clientTableRetention takes (64), so a few hundred clients cross it. */
     private static final int RETENTION = 64;
     /** A table pruned every RETENTION / 16 ordered requests holds at most this many sequences. */
@@ -64,20 +56,12 @@ public class ShortLivedClientsGroupTest {
         int failed = ShortLivedClients.serve(client.context(), 1, CLIENTS, CALLS, PARALLEL);
         assertEquals(ordering + ": clients whose voted echo was not their own text", 0, failed);
         for (int r = 0; r < N; r++) {
-            int entries = (Integer) attribute(r, "ClientTableEntries");
+            int entries = (Integer) ReplicaMBeans.attribute(r, "ClientTableEntries");
             assertTrue(ordering + ": replica " + r + "'s client table holds " + entries + " sequences after "
                     + CLIENTS + " clients, over the bound " + BOUND, entries <= BOUND);
-            int destinations = (Integer) attribute(r, "SenderDestinations");
+            int destinations = (Integer) ReplicaMBeans.attribute(r, "SenderDestinations");
             assertTrue(ordering + ": replica " + r + "'s Multicast Sender holds " + destinations
                     + " destinations for " + (N - 1) + " peers and one client listener", destinations <= N);
-        }
-    }
-
-    private static Object attribute(int r, String name) {
-        try {
-            return SERVER.getAttribute(ReplicaStatus.objectName(URI.create(GroupLauncher.GROUP_ENDPOINT), r), name);
-        } catch (JMException e) {
-            throw new AssertionError("replica " + r + "'s " + name, e);
         }
     }
 }

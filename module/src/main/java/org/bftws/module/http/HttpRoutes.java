@@ -10,7 +10,8 @@ import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
 /**
- * The GET paths an Axis2 instance serves beside its services: path prefix to {@link HttpRoute}, one registry
+ * The GET paths an Axis2 instance serves beside its services: path prefix to {@link HttpRoute}, and the POST
+ * paths it reads without Axis2's handler chain ({@link DirectPost}); one registry
  * per ConfigurationContext (so each replica of a group in one JVM has its own). Code registers routes, typically
  * in a module's {@code init}; {@link RoutingHttpServer} looks them up on each GET, so routes registered after the
  * server started are served too. Remote parties only look up: the map's size is what this process registers.
@@ -43,6 +44,8 @@ public final class HttpRoutes {
     }
 
     private final Map<String, Registered> routes = new ConcurrentHashMap<>();
+    /** POST receivers by exact path ({@link DirectPost}). */
+    private final Map<String, DirectPost> posts = new ConcurrentHashMap<>();
     private final String servicePath;
 
     HttpRoutes(String servicePath) {
@@ -60,6 +63,38 @@ public final class HttpRoutes {
             context.setProperty(PROPERTY, routes);
             return routes;
         }
+    }
+
+    /** The registry of {@code context} if one was created, else null: the request path only reads. */
+    static HttpRoutes existing(ConfigurationContext context) {
+        return context.getProperty(PROPERTY) instanceof HttpRoutes routes ? routes : null;
+    }
+
+    /** The path under which {@code context} serves {@code service}, e.g. {@code /axis2/services/Echo}. */
+    public static String servicePath(ConfigurationContext context, String service) {
+        String base = trimSlashes(context.getServiceContextPath());
+        return "/" + (base.isEmpty() ? "" : base + "/") + service;
+    }
+
+    /**
+     * POSTs to {@code path} (exactly, without query) are offered to {@code post} first ({@link DirectPost}).
+     *
+     * @throws IllegalStateException if a receiver is registered at {@code path} already
+     */
+    public void registerPost(String path, DirectPost post) {
+        if (posts.putIfAbsent(path, post) != null) {
+            throw new IllegalStateException("a direct POST receiver is registered at " + path + " already");
+        }
+    }
+
+    /** Stops offering POSTs to {@code path}; nothing if none was registered. */
+    public void unregisterPost(String path) {
+        posts.remove(path);
+    }
+
+    /** The POST receiver of {@code path}, or null. */
+    DirectPost findPost(String path) {
+        return posts.get(path);
     }
 
     /**

@@ -13,12 +13,11 @@ import org.apache.axis2.transport.http.server.Worker;
 import org.apache.http.Header;
 import org.apache.http.HttpException;
 import org.apache.http.HttpStatus;
-import org.bftws.module.http.DirectPosts.DirectPost;
 
 /**
  * One request on SimpleHTTPServer's connection: a GET whose path a registered {@link HttpRoute} matches is
  * answered by that route, an OPTIONS of such a path by {@link HttpRoutes#preflight}; a POST to a path with a
- * {@link DirectPost} is offered to it first ({@link DirectPosts}); every other request, and a POST the receiver
+ * {@link DirectPost} is offered to it first ({@link HttpRoutes#registerPost}); every other request, and a POST the receiver
  * declined, goes to Axis2's own {@link HTTPWorker}, unchanged.
  */
 final class RoutingWorker implements Worker {
@@ -32,9 +31,11 @@ final class RoutingWorker implements Worker {
             String uri = request.getRequestURI();
             int q = uri.indexOf('?');
             String path = q < 0 ? uri : uri.substring(0, q);
-            HttpRoutes routes = HttpRoutes.of(msgContext.getConfigurationContext());
+            HttpRoutes routes = HttpRoutes.existing(msgContext.getConfigurationContext());
             Optional<RouteResponse> answer;
-            if ("GET".equals(method)) {
+            if (routes == null) {
+                answer = Optional.empty();
+            } else if ("GET".equals(method)) {
                 answer = routes.answer(path, q < 0 ? "" : uri.substring(q + 1));
             } else {
                 Header requested = request.getFirstHeader("Access-Control-Request-Headers");
@@ -61,9 +62,13 @@ final class RoutingWorker implements Worker {
         if (uri.indexOf('?') >= 0) {
             return false;
         }
-        DirectPost post = DirectPosts.of(msgContext.getConfigurationContext()).find(uri);
+        HttpRoutes routes = HttpRoutes.existing(msgContext.getConfigurationContext());
+        DirectPost post = routes == null ? null : routes.findPost(uri);
+        if (post == null) {
+            return false;
+        }
         InputStream in = request.getInputStream();
-        if (post == null || !(in instanceof ReplayableBody body) || declared(request) > post.maxBodyBytes()) {
+        if (!(in instanceof ReplayableBody body) || declared(request) > post.maxBodyBytes()) {
             return false;
         }
         byte[] head = in.readNBytes(post.maxBodyBytes() + 1);

@@ -1,7 +1,6 @@
 package org.bftws.module.transport;
 
 import java.io.ByteArrayInputStream;
-import java.util.Locale;
 
 import javax.xml.stream.XMLInputFactory;
 import javax.xml.stream.XMLStreamConstants;
@@ -40,7 +39,7 @@ final class ControlEnvelopeReader {
      * @param contentType the POST's Content-Type: SOAP 1.1 travels as {@code text/xml}
      */
     static ControlMessage read(byte[] body, String contentType, int maxBytes) {
-        if (contentType == null || !contentType.trim().toLowerCase(Locale.ROOT).startsWith("text/xml")) {
+        if (contentType == null || !contentType.strip().regionMatches(true, 0, "text/xml", 0, 8)) {
             return null;
         }
         XMLStreamReader r = null;

@@ -14,8 +14,8 @@ import org.apache.axis2.engine.AxisConfiguration;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.bftws.module.config.BftwsKeys;
-import org.bftws.module.http.DirectPosts;
-import org.bftws.module.http.DirectPosts.DirectPost;
+import org.bftws.module.http.DirectPost;
+import org.bftws.module.http.HttpRoutes;
 
 /**
  * The BFT-WS control port of one Axis2 instance: a service named {@value #SERVICE_NAME} with one in-only
@@ -46,16 +46,16 @@ public final class ControlPort {
 
     /** Both kept: a stopped server's context no longer has its configuration when the port is undeployed. */
     private final AxisConfiguration axisConfig;
-    private final DirectPosts directPosts;
+    private final HttpRoutes routes;
     private final ControlMessageReceiver receiver;
     private final AtomicLong direct = new AtomicLong();
     private final String path;
 
     private ControlPort(ConfigurationContext context, ControlMessageReceiver receiver) {
         this.axisConfig = context.getAxisConfiguration();
-        this.directPosts = DirectPosts.of(context);
+        this.routes = HttpRoutes.of(context);
         this.receiver = receiver;
-        this.path = DirectPosts.servicePath(context, SERVICE_NAME);
+        this.path = HttpRoutes.servicePath(context, SERVICE_NAME);
     }
 
     /**
@@ -76,7 +76,7 @@ public final class ControlPort {
         axisConfig.addService(service);
         ControlPort port = new ControlPort(context, receiver);
         if (guard == ControlGuard.NONE && directBodyBytes > 0) {
-            port.directPosts.register(port.path, port.directPost(sink, maxBytes, directBodyBytes));
+            port.routes.registerPost(port.path, port.directPost(sink, maxBytes, directBodyBytes));
         } else if (directBodyBytes > 0) {
             LOG.info("control port {}: messages go through Axis2's handler chain, where each one's envelope is"
                     + " checked ({} applies to ports without that check only)", port.path,
@@ -121,7 +121,7 @@ public final class ControlPort {
     }
 
     public void undeploy() throws AxisFault {
-        directPosts.unregister(path);
+        routes.unregisterPost(path);
         axisConfig.removeService(SERVICE_NAME);
     }
 }
