@@ -249,6 +249,10 @@ public final class BftwsParameters {
      * replica's share in its data directory.
      */
     private static void checkKeysMode(ConfigValues values, GroupConfig group) {
+        if (values.get(BftwsKeys.KEYS_MODE) != KeysMode.DKG && values.get(BftwsKeys.KEYS_REFRESH_EVERY_CHECKPOINTS) > 0) {
+            throw new BftwsConfigException(BftwsKeys.KEYS_REFRESH_EVERY_CHECKPOINTS.name(), "must be 0 with "
+                    + BftwsKeys.KEYS_MODE + "=dealer: only the keys the group generated itself are refreshed");
+        }
         if (values.get(BftwsKeys.KEYS_MODE) != KeysMode.DKG || values.get(ROLE) == Side.CLIENT) {
             return;
         }

@@ -422,6 +422,18 @@ public class BftwsParametersTest {
         assertTrue(e.getMessage(), e.getMessage().contains("bftws.ordering=async"));
     }
 
+    @Test
+    public void refreshEveryCheckpointsIsOffByDefaultBoundedAndOnlyForGeneratedKeys() throws IOException {
+        assertEquals(0, BftwsParameters.parse(replica).refreshEveryCheckpoints());
+        assertRejected("bftws.keys.refreshEveryCheckpoints", "4", "must be 0 with bftws.keys.mode=dealer");
+        replica.put("bftws.keys.mode", "dkg");
+        replica.put("bftws.dataDir", tmp.newFolder("data").getPath());
+        replica.put("bftws.keys.refreshEveryCheckpoints", "4");
+        assertEquals(4, BftwsParameters.parse(replica).refreshEveryCheckpoints());
+        assertRejected("bftws.keys.refreshEveryCheckpoints", "-1", null);
+        assertRejected("bftws.keys.refreshEveryCheckpoints", "many", null);
+    }
+
     private void assertRejected(String key, String value, String messagePart) {
         Map<String, String> p = new HashMap<>(replica);
         p.put(key, value);
