@@ -56,10 +56,21 @@ public final class RefreshKeys {
                 continue;
             }
             from[id] = refresh[id].getEpoch();
-            System.out.println("refresh-keys: " + refresh[id].requestRefresh());
             asked++;
         }
-        boolean done = asked >= f + 1 && await(refresh, from, waitMillis);
+        // every replica asked for the same next epoch: one refresh, however long the attaches took
+        long epoch = java.util.Arrays.stream(from).max().orElse(0);
+        long asking = System.nanoTime();
+        for (int id = 0; id < ports.length; id++) {
+            if (refresh[id] != null) {
+                System.out.println("refresh-keys: " + refresh[id].requestRefresh(epoch));
+            }
+        }
+        boolean done = asked >= f + 1 && await(refresh, epoch, waitMillis);
+        if (done) {
+            System.out.println("refresh-keys: every replica reached runs epoch " + (epoch + 1) + " keys "
+                    + (System.nanoTime() - asking) / 1_000_000 + " ms after the votes were asked for");
+        }
         for (int id = 0; id < ports.length; id++) {
             if (refresh[id] != null) {
                 System.out.println("refresh-keys: replica " + id + ": keys of epoch " + refresh[id].getEpoch());
@@ -74,13 +85,13 @@ public final class RefreshKeys {
         }
     }
 
-    /** Waits until every replica asked runs keys of a later epoch than it had; false on timeout. */
-    private static boolean await(KeyRefreshMBean[] refresh, long[] from, long waitMillis) throws InterruptedException {
+    /** Waits until every replica asked runs keys of a later epoch than {@code epoch}; false on timeout. */
+    private static boolean await(KeyRefreshMBean[] refresh, long epoch, long waitMillis) throws InterruptedException {
         long deadline = System.currentTimeMillis() + waitMillis;
         while (System.currentTimeMillis() < deadline) {
             boolean all = true;
             for (int id = 0; id < refresh.length; id++) {
-                all &= refresh[id] == null || refresh[id].getEpoch() > from[id];
+                all &= refresh[id] == null || refresh[id].getEpoch() > epoch;
             }
             if (all) {
                 return true;

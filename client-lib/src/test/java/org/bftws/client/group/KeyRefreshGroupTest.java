@@ -67,16 +67,21 @@ public class KeyRefreshGroupTest {
         }
         try (Calls calls = new Calls(client)) {
             MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+            List<KeyRefreshMBean> operator = new ArrayList<>();
             for (int r = 0; r < N; r++) {
                 Set<ObjectName> names = server.queryNames(new ObjectName("org.bftws:type=KeyRefresh,id=" + r + ",*"),
                         null);
                 assertEquals("replica " + r + "'s KeyRefresh MBean", 1, names.size());
                 KeyRefreshMBean mbean = JMX.newMBeanProxy(server, names.iterator().next(), KeyRefreshMBean.class);
                 assertEquals(0, mbean.getEpoch());
-                String answer = mbean.requestRefresh();
+                String answer = mbean.requestRefresh(0);
                 assertTrue(answer, answer.contains("epoch 1"));
+                operator.add(mbean);
             }
             awaitEpoch(1);
+            // the same command arriving late asks for no second refresh
+            String late = operator.get(3).requestRefresh(0);
+            assertTrue(late, late.contains("no vote"));
             // calls that started after every replica installed the refreshed keys
             int after = calls.done();
             Conditions.await("calls served with the refreshed keys", WAIT_MS, () -> calls.done() >= after + 4);

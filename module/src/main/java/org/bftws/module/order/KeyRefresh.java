@@ -137,12 +137,15 @@ public final class KeyRefresh implements KeyRefreshMBean {
     }
 
     @Override
-    public synchronized String requestRefresh() {
+    public synchronized String requestRefresh(long fromEpoch) {
         if (refresh == null) {
             return "replica " + config.replicaId() + ": no generated keys yet: nothing to refresh";
         }
         if (refresh.running()) {
             return "replica " + config.replicaId() + ": the refresh to epoch " + (epoch + 1) + " is running";
+        }
+        if (epoch != fromEpoch) {
+            return "replica " + config.replicaId() + ": keys of epoch " + epoch + ", not " + fromEpoch + ": no vote";
         }
         submitter.submit(refresh.request().toOrder());
         LOG.info("bftws replica {}: voted for a refresh of the keys to epoch {}", config.replicaId(), epoch + 1);
@@ -169,7 +172,7 @@ public final class KeyRefresh implements KeyRefreshMBean {
         if (vote) {
             LOG.info("bftws replica {}: stable checkpoint {} passed a multiple of {}={} checkpoints", config.replicaId(),
                     stable, BftwsKeys.KEYS_REFRESH_EVERY_CHECKPOINTS.name(), everyCheckpoints);
-            requestRefresh();
+            requestRefresh(epoch);
         }
     }
 

@@ -12,6 +12,10 @@ public interface KeyRefreshMBean {
     /** Whether a refresh runs (f+1 votes ordered, not yet finished here). */
     boolean isRunning();
 
-    /** This replica's vote for the next epoch, submitted for ordering; what was done, as a line of text. */
-    String requestRefresh();
+    /**
+     * This replica's vote for epoch {@code fromEpoch} + 1, submitted for ordering if its keys are of epoch {@code
+     * fromEpoch} (a command that comes late, once that refresh is over, asks for no second one); what was done,
+     * as a line of text.
+     */
+    String requestRefresh(long fromEpoch);
 }
