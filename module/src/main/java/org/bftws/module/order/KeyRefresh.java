@@ -208,7 +208,8 @@ public final class KeyRefresh implements KeyRefreshMBean {
 
     private void renewed(GroupRefresh.Output out) {
         running = false;
-        long seq = submitter.replica().manager().executingSeq();
+        BftwsReplica started = submitter.replica();
+        long seq = started == null ? -1 : started.manager().executingSeq();
         epoch = out.epoch();
         lastMillis = (System.nanoTime() - startedNanos) / 1_000_000;
         lastBytes = operationBytes;
@@ -224,7 +225,14 @@ public final class KeyRefresh implements KeyRefreshMBean {
             LOG.error("bftws replica {}: cannot write the refreshed keys to {}: {}", config.replicaId(),
                     config.dataDir(), e.toString());
         }
-        submitter.replica().manager().installKeys(DkgBootstrap.keySet(config, keys, declared, out.group(), out.keys()));
+        BftwsReplica replica = submitter.replica();
+        if (replica == null) {
+            // a journal's replay before the ordering started: the files are written, a restart loads them
+            LOG.error("bftws replica {}: keys refreshed to epoch {} while replaying its journal, before it started:"
+                    + " they serve from its next start", config.replicaId(), epoch);
+            return;
+        }
+        replica.manager().installKeys(DkgBootstrap.keySet(config, keys, declared, out.group(), out.keys()));
         LOG.info("bftws replica {}: keys refreshed to epoch {} in {} ms over {} ordered operations ({} bytes); wrote"
                 + " {}, {} and {}; they serve the requests ordered after seq {}", config.replicaId(), epoch, lastMillis,
                 operations, operationBytes, KeyEpochFiles.VK_FILE,

@@ -35,7 +35,8 @@ final class ReservedSubmitter {
     /** Submitted operations not yet executed here, by sequence id: at most what this replica's run submits. */
     private final Map<String, byte[]> unexecuted = new LinkedHashMap<>();
     private long submitted;
-    private BftwsReplica replica;
+    /** Null until {@link #start}: what is submitted before (a journal's replay) is sent by the first resend. */
+    private volatile BftwsReplica replica;
     private ScheduledExecutorService timer;
 
     /** {@code prefix} names the sequences (then 1, 2, ...), distinct for each kind of run. */
@@ -98,6 +99,10 @@ final class ReservedSubmitter {
     }
 
     private void send(byte[] signed) {
+        BftwsReplica replica = this.replica;
+        if (replica == null) {
+            return;
+        }
         List<URI> peers = new ArrayList<>();
         for (int r = 0; r < config.n(); r++) {
             if (r != config.replicaId()) {
