@@ -63,8 +63,9 @@ public final class BftwsKeys {
      * dealer | dkg: where the group's threshold keys come from ({@link KeysMode}). With dkg, {@link #PUBLIC_KEYS}
      * is the group's {@code members.pub}, {@link #PRIVATE_KEY} the replica's own {@code replica-I.id}, and a
      * replica needs {@code bftws.dataDir} for the share the distributed key generation gives it; refused with
-     * {@code bftws.randomness.scheme=rsa} (no distributed generation of Shoup RSA keys), with
-     * {@code bftws.ordering=async} and with execution nodes. Every replica of a group must use the same value.
+     * {@code bftws.randomness.scheme=rsa} (no distributed generation of Shoup RSA keys), with a
+     * {@code bftws.randomness.algorithm} other than ct (the engine takes keys while it runs only beside the
+     * threshold coin), with {@code bftws.ordering=async} and with execution nodes. Every replica of a group must use the same value.
      * Default dealer: the keys of {@code scripts/keygen}, which tests and the RSA coin need.
      */
     public static final ConfigKey<KeysMode> KEYS_MODE = ConfigKey.choice("bftws.keys.mode", REPLICA, KeysMode.class,

@@ -262,6 +262,10 @@ public final class BftwsParameters {
                     + ": Shoup RSA keys have no distributed generation here (shared safe primes); deal them with"
                     + " scripts/keygen and " + BftwsKeys.KEYS_MODE + "=dealer");
         }
+        if (values.get(BftwsKeys.RANDOMNESS) != RandomnessAlgorithm.CT) {
+            throw new BftwsConfigException(BftwsKeys.RANDOMNESS.name(), "must be ct" + why + ": the generated and"
+                    + " refreshed keys are installed into a running engine only beside the group's threshold coin");
+        }
         if (values.get(ORDERING) == Ordering.ASYNC) {
             throw new BftwsConfigException(BftwsKeys.KEYS_MODE.name(), "must be dealer with " + ORDERING
                     + "=async: the asynchronous engine agrees with the group's threshold coin, and running the"

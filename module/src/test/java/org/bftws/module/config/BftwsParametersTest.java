@@ -414,6 +414,8 @@ public class BftwsParametersTest {
         assertEquals(KeysMode.DKG, BftwsParameters.parse(replica).keysMode());
         assertRejected("bftws.keys.mode", "trusted", "dealer|dkg");
         assertRejected("bftws.randomness.scheme", "rsa", "Shoup RSA keys have no distributed generation");
+        assertRejected("bftws.randomness.algorithm", "none", "must be ct with bftws.keys.mode=dkg");
+        assertRejected("bftws.randomness.algorithm", "ba", "must be ct with bftws.keys.mode=dkg");
         Map<String, String> async = new HashMap<>(replica);
         async.remove("bftws.dataDir");
         async.put("bftws.ordering", "async");
