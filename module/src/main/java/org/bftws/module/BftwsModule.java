@@ -27,6 +27,7 @@ import org.bftws.module.keys.GroupKeyMaterial;
 import org.bftws.module.order.AgreementOnlyService;
 import org.bftws.module.order.BftwsReplica;
 import org.bftws.module.order.DkgBootstrap;
+import org.bftws.module.order.KeyRefresh;
 import org.bftws.module.order.ReplicatedService;
 import org.bftws.module.random.DeclaredOperations;
 import org.bftws.module.random.RandomnessSetup;
@@ -107,11 +108,12 @@ public class BftwsModule extends SandeshaModule {
             // Client requests come only through Sandesha2 as WS-RM application messages (§3.3.1.2-3.3.1.4); an
             // execution node (§3.3.3) orders nothing and takes them on its control port, to learn where replies go.
             ReplicatedService service = new TotalOrderInvoker(configContext, services, config.xmlLimits());
-            DkgBootstrap dkg = keys.keysPending() ? new DkgBootstrap(config, keys, declared) : null;
+            KeyRefresh refresh = keys.pending() != null ? new KeyRefresh(config, keys, declared) : null;
+            DkgBootstrap dkg = keys.keysPending() ? new DkgBootstrap(config, keys, declared, refresh) : null;
             if (dkg != null) {
                 service = dkg.wrap(service);
             } else if (keys.pending() != null) {
-                service = DkgBootstrap.afterwards(service, keys.pending());
+                service = DkgBootstrap.afterwards(service, keys.pending(), refresh);
             }
             BftwsReplica replica = BftwsReplica.start(configContext, config, keys, service, randomness, declared,
                     declared, config.isExecutionNode());
@@ -122,6 +124,10 @@ public class BftwsModule extends SandeshaModule {
             if (dkg != null) {
                 configContext.setProperty(BftwsRuntime.DKG_PROPERTY, dkg);
                 dkg.start(replica);
+            }
+            if (refresh != null) {
+                configContext.setProperty(BftwsRuntime.REFRESH_PROPERTY, refresh);
+                refresh.start(replica);
             }
             // Services deploy after this: a replica whose service failed to deploy stops once Axis2 has started.
             DeploymentCheck.watch(configContext, config.replicaId());

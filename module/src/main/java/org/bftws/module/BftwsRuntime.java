@@ -13,6 +13,7 @@ import org.bftws.module.config.BftwsKeys;
 import org.bftws.module.keys.GroupKeyMaterial;
 import org.bftws.module.order.BftwsReplica;
 import org.bftws.module.order.DkgBootstrap;
+import org.bftws.module.order.KeyRefresh;
 
 /**
  * Where the handlers find what {@link BftwsModule} set up at start-up: the validated configuration, the keys,
@@ -30,6 +31,8 @@ public final class BftwsRuntime {
     public static final String REPLICA_PROPERTY = "org.bftws.module.replica";
     /** ConfigurationContext property holding a replica's {@link DkgBootstrap} while its keys are pending. */
     public static final String DKG_PROPERTY = "org.bftws.module.dkg";
+    /** ConfigurationContext property holding a replica's {@link KeyRefresh} in a group without a dealer. */
+    public static final String REFRESH_PROPERTY = "org.bftws.module.refresh";
     /** ConfigurationContext property holding a client's {@link GroupClientRuntime}, once started. */
     static final String CLIENT_PROPERTY = "org.bftws.module.client";
 
@@ -102,6 +105,12 @@ public final class BftwsRuntime {
         }
     }
 
+    /** The replica's refresh of its generated keys, or null (dealt keys, no replica). */
+    public static KeyRefresh refresh(ConfigurationContext cc) {
+        Object r = cc.getProperty(REFRESH_PROPERTY);
+        return r instanceof KeyRefresh k ? k : null;
+    }
+
     /** The replica's running key generation, or null when its keys are in use (or it is no replica). */
     public static DkgBootstrap dkg(ConfigurationContext cc) {
         Object d = cc.getProperty(DKG_PROPERTY);
@@ -110,6 +119,11 @@ public final class BftwsRuntime {
 
     /** Stops the replica or client side, if running. */
     static void stop(ConfigurationContext cc) {
+        KeyRefresh refresh = refresh(cc);
+        cc.removeProperty(REFRESH_PROPERTY);
+        if (refresh != null) {
+            refresh.close();
+        }
         DkgBootstrap dkg = dkg(cc);
         cc.removeProperty(DKG_PROPERTY);
         if (dkg != null) {

@@ -19,9 +19,11 @@ final class DkgReport {
         this.results = results;
     }
 
-    /** Draws dkg.png alone: {@code DkgReport RESULTS_DIR}. */
+    /** Draws dkg.png and dkg-loopback.png alone: {@code DkgReport RESULTS_DIR}. */
     public static void main(String[] args) throws IOException {
-        new DkgReport(Path.of(args.length > 0 ? args[0] : "perf/results")).write(new StringBuilder(), new ArrayList<>());
+        DkgReport report = new DkgReport(Path.of(args.length > 0 ? args[0] : "perf/results"));
+        report.write(new StringBuilder(), new ArrayList<>());
+        report.writeLoopback(new StringBuilder(), new ArrayList<>());
     }
 
     void write(StringBuilder md, List<Path> plots) throws IOException {
@@ -49,6 +51,53 @@ final class DkgReport {
         Plots.bars(png, "DKG and refresh: time per replica in its state machine", "group size", "ms per replica", true, ns, series);
         plots.add(png);
         md.append("![dkg](results/dkg.png)\n\n");
+    }
+
+    /** The same over the group's own ordering and HTTP on loopback ({@code scripts/bench-dkg --loopback}). */
+    void writeLoopback(StringBuilder md, List<Path> plots) throws IOException {
+        List<Csv.Row> rows = Report.section(md, results, "dkg-loopback.csv",
+                "Key generation and refresh over the group's ordering on loopback (`scripts/bench-dkg --loopback`)",
+                "scripts/bench-dkg --loopback");
+        if (rows.isEmpty()) {
+            return;
+        }
+        md.append("One JVM per replica (`scripts/start-group --keys dkg`), then `scripts/refresh-keys` several times. "
+                + "Replica ms: from the first ordered operation (key generation) or the ordered vote that started it "
+                + "(refresh) to its end at that replica, the mean over replicas and runs; command ms: `refresh-keys` "
+                + "from asking for the votes to every replica running the new keys, the mean over runs; operations "
+                + "and bytes ordered without PBFT's and HTTP's envelopes. From `perf/results/dkg-loopback.csv`.\n\n");
+        md.append("| scheme | n | op | runs | replica ms (mean) | command ms (mean) | operations | bytes ordered |\n"
+                + "|---|---:|---|---:|---:|---:|---:|---:|\n");
+        Map<String, List<Csv.Row>> groups = new java.util.LinkedHashMap<>();
+        for (Csv.Row r : rows) {
+            groups.computeIfAbsent(r.get("scheme") + " " + r.get("n") + " " + r.get("op"), k -> new ArrayList<>()).add(r);
+        }
+        List<Csv.Row> means = new ArrayList<>();
+        for (List<Csv.Row> g : groups.values()) {
+            Csv.Row first = g.get(0);
+            long runs = g.stream().map(r -> r.get("epoch")).distinct().count();
+            double ms = g.stream().mapToDouble(r -> r.number("replica_ms")).average().orElse(Double.NaN);
+            double command = g.stream().filter(r -> !r.get("command_ms").isEmpty())
+                    .mapToDouble(r -> r.number("command_ms")).average().orElse(Double.NaN);
+            double ops = g.stream().mapToDouble(r -> r.number("operations")).average().orElse(Double.NaN);
+            double bytes = g.stream().mapToDouble(r -> r.number("bytes")).average().orElse(Double.NaN);
+            md.append(String.format(Locale.ROOT, "| %s | %s | %s | %d | %.0f | %s | %.0f | %.0f |%n", first.get("scheme"),
+                    first.get("n"), first.get("op"), runs, ms, Double.isNaN(command) ? "-"
+                            : String.format(Locale.ROOT, "%.0f", command), ops, bytes));
+            Map<String, String> f = new java.util.LinkedHashMap<>();
+            f.put("series", first.get("scheme") + " " + first.get("op"));
+            f.put("n", first.get("n"));
+            f.put("replica_ms", String.valueOf(ms));
+            means.add(new Csv.Row(f));
+        }
+        md.append('\n');
+        List<String> ns = new ArrayList<>();
+        Map<String, List<Double>> series = Report.series(means, "series", r -> "n = " + r.get("n"), "replica_ms", ns);
+        Path png = results.resolve("dkg-loopback.png");
+        Plots.bars(png, "DKG and refresh over PBFT on loopback: ms per replica", "group size", "ms per replica", true,
+                ns, series);
+        plots.add(png);
+        md.append("![dkg-loopback](results/dkg-loopback.png)\n\n");
     }
 
     private static Csv.Row withSeries(Csv.Row r) {

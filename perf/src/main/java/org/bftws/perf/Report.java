@@ -84,7 +84,9 @@ public final class Report {
         new AsyncEngineReport(results).write(md, plots);
         new SlowPrimaryReport(results).write(md, plots);
         crypto(md, plots);
-        new DkgReport(results).write(md, plots);
+        DkgReport dkg = new DkgReport(results);
+        dkg.write(md, plots);
+        dkg.writeLoopback(md, plots);
         random.table1(md, plots);
         Files.writeString(markdown, md.toString(), StandardCharsets.UTF_8);
         return plots;

@@ -143,7 +143,7 @@ public final class GroupStatus {
      * as scripts/stop-group checks, by /proc's command line, which {@link ProcessHandle.Info} cuts at 4 KiB, before
      * the class path ends.
      */
-    private static boolean isReplica(long pid) {
+    static boolean isReplica(long pid) {
         if (!ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
             return false;
         }
@@ -157,7 +157,7 @@ public final class GroupStatus {
     }
 
     /** The address of {@code pid}'s local JMX agent, started if it is not yet (what jconsole does). */
-    private static String localAgent(String pid) throws IOException {
+    static String localAgent(String pid) throws IOException {
         try {
             VirtualMachine vm = VirtualMachine.attach(pid);
             try {

@@ -15,7 +15,6 @@ import org.bftws.core.keys.GroupKeys;
 import org.bftws.core.keys.GroupMembers;
 import org.bftws.core.keys.KeyFiles;
 import org.bftws.core.keys.MemberFiles;
-import org.bftws.module.testing.Conditions;
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.RuleChain;
@@ -47,14 +46,7 @@ public class DkgGroupTest {
     @Test
     public void theGroupGeneratesItsKeysAndServesRandomizedAndConfidentialCallsWithThem() throws Exception {
         group.start();
-        Conditions.await("every replica certified its generated group.pub", WAIT_MS, () -> {
-            for (int r = 0; r < N; r++) {
-                if (!Files.exists(group.dataDir(r).resolve(GroupCertificate.FILE))) {
-                    return false;
-                }
-            }
-            return true;
-        });
+        group.awaitCertified(WAIT_MS);
         Path keys = group.layout().keys();
         GroupMembers members = MemberFiles.readMembers(keys.resolve(MemberFiles.MEMBERS_FILE));
         Set<String> texts = new HashSet<>();

@@ -142,6 +142,18 @@ public final class LaunchedGroup extends ExternalResource {
         return tmp.getRoot().toPath().resolve("data-replica" + r);
     }
 
+    /** Waits until every replica of a group without a dealer wrote its group.cert (its keys generated, certified). */
+    public void awaitCertified(long waitMillis) throws InterruptedException {
+        org.bftws.module.testing.Conditions.await("every replica certified its generated group.pub", waitMillis, () -> {
+            for (int r = 0; r < N; r++) {
+                if (!Files.exists(dataDir(r).resolve(org.bftws.core.keys.GroupCertificate.FILE))) {
+                    return false;
+                }
+            }
+            return true;
+        });
+    }
+
     /** How the replicas and the clients sign their CreateSequence exchange. */
     public LaunchedGroup security(GroupSecurity signing) {
         security = signing;

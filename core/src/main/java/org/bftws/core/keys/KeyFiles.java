@@ -155,6 +155,30 @@ public final class KeyFiles {
   }
 
   /**
+   * Whether {@code a} and {@code b} are the same group (members, group keys) whatever their verification keys:
+   * the keys of one group before and after a proactive refresh.
+   */
+  public static boolean sameGroupKeys(GroupKeys a, GroupKeys b) {
+    if (a.n() != b.n() || a.f() != b.f() || a.k() != b.k() || a.scheme() != b.scheme()
+        || a.clientKeys().size() != b.clientKeys().size()
+        || !Arrays.equals(a.threshold().commonEncoding(), b.threshold().commonEncoding())
+        || !Arrays.equals(a.encryption().commonEncoding(), b.encryption().commonEncoding())) {
+      return false;
+    }
+    for (int i = 1; i <= a.n(); i++) {
+      if (!Arrays.equals(a.replicaKey(i).getEncoded(), b.replicaKey(i).getEncoded())) {
+        return false;
+      }
+    }
+    for (int j = 1; j <= a.clientKeys().size(); j++) {
+      if (!Arrays.equals(a.clientKey(j).getEncoded(), b.clientKey(j).getEncoded())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
    * Writes what the distributed key generation gave replica {@code keys.index()} into its data directory:
    * {@code group.pub} ({@code groupText}) and {@code replica-I.key} (mode 0600 from creation on). Never
    * overwrites.

@@ -29,6 +29,9 @@
  * members.pub     format = bftws-members-1: scheme = cks|bls, n, f, k, replica.I.ed25519, replica.I.p256,
  *                 clients, client.J.ed25519 — the group's configuration; the DKG writes group.pub and
  *                 replica-I.key (the formats above) into each replica's data directory
+ * group.vk        after a proactive refresh: group.pub's format, the same group keys, epoch e's verification
+ *                 keys; replica-I.key then holds epoch e's shares ({@link org.bftws.core.keys.KeyEpochFiles})
+ * keys.epoch      format = bftws-keys-epoch-1: epoch = e (1, 2, ...), after.seq = the seq after which they serve
  * </pre>
  */
 package org.bftws.core.keys;

@@ -176,6 +176,11 @@ public final class BftwsConfig {
         return get(BftwsKeys.KEYS_MODE);
     }
 
+    /** Stable checkpoints between a replica's votes for a refresh of the keys ({@code 0}: none). */
+    public int refreshEveryCheckpoints() {
+        return get(BftwsKeys.KEYS_REFRESH_EVERY_CHECKPOINTS);
+    }
+
     public ThresholdScheme thresholdScheme() {
         return get(BftwsKeys.THRESHOLD_SCHEME);
     }

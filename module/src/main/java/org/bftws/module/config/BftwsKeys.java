@@ -63,12 +63,23 @@ public final class BftwsKeys {
      * dealer | dkg: where the group's threshold keys come from ({@link KeysMode}). With dkg, {@link #PUBLIC_KEYS}
      * is the group's {@code members.pub}, {@link #PRIVATE_KEY} the replica's own {@code replica-I.id}, and a
      * replica needs {@code bftws.dataDir} for the share the distributed key generation gives it; refused with
-     * {@code bftws.randomness.scheme=rsa} (no distributed generation of Shoup RSA keys), with
-     * {@code bftws.ordering=async} and with execution nodes. Every replica of a group must use the same value.
+     * {@code bftws.randomness.scheme=rsa} (no distributed generation of Shoup RSA keys), with a
+     * {@code bftws.randomness.algorithm} other than ct (the engine takes keys while it runs only beside the
+     * threshold coin), with {@code bftws.ordering=async} and with execution nodes. Every replica of a group must use the same value.
      * Default dealer: the keys of {@code scripts/keygen}, which tests and the RSA coin need.
      */
     public static final ConfigKey<KeysMode> KEYS_MODE = ConfigKey.choice("bftws.keys.mode", REPLICA, KeysMode.class,
             KeysMode.DEALER);
+
+    /**
+     * With {@link #KEYS_MODE}=dkg: every replica votes for a proactive refresh of the group's generated keys
+     * (Herzberg-Jarecki-Krawczyk-Yung) each time its stable checkpoint passes the next multiple of this many
+     * checkpoints ({@code bftws.checkpointInterval} requests each); the refresh starts where f+1 votes are
+     * ordered. 0 (the default): only on the operator's command ({@code scripts/refresh-keys}). Refused above 0
+     * with dealt keys.
+     */
+    public static final ConfigKey<Integer> KEYS_REFRESH_EVERY_CHECKPOINTS =
+            ConfigKey.integer("bftws.keys.refreshEveryCheckpoints", REPLICA, 0, 0, 1 << 20);
 
     /**
      * Wall-clock milliseconds per core tick. Every protocol timeout is a core key counted in ticks
@@ -283,7 +294,7 @@ public final class BftwsKeys {
 
     /** Every key of the module, in the order of the configuration reference (docs/configuration.md). */
     public static final List<ConfigKey<?>> ALL = List.of(REPLICATED, ROLE, GROUP_ENDPOINT, REPLICAS, REPLICA_ID,
-            PRIVATE_KEY, PUBLIC_KEYS, KEYS_MODE, TICK_MILLIS, CONTROL_MAX_BYTES, CONTROL_DIRECT_RECEIVE, HTTP_MAX_REQUEST_BYTES,
+            PRIVATE_KEY, PUBLIC_KEYS, KEYS_MODE, KEYS_REFRESH_EVERY_CHECKPOINTS, TICK_MILLIS, CONTROL_MAX_BYTES, CONTROL_DIRECT_RECEIVE, HTTP_MAX_REQUEST_BYTES,
             XML_MAX_DEPTH, XML_MAX_ELEMENTS, XML_MAX_ATTRIBUTES, CLIENT_REPLY_ENDPOINT, RANDOMNESS, THRESHOLD_SCHEME, SECURITY,
             SECURITY_POLICY, AUTHENTICATION, MULTICAST_WINDOW, MULTICAST_RETRANSMISSIONS, MULTICAST_RETRANSMIT_MILLIS,
             MULTICAST_BUFFER_BYTES, STATUS_LOG_SECONDS, REPLICATED_CLIENTS, ORDERING, DATA_DIR, JOURNAL_DURABILITY);

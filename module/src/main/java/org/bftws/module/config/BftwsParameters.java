@@ -249,6 +249,10 @@ public final class BftwsParameters {
      * replica's share in its data directory.
      */
     private static void checkKeysMode(ConfigValues values, GroupConfig group) {
+        if (values.get(BftwsKeys.KEYS_MODE) != KeysMode.DKG && values.get(BftwsKeys.KEYS_REFRESH_EVERY_CHECKPOINTS) > 0) {
+            throw new BftwsConfigException(BftwsKeys.KEYS_REFRESH_EVERY_CHECKPOINTS.name(), "must be 0 with "
+                    + BftwsKeys.KEYS_MODE + "=dealer: only the keys the group generated itself are refreshed");
+        }
         if (values.get(BftwsKeys.KEYS_MODE) != KeysMode.DKG || values.get(ROLE) == Side.CLIENT) {
             return;
         }
@@ -257,6 +261,10 @@ public final class BftwsParameters {
             throw new BftwsConfigException(BftwsKeys.THRESHOLD_SCHEME.name(), "must be cks or bls" + why
                     + ": Shoup RSA keys have no distributed generation here (shared safe primes); deal them with"
                     + " scripts/keygen and " + BftwsKeys.KEYS_MODE + "=dealer");
+        }
+        if (values.get(BftwsKeys.RANDOMNESS) != RandomnessAlgorithm.CT) {
+            throw new BftwsConfigException(BftwsKeys.RANDOMNESS.name(), "must be ct" + why + ": the generated and"
+                    + " refreshed keys are installed into a running engine only beside the group's threshold coin");
         }
         if (values.get(ORDERING) == Ordering.ASYNC) {
             throw new BftwsConfigException(BftwsKeys.KEYS_MODE.name(), "must be dealer with " + ORDERING

@@ -136,7 +136,8 @@ public class BftwsInHandler extends BftwsHandler {
             PhaseTrace.mark(PhaseTrace.Point.REQUEST_VERIFIED, config.replicaId(), key, System.nanoTime());
         }
         DkgBootstrap dkg = BftwsRuntime.dkg(cc);
-        String pending = dkg == null ? null : dkg.refusal(q);
+        String pending = dkg != null ? dkg.refusal(q)
+                : DkgBootstrap.isReserved(q.operation()) ? DkgBootstrap.RESERVED : null;
         if (pending != null) {
             throw Refusal.fault(pending);
         }

@@ -14,6 +14,7 @@ import org.bftws.core.crypto.Verifier;
 import org.bftws.core.keys.GroupKeys;
 import org.bftws.core.keys.GroupMembers;
 import org.bftws.core.keys.KeyFileException;
+import org.bftws.core.keys.KeyEpochFiles;
 import org.bftws.core.keys.KeyFiles;
 import org.bftws.core.keys.MemberFiles;
 import org.bftws.core.keys.ReplicaIdentity;
@@ -28,7 +29,8 @@ import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
  * A replica's keys with {@code bftws.keys.mode=dkg}: {@code bftws.keys.public} is the group's
  * {@code members.pub}, {@code bftws.keys.private} this replica's {@code replica-I.id}. When its data directory
  * holds the {@code group.pub} and {@code replica-I.key} that the distributed key generation gave it, those are
- * its keys (checked against the members' public keys: the same replicas, the same clients); otherwise it
+ * its keys (checked against the members' public keys: the same replicas, the same clients; after a refresh,
+ * {@code group.vk}'s verification keys with the same group keys, {@link KeyEpochFiles}); otherwise it
  * starts with its individual keys only and {@link GroupKeyMaterial.Pending}.
  */
 final class DkgKeys {
@@ -88,11 +90,17 @@ final class DkgKeys {
         GroupKeys group;
         ReplicaKeys mine;
         try {
-            group = KeyFiles.readGroup(dir.resolve(KeyFiles.GROUP_FILE));
+            // a refresh stopped between forcing its files and moving them is finished (or dropped) first
+            KeyEpochFiles.recover(dir);
+            group = KeyEpochFiles.readGroup(dir);
             mine = KeyFiles.readReplica(dir.resolve(KeyFiles.replicaFileName(config.replicaId() + 1)), group);
+            KeyEpochFiles.read(dir);
         } catch (KeyFileException e) {
             throw new BftwsConfigException(BftwsKeys.DATA_DIR.name(), "holds generated keys that cannot be used: "
                     + e.getMessage());
+        } catch (java.io.IOException e) {
+            throw new BftwsConfigException(BftwsKeys.DATA_DIR.name(), "holds an unfinished refresh of the keys that"
+                    + " cannot be completed: " + e);
         }
         boolean same = group.n() == members.n() && group.f() == members.f() && group.scheme() == members.scheme()
                 && group.clientKeys().size() == members.clientKeys().size();

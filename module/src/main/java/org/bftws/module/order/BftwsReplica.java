@@ -120,9 +120,10 @@ public final class BftwsReplica implements AutoCloseable {
             engine.confidential(new ConfidentialConfig(keys.group().encryption(), keys.decryption(),
                     RandomnessSetup.groupId(config), confidential));
         }
-        if (keys.keysPending()) {
-            // the key generation's outcome is installed at the seq that delivered it (DkgBootstrap)
-            engine.changingKeys(config.group().executionNodes().isEmpty() ? confidential : null);
+        if (keys.pending() != null) {
+            // the key generation's outcome is installed at the seq that delivered it (DkgBootstrap), and so is
+            // each refresh's (KeyRefresh)
+            engine.changingKeys(keys.keysPending() && config.group().executionNodes().isEmpty() ? confidential : null);
         }
         TotalOrderManager manager = new TotalOrderManager(engine, control, service, sender, config.tickMillis(),
                 INBOUND_CAPACITY, config.controlMaxBytes());

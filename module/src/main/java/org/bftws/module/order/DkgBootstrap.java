@@ -1,29 +1,21 @@
 package org.bftws.module.order;
 
 import java.io.IOException;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.bftws.core.dkg.GroupDkg;
+import org.bftws.core.dkg.GroupRefresh;
+import org.bftws.core.keys.GroupKeys;
+import org.bftws.core.keys.ReplicaKeys;
 import org.bftws.core.engine.KeySet;
 import org.bftws.core.keys.GroupCertificate;
 import org.bftws.core.keys.KeyFiles;
-import org.bftws.core.message.Kind;
 import org.bftws.core.message.Request;
-import org.bftws.core.message.SequenceOwner;
-import org.bftws.core.message.Signed;
 import org.bftws.core.replication.CoinConfig;
 import org.bftws.core.replication.ConfidentialConfig;
 import org.bftws.module.api.ApplicationResult;
@@ -33,17 +25,13 @@ import org.bftws.module.keys.GroupKeyMaterial;
 import org.bftws.module.config.RandomnessAlgorithm;
 import org.bftws.module.random.DeclaredOperations;
 import org.bftws.module.random.RandomnessSetup;
-import org.bftws.module.transport.ControlMessage;
-import org.bftws.module.transport.ControlPort;
 
 /**
  * The distributed key generation of a group without a dealer ({@code bftws.keys.mode=dkg}) run over the
  * group's own PBFT ordering, at a replica's first start: the group's ordering is GJKR's broadcast channel.
  *
  * <p>Each operation of this replica's {@link GroupDkg} becomes a request of the reserved node id
- * {@link GroupKeyMaterial.Pending#submitter} (after the clients' ids), each on a sequence of its own, signed with the
- * replica's own Ed25519 key, sent to every replica's control port and resent every
- * {@value #RESEND_SECONDS} s until executed (a client's retransmission; the client table keeps it exactly-once).
+ * {@link GroupKeyMaterial.Pending#submitter} (after the clients' ids), submitted by a {@link ReservedSubmitter}.
  * {@link #wrap} puts itself before the service: an executed request of a submitter id goes to {@link GroupDkg}
  * in the agreed order and never reaches a service; the reserved operation from anyone else, and every
  * randomized or confidential request ordered before the keys serve gets the same fault at every replica.
@@ -55,8 +43,6 @@ import org.bftws.module.transport.ControlPort;
  */
 public final class DkgBootstrap {
     private static final Logger LOG = LogManager.getLogger(DkgBootstrap.class);
-    /** Seconds between resends of this replica's submitted, not yet executed operations. */
-    static final int RESEND_SECONDS = 2;
     /** The sequences of this replica's operations: the prefix, then 1, 2, ... (one operation each). */
     private static final String SEQUENCE_PREFIX = "dkg-generate-";
     /** What a randomized or confidential request gets, at the In Handler and at execution alike. */
@@ -71,10 +57,9 @@ public final class DkgBootstrap {
     private final GroupKeyMaterial.Pending pending;
     private final DeclaredOperations declared;
     private final GroupDkg dkg;
-    private final int submitter;
-    /** This replica's submitted operations not yet executed here, by sequence id. */
-    private final Map<String, byte[]> unexecuted = new LinkedHashMap<>();
-    private long submitted;
+    private final ReservedSubmitter submitter;
+    /** The refresh of the keys once generated; null if none. */
+    private final KeyRefresh refresh;
     private long started;
     private long firstOrdered;
     private long operationBytes;
@@ -84,34 +69,45 @@ public final class DkgBootstrap {
     private volatile long keysFrom = Long.MAX_VALUE;
     private volatile boolean certified;
     private BftwsReplica replica;
-    private ScheduledExecutorService resender;
 
-    public DkgBootstrap(BftwsConfig config, GroupKeyMaterial keys, DeclaredOperations declared) {
+    /** {@code refresh}: the refresh that takes the generated keys over (null: none). */
+    public DkgBootstrap(BftwsConfig config, GroupKeyMaterial keys, DeclaredOperations declared, KeyRefresh refresh) {
         this.config = config;
         this.keys = keys;
         this.pending = keys.pending();
         this.declared = declared;
+        this.refresh = refresh;
         this.dkg = new GroupDkg(pending.members(), pending.identity(), new SecureRandom());
-        this.submitter = pending.submitter(config.replicaId());
+        this.submitter = new ReservedSubmitter(config, pending.submitter(config.replicaId()), keys.signer(),
+                SEQUENCE_PREFIX);
     }
 
     /** The service as the ordering executes it while the keys are pending. */
     public ReplicatedService wrap(ReplicatedService service) {
-        return new Gate(service, pending, this);
+        return new Gate(service, pending, this, refresh);
     }
 
     /**
      * The service of a replica whose generated keys are in use: the key generation's requests a journal or a
-     * late retransmission still brings are answered empty, never passed to a service; the reserved operation
-     * from anyone else is refused.
+     * late retransmission still brings are answered empty, never passed to a service, a refresh's go to
+     * {@code refresh}; the reserved operations from anyone else are refused.
      */
-    public static ReplicatedService afterwards(ReplicatedService service, GroupKeyMaterial.Pending pending) {
-        return new Gate(service, pending, null);
+    public static ReplicatedService afterwards(ReplicatedService service, GroupKeyMaterial.Pending pending,
+            KeyRefresh refresh) {
+        return new Gate(service, pending, null, refresh);
     }
 
-    /** Before the service: the key generation's requests to {@code dkg} (null: finished), refusals of the rest. */
-    private record Gate(ReplicatedService service, GroupKeyMaterial.Pending pending, DkgBootstrap dkg)
-            implements ReplicatedService {
+    /** Whether {@code operation} is one of the replicas' own reserved operations (key generation, refresh). */
+    public static boolean isReserved(byte[] operation) {
+        return GroupDkg.isDkgOperation(operation) || GroupRefresh.isRefreshOperation(operation);
+    }
+
+    /**
+     * Before the service: the key generation's requests to {@code dkg} (null: finished), a refresh's to {@code
+     * refresh} (null: none), refusals of the rest.
+     */
+    private record Gate(ReplicatedService service, GroupKeyMaterial.Pending pending, DkgBootstrap dkg,
+            KeyRefresh refresh) implements ReplicatedService {
         @Override
         public byte[] execute(Request request, byte[] random) {
             return execute(request, random, null);
@@ -121,12 +117,16 @@ public final class DkgBootstrap {
         public byte[] execute(Request request, byte[] random, RandomProof proof) {
             int from = pending.replicaOf(request.client());
             if (from >= 0) {
-                if (dkg != null) {
+                if (GroupRefresh.isRefreshOperation(request.operation())) {
+                    if (refresh != null) {
+                        refresh.ordered(from, request);
+                    }
+                } else if (dkg != null) {
                     dkg.ordered(from, request);
                 }
                 return ApplicationResult.empty().encode();
             }
-            if (GroupDkg.isDkgOperation(request.operation())) {
+            if (isReserved(request.operation())) {
                 return ApplicationResult.fault(RESERVED).encode();
             }
             String refusal = dkg == null ? null : dkg.refusalAtExecution(request);
@@ -150,7 +150,7 @@ public final class DkgBootstrap {
      * execution, alike everywhere).
      */
     public String refusal(Request request) {
-        if (GroupDkg.isDkgOperation(request.operation())) {
+        if (isReserved(request.operation())) {
             return RESERVED;
         }
         return generated ? null : keysNeeded(request);
@@ -175,19 +175,12 @@ public final class DkgBootstrap {
         started = System.nanoTime();
         LOG.info("bftws replica {}: no keys yet ({}=dkg): running the distributed key generation over the"
                 + " group's ordering", config.replicaId(), org.bftws.module.config.BftwsKeys.KEYS_MODE.name());
-        submit(dkg.start());
-        resender = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "bftws-dkg-resend-r" + config.replicaId());
-            t.setDaemon(true);
-            return t;
-        });
-        resender.scheduleWithFixedDelay(this::resend, RESEND_SECONDS, RESEND_SECONDS, TimeUnit.SECONDS);
+        submitter.start(replica, "bftws-dkg-resend-r" + config.replicaId(), null);
+        submitter.submit(dkg.start().toOrder());
     }
 
     public void close() {
-        if (resender != null) {
-            resender.shutdownNow();
-        }
+        submitter.close();
     }
 
     /** Whether the generated keys are on disk and installed (they serve the requests ordered after them). */
@@ -208,7 +201,7 @@ public final class DkgBootstrap {
         operations++;
         operationBytes += request.operation().length;
         if (from == config.replicaId()) {
-            unexecuted.remove(request.sequenceId());
+            submitter.executed(request);
         }
         GroupDkg.Step step = dkg.deliver(from + 1, request.operation());
         for (String fault : step.faults()) {
@@ -224,7 +217,7 @@ public final class DkgBootstrap {
                     config.replicaId(), config.dataDir().resolve(GroupCertificate.FILE), operations, operationBytes);
             close();
         }
-        submit(step);
+        submitter.submit(step.toOrder());
     }
 
     private void keysGenerated(GroupDkg.Output out) {
@@ -243,8 +236,11 @@ public final class DkgBootstrap {
                     config.dataDir(), e.toString());
             return;
         }
-        long seq = replica.manager().installKeys(keySet(out));
+        long seq = replica.manager().installKeys(keySet(config, keys, declared, out.group(), out.keys()));
         keysFrom = seq + 1;
+        if (refresh != null) {
+            refresh.keysInUse(out.group(), out.keys());
+        }
         generated = true;
         LOG.info("bftws replica {}: keys generated {} ms after its start, {} ms after the first ordered operation,"
                 + " over {} ordered operations ({} bytes); wrote {} and {}; they serve the requests ordered after seq"
@@ -252,12 +248,16 @@ public final class DkgBootstrap {
                 KeyFiles.replicaFileName(config.replicaId() + 1), seq);
     }
 
-    /** The engine's new keys: the coin's with CT randomness, TDH2's where confidential operations are opened. */
-    private KeySet keySet(GroupDkg.Output out) {
+    /**
+     * The engine's new keys from {@code group} and this replica's {@code mine}: the coin's with CT randomness,
+     * TDH2's where confidential operations are opened.
+     */
+    static KeySet keySet(BftwsConfig config, GroupKeyMaterial keys, DeclaredOperations declared, GroupKeys group,
+            ReplicaKeys mine) {
         CoinConfig coins = config.randomness() == RandomnessAlgorithm.CT
-                ? RandomnessSetup.coins(config, keys.counts(), out.group(), out.keys().share()) : null;
+                ? RandomnessSetup.coins(config, keys.counts(), group, mine.share()) : null;
         ConfidentialConfig tdh2 = config.group().executionNodes().isEmpty()
-                ? new ConfidentialConfig(out.group().encryption(), out.keys().decryption(), RandomnessSetup.groupId(config),
+                ? new ConfidentialConfig(group.encryption(), mine.decryption(), RandomnessSetup.groupId(config),
                         declared) : null;
         return new KeySet(coins, tdh2);
     }
@@ -269,35 +269,5 @@ public final class DkgBootstrap {
         } catch (IOException e) {
             LOG.error("bftws replica {}: cannot write {}: {}", config.replicaId(), file, e.toString());
         }
-    }
-
-    private void submit(GroupDkg.Step step) {
-        for (byte[] op : step.toOrder()) {
-            // One sequence per operation: the client table runs a sequence's numbers in increasing order and
-            // skips a lower one ordered after a higher, so operations submitted together on one sequence could
-            // be ordered out of turn and one of them lost.
-            String sequenceId = SequenceOwner.bind(submitter, SEQUENCE_PREFIX + ++submitted);
-            Request q = new Request(submitter, sequenceId, 1, false, op);
-            byte[] signed = Signed.sign(Kind.REQUEST, submitter, q.encode(), keys.signer()).encode();
-            unexecuted.put(sequenceId, signed);
-            send(signed);
-        }
-    }
-
-    private synchronized void resend() {
-        for (byte[] signed : new ArrayList<>(unexecuted.values())) {
-            send(signed);
-        }
-    }
-
-    private void send(byte[] signed) {
-        List<URI> peers = new ArrayList<>();
-        for (int r = 0; r < config.n(); r++) {
-            if (r != config.replicaId()) {
-                peers.add(ControlPort.controlUri(config.member(r).endpoint()));
-            }
-        }
-        replica.sender().send(peers, new ControlMessage(signed, null));
-        replica.deliverClientRequest(new ControlMessage(signed, null));
     }
 }

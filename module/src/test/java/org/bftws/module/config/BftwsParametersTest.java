@@ -414,12 +414,26 @@ public class BftwsParametersTest {
         assertEquals(KeysMode.DKG, BftwsParameters.parse(replica).keysMode());
         assertRejected("bftws.keys.mode", "trusted", "dealer|dkg");
         assertRejected("bftws.randomness.scheme", "rsa", "Shoup RSA keys have no distributed generation");
+        assertRejected("bftws.randomness.algorithm", "none", "must be ct with bftws.keys.mode=dkg");
+        assertRejected("bftws.randomness.algorithm", "ba", "must be ct with bftws.keys.mode=dkg");
         Map<String, String> async = new HashMap<>(replica);
         async.remove("bftws.dataDir");
         async.put("bftws.ordering", "async");
         BftwsConfigException e = expectFaultOf(async);
         assertEquals("bftws.keys.mode", e.key());
         assertTrue(e.getMessage(), e.getMessage().contains("bftws.ordering=async"));
+    }
+
+    @Test
+    public void refreshEveryCheckpointsIsOffByDefaultBoundedAndOnlyForGeneratedKeys() throws IOException {
+        assertEquals(0, BftwsParameters.parse(replica).refreshEveryCheckpoints());
+        assertRejected("bftws.keys.refreshEveryCheckpoints", "4", "must be 0 with bftws.keys.mode=dealer");
+        replica.put("bftws.keys.mode", "dkg");
+        replica.put("bftws.dataDir", tmp.newFolder("data").getPath());
+        replica.put("bftws.keys.refreshEveryCheckpoints", "4");
+        assertEquals(4, BftwsParameters.parse(replica).refreshEveryCheckpoints());
+        assertRejected("bftws.keys.refreshEveryCheckpoints", "-1", null);
+        assertRejected("bftws.keys.refreshEveryCheckpoints", "many", null);
     }
 
     private void assertRejected(String key, String value, String messagePart) {

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.bftws.core.dkg.GroupDkg;
+import org.bftws.core.dkg.GroupRefresh;
 import org.bftws.core.dkg.ShareCipher;
 import org.bftws.core.crypto.threshold.SchemeId;
 import org.bftws.core.keys.GroupMembers;
@@ -77,7 +78,7 @@ public class DkgGateTest {
         assertEquals(2, pending.replicaOf(N + CLIENTS + 2));
         assertEquals(-1, pending.replicaOf(N + CLIENTS - 1));
         assertEquals(-1, pending.replicaOf(N + CLIENTS + N));
-        ReplicatedService gate = DkgBootstrap.afterwards(service, pending);
+        ReplicatedService gate = DkgBootstrap.afterwards(service, pending, null);
         byte[] dkgOp = new byte[GroupDkg.MAGIC.length + 3];
         System.arraycopy(GroupDkg.MAGIC, 0, dkgOp, 0, GroupDkg.MAGIC.length);
         // a late key generation request (from a journal, say): answered empty, the service never sees it
@@ -89,6 +90,15 @@ public class DkgGateTest {
                 new Request(N, "urn:bftws:client:4:x", 1, false, dkgOp), new byte[0]));
         assertEquals(ApplicationResult.Kind.FAULT, forged.kind());
         assertTrue(forged.faultReason(), forged.faultReason().contains("reserved"));
+        // a refresh's operation from a client: refused alike; from a replica's reserved id: never the service's
+        byte[] refreshOp = new byte[GroupRefresh.MAGIC.length + 5];
+        System.arraycopy(GroupRefresh.MAGIC, 0, refreshOp, 0, GroupRefresh.MAGIC.length);
+        ApplicationResult forgedVote = ApplicationResult.decode(gate.execute(
+                new Request(N, "urn:bftws:client:4:v", 1, false, refreshOp), new byte[0]));
+        assertEquals(ApplicationResult.Kind.FAULT, forgedVote.kind());
+        assertTrue(forgedVote.faultReason(), forgedVote.faultReason().contains("reserved"));
+        assertEquals(ApplicationResult.Kind.EMPTY, ApplicationResult.decode(gate.execute(
+                new Request(pending.submitter(1), "urn:bftws:client:8:r", 1, false, refreshOp), new byte[0])).kind());
         assertTrue(executed.isEmpty());
         Request plain = new Request(N + 1, "urn:bftws:client:5:y", 1, false,
                 "anything".getBytes(StandardCharsets.US_ASCII));

@@ -1,0 +1,242 @@
+package org.bftws.module.order;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.security.SecureRandom;
+
+import javax.management.JMException;
+import javax.management.MBeanServer;
+import javax.management.MalformedObjectNameException;
+import javax.management.ObjectName;
+
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+import org.bftws.core.dkg.GroupRefresh;
+import org.bftws.core.keys.GroupKeys;
+import org.bftws.core.keys.KeyEpochFiles;
+import org.bftws.core.keys.ReplicaKeys;
+import org.bftws.core.message.Request;
+import org.bftws.module.config.BftwsConfig;
+import org.bftws.module.config.BftwsKeys;
+import org.bftws.module.keys.GroupKeyMaterial;
+import org.bftws.module.random.DeclaredOperations;
+
+/**
+ * The proactive refresh of a group's generated keys (Herzberg-Jarecki-Krawczyk-Yung, CRYPTO 1995, §3) over the
+ * group's own PBFT ordering: core's {@link GroupRefresh}, its operations ordered as requests of this replica's
+ * reserved node id ({@link ReservedSubmitter}, as the key generation's, {@link DkgBootstrap}).
+ *
+ * <p>A replica votes for the next epoch on the operator's command ({@link #requestRefresh}, the {@link
+ * KeyRefreshMBean} that {@code scripts/refresh-keys} calls) or, with {@code bftws.keys.refreshEveryCheckpoints}
+ * = N, each time its stable checkpoint passes the next multiple of N checkpoints. Where the votes of f+1
+ * replicas are ordered, every replica starts the refresh at that point of the sequence; at the seq s of the
+ * ordered operation that completes it, each writes its new share, epoch e's verification keys and e with s
+ * ({@link KeyEpochFiles}: the new files forced to disk before they replace the old share), then installs the
+ * new keys in its engine ({@link TotalOrderManager#installKeys}): they serve every request ordered after s, at
+ * every correct replica alike. {@code group.pub} stays as certified: clients and beacons keep it.
+ */
+public final class KeyRefresh implements KeyRefreshMBean {
+    private static final Logger LOG = LogManager.getLogger(KeyRefresh.class);
+
+    private final BftwsConfig config;
+    private final GroupKeyMaterial keys;
+    private final DeclaredOperations declared;
+    private final ReservedSubmitter submitter;
+    private final int everyCheckpoints;
+    private GroupRefresh refresh;
+    private volatile long epoch;
+    private volatile boolean running;
+    /** The stable checkpoint's seq at which this replica votes next (every-N-checkpoints); -1: not yet known. */
+    private long nextVoteAt = -1;
+    private long startedNanos;
+    private long operations;
+    private long operationBytes;
+    private volatile long lastMillis = -1;
+    private volatile long lastBytes = -1;
+    private ObjectName name;
+
+    /**
+     * A replica of a group without a dealer; {@code keys} in use (not pending) are those of the epoch its data
+     * directory records.
+     */
+    public KeyRefresh(BftwsConfig config, GroupKeyMaterial keys, DeclaredOperations declared) {
+        this.config = config;
+        this.keys = keys;
+        this.declared = declared;
+        this.everyCheckpoints = config.refreshEveryCheckpoints();
+        // each start of the replica a sequence prefix of its own: the client table keeps the last run's ones
+        this.submitter = new ReservedSubmitter(config, keys.pending().submitter(config.replicaId()), keys.signer(),
+                "key-refresh-" + System.currentTimeMillis() + "-");
+        if (!keys.keysPending()) {
+            long e;
+            try {
+                e = KeyEpochFiles.read(config.dataDir()).epoch();
+            } catch (org.bftws.core.keys.KeyFileException x) {
+                throw new IllegalStateException("the data directory's key epoch cannot be read: " + x.getMessage(), x);
+            }
+            epoch = e;
+            keysInUse(keys.group(), new ReplicaKeys(config.replicaId() + 1, keys.share(), keys.decryption(),
+                    keys.pending().identity().signingKey()));
+        }
+    }
+
+    /** The keys of the current epoch; from now on refresh votes count here. */
+    synchronized void keysInUse(GroupKeys group, ReplicaKeys mine) {
+        GroupKeyMaterial.Pending p = keys.pending();
+        refresh = new GroupRefresh(p.members(), p.identity(), group, mine, epoch, new SecureRandom());
+    }
+
+    /** Starts resending and the every-N-checkpoints votes, and registers the MBean. */
+    public void start(BftwsReplica replica) {
+        submitter.start(replica, "bftws-refresh-r" + config.replicaId(), this::tick);
+        try {
+            name = new ObjectName(ReplicaStatus.DOMAIN + ":type=KeyRefresh,group="
+                    + ObjectName.quote(String.valueOf(config.groupEndpoint())) + ",id=" + config.replicaId());
+            MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+            if (server.isRegistered(name)) {
+                server.unregisterMBean(name); // a replica restarted in this JVM replaces its own
+            }
+            server.registerMBean(this, name);
+        } catch (MalformedObjectNameException e) {
+            throw new IllegalArgumentException("no MBean name for " + config.groupEndpoint(), e);
+        } catch (JMException e) {
+            LOG.warn("bftws replica {}: the key refresh MBean is not registered: {}", config.replicaId(), e.toString());
+            name = null;
+        }
+    }
+
+    public void close() {
+        submitter.close();
+        if (name != null) {
+            try {
+                ManagementFactory.getPlatformMBeanServer().unregisterMBean(name);
+            } catch (JMException e) {
+                // already gone
+            }
+        }
+    }
+
+    @Override
+    public long getEpoch() {
+        return epoch;
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    /** Wall-clock ms from the start of the last refresh to its end here, -1 if none ended since start. */
+    public long lastRefreshMillis() {
+        return lastMillis;
+    }
+
+    /** Bytes of the operations the last refresh ordered, -1 if none ended since start. */
+    public long lastRefreshBytes() {
+        return lastBytes;
+    }
+
+    @Override
+    public synchronized String requestRefresh(long fromEpoch) {
+        if (refresh == null) {
+            return "replica " + config.replicaId() + ": no generated keys yet: nothing to refresh";
+        }
+        if (refresh.running()) {
+            return "replica " + config.replicaId() + ": the refresh to epoch " + (epoch + 1) + " is running";
+        }
+        if (epoch != fromEpoch) {
+            return "replica " + config.replicaId() + ": keys of epoch " + epoch + ", not " + fromEpoch + ": no vote";
+        }
+        submitter.submit(refresh.request().toOrder());
+        LOG.info("bftws replica {}: voted for a refresh of the keys to epoch {}", config.replicaId(), epoch + 1);
+        return "replica " + config.replicaId() + ": voted for epoch " + (epoch + 1);
+    }
+
+    /** On the resend timer: the every-N-checkpoints vote. */
+    private void tick() {
+        if (everyCheckpoints <= 0) {
+            return;
+        }
+        long stable = submitter.replica().manager().stableCheckpoint();
+        long period = (long) everyCheckpoints * config.group().checkpointInterval();
+        boolean vote;
+        synchronized (this) {
+            if (nextVoteAt < 0) {
+                nextVoteAt = (stable / period + 1) * period;
+            }
+            vote = stable >= nextVoteAt;
+            if (vote) {
+                nextVoteAt = (stable / period + 1) * period;
+            }
+        }
+        if (vote) {
+            LOG.info("bftws replica {}: stable checkpoint {} passed a multiple of {}={} checkpoints", config.replicaId(),
+                    stable, BftwsKeys.KEYS_REFRESH_EVERY_CHECKPOINTS.name(), everyCheckpoints);
+            requestRefresh(epoch);
+        }
+    }
+
+    /** An executed refresh operation of replica {@code from} (0..n-1): the next of the agreed sequence. */
+    synchronized void ordered(int from, Request request) {
+        if (from == config.replicaId()) {
+            submitter.executed(request);
+        }
+        if (refresh == null) {
+            return; // before the key generation ended: no keys to refresh, alike at every correct replica
+        }
+        GroupRefresh.Step step = refresh.deliver(from + 1, request.operation());
+        if (step.started()) {
+            running = true;
+            startedNanos = System.nanoTime();
+            operations = 0;
+            operationBytes = 0;
+            LOG.info("bftws replica {}: f+1 replicas voted: refreshing the keys to epoch {}", config.replicaId(),
+                    epoch + 1);
+        }
+        if (running) {
+            operations++;
+            operationBytes += request.operation().length;
+        }
+        for (String fault : step.faults()) {
+            LOG.warn("bftws replica {}: key refresh: {}", config.replicaId(), fault);
+        }
+        if (step.output() != null) {
+            renewed(step.output());
+        }
+        submitter.submit(step.toOrder());
+    }
+
+    private void renewed(GroupRefresh.Output out) {
+        running = false;
+        BftwsReplica started = submitter.replica();
+        long seq = started == null ? -1 : started.manager().executingSeq();
+        epoch = out.epoch();
+        lastMillis = (System.nanoTime() - startedNanos) / 1_000_000;
+        lastBytes = operationBytes;
+        if (out.keys() == null) {
+            LOG.error("bftws replica {}: the refresh to epoch {} ended without a share for this replica: it needs its"
+                    + " share recovered (not built yet)", config.replicaId(), epoch);
+            return;
+        }
+        try {
+            KeyEpochFiles.write(config.dataDir(), new KeyEpochFiles.Epoch(epoch, seq), out.group(), out.keys());
+        } catch (IOException e) {
+            // the new keys still serve here; a restart would find the old share, which no longer combines
+            LOG.error("bftws replica {}: cannot write the refreshed keys to {}: {}", config.replicaId(),
+                    config.dataDir(), e.toString());
+        }
+        BftwsReplica replica = submitter.replica();
+        if (replica == null) {
+            // a journal's replay before the ordering started: the files are written, a restart loads them
+            LOG.error("bftws replica {}: keys refreshed to epoch {} while replaying its journal, before it started:"
+                    + " they serve from its next start", config.replicaId(), epoch);
+            return;
+        }
+        replica.manager().installKeys(DkgBootstrap.keySet(config, keys, declared, out.group(), out.keys()));
+        LOG.info("bftws replica {}: keys refreshed to epoch {} in {} ms over {} ordered operations ({} bytes); wrote"
+                + " {}, {} and {}; they serve the requests ordered after seq {}", config.replicaId(), epoch, lastMillis,
+                operations, operationBytes, KeyEpochFiles.VK_FILE,
+                org.bftws.core.keys.KeyFiles.replicaFileName(config.replicaId() + 1), KeyEpochFiles.EPOCH_FILE, seq);
+    }
+
+}
