@@ -16,9 +16,14 @@ import org.apache.axis2.AxisFault;
 public class AlteringRelayService extends RelayService {
     @Override
     public OMElement echo(OMElement request) throws AxisFault {
+        return super.echo(altered(request));
+    }
+
+    /** A copy of {@code request} whose every leaf element's text is 999. */
+    static OMElement altered(OMElement request) {
         OMElement copy = request.cloneOMElement();
         alterLeaves(copy);
-        return super.echo(copy);
+        return copy;
     }
 
     private static void alterLeaves(OMElement e) {
