@@ -39,12 +39,13 @@ sim_classpath() {
 }
 
 # Builds core, the module, the sample services and client-lib (jars, target/axis2-artifacts and
-# client-lib/target/classpath.txt) unless they are up to date with their sources.
+# client-lib/target/classpath.txt) unless they are up to date with their sources (the sample services' test
+# sources too: the faulty .aars are built from them).
 build_group() {
   local stamp="$ROOT/client-lib/target/classpath.txt"
   if [ ! -f "$stamp" ] || [ ! -d "$ROOT/client-lib/target/axis2-artifacts" ] || [ -n "$(find "$ROOT/pom.xml" \
       "$ROOT"/{core,module,sample-services,client-lib}/pom.xml "$ROOT"/{core,module,sample-services,client-lib}/src/main \
-      "$ROOT/wsdl" \
+      "$ROOT/wsdl" "$ROOT/sample-services/src/test" \
       -newer "$stamp" -print -quit)" ]; then
     echo "build: mvn -DskipTests package -pl client-lib -am" >&2
     (cd "$ROOT" && mvn -B -q -DskipTests package -pl client-lib -am) >&2

@@ -16,8 +16,10 @@ import org.bftws.module.config.BftwsKeys;
  *
  * <pre>
  *   FaultReplica --id I --group FILE --keys DIR --dir DIR --artifacts DIR --conf DIR --status FILE [--sample-ms 100]
- *                [--data-dir DIR [--durability os|fsync]]
+ *                [--data-dir DIR [--durability os|fsync]] [--faulty-register true]
  * </pre>
+ * With {@code --faulty-register true} (the campaign's negative control) it deploys {@code register-faulty.aar},
+ * built from sample-services' test sources, in place of the register: each write stores one more than asked.
  * Runs until the JVM is terminated. With {@code --data-dir} (scripts/faults gives {@code DIR/data}) the replica
  * keeps its journal there: restarted after {@code kill -9} it comes back with the state of its last stable
  * checkpoint (docs/journal.md); restarted on a wiped directory, or without {@code --data-dir}, it comes back
@@ -38,7 +40,8 @@ public final class FaultReplica {
                         o.getOrDefault("durability", "os")) : "");
         StatusSampler sampler = new StatusSampler(id, Path.of(GroupLauncher.required(o, "status")));
         EmbeddedAxis2Server server = GroupLauncher.startReplica(layout, Path.of(GroupLauncher.required(o, "dir")),
-                testbed.ports().get(id), parameters, "echo.aar", "counter.aar", "register.aar");
+                testbed.ports().get(id), parameters, "echo.aar", "counter.aar",
+                Boolean.parseBoolean(o.getOrDefault("faulty-register", "false")) ? "register-faulty.aar" : "register.aar");
         sampler.start(Long.parseLong(o.getOrDefault("sample-ms", "100")));
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

@@ -63,7 +63,7 @@ public final class ThreeTierGroups implements AutoCloseable {
     public static final long NESTED_ATTEMPT_MILLIS = 10_000;
 
     private final Backend backendService;
-    /** Middle replicas that send altered nested requests (relay.faulty=alter: Byzantine members). */
+    /** Middle replicas that send altered nested requests (relay-faulty.aar: Byzantine members). */
     private final Set<Integer> faultyMiddle;
     private final Path backendKeys;
     private final Path middleKeys;
@@ -89,7 +89,8 @@ public final class ThreeTierGroups implements AutoCloseable {
 
     /**
      * As above, with {@code backend} behind the middle tier and the middle replicas {@code faultyMiddle}
-     * Byzantine: they send altered nested requests ({@code relay.faulty=alter}).
+     * Byzantine: they run {@code relay-faulty.aar} (sample-services' test sources), which sends altered nested
+     * requests.
      */
     public static ThreeTierGroups start(Path artifacts, Path conf, Path dir, Backend backend,
             Set<Integer> faultyMiddle) throws IOException {
@@ -137,10 +138,9 @@ public final class ThreeTierGroups implements AutoCloseable {
                 + GroupLauncher.param(BftwsKeys.RANDOMNESS, RandomnessAlgorithm.NONE)
                 + GroupLauncher.param(GroupConfig.VIEW_CHANGE_TIMEOUT, MIDDLE_VIEW_CHANGE_TICKS)
                 + relayParameters(nested, backendService.endpoint(), NESTED_ATTEMPT_MILLIS)
-                + GroupLauncher.param("relay.backend.action", backendService.action())
-                + (faultyMiddle.contains(r) ? GroupLauncher.param("relay.faulty", "alter") : "");
+                + GroupLauncher.param("relay.backend.action", backendService.action());
         return GroupLauncher.startReplica(layout(artifacts, conf, middleKeys), dir, middlePorts[r], params,
-                "relay.aar");
+                faultyMiddle.contains(r) ? "relay-faulty.aar" : "relay.aar");
     }
 
     /** The relay service's parameters (sample-services' BackendCall), for a hosting axis2.xml. */

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.bftws.core.codec.DecodeException;
 import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.Signer;
@@ -24,7 +25,10 @@ import org.bftws.core.engine.Effect;
 import org.bftws.core.engine.Event;
 import org.bftws.core.engine.Ready;
 import org.bftws.core.testkit.EffectPerformer;
+import org.bftws.core.testkit.EngineHarness;
+import org.bftws.core.testkit.EngineHarness.Msg;
 import org.bftws.core.testkit.HashChainApp;
+import org.bftws.core.testkit.Scheduler;
 import org.bftws.core.testkit.TestKeys;
 import org.bftws.core.testkit.TestRandom;
 
@@ -51,7 +55,8 @@ final class AsyncCluster {
   private final Random rng;
   private final TestKeys keys;
   private final Dealt coins;
-  private final AsyncReplica[] replicas;
+  /** The group on the test kit's harness, scheduled by {@link Scheduler#adversary}. */
+  private final EngineHarness harness;
   private final HashChainApp[] apps;
   /** Per replica: the requests it executed, in order. */
   final List<List<Request>> executed = new ArrayList<>();
@@ -64,8 +69,6 @@ final class AsyncCluster {
   final List<Integer> replies = new ArrayList<>();
   /** Per client, per request (sequence and message number): the result each replica's authentic reply carried. */
   private final List<Map<RequestId, Map<Integer, String>>> answers = new ArrayList<>();
-  private final List<Pending> pending = new ArrayList<>();
-  private final double newestBias;
   private Held heldBack;
   private Held lose;
   /** Sees every message a correct replica sends (sender, envelope), e.g. to forge a Byzantine answer. */
@@ -83,11 +86,8 @@ final class AsyncCluster {
   /** With {@link #slowCaptures}: state captures asked for and not yet done (replica, seq). */
   private final List<long[]> captures = new ArrayList<>();
   private boolean slowCaptures;
-  private int delivered;
   private final long[] nextNumber;
   private final int[] maxBuffered;
-
-  private record Pending(int from, int to, byte[] bytes) {}
 
   AsyncCluster(int n, int f, int clients, long seed, Set<Integer> byzantine, int checkpointInterval) {
     this(n, f, clients, seed, byzantine, checkpointInterval, false);
@@ -111,9 +111,17 @@ final class AsyncCluster {
         .set(GroupConfig.RETRANSMIT_INTERVAL, RETRANSMIT_TICKS).build();
     this.keys = TestKeys.seeded(n + clients, seed);
     this.coins = AsyncNet.CKS.deal(new ThresholdParams(n, f + 1, f), TestRandom.seeded(seed));
-    replicas = new AsyncReplica[n];
-    apps = new HashChainApp[n];
     down = new boolean[n];
+    double newestBias = rng.nextBoolean() ? 0 : rng.nextDouble();
+    harness = new EngineHarness(cfg, keys, this::newReplica, Scheduler.adversary(rng, newestBias, this::held))
+        .services(this::service).observer(this::observe).router(this::route).deferral(this::deferred)
+        .receiver((to, bytes) -> {
+          if (to >= n) {
+            reply(to - n, ReplyBundle.decode(bytes));
+          }
+        }).received(this::checkBuffers).drop(m -> m.to() < n && (down[m.to()] || lost(m)))
+        .interleave(this::capture).maxSteps(MAX_STEPS, "no quiescence after " + MAX_STEPS + " messages, seed " + seed);
+    apps = new HashChainApp[n];
     for (int i = 0; i < n; i++) {
       executed.add(new ArrayList<>());
       randoms.add(new ArrayList<>());
@@ -130,20 +138,23 @@ final class AsyncCluster {
     }
     nextNumber = new long[clients];
     maxBuffered = new int[n];
-    newestBias = rng.nextBoolean() ? 0 : rng.nextDouble();
   }
 
   boolean correct(int i) {
-    return replicas[i] != null;
+    return harness.engine(i) != null;
   }
 
   /** Replaces replica i by a fresh one with the same keys and an empty service (amnesia). */
   void restart(int i) {
-    CoinConfig coin = new CoinConfig(AsyncNet.CKS, coins.group(), coins.share(i + 1), new byte[0]);
-    replicas[i] = AsyncReplica.builder(cfg, i, keys.signer(i), keys.verifier()).coin(coin).build();
+    harness.start(i);
     apps[i] = new HashChainApp();
     executed.get(i).clear();
     randoms.get(i).clear();
+  }
+
+  private AsyncReplica newReplica(int i, GroupConfig config, TestKeys k) {
+    CoinConfig coin = new CoinConfig(AsyncNet.CKS, coins.group(), coins.share(i + 1), new byte[0]);
+    return AsyncReplica.builder(config, i, k.signer(i), k.verifier()).coin(coin).build();
   }
 
   /** Node {@code node}'s share of the threshold coin on {@code message} (a Byzantine node's, to misuse). */
@@ -168,11 +179,7 @@ final class AsyncCluster {
 
   /** One tick at every correct replica. */
   void tick() {
-    for (int i = 0; i < n; i++) {
-      if (replicas[i] != null) {
-        handle(i, replicas[i].tick());
-      }
-    }
+    harness.tick();
   }
 
   /** {@code ticks} ticks, the network running to quiescence after each. */
@@ -190,11 +197,11 @@ final class AsyncCluster {
 
   /** Hands bytes to replica i at once (outside the network's order) and performs what it asks. */
   void deliverNow(int i, byte[] bytes) {
-    handle(i, replicas[i].receive(bytes));
+    harness.handle(i, replica(i).receive(bytes));
   }
 
   AsyncReplica replica(int i) {
-    return replicas[i];
+    return (AsyncReplica) harness.engine(i);
   }
 
   Signer signer(int node) {
@@ -228,7 +235,7 @@ final class AsyncCluster {
   }
 
   void post(int from, int to, byte[] bytes) {
-    pending.add(new Pending(from, to, bytes));
+    harness.post(new Msg(from, to, bytes));
   }
 
   /** Messages that {@code held} names (sender, envelope) wait until nothing else is pending. */
@@ -247,45 +254,36 @@ final class AsyncCluster {
   }
 
   int delivered() {
-    return delivered;
+    return (int) harness.taken();
   }
 
   int run() {
-    int before = delivered;
-    while (step()) {
-      if (delivered - before > MAX_STEPS) {
-        throw new AssertionError("no quiescence after " + MAX_STEPS + " messages, seed " + seed);
-      }
-    }
-    return delivered - before;
+    int before = delivered();
+    harness.run();
+    return delivered() - before;
   }
 
   boolean step() {
-    if (!captures.isEmpty() && (pending.isEmpty() || rng.nextInt(20) == 0)) {
-      long[] cs = captures.remove(rng.nextInt(captures.size()));
-      int i = (int) cs[0];
-      handle(i, replicas[i].stateCaptured(cs[1], apps[i].getState()));
-      return true;
-    }
-    if (pending.isEmpty()) {
+    return harness.step();
+  }
+
+  /** A state capture held back by {@link #slowCaptures}, done now and then, or whenever the network is quiet. */
+  private boolean capture(boolean networkEmpty) {
+    if (captures.isEmpty() || !(networkEmpty || rng.nextInt(20) == 0)) {
       return false;
     }
-    Pending p = pending.remove(next());
-    delivered++;
-    if (p.to() < n && (down[p.to()] || lost(p))) {
-      return true;
-    }
-    if (p.to() < n && replicas[p.to()] != null) {
-      handle(p.to(), replicas[p.to()].receive(p.bytes()));
-      maxBuffered[p.to()] = Math.max(maxBuffered[p.to()], replicas[p.to()].buffered());
-      if (replicas[p.to()].dropped() > 0) {
-        throw new AssertionError("replica " + p.to() + " dropped messages: " + replicas[p.to()].describe()
-            + ", seed " + seed);
-      }
-    } else if (p.to() >= n) {
-      reply(p.to() - n, ReplyBundle.decode(p.bytes()));
-    }
+    long[] cs = captures.remove(rng.nextInt(captures.size()));
+    int i = (int) cs[0];
+    harness.handle(i, replica(i).stateCaptured(cs[1], apps[i].getState()));
     return true;
+  }
+
+  private void checkBuffers(int to) {
+    AsyncReplica r = replica(to);
+    maxBuffered[to] = Math.max(maxBuffered[to], r.buffered());
+    if (r.dropped() > 0) {
+      throw new AssertionError("replica " + to + " dropped messages: " + r.describe() + ", seed " + seed);
+    }
   }
 
   private void reply(int c, ReplyBundle b) {
@@ -307,7 +305,7 @@ final class AsyncCluster {
     return (int) byReplica.values().stream().distinct().count() <= 1 ? byReplica.size() : -1;
   }
 
-  private void handle(int i, Ready r) {
+  private void observe(int i, Ready r) {
     for (Event e : r.events) {
       if (e instanceof Event.Evidence ev) {
         evidence.get(i).add(ev);
@@ -317,29 +315,25 @@ final class AsyncCluster {
         installed.get(i).add(si.seq());
       }
     }
-    for (Ready.Outbound o : r.messages) {
-      if (watch != null && o.to() < n) {
-        watch.accept(i, Signed.decode(o.bytes()));
-      }
-      if (o.to() == Ready.ALL_REPLICAS) {
-        for (int to = 0; to < n; to++) {
-          if (to != i) {
-            post(i, to, o.bytes());
-          }
-        }
-      } else {
-        post(i, o.to(), o.bytes());
-      }
+  }
+
+  private void route(int i, Ready.Outbound o, Consumer<Msg> post) {
+    if (watch != null && o.to() < n) {
+      watch.accept(i, Signed.decode(o.bytes()));
     }
+    EngineHarness.Router.replicas(n).route(i, o, post);
+  }
+
+  private List<Effect> deferred(int i, List<Effect> effects) {
     List<Effect> now = new ArrayList<>();
-    for (Effect e : r.effects) {
+    for (Effect e : effects) {
       if (e instanceof Effect.CaptureState cs && slowCaptures) {
         captures.add(new long[] {i, cs.seq()}); // done later, by the test
       } else {
         now.add(e);
       }
     }
-    EffectPerformer.perform(replicas[i], now, service(i), answer -> handle(i, answer));
+    return now;
   }
 
   /** Replica i's {@link HashChainApp}, recording what it executes and the random numbers it gets. */
@@ -350,23 +344,7 @@ final class AsyncCluster {
     });
   }
 
-  private int next() {
-    List<Integer> free = new ArrayList<>();
-    for (int i = 0; i < pending.size(); i++) {
-      if (!held(pending.get(i))) {
-        free.add(i);
-      }
-    }
-    if (free.isEmpty()) {
-      return rng.nextInt(pending.size());
-    }
-    if (rng.nextDouble() < newestBias) {
-      return free.get(free.size() - 1);
-    }
-    return free.get(rng.nextInt(free.size()));
-  }
-
-  private boolean lost(Pending p) {
+  private boolean lost(Msg p) {
     if (lose == null || p.from() >= n) {
       return false;
     }
@@ -378,7 +356,7 @@ final class AsyncCluster {
     return true;
   }
 
-  private boolean held(Pending p) {
+  private boolean held(Msg p) {
     if (heldBack == null) {
       return false;
     }

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.function.BiFunction;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.bftws.core.codec.DecodeException;
 import org.bftws.core.config.GroupConfig;
@@ -35,7 +36,10 @@ import org.bftws.core.replication.ConfidentialOperations;
 import org.bftws.core.replication.RandomizedOperations;
 import org.bftws.core.replication.ReplicatedClients;
 import org.bftws.core.testkit.EffectPerformer;
+import org.bftws.core.testkit.EngineHarness;
+import org.bftws.core.testkit.EngineHarness.Msg;
 import org.bftws.core.testkit.HashChainApp;
+import org.bftws.core.testkit.Scheduler;
 import org.bftws.core.testkit.TestKeys;
 import org.bftws.core.testkit.TestRandom;
 import org.bftws.core.voter.ClientCore;
@@ -48,8 +52,6 @@ import org.bftws.core.voter.ClientCore;
  * (nodes n..n+clients−1), and one more node, {@link #rawClient}, signs requests a test builds and sends itself.
  */
 final class Cluster {
-  record Msg(int from, int to, byte[] bytes) {}
-
   /** The coins' group id (integrity paper §5: the coin name starts with it). */
   static final byte[] GROUP_ID = "urn:bftws:test-group".getBytes(StandardCharsets.US_ASCII);
 
@@ -93,8 +95,10 @@ final class Cluster {
   final TestKeys keys;
   final Map<Integer, Signer> signers;
   final Verifier verifier;
-  final ArrayDeque<Msg> net = new ArrayDeque<>();
-  final Set<Integer> down = new HashSet<>();
+  /** The group on the test kit's harness: FIFO network, explicit ticks. */
+  final EngineHarness harness;
+  final Scheduler<Msg> net;
+  final Set<Integer> down;
   final Map<Integer, ClientCore> clients = new HashMap<>();
   final List<Event.Delivered> delivered = new ArrayList<>();
   final List<Event.ReadOnlyFallback> fallbacks = new ArrayList<>();
@@ -108,9 +112,9 @@ final class Cluster {
   Predicate<Msg> drop = m -> false;
   /** Messages set aside in {@link #held} instead of delivered. */
   Predicate<Msg> hold = m -> false;
-  final List<Msg> held = new ArrayList<>();
+  final List<Msg> held;
   /** Every message delivered, in order. */
-  final List<Msg> sent = new ArrayList<>();
+  final List<Msg> sent;
   private long rawNumber;
   /** Which clients form a replicated client (BFT-WS §3.4), as every replica is told at (re)start. */
   private ReplicatedClients replicated = ReplicatedClients.none();
@@ -165,6 +169,14 @@ final class Cluster {
         : null;
     replicas = new Replica[n];
     apps = new HashChainApp[n];
+    harness = new EngineHarness(cfg, keys, (id, config, k) -> newReplica(id), Scheduler.fifo()).services(this::service)
+        .router(this::route).observer(this::observe).deferral(this::deferred).receiver(this::toClient)
+        .ticked(() -> clients.values().forEach(c -> handleClient(c, c.tick()))).drop(m -> drop.test(m))
+        .hold(m -> hold.test(m)).recordSent();
+    net = harness.net;
+    down = harness.down;
+    held = harness.held;
+    sent = harness.sent;
     for (int i = 0; i < n; i++) {
       executed.add(new ArrayList<>());
       events.add(new ArrayList<>());
@@ -178,23 +190,28 @@ final class Cluster {
 
   /** Replace replica i by a fresh one with the same keys and an empty service (amnesia). */
   void restart(int i) {
+    replicas[i] = (Replica) harness.start(i);
+    apps[i] = new HashChainApp();
+    executed.get(i).clear();
+    readOnlyExecuted.put(i, new ArrayList<>());
+  }
+
+  private Replica newReplica(int i) {
     Replica.Builder b = Replica.builder(cfg, i, signers.get(i), verifier).randomness(randomnessOf(i))
         .macs(authentication == Authentication.MACS ? keys.authenticators(i, n) : null);
     if (awaitingKeys != null) {
       b.changingKeys();
     }
-    replicas[i] = b.build().readOnlyOperations(READS).replicatedClients(replicated);
+    Replica r = b.build().readOnlyOperations(READS).replicatedClients(replicated);
     if (i < confidential.length && confidential[i] != null) {
-      replicas[i].confidentialOperations(confidential[i]);
+      r.confidentialOperations(confidential[i]);
     } else if (awaitingKeys != null) {
-      replicas[i].confidentialOperationsAwaitingKeys(awaitingKeys);
+      r.confidentialOperationsAwaitingKeys(awaitingKeys);
     }
     if (journaling) {
-      replicas[i].journaled();
+      r.journaled();
     }
-    apps[i] = new HashChainApp();
-    executed.get(i).clear();
-    readOnlyExecuted.put(i, new ArrayList<>());
+    return r;
   }
 
   /**
@@ -219,7 +236,7 @@ final class Cluster {
   void performQueued(int i) {
     ArrayDeque<Effect> q = queuedEffects.getOrDefault(i, new ArrayDeque<>());
     while (!q.isEmpty()) {
-      EffectPerformer.perform(replicas[i], List.of(q.poll()), service(i), next -> handle(i, next));
+      harness.perform(i, List.of(q.poll()));
     }
   }
 
@@ -307,7 +324,7 @@ final class Cluster {
   /** Queues {@code m} from the raw client to these replicas. */
   void toReplicas(Signed m, int... to) {
     for (int i : to) {
-      net.add(new Msg(rawClient(), i, m.encode()));
+      net.post(new Msg(rawClient(), i, m.encode()));
     }
   }
 
@@ -320,16 +337,21 @@ final class Cluster {
   }
 
   void handle(int i, Ready r) {
+    harness.handle(i, r);
+  }
+
+  private void observe(int i, Ready r) {
     journals.get(i).addAll(r.persist); // before the messages leave, as the embedding must
-    for (Ready.Outbound m : r.messages) {
-      route(i, m);
-    }
     events.get(i).addAll(r.events);
+  }
+
+  /** A {@link #slow} replica's effects, and all behind them, wait in its queue. */
+  private List<Effect> deferred(int i, List<Effect> effects) {
     if (slow.contains(i) || !queuedEffects.getOrDefault(i, new ArrayDeque<>()).isEmpty()) {
-      queuedEffects.computeIfAbsent(i, k -> new ArrayDeque<>()).addAll(r.effects);
-      return;
+      queuedEffects.computeIfAbsent(i, k -> new ArrayDeque<>()).addAll(effects);
+      return List.of();
     }
-    EffectPerformer.perform(replicas[i], r.effects, service(i), next -> handle(i, next));
+    return effects;
   }
 
   /**
@@ -373,7 +395,7 @@ final class Cluster {
 
   void handleClient(ClientCore c, Ready r) {
     for (Ready.Outbound m : r.messages) {
-      route(c.id(), m);
+      harness.route(c.id(), m);
     }
     for (Event e : r.events) {
       if (e instanceof Event.Delivered d) {
@@ -385,16 +407,15 @@ final class Cluster {
   }
 
   /** To every other replica, or to one node; what goes to a client without a {@link ClientCore} is lost. */
-  private void route(int from, Ready.Outbound m) {
-    if (m.to() == Ready.ALL_REPLICAS) {
-      for (int to = 0; to < n; to++) {
-        if (to != from) {
-          net.add(new Msg(from, to, m.bytes()));
-        }
-      }
-    } else if (m.to() < n || clients.containsKey(m.to())) {
-      net.add(new Msg(from, m.to(), m.bytes()));
+  private void route(int from, Ready.Outbound m, Consumer<Msg> post) {
+    if (m.to() == Ready.ALL_REPLICAS || m.to() < n || clients.containsKey(m.to())) {
+      EngineHarness.Router.replicas(n).route(from, m, post);
     }
+  }
+
+  private void toClient(int to, byte[] bytes) {
+    ClientCore c = clients.get(to);
+    handleClient(c, c.receive(bytes));
   }
 
   /** The kind of a protocol message; null for what goes to clients (reply bundles, not envelopes). */
@@ -408,12 +429,12 @@ final class Cluster {
 
   /** Inject raw bytes as if from a node (for Byzantine messages built by a test). */
   void inject(int from, int to, byte[] bytes) {
-    net.add(new Msg(from, to, bytes));
+    net.post(new Msg(from, to, bytes));
   }
 
   /** Hands {@code bytes} to replica {@code to} now, past the network (its answers are queued). */
   void deliver(int to, byte[] bytes) {
-    handle(to, replicas[to].receive(bytes));
+    harness.deliver(to, bytes);
   }
 
   /** Delivers the held messages that match, in order, then everything queued. */
@@ -427,39 +448,12 @@ final class Cluster {
   }
 
   void deliverAll() {
-    int budget = 1_000_000;
-    while (!net.isEmpty() && budget-- > 0) {
-      Msg m = net.poll();
-      if (down.contains(m.from()) || down.contains(m.to()) || drop.test(m)) {
-        continue;
-      }
-      if (hold.test(m)) {
-        held.add(m);
-        continue;
-      }
-      sent.add(m);
-      if (m.to() >= n) {
-        ClientCore c = clients.get(m.to());
-        handleClient(c, c.receive(m.bytes()));
-      } else {
-        handle(m.to(), replicas[m.to()].receive(m.bytes()));
-      }
-    }
-    if (budget <= 0) {
-      throw new AssertionError("message storm: the network never became quiet");
-    }
+    harness.run();
   }
 
   void tick(int times) {
     for (int t = 0; t < times; t++) {
-      for (int i = 0; i < n; i++) {
-        if (!down.contains(i)) {
-          handle(i, replicas[i].tick());
-        }
-      }
-      for (ClientCore c : clients.values()) {
-        handleClient(c, c.tick());
-      }
+      harness.tick();
       deliverAll();
     }
   }

@@ -24,6 +24,7 @@ import org.bftws.core.message.CoinShare;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.Signed;
 import org.bftws.core.replication.CoinConfig;
+import org.bftws.core.testkit.EngineHarness;
 import org.bftws.core.testkit.TestRandom;
 import org.junit.Test;
 
@@ -41,7 +42,7 @@ public class CoinsTest {
 
   /** The COIN-SHARE that {@code from} sent to {@code to}, held back. */
   private static Signed heldShare(Cluster g, int from, int to) {
-    for (Cluster.Msg m : g.held) {
+    for (EngineHarness.Msg m : g.held) {
       if (m.from() == from && m.to() == to && Cluster.kind(m) == Kind.COIN_SHARE) {
         return Signed.decode(m.bytes());
       }
@@ -60,15 +61,15 @@ public class CoinsTest {
     return CKS.coinValue(CKS.combine(dealt.group(), m, shares));
   }
 
-  private static boolean isCoinShare(Cluster.Msg m) {
+  private static boolean isCoinShare(EngineHarness.Msg m) {
     return Cluster.kind(m) == Kind.COIN_SHARE;
   }
 
-  private static Predicate<Cluster.Msg> coinShareTo(int to) {
+  private static Predicate<EngineHarness.Msg> coinShareTo(int to) {
     return m -> m.to() == to && isCoinShare(m);
   }
 
-  private static Predicate<Cluster.Msg> coinShareFromTo(int from, int to) {
+  private static Predicate<EngineHarness.Msg> coinShareFromTo(int from, int to) {
     return m -> m.from() == from && m.to() == to && isCoinShare(m);
   }
 
@@ -182,7 +183,7 @@ public class CoinsTest {
       assertEquals(0, g.executed.get(i).size());
     }
     List<byte[]> from2 = new ArrayList<>();
-    for (Cluster.Msg m : g.held) {
+    for (EngineHarness.Msg m : g.held) {
       if (m.from() == 2 && isCoinShare(m)) {
         from2.add(Signed.decode(m.bytes()).body());
       }

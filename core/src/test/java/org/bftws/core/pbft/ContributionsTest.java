@@ -19,6 +19,7 @@ import org.bftws.core.message.PpUpdate;
 import org.bftws.core.message.PrePrepare;
 import org.bftws.core.message.Signed;
 import org.bftws.core.replication.RandomizedOperations;
+import org.bftws.core.testkit.EngineHarness;
 import org.junit.Test;
 
 /**
@@ -36,7 +37,7 @@ public class ContributionsTest {
     return Signed.sign(Kind.PP_UPDATE, from, u.encode(), g.signers.get(from));
   }
 
-  private static boolean kind(Cluster.Msg m, Kind k) {
+  private static boolean kind(EngineHarness.Msg m, Kind k) {
     return Cluster.kind(m) == k;
   }
 
@@ -164,7 +165,7 @@ public class ContributionsTest {
     g.hold = m -> kind(m, Kind.PP_UPDATE) && m.from() == 0;
     g.submit(true);
     Signed set = null;
-    for (Cluster.Msg m : g.held) {
+    for (EngineHarness.Msg m : g.held) {
       Signed s = Signed.decode(m.bytes());
       if (m.to() == 1 && PpUpdate.decode(s.body()).type() == PpUpdate.Type.SET) {
         set = s;

@@ -25,6 +25,7 @@ import org.bftws.core.message.Request;
 import org.bftws.core.message.Signed;
 import org.bftws.core.replication.ConfidentialConfig;
 import org.bftws.core.replication.ConfidentialOperations;
+import org.bftws.core.testkit.EngineHarness;
 import org.bftws.core.testkit.TestRandom;
 import org.junit.Test;
 
@@ -81,7 +82,7 @@ public class DecryptionsTest {
     g.deliverAll();
   }
 
-  private static boolean isShare(Cluster.Msg m) {
+  private static boolean isShare(EngineHarness.Msg m) {
     return Cluster.kind(m) == Kind.DECRYPTION_SHARE;
   }
 
@@ -126,7 +127,7 @@ public class DecryptionsTest {
     send(bid);
     Tdh2Ciphertext ct = Tdh2Ciphertext.decode(Request.decode(bid.body()).operation());
     g.hold = m -> isShare(m) && (m.from() == 1 || m.from() == 2);
-    for (Cluster.Msg m : new ArrayList<>(g.held)) {
+    for (EngineHarness.Msg m : new ArrayList<>(g.held)) {
       if (m.from() == 3) {
         g.inject(3, m.to(), forged(m, ct));
       }
@@ -143,7 +144,7 @@ public class DecryptionsTest {
   }
 
   /** Replica 3's DECRYPTION-SHARE with replica 1's share value under replica 3's index and proof, re-signed. */
-  private byte[] forged(Cluster.Msg m, Tdh2Ciphertext ct) {
+  private byte[] forged(EngineHarness.Msg m, Tdh2Ciphertext ct) {
     DecryptionShares real = DecryptionShares.decode(Signed.decode(m.bytes()).body());
     List<CoinShare.Entry> entries = new ArrayList<>();
     for (CoinShare.Entry e : real.shares()) {
@@ -250,7 +251,7 @@ public class DecryptionsTest {
     group();
     g.hold = m -> isShare(m) && m.from() == 3;
     send(sealed("bid H"));
-    for (Cluster.Msg m : new ArrayList<>(g.held)) {
+    for (EngineHarness.Msg m : new ArrayList<>(g.held)) {
       DecryptionShares real = DecryptionShares.decode(Signed.decode(m.bytes()).body());
       List<CoinShare.Entry> wrong = List.of(new CoinShare.Entry(5, real.shares().get(0).share()));
       g.inject(3, m.to(), Signed.sign(Kind.DECRYPTION_SHARE, 3,

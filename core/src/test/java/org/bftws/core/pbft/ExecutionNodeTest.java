@@ -14,6 +14,7 @@ import org.bftws.core.message.Kind;
 import org.bftws.core.message.OrderedBatch;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.Signed;
+import org.bftws.core.testkit.EngineHarness;
 import org.junit.Test;
 
 /**
@@ -37,7 +38,7 @@ public class ExecutionNodeTest {
     for (int i = 0; i < g.n; i++) {
       assertTrue("agreement replica " + i + " executed nothing", g.executed.get(i).isEmpty());
     }
-    for (SeparatedGroup.Msg m : g.sent) {
+    for (EngineHarness.Msg m : g.sent) {
       if (m.to() == g.clientId) {
         assertTrue("reply from " + m.from() + ", not an execution node", g.cfg.isExecutionNode(m.from()));
       }
@@ -79,7 +80,7 @@ public class ExecutionNodeTest {
     g.invoke("op-0");
     g.tickUntil(() -> g.delivered.size() == 1, 1_000);
     Signed genuine = null;
-    for (SeparatedGroup.Msg m : g.sent) {
+    for (EngineHarness.Msg m : g.sent) {
       if (SeparatedGroup.kind(m) == Kind.ORDERED) {
         genuine = Signed.decode(m.bytes());
         break;

@@ -19,6 +19,7 @@ import org.bftws.core.message.PreparedCertificate;
 import org.bftws.core.message.Signed;
 import org.bftws.core.message.ViewChange;
 import org.bftws.core.message.Vote;
+import org.bftws.core.testkit.EngineHarness;
 import org.junit.Test;
 
 /** Restart with state (Castro-Liskov TOCS 2002 §4.3): a replica rebuilt from its journal is a correct one. */
@@ -93,7 +94,7 @@ public class JournalRecoveryTest {
   }
 
   private static ViewChange viewChangeOf(Cluster c, int replica, int from) {
-    for (Cluster.Msg m : c.sent.subList(from, c.sent.size())) {
+    for (EngineHarness.Msg m : c.sent.subList(from, c.sent.size())) {
       if (m.from() == replica && Cluster.kind(m) == Kind.VIEW_CHANGE) {
         return ViewChange.decode(Signed.decode(m.bytes()).body());
       }
@@ -129,7 +130,7 @@ public class JournalRecoveryTest {
     int before = c.sent.size();
     c.invoke("op-8");
     c.tickUntil(cl -> cl.replicas[2].lastExecuted() == 9, 500);
-    for (Cluster.Msg m : c.sent.subList(before, c.sent.size())) {
+    for (EngineHarness.Msg m : c.sent.subList(before, c.sent.size())) {
       Kind k = Cluster.kind(m);
       assertFalse("state transfer after a journal restart", k == Kind.FETCH_STATE || k == Kind.STATE);
     }

@@ -11,6 +11,7 @@ import java.util.List;
 import org.bftws.core.crypto.Authentication;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.Signed;
+import org.bftws.core.testkit.EngineHarness;
 import org.junit.Test;
 
 /**
@@ -25,12 +26,12 @@ public class MacAuthenticationTest {
     return new Cluster(GroupConfigs.withOutstanding(2), 1, Cluster.Randomness.NONE, Authentication.MACS);
   }
 
-  private static boolean from(Cluster.Msg m, int sender, Kind kind) {
+  private static boolean from(EngineHarness.Msg m, int sender, Kind kind) {
     return m.from() == sender && Cluster.kind(m) == kind;
   }
 
   /** {@code m} as its sender's keys allow a Byzantine sender to make it: a zero signature, a valid MAC. */
-  private static byte[] badSignatureValidMac(Cluster c, Cluster.Msg m) {
+  private static byte[] badSignatureValidMac(Cluster c, EngineHarness.Msg m) {
     Signed s = Signed.decode(m.bytes());
     Signed forged = Signed.of(s.kind(), s.sender(), s.body(), new byte[64]);
     return Signed.wire(forged, c.keys.authenticators(s.sender(), c.n).authenticator(forged.digest()));
@@ -48,7 +49,7 @@ public class MacAuthenticationTest {
       assertEquals(c.operations(0), c.operations(i));
     }
     assertEquals(10, c.delivered.size());
-    for (Cluster.Msg m : c.sent) {
+    for (EngineHarness.Msg m : c.sent) {
       Kind k = Cluster.kind(m);
       if (k == Kind.PREPARE || k == Kind.COMMIT) {
         assertNotNull(k + " carries an authenticator", Signed.decode(m.bytes()).authenticator());
@@ -68,7 +69,7 @@ public class MacAuthenticationTest {
     c.invoke("op");
     c.deliverAll();
     assertTrue(c.operations(0).isEmpty());
-    for (Cluster.Msg m : takeHeld(c)) {
+    for (EngineHarness.Msg m : takeHeld(c)) {
       c.deliver(m.to(), badSignatureValidMac(c, m));
     }
     c.deliverAll();
@@ -85,8 +86,8 @@ public class MacAuthenticationTest {
     c.hold = m -> from(m, 2, Kind.PREPARE) || from(m, 3, Kind.PREPARE);
     c.invoke("op");
     c.deliverAll();
-    List<Cluster.Msg> held = takeHeld(c);
-    for (Cluster.Msg m : held) {
+    List<EngineHarness.Msg> held = takeHeld(c);
+    for (EngineHarness.Msg m : held) {
       if (m.from() == 3) {
         c.deliver(m.to(), badSignatureValidMac(c, m));
       }
@@ -95,7 +96,7 @@ public class MacAuthenticationTest {
     assertTrue("not prepared on a forged signature", c.operations(0).isEmpty());
     assertTrue(c.evidenceAt(0, 3, BAD_SIGNATURE));
     assertTrue(c.evidenceAt(1, 3, BAD_SIGNATURE));
-    for (Cluster.Msg m : held) {
+    for (EngineHarness.Msg m : held) {
       if (m.from() == 2) {
         c.deliver(m.to(), m.bytes());
       }
@@ -137,7 +138,7 @@ public class MacAuthenticationTest {
     c.hold = m -> from(m, 3, Kind.COMMIT) || from(m, 3, Kind.PREPARE);
     c.invoke("op");
     c.deliverAll();
-    for (Cluster.Msg m : takeHeld(c)) {
+    for (EngineHarness.Msg m : takeHeld(c)) {
       c.deliver(m.to(), Signed.decode(m.bytes()).encode());
     }
     c.deliverAll();
@@ -147,9 +148,9 @@ public class MacAuthenticationTest {
     }
   }
 
-  private static List<Cluster.Msg> takeHeld(Cluster c) {
+  private static List<EngineHarness.Msg> takeHeld(Cluster c) {
     c.hold = m -> false;
-    List<Cluster.Msg> held = new ArrayList<>(c.held);
+    List<EngineHarness.Msg> held = new ArrayList<>(c.held);
     c.held.clear();
     return held;
   }

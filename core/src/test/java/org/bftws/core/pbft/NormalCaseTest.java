@@ -13,6 +13,7 @@ import org.bftws.core.message.Kind;
 import org.bftws.core.message.PrePrepare;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.Signed;
+import org.bftws.core.testkit.EngineHarness;
 import org.bftws.core.testkit.HashChainApp;
 import org.junit.Test;
 
@@ -153,7 +154,7 @@ public class NormalCaseTest {
   }
 
   private static Signed firstRequest(Cluster c) {
-    for (Cluster.Msg m : c.sent) {
+    for (EngineHarness.Msg m : c.sent) {
       if (Cluster.kind(m) == Kind.REQUEST) {
         return Signed.decode(m.bytes());
       }

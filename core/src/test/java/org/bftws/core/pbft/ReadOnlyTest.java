@@ -144,7 +144,7 @@ public class ReadOnlyTest {
     c.tick(c.cfg.get(GroupConfig.CLIENT_RETRANSMIT));
     assertEquals(1, c.fallbacks.size());
     c.hold = m -> false;
-    c.net.addAll(c.held); // the late read-only reply answers nothing any more
+    c.held.forEach(c.net::post); // the late read-only reply answers nothing any more
     c.held.clear();
     c.tickUntil(g -> g.delivered.size() == 3, 200);
     assertEquals(3, c.delivered.get(2).request().messageNumber());
@@ -241,7 +241,7 @@ public class ReadOnlyTest {
     c.deliverAll();
     c.invoke("op-3");
     c.hold = m -> false;
-    c.net.addAll(c.held);
+    c.held.forEach(c.net::post);
     c.held.clear();
     c.tickUntil(g -> g.delivered.size() == 3, 200);
     assertTrue(c.fallbacks.isEmpty());

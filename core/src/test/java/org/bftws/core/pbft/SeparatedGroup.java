@@ -1,7 +1,6 @@
 package org.bftws.core.pbft;
 
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -9,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.Signer;
@@ -21,7 +21,10 @@ import org.bftws.core.message.Kind;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.Signed;
 import org.bftws.core.testkit.EffectPerformer;
+import org.bftws.core.testkit.EngineHarness;
+import org.bftws.core.testkit.EngineHarness.Msg;
 import org.bftws.core.testkit.HashChainApp;
+import org.bftws.core.testkit.Scheduler;
 import org.bftws.core.testkit.TestKeys;
 import org.bftws.core.voter.ClientCore;
 
@@ -32,8 +35,6 @@ import org.bftws.core.voter.ClientCore;
  * the execution nodes (these answer a retransmitted request from their reply cache).
  */
 final class SeparatedGroup {
-  record Msg(int from, int to, byte[] bytes) {}
-
   final GroupConfig cfg;
   final int n;
   final List<Integer> executionIds;
@@ -48,10 +49,11 @@ final class SeparatedGroup {
   final Verifier verifier;
   final ClientCore client;
   final List<Event.Delivered> delivered = new ArrayList<>();
-  final ArrayDeque<Msg> net = new ArrayDeque<>();
+  /** The group on the test kit's harness: FIFO network, explicit ticks. */
+  final EngineHarness harness;
   /** Every message delivered, in order. */
-  final List<Msg> sent = new ArrayList<>();
-  final Set<Integer> down = new HashSet<>();
+  final List<Msg> sent;
+  final Set<Integer> down;
   /** Execution nodes whose service returns wrong results (Byzantine). */
   final Set<Integer> lying = new HashSet<>();
   Predicate<Msg> drop = m -> false;
@@ -70,8 +72,14 @@ final class SeparatedGroup {
     signers = keys.signers();
     verifier = keys.verifier();
     agreement = new Replica[n];
+    harness = new EngineHarness(cfg, keys, this::newEngine, Scheduler.fifo()).services(this::service)
+        .router(this::route).observer((node, r) -> events.get(node).addAll(r.events))
+        .receiver(this::toClient).ticked(this::tickClient)
+        .drop(m -> drop.test(m)).recordSent();
+    sent = harness.sent;
+    down = harness.down;
     for (int i = 0; i < n; i++) {
-      agreement[i] = Replica.builder(cfg, i, signers.get(i), verifier).build();
+      agreement[i] = (Replica) harness.start(i);
       executed.put(i, new ArrayList<>());
       events.put(i, new ArrayList<>());
     }
@@ -84,7 +92,7 @@ final class SeparatedGroup {
 
   /** Replaces execution node {@code e} by a fresh one with an empty service (amnesia). */
   void restartExecution(int e) {
-    execution.put(e, new ExecutionNode(cfg, e, signers.get(e), verifier));
+    execution.put(e, (ExecutionNode) harness.start(e));
     apps.put(e, new HashChainApp());
     executed.put(e, new ArrayList<>());
   }
@@ -105,17 +113,7 @@ final class SeparatedGroup {
 
   void tick(int times) {
     for (int t = 0; t < times; t++) {
-      for (int i = 0; i < n; i++) {
-        if (!down.contains(i)) {
-          handle(i, agreement[i].tick());
-        }
-      }
-      for (int e : executionIds) {
-        if (!down.contains(e)) {
-          handle(e, execution.get(e).tick());
-        }
-      }
-      handleClient(client.tick());
+      harness.tick();
       deliverAll();
     }
   }
@@ -126,16 +124,10 @@ final class SeparatedGroup {
     }
   }
 
-  Engine engine(int node) {
-    return node < n ? agreement[node] : execution.get(node);
-  }
-
-  void handle(int node, Ready r) {
-    for (Ready.Outbound m : r.messages) {
-      route(node, m);
-    }
-    events.get(node).addAll(r.events);
-    EffectPerformer.perform(engine(node), r.effects, service(node), next -> handle(node, next));
+  /** Agreement replicas 0..n−1, execution nodes above them. */
+  private Engine newEngine(int node, GroupConfig config, TestKeys keys) {
+    return node < n ? Replica.builder(config, node, keys.signer(node), keys.verifier()).build()
+        : new ExecutionNode(config, node, keys.signer(node), keys.verifier());
   }
 
   /** Node's service: its {@link HashChainApp}, with its executions recorded; a {@link #lying} one's results falsified. */
@@ -163,9 +155,17 @@ final class SeparatedGroup {
     };
   }
 
+  private void toClient(int to, byte[] bytes) {
+    handleClient(client.receive(bytes));
+  }
+
+  private void tickClient() {
+    handleClient(client.tick());
+  }
+
   private void handleClient(Ready r) {
     for (Ready.Outbound m : r.messages) {
-      route(clientId, m);
+      harness.route(clientId, m);
     }
     for (Event e : r.events) {
       if (e instanceof Event.Delivered d) {
@@ -175,42 +175,22 @@ final class SeparatedGroup {
   }
 
   /** ALL_REPLICAS: every other agreement replica, and from the client the execution nodes too. */
-  private void route(int from, Ready.Outbound m) {
-    if (m.to() != Ready.ALL_REPLICAS) {
-      net.add(new Msg(from, m.to(), m.bytes()));
-      return;
-    }
-    for (int to = 0; to < n; to++) {
-      if (to != from) {
-        net.add(new Msg(from, to, m.bytes()));
-      }
-    }
-    if (from == clientId) {
+  private void route(int from, Ready.Outbound m, Consumer<Msg> post) {
+    EngineHarness.Router.replicas(n).route(from, m, post);
+    if (m.to() == Ready.ALL_REPLICAS && from == clientId) {
       for (int e : executionIds) {
-        net.add(new Msg(from, e, m.bytes()));
+        post.accept(new Msg(from, e, m.bytes()));
       }
     }
   }
 
   /** Hands {@code bytes} to node {@code to} now, as if from the network. */
   void deliver(int to, byte[] bytes) {
-    if (to == clientId) {
-      handleClient(client.receive(bytes));
-    } else {
-      handle(to, engine(to).receive(bytes));
-    }
+    harness.deliver(to, bytes);
   }
 
   void deliverAll() {
-    int budget = 1_000_000;
-    while (!net.isEmpty() && budget-- > 0) {
-      Msg m = net.poll();
-      if (down.contains(m.from()) || down.contains(m.to()) || drop.test(m)) {
-        continue;
-      }
-      sent.add(m);
-      deliver(m.to(), m.bytes());
-    }
+    harness.run();
   }
 
   /** The kind of a protocol message; null for a reply bundle. */

@@ -10,6 +10,7 @@ import org.bftws.core.engine.Ready;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.Signed;
 import org.bftws.core.message.StateTransfer;
+import org.bftws.core.testkit.EngineHarness;
 import org.junit.Test;
 
 /** BFT-WS §3.3.1.8 (fetch-state, set_state) and Castro-Liskov §4.3 (stable checkpoint with its proof). */
@@ -151,7 +152,7 @@ public class StateTransferTest {
     return c;
   }
 
-  private static boolean isVote(Cluster.Msg m) {
+  private static boolean isVote(EngineHarness.Msg m) {
     Kind k = Cluster.kind(m);
     return k == Kind.PREPARE || k == Kind.COMMIT;
   }
@@ -169,7 +170,7 @@ public class StateTransferTest {
     c.heal(3);
     c.drop = m -> m.to() == 3 && Cluster.kind(m) == Kind.STATE;
     c.tick(120);
-    Cluster.Msg honest = c.sent.stream().filter(m -> m.to() == 3).filter(m -> Cluster.kind(m) == Kind.STATE)
+    EngineHarness.Msg honest = c.sent.stream().filter(m -> m.to() == 3).filter(m -> Cluster.kind(m) == Kind.STATE)
         .findFirst().orElse(null);
     // The drop filter hides state replies from `sent`; ask replica 1 directly for what it would send.
     Signed reply = honest != null ? Signed.decode(honest.bytes()) : stateFrom(c, 1);

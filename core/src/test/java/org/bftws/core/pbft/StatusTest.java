@@ -11,6 +11,7 @@ import org.bftws.core.engine.Ready;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.Signed;
 import org.bftws.core.message.Status;
+import org.bftws.core.testkit.EngineHarness;
 import org.junit.Test;
 
 /**
@@ -43,7 +44,7 @@ public class StatusTest {
     assertEquals("the group stayed in view 0", 0, c.replicas[0].view());
     assertEquals("replica 3 still waits for view 1", 1, c.replicas[3].view());
     assertFalse(c.replicas[3].isActive());
-    for (Cluster.Msg m : c.sent) {
+    for (EngineHarness.Msg m : c.sent) {
       Kind k = Cluster.kind(m);
       assertFalse("replica 3 voted in view 0", m.from() == 3 && (k == Kind.PREPARE || k == Kind.COMMIT));
     }

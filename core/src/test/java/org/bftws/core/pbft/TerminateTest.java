@@ -14,6 +14,7 @@ import org.bftws.core.message.Kind;
 import org.bftws.core.message.PrePrepare;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.Signed;
+import org.bftws.core.testkit.EngineHarness;
 import org.bftws.core.voter.ClientCore;
 import org.junit.Test;
 
@@ -186,7 +187,7 @@ public class TerminateTest {
   /** The client's signed request numbered {@code number}, as it went out. */
   private static Signed request(Cluster c, long number) {
     List<Signed> found = new ArrayList<>();
-    for (Cluster.Msg m : c.sent) {
+    for (EngineHarness.Msg m : c.sent) {
       if (Cluster.kind(m) == Kind.REQUEST) {
         Signed s = Signed.decode(m.bytes());
         if (Request.decode(s.body()).messageNumber() == number) {

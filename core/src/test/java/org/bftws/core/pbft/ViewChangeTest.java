@@ -9,6 +9,7 @@ import org.bftws.core.message.Kind;
 import org.bftws.core.message.NewView;
 import org.bftws.core.message.PrePrepare;
 import org.bftws.core.message.Signed;
+import org.bftws.core.testkit.EngineHarness;
 import org.junit.Test;
 
 /** Castro-Liskov §4.4 (view changes) and §4.5.2 (liveness: timers, doubling, joining). */
@@ -105,7 +106,7 @@ public class ViewChangeTest {
     assertTrue(c.operations(2).isEmpty());
   }
 
-  static boolean commitOfViewZero(Cluster.Msg m) {
+  static boolean commitOfViewZero(EngineHarness.Msg m) {
     return Cluster.kind(m) == Kind.COMMIT && org.bftws.core.message.Vote.decode(Signed.decode(m.bytes()).body()).view() == 0;
   }
 

@@ -27,21 +27,18 @@ import org.bftws.samples.state.ServiceState;
  * a decimal of at most {@value #MAX_VALUE_DIGITS} digits. Bad input is refused with the same fault on every
  * replica and changes nothing.
  *
- * <p><b>Negative control.</b> With the JVM's system property {@value #FAULTY_PROPERTY}{@code =true} the service
- * is deliberately wrong: each write and successful cas stores one more than asked. Given to f+1 replicas, the
- * group's replies stop being linearizable, which a fault campaign's checker must report (docs/faults.md).
+ * <p>The fault campaign's negative control, a register storing one more than asked, is a subclass in the test
+ * sources ({@code FaultyRegisterService}, deployed as {@code register-faulty.aar}); this class has no fault switch.
  *
  * <p>No lambdas and no string {@code +}: Axis2 1.7 parses service bytecode (docs/design/dependencies.md).
  */
 public class RegisterService implements ServiceState.Source {
     public static final String NAMESPACE = "urn:bftws:samples:register";
-    public static final String FAULTY_PROPERTY = "bftws.samples.faulty";
     public static final int MAX_KEY_LENGTH = 16;
     public static final int MAX_KEYS = 64;
     public static final int MAX_VALUE_DIGITS = 9;
 
     private final Map<String, Long> values = new TreeMap<String, Long>();
-    private final boolean faulty = Boolean.getBoolean(FAULTY_PROPERTY);
 
     public RegisterService() {
         ServiceState.publish("Register", this);
@@ -121,7 +118,7 @@ public class RegisterService implements ServiceState.Source {
         if (!values.containsKey(key) && values.size() >= MAX_KEYS) {
             throw new AxisFault("register: at most 64 keys are held");
         }
-        values.put(key, Long.valueOf(faulty ? value + 1 : value));
+        values.put(key, Long.valueOf(value));
     }
 
     private long valueOf(String key) {

@@ -1,7 +1,6 @@
 package org.bftws.samples.relay;
 
 import java.io.File;
-import java.util.Iterator;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 import org.apache.axiom.om.OMElement;
@@ -48,12 +47,6 @@ public final class BackendCall {
     public static final String ATTEMPT_MILLIS = "relay.backend.attemptMillis";
     private static final String DEFAULT_ACTION = "urn:bftws:samples:echo:echo";
     private static final long DEFAULT_ATTEMPT_MILLIS = 10000;
-    /**
-     * Fault injection for tests: "alter" makes this middle replica a Byzantine member of the replicated client,
-     * sending nested requests whose every leaf element's text is 999 (its correct peers' copies outvote it,
-     * §3.4). Unset on a correct replica.
-     */
-    public static final String FAULTY = "relay.faulty";
     /** The name of the sequence the middle replicas share with the backend (bftws.replicatedClients). */
     public static final String SHARED_SEQUENCE = "relay";
     /** Where the open BackendCall is kept on the AxisService. */
@@ -67,17 +60,14 @@ public final class BackendCall {
     private final boolean replicated;
     /** The nested client is a member of a replicated client: calls go on the shared sequence. */
     private final boolean shared;
-    private final boolean faulty;
     /** One ServiceClient per concurrent caller: a replica executes on one thread, a plain server on many. */
     private final ConcurrentLinkedQueue<ServiceClient> idle = new ConcurrentLinkedQueue<ServiceClient>();
 
-    private BackendCall(ConfigurationContext context, String endpoint, String action, long attemptMillis,
-            boolean faulty) {
+    private BackendCall(ConfigurationContext context, String endpoint, String action, long attemptMillis) {
         this.context = context;
         this.endpoint = endpoint;
         this.action = action;
         this.attemptMillis = attemptMillis;
-        this.faulty = faulty;
         Parameter p = context.getAxisConfiguration().getParameter(BftwsKeys.REPLICATED.name());
         this.replicated = p != null && "true".equals(String.valueOf(p.getValue()).trim());
         Parameter members = context.getAxisConfiguration().getParameter(BftwsKeys.REPLICATED_CLIENTS.name());
@@ -138,7 +128,7 @@ public final class BackendCall {
             throw e;
         }
         LOG.info("relay: backend client from " + repository + " calls " + endpoint);
-        return new BackendCall(context, endpoint, action, attempt, "alter".equals(optional(service, FAULTY, "")));
+        return new BackendCall(context, endpoint, action, attempt);
     }
 
     /**
@@ -153,11 +143,10 @@ public final class BackendCall {
             client.getOptions().setProperty(GroupClientRuntime.SHARED_SEQUENCE_PROPERTY, SHARED_SEQUENCE);
             client.getOptions().setProperty(GroupClientRuntime.MESSAGE_NUMBER_PROPERTY, Long.valueOf(number));
         }
-        OMElement sent = faulty ? altered(request) : request;
         try {
             for (int attempt = 1; ; attempt++) {
                 try {
-                    return callOnce(client, sent);
+                    return callOnce(client, request);
                 } catch (AxisFault e) {
                     if (e.getFaultMessageContext() != null) {
                         // The backend's own (voted) SOAP fault: the same at every correct middle replica.
@@ -168,24 +157,6 @@ public final class BackendCall {
             }
         } finally {
             idle.add(client);
-        }
-    }
-
-    /** A Byzantine member's nested request ({@link #FAULTY}): every leaf element's text replaced by 999. */
-    private static OMElement altered(OMElement request) {
-        OMElement copy = request.cloneOMElement();
-        alterLeaves(copy);
-        return copy;
-    }
-
-    private static void alterLeaves(OMElement e) {
-        Iterator<OMElement> children = e.getChildElements();
-        if (!children.hasNext()) {
-            e.setText("999");
-            return;
-        }
-        while (children.hasNext()) {
-            alterLeaves(children.next());
         }
     }
 

@@ -13,18 +13,12 @@ import org.apache.axiom.om.OMElement;
 import org.apache.axiom.om.OMFactory;
 import org.apache.axiom.om.OMNamespace;
 import org.apache.axis2.AxisFault;
-import org.junit.After;
 import org.junit.Test;
 
 /** The register's operations as the Total Order Invoker calls them: write, read, cas, bounds, state pair. */
 public class RegisterServiceTest {
     private static final OMFactory F = OMAbstractFactory.getOMFactory();
     private static final OMNamespace NS = F.createOMNamespace(RegisterService.NAMESPACE, "r");
-
-    @After
-    public void correctAgain() {
-        System.clearProperty(RegisterService.FAULTY_PROPERTY);
-    }
 
     @Test
     public void writeReadAndCompareAndSet() throws AxisFault {
@@ -81,10 +75,14 @@ public class RegisterServiceTest {
 
     @Test
     public void theNegativeControlsFaultyRegisterStoresOneMore() throws AxisFault {
-        System.setProperty(RegisterService.FAULTY_PROPERTY, "true");
-        RegisterService r = new RegisterService();
+        RegisterService r = new FaultyRegisterService();
         assertEquals("8", text(r.write(op("write", "k0", "value", "7")), "value"));
         assertEquals("k0=8", r.stateText());
+        OMElement done = r.cas(op("cas", "k0", "expected", "8", "value", "9"));
+        assertEquals("true", text(done, "ok"));
+        assertEquals("10", text(done, "value"));
+        assertEquals("false", text(r.cas(op("cas", "k0", "expected", "9", "value", "3")), "ok"));
+        assertEquals("k0=10", r.stateText());
     }
 
     /** {@code <r:NAME><r:key>KEY</r:key>[<r:N>V</r:N>...]</r:NAME>}. */

@@ -21,7 +21,8 @@ import org.bftws.core.replication.CoinConfig;
 import org.bftws.core.engine.Engine;
 import org.bftws.core.engine.Ready;
 import org.bftws.core.pbft.Replica;
-import org.bftws.core.testkit.EffectPerformer;
+import org.bftws.core.testkit.EngineHarness;
+import org.bftws.core.testkit.EngineHarness.Msg;
 import org.bftws.core.testkit.Scheduler;
 import org.bftws.core.testkit.TestKeys;
 import org.bftws.core.testkit.TestRandom;
@@ -56,8 +57,6 @@ final class EngineGroup {
 
   private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
   private static final long SEED = 1;
-
-  private record Msg(int from, int to, byte[] bytes) {}
 
   /**
    * One replica's Ed25519 operations (envelopes, multi-signature shares, proposals, votes) and the bytes they
@@ -104,12 +103,14 @@ final class EngineGroup {
   final CoinCounts coins;
   private final TestKeys keys;
   private final byte[] operation;
-  /** The in-memory network: FIFO, or a seeded draw among the messages in flight. */
-  private final Scheduler<Msg> network;
+  /** The group on the test kit's harness; its network FIFO, or a seeded draw among the messages in flight. */
+  private final EngineHarness harness;
   private final long[] nextNumber;
   private final int[] repliesToCurrent;
   private long sent;
   private long target;
+  private java.util.function.LongConsumer progress;
+  private long reported;
 
   /**
    * {@code batch}: {@code bftws.maxBatchSize}; {@code clients}: closed-loop clients (choose at least two
@@ -125,7 +126,6 @@ final class EngineGroup {
    */
   EngineGroup(Ordering ordering, int f, int batch, int clients, int operationBytes, boolean agreements,
       boolean randomSchedule) {
-    this.network = randomSchedule ? Scheduler.seeded(new java.util.Random(SEED)) : Scheduler.fifo();
     this.ordering = ordering;
     this.f = f;
     this.n = 3 * f + 1;
@@ -151,22 +151,26 @@ final class EngineGroup {
     }
     this.nextNumber = new long[clients];
     this.repliesToCurrent = new int[clients];
+    EngineHarness.Factory factory;
     if (ordering == Ordering.ASYNC) {
       coins = new CoinCounts();
       ThresholdScheme scheme = coins.counting(Thresholds.scheme(SchemeId.CKS));
       // the (n, f+1, f) coin of SINTRA §2.1, as the engine's tests deal it
       Dealt dealt = scheme.deal(new ThresholdParams(n, f + 1, f), TestRandom.seeded(SEED));
-      for (int i = 0; i < n; i++) {
-        CoinConfig coin = new CoinConfig(scheme, dealt.group(), dealt.share(i + 1), new byte[0]);
-        engines[i] = AsyncReplica.builder(cfg, i, signatures[i].signer(keys.signer(i)),
-            signatures[i].verifier(keys.verifier())).coin(coin).build();
-      }
+      factory = (i, config, k) -> AsyncReplica.builder(config, i, signatures[i].signer(k.signer(i)),
+          signatures[i].verifier(k.verifier())).coin(new CoinConfig(scheme, dealt.group(), dealt.share(i + 1),
+          new byte[0])).build();
     } else {
       coins = null;
-      for (int i = 0; i < n; i++) {
-        engines[i] = Replica.builder(cfg, i, signatures[i].signer(keys.signer(i)),
-            signatures[i].verifier(keys.verifier())).build();
-      }
+      factory = (i, config, k) -> Replica.builder(config, i, signatures[i].signer(k.signer(i)),
+          signatures[i].verifier(k.verifier())).build();
+    }
+    Scheduler<Msg> network = randomSchedule ? Scheduler.seeded(new java.util.Random(SEED)) : Scheduler.fifo();
+    harness = new EngineHarness(cfg, keys, factory, network).services(i -> services[i]).router(this::route)
+        .calls(i -> call -> timed(i, call)).receiver((to, bytes) -> reply(to - n, ReplyBundle.decode(bytes)))
+        .received(i -> progress()).maxSteps(Long.MAX_VALUE, "");
+    for (int i = 0; i < n; i++) {
+      engines[i] = harness.start(i);
     }
   }
 
@@ -181,20 +185,9 @@ final class EngineGroup {
         send(c);
       }
     }
-    long before = executed[0];
-    for (Msg next = next(); next != null; next = next()) {
-      Msg m = next;
-      if (m.to() < n) {
-        int i = m.to();
-        handle(i, timed(i, () -> engines[i].receive(m.bytes())));
-        if (progress != null && executed[0] != before) {
-          before = executed[0];
-          progress.accept(before);
-        }
-      } else {
-        reply(m.to() - n, ReplyBundle.decode(m.bytes()));
-      }
-    }
+    this.progress = progress;
+    reported = executed[0];
+    harness.run();
     for (int i = 0; i < n; i++) {
       if (executed[i] != sent) {
         throw new IllegalStateException("replica " + i + " executed " + executed[i] + " of " + sent + " requests: "
@@ -203,13 +196,12 @@ final class EngineGroup {
     }
   }
 
-  private void post(Msg m) {
-    network.post(m);
-  }
-
-  /** The next message to arrive, or null when none is in flight. */
-  private Msg next() {
-    return network.next();
+  /** Tells {@link #progress} of replica 0's executed count when it changed. */
+  private void progress() {
+    if (progress != null && executed[0] != reported) {
+      reported = executed[0];
+      progress.accept(reported);
+    }
   }
 
   int operationBytes() {
@@ -227,7 +219,7 @@ final class EngineGroup {
     byte[] bytes = Signed.sign(Kind.REQUEST, client, q.encode(), keys.signer(client)).encode();
     traffic.requests.add(n, bytes.length);
     for (int i = 0; i < n; i++) {
-      post(new Msg(client, i, bytes));
+      harness.post(new Msg(client, i, bytes));
     }
     sent++;
   }
@@ -245,24 +237,15 @@ final class EngineGroup {
     return r;
   }
 
-  /** Replica i's step output: its messages onto the network, its effects performed (inside its timing). */
-  private void handle(int i, Ready r) {
-    for (Ready.Outbound o : r.messages) {
-      if (o.to() == Ready.ALL_REPLICAS) {
-        traffic.peer(o.bytes(), n - 1);
-        for (int to = 0; to < n; to++) {
-          if (to != i) {
-            post(new Msg(i, to, o.bytes()));
-          }
-        }
-      } else if (o.to() < n) {
-        traffic.peer(o.bytes(), 1);
-        post(new Msg(i, o.to(), o.bytes()));
-      } else {
-        traffic.replies.add(1, o.bytes().length);
-        post(new Msg(i, o.to(), o.bytes()));
-      }
+  /** Replica i's messages onto the network, counted (its effects the harness performs inside its timing). */
+  private void route(int i, Ready.Outbound o, java.util.function.Consumer<Msg> post) {
+    if (o.to() == Ready.ALL_REPLICAS) {
+      traffic.peer(o.bytes(), n - 1);
+    } else if (o.to() < n) {
+      traffic.peer(o.bytes(), 1);
+    } else {
+      traffic.replies.add(1, o.bytes().length);
     }
-    EffectPerformer.perform(engines[i], r.effects, services[i], call -> timed(i, call), next -> handle(i, next));
+    EngineHarness.Router.replicas(n).route(i, o, post);
   }
 }
