@@ -1,0 +1,300 @@
+package org.bftws.core.hybrid;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+import org.bftws.core.async.AsyncMessage;
+import org.bftws.core.async.Pid;
+import org.bftws.core.codec.DecodeException;
+import org.bftws.core.config.GroupConfig;
+import org.bftws.core.crypto.threshold.Dealt;
+import org.bftws.core.crypto.threshold.SchemeId;
+import org.bftws.core.crypto.threshold.ThresholdParams;
+import org.bftws.core.crypto.threshold.ThresholdScheme;
+import org.bftws.core.crypto.threshold.Thresholds;
+import org.bftws.core.engine.Event;
+import org.bftws.core.engine.Ready;
+import org.bftws.core.message.Kind;
+import org.bftws.core.message.Request;
+import org.bftws.core.message.Signed;
+import org.bftws.core.replication.CoinConfig;
+import org.bftws.core.testkit.EffectPerformer;
+import org.bftws.core.testkit.HashChainApp;
+import org.bftws.core.testkit.Scheduler;
+import org.bftws.core.testkit.TestKeys;
+import org.bftws.core.testkit.TestRandom;
+
+/**
+ * n {@link HybridReplica}s with {@link HashChainApp}s, clients n, n+1, …, on a {@link Scheduler} (FIFO or the
+ * seeded draw); effects performed at once through {@link EffectPerformer}. Replicas not built are Byzantine or
+ * silent: messages to them are dropped and tests make them speak with {@link #forge}. A test may {@link #cut}
+ * messages (by sender, receiver and what they are) and {@link #slow} a replica: its messages leave only
+ * {@code delay} ticks after it sent them. Ticks are given only by {@link #tick}.
+ */
+final class HybridGroup {
+  static final ThresholdScheme CKS = Thresholds.scheme(SchemeId.CKS);
+  private static final int MAX_STEPS = 2_000_000;
+
+  /** Which messages are lost: sender, receiver, {@link #what} the message is. */
+  interface Cut {
+    boolean test(int from, int to, String what);
+  }
+
+  private record Msg(int from, int to, byte[] bytes) {}
+
+  private record Later(long due, Msg msg) {}
+
+  final int n;
+  final int f;
+  final long seed;
+  final GroupConfig cfg;
+  private final TestKeys keys;
+  private final Dealt coins;
+  private final Scheduler<Msg> net;
+  private final HybridReplica[] replicas;
+  private final HashChainApp[] apps;
+  /** Per replica: the requests it executed, in order. */
+  final List<List<Request>> executed = new ArrayList<>();
+  /** Per replica: seq to (epoch, digest) of each delivered batch. */
+  final List<Map<Long, String>> committed = new ArrayList<>();
+  final List<List<Event.Evidence>> evidence = new ArrayList<>();
+  private final List<Later> later = new ArrayList<>();
+  private final Map<Integer, Integer> delays = new HashMap<>();
+  private Cut cut = (from, to, what) -> false;
+  private final long[] nextNumber = new long[64];
+  private long now;
+  private int steps;
+
+  HybridGroup(int n, int f, long seed, Set<Integer> absent, Scheduler<?> scheduler, GroupConfig.Builder config) {
+    this.n = n;
+    this.f = f;
+    this.seed = seed;
+    this.cfg = config.set(GroupConfig.F, f).build();
+    this.keys = TestKeys.seeded(n + 8, seed);
+    this.coins = CKS.deal(new ThresholdParams(n, f + 1, f), TestRandom.seeded(seed));
+    @SuppressWarnings("unchecked")
+    Scheduler<Msg> s = (Scheduler<Msg>) scheduler;
+    this.net = s;
+    replicas = new HybridReplica[n];
+    apps = new HashChainApp[n];
+    for (int i = 0; i < n; i++) {
+      executed.add(new ArrayList<>());
+      committed.add(new HashMap<>());
+      evidence.add(new ArrayList<>());
+      if (!absent.contains(i)) {
+        CoinConfig coin = new CoinConfig(CKS, coins.group(), coins.share(i + 1), new byte[0]);
+        replicas[i] = HybridReplica.builder(cfg, i, keys.signer(i), keys.verifier()).coin(coin).build();
+        apps[i] = new HashChainApp();
+      }
+    }
+  }
+
+  static GroupConfig.Builder config(int timeout) {
+    return GroupConfig.builder().set(GroupConfig.VIEW_CHANGE_TIMEOUT, timeout).set(GroupConfig.RETRANSMIT_INTERVAL, 4)
+        .set(GroupConfig.MAX_BATCH_SIZE, 8).set(GroupConfig.CHECKPOINT_INTERVAL, 8);
+  }
+
+  HybridReplica replica(int i) {
+    return replicas[i];
+  }
+
+  boolean correct(int i) {
+    return replicas[i] != null;
+  }
+
+  void cut(Cut c) {
+    this.cut = c;
+  }
+
+  /** Replica i's messages leave {@code delay} ticks after it sent them (0: at once). */
+  void slow(int i, int delay) {
+    delays.put(i, delay);
+  }
+
+  /**
+   * Client c's next request, sent to every replica, on a sequence of its own (message number 1): requests sent
+   * at once on one sequence may be ordered out of their numbers' order, and the client table then skips the
+   * lower one as old (docs/engine.md), which would make "every request executed" untestable.
+   */
+  Request request(int c) {
+    int client = n + c;
+    Request q = new Request(client, "seq-" + client + "-" + (++nextNumber[c]), 1, false,
+        ("op " + c + "/" + nextNumber[c]).getBytes(StandardCharsets.US_ASCII));
+    byte[] s = Signed.sign(Kind.REQUEST, client, q.encode(), keys.signer(client)).encode();
+    for (int i = 0; i < n; i++) {
+      net.post(new Msg(client, i, s));
+    }
+    return q;
+  }
+
+  /** {@code q} signed by its client, as {@link #request} sent it. */
+  Signed signed(Request q) {
+    return Signed.sign(Kind.REQUEST, q.client(), q.encode(), keys.signer(q.client()));
+  }
+
+  /** A message of replica {@code from} (a Byzantine one) on instance pid, signed with its key. */
+  void forge(int from, int to, Pid pid, int type, byte[] payload) {
+    byte[] bytes = Signed.sign(Kind.ASYNC, from, new AsyncMessage(pid, type, payload).encode(), keys.signer(from))
+        .encode();
+    net.post(new Msg(from, to, bytes));
+  }
+
+  /** What a message is, for cuts: "hyb/0 PROPOSE", "abc ..." or the envelope's kind. */
+  static String what(byte[] bytes) {
+    try {
+      Signed s = Signed.decode(bytes);
+      if (s.kind() != Kind.ASYNC) {
+        return s.kind().toString();
+      }
+      AsyncMessage m = AsyncMessage.decode(s.body());
+      List<String> seg = m.pid().segments();
+      if (seg.size() == 2 && seg.get(0).equals("hyb")) {
+        return m.pid() + " " + Epoch.Type.values()[m.type() - 1];
+      }
+      return m.pid().toString();
+    } catch (DecodeException e) {
+      return "?";
+    }
+  }
+
+  void tick() {
+    now++;
+    for (int i = 0; i < n; i++) {
+      if (replicas[i] != null) {
+        handle(i, replicas[i].tick());
+      }
+    }
+    for (var it = later.iterator(); it.hasNext(); ) {
+      Later l = it.next();
+      if (l.due() <= now) {
+        net.post(l.msg());
+        it.remove();
+      }
+    }
+  }
+
+  /** Delivers messages until none is in flight. */
+  void run() {
+    for (Msg m = net.next(); m != null; m = net.next()) {
+      if (++steps > MAX_STEPS) {
+        throw new AssertionError("no quiescence after " + MAX_STEPS + " messages, seed " + seed);
+      }
+      if (m.to() < n && replicas[m.to()] != null && !cut.test(m.from(), m.to(), what(m.bytes()))) {
+        handle(m.to(), replicas[m.to()].receive(m.bytes()));
+      }
+    }
+  }
+
+  /** Runs, ticking between quiescent points, until {@code done} or {@code maxTicks} ticks passed. */
+  boolean runUntil(BooleanSupplier done, int maxTicks) {
+    for (int t = 0; t <= maxTicks; t++) {
+      run();
+      if (done.getAsBoolean()) {
+        return true;
+      }
+      tick();
+    }
+    return false;
+  }
+
+  long now() {
+    return now;
+  }
+
+  boolean executedEverywhere(Request q) {
+    for (int i = 0; i < n; i++) {
+      if (replicas[i] != null && executed.get(i).stream().noneMatch(r -> r.id().equals(q.id()))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private void handle(int i, Ready r) {
+    for (Event e : r.events) {
+      if (e instanceof Event.Evidence ev) {
+        evidence.get(i).add(ev);
+      } else if (e instanceof Event.Committed c) {
+        String before = committed.get(i).put(c.seq(), c.view() + ":" + java.util.HexFormat.of().formatHex(c.digest()));
+        if (before != null) {
+          throw new AssertionError("replica " + i + " delivered seq " + c.seq() + " twice, seed " + seed);
+        }
+      }
+    }
+    int delay = delays.getOrDefault(i, 0);
+    for (Ready.Outbound o : r.messages) {
+      List<Integer> to = new ArrayList<>();
+      if (o.to() == Ready.ALL_REPLICAS) {
+        for (int j = 0; j < n; j++) {
+          if (j != i) {
+            to.add(j);
+          }
+        }
+      } else {
+        to.add(o.to());
+      }
+      for (int j : to) {
+        Msg m = new Msg(i, j, o.bytes());
+        if (delay > 0) {
+          later.add(new Later(now + delay, m));
+        } else {
+          net.post(m);
+        }
+      }
+    }
+    EffectPerformer.perform(replicas[i], r.effects, EffectPerformer.of(apps[i], ex -> executed.get(i).addAll(ex.requests())),
+        next -> handle(i, next));
+  }
+
+  /** Every correct replica executed the same requests in the same order (a prefix of the longest). */
+  void assertAgreement() {
+    List<Request> longest = List.of();
+    for (int i = 0; i < n; i++) {
+      if (replicas[i] != null && executed.get(i).size() > longest.size()) {
+        longest = executed.get(i);
+      }
+    }
+    for (int i = 0; i < n; i++) {
+      if (replicas[i] == null) {
+        continue;
+      }
+      List<Request> mine = executed.get(i);
+      for (int k = 0; k < mine.size(); k++) {
+        if (!mine.get(k).id().equals(longest.get(k).id())) {
+          throw new AssertionError("replica " + i + " executed " + mine.get(k).id() + " at " + k + " where another "
+              + "executed " + longest.get(k).id() + ", seed " + seed);
+        }
+      }
+      for (var e : committed.get(i).entrySet()) {
+        for (int j = 0; j < n; j++) {
+          String other = replicas[j] == null ? null : committed.get(j).get(e.getKey());
+          if (other != null && !other.equals(e.getValue())) {
+            throw new AssertionError("replicas " + i + " and " + j + " delivered different batches at seq "
+                + e.getKey() + ", seed " + seed);
+          }
+        }
+      }
+    }
+  }
+
+  String describe() {
+    StringBuilder b = new StringBuilder("seed " + seed + " tick " + now);
+    for (int i = 0; i < n; i++) {
+      b.append("\n  ").append(i).append(": ").append(replicas[i] == null ? "absent" : replicas[i].describe());
+    }
+    return b.toString();
+  }
+
+  static Scheduler<Object> fifo() {
+    return Scheduler.fifo();
+  }
+
+  static Scheduler<Object> seeded(long seed) {
+    return Scheduler.seeded(new Random(seed));
+  }
+}
