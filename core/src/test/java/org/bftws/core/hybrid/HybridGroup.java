@@ -22,6 +22,7 @@ import org.bftws.core.engine.Ready;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.Signed;
+import org.bftws.core.message.hybrid.LaneBatch;
 import org.bftws.core.replication.CoinConfig;
 import org.bftws.core.testkit.EffectPerformer;
 import org.bftws.core.testkit.HashChainApp;
@@ -65,6 +66,8 @@ final class HybridGroup {
   final List<List<Event.Evidence>> evidence = new ArrayList<>();
   private final List<Later> later = new ArrayList<>();
   private final Map<Integer, Integer> delays = new HashMap<>();
+  /** Replicas whose engine runs but whose proposals are equivocated: Byzantine, not checked. */
+  private final Set<Integer> equivocators = new java.util.HashSet<>();
   private Cut cut = (from, to, what) -> false;
   private final long[] nextNumber = new long[64];
   private long now;
@@ -104,7 +107,15 @@ final class HybridGroup {
   }
 
   boolean correct(int i) {
-    return replicas[i] != null;
+    return replicas[i] != null && !equivocators.contains(i);
+  }
+
+  /**
+   * Replica i is Byzantine: its engine runs, but each batch it proposes as leader reaches the odd-numbered
+   * replicas as another batch for the same seq (its requests reversed, or none), signed with its key.
+   */
+  void equivocate(int i) {
+    equivocators.add(i);
   }
 
   void cut(Cut c) {
@@ -208,7 +219,7 @@ final class HybridGroup {
 
   boolean executedEverywhere(Request q) {
     for (int i = 0; i < n; i++) {
-      if (replicas[i] != null && executed.get(i).stream().noneMatch(r -> r.id().equals(q.id()))) {
+      if (correct(i) && executed.get(i).stream().noneMatch(r -> r.id().equals(q.id()))) {
         return false;
       }
     }
@@ -239,7 +250,7 @@ final class HybridGroup {
         to.add(o.to());
       }
       for (int j : to) {
-        Msg m = new Msg(i, j, o.bytes());
+        Msg m = new Msg(i, j, equivocators.contains(i) && j % 2 == 1 ? twin(i, o.bytes()) : o.bytes());
         if (delay > 0) {
           later.add(new Later(now + delay, m));
         } else {
@@ -251,16 +262,32 @@ final class HybridGroup {
         next -> handle(i, next));
   }
 
+  /** For an equivocator's PROPOSE: another batch for the same seq on the same chain; other messages as sent. */
+  private byte[] twin(int i, byte[] bytes) {
+    if (!what(bytes).endsWith("PROPOSE")) {
+      return bytes;
+    }
+    AsyncMessage m = AsyncMessage.decode(Signed.decode(bytes).body());
+    LaneBatch b = LaneBatch.decode(m.payload(), 4096);
+    List<byte[]> other = new ArrayList<>(b.payloads());
+    java.util.Collections.reverse(other);
+    if (other.size() < 2) {
+      other.clear();
+    }
+    byte[] body = new AsyncMessage(m.pid(), m.type(), new LaneBatch(b.seq(), b.prev(), other).encode()).encode();
+    return Signed.sign(Kind.ASYNC, i, body, keys.signer(i)).encode();
+  }
+
   /** Every correct replica executed the same requests in the same order (a prefix of the longest). */
   void assertAgreement() {
     List<Request> longest = List.of();
     for (int i = 0; i < n; i++) {
-      if (replicas[i] != null && executed.get(i).size() > longest.size()) {
+      if (correct(i) && executed.get(i).size() > longest.size()) {
         longest = executed.get(i);
       }
     }
     for (int i = 0; i < n; i++) {
-      if (replicas[i] == null) {
+      if (!correct(i)) {
         continue;
       }
       List<Request> mine = executed.get(i);
@@ -272,7 +299,7 @@ final class HybridGroup {
       }
       for (var e : committed.get(i).entrySet()) {
         for (int j = 0; j < n; j++) {
-          String other = replicas[j] == null ? null : committed.get(j).get(e.getKey());
+          String other = correct(j) ? committed.get(j).get(e.getKey()) : null;
           if (other != null && !other.equals(e.getValue())) {
             throw new AssertionError("replicas " + i + " and " + j + " delivered different batches at seq "
                 + e.getKey() + ", seed " + seed);

@@ -12,8 +12,9 @@ import org.junit.Test;
 
 /**
  * Seeded runs of whole hybrid groups on the seeded-draw scheduler (any message in flight next): per seed, a
- * group of 4 (every fifth seed 7), up to f replicas silent (the epoch-0 leader among them on some seeds), on
- * some seeds a correct replica whose messages leave late, and clients submitting requests at random ticks.
+ * group of 4 (every fifth seed 7), up to f replicas silent (the epoch-0 leader among them on some seeds) or
+ * Byzantine (proposing two batches for each seq it leads, to the even and the odd replicas), on some seeds a
+ * correct replica whose messages leave late, and clients submitting requests at random ticks.
  * Properties: agreement (every correct replica delivers the same batch at each seq and executes the same
  * requests in the same order) and delivery (every submitted request is executed at every correct replica).
  * A failure names its seed; {@code -Dhybrid.seeds=N} sets how many (default 30).
@@ -23,16 +24,20 @@ public class HybridSweepTest {
 
   @Test
   public void agreementAndDeliveryOverSeeds() {
+    long withFallback = 0;
     for (long seed = 1; seed <= SEEDS; seed++) {
       try {
-        runSeed(seed);
+        withFallback += runSeed(seed) > 0 ? 1 : 0;
       } catch (AssertionError | RuntimeException e) {
         throw new AssertionError("seed " + seed + ": " + e.getMessage(), e);
       }
     }
+    System.out.println("hybrid sweep: " + SEEDS + " seeds, " + withFallback + " with a fallback");
+    assertTrue("the sweep never left the fast lane", withFallback > 0);
   }
 
-  private static void runSeed(long seed) {
+  /** One seed's run; returns the fallbacks the first correct replica completed. */
+  private static long runSeed(long seed) {
     Random rng = new Random(seed);
     int n = seed % 5 == 0 ? 7 : 4;
     int f = (n - 1) / 3;
@@ -46,6 +51,12 @@ public class HybridSweepTest {
     }
     int timeout = 10 + rng.nextInt(20);
     HybridGroup g = new HybridGroup(n, f, seed, silent, HybridGroup.seeded(seed), HybridGroup.config(timeout));
+    if (silent.size() < f && rng.nextBoolean()) {
+      int liar = rng.nextInt(n);
+      if (!silent.contains(liar)) {
+        g.equivocate(liar); // Byzantine: its proposals as leader are equivocated
+      }
+    }
     if (rng.nextInt(3) == 0) {
       int slow = rng.nextInt(n);
       if (g.correct(slow)) {
@@ -64,5 +75,11 @@ public class HybridSweepTest {
     boolean done = g.runUntil(() -> sent.stream().allMatch(g::executedEverywhere), 40 * timeout);
     g.assertAgreement();
     assertTrue("not every request executed everywhere: " + g.describe(), done);
+    for (int i = 0; i < n; i++) {
+      if (g.correct(i)) {
+        return g.replica(i).fallbacks();
+      }
+    }
+    return 0;
   }
 }
