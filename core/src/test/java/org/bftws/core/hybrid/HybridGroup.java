@@ -64,6 +64,10 @@ final class HybridGroup {
   /** Per replica: seq to (epoch, digest) of each delivered batch. */
   final List<Map<Long, String>> committed = new ArrayList<>();
   final List<List<Event.Evidence>> evidence = new ArrayList<>();
+  /** Per replica: the random number each executed request got (hex). */
+  final List<Map<String, String>> randoms = new ArrayList<>();
+  /** Per replica: the checkpoints that became stable there. */
+  final List<List<Long>> stable = new ArrayList<>();
   private final List<Later> later = new ArrayList<>();
   private final Map<Integer, Integer> delays = new HashMap<>();
   /** Replicas whose engine runs but whose proposals are equivocated: Byzantine, not checked. */
@@ -89,6 +93,8 @@ final class HybridGroup {
       executed.add(new ArrayList<>());
       committed.add(new HashMap<>());
       evidence.add(new ArrayList<>());
+      randoms.add(new HashMap<>());
+      stable.add(new ArrayList<>());
       if (!absent.contains(i)) {
         CoinConfig coin = new CoinConfig(CKS, coins.group(), coins.share(i + 1), new byte[0]);
         replicas[i] = HybridReplica.builder(cfg, i, keys.signer(i), keys.verifier()).coin(coin).build();
@@ -133,8 +139,13 @@ final class HybridGroup {
    * lower one as old (docs/engine.md), which would make "every request executed" untestable.
    */
   Request request(int c) {
+    return request(c, false);
+  }
+
+  /** The same, randomized or not (CT algorithm: the group's coin gives its random number). */
+  Request request(int c, boolean randomized) {
     int client = n + c;
-    Request q = new Request(client, "seq-" + client + "-" + (++nextNumber[c]), 1, false,
+    Request q = new Request(client, "seq-" + client + "-" + (++nextNumber[c]), 1, randomized,
         ("op " + c + "/" + nextNumber[c]).getBytes(StandardCharsets.US_ASCII));
     byte[] s = Signed.sign(Kind.REQUEST, client, q.encode(), keys.signer(client)).encode();
     for (int i = 0; i < n; i++) {
@@ -230,6 +241,8 @@ final class HybridGroup {
     for (Event e : r.events) {
       if (e instanceof Event.Evidence ev) {
         evidence.get(i).add(ev);
+      } else if (e instanceof Event.CheckpointStable cs) {
+        stable.get(i).add(cs.seq());
       } else if (e instanceof Event.Committed c) {
         String before = committed.get(i).put(c.seq(), c.view() + ":" + java.util.HexFormat.of().formatHex(c.digest()));
         if (before != null) {
@@ -258,8 +271,15 @@ final class HybridGroup {
         }
       }
     }
-    EffectPerformer.perform(replicas[i], r.effects, EffectPerformer.of(apps[i], ex -> executed.get(i).addAll(ex.requests())),
+    EffectPerformer.perform(replicas[i], r.effects, EffectPerformer.of(apps[i], ex -> record(i, ex)),
         next -> handle(i, next));
+  }
+
+  private void record(int i, org.bftws.core.engine.Effect.Execute ex) {
+    executed.get(i).addAll(ex.requests());
+    for (int k = 0; k < ex.requests().size(); k++) {
+      randoms.get(i).put(ex.requests().get(k).id().toString(), java.util.HexFormat.of().formatHex(ex.randoms().get(k)));
+    }
   }
 
   /** For an equivocator's PROPOSE: another batch for the same seq on the same chain; other messages as sent. */

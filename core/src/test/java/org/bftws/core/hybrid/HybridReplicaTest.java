@@ -140,6 +140,32 @@ public class HybridReplicaTest {
     g.assertAgreement();
   }
 
+  // Reference: Castro-Liskov §4.3 (checkpoints), integrity paper §5 (CT: a coin per randomized request)
+  @Test
+  public void checkpointsBecomeStableAndRandomizedRequestsGetOneNumberAcrossAFallback() {
+    HybridGroup g = group(Set.of());
+    List<Request> sent = new ArrayList<>();
+    for (int k = 0; k < 20; k++) {
+      if (k == 10) {
+        g.cut((from, to, what) -> from == 0 && what.startsWith("hyb/0 ")); // a fallback half way
+      }
+      Request q = g.request(k % 2, k % 3 == 0);
+      sent.add(q);
+      assertTrue(g.describe(), g.runUntil(() -> g.executedEverywhere(q), 10 * TIMEOUT));
+    }
+    g.assertAgreement();
+    for (int i = 0; i < 4; i++) {
+      assertEquals(1, g.replica(i).fallbacks());
+      assertTrue("stable " + g.stable.get(i), g.stable.get(i).contains(16L));
+      assertEquals(16, g.replica(i).stableCheckpoint());
+      for (int k = 0; k < 20; k += 3) {
+        String random = g.randoms.get(i).get(sent.get(k).id().toString());
+        assertTrue("request " + k + " got a random number", random != null && !random.isEmpty());
+        assertEquals(g.randoms.get(0).get(sent.get(k).id().toString()), random);
+      }
+    }
+  }
+
   @Test
   public void separatedExecutionIsRefusedAtConstructionNamingTheKeys() {
     GroupConfig cfg = GroupConfig.builder().executing(List.of(0, 1, 2)).build();
