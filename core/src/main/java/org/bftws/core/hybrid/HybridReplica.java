@@ -14,7 +14,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import org.bftws.core.async.Context;
 import org.bftws.core.async.Pid;
-import org.bftws.core.codec.DecodeException;
 import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.Digests;
 import org.bftws.core.crypto.Signer;
@@ -38,6 +37,7 @@ import org.bftws.core.replication.CoinConfig;
 import org.bftws.core.replication.Coins;
 import org.bftws.core.replication.ExecutionPipeline;
 import org.bftws.core.replication.RandomizedOperations;
+import org.bftws.core.replication.RequestIntake;
 
 /**
  * Hybrid ordering (docs/design/hybrid.md): epochs of a leader-based fast lane (PBFT's normal case over a hash
@@ -73,6 +73,7 @@ public final class HybridReplica implements Engine {
   private final Verifier verifier;
   private final Context ctx;
   private final ClientRequests requests;
+  private final RequestIntake intake;
   private final Blocks blocks;
   private final ExecutionPipeline execution;
   private final Checkpoints checkpoints;
@@ -165,6 +166,7 @@ public final class HybridReplica implements Engine {
     this.verifier = verifier;
     this.ctx = new Context(n, cfg.f(), id, signer, verifier, coin);
     this.requests = new ClientRequests(cfg, id, signer, verifier, operations);
+    this.intake = new RequestIntake(requests, verifier, pending);
     this.execution = new ExecutionPipeline(requests, () -> out, new ExecutionHooks(), true);
     Host host = new Host();
     this.checkpoints = Checkpoints.forEngine(cfg, id, signer, verifier, requests, TAG, host);
@@ -244,15 +246,16 @@ public final class HybridReplica implements Engine {
   /**
    * The slow-leader rule (Aardvark §4.3's expected throughput, measured against the fallback): a fast lane
    * may take no longer per delivery than this replica's recent fallbacks took, and never longer than the
-   * view-change timeout (before any fallback ran, that timeout).
+   * view-change timeout. Before any fallback ran the budget is the smallest, {@link #MIN_BUDGET}: with the
+   * timeout instead, a first leader slow just under it would never be replaced, and no fallback would ever be
+   * measured. So a group learns what the fallback costs by running one early, at most once needlessly.
    */
   long budget() {
-    int timeout = cfg.get(GroupConfig.VIEW_CHANGE_TIMEOUT);
     if (fallbackCosts.isEmpty()) {
-      return timeout;
+      return MIN_BUDGET;
     }
     long mean = fallbackCosts.stream().mapToLong(Long::longValue).sum() / fallbackCosts.size();
-    return Math.max(MIN_BUDGET, Math.min(timeout, mean));
+    return Math.max(MIN_BUDGET, Math.min(cfg.get(GroupConfig.VIEW_CHANGE_TIMEOUT), mean));
   }
 
   private Long oldestWanted() {
@@ -280,59 +283,14 @@ public final class HybridReplica implements Engine {
   }
 
   private void onRequest(Signed s) {
-    Request q;
-    try {
-      q = Request.decode(s.body());
-    } catch (DecodeException e) {
-      evidence(s.sender(), "malformed REQUEST: " + e.getMessage());
-      return;
-    }
-    if (pending.containsKey(q.id()) && Arrays.equals(pending.get(q.id()).signature(), s.signature())) {
-      return; // a retransmission of a request held already
-    }
-    if (!s.verify(verifier)) {
-      evidence(s.sender(), "bad signature on REQUEST");
-      return;
-    }
-    String refusal = requests.refusal(s, q);
-    if (refusal != null) {
-      evidence(s.sender(), refusal);
-      return;
-    }
-    if (requests.answeredFromCache(q, 0, out) || !requests.admissible(q, pending.size())) {
-      return;
-    }
-    if (pending.putIfAbsent(q.id(), s) == null) {
+    Request q = intake.admit(s, r -> null, this::evidence, out);
+    if (q != null && pending.putIfAbsent(q.id(), s) == null) {
       arrival.put(q.id(), now);
     }
   }
 
-  /** Lane and fallback validity for one payload: an authentic, well-formed client request. */
-  private boolean validPayload(byte[] payload) {
-    Signed q;
-    Signed known;
-    try {
-      q = Signed.decode(payload);
-      if (q.kind() != Kind.REQUEST) {
-        return false;
-      }
-      known = pending.get(Request.decode(q.body()).id());
-    } catch (DecodeException e) {
-      return false;
-    }
-    return requests.invalidInBatch(q, known != null && Arrays.equals(known.signature(), q.signature())) == null;
-  }
-
-  /** A request the client table would still run, on the delivered prefix. */
   private boolean wanted(byte[] payload) {
-    Request r;
-    try {
-      r = Request.decode(Signed.decode(payload).body());
-    } catch (DecodeException e) {
-      return false;
-    }
-    Long ahead = deliveredAhead.get(r.sequenceId());
-    return requests.wouldRun(r) && (ahead == null || r.messageNumber() > ahead);
+    return intake.wanted(payload, deliveredAhead);
   }
 
   // ---------------------------------------------------------------- epochs, delivery
@@ -490,7 +448,7 @@ public final class HybridReplica implements Engine {
 
     @Override
     public boolean validPayload(byte[] payload) {
-      return HybridReplica.this.validPayload(payload);
+      return intake.valid(payload);
     }
 
     /**

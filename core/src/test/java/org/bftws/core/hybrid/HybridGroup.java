@@ -17,6 +17,8 @@ import org.bftws.core.crypto.threshold.SchemeId;
 import org.bftws.core.crypto.threshold.ThresholdParams;
 import org.bftws.core.crypto.threshold.ThresholdScheme;
 import org.bftws.core.crypto.threshold.Thresholds;
+import org.bftws.core.async.AsyncReplica;
+import org.bftws.core.engine.Engine;
 import org.bftws.core.engine.Event;
 import org.bftws.core.engine.Ready;
 import org.bftws.core.message.Kind;
@@ -57,7 +59,7 @@ final class HybridGroup {
   private final TestKeys keys;
   private final Dealt coins;
   private final Scheduler<Msg> net;
-  private final HybridReplica[] replicas;
+  private final Engine[] replicas;
   private final HashChainApp[] apps;
   /** Per replica: the requests it executed, in order. */
   final List<List<Request>> executed = new ArrayList<>();
@@ -78,6 +80,12 @@ final class HybridGroup {
   private int steps;
 
   HybridGroup(int n, int f, long seed, Set<Integer> absent, Scheduler<?> scheduler, GroupConfig.Builder config) {
+    this(n, f, seed, absent, scheduler, config, false);
+  }
+
+  /** With {@code async}: SINTRA's engine ({@code AsyncReplica}) instead, to compare the two on one network. */
+  HybridGroup(int n, int f, long seed, Set<Integer> absent, Scheduler<?> scheduler, GroupConfig.Builder config,
+      boolean async) {
     this.n = n;
     this.f = f;
     this.seed = seed;
@@ -87,7 +95,7 @@ final class HybridGroup {
     @SuppressWarnings("unchecked")
     Scheduler<Msg> s = (Scheduler<Msg>) scheduler;
     this.net = s;
-    replicas = new HybridReplica[n];
+    replicas = new Engine[n];
     apps = new HashChainApp[n];
     for (int i = 0; i < n; i++) {
       executed.add(new ArrayList<>());
@@ -97,7 +105,8 @@ final class HybridGroup {
       stable.add(new ArrayList<>());
       if (!absent.contains(i)) {
         CoinConfig coin = new CoinConfig(CKS, coins.group(), coins.share(i + 1), new byte[0]);
-        replicas[i] = HybridReplica.builder(cfg, i, keys.signer(i), keys.verifier()).coin(coin).build();
+        replicas[i] = async ? AsyncReplica.builder(cfg, i, keys.signer(i), keys.verifier()).coin(coin).build()
+            : HybridReplica.builder(cfg, i, keys.signer(i), keys.verifier()).coin(coin).build();
         apps[i] = new HashChainApp();
       }
     }
@@ -109,7 +118,7 @@ final class HybridGroup {
   }
 
   HybridReplica replica(int i) {
-    return replicas[i];
+    return (HybridReplica) replicas[i];
   }
 
   boolean correct(int i) {
@@ -226,6 +235,17 @@ final class HybridGroup {
 
   long now() {
     return now;
+  }
+
+  /** The correct replicas that executed q. */
+  int executedAt(Request q) {
+    int count = 0;
+    for (int i = 0; i < n; i++) {
+      if (correct(i) && executed.get(i).stream().anyMatch(r -> r.id().equals(q.id()))) {
+        count++;
+      }
+    }
+    return count;
   }
 
   boolean executedEverywhere(Request q) {
