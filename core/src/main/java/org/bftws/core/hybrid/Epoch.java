@@ -128,6 +128,11 @@ final class Epoch extends Protocol {
     return switched;
   }
 
+  /** A peer left the lane while this replica did not: it may lack this replica's votes (a lossy link). */
+  boolean peerSwitched() {
+    return !switched && !switches.isEmpty();
+  }
+
   boolean isLeader() {
     return leader == ctx.id();
   }

@@ -66,6 +66,11 @@ public final class HybridReplica implements Engine {
   private static final int COSTS_KEPT = 4;
   /** The smallest switch budget in ticks: one tick could end an epoch between two messages of a good leader. */
   static final int MIN_BUDGET = 2;
+  /**
+   * Stalled intervals in which an idle replica resends its epoch's messages because a peer switched alone: that
+   * peer may have lost the commits the others delivered on, and its own resent copies are dropped unseen.
+   */
+  private static final int RESENDS_FOR_PEERS = 3;
 
   private final GroupConfig cfg;
   private final int id;
@@ -100,6 +105,7 @@ public final class HybridReplica implements Engine {
   private long epochStart;
   private long lastProgress;
   private long switchedAt = -1;
+  private int resendsForPeers;
   private final ArrayDeque<Long> fallbackCosts = new ArrayDeque<>();
   private long fallbacks;
   private boolean dirty;
@@ -228,7 +234,9 @@ public final class HybridReplica implements Engine {
       ctx.newInterval();
       boolean stalled = lastDelivered == deliveredAtLastRetransmit;
       deliveredAtLastRetransmit = lastDelivered;
-      if (stalled && (!pending.isEmpty() || epoch.switched() || fallback != null) && ctx.takingPart()) {
+      boolean forPeer = epoch.peerSwitched() && resendsForPeers < RESENDS_FOR_PEERS;
+      if (stalled && (!pending.isEmpty() || epoch.switched() || fallback != null || forPeer) && ctx.takingPart()) {
+        resendsForPeers += forPeer ? 1 : 0;
         merge(ctx.retransmit());
       }
       if (stalled) {
@@ -303,6 +311,7 @@ public final class HybridReplica implements Engine {
     proposed.clear();
     epochStart = now;
     switchedAt = -1;
+    resendsForPeers = 0;
   }
 
   /** Leader proposals, fast-lane deliveries, the fallback, until nothing changes. */

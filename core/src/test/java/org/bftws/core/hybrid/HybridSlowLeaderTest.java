@@ -18,12 +18,12 @@ import org.junit.Test;
  */
 public class HybridSlowLeaderTest {
   private static final int TIMEOUT = 20;
-  private static final int TICKS = 600;
+  private static final int TICKS = 300;
 
   @Test
   public void aSlowLeaderDoesNotHoldTheGroupBelowTheAsynchronousEngine() {
     StringBuilder table = new StringBuilder("delay | hybrid | async | ratio\n");
-    for (int delay : new int[] {1, 5, 10, 15, 19}) {
+    for (int delay : new int[] {1, 10, 19}) {
       long hybrid = completed(false, delay);
       long async = completed(true, delay);
       double ratio = (double) hybrid / async;
