@@ -58,6 +58,9 @@ final class Epoch extends Protocol {
     /** The highest seq delivered here. */
     long delivered();
 
+    /** The digest of the batch delivered at seq if that is the highest delivered here, else null. */
+    byte[] deliveredDigest(long seq);
+
     /** A batch accepted from the leader (or fetched), to serve to peers that lack it. */
     void store(LaneBatch batch);
 
@@ -101,6 +104,8 @@ final class Epoch extends Protocol {
   private final TreeMap<Integer, LaneSwitch> switches = new TreeMap<>();
   private boolean switched;
   private boolean proposedFallback;
+  /** Slot instances {@code pid/s} are registered up to here (the lane's window moves with deliveries). */
+  private long openedUpTo;
   /** The leader's next seq and its predecessor's digest. */
   private long nextSeq;
   private byte[] lastProposed;
@@ -120,6 +125,7 @@ final class Epoch extends Protocol {
     this.certificates = new MultiSignature(ctx, quorum);
     this.nextSeq = base + 1;
     this.lastProposed = this.baseDigest;
+    this.openedUpTo = base;
     this.agreement = ctx.router().register(new MultiValuedAgreement(ctx, pid.child("mvba"), this::validVector,
         value -> host.decided(this, FallbackVector.decode(value, ctx.n(), maxBatch), Digests.sha256(value))));
   }
@@ -144,8 +150,17 @@ final class Epoch extends Protocol {
 
   // ---------------------------------------------------------------- the leader
 
-  /** The leader proposes while it has requests and fewer than the outstanding limit undelivered. */
+  /**
+   * Moves the lane's window: slots up to the delivered seq are closed (their late messages dropped; what this
+   * replica sent for them stays resendable until the engine forgets it), slots up to the window's top opened.
+   * Then the leader proposes while it has requests and fewer than the outstanding limit undelivered.
+   */
   void propose() {
+    ctx.router().closeBelow(pid, host.delivered() + 1);
+    for (long s = Math.max(openedUpTo, host.delivered()) + 1; s <= host.delivered() + window; s++) {
+      ctx.router().register(new Slot(this, s));
+    }
+    openedUpTo = Math.max(openedUpTo, host.delivered() + window);
     if (!isLeader() || switched) {
       return;
     }
@@ -155,7 +170,7 @@ final class Epoch extends Protocol {
         return;
       }
       LaneBatch b = new LaneBatch(nextSeq, lastProposed, batch);
-      multicast(Type.PROPOSE, b.encode());
+      slotcast(nextSeq, Type.PROPOSE, b.encode());
       lastProposed = b.digest();
       nextSeq++;
     }
@@ -163,14 +178,65 @@ final class Epoch extends Protocol {
 
   // ---------------------------------------------------------------- messages
 
+  /** SWITCH travels on the epoch's own instance; the lane's messages on their slot's ({@link Slot}). */
   @Override
   protected void onMessage(int sender, int type, byte[] payload) {
+    if (AsyncKind.of(Type.class, type, "hybrid lane") != Type.SWITCH) {
+      throw new DecodeException("hybrid lane message type " + type + " outside a slot");
+    }
+    onSwitch(sender, LaneSwitch.decode(payload, ctx.n(), maxBatch));
+  }
+
+  /** A PROPOSE, PREPARE or COMMIT of slot seq: its seq must be the slot's. */
+  private void onSlot(int sender, long seq, int type, byte[] payload) {
     switch (AsyncKind.of(Type.class, type, "hybrid lane")) {
-      case PROPOSE -> onPropose(sender, LaneBatch.decode(payload, maxBatch));
-      case PREPARE -> onPrepare(sender, LaneVote.decode(payload));
-      case COMMIT -> onCommit(sender, LaneVote.decode(payload));
-      case SWITCH -> onSwitch(sender, LaneSwitch.decode(payload, ctx.n(), maxBatch));
-      default -> throw new DecodeException("hybrid lane message type " + type);
+      case PROPOSE -> {
+        LaneBatch b = LaneBatch.decode(payload, maxBatch);
+        checkSlot(seq, b.seq());
+        onPropose(sender, b);
+      }
+      case PREPARE -> {
+        LaneVote v = LaneVote.decode(payload);
+        checkSlot(seq, v.seq());
+        onPrepare(sender, v);
+      }
+      case COMMIT -> {
+        LaneVote v = LaneVote.decode(payload);
+        checkSlot(seq, v.seq());
+        onCommit(sender, v);
+      }
+      default -> throw new DecodeException("SWITCH on slot " + seq);
+    }
+  }
+
+  private static void checkSlot(long slot, long seq) {
+    if (slot != seq) {
+      throw new DecodeException("seq " + seq + " on slot " + slot);
+    }
+  }
+
+  private void slotcast(long seq, Type type, byte[] payload) {
+    ctx.multicast(pid.child(seq), type.code(), payload);
+  }
+
+  /**
+   * One slot of the lane, {@code pid/s}: its own instance so that the router drops late messages once the
+   * slot is delivered and the context forgets what was sent and received for it (bounded memory in an epoch
+   * that lasts, as the asynchronous channel's rounds are).
+   */
+  private static final class Slot extends Protocol {
+    private final Epoch epoch;
+    private final long seq;
+
+    Slot(Epoch epoch, long seq) {
+      super(epoch.ctx, epoch.pid.child(seq));
+      this.epoch = epoch;
+      this.seq = seq;
+    }
+
+    @Override
+    protected void onMessage(int sender, int type, byte[] payload) {
+      epoch.onSlot(sender, seq, type, payload);
     }
   }
 
@@ -230,11 +296,15 @@ final class Epoch extends Protocol {
     }
     votedPrepare.add(seq);
     byte[] d = b.digest();
-    multicast(Type.PREPARE, new LaneVote(seq, d, ctx.sign(pid.bind("prepare", LaneVote.prepared(seq, d)))).encode());
+    slotcast(seq, Type.PREPARE, new LaneVote(seq, d, ctx.sign(pid.bind("prepare", LaneVote.prepared(seq, d)))).encode());
   }
 
+  /** On the prepared chain, or on the batch delivered at seq−1 (committed is stronger than prepared). */
   private boolean chainsOn(LaneBatch b) {
     byte[] before = b.seq() - 1 == base ? baseDigest : prepared.get(b.seq() - 1);
+    if (before == null) {
+      before = host.deliveredDigest(b.seq() - 1);
+    }
     return before != null && Arrays.equals(before, b.prev());
   }
 
@@ -284,7 +354,7 @@ final class Epoch extends Protocol {
       prepared.put(s, d);
       certificateOf.put(s, certificates.combine(pid.bind("prepare", LaneVote.prepared(s, d)), shares));
       if (!switched) {
-        multicast(Type.COMMIT, new LaneVote(s, d, new byte[0]).encode());
+        slotcast(s, Type.COMMIT, new LaneVote(s, d, new byte[0]).encode());
       }
       vote(s + 1);
     }

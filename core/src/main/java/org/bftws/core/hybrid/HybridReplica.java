@@ -408,7 +408,17 @@ public final class HybridReplica implements Engine {
       deliveredAhead.merge(r.sequenceId(), r.messageNumber(), Math::max);
     }
     coins.committed(seq, digest, batch);
+    forgetOldSlots();
     executeDelivered();
+  }
+
+  /**
+   * What this replica sent for the lane's delivered slots is kept while a peer may still be in them: above the
+   * stable checkpoint (below it a peer catches up by state transfer), and at most the log window of seqs.
+   */
+  private void forgetOldSlots() {
+    long keepAbove = Math.max(checkpoints.stableSeq(), lastDelivered - cfg.logWindow());
+    ctx.forgetSent(ROOT.child(epoch.number), keepAbove + 1);
   }
 
   /** Delivered batches to execution, in order, pausing for a checkpoint's capture and for coins. */
@@ -487,6 +497,11 @@ public final class HybridReplica implements Engine {
     }
 
     @Override
+    public byte[] deliveredDigest(long seq) {
+      return seq == lastDelivered ? lastDigest : null;
+    }
+
+    @Override
     public void store(LaneBatch batch) {
       blocks.store(batch);
     }
@@ -539,6 +554,7 @@ public final class HybridReplica implements Engine {
     public void discardUpTo(long seq) {
       coins.discardUpTo(seq);
       blocks.discardUpTo(seq);
+      forgetOldSlots();
     }
 
     /** A state transfer: the batches delivered but not executed are moot; the chain digest is not known. */
@@ -673,6 +689,16 @@ public final class HybridReplica implements Engine {
   @Override
   public int logSize() {
     return ctx.router().buffered();
+  }
+
+  /** Envelopes kept for retransmission (the lane's slots above the stable checkpoint, at most the log window). */
+  public int resendLog() {
+    return ctx.resendLog();
+  }
+
+  /** Protocol instances open here (the lane's window of slots, the fallback's agreement, the block store). */
+  public int instances() {
+    return ctx.router().instances();
   }
 
   /** Fallbacks completed here. */

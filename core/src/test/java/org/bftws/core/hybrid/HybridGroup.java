@@ -181,7 +181,7 @@ final class HybridGroup {
     net.post(new Msg(from, to, bytes));
   }
 
-  /** What a message is, for cuts: "hyb/0 PROPOSE", "abc ..." or the envelope's kind. */
+  /** What a message is, for cuts: "hyb/0 PROPOSE" (epoch 0's, whichever slot), a pid or the envelope's kind. */
   static String what(byte[] bytes) {
     try {
       Signed s = Signed.decode(bytes);
@@ -190,8 +190,8 @@ final class HybridGroup {
       }
       AsyncMessage m = AsyncMessage.decode(s.body());
       List<String> seg = m.pid().segments();
-      if (seg.size() == 2 && seg.get(0).equals("hyb")) {
-        return m.pid() + " " + Epoch.Type.values()[m.type() - 1];
+      if (seg.get(0).equals("hyb") && (seg.size() == 2 || seg.size() == 3 && seg.get(2).matches("[0-9]+"))) {
+        return "hyb/" + seg.get(1) + " " + Epoch.Type.values()[m.type() - 1]; // an epoch's SWITCH or a slot's
       }
       return m.pid().toString();
     } catch (DecodeException e) {

@@ -107,10 +107,10 @@ public class HybridReplicaTest {
     Signed sb = g.signed(b);
     LaneBatch one = new LaneBatch(1, new byte[32], List.of(sa.encode()));
     LaneBatch two = new LaneBatch(1, new byte[32], List.of(sb.encode()));
-    g.forge(0, 1, HybridReplica.ROOT.child(0), Epoch.Type.PROPOSE.code(), one.encode());
-    g.forge(0, 2, HybridReplica.ROOT.child(0), Epoch.Type.PROPOSE.code(), two.encode());
-    g.forge(0, 3, HybridReplica.ROOT.child(0), Epoch.Type.PROPOSE.code(), two.encode());
-    g.forge(0, 3, HybridReplica.ROOT.child(0), Epoch.Type.PROPOSE.code(), one.encode());
+    g.forge(0, 1, HybridReplica.ROOT.child(0).child(1), Epoch.Type.PROPOSE.code(), one.encode());
+    g.forge(0, 2, HybridReplica.ROOT.child(0).child(1), Epoch.Type.PROPOSE.code(), two.encode());
+    g.forge(0, 3, HybridReplica.ROOT.child(0).child(1), Epoch.Type.PROPOSE.code(), two.encode());
+    g.forge(0, 3, HybridReplica.ROOT.child(0).child(1), Epoch.Type.PROPOSE.code(), one.encode());
     assertTrue(g.describe(), g.runUntil(() -> g.executedEverywhere(a) && g.executedEverywhere(b), 10 * TIMEOUT));
     g.assertAgreement();
     assertTrue(g.evidence.get(3).stream().anyMatch(e -> e.node() == 0 && e.what().contains("two batches")));
@@ -164,6 +164,29 @@ public class HybridReplicaTest {
         assertEquals(g.randoms.get(0).get(sent.get(k).id().toString()), random);
       }
     }
+  }
+
+  // Reference: Castro-Liskov §4.3 (garbage collection at stable checkpoints)
+  @Test
+  public void aLongEpochKeepsItsResendLogAndInstancesWithinTheLogWindow() {
+    HybridGroup g = group(Set.of());
+    int window = g.cfg.logWindow();
+    int mostResent = 0;
+    int mostInstances = 0;
+    for (int k = 0; k < 120; k++) {
+      Request q = g.request(k % 2);
+      assertTrue(g.describe(), g.runUntil(() -> g.executedEverywhere(q), 10));
+      for (int i = 0; i < 4; i++) {
+        mostResent = Math.max(mostResent, g.replica(i).resendLog());
+        mostInstances = Math.max(mostInstances, g.replica(i).instances());
+      }
+    }
+    assertEquals("one epoch throughout", 0, g.replica(1).view());
+    // per slot a replica sends at most a PROPOSE, a PREPARE and a COMMIT; slots above the stable checkpoint
+    // and within the log window are kept
+    assertTrue("resend log " + mostResent, mostResent <= 3 * window);
+    // the open slots, the epoch, its agreement (n broadcasts and a binary agreement) and the block store
+    assertTrue("instances " + mostInstances, mostInstances <= window + 4 + 8);
   }
 
   @Test
