@@ -1,7 +1,6 @@
 package org.bftws.core.hybrid;
 
 import java.nio.ByteBuffer;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -19,6 +18,7 @@ import org.bftws.core.message.hybrid.LaneFetch;
  * served to peers that ask for it by (seq, digest). A replica fetches a batch that q commits, q prepares or
  * a certified chain name and that it lacks: every correct replica that prepared it holds it, and at least one
  * did. An answer is checked against the digest asked for; anything else is evidence against its sender.
+ * Neither FETCH nor BLOCK is kept for resending: a stalled tick asks again with a new attempt number.
  */
 final class Blocks extends Protocol {
   static final Pid PID = Pid.root("hyb-blocks");
@@ -32,6 +32,7 @@ final class Blocks extends Protocol {
   private final Map<ByteBuffer, LaneBatch> held = new HashMap<>();
   /** Digests asked for and not yet received, with their seq. */
   private final Map<ByteBuffer, Long> asked = new HashMap<>();
+  private int attempt;
 
   Blocks(Context ctx, int maxBatch, Consumer<LaneBatch> fetched) {
     super(ctx, PID);
@@ -47,10 +48,25 @@ final class Blocks extends Protocol {
     return held.get(ByteBuffer.wrap(digest));
   }
 
-  /** Asks every peer once (resent on stalled ticks through the context's resend log). */
+  /** Asks every peer (again on {@link #refetch}); FETCHes are not kept in the context's resend log. */
   void fetch(long seq, byte[] digest) {
     if (get(digest) == null && asked.putIfAbsent(ByteBuffer.wrap(digest.clone()), seq) == null) {
-      multicast(Type.FETCH, new LaneFetch(seq, digest).encode());
+      ask(seq, digest);
+    }
+  }
+
+  /** A stalled tick: every batch still missing is asked for again, with a new attempt number. */
+  void refetch() {
+    if (!asked.isEmpty()) {
+      attempt++;
+      asked.forEach((d, seq) -> ask(seq, d.array()));
+    }
+  }
+
+  private void ask(long seq, byte[] digest) {
+    byte[] fetch = new LaneFetch(seq, digest, attempt).encode();
+    for (int peer = 0; peer < ctx.n(); peer++) {
+      reply(peer, Type.FETCH, fetch); // to each peer, not resent: refetch makes a new one
     }
   }
 
@@ -58,9 +74,6 @@ final class Blocks extends Protocol {
   void discardUpTo(long seq) {
     held.values().removeIf(b -> b.seq() <= seq);
     asked.values().removeIf(s -> s <= seq);
-    if (asked.isEmpty()) {
-      ctx.forgetSent(PID);
-    }
   }
 
   int size() {
@@ -93,18 +106,8 @@ final class Blocks extends Protocol {
       return;
     }
     asked.remove(d);
-    if (asked.isEmpty()) {
-      ctx.forgetSent(PID);
-    }
     held.put(d, b);
     fetched.accept(b);
   }
 
-  boolean fetching(byte[] digest) {
-    return asked.containsKey(ByteBuffer.wrap(digest));
-  }
-
-  static boolean same(byte[] a, byte[] b) {
-    return Arrays.equals(a, b);
-  }
 }

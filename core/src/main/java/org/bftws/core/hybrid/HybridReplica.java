@@ -241,6 +241,7 @@ public final class HybridReplica implements Engine {
       }
       if (stalled) {
         coins.retransmit();
+        blocks.refetch();
       }
       checkpoints.retransmit(stalled);
     }

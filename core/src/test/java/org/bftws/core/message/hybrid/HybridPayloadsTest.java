@@ -46,11 +46,12 @@ public class HybridPayloadsTest {
   }
 
   @Test
-  public void laneFetchIsSeqDigest() {
-    byte[] wire = new ByteWriter().i64(9).bytes(D).toBytes();
-    assertArrayEquals(wire, new LaneFetch(9, D).encode());
+  public void laneFetchIsSeqDigestAttempt() {
+    byte[] wire = new ByteWriter().i64(9).bytes(D).i32(2).toBytes();
+    assertArrayEquals(wire, new LaneFetch(9, D, 2).encode());
     assertEquals(9, LaneFetch.decode(wire).seq());
-    assertThrows(DecodeException.class, () -> LaneFetch.decode(new ByteWriter().i64(-1).bytes(D).toBytes()));
+    assertEquals(2, LaneFetch.decode(wire).attempt());
+    assertThrows(DecodeException.class, () -> LaneFetch.decode(new ByteWriter().i64(-1).bytes(D).i32(0).toBytes()));
   }
 
   @Test
