@@ -235,7 +235,7 @@ public final class HybridReplica implements Engine {
       boolean stalled = lastDelivered == deliveredAtLastRetransmit;
       deliveredAtLastRetransmit = lastDelivered;
       boolean forPeer = epoch.peerSwitched() && resendsForPeers < RESENDS_FOR_PEERS;
-      if (stalled && (!pending.isEmpty() || epoch.switched() || fallback != null || forPeer) && ctx.takingPart()) {
+      if (stalled && ((!pending.isEmpty() || epoch.switched() || fallback != null) && ctx.takingPart() || forPeer)) {
         resendsForPeers += forPeer ? 1 : 0;
         merge(ctx.retransmit());
       }

@@ -239,6 +239,13 @@ final class HybridGroup {
     return false;
   }
 
+  /** {@link #runUntil}, failing with the group's state (after the run) if {@code done} never held. */
+  void await(BooleanSupplier done, int maxTicks) {
+    if (!runUntil(done, maxTicks)) {
+      throw new AssertionError("not done after " + maxTicks + " ticks: " + describe());
+    }
+  }
+
   long now() {
     return now;
   }

@@ -35,7 +35,7 @@ public class HybridReplicaTest {
     for (int k = 0; k < 20; k++) {
       sent.add(g.request(k % 3));
     }
-    assertTrue(g.describe(), g.runUntil(() -> sent.stream().allMatch(g::executedEverywhere), 50));
+    g.await(() -> sent.stream().allMatch(g::executedEverywhere), 50);
     g.assertAgreement();
     for (int i = 0; i < 4; i++) {
       assertEquals(0, g.replica(i).fallbacks());
@@ -51,7 +51,7 @@ public class HybridReplicaTest {
     HybridGroup g = group(Set.of());
     g.cut((from, to, what) -> from == 0 && what.startsWith("hyb/0 "));
     Request first = g.request(0);
-    assertTrue(g.describe(), g.runUntil(() -> g.executedEverywhere(first), 10 * TIMEOUT));
+    g.await(() -> g.executedEverywhere(first), 10 * TIMEOUT);
     for (int i = 0; i < 4; i++) {
       assertEquals(g.describe(), 1, g.replica(i).fallbacks());
       assertEquals(1, g.replica(i).view());
@@ -62,7 +62,7 @@ public class HybridReplicaTest {
     for (int k = 0; k < 10; k++) {
       sent.add(g.request(k % 2));
     }
-    assertTrue(g.describe(), g.runUntil(() -> sent.stream().allMatch(g::executedEverywhere), 10));
+    g.await(() -> sent.stream().allMatch(g::executedEverywhere), 10);
     g.assertAgreement();
     for (int i = 0; i < 4; i++) {
       assertEquals("no second fallback: leader 1 is timely", 1, g.replica(i).fallbacks());
@@ -87,7 +87,7 @@ public class HybridReplicaTest {
     // the leader goes silent: the lane stalls, every replica falls back
     g.cut((from, to, what) -> from == 0 && what.startsWith("hyb/0 "));
     Request next = g.request(1);
-    assertTrue(g.describe(), g.runUntil(() -> g.executedEverywhere(q) && g.executedEverywhere(next), 10 * TIMEOUT));
+    g.await(() -> g.executedEverywhere(q) && g.executedEverywhere(next), 10 * TIMEOUT);
     g.assertAgreement();
     for (int i = 0; i < 4; i++) {
       assertEquals(atOne, g.committed.get(i).get(1L));
@@ -111,7 +111,7 @@ public class HybridReplicaTest {
     g.forge(0, 2, HybridReplica.ROOT.child(0).child(1), Epoch.Type.PROPOSE.code(), two.encode());
     g.forge(0, 3, HybridReplica.ROOT.child(0).child(1), Epoch.Type.PROPOSE.code(), two.encode());
     g.forge(0, 3, HybridReplica.ROOT.child(0).child(1), Epoch.Type.PROPOSE.code(), one.encode());
-    assertTrue(g.describe(), g.runUntil(() -> g.executedEverywhere(a) && g.executedEverywhere(b), 10 * TIMEOUT));
+    g.await(() -> g.executedEverywhere(a) && g.executedEverywhere(b), 10 * TIMEOUT);
     g.assertAgreement();
     assertTrue(g.evidence.get(3).stream().anyMatch(e -> e.node() == 0 && e.what().contains("two batches")));
     for (int i = 1; i < 4; i++) {
@@ -126,13 +126,13 @@ public class HybridReplicaTest {
     HybridGroup g = new HybridGroup(4, 1, 1, Set.of(), HybridGroup.fifo(), HybridGroup.config(200));
     g.cut((from, to, what) -> from == 0 && what.startsWith("hyb/0 "));
     Request first = g.request(0);
-    assertTrue(g.describe(), g.runUntil(() -> g.executedEverywhere(first), 1000));
+    g.await(() -> g.executedEverywhere(first), 1000);
     long budget = g.replica(2).budget();
     assertTrue("the fallback's cost, measured, is below the timeout: " + budget, budget < 200);
     g.slow(1, 150); // epoch 1's leader keeps every message 150 ticks, under the 200-tick timeout
     long start = g.now();
     Request second = g.request(1);
-    assertTrue(g.describe(), g.runUntil(() -> g.executedEverywhere(second), 1000));
+    g.await(() -> g.executedEverywhere(second), 1000);
     assertTrue("replaced after " + (g.now() - start) + " ticks", g.now() - start < 150);
     for (int i = 0; i < 4; i++) {
       assertTrue(g.replica(i).view() >= 2);
@@ -151,7 +151,7 @@ public class HybridReplicaTest {
       }
       Request q = g.request(k % 2, k % 3 == 0);
       sent.add(q);
-      assertTrue(g.describe(), g.runUntil(() -> g.executedEverywhere(q), 10 * TIMEOUT));
+      g.await(() -> g.executedEverywhere(q), 10 * TIMEOUT);
     }
     g.assertAgreement();
     for (int i = 0; i < 4; i++) {
@@ -175,7 +175,7 @@ public class HybridReplicaTest {
     int mostInstances = 0;
     for (int k = 0; k < 120; k++) {
       Request q = g.request(k % 2);
-      assertTrue(g.describe(), g.runUntil(() -> g.executedEverywhere(q), 10));
+      g.await(() -> g.executedEverywhere(q), 10);
       for (int i = 0; i < 4; i++) {
         mostResent = Math.max(mostResent, g.replica(i).resendLog());
         mostInstances = Math.max(mostInstances, g.replica(i).instances());
@@ -187,6 +187,26 @@ public class HybridReplicaTest {
     assertTrue("resend log " + mostResent, mostResent <= 3 * window);
     // the open slots, the epoch, its agreement (n broadcasts and a binary agreement) and the block store
     assertTrue("instances " + mostInstances, mostInstances <= window + 4 + 8);
+  }
+
+  // Reference: Castro-Liskov §4.3 (state transfer), BFT-WS §3.3.1.8
+  @Test
+  public void aReplicaCutOffPastAStableCheckpointCatchesUpByStateTransfer() {
+    HybridGroup g = group(Set.of());
+    g.cut((from, to, what) -> to == 3 && from < 4); // replica 3 hears no replica, only clients
+    for (int k = 0; k < 20; k++) {
+      Request q = g.request(k % 2);
+      g.await(() -> g.executedAt(q) == 3, 10 * TIMEOUT);
+    }
+    assertEquals(0, g.replica(3).lastExecuted());
+    g.cut((from, to, what) -> false);
+    List<Request> later = new ArrayList<>();
+    for (int k = 0; k < 5; k++) {
+      later.add(g.request(k % 2));
+    }
+    g.await(() -> later.stream().allMatch(g::executedEverywhere), 40 * TIMEOUT);
+    g.assertAgreement();
+    assertTrue("replica 3 installed " + g.installed(3), g.installed(3) >= 16);
   }
 
   @Test
