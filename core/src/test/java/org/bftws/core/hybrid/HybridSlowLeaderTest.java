@@ -12,8 +12,8 @@ import org.junit.Test;
  * The slow-leader rule in logical time (docs/design/hybrid.md): every message takes one tick, replica 0's take
  * {@code delay} ticks, under the 20-tick timeout (so a fixed-timeout leader would never be replaced), and four
  * closed-loop clients each send their next request once f+1 correct replicas executed the last one. The same
- * run with SINTRA's engine is the yardstick: the issue asks that the hybrid deliver at least 0.8 of what the
- * asynchronous engine delivers at every delay. Logical time, so the counts are deterministic; the table is
+ * run with SINTRA's engine is the yardstick: the hybrid must deliver at least 0.8 of what the asynchronous
+ * engine delivers at every delay. Logical time, so the counts are deterministic; the table is
  * printed for docs/design/hybrid.md.
  */
 public class HybridSlowLeaderTest {
