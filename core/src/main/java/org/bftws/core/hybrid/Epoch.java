@@ -453,6 +453,18 @@ final class Epoch extends Protocol {
     return true;
   }
 
+  /** Votes held (prepares and commits, per seq and sender): at most 2 n per slot of the window. */
+  int votes() {
+    int total = 0;
+    for (Map<Integer, ByteBuffer> bySender : prepareOf.values()) {
+      total += bySender.size();
+    }
+    for (Set<Integer> bySender : commitOf.values()) {
+      total += bySender.size();
+    }
+    return total;
+  }
+
   String describe() {
     return "epoch=" + number + " leader=" + leader + " base=" + base + " prepared=" + highestPrepared()
         + " switched=" + switched + " switches=" + switches.keySet() + " mvba=" + agreement.describe();

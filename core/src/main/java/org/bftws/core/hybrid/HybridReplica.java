@@ -702,6 +702,11 @@ public final class HybridReplica implements Engine {
     return ctx.router().instances();
   }
 
+  /** The current epoch's votes held (bounded by the window, whatever peers send). */
+  public int laneVotes() {
+    return epoch.votes();
+  }
+
   /** Fallbacks completed here. */
   public long fallbacks() {
     return fallbacks;

@@ -209,6 +209,28 @@ public class HybridReplicaTest {
     assertTrue("replica 3 installed " + g.installed(3), g.installed(3) >= 16);
   }
 
+  // Bounds on what a Byzantine replica chooses: votes for any seq and digest, far ahead or not
+  @Test
+  public void votesAFaultyReplicaInventsStayWithinTheWindow() {
+    HybridGroup g = group(Set.of(3));
+    int window = g.cfg.logWindow();
+    java.util.Random rng = new java.util.Random(5);
+    for (int k = 1; k <= 5000; k++) {
+      byte[] d = new byte[32];
+      rng.nextBytes(d);
+      long seq = 1 + rng.nextInt(4 * window);
+      int type = (k % 2 == 0 ? Epoch.Type.PREPARE : Epoch.Type.COMMIT).code();
+      g.forge(3, 0, HybridReplica.ROOT.child(0).child(seq), type,
+          new org.bftws.core.message.hybrid.LaneVote(seq, d, new byte[] {1}).encode());
+    }
+    g.run();
+    assertTrue("votes " + g.replica(0).laneVotes(), g.replica(0).laneVotes() <= 2 * window);
+    assertTrue("buffered " + g.replica(0).logSize(), g.replica(0).logSize() <= 1024);
+    Request q = g.request(0);
+    g.await(() -> g.executedEverywhere(q), 10 * TIMEOUT);
+    g.assertAgreement();
+  }
+
   @Test
   public void separatedExecutionIsRefusedAtConstructionNamingTheKeys() {
     GroupConfig cfg = GroupConfig.builder().executing(List.of(0, 1, 2)).build();
