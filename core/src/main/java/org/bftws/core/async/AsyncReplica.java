@@ -2,13 +2,11 @@ package org.bftws.core.async;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.bftws.core.codec.DecodeException;
 import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.Verifier;
@@ -30,6 +28,7 @@ import org.bftws.core.engine.Envelopes;
 import org.bftws.core.engine.Event;
 import org.bftws.core.engine.KeySet;
 import org.bftws.core.replication.RandomizedOperations;
+import org.bftws.core.replication.RequestIntake;
 import org.bftws.core.engine.Ready;
 
 /**
@@ -92,6 +91,8 @@ public final class AsyncReplica implements Engine {
   private final Verifier verifier;
   private final Context ctx;
   private final ClientRequests requests;
+  /** Client requests in and batch payloads judged ({@link RequestIntake}), over {@link #pending}. */
+  private final RequestIntake intake;
   private final AtomicBroadcast channel;
   /** Authentic requests sent on the channel and not yet executed, in arrival order. */
   private final LinkedHashMap<RequestId, Signed> pending = new LinkedHashMap<>();
@@ -184,6 +185,7 @@ public final class AsyncReplica implements Engine {
     this.verifier = verifier;
     this.ctx = new Context(n, cfg.f(), id, signer, verifier, coin);
     this.requests = new ClientRequests(cfg, id, signer, verifier, operations);
+    this.intake = new RequestIntake(requests, verifier, pending);
     this.execution = new ExecutionPipeline(requests, () -> out, new ExecutionHooks(), true);
     Host host = new Host();
     this.checkpoints = Checkpoints.forEngine(cfg, id, signer, verifier, requests, TAG, host);
@@ -294,65 +296,21 @@ public final class AsyncReplica implements Engine {
   // ---------------------------------------------------------------- requests and the channel
 
   private void onRequest(Signed s) {
-    Request q;
-    try {
-      q = Request.decode(s.body());
-    } catch (DecodeException e) {
-      evidence(s.sender(), "malformed REQUEST: " + e.getMessage());
-      return;
+    Request q = intake.admit(s, decryptions::refusal, this::evidence, out);
+    if (q != null) {
+      pending.putIfAbsent(q.id(), s);
+      merge(ctx.input(() -> channel.send(s.encode())));
     }
-    if (pending.containsKey(q.id()) && Arrays.equals(pending.get(q.id()).signature(), s.signature())) {
-      return; // a retransmission of a request on the channel already
-    }
-    if (!s.verify(verifier)) {
-      evidence(s.sender(), "bad signature on REQUEST");
-      return;
-    }
-    String refusal = requests.refusal(s, q);
-    if (refusal == null) {
-      refusal = decryptions.refusal(q);
-    }
-    if (refusal != null) {
-      evidence(s.sender(), refusal);
-      return;
-    }
-    if (requests.answeredFromCache(q, 0, out) || !requests.admissible(q, pending.size())) {
-      return;
-    }
-    pending.putIfAbsent(q.id(), s);
-    merge(ctx.input(() -> channel.send(s.encode())));
   }
 
   /** The channel's external validity for one payload: an authentic, well-formed client request. */
   private boolean validPayload(byte[] payload) {
-    Signed q;
-    try {
-      q = Signed.decode(payload);
-    } catch (DecodeException e) {
-      return false;
-    }
-    if (q.kind() != Kind.REQUEST) {
-      return false;
-    }
-    Signed known = null;
-    try {
-      known = pending.get(Request.decode(q.body()).id());
-    } catch (DecodeException e) {
-      return false;
-    }
-    return requests.invalidInBatch(q, known != null && Arrays.equals(known.signature(), q.signature())) == null;
+    return intake.valid(payload);
   }
 
   /** Worth a round: a request the client table would still execute (evaluated on the delivered prefix). */
   private boolean wanted(byte[] payload) {
-    Request r;
-    try {
-      r = Request.decode(Signed.decode(payload).body());
-    } catch (DecodeException e) {
-      return false;
-    }
-    Long ahead = deliveredAhead.get(r.sequenceId());
-    return requests.wouldRun(r) && (ahead == null || r.messageNumber() > ahead);
+    return intake.wanted(payload, deliveredAhead);
   }
 
   /**

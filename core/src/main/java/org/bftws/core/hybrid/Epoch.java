@@ -1,0 +1,472 @@
+package org.bftws.core.hybrid;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.bftws.core.async.AsyncKind;
+import org.bftws.core.async.Context;
+import org.bftws.core.async.MultiSignature;
+import org.bftws.core.async.MultiValuedAgreement;
+import org.bftws.core.async.Pid;
+import org.bftws.core.async.Protocol;
+import org.bftws.core.async.QuorumSignatures;
+import org.bftws.core.codec.DecodeException;
+import org.bftws.core.crypto.Digests;
+import org.bftws.core.message.hybrid.FallbackVector;
+import org.bftws.core.message.hybrid.LaneBatch;
+import org.bftws.core.message.hybrid.LaneSwitch;
+import org.bftws.core.message.hybrid.LaneVote;
+
+/**
+ * One epoch of the hybrid engine (docs/design/hybrid.md): the fast lane of leader e mod n, PBFT's normal case
+ * (Castro-Liskov §4.2) over a hash chain of batches (BDT §4), and the way out of it, BDT §5's Transformer on
+ * SINTRA's multi-valued agreement (§2.4, child {@code pid/mvba}).
+ * <ul>
+ *   <li>PROPOSE (leader): a {@link LaneBatch} at seq s naming its predecessor's digest;
+ *   <li>PREPARE: a replica prepared at s−1 on the batch's {@code prev} signs (s, digest); q = ⌈(n+f+1)/2⌉
+ *       prepares and the batch make it prepared at s, and the shares its prepare certificate;
+ *   <li>COMMIT: sent once prepared; q commits for (s, d) are a decision ({@link Host#committed});
+ *   <li>SWITCH: the sender leaves the lane reporting its highest prepared slot with its certificate; f+1
+ *       of them make this replica switch too; n−f of them, its own included, are its proposal to the
+ *       agreement, whose decision goes to {@link Host#decided}.
+ * </ul>
+ * A replica sends no PREPARE or COMMIT after its SWITCH: that is what makes the agreement's highest reported
+ * slot cover every batch some correct replica delivered (the safety argument in the design page).
+ */
+final class Epoch extends Protocol {
+  enum Type implements AsyncKind {
+    PROPOSE, PREPARE, COMMIT, SWITCH
+  }
+
+  /** What the epoch asks of its engine. */
+  interface Host {
+    /** Requests for the leader's next batch (none proposed in this epoch yet), at most {@code max}. */
+    List<byte[]> nextBatch(int max);
+
+    /** A request the group may order: authentic, well formed. Deterministic, the same at every replica. */
+    boolean validPayload(byte[] payload);
+
+    /** Requests for this replica's SWITCH (its oldest pending ones). */
+    List<byte[]> switchBatch();
+
+    /** The highest seq delivered here. */
+    long delivered();
+
+    /** The digest of the batch delivered at seq if that is the highest delivered here, else null. */
+    byte[] deliveredDigest(long seq);
+
+    /** A batch accepted from the leader (or fetched), to serve to peers that lack it. */
+    void store(LaneBatch batch);
+
+    /** The batch with this digest if held (proposed, fetched or delivered), else null. */
+    LaneBatch held(byte[] digest);
+
+    /** Asks the peers for the batch at seq with this digest. */
+    void fetch(long seq, byte[] digest);
+
+    /** q commits for (seq, digest): that batch is the one at seq. */
+    void committed(long seq, byte[] digest);
+
+    /** The fallback's agreement decided this vector (D = its digest). */
+    void decided(Epoch epoch, FallbackVector vector, byte[] digest);
+  }
+
+  final long number;
+  final int leader;
+  final long base;
+  final byte[] baseDigest;
+  private final Host host;
+  private final int quorum;
+  private final int maxBatch;
+  private final int outstanding;
+  private final int window;
+  private final QuorumSignatures certificates;
+  private final MultiValuedAgreement agreement;
+  /** The leader's batch per seq (the first one; a second one is equivocation). */
+  private final Map<Long, LaneBatch> proposals = new HashMap<>();
+  /** Per seq, per digest: the prepare shares by sender. */
+  private final Map<Long, Map<ByteBuffer, Map<Integer, byte[]>>> prepares = new HashMap<>();
+  /** Per seq: the digest each sender prepared (to record equivocation once). */
+  private final Map<Long, Map<Integer, ByteBuffer>> prepareOf = new HashMap<>();
+  private final Map<Long, Map<ByteBuffer, Set<Integer>>> commits = new HashMap<>();
+  private final Map<Long, Set<Integer>> commitOf = new HashMap<>();
+  /** The prepared chain: base+1..highest, each seq's digest and certificate. */
+  private final TreeMap<Long, byte[]> prepared = new TreeMap<>();
+  private final Map<Long, byte[]> certificateOf = new HashMap<>();
+  private final Set<Long> votedPrepare = new HashSet<>();
+  private final Set<Long> reported = new HashSet<>();
+  private final TreeMap<Integer, LaneSwitch> switches = new TreeMap<>();
+  private boolean switched;
+  private boolean proposedFallback;
+  /** Slot instances {@code pid/s} are registered up to here (the lane's window moves with deliveries). */
+  private long openedUpTo;
+  /** The leader's next seq and its predecessor's digest. */
+  private long nextSeq;
+  private byte[] lastProposed;
+
+  Epoch(Context ctx, Pid pid, long number, long base, byte[] baseDigest, int maxBatch, int outstanding, int window,
+      Host host) {
+    super(ctx, pid);
+    this.number = number;
+    this.leader = (int) (number % ctx.n());
+    this.base = base;
+    this.baseDigest = baseDigest.clone();
+    this.host = host;
+    this.quorum = QuorumSignatures.echoQuorum(ctx.n(), ctx.f());
+    this.maxBatch = maxBatch;
+    this.outstanding = outstanding;
+    this.window = window;
+    this.certificates = new MultiSignature(ctx, quorum);
+    this.nextSeq = base + 1;
+    this.lastProposed = this.baseDigest;
+    this.openedUpTo = base;
+    this.agreement = ctx.router().register(new MultiValuedAgreement(ctx, pid.child("mvba"), this::validVector,
+        value -> host.decided(this, FallbackVector.decode(value, ctx.n(), maxBatch), Digests.sha256(value))));
+  }
+
+  boolean switched() {
+    return switched;
+  }
+
+  /** A peer left the lane while this replica did not: it may lack this replica's votes (a lossy link). */
+  boolean peerSwitched() {
+    return !switched && !switches.isEmpty();
+  }
+
+  boolean isLeader() {
+    return leader == ctx.id();
+  }
+
+  /** The highest prepared seq (base if none). */
+  long highestPrepared() {
+    return prepared.isEmpty() ? base : prepared.lastKey();
+  }
+
+  // ---------------------------------------------------------------- the leader
+
+  /**
+   * Moves the lane's window: slots up to the delivered seq are closed (their late messages dropped; what this
+   * replica sent for them stays resendable until the engine forgets it), slots up to the window's top opened.
+   * Then the leader proposes while it has requests and fewer than the outstanding limit undelivered.
+   */
+  void propose() {
+    ctx.router().closeBelow(pid, host.delivered() + 1);
+    for (long s = Math.max(openedUpTo, host.delivered()) + 1; s <= host.delivered() + window; s++) {
+      ctx.router().register(new Slot(this, s));
+    }
+    openedUpTo = Math.max(openedUpTo, host.delivered() + window);
+    if (!isLeader() || switched) {
+      return;
+    }
+    while (nextSeq <= host.delivered() + outstanding && nextSeq <= host.delivered() + window) {
+      List<byte[]> batch = host.nextBatch(maxBatch);
+      if (batch.isEmpty()) {
+        return;
+      }
+      LaneBatch b = new LaneBatch(nextSeq, lastProposed, batch);
+      slotcast(nextSeq, Type.PROPOSE, b.encode());
+      lastProposed = b.digest();
+      nextSeq++;
+    }
+  }
+
+  // ---------------------------------------------------------------- messages
+
+  /** SWITCH travels on the epoch's own instance; the lane's messages on their slot's ({@link Slot}). */
+  @Override
+  protected void onMessage(int sender, int type, byte[] payload) {
+    if (AsyncKind.of(Type.class, type, "hybrid lane") != Type.SWITCH) {
+      throw new DecodeException("hybrid lane message type " + type + " outside a slot");
+    }
+    onSwitch(sender, LaneSwitch.decode(payload, ctx.n(), maxBatch));
+  }
+
+  /** A PROPOSE, PREPARE or COMMIT of slot seq: its seq must be the slot's. */
+  private void onSlot(int sender, long seq, int type, byte[] payload) {
+    switch (AsyncKind.of(Type.class, type, "hybrid lane")) {
+      case PROPOSE -> {
+        LaneBatch b = LaneBatch.decode(payload, maxBatch);
+        checkSlot(seq, b.seq());
+        onPropose(sender, b);
+      }
+      case PREPARE -> {
+        LaneVote v = LaneVote.decode(payload);
+        checkSlot(seq, v.seq());
+        onPrepare(sender, v);
+      }
+      case COMMIT -> {
+        LaneVote v = LaneVote.decode(payload);
+        checkSlot(seq, v.seq());
+        onCommit(sender, v);
+      }
+      default -> throw new DecodeException("SWITCH on slot " + seq);
+    }
+  }
+
+  private static void checkSlot(long slot, long seq) {
+    if (slot != seq) {
+      throw new DecodeException("seq " + seq + " on slot " + slot);
+    }
+  }
+
+  private void slotcast(long seq, Type type, byte[] payload) {
+    ctx.multicast(pid.child(seq), type.code(), payload);
+  }
+
+  /**
+   * One slot of the lane, {@code pid/s}: its own instance so that the router drops late messages once the
+   * slot is delivered and the context forgets what was sent and received for it (bounded memory in an epoch
+   * that lasts, as the asynchronous channel's rounds are).
+   */
+  private static final class Slot extends Protocol {
+    private final Epoch epoch;
+    private final long seq;
+
+    Slot(Epoch epoch, long seq) {
+      super(epoch.ctx, epoch.pid.child(seq));
+      this.epoch = epoch;
+      this.seq = seq;
+    }
+
+    @Override
+    protected void onMessage(int sender, int type, byte[] payload) {
+      epoch.onSlot(sender, seq, type, payload);
+    }
+  }
+
+  private boolean inWindow(long seq) {
+    return seq > base && seq > host.delivered() - window && seq <= host.delivered() + window;
+  }
+
+  private void onPropose(int sender, LaneBatch b) {
+    if (sender != leader) {
+      evidence(sender, "PROPOSE from a replica that does not lead epoch " + number);
+      return;
+    }
+    if (!inWindow(b.seq())) {
+      return; // out of the window: the leader resends it on a stalled tick if it still matters
+    }
+    LaneBatch before = proposals.get(b.seq());
+    if (before != null) {
+      if (!Arrays.equals(before.digest(), b.digest())) {
+        evidence(sender, "two batches proposed for seq " + b.seq() + " in epoch " + number);
+      }
+      return;
+    }
+    for (byte[] p : b.payloads()) {
+      if (!host.validPayload(p)) {
+        evidence(sender, "invalid request in the batch proposed for seq " + b.seq());
+        return;
+      }
+    }
+    accept(b);
+  }
+
+  /** A batch of this epoch (from the leader, or fetched by a certified digest). */
+  private void accept(LaneBatch b) {
+    proposals.put(b.seq(), b);
+    host.store(b);
+    vote(b.seq());
+    checkPrepared(b.seq());
+  }
+
+  /** A fetched batch: used if its digest is the one prepares or the chain name at its seq. */
+  void supply(LaneBatch b) {
+    if (proposals.containsKey(b.seq()) || !inWindow(b.seq())) {
+      return;
+    }
+    var byDigest = prepares.getOrDefault(b.seq(), Map.of());
+    Map<Integer, byte[]> shares = byDigest.get(ByteBuffer.wrap(b.digest()));
+    if (shares != null && shares.size() >= quorum) {
+      accept(b);
+    }
+  }
+
+  /** PREPARE once per seq, only on the prepared chain (the lock BDT's Transformer reads), never after SWITCH. */
+  private void vote(long seq) {
+    LaneBatch b = proposals.get(seq);
+    if (switched || b == null || votedPrepare.contains(seq) || !chainsOn(b)) {
+      return;
+    }
+    votedPrepare.add(seq);
+    byte[] d = b.digest();
+    slotcast(seq, Type.PREPARE, new LaneVote(seq, d, ctx.sign(pid.bind("prepare", LaneVote.prepared(seq, d)))).encode());
+  }
+
+  /** On the prepared chain, or on the batch delivered at seq−1 (committed is stronger than prepared). */
+  private boolean chainsOn(LaneBatch b) {
+    byte[] before = b.seq() - 1 == base ? baseDigest : prepared.get(b.seq() - 1);
+    if (before == null) {
+      before = host.deliveredDigest(b.seq() - 1);
+    }
+    return before != null && Arrays.equals(before, b.prev());
+  }
+
+  private void onPrepare(int sender, LaneVote v) {
+    if (!inWindow(v.seq()) || v.share().length == 0) {
+      return;
+    }
+    ByteBuffer d = ByteBuffer.wrap(v.digest());
+    ByteBuffer before = prepareOf.computeIfAbsent(v.seq(), k -> new HashMap<>()).get(sender);
+    if (before != null) {
+      if (!before.equals(d)) {
+        evidence(sender, "two PREPAREs for seq " + v.seq() + " in epoch " + number);
+      }
+      return;
+    }
+    if (!ctx.verify(sender, pid.bind("prepare", LaneVote.prepared(v.seq(), v.digest())), v.share())) {
+      evidence(sender, "bad PREPARE share for seq " + v.seq());
+      return;
+    }
+    prepareOf.get(v.seq()).put(sender, d);
+    Map<Integer, byte[]> shares = prepares.computeIfAbsent(v.seq(), k -> new HashMap<>())
+        .computeIfAbsent(d, k -> new HashMap<>());
+    shares.put(sender, v.share());
+    if (shares.size() >= quorum && !proposals.containsKey(v.seq())) {
+      LaneBatch held = host.held(v.digest());
+      if (held != null && held.seq() == v.seq()) {
+        accept(held);
+      } else {
+        host.fetch(v.seq(), v.digest());
+      }
+    }
+    checkPrepared(v.seq());
+  }
+
+  /** Prepared at seq: the batch, q prepares on its digest, and prepared at seq−1 on its predecessor. */
+  private void checkPrepared(long seq) {
+    for (long s = seq; !prepared.containsKey(s); s++) {
+      LaneBatch b = proposals.get(s);
+      if (b == null || !chainsOn(b)) {
+        return;
+      }
+      Map<Integer, byte[]> shares = prepares.getOrDefault(s, Map.of()).get(ByteBuffer.wrap(b.digest()));
+      if (shares == null || shares.size() < quorum) {
+        return;
+      }
+      byte[] d = b.digest();
+      prepared.put(s, d);
+      certificateOf.put(s, certificates.combine(pid.bind("prepare", LaneVote.prepared(s, d)), shares));
+      if (!switched) {
+        slotcast(s, Type.COMMIT, new LaneVote(s, d, new byte[0]).encode());
+      }
+      vote(s + 1);
+    }
+  }
+
+  private void onCommit(int sender, LaneVote v) {
+    if (!inWindow(v.seq()) || !commitOf.computeIfAbsent(v.seq(), k -> new HashSet<>()).add(sender)) {
+      return;
+    }
+    Set<Integer> voters = commits.computeIfAbsent(v.seq(), k -> new HashMap<>())
+        .computeIfAbsent(ByteBuffer.wrap(v.digest()), k -> new HashSet<>());
+    voters.add(sender);
+    if (voters.size() >= quorum && reported.add(v.seq())) {
+      host.committed(v.seq(), v.digest());
+    }
+  }
+
+  // ---------------------------------------------------------------- the switch (BDT §5)
+
+  /** Leaves the fast lane: SWITCH with the highest prepared slot and its certificate, and a few requests. */
+  void switchNow() {
+    if (switched) {
+      return;
+    }
+    switched = true;
+    long high = highestPrepared();
+    byte[] d = high == base ? baseDigest : prepared.get(high);
+    byte[] cert = high == base ? new byte[0] : certificateOf.get(high);
+    List<byte[]> batch = host.switchBatch();
+    byte[] sig = ctx.sign(pid.bind("switch", LaneSwitch.signed(high, d, batch)));
+    multicast(Type.SWITCH, new LaneSwitch(ctx.id(), high, d, cert, batch, sig).encode());
+  }
+
+  private void onSwitch(int sender, LaneSwitch sw) {
+    if (sw.signer() != sender || switches.containsKey(sender)) {
+      return;
+    }
+    if (!validSwitch(sw)) {
+      evidence(sender, "invalid SWITCH in epoch " + number);
+      return;
+    }
+    switches.put(sender, sw);
+    if (switches.size() >= ctx.f() + 1) {
+      switchNow(); // Castro-Liskov §4.5.2: f+1 include a correct replica
+    }
+    proposeFallback();
+  }
+
+  /** Signed by its signer, its slot certified in this epoch (or the base), its requests valid. */
+  private boolean validSwitch(LaneSwitch sw) {
+    if (sw.high() < base || sw.batch().size() > maxBatch
+        || !ctx.verify(sw.signer(), pid.bind("switch", sw.signed()), sw.signature())) {
+      return false;
+    }
+    boolean certified = sw.high() == base ? Arrays.equals(sw.highDigest(), baseDigest) && sw.certificate().length == 0
+        : certificates.verify(pid.bind("prepare", LaneVote.prepared(sw.high(), sw.highDigest())), sw.certificate());
+    return certified && sw.batch().stream().allMatch(host::validPayload);
+  }
+
+  /** n−f SWITCHes, this replica's among them, go to the agreement once. */
+  private void proposeFallback() {
+    int needed = ctx.n() - ctx.f();
+    if (!switched || proposedFallback || switches.size() < needed || !switches.containsKey(ctx.id())) {
+      return;
+    }
+    proposedFallback = true;
+    List<LaneSwitch> chosen = new ArrayList<>();
+    chosen.add(switches.get(ctx.id()));
+    for (LaneSwitch sw : switches.values()) {
+      if (chosen.size() < needed && sw.signer() != ctx.id()) {
+        chosen.add(sw);
+      }
+    }
+    chosen.sort((a, b) -> Integer.compare(a.signer(), b.signer()));
+    agreement.propose(new FallbackVector(chosen).encode());
+  }
+
+  /** The agreement's external validity: n−f valid SWITCHes of this epoch, distinct signers ascending. */
+  private boolean validVector(byte[] value) {
+    FallbackVector v;
+    try {
+      v = FallbackVector.decode(value, ctx.n(), maxBatch);
+    } catch (DecodeException e) {
+      return false;
+    }
+    if (v.switches().size() != ctx.n() - ctx.f()) {
+      return false;
+    }
+    int last = -1;
+    for (LaneSwitch sw : v.switches()) {
+      if (sw.signer() <= last || !validSwitch(sw)) {
+        return false;
+      }
+      last = sw.signer();
+    }
+    return true;
+  }
+
+  /** Votes held (prepares and commits, per seq and sender): at most 2 n per slot of the window. */
+  int votes() {
+    int total = 0;
+    for (Map<Integer, ByteBuffer> bySender : prepareOf.values()) {
+      total += bySender.size();
+    }
+    for (Set<Integer> bySender : commitOf.values()) {
+      total += bySender.size();
+    }
+    return total;
+  }
+
+  String describe() {
+    return "epoch=" + number + " leader=" + leader + " base=" + base + " prepared=" + highestPrepared()
+        + " switched=" + switched + " switches=" + switches.keySet() + " mvba=" + agreement.describe();
+  }
+}

@@ -1,0 +1,726 @@
+package org.bftws.core.hybrid;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.bftws.core.async.Context;
+import org.bftws.core.async.Pid;
+import org.bftws.core.config.GroupConfig;
+import org.bftws.core.crypto.Digests;
+import org.bftws.core.crypto.Signer;
+import org.bftws.core.crypto.Verifier;
+import org.bftws.core.engine.CoinProof;
+import org.bftws.core.engine.Effect;
+import org.bftws.core.engine.Engine;
+import org.bftws.core.engine.Envelopes;
+import org.bftws.core.engine.Event;
+import org.bftws.core.engine.Ready;
+import org.bftws.core.message.Kind;
+import org.bftws.core.message.Request;
+import org.bftws.core.message.RequestId;
+import org.bftws.core.message.Signed;
+import org.bftws.core.message.hybrid.FallbackVector;
+import org.bftws.core.message.hybrid.LaneBatch;
+import org.bftws.core.message.hybrid.LaneSwitch;
+import org.bftws.core.replication.Checkpoints;
+import org.bftws.core.replication.ClientRequests;
+import org.bftws.core.replication.CoinConfig;
+import org.bftws.core.replication.Coins;
+import org.bftws.core.replication.ExecutionPipeline;
+import org.bftws.core.replication.RandomizedOperations;
+import org.bftws.core.replication.RequestIntake;
+
+/**
+ * Hybrid ordering (docs/design/hybrid.md): epochs of a leader-based fast lane (PBFT's normal case over a hash
+ * chain, {@link Epoch}) and, when a lane stalls or is slower than the fallback, BDT's Transformer on SINTRA's
+ * multi-valued agreement, which agrees on the highest prepared slot reported by n−f replicas, delivers the
+ * chain up to it, delivers one batch of the reporters' own requests (one round of SINTRA §2.5), and starts
+ * the next epoch under the next leader. Ticks decide only when a replica switches; nothing safety-relevant
+ * reads them.
+ *
+ * <p>Each delivered batch is one seq: {@link Event.Committed} (view = its epoch), then one {@link
+ * Effect.Execute} through the shared {@link ExecutionPipeline} (client table, replies, checkpoint captures
+ * every {@code bftws.checkpointInterval}). Checkpoints become stable at q matching votes ({@link Checkpoints},
+ * the asynchronous engine's kind, with its own tag) and garbage-collect batches and coins. Randomized
+ * requests get the CT algorithm's coins once delivered ({@link Coins}, integrity paper §5), as in the
+ * asynchronous engine.
+ *
+ * <p>Not supported, refused: confidential operations, read-only requests (refused as evidence; the client
+ * falls back to an ordered call), a journal, changing keys, agreement-only replicas and execution nodes
+ * ({@code bftws.executingReplicas}, {@code bftws.executionNodes}; refused by {@link Builder#build}).
+ */
+public final class HybridReplica implements Engine {
+  static final Pid ROOT = Pid.root("hyb");
+  private static final byte[] TAG = "BFT-WS/1 hybrid checkpoint".getBytes(StandardCharsets.US_ASCII);
+  private static final Set<Kind> PEER_KINDS = Set.of(Kind.CHECKPOINT, Kind.FETCH_STATE, Kind.STATE, Kind.COIN_SHARE);
+  /** Fallback costs averaged by the slow-leader rule. */
+  private static final int COSTS_KEPT = 4;
+  /** The smallest switch budget in ticks: one tick could end an epoch between two messages of a good leader. */
+  static final int MIN_BUDGET = 2;
+  /**
+   * Stalled intervals in which an idle replica resends its epoch's messages because a peer switched alone: that
+   * peer may have lost the commits the others delivered on, and its own resent copies are dropped unseen.
+   */
+  private static final int RESENDS_FOR_PEERS = 3;
+
+  private final GroupConfig cfg;
+  private final int id;
+  private final int n;
+  private final Verifier verifier;
+  private final Context ctx;
+  private final ClientRequests requests;
+  private final RequestIntake intake;
+  private final Blocks blocks;
+  private final ExecutionPipeline execution;
+  private final Checkpoints checkpoints;
+  private final Coins coins;
+  private final LaneHost laneHost = new LaneHost();
+  private Epoch epoch;
+  /** Authentic requests received and not yet executed, in arrival order, with the tick each arrived. */
+  private final LinkedHashMap<RequestId, Signed> pending = new LinkedHashMap<>();
+  private final Map<RequestId, Long> arrival = new HashMap<>();
+  /** At the leader: requests proposed in this epoch. */
+  private final Set<RequestId> proposed = new HashSet<>();
+  /** Fast-lane decisions (q commits) above the delivered prefix: seq to digest. */
+  private final TreeMap<Long, byte[]> decisions = new TreeMap<>();
+  private Fallback fallback;
+  private long lastDelivered;
+  /** The digest of the batch at lastDelivered; null after a state transfer until the next delivery. */
+  private byte[] lastDigest = new byte[Digests.LENGTH];
+  private final ArrayDeque<Delivery> delivered = new ArrayDeque<>();
+  private final Map<String, Long> deliveredAhead = new HashMap<>();
+  private long lastExecuted;
+  private long now;
+  private long lastRetransmit;
+  private long deliveredAtLastRetransmit = -1;
+  private long epochStart;
+  private long lastProgress;
+  private long switchedAt = -1;
+  private int resendsForPeers;
+  private final ArrayDeque<Long> fallbackCosts = new ArrayDeque<>();
+  private long fallbacks;
+  private boolean dirty;
+  private Ready out = new Ready();
+
+  private record Fallback(Epoch epoch, FallbackVector vector, byte[] digest) {}
+
+  private record Delivery(long seq, long epoch, byte[] digest, List<Signed> batch) {}
+
+  public static Builder builder(GroupConfig cfg, int id, Signer signer, Verifier verifier) {
+    return new Builder(cfg, id, signer, verifier);
+  }
+
+  /** A hybrid replica's builder: {@link #coin} is required (the fallback's binary agreements toss it). */
+  public static final class Builder {
+    private final GroupConfig cfg;
+    private final int id;
+    private final Signer signer;
+    private final Verifier verifier;
+    private CoinConfig coin;
+    private RandomizedOperations operations = RandomizedOperations.AS_FLAGGED;
+
+    private Builder(GroupConfig cfg, int id, Signer signer, Verifier verifier) {
+      this.cfg = cfg;
+      this.id = id;
+      this.signer = signer;
+      this.verifier = verifier;
+    }
+
+    /** The group's (n, f+1, f) threshold coin with this replica's key share (index id + 1). */
+    public Builder coin(CoinConfig c) {
+      this.coin = c;
+      return this;
+    }
+
+    /** Which requests are randomized, alike on every replica. */
+    public Builder operations(RandomizedOperations o) {
+      this.operations = o;
+      return this;
+    }
+
+    /**
+     * @throws IllegalArgumentException without a coin, or with agreement-only replicas or execution nodes,
+     *     which hybrid ordering does not support yet
+     */
+    public HybridReplica build() {
+      if (cfg.separatesExecution() || !cfg.executionNodes().isEmpty()) {
+        throw new IllegalArgumentException("bftws.executingReplicas and bftws.executionNodes are not supported "
+            + "with hybrid ordering: every replica must order and execute");
+      }
+      if (coin == null) {
+        throw new IllegalArgumentException("a hybrid replica needs the group's threshold coin: the fallback's "
+            + "binary agreements toss it");
+      }
+      return new HybridReplica(cfg, id, signer, verifier, coin, operations);
+    }
+  }
+
+  private HybridReplica(GroupConfig cfg, int id, Signer signer, Verifier verifier, CoinConfig coin,
+      RandomizedOperations operations) {
+    this.cfg = cfg;
+    this.id = id;
+    this.n = cfg.n();
+    this.verifier = verifier;
+    this.ctx = new Context(n, cfg.f(), id, signer, verifier, coin);
+    this.requests = new ClientRequests(cfg, id, signer, verifier, operations);
+    this.intake = new RequestIntake(requests, verifier, pending);
+    this.execution = new ExecutionPipeline(requests, () -> out, new ExecutionHooks(), true);
+    Host host = new Host();
+    this.checkpoints = Checkpoints.forEngine(cfg, id, signer, verifier, requests, TAG, host);
+    this.coins = new Coins(cfg, id, signer, operations, coin, false, host);
+    Blocks[] made = new Blocks[1];
+    merge(ctx.input(() -> {
+      made[0] = ctx.router().register(new Blocks(ctx, cfg.get(GroupConfig.MAX_BATCH_SIZE), b -> {
+        if (epoch != null) {
+          epoch.supply(b);
+        }
+        dirty = true;
+      }));
+      startEpoch(0, 0, new byte[Digests.LENGTH]);
+    }));
+    this.blocks = made[0];
+  }
+
+  // ---------------------------------------------------------------- inputs
+
+  @Override
+  public Ready receive(byte[] bytes) {
+    Signed s = Envelopes.open(bytes, this::allowedSender,
+        kind -> "sender not allowed to send " + kind + " to a hybrid replica", this::evidence);
+    if (s == null) {
+      return flush();
+    }
+    if (s.kind() == Kind.ASYNC) {
+      merge(ctx.receive(bytes));
+    } else if (s.kind() == Kind.REQUEST) {
+      onRequest(s);
+    } else {
+      Envelopes.deliver(s, peer -> peer.verify(verifier), this::onPeer, this::evidence);
+    }
+    return flush();
+  }
+
+  /** Clients send ordered requests (read-only ones are not supported here), peers the rest. */
+  private boolean allowedSender(Signed s) {
+    if (s.kind() == Kind.ASYNC) {
+      return true;
+    }
+    if (s.kind() == Kind.REQUEST) {
+      return s.sender() >= n;
+    }
+    return PEER_KINDS.contains(s.kind()) && s.sender() >= 0 && s.sender() < n
+        && (s.sender() != id || s.kind() == Kind.CHECKPOINT);
+  }
+
+  /**
+   * Retransmission as the asynchronous engine's (it decides nothing), then the switch rule: with a request
+   * pending and nothing delivered for {@link #budget} ticks since the epoch began, the last delivery or the
+   * oldest pending request's arrival, this replica leaves the fast lane.
+   */
+  @Override
+  public Ready tick() {
+    now++;
+    if (now - lastRetransmit >= cfg.get(GroupConfig.RETRANSMIT_INTERVAL)) {
+      lastRetransmit = now;
+      ctx.newInterval();
+      boolean stalled = lastDelivered == deliveredAtLastRetransmit;
+      deliveredAtLastRetransmit = lastDelivered;
+      boolean forPeer = epoch.peerSwitched() && resendsForPeers < RESENDS_FOR_PEERS;
+      if (stalled && ((!pending.isEmpty() || epoch.switched() || fallback != null) && ctx.takingPart() || forPeer)) {
+        resendsForPeers += forPeer ? 1 : 0;
+        merge(ctx.retransmit());
+      }
+      if (stalled) {
+        coins.retransmit();
+        blocks.refetch();
+      }
+      checkpoints.retransmit(stalled);
+    }
+    Long oldest = oldestWanted();
+    if (!epoch.switched() && oldest != null && now - Math.max(Math.max(epochStart, lastProgress), oldest) >= budget()) {
+      merge(ctx.input(epoch::switchNow));
+    }
+    return flush();
+  }
+
+  /**
+   * The slow-leader rule (Aardvark §4.3's expected throughput, measured against the fallback): a fast lane
+   * may take no longer per delivery than this replica's recent fallbacks took, and never longer than the
+   * view-change timeout. Before any fallback ran the budget is the smallest, {@link #MIN_BUDGET}: with the
+   * timeout instead, a first leader slow just under it would never be replaced, and no fallback would ever be
+   * measured. So a group learns what the fallback costs by running one early, at most once needlessly.
+   */
+  long budget() {
+    if (fallbackCosts.isEmpty()) {
+      return MIN_BUDGET;
+    }
+    long mean = fallbackCosts.stream().mapToLong(Long::longValue).sum() / fallbackCosts.size();
+    return Math.max(MIN_BUDGET, Math.min(cfg.get(GroupConfig.VIEW_CHANGE_TIMEOUT), mean));
+  }
+
+  private Long oldestWanted() {
+    for (Map.Entry<RequestId, Signed> e : pending.entrySet()) {
+      if (wanted(e.getValue().encode())) {
+        return arrival.get(e.getKey());
+      }
+    }
+    return null;
+  }
+
+  @Override
+  public Ready executed(long seq, List<byte[]> results) {
+    execution.executed(seq, results);
+    return flush();
+  }
+
+  @Override
+  public Ready stateCaptured(long seq, byte[] appState) {
+    if (execution.stateCaptured(seq)) {
+      checkpoints.own(seq, appState);
+      executeDelivered();
+    }
+    return flush();
+  }
+
+  private void onRequest(Signed s) {
+    Request q = intake.admit(s, r -> null, this::evidence, out);
+    if (q != null && pending.putIfAbsent(q.id(), s) == null) {
+      arrival.put(q.id(), now);
+    }
+  }
+
+  private boolean wanted(byte[] payload) {
+    return intake.wanted(payload, deliveredAhead);
+  }
+
+  // ---------------------------------------------------------------- epochs, delivery
+
+  private void startEpoch(long number, long base, byte[] baseDigest) {
+    epoch = ctx.router().register(new Epoch(ctx, ROOT.child(number), number, base, baseDigest,
+        cfg.get(GroupConfig.MAX_BATCH_SIZE), cfg.get(GroupConfig.MAX_OUTSTANDING_BATCHES), cfg.logWindow(), laneHost));
+    ctx.router().closeBelow(ROOT, number);
+    ctx.forgetSent(ROOT, number - 1); // the epoch before stays resendable: a peer may still be in it
+    proposed.clear();
+    epochStart = now;
+    switchedAt = -1;
+    resendsForPeers = 0;
+  }
+
+  /** Leader proposals, fast-lane deliveries, the fallback, until nothing changes. */
+  private void progress() {
+    do {
+      dirty = false;
+      if (epoch.switched() && switchedAt < 0) {
+        switchedAt = now;
+      }
+      deliverDecisions();
+      if (fallback != null) {
+        resolveFallback();
+      }
+      epoch.propose();
+    } while (dirty);
+  }
+
+  private void deliverDecisions() {
+    for (byte[] d = decisions.get(lastDelivered + 1); d != null; d = decisions.get(lastDelivered + 1)) {
+      LaneBatch b = blocks.get(d);
+      if (b == null || b.seq() != lastDelivered + 1) {
+        blocks.fetch(lastDelivered + 1, d);
+        return;
+      }
+      deliver(b.seq(), epoch.number, d, b.payloads());
+    }
+  }
+
+  /**
+   * The fallback decided: the chain up to the highest reported slot h*, then the SWITCHes' requests as seq
+   * h*+1, then the next epoch. Waits for batches of the chain it lacks (fetched by digest).
+   */
+  private void resolveFallback() {
+    LaneSwitch top = fallback.vector().switches().get(0);
+    for (LaneSwitch sw : fallback.vector().switches()) {
+      top = sw.high() > top.high() ? sw : top;
+    }
+    if (top.high() < lastDelivered) {
+      throw new IllegalStateException("replica " + id + " delivered seq " + lastDelivered + " above the fallback's "
+          + top.high() + " in epoch " + fallback.epoch().number + ": more than f faulty replicas");
+    }
+    List<LaneBatch> chain = new ArrayList<>();
+    byte[] d = top.highDigest();
+    for (long s = top.high(); s > lastDelivered; s--) {
+      LaneBatch b = blocks.get(d);
+      if (b == null || b.seq() != s) {
+        blocks.fetch(s, d);
+        return;
+      }
+      chain.add(0, b);
+      d = b.prev();
+    }
+    if (lastDigest != null && !Arrays.equals(d, lastDigest)) {
+      throw new IllegalStateException("replica " + id + ": the fallback's chain does not extend the delivered "
+          + "prefix at seq " + lastDelivered + ": more than f faulty replicas");
+    }
+    long number = fallback.epoch().number;
+    for (LaneBatch b : chain) {
+      deliver(b.seq(), number, b.digest(), b.payloads());
+    }
+    Set<String> seen = new LinkedHashSet<>();
+    List<byte[]> batch = new ArrayList<>();
+    for (LaneSwitch sw : fallback.vector().switches()) {
+      for (byte[] p : sw.batch()) {
+        if (seen.add(Digests.hex(Digests.sha256(p), 32))) {
+          batch.add(p);
+        }
+      }
+    }
+    deliver(top.high() + 1, number, fallback.digest(), batch);
+    if (switchedAt >= 0) {
+      fallbackCosts.add(now - switchedAt);
+      if (fallbackCosts.size() > COSTS_KEPT) {
+        fallbackCosts.poll();
+      }
+    }
+    fallbacks++;
+    decisions.clear();
+    fallback = null;
+    startEpoch(number + 1, lastDelivered, lastDigest);
+  }
+
+  /** A batch delivered at seq: final. Reported, its coins released, queued for execution. */
+  private void deliver(long seq, long epochNumber, byte[] digest, List<byte[]> payloads) {
+    List<Signed> batch = payloads.stream().map(Signed::decode).toList(); // valid: checked before voting
+    out.events.add(new Event.Committed(epochNumber, seq, digest, batch));
+    delivered.add(new Delivery(seq, epochNumber, digest, batch));
+    lastDelivered = seq;
+    lastDigest = digest;
+    lastProgress = now;
+    decisions.remove(seq);
+    for (Signed q : batch) {
+      Request r = Request.decode(q.body());
+      deliveredAhead.merge(r.sequenceId(), r.messageNumber(), Math::max);
+    }
+    coins.committed(seq, digest, batch);
+    forgetOldSlots();
+    executeDelivered();
+  }
+
+  /**
+   * What this replica sent for the lane's delivered slots is kept while a peer may still be in them: above the
+   * stable checkpoint (below it a peer catches up by state transfer), and at most the log window of seqs.
+   */
+  private void forgetOldSlots() {
+    long keepAbove = Math.max(checkpoints.stableSeq(), lastDelivered - cfg.logWindow());
+    ctx.forgetSent(ROOT.child(epoch.number), keepAbove + 1);
+  }
+
+  /** Delivered batches to execution, in order, pausing for a checkpoint's capture and for coins. */
+  private void executeDelivered() {
+    while (!execution.paused() && !delivered.isEmpty() && coins.ready(delivered.peek().seq(), delivered.peek().batch())) {
+      Delivery d = delivered.poll();
+      lastExecuted = d.seq();
+      execution.execute(d.seq(), 0, d.digest(), d.batch());
+      pending.values().removeIf(q -> !requests.wouldRun(Request.decode(q.body())));
+      arrival.keySet().retainAll(pending.keySet());
+      if (d.seq() % cfg.checkpointInterval() == 0) {
+        execution.capture(d.seq());
+      }
+    }
+    if (delivered.isEmpty()) {
+      deliveredAhead.clear();
+    }
+  }
+
+  private void onPeer(Signed s) {
+    switch (s.kind()) {
+      case CHECKPOINT -> checkpoints.onCheckpoint(s);
+      case FETCH_STATE -> checkpoints.onFetchState(s);
+      case STATE -> checkpoints.onStateTransfer(s);
+      default -> coins.onShare(s);
+    }
+  }
+
+  /** What an epoch asks of this engine. */
+  private final class LaneHost implements Epoch.Host {
+    @Override
+    public List<byte[]> nextBatch(int max) {
+      List<byte[]> batch = new ArrayList<>();
+      for (Map.Entry<RequestId, Signed> e : pending.entrySet()) {
+        if (batch.size() >= max) {
+          break;
+        }
+        byte[] p = e.getValue().encode();
+        if (!proposed.contains(e.getKey()) && wanted(p)) {
+          proposed.add(e.getKey());
+          batch.add(p);
+        }
+      }
+      return batch;
+    }
+
+    @Override
+    public boolean validPayload(byte[] payload) {
+      return intake.valid(payload);
+    }
+
+    /**
+     * The requests this replica owns in the epoch first (HoneyBadgerBFT §4.4's disjoint proposals, as the
+     * asynchronous channel's: owner (h + epoch) mod n), then its oldest ones, at most a batch.
+     */
+    @Override
+    public List<byte[]> switchBatch() {
+      int max = cfg.get(GroupConfig.MAX_BATCH_SIZE);
+      List<byte[]> owned = new ArrayList<>();
+      List<byte[]> others = new ArrayList<>();
+      for (Signed q : pending.values()) {
+        byte[] p = q.encode();
+        if (wanted(p)) {
+          byte[] h = Digests.sha256(p);
+          long owner = (((h[0] & 0xffL) << 24 | (h[1] & 0xff) << 16 | (h[2] & 0xff) << 8 | (h[3] & 0xff)) + epoch.number) % n;
+          (owner == id ? owned : others).add(p);
+        }
+      }
+      owned.addAll(others);
+      return owned.subList(0, Math.min(max, owned.size()));
+    }
+
+    @Override
+    public long delivered() {
+      return lastDelivered;
+    }
+
+    @Override
+    public byte[] deliveredDigest(long seq) {
+      return seq == lastDelivered ? lastDigest : null;
+    }
+
+    @Override
+    public void store(LaneBatch batch) {
+      blocks.store(batch);
+    }
+
+    @Override
+    public LaneBatch held(byte[] digest) {
+      return blocks.get(digest);
+    }
+
+    @Override
+    public void fetch(long seq, byte[] digest) {
+      blocks.fetch(seq, digest);
+    }
+
+    @Override
+    public void committed(long seq, byte[] digest) {
+      if (seq > lastDelivered) {
+        decisions.put(seq, digest.clone());
+        dirty = true;
+      }
+    }
+
+    @Override
+    public void decided(Epoch e, FallbackVector vector, byte[] digest) {
+      if (e == epoch) {
+        fallback = new Fallback(e, vector, digest);
+        dirty = true;
+      }
+    }
+  }
+
+  /** What {@link Checkpoints} and {@link Coins} need of this engine. */
+  private final class Host implements Checkpoints.Host, Coins.Host {
+    @Override
+    public Ready out() {
+      return out;
+    }
+
+    @Override
+    public long reached() {
+      return lastDelivered;
+    }
+
+    @Override
+    public long now() {
+      return now;
+    }
+
+    @Override
+    public void discardUpTo(long seq) {
+      coins.discardUpTo(seq);
+      blocks.discardUpTo(seq);
+      forgetOldSlots();
+    }
+
+    /** A state transfer: the batches delivered but not executed are moot; the chain digest is not known. */
+    @Override
+    public void installed(long seq) {
+      execution.installed(seq, lastExecuted);
+      lastExecuted = seq;
+      delivered.clear();
+      deliveredAhead.clear();
+      if (seq > lastDelivered) {
+        lastDelivered = seq;
+        lastDigest = null;
+        decisions.headMap(seq, true).clear();
+      }
+      pending.values().removeIf(q -> !requests.wouldRun(Request.decode(q.body())));
+      arrival.keySet().retainAll(pending.keySet());
+    }
+
+    @Override
+    public void resume() {
+      dirty = true;
+    }
+
+    @Override
+    public long stableSeq() {
+      return checkpoints.stableSeq();
+    }
+
+    @Override
+    public long windowTop() {
+      return lastDelivered + cfg.logWindow();
+    }
+
+    @Override
+    public long lastExecuted() {
+      return lastExecuted;
+    }
+
+    @Override
+    public void coinsKnown() {
+      executeDelivered();
+    }
+  }
+
+  private final class ExecutionHooks implements ExecutionPipeline.Hooks {
+    @Override
+    public void ordered(Request q) {
+      pending.remove(q.id());
+      arrival.remove(q.id());
+    }
+
+    @Override
+    public Request opened(long seq, int i, Request q) {
+      return q;
+    }
+
+    @Override
+    public byte[] random(long seq, int i) {
+      return coins.random(seq, i);
+    }
+
+    @Override
+    public CoinProof proof(long seq, int i) {
+      return coins.proof(seq, i);
+    }
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  private void merge(Ready r) {
+    out.messages.addAll(r.messages);
+    out.events.addAll(r.events);
+    out.effects.addAll(r.effects);
+  }
+
+  private void evidence(int node, String what) {
+    out.events.add(new Event.Evidence(node, what));
+  }
+
+  private Ready flush() {
+    merge(ctx.input(this::progress));
+    executeDelivered();
+    Ready r = out;
+    out = new Ready();
+    return r;
+  }
+
+  // ---------------------------------------------------------------- observers
+
+  @Override
+  public int id() {
+    return id;
+  }
+
+  @Override
+  public long lastExecuted() {
+    return lastExecuted;
+  }
+
+  @Override
+  public long stableCheckpoint() {
+    return checkpoints.stableSeq();
+  }
+
+  @Override
+  public int pendingRequests() {
+    return pending.size();
+  }
+
+  @Override
+  public int clientTableEntries() {
+    return requests.table().size();
+  }
+
+  /** The current epoch; its leader is epoch mod n. */
+  @Override
+  public long view() {
+    return epoch.number;
+  }
+
+  @Override
+  public boolean hasPrimary() {
+    return true;
+  }
+
+  /** False while this replica has left the fast lane and the fallback has not finished. */
+  @Override
+  public boolean isActive() {
+    return !epoch.switched();
+  }
+
+  @Override
+  public int logSize() {
+    return ctx.router().buffered();
+  }
+
+  /** Envelopes kept for retransmission (the lane's slots above the stable checkpoint, at most the log window). */
+  public int resendLog() {
+    return ctx.resendLog();
+  }
+
+  /** Protocol instances open here (the lane's window of slots, the fallback's agreement, the block store). */
+  public int instances() {
+    return ctx.router().instances();
+  }
+
+  /** The current epoch's votes held (bounded by the window, whatever peers send). */
+  public int laneVotes() {
+    return epoch.votes();
+  }
+
+  /** Fallbacks completed here. */
+  public long fallbacks() {
+    return fallbacks;
+  }
+
+  /** Seqs delivered (fast lane and fallback). */
+  public long deliveredSeq() {
+    return lastDelivered;
+  }
+
+  @Override
+  public String describe() {
+    return "hybrid " + epoch.describe() + " delivered=" + lastDelivered + " executed=" + lastExecuted + " stable="
+        + checkpoints.stableSeq() + " pending=" + pending.size() + " budget=" + budget() + " fallbacks=" + fallbacks
+        + " blocks=" + blocks.size() + " buffered=" + ctx.router().buffered();
+  }
+}

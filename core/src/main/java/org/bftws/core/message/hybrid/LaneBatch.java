@@ -1,0 +1,47 @@
+package org.bftws.core.message.hybrid;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.bftws.core.codec.ByteReader;
+import org.bftws.core.codec.ByteWriter;
+import org.bftws.core.codec.DecodeException;
+import org.bftws.core.crypto.Digests;
+
+/**
+ * A fast-lane batch (PROPOSE, and BLOCK when fetched): its sequence number, the digest of the batch before it
+ * (the hash chain of BDT §4's Bolt, which makes a batch name its whole prefix) and its client requests as
+ * encoded envelopes. Canonical: {@code i64(seq) || bytes(prev) || u32(count) || bytes(payload)*}; its digest
+ * is SHA-256 of exactly those bytes.
+ */
+public record LaneBatch(long seq, byte[] prev, List<byte[]> payloads) {
+  public LaneBatch {
+    payloads = List.copyOf(payloads);
+  }
+
+  public byte[] encode() {
+    ByteWriter w = new ByteWriter().i64(seq).bytes(prev).i32(payloads.size());
+    payloads.forEach(w::bytes);
+    return w.toBytes();
+  }
+
+  public byte[] digest() {
+    return Digests.sha256(encode());
+  }
+
+  /** A batch of at most {@code maxPayloads} requests, with a 32-byte previous digest and a positive seq. */
+  public static LaneBatch decode(byte[] bytes, int maxPayloads) {
+    ByteReader r = new ByteReader(bytes);
+    long seq = r.i64();
+    byte[] prev = r.bytes();
+    if (seq < 1 || prev.length != Digests.LENGTH) {
+      throw new DecodeException("lane batch at seq " + seq + " with a " + prev.length + "-byte previous digest");
+    }
+    int count = r.count(maxPayloads);
+    List<byte[]> payloads = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      payloads.add(r.bytes());
+    }
+    r.end();
+    return new LaneBatch(seq, prev, payloads);
+  }
+}

@@ -1,0 +1,398 @@
+package org.bftws.core.hybrid;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+import org.bftws.core.async.AsyncMessage;
+import org.bftws.core.async.Pid;
+import org.bftws.core.codec.DecodeException;
+import org.bftws.core.config.GroupConfig;
+import org.bftws.core.crypto.threshold.Dealt;
+import org.bftws.core.crypto.threshold.SchemeId;
+import org.bftws.core.crypto.threshold.ThresholdParams;
+import org.bftws.core.crypto.threshold.ThresholdScheme;
+import org.bftws.core.crypto.threshold.Thresholds;
+import org.bftws.core.async.AsyncReplica;
+import org.bftws.core.engine.Engine;
+import org.bftws.core.engine.Event;
+import org.bftws.core.engine.Ready;
+import org.bftws.core.message.Kind;
+import org.bftws.core.message.Request;
+import org.bftws.core.message.Signed;
+import org.bftws.core.message.hybrid.LaneBatch;
+import org.bftws.core.replication.CoinConfig;
+import org.bftws.core.testkit.EffectPerformer;
+import org.bftws.core.testkit.HashChainApp;
+import org.bftws.core.testkit.Scheduler;
+import org.bftws.core.testkit.TestKeys;
+import org.bftws.core.testkit.TestRandom;
+
+/**
+ * n {@link HybridReplica}s with {@link HashChainApp}s, clients n, n+1, …, on a {@link Scheduler} (FIFO or the
+ * seeded draw); effects performed at once through {@link EffectPerformer}. Replicas not built are Byzantine or
+ * silent: messages to them are dropped and tests make them speak with {@link #forge}. A test may {@link #cut}
+ * messages (by sender, receiver and what they are) and {@link #slow} a replica: its messages leave only
+ * {@code delay} ticks after it sent them. Ticks are given only by {@link #tick}.
+ */
+final class HybridGroup {
+  static final ThresholdScheme CKS = Thresholds.scheme(SchemeId.CKS);
+  private static final int MAX_STEPS = 2_000_000;
+
+  /** Which messages are lost: sender, receiver, {@link #what} the message is. */
+  interface Cut {
+    boolean test(int from, int to, String what);
+  }
+
+  private record Msg(int from, int to, byte[] bytes) {}
+
+  private record Later(long due, Msg msg) {}
+
+  final int n;
+  final int f;
+  final long seed;
+  final GroupConfig cfg;
+  private final TestKeys keys;
+  private final Dealt coins;
+  private final Scheduler<Msg> net;
+  private final Engine[] replicas;
+  private final HashChainApp[] apps;
+  /** Per replica: the requests it executed, in order (a state transfer skips some: see {@link #installed}). */
+  final List<List<Request>> executed = new ArrayList<>();
+  /** Per replica: seq to the ids of the requests executed there. */
+  private final List<Map<Long, List<String>>> executedAt = new ArrayList<>();
+  /** Per replica: the highest checkpoint it installed by state transfer (0: none). */
+  private final long[] installed;
+  /** Per replica: seq to (epoch, digest) of each delivered batch. */
+  final List<Map<Long, String>> committed = new ArrayList<>();
+  final List<List<Event.Evidence>> evidence = new ArrayList<>();
+  /** Per replica: the random number each executed request got (hex). */
+  final List<Map<String, String>> randoms = new ArrayList<>();
+  /** Per replica: the checkpoints that became stable there. */
+  final List<List<Long>> stable = new ArrayList<>();
+  private final List<Later> later = new ArrayList<>();
+  private final Map<Integer, Integer> delays = new HashMap<>();
+  /** Replicas whose engine runs but whose proposals are equivocated: Byzantine, not checked. */
+  private final Set<Integer> equivocators = new java.util.HashSet<>();
+  private Cut cut = (from, to, what) -> false;
+  private final long[] nextNumber = new long[64];
+  private long now;
+  private int steps;
+
+  HybridGroup(int n, int f, long seed, Set<Integer> absent, Scheduler<?> scheduler, GroupConfig.Builder config) {
+    this(n, f, seed, absent, scheduler, config, false);
+  }
+
+  /** With {@code async}: SINTRA's engine ({@code AsyncReplica}) instead, to compare the two on one network. */
+  HybridGroup(int n, int f, long seed, Set<Integer> absent, Scheduler<?> scheduler, GroupConfig.Builder config,
+      boolean async) {
+    this.n = n;
+    this.f = f;
+    this.seed = seed;
+    this.cfg = config.set(GroupConfig.F, f).build();
+    this.keys = TestKeys.seeded(n + 8, seed);
+    this.coins = CKS.deal(new ThresholdParams(n, f + 1, f), TestRandom.seeded(seed));
+    @SuppressWarnings("unchecked")
+    Scheduler<Msg> s = (Scheduler<Msg>) scheduler;
+    this.net = s;
+    replicas = new Engine[n];
+    installed = new long[n];
+    apps = new HashChainApp[n];
+    for (int i = 0; i < n; i++) {
+      executed.add(new ArrayList<>());
+      executedAt.add(new HashMap<>());
+      committed.add(new HashMap<>());
+      evidence.add(new ArrayList<>());
+      randoms.add(new HashMap<>());
+      stable.add(new ArrayList<>());
+      if (!absent.contains(i)) {
+        CoinConfig coin = new CoinConfig(CKS, coins.group(), coins.share(i + 1), new byte[0]);
+        replicas[i] = async ? AsyncReplica.builder(cfg, i, keys.signer(i), keys.verifier()).coin(coin).build()
+            : HybridReplica.builder(cfg, i, keys.signer(i), keys.verifier()).coin(coin).build();
+        apps[i] = new HashChainApp();
+      }
+    }
+  }
+
+  static GroupConfig.Builder config(int timeout) {
+    return GroupConfig.builder().set(GroupConfig.VIEW_CHANGE_TIMEOUT, timeout).set(GroupConfig.RETRANSMIT_INTERVAL, 4)
+        .set(GroupConfig.MAX_BATCH_SIZE, 8).set(GroupConfig.CHECKPOINT_INTERVAL, 8);
+  }
+
+  HybridReplica replica(int i) {
+    return (HybridReplica) replicas[i];
+  }
+
+  boolean correct(int i) {
+    return replicas[i] != null && !equivocators.contains(i);
+  }
+
+  /**
+   * Replica i is Byzantine: its engine runs, but each batch it proposes as leader reaches the odd-numbered
+   * replicas as another batch for the same seq (its requests reversed, or none), signed with its key.
+   */
+  void equivocate(int i) {
+    equivocators.add(i);
+  }
+
+  void cut(Cut c) {
+    this.cut = c;
+  }
+
+  /** Replica i's messages leave {@code delay} ticks after it sent them (0: at once). */
+  void slow(int i, int delay) {
+    delays.put(i, delay);
+  }
+
+  /**
+   * Client c's next request, sent to every replica, on a sequence of its own (message number 1): requests sent
+   * at once on one sequence may be ordered out of their numbers' order, and the client table then skips the
+   * lower one as old (docs/engine.md), which would make "every request executed" untestable.
+   */
+  Request request(int c) {
+    return request(c, false);
+  }
+
+  /** The same, randomized or not (CT algorithm: the group's coin gives its random number). */
+  Request request(int c, boolean randomized) {
+    int client = n + c;
+    Request q = new Request(client, "seq-" + client + "-" + (++nextNumber[c]), 1, randomized,
+        ("op " + c + "/" + nextNumber[c]).getBytes(StandardCharsets.US_ASCII));
+    byte[] s = Signed.sign(Kind.REQUEST, client, q.encode(), keys.signer(client)).encode();
+    for (int i = 0; i < n; i++) {
+      net.post(new Msg(client, i, s));
+    }
+    return q;
+  }
+
+  /** {@code q} signed by its client, as {@link #request} sent it. */
+  Signed signed(Request q) {
+    return Signed.sign(Kind.REQUEST, q.client(), q.encode(), keys.signer(q.client()));
+  }
+
+  /** A message of replica {@code from} (a Byzantine one) on instance pid, signed with its key. */
+  void forge(int from, int to, Pid pid, int type, byte[] payload) {
+    byte[] bytes = Signed.sign(Kind.ASYNC, from, new AsyncMessage(pid, type, payload).encode(), keys.signer(from))
+        .encode();
+    net.post(new Msg(from, to, bytes));
+  }
+
+  /** What a message is, for cuts: "hyb/0 PROPOSE" (epoch 0's, whichever slot), a pid or the envelope's kind. */
+  static String what(byte[] bytes) {
+    try {
+      Signed s = Signed.decode(bytes);
+      if (s.kind() != Kind.ASYNC) {
+        return s.kind().toString();
+      }
+      AsyncMessage m = AsyncMessage.decode(s.body());
+      List<String> seg = m.pid().segments();
+      if (seg.get(0).equals("hyb") && (seg.size() == 2 || seg.size() == 3 && seg.get(2).matches("[0-9]+"))) {
+        return "hyb/" + seg.get(1) + " " + Epoch.Type.values()[m.type() - 1]; // an epoch's SWITCH or a slot's
+      }
+      return m.pid().toString();
+    } catch (DecodeException e) {
+      return "?";
+    }
+  }
+
+  void tick() {
+    now++;
+    for (int i = 0; i < n; i++) {
+      if (replicas[i] != null) {
+        handle(i, replicas[i].tick());
+      }
+    }
+    for (var it = later.iterator(); it.hasNext(); ) {
+      Later l = it.next();
+      if (l.due() <= now) {
+        net.post(l.msg());
+        it.remove();
+      }
+    }
+  }
+
+  /** Delivers messages until none is in flight. */
+  void run() {
+    for (Msg m = net.next(); m != null; m = net.next()) {
+      if (++steps > MAX_STEPS) {
+        throw new AssertionError("no quiescence after " + MAX_STEPS + " messages, seed " + seed);
+      }
+      if (m.to() < n && replicas[m.to()] != null && !cut.test(m.from(), m.to(), what(m.bytes()))) {
+        handle(m.to(), replicas[m.to()].receive(m.bytes()));
+      }
+    }
+  }
+
+  /** Runs, ticking between quiescent points, until {@code done} or {@code maxTicks} ticks passed. */
+  boolean runUntil(BooleanSupplier done, int maxTicks) {
+    for (int t = 0; t <= maxTicks; t++) {
+      run();
+      if (done.getAsBoolean()) {
+        return true;
+      }
+      tick();
+    }
+    return false;
+  }
+
+  /** {@link #runUntil}, failing with the group's state (after the run) if {@code done} never held. */
+  void await(BooleanSupplier done, int maxTicks) {
+    if (!runUntil(done, maxTicks)) {
+      throw new AssertionError("not done after " + maxTicks + " ticks: " + describe());
+    }
+  }
+
+  long now() {
+    return now;
+  }
+
+  /** The correct replicas that executed q. */
+  int executedAt(Request q) {
+    int count = 0;
+    for (int i = 0; i < n; i++) {
+      if (correct(i) && executed.get(i).stream().anyMatch(r -> r.id().equals(q.id()))) {
+        count++;
+      }
+    }
+    return count;
+  }
+
+  /**
+   * Every correct replica executed q, or installed by state transfer a checkpoint at or above the seq where
+   * another executed it (a replica may catch up without executing each request).
+   */
+  boolean executedEverywhere(Request q) {
+    String id = q.id().toString();
+    long at = Long.MAX_VALUE;
+    for (int j = 0; j < n; j++) {
+      for (var e : executedAt.get(j).entrySet()) {
+        if (correct(j) && e.getValue().contains(id)) {
+          at = Math.min(at, e.getKey());
+        }
+      }
+    }
+    for (int i = 0; i < n; i++) {
+      if (correct(i) && executed.get(i).stream().noneMatch(r -> r.id().equals(q.id())) && installed[i] < at) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private void handle(int i, Ready r) {
+    for (Event e : r.events) {
+      if (e instanceof Event.Evidence ev) {
+        evidence.get(i).add(ev);
+      } else if (e instanceof Event.StateInstalled si) {
+        installed[i] = Math.max(installed[i], si.seq());
+      } else if (e instanceof Event.CheckpointStable cs) {
+        stable.get(i).add(cs.seq());
+      } else if (e instanceof Event.Committed c) {
+        String before = committed.get(i).put(c.seq(), c.view() + ":" + java.util.HexFormat.of().formatHex(c.digest()));
+        if (before != null) {
+          throw new AssertionError("replica " + i + " delivered seq " + c.seq() + " twice, seed " + seed);
+        }
+      }
+    }
+    int delay = delays.getOrDefault(i, 0);
+    for (Ready.Outbound o : r.messages) {
+      List<Integer> to = new ArrayList<>();
+      if (o.to() == Ready.ALL_REPLICAS) {
+        for (int j = 0; j < n; j++) {
+          if (j != i) {
+            to.add(j);
+          }
+        }
+      } else {
+        to.add(o.to());
+      }
+      for (int j : to) {
+        Msg m = new Msg(i, j, equivocators.contains(i) && j % 2 == 1 ? twin(i, o.bytes()) : o.bytes());
+        if (delay > 0) {
+          later.add(new Later(now + delay, m));
+        } else {
+          net.post(m);
+        }
+      }
+    }
+    EffectPerformer.perform(replicas[i], r.effects, EffectPerformer.of(apps[i], ex -> record(i, ex)),
+        next -> handle(i, next));
+  }
+
+  private void record(int i, org.bftws.core.engine.Effect.Execute ex) {
+    executed.get(i).addAll(ex.requests());
+    executedAt.get(i).put(ex.seq(), ex.requests().stream().map(r -> r.id().toString()).toList());
+    for (int k = 0; k < ex.requests().size(); k++) {
+      randoms.get(i).put(ex.requests().get(k).id().toString(), java.util.HexFormat.of().formatHex(ex.randoms().get(k)));
+    }
+  }
+
+  /** For an equivocator's PROPOSE: another batch for the same seq on the same chain; other messages as sent. */
+  private byte[] twin(int i, byte[] bytes) {
+    if (!what(bytes).endsWith("PROPOSE")) {
+      return bytes;
+    }
+    AsyncMessage m = AsyncMessage.decode(Signed.decode(bytes).body());
+    LaneBatch b = LaneBatch.decode(m.payload(), 4096);
+    List<byte[]> other = new ArrayList<>(b.payloads());
+    java.util.Collections.reverse(other);
+    if (other.size() < 2) {
+      other.clear();
+    }
+    byte[] body = new AsyncMessage(m.pid(), m.type(), new LaneBatch(b.seq(), b.prev(), other).encode()).encode();
+    return Signed.sign(Kind.ASYNC, i, body, keys.signer(i)).encode();
+  }
+
+  /**
+   * Agreement: at every seq, the correct replicas that delivered a batch there delivered the same one (epoch
+   * and digest), and those that executed it executed the same requests (by seq: a state transfer skips
+   * executions, so whole histories are not comparable).
+   */
+  void assertAgreement() {
+    for (int i = 0; i < n; i++) {
+      for (int j = i + 1; j < n; j++) {
+        if (!correct(i) || !correct(j)) {
+          continue;
+        }
+        for (var e : committed.get(i).entrySet()) {
+          String other = committed.get(j).get(e.getKey());
+          if (other != null && !other.equals(e.getValue())) {
+            throw new AssertionError("replicas " + i + " and " + j + " delivered different batches at seq "
+                + e.getKey() + ", seed " + seed);
+          }
+        }
+        for (var e : executedAt.get(i).entrySet()) {
+          List<String> other = executedAt.get(j).get(e.getKey());
+          if (other != null && !other.equals(e.getValue())) {
+            throw new AssertionError("replicas " + i + " and " + j + " executed " + e.getValue() + " and " + other
+                + " at seq " + e.getKey() + ", seed " + seed);
+          }
+        }
+      }
+    }
+  }
+
+  long installed(int i) {
+    return installed[i];
+  }
+
+  String describe() {
+    StringBuilder b = new StringBuilder("seed " + seed + " tick " + now);
+    for (int i = 0; i < n; i++) {
+      b.append("\n  ").append(i).append(": ").append(replicas[i] == null ? "absent" : replicas[i].describe());
+    }
+    return b.toString();
+  }
+
+  static Scheduler<Object> fifo() {
+    return Scheduler.fifo();
+  }
+
+  static Scheduler<Object> seeded(long seed) {
+    return Scheduler.seeded(new Random(seed));
+  }
+}

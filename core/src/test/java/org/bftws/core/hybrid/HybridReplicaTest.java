@@ -1,0 +1,241 @@
+package org.bftws.core.hybrid;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertThrows;
+import static org.junit.Assert.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.bftws.core.config.GroupConfig;
+import org.bftws.core.message.Request;
+import org.bftws.core.message.hybrid.LaneBatch;
+import org.bftws.core.message.Signed;
+import org.junit.Test;
+
+/**
+ * The hybrid engine's transitions (docs/design/hybrid.md), each on a small group with FIFO delivery: the fast
+ * lane alone, fast lane → fallback → fast lane, a fallback entered while a batch is half committed, a leader
+ * equivocating just before the switch, and a slow leader replaced by the slow-leader rule. Properties checked
+ * in each: agreement (same batches at the same seqs, same executions in the same order) and that every
+ * request submitted is executed at every correct replica.
+ */
+public class HybridReplicaTest {
+  private static final int TIMEOUT = 20;
+
+  private static HybridGroup group(Set<Integer> absent) {
+    return new HybridGroup(4, 1, 1, absent, HybridGroup.fifo(), HybridGroup.config(TIMEOUT));
+  }
+
+  // Reference: Castro-Liskov §4.2 (normal case), BDT §4 (the optimistic lane)
+  @Test
+  public void aTimelyLeaderOrdersEverythingWithoutAFallback() {
+    HybridGroup g = group(Set.of());
+    List<Request> sent = new ArrayList<>();
+    for (int k = 0; k < 20; k++) {
+      sent.add(g.request(k % 3));
+    }
+    g.await(() -> sent.stream().allMatch(g::executedEverywhere), 50);
+    g.assertAgreement();
+    for (int i = 0; i < 4; i++) {
+      assertEquals(0, g.replica(i).fallbacks());
+      assertEquals(0, g.replica(i).view());
+      assertEquals(20, g.executed.get(i).size());
+      assertTrue(g.evidence.get(i).toString(), g.evidence.get(i).isEmpty());
+    }
+  }
+
+  // Reference: BDT §5 (Transformer), §6 (back to the fast lane)
+  @Test
+  public void aStalledLaneFallsBackThenTheNextLeaderOrdersOnTheFastLane() {
+    HybridGroup g = group(Set.of());
+    g.cut((from, to, what) -> from == 0 && what.startsWith("hyb/0 "));
+    Request first = g.request(0);
+    g.await(() -> g.executedEverywhere(first), 10 * TIMEOUT);
+    for (int i = 0; i < 4; i++) {
+      assertEquals(g.describe(), 1, g.replica(i).fallbacks());
+      assertEquals(1, g.replica(i).view());
+    }
+    g.cut((from, to, what) -> false);
+    long before = g.now();
+    List<Request> sent = new ArrayList<>();
+    for (int k = 0; k < 10; k++) {
+      sent.add(g.request(k % 2));
+    }
+    g.await(() -> sent.stream().allMatch(g::executedEverywhere), 10);
+    g.assertAgreement();
+    for (int i = 0; i < 4; i++) {
+      assertEquals("no second fallback: leader 1 is timely", 1, g.replica(i).fallbacks());
+      assertTrue(g.now() - before < TIMEOUT);
+      assertEquals(11, g.executed.get(i).size());
+    }
+  }
+
+  // Reference: BDT §5 (safety of the Transformer), Castro-Liskov §4.4 (prepared certificates survive)
+  @Test
+  public void aBatchCommittedAtOneReplicaSurvivesTheFallback() {
+    HybridGroup g = group(Set.of());
+    // replica 3 gets no prepare, so it is not prepared; commits reach replica 1 only
+    g.cut((from, to, what) -> what.endsWith("PREPARE") && to == 3 || what.endsWith("COMMIT") && to != 1);
+    Request q = g.request(0);
+    g.run();
+    assertEquals(1, g.committed.get(1).size());
+    for (int i : new int[] {0, 2, 3}) {
+      assertTrue(g.committed.get(i).isEmpty());
+    }
+    String atOne = g.committed.get(1).get(1L);
+    // the leader goes silent: the lane stalls, every replica falls back
+    g.cut((from, to, what) -> from == 0 && what.startsWith("hyb/0 "));
+    Request next = g.request(1);
+    g.await(() -> g.executedEverywhere(q) && g.executedEverywhere(next), 10 * TIMEOUT);
+    g.assertAgreement();
+    for (int i = 0; i < 4; i++) {
+      assertEquals(atOne, g.committed.get(i).get(1L));
+      assertEquals(q.id(), g.executed.get(i).get(0).id());
+      assertEquals(2, g.executed.get(i).size());
+    }
+  }
+
+  // Reference: Castro-Liskov §4.2 (quorum intersection), BDT §5
+  @Test
+  public void aLeaderEquivocatingJustBeforeTheSwitchCannotSplitTheGroup() {
+    HybridGroup g = group(Set.of(0)); // replica 0, epoch 0's leader, is Byzantine
+    Request a = g.request(0);
+    Request b = g.request(1);
+    g.run();
+    Signed sa = g.signed(a);
+    Signed sb = g.signed(b);
+    LaneBatch one = new LaneBatch(1, new byte[32], List.of(sa.encode()));
+    LaneBatch two = new LaneBatch(1, new byte[32], List.of(sb.encode()));
+    g.forge(0, 1, HybridReplica.ROOT.child(0).child(1), Epoch.Type.PROPOSE.code(), one.encode());
+    g.forge(0, 2, HybridReplica.ROOT.child(0).child(1), Epoch.Type.PROPOSE.code(), two.encode());
+    g.forge(0, 3, HybridReplica.ROOT.child(0).child(1), Epoch.Type.PROPOSE.code(), two.encode());
+    g.forge(0, 3, HybridReplica.ROOT.child(0).child(1), Epoch.Type.PROPOSE.code(), one.encode());
+    g.await(() -> g.executedEverywhere(a) && g.executedEverywhere(b), 10 * TIMEOUT);
+    g.assertAgreement();
+    assertTrue(g.evidence.get(3).stream().anyMatch(e -> e.node() == 0 && e.what().contains("two batches")));
+    for (int i = 1; i < 4; i++) {
+      assertEquals(2, g.executed.get(i).size());
+      assertTrue(g.replica(i).fallbacks() >= 1);
+    }
+  }
+
+  // Reference: Aardvark §4.3 (a primary must keep up the throughput recently achieved)
+  @Test
+  public void aLeaderSlowerThanTheFallbackIsReplacedBeforeTheTimeout() {
+    HybridGroup g = new HybridGroup(4, 1, 1, Set.of(), HybridGroup.fifo(), HybridGroup.config(200));
+    g.cut((from, to, what) -> from == 0 && what.startsWith("hyb/0 "));
+    Request first = g.request(0);
+    g.await(() -> g.executedEverywhere(first), 1000);
+    long budget = g.replica(2).budget();
+    assertTrue("the fallback's cost, measured, is below the timeout: " + budget, budget < 200);
+    g.slow(1, 150); // epoch 1's leader keeps every message 150 ticks, under the 200-tick timeout
+    long start = g.now();
+    Request second = g.request(1);
+    g.await(() -> g.executedEverywhere(second), 1000);
+    assertTrue("replaced after " + (g.now() - start) + " ticks", g.now() - start < 150);
+    for (int i = 0; i < 4; i++) {
+      assertTrue(g.replica(i).view() >= 2);
+    }
+    g.assertAgreement();
+  }
+
+  // Reference: Castro-Liskov §4.3 (checkpoints), integrity paper §5 (CT: a coin per randomized request)
+  @Test
+  public void checkpointsBecomeStableAndRandomizedRequestsGetOneNumberAcrossAFallback() {
+    HybridGroup g = group(Set.of());
+    List<Request> sent = new ArrayList<>();
+    for (int k = 0; k < 20; k++) {
+      if (k == 10) {
+        g.cut((from, to, what) -> from == 0 && what.startsWith("hyb/0 ")); // a fallback half way
+      }
+      Request q = g.request(k % 2, k % 3 == 0);
+      sent.add(q);
+      g.await(() -> g.executedEverywhere(q), 10 * TIMEOUT);
+    }
+    g.assertAgreement();
+    for (int i = 0; i < 4; i++) {
+      assertEquals(1, g.replica(i).fallbacks());
+      assertTrue("stable " + g.stable.get(i), g.stable.get(i).contains(16L));
+      assertEquals(16, g.replica(i).stableCheckpoint());
+      for (int k = 0; k < 20; k += 3) {
+        String random = g.randoms.get(i).get(sent.get(k).id().toString());
+        assertTrue("request " + k + " got a random number", random != null && !random.isEmpty());
+        assertEquals(g.randoms.get(0).get(sent.get(k).id().toString()), random);
+      }
+    }
+  }
+
+  // Reference: Castro-Liskov §4.3 (garbage collection at stable checkpoints)
+  @Test
+  public void aLongEpochKeepsItsResendLogAndInstancesWithinTheLogWindow() {
+    HybridGroup g = group(Set.of());
+    int window = g.cfg.logWindow();
+    int mostResent = 0;
+    int mostInstances = 0;
+    for (int k = 0; k < 120; k++) {
+      Request q = g.request(k % 2);
+      g.await(() -> g.executedEverywhere(q), 10);
+      for (int i = 0; i < 4; i++) {
+        mostResent = Math.max(mostResent, g.replica(i).resendLog());
+        mostInstances = Math.max(mostInstances, g.replica(i).instances());
+      }
+    }
+    assertEquals("one epoch throughout", 0, g.replica(1).view());
+    // per slot a replica sends at most a PROPOSE, a PREPARE and a COMMIT; slots above the stable checkpoint
+    // and within the log window are kept
+    assertTrue("resend log " + mostResent, mostResent <= 3 * window);
+    // the open slots, the epoch, its agreement (n broadcasts and a binary agreement) and the block store
+    assertTrue("instances " + mostInstances, mostInstances <= window + 4 + 8);
+  }
+
+  // Reference: Castro-Liskov §4.3 (state transfer), BFT-WS §3.3.1.8
+  @Test
+  public void aReplicaCutOffPastAStableCheckpointCatchesUpByStateTransfer() {
+    HybridGroup g = group(Set.of());
+    g.cut((from, to, what) -> to == 3 && from < 4); // replica 3 hears no replica, only clients
+    for (int k = 0; k < 20; k++) {
+      Request q = g.request(k % 2);
+      g.await(() -> g.executedAt(q) == 3, 10 * TIMEOUT);
+    }
+    assertEquals(0, g.replica(3).lastExecuted());
+    g.cut((from, to, what) -> false);
+    List<Request> later = new ArrayList<>();
+    for (int k = 0; k < 5; k++) {
+      later.add(g.request(k % 2));
+    }
+    g.await(() -> later.stream().allMatch(g::executedEverywhere), 40 * TIMEOUT);
+    g.assertAgreement();
+    assertTrue("replica 3 installed " + g.installed(3), g.installed(3) >= 16);
+  }
+
+  // Bounds on what a Byzantine replica chooses: votes for any seq and digest, far ahead or not
+  @Test
+  public void votesAFaultyReplicaInventsStayWithinTheWindow() {
+    HybridGroup g = group(Set.of(3));
+    int window = g.cfg.logWindow();
+    java.util.Random rng = new java.util.Random(5);
+    for (int k = 1; k <= 5000; k++) {
+      byte[] d = new byte[32];
+      rng.nextBytes(d);
+      long seq = 1 + rng.nextInt(4 * window);
+      int type = (k % 2 == 0 ? Epoch.Type.PREPARE : Epoch.Type.COMMIT).code();
+      g.forge(3, 0, HybridReplica.ROOT.child(0).child(seq), type,
+          new org.bftws.core.message.hybrid.LaneVote(seq, d, new byte[] {1}).encode());
+    }
+    g.run();
+    assertTrue("votes " + g.replica(0).laneVotes(), g.replica(0).laneVotes() <= 2 * window);
+    assertTrue("buffered " + g.replica(0).logSize(), g.replica(0).logSize() <= 1024);
+    Request q = g.request(0);
+    g.await(() -> g.executedEverywhere(q), 10 * TIMEOUT);
+    g.assertAgreement();
+  }
+
+  @Test
+  public void separatedExecutionIsRefusedAtConstructionNamingTheKeys() {
+    GroupConfig cfg = GroupConfig.builder().executing(List.of(0, 1, 2)).build();
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> HybridReplica.builder(cfg, 0, null, null).build());
+    assertTrue(e.getMessage(), e.getMessage().contains("bftws.executingReplicas"));
+  }
+}
