@@ -108,6 +108,11 @@ public final class GroupRefresh {
     return runs != null;
   }
 
+  /** Whether the running run is a share recovery (a redistribution), not a refresh started by votes. */
+  public boolean recovering() {
+    return running() && recovery;
+  }
+
   /** This replica asks for the next refresh: its vote, to submit (nothing while one runs). */
   public Step request() {
     begin();
