@@ -119,7 +119,15 @@ public final class DemoClient implements AutoCloseable {
     /** As above, signing with {@code client-J.key} for J = {@code clientKey}. */
     public static DemoClient connect(GroupLauncher.Container container, int[] ports, GroupLauncher.Layout layout,
             Path dir, GroupSecurity security, String extra, int clientKey) throws IOException {
-        Axis2Server listener = clientInstance(container, ports, layout, dir, security, extra, clientKey);
+        return connect(container, ports, layout, dir, security, extra, clientKey, GroupLauncher.Configuration.I);
+    }
+
+    /** As above, {@code ports} the members of a group in {@code configuration} (whose f it votes with). */
+    public static DemoClient connect(GroupLauncher.Container container, int[] ports, GroupLauncher.Layout layout,
+            Path dir, GroupSecurity security, String extra, int clientKey, GroupLauncher.Configuration configuration)
+            throws IOException {
+        Axis2Server listener = clientInstance(container, ports, layout, dir, security, extra, clientKey,
+                configuration);
         try {
             ServiceClient client = GroupClients.create(listener.context(), GroupLauncher.GROUP_ENDPOINT,
                     GroupLauncher.ECHO_ACTION, TIMEOUT_MS);
@@ -146,7 +154,15 @@ public final class DemoClient implements AutoCloseable {
     public static Axis2Server clientInstance(GroupLauncher.Container container, int[] ports,
             GroupLauncher.Layout layout, Path dir, GroupSecurity security, String extra, int clientKey)
             throws IOException {
-        String group = GroupLauncher.groupParameters(ports, layout.keys())
+        return clientInstance(container, ports, layout, dir, security, extra, clientKey,
+                GroupLauncher.Configuration.I);
+    }
+
+    /** As above, {@code ports} the members of a group in {@code configuration}. */
+    public static Axis2Server clientInstance(GroupLauncher.Container container, int[] ports,
+            GroupLauncher.Layout layout, Path dir, GroupSecurity security, String extra, int clientKey,
+            GroupLauncher.Configuration configuration) throws IOException {
+        String group = GroupLauncher.groupParameters(ports, layout.keys(), configuration)
                 + GroupLauncher.clientParameters(clientKey, layout.keys())
                 + security.clientParameters(layout.keys(), ports.length, dir.resolve("conf")) + extra;
         Path source = layout.conf().resolve("axis2-client.xml");
@@ -403,7 +419,7 @@ public final class DemoClient implements AutoCloseable {
         try (DemoClient client = connect(GroupLauncher.Container.AXIS2, ports, GroupLauncher.layout(o), dir,
                 security, configuration.parameters(ports.length)
                         + GroupLauncher.orderingParameters(o.getOrDefault("ordering", "pbft")),
-                configuration.clientKey(ports.length))) {
+                configuration.clientKey(ports.length), configuration)) {
             System.out.println("client: " + service + " at " + ENDPOINTS.get(service) + " (group of "
                     + ports.length + (configuration == GroupLauncher.Configuration.III ? " members" : " replicas")
                     + ", configuration " + configuration + ", security " + security.value() + "); replies arrive at "

@@ -105,27 +105,53 @@ public final class GroupLauncher {
         return ports;
     }
 
-    /** The bftws.* parameters shared by every member and client of the group. */
+    /** The bftws.* parameters shared by every member and client of the group (configuration I or II). */
     public static String groupParameters(int[] ports, Path keys) {
-        return groupParameters(GROUP_ENDPOINT, "Echo", ports, keys);
+        return groupParameters(ports, keys, Configuration.I);
     }
 
     /**
-     * As above for any group: its endpoint, the main service its replicas' endpoints name, its keys, and
-     * {@code bftws.randomness.scheme} = the scheme the keys' threshold key was dealt for.
+     * As above for a group of {@code ports.length} members in {@code configuration}: its {@code bftws.f} counts
+     * the agreement replicas only (in configuration III the execution nodes are listed after them).
+     */
+    public static String groupParameters(int[] ports, Path keys, Configuration configuration) {
+        return groupParameters(GROUP_ENDPOINT, "Echo", ports, keys, configuration);
+    }
+
+    /**
+     * As above for any group of n = 3f+1 replicas: its endpoint, the main service its replicas' endpoints name,
+     * its keys, {@code bftws.f} = (n-1)/3, and {@code bftws.randomness.scheme} = the scheme the keys' threshold
+     * key was dealt for.
      */
     public static String groupParameters(String groupEndpoint, String mainService, int[] ports, Path keys) {
-        return membership(groupEndpoint, mainService, ports)
+        return groupParameters(groupEndpoint, mainService, ports, keys, Configuration.I);
+    }
+
+    /** As above for {@code ports.length} members in {@code configuration}. */
+    public static String groupParameters(String groupEndpoint, String mainService, int[] ports, Path keys,
+            Configuration configuration) {
+        return membership(groupEndpoint, mainService, ports, configuration)
                 + param(BftwsKeys.PUBLIC_KEYS, keys.resolve(KeyFiles.GROUP_FILE)) + schemeParameter(keys);
     }
 
-    private static String membership(String groupEndpoint, String mainService, int[] ports) {
+    /**
+     * The group's members and {@code bftws.f}: without it every group would run with its default, f = 1, and a
+     * replica of 7 or 10 listed would refuse to start.
+     */
+    private static String membership(String groupEndpoint, String mainService, int[] ports,
+            Configuration configuration) {
         StringBuilder replicas = new StringBuilder();
         for (int r = 0; r < ports.length; r++) {
             replicas.append(r).append('=').append(serviceUrl(ports[r], mainService)).append(' ');
         }
         return param(BftwsKeys.REPLICATED, true) + param(BftwsKeys.GROUP_ENDPOINT.name(), groupEndpoint)
-                + param(BftwsKeys.REPLICAS.name(), replicas.toString().trim());
+                + param(BftwsKeys.REPLICAS.name(), replicas.toString().trim())
+                + param(GroupConfig.F, faults(configuration.agreementReplicas(ports.length)));
+    }
+
+    /** f of a group of n = 3f+1 agreement replicas (n = 3f+2 or 3f+3 tolerate no more). */
+    public static int faults(int n) {
+        return (n - 1) / 3;
     }
 
     /**
@@ -137,9 +163,9 @@ public final class GroupLauncher {
     }
 
     /** A replica's group parameters: the dealt keys', or without a dealer members.pub and keys.mode=dkg. */
-    private static String replicaGroupParameters(int[] ports, Path keys) {
+    static String replicaGroupParameters(int[] ports, Path keys, Configuration configuration) {
         if (!withoutDealer(keys)) {
-            return groupParameters(ports, keys);
+            return groupParameters(ports, keys, configuration);
         }
         Path members = keys.resolve(MemberFiles.MEMBERS_FILE);
         String scheme;
@@ -148,7 +174,7 @@ public final class GroupLauncher {
         } catch (KeyFileException e) {
             throw new IllegalStateException(e.getMessage(), e);
         }
-        return membership(GROUP_ENDPOINT, "Echo", ports) + param(BftwsKeys.PUBLIC_KEYS, members)
+        return membership(GROUP_ENDPOINT, "Echo", ports, configuration) + param(BftwsKeys.PUBLIC_KEYS, members)
                 + param(BftwsKeys.KEYS_MODE, KeysMode.DKG) + param(BftwsKeys.THRESHOLD_SCHEME.name(), scheme);
     }
 
@@ -312,7 +338,7 @@ public final class GroupLauncher {
     public static EmbeddedAxis2Server start(int id, int[] ports, Layout layout, Path dir, String randomness,
             String extra, GroupSecurity security, List<Path> services, Configuration configuration)
             throws IOException {
-        Path xml = replicaXml(id, ports, layout, dir.resolve("conf/axis2.xml"), randomness,
+        Path xml = replicaXml(id, ports, layout, dir.resolve("conf/axis2.xml"), randomness, configuration,
                 configuration.memberParameters(id, ports.length, layout.keys()),
                 security.replicaParameters(layout.keys(), ports.length, id, dir.resolve("conf"))
                         + configuration.parameters(ports.length) + extra);
@@ -378,7 +404,7 @@ public final class GroupLauncher {
 
     private static Path webApplication(int id, int[] ports, Layout layout, Path dir, String randomness,
             GroupSecurity security, String extra) throws IOException {
-        Path xml = replicaXml(id, ports, layout, dir.resolve("conf/axis2.xml"), randomness,
+        Path xml = replicaXml(id, ports, layout, dir.resolve("conf/axis2.xml"), randomness, Configuration.I,
                 replicaParameters(id, layout.keys()),
                 security.replicaParameters(layout.keys(), ports.length, id, dir.resolve("conf")) + extra);
         Path webapp = dir.resolve("webapp");
@@ -391,12 +417,12 @@ public final class GroupLauncher {
      * {@code randomness} as {@code bftws.randomness.algorithm} followed by any {@code <parameter>}s in
      * {@code extra}, written to {@code out}.
      */
-    private static Path replicaXml(int id, int[] ports, Layout layout, Path out, String randomness, String member,
-            String extra) throws IOException {
+    static Path replicaXml(int id, int[] ports, Layout layout, Path out, String randomness,
+            Configuration configuration, String member, String extra) throws IOException {
         if (id < 0 || id >= ports.length) {
             throw new IllegalArgumentException("replica id " + id + " is not in 0.." + (ports.length - 1));
         }
-        return withParameters(layout.replicaXml(), out, replicaGroupParameters(ports, layout.keys())
+        return withParameters(layout.replicaXml(), out, replicaGroupParameters(ports, layout.keys(), configuration)
                 + member + param(BftwsKeys.RANDOMNESS.name(), randomness) + extra);
     }
 

@@ -322,7 +322,7 @@ public final class LaunchedGroup extends ExternalResource {
     public DemoClient client(String dirName, GroupSecurity signing) throws IOException {
         DemoClient c = DemoClient.connect(GroupLauncher.Container.AXIS2, ports(), layout(),
                 tmp.newFolder(dirName).toPath(), signing, clientParameters + configuration.parameters(members()),
-                configuration.clientKey(members()));
+                configuration.clientKey(members()), configuration);
         clients.add(c);
         return c;
     }

@@ -26,7 +26,21 @@ import org.bftws.core.keys.ReplicaKeys;
  * the agreed order, with the replica the ordering authenticated as its submitter.
  *
  * <p>Operation format: {@link #MAGIC} ‖ tag (1 = vote to start, 2 = coin refresh message, 3 = TDH2 refresh
- * message) ‖ u32 epoch ‖ body. Epoch e is the e-th refresh of the keys the group generated (epoch 0).
+ * message, 4 = ask for share recovery) ‖ u32 epoch ‖ body. Epoch e is the e-th refresh (or recovery) of the keys
+ * the group generated (epoch 0).
+ *
+ * <p><b>Share recovery.</b> A replica that holds no share of the current epoch (it was down during a refresh, or
+ * caught up past one by state transfer) asks with {@link #recover()}; where its ask is ordered, every replica
+ * starts a redistribution of the current keys to the same members (Desmedt and Jajodia 1997, as {@link
+ * DkgConfig.Mode#RESHARE}): each replica holding a share deals a Feldman sharing of it, encrypted share by share
+ * to each member's individual key; complaints and justifications settle a qualified set as in the generation; each
+ * member's new share is the Lagrange combination of the qualified dealers' sub-shares, checked against the
+ * commitments, whose constant terms are the current verification keys. It gives what HJKY §4's share recovery
+ * gives (the lost share, learned from at least f+1 others and checked against the epoch's verification keys,
+ * without any one of them learning it), and renews every other share too, so it ends an epoch like a refresh.
+ * The recovering replica needs the current group keys (verification keys), not a share: it deals nothing.
+ * A replica's ask starts a recovery at most once between two refreshes started by votes, so up to f faulty
+ * replicas start at most f recoveries per refresh.
  *
  * <p><b>Bound.</b> A refresh of epoch e starts at the point of the sequence where votes for e from f+1
  * distinct replicas are ordered: at least one of them is correct and was asked (an operator's command, or its
@@ -40,6 +54,7 @@ public final class GroupRefresh {
   private static final int VOTE = 1;
   private static final int COIN = 2;
   private static final int TDH2 = 3;
+  private static final int RECOVER = 4;
 
   /** The renewed keys: the same group keys with new verification keys, this replica's new shares (null: none). */
   public record Output(GroupKeys group, ReplicaKeys keys, long epoch) {}
@@ -54,6 +69,10 @@ public final class GroupRefresh {
   private ReplicaKeys mine;
   private long epoch;
   private final Set<Integer> votes = new TreeSet<>();
+  /** The replicas whose asks started a recovery since the last refresh started by votes (at most n). */
+  private final Set<Integer> recovered = new TreeSet<>();
+  /** Whether the running run is a recovery (a redistribution) rather than a refresh. */
+  private boolean recovery;
   /** The running refresh's two runs; null when none runs. */
   private KeyRuns runs;
   private List<byte[]> out;
@@ -89,6 +108,11 @@ public final class GroupRefresh {
     return runs != null;
   }
 
+  /** Whether the running run is a share recovery (a redistribution), not a refresh started by votes. */
+  public boolean recovering() {
+    return running() && recovery;
+  }
+
   /** This replica asks for the next refresh: its vote, to submit (nothing while one runs). */
   public Step request() {
     begin();
@@ -96,6 +120,23 @@ public final class GroupRefresh {
       out.add(ReservedOperations.encode(MAGIC, VOTE, epochBytes(epoch + 1)));
     }
     return end();
+  }
+
+  /**
+   * This replica, holding no share of the current epoch, asks the others for its share: the ask, to submit
+   * (nothing while a refresh or recovery runs: it asks again once that ended).
+   */
+  public Step recover() {
+    begin();
+    if (!running()) {
+      out.add(ReservedOperations.encode(MAGIC, RECOVER, epochBytes(epoch + 1)));
+    }
+    return end();
+  }
+
+  /** Whether this replica holds a share of the current epoch's keys. */
+  public boolean holdsShare() {
+    return mine != null;
   }
 
   /** The next ordered operation of a refresh, submitted by replica {@code submitter} (1..n). */
@@ -122,6 +163,10 @@ public final class GroupRefresh {
       vote(submitter);
       return;
     }
+    if (tag == RECOVER) {
+      ask(submitter);
+      return;
+    }
     if (tag != COIN && tag != TDH2) {
       throw new IllegalArgumentException("unknown tag " + tag);
     }
@@ -144,20 +189,32 @@ public final class GroupRefresh {
     }
     if (votes.size() == members.f() + 1) {
       // f+1 replicas asked for this epoch: at least one correct one did. Everyone starts here, in the sequence.
-      runs = new KeyRuns(Dkg.create(config(current.threshold()), member(mine == null ? null : mine.share()), random),
-          Dkg.create(config(current.encryption()), member(mine == null ? null : mine.decryption()), random));
-      started = true;
-      wrap(COIN, runs.startCoin());
-      wrap(TDH2, runs.startTdh2());
+      startRuns(DkgConfig.Mode.REFRESH);
     }
+  }
+
+  private void ask(int submitter) {
+    if (running() || submitter < 1 || submitter > members.n() || !recovered.add(submitter)) {
+      return; // one recovery per replica between two voted refreshes: its ask again starts nothing
+    }
+    startRuns(DkgConfig.Mode.RESHARE);
+  }
+
+  private void startRuns(DkgConfig.Mode mode) {
+    recovery = mode == DkgConfig.Mode.RESHARE;
+    runs = new KeyRuns(Dkg.create(config(current.threshold(), mode), member(mine == null ? null : mine.share()), random),
+        Dkg.create(config(current.encryption(), mode), member(mine == null ? null : mine.decryption()), random));
+    started = true;
+    wrap(COIN, runs.startCoin());
+    wrap(TDH2, runs.startTdh2());
   }
 
   private void finish() {
     GroupKeys renewed = runs.group(members);
     ReplicaKeys keys = runs.keys(me);
     if (keys == null) {
-      faults.add("no renewed share of its own from refresh " + (epoch + 1) + ": this replica needs its share"
-          + " recovered");
+      faults.add("no renewed share of its own from " + (recovery ? "recovery " : "refresh ") + (epoch + 1)
+          + ": this replica needs its share recovered");
     }
     epoch++;
     current = renewed;
@@ -165,11 +222,19 @@ public final class GroupRefresh {
     output = new Output(renewed, keys, epoch);
     runs = null;
     votes.clear();
+    if (!recovery) {
+      recovered.clear();
+    }
   }
 
-  private DkgConfig config(GroupKey key) {
-    return new DkgConfig(DkgConfig.Mode.REFRESH, key.scheme(), session(members, key, epoch + 1), members.params(),
-        members.params(), members.encryptionKeys(), key);
+  private DkgConfig config(GroupKey key, DkgConfig.Mode mode) {
+    byte[] session = session(members, key, epoch + 1);
+    if (mode == DkgConfig.Mode.RESHARE) { // a recovery's run is never confused with a refresh's of the same epoch
+      session = Digests.sha256(new Codec.Writer().bytes("BFTWS-DKG-recover-v1".getBytes(StandardCharsets.US_ASCII))
+          .bytes(session).toByteArray());
+    }
+    return new DkgConfig(mode, key.scheme(), session, members.params(), members.params(), members.encryptionKeys(),
+        key);
   }
 
   private Dkg.Member member(KeyShare share) {

@@ -9,7 +9,9 @@
  *     justifications, QUAL, then the extraction of y; the adversary cannot bias the key (their secrecy proof).
  * <li>mode REFRESH: proactive share renewal (Herzberg, Jarecki, Krawczyk, Yung, CRYPTO 1995, share renewal): sharings
  *     of 0 added to every share; the group key stays, old and new shares do not combine. {@link org.bftws.core.dkg.GroupRefresh} runs it for
- *     a group's coin and TDH2 keys over one agreed sequence, started by f+1 replicas' votes.
+ *     a group's coin and TDH2 keys over one agreed sequence, started by f+1 replicas' votes; a replica holding no
+ *     share of the current epoch asks ({@link org.bftws.core.dkg.GroupRefresh#recover}) and gets one by a
+ *     resharing to the same members.
  * <li>mode RESHARE: redistribution to a new membership n → n', t → t' (Desmedt and Jajodia, 1997): each old
  *     holder deals a Feldman sharing of its own share; the new shares are Lagrange combinations.
  * </ul>

@@ -8,27 +8,20 @@ import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
+import java.util.Arrays;
 import java.util.List;
-import org.bftws.core.crypto.threshold.Dealt;
 import org.bftws.core.crypto.threshold.GroupValue;
 import org.bftws.core.crypto.threshold.SchemeId;
 import org.bftws.core.crypto.threshold.SignatureShare;
 import org.bftws.core.crypto.threshold.Tdh2;
 import org.bftws.core.crypto.threshold.Tdh2Ciphertext;
-import org.bftws.core.crypto.threshold.ThresholdParams;
 import org.bftws.core.crypto.threshold.ThresholdScheme;
 import org.bftws.core.crypto.threshold.Thresholds;
 import org.bftws.core.keys.GroupKeys;
-import org.bftws.core.keys.GroupMembers;
 import org.bftws.core.keys.KeyFiles;
-import org.bftws.core.keys.ReplicaIdentity;
 import org.bftws.core.keys.ReplicaKeys;
 import org.bftws.core.testkit.TestRandom;
-import org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters;
-import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
 import org.junit.Test;
 
 /**
@@ -39,59 +32,22 @@ import org.junit.Test;
 public class GroupRefreshTest {
   private static final ThresholdScheme CKS = Thresholds.scheme(SchemeId.CKS);
   private static final Tdh2 TDH2 = new Tdh2();
-  private static final int N = 4;
+  private static final int N = DealtGroup.N;
 
-  private record Submitted(int replica, byte[] operation) {}
-
-  private final List<GroupRefresh> replicas = new ArrayList<>();
-  private final GroupRefresh.Output[] outputs = new GroupRefresh.Output[N + 1];
-  private final boolean[] started = new boolean[N + 1];
-  private final Deque<Submitted> ordering = new ArrayDeque<>();
-  private final List<ReplicaKeys> dealtKeys = new ArrayList<>();
-  private GroupKeys group;
-
-  /** Dealt keys of epoch 0 (the refresh does not care how they were made) and one GroupRefresh per replica. */
-  private void group() {
-    ThresholdParams p = ThresholdParams.forF(1);
-    Dealt coin = CKS.deal(p, TestRandom.seeded(5));
-    Dealt tdh2 = TDH2.deal(p, TestRandom.seeded(6));
-    List<ReplicaIdentity> ids = new ArrayList<>();
-    List<Ed25519PublicKeyParameters> sign = new ArrayList<>();
-    List<byte[]> enc = new ArrayList<>();
-    for (int i = 1; i <= N; i++) {
-      ShareCipher.KeyPair kp = ShareCipher.generate(TestRandom.seeded(100 + i));
-      Ed25519PrivateKeyParameters sk = new Ed25519PrivateKeyParameters(TestRandom.seeded(1000 + i));
-      ids.add(new ReplicaIdentity(i, sk, kp.secret()));
-      sign.add(sk.generatePublicKey());
-      enc.add(kp.publicKey());
-    }
-    GroupMembers members = new GroupMembers(SchemeId.CKS, N, 1, 2, sign, enc, List.of());
-    group = new GroupKeys(N, 1, 2, coin.group(), tdh2.group(), sign, List.of());
-    for (int i = 1; i <= N; i++) {
-      ReplicaKeys mine = new ReplicaKeys(i, coin.share(i), tdh2.share(i), ids.get(i - 1).signingKey());
-      dealtKeys.add(mine);
-      replicas.add(new GroupRefresh(members, ids.get(i - 1), group, mine, 0, TestRandom.seeded(70 + i)));
-    }
-  }
+  private final DealtGroup g = new DealtGroup(5);
+  /** Replica i at i - 1. */
+  private final List<GroupRefresh> replicas = Arrays.asList(g.replicas).subList(1, N + 1);
+  private final GroupRefresh.Output[] outputs = g.outputs;
+  private final boolean[] started = g.started;
+  private final List<ReplicaKeys> dealtKeys = Arrays.asList(g.dealt).subList(1, N + 1);
+  private final GroupKeys group = g.group;
 
   private void submit(int i, GroupRefresh.Step step) {
-    for (byte[] op : step.toOrder()) {
-      ordering.add(new Submitted(i, op));
-    }
-    started[i] |= step.started();
-    if (step.output() != null) {
-      outputs[i] = step.output();
-    }
+    g.submit(i, step);
   }
 
-  /** Orders everything submitted, each operation delivered to every replica in the same order. */
   private void run() {
-    while (!ordering.isEmpty()) {
-      Submitted s = ordering.poll();
-      for (int i = 1; i <= N; i++) {
-        submit(i, replicas.get(i - 1).deliver(s.replica(), s.operation()));
-      }
-    }
+    g.run();
   }
 
   private void ask(int i) {
@@ -100,7 +56,6 @@ public class GroupRefreshTest {
 
   @Test
   public void fPlusOneVotesStartARefreshThatKeepsTheGroupKeysAndRenewsEveryShare() throws Exception {
-    group();
     ask(2);
     ask(4);
     run();
@@ -150,7 +105,6 @@ public class GroupRefreshTest {
 
   @Test
   public void fVotesNeverStartOneHoweverOftenTheyComeAndStaleVotesCountForNothing() {
-    group();
     for (int k = 0; k < 5; k++) {
       ask(3); // one faulty replica asking again and again
     }
@@ -175,7 +129,6 @@ public class GroupRefreshTest {
 
   @Test
   public void malformedAndForeignOperationsChangeNothing() {
-    group();
     GroupRefresh r = replicas.get(0);
     GroupRefresh.Step s = r.deliver(2, GroupRefresh.MAGIC);
     assertTrue(s.toOrder().isEmpty());

@@ -190,8 +190,13 @@ public final class KeyRefresh implements KeyRefreshMBean {
             startedNanos = System.nanoTime();
             operations = 0;
             operationBytes = 0;
-            LOG.info("bftws replica {}: f+1 replicas voted: refreshing the keys to epoch {}", config.replicaId(),
-                    epoch + 1);
+            if (refresh.recovering()) {
+                LOG.info("bftws replica {}: replica {} asked to recover its share: redistributing the keys to epoch {}",
+                        config.replicaId(), from, epoch + 1);
+            } else {
+                LOG.info("bftws replica {}: f+1 replicas voted: refreshing the keys to epoch {}", config.replicaId(),
+                        epoch + 1);
+            }
         }
         if (running) {
             operations++;
@@ -215,7 +220,8 @@ public final class KeyRefresh implements KeyRefreshMBean {
         lastBytes = operationBytes;
         if (out.keys() == null) {
             LOG.error("bftws replica {}: the refresh to epoch {} ended without a share for this replica: it needs its"
-                    + " share recovered (not built yet)", config.replicaId(), epoch);
+                    + " share recovered (GroupRefresh.recover; a restarted replica does not ask yet)",
+                    config.replicaId(), epoch);
             return;
         }
         try {

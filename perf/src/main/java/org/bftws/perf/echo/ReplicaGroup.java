@@ -13,7 +13,6 @@ import java.util.List;
 import org.apache.axis2.context.ConfigurationContext;
 import org.bftws.client.embedded.EmbeddedAxis2Server;
 import org.bftws.client.group.GroupLauncher;
-import org.bftws.core.config.GroupConfig;
 import org.bftws.core.keys.KeyGen;
 import org.bftws.module.BftwsRuntime;
 import org.bftws.module.config.BftwsKeys;
@@ -152,8 +151,7 @@ public final class ReplicaGroup implements AutoCloseable {
             for (int r = 0; r < members; r++) {
                 listed[r] = setup.reachablePort(forwarders, ports[r]);
             }
-            String group = GroupLauncher.groupParameters(groupEndpoint, serviceName, listed, keys)
-                    + param(GroupConfig.F, (n - 1) / 3)
+            String group = GroupLauncher.groupParameters(groupEndpoint, serviceName, listed, keys, configuration)
                     + param(BftwsKeys.THRESHOLD_SCHEME.name(), keyOptions.scheme())
                     + (setup.authentication() == null ? "" : param(BftwsKeys.AUTHENTICATION.name(), setup.authentication()))
                     + configuration.parameters(members) + extraParams;
