@@ -2,12 +2,16 @@ package org.bftws.core.hybrid;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import org.bftws.core.async.AsyncMessage;
 import org.bftws.core.async.Pid;
 import org.bftws.core.codec.DecodeException;
@@ -18,6 +22,7 @@ import org.bftws.core.crypto.threshold.ThresholdParams;
 import org.bftws.core.crypto.threshold.ThresholdScheme;
 import org.bftws.core.crypto.threshold.Thresholds;
 import org.bftws.core.async.AsyncReplica;
+import org.bftws.core.engine.Effect;
 import org.bftws.core.engine.Engine;
 import org.bftws.core.engine.Event;
 import org.bftws.core.engine.Ready;
@@ -27,17 +32,20 @@ import org.bftws.core.message.Signed;
 import org.bftws.core.message.hybrid.LaneBatch;
 import org.bftws.core.replication.CoinConfig;
 import org.bftws.core.testkit.EffectPerformer;
+import org.bftws.core.testkit.EngineHarness;
+import org.bftws.core.testkit.EngineHarness.Msg;
 import org.bftws.core.testkit.HashChainApp;
 import org.bftws.core.testkit.Scheduler;
 import org.bftws.core.testkit.TestKeys;
 import org.bftws.core.testkit.TestRandom;
 
 /**
- * n {@link HybridReplica}s with {@link HashChainApp}s, clients n, n+1, …, on a {@link Scheduler} (FIFO or the
- * seeded draw); effects performed at once through {@link EffectPerformer}. Replicas not built are Byzantine or
- * silent: messages to them are dropped and tests make them speak with {@link #forge}. A test may {@link #cut}
- * messages (by sender, receiver and what they are) and {@link #slow} a replica: its messages leave only
- * {@code delay} ticks after it sent them. Ticks are given only by {@link #tick}.
+ * n {@link HybridReplica}s with {@link HashChainApp}s, clients n, n+1, …, on the test kit's {@link EngineHarness}
+ * with a {@link Scheduler} (FIFO or the seeded draw); effects performed at once through its {@link
+ * EffectPerformer}. Replicas not built are Byzantine or silent: messages to them are dropped and tests make them
+ * speak with {@link #forge}. A test may {@link #cut} messages (by sender, receiver and what they are) and {@link
+ * #slow} a replica: its messages leave only {@code delay} ticks after it sent them (the {@link
+ * EngineHarness.Router} keeps them; each {@link #tick} releases those due). Ticks are given only by {@link #tick}.
  */
 final class HybridGroup {
   static final ThresholdScheme CKS = Thresholds.scheme(SchemeId.CKS);
@@ -48,18 +56,17 @@ final class HybridGroup {
     boolean test(int from, int to, String what);
   }
 
-  private record Msg(int from, int to, byte[] bytes) {}
-
   private record Later(long due, Msg msg) {}
 
   final int n;
   final int f;
   final long seed;
   final GroupConfig cfg;
-  private final TestKeys keys;
+  private final boolean async;
+  private final Set<Integer> absent;
   private final Dealt coins;
-  private final Scheduler<Msg> net;
-  private final Engine[] replicas;
+  /** The group on the test kit's harness: delivery, ticks and effects are the harness's. */
+  private final EngineHarness harness;
   private final HashChainApp[] apps;
   /** Per replica: the requests it executed, in order (a state transfer skips some: see {@link #installed}). */
   final List<List<Request>> executed = new ArrayList<>();
@@ -77,31 +84,30 @@ final class HybridGroup {
   private final List<Later> later = new ArrayList<>();
   private final Map<Integer, Integer> delays = new HashMap<>();
   /** Replicas whose engine runs but whose proposals are equivocated: Byzantine, not checked. */
-  private final Set<Integer> equivocators = new java.util.HashSet<>();
+  private final Set<Integer> equivocators = new HashSet<>();
   private Cut cut = (from, to, what) -> false;
   private final long[] nextNumber = new long[64];
   private long now;
-  private int steps;
 
-  HybridGroup(int n, int f, long seed, Set<Integer> absent, Scheduler<?> scheduler, GroupConfig.Builder config) {
+  HybridGroup(int n, int f, long seed, Set<Integer> absent, Scheduler<Msg> scheduler, GroupConfig.Builder config) {
     this(n, f, seed, absent, scheduler, config, false);
   }
 
   /** With {@code async}: SINTRA's engine ({@code AsyncReplica}) instead, to compare the two on one network. */
-  HybridGroup(int n, int f, long seed, Set<Integer> absent, Scheduler<?> scheduler, GroupConfig.Builder config,
+  HybridGroup(int n, int f, long seed, Set<Integer> absent, Scheduler<Msg> scheduler, GroupConfig.Builder config,
       boolean async) {
     this.n = n;
     this.f = f;
     this.seed = seed;
+    this.async = async;
+    this.absent = absent;
     this.cfg = config.set(GroupConfig.F, f).build();
-    this.keys = TestKeys.seeded(n + 8, seed);
     this.coins = CKS.deal(new ThresholdParams(n, f + 1, f), TestRandom.seeded(seed));
-    @SuppressWarnings("unchecked")
-    Scheduler<Msg> s = (Scheduler<Msg>) scheduler;
-    this.net = s;
-    replicas = new Engine[n];
     installed = new long[n];
     apps = new HashChainApp[n];
+    harness = new EngineHarness(cfg, TestKeys.seeded(n + 8, seed), this::newReplica, scheduler)
+        .services(this::service).observer(this::observe).router(this::route).drop(this::cutOff)
+        .ticked(this::release).maxSteps(MAX_STEPS, "no quiescence after " + MAX_STEPS + " messages, seed " + seed);
     for (int i = 0; i < n; i++) {
       executed.add(new ArrayList<>());
       executedAt.add(new HashMap<>());
@@ -109,13 +115,20 @@ final class HybridGroup {
       evidence.add(new ArrayList<>());
       randoms.add(new HashMap<>());
       stable.add(new ArrayList<>());
-      if (!absent.contains(i)) {
-        CoinConfig coin = new CoinConfig(CKS, coins.group(), coins.share(i + 1), new byte[0]);
-        replicas[i] = async ? AsyncReplica.builder(cfg, i, keys.signer(i), keys.verifier()).coin(coin).build()
-            : HybridReplica.builder(cfg, i, keys.signer(i), keys.verifier()).coin(coin).build();
+      if (harness.start(i) != null) {
         apps[i] = new HashChainApp();
       }
     }
+  }
+
+  /** Replica i's engine, or none for an absent (Byzantine or silent) one. */
+  private Engine newReplica(int i, GroupConfig config, TestKeys keys) {
+    if (absent.contains(i)) {
+      return null;
+    }
+    CoinConfig coin = new CoinConfig(CKS, coins.group(), coins.share(i + 1), new byte[0]);
+    return async ? AsyncReplica.builder(config, i, keys.signer(i), keys.verifier()).coin(coin).build()
+        : HybridReplica.builder(config, i, keys.signer(i), keys.verifier()).coin(coin).build();
   }
 
   static GroupConfig.Builder config(int timeout) {
@@ -124,11 +137,11 @@ final class HybridGroup {
   }
 
   HybridReplica replica(int i) {
-    return (HybridReplica) replicas[i];
+    return (HybridReplica) harness.engine(i);
   }
 
   boolean correct(int i) {
-    return replicas[i] != null && !equivocators.contains(i);
+    return harness.engine(i) != null && !equivocators.contains(i);
   }
 
   /**
@@ -162,23 +175,23 @@ final class HybridGroup {
     int client = n + c;
     Request q = new Request(client, "seq-" + client + "-" + (++nextNumber[c]), 1, randomized,
         ("op " + c + "/" + nextNumber[c]).getBytes(StandardCharsets.US_ASCII));
-    byte[] s = Signed.sign(Kind.REQUEST, client, q.encode(), keys.signer(client)).encode();
+    byte[] s = Signed.sign(Kind.REQUEST, client, q.encode(), harness.keys.signer(client)).encode();
     for (int i = 0; i < n; i++) {
-      net.post(new Msg(client, i, s));
+      harness.post(new Msg(client, i, s));
     }
     return q;
   }
 
   /** {@code q} signed by its client, as {@link #request} sent it. */
   Signed signed(Request q) {
-    return Signed.sign(Kind.REQUEST, q.client(), q.encode(), keys.signer(q.client()));
+    return Signed.sign(Kind.REQUEST, q.client(), q.encode(), harness.keys.signer(q.client()));
   }
 
   /** A message of replica {@code from} (a Byzantine one) on instance pid, signed with its key. */
   void forge(int from, int to, Pid pid, int type, byte[] payload) {
-    byte[] bytes = Signed.sign(Kind.ASYNC, from, new AsyncMessage(pid, type, payload).encode(), keys.signer(from))
-        .encode();
-    net.post(new Msg(from, to, bytes));
+    byte[] body = new AsyncMessage(pid, type, payload).encode();
+    byte[] bytes = Signed.sign(Kind.ASYNC, from, body, harness.keys.signer(from)).encode();
+    harness.post(new Msg(from, to, bytes));
   }
 
   /** What a message is, for cuts: "hyb/0 PROPOSE" (epoch 0's, whichever slot), a pid or the envelope's kind. */
@@ -199,32 +212,15 @@ final class HybridGroup {
     }
   }
 
+  /** One tick: every replica's, then the slow replicas' messages that are due leave. */
   void tick() {
     now++;
-    for (int i = 0; i < n; i++) {
-      if (replicas[i] != null) {
-        handle(i, replicas[i].tick());
-      }
-    }
-    for (var it = later.iterator(); it.hasNext(); ) {
-      Later l = it.next();
-      if (l.due() <= now) {
-        net.post(l.msg());
-        it.remove();
-      }
-    }
+    harness.tick();
   }
 
   /** Delivers messages until none is in flight. */
   void run() {
-    for (Msg m = net.next(); m != null; m = net.next()) {
-      if (++steps > MAX_STEPS) {
-        throw new AssertionError("no quiescence after " + MAX_STEPS + " messages, seed " + seed);
-      }
-      if (m.to() < n && replicas[m.to()] != null && !cut.test(m.from(), m.to(), what(m.bytes()))) {
-        handle(m.to(), replicas[m.to()].receive(m.bytes()));
-      }
-    }
+    harness.run();
   }
 
   /** Runs, ticking between quiescent points, until {@code done} or {@code maxTicks} ticks passed. */
@@ -283,7 +279,7 @@ final class HybridGroup {
     return true;
   }
 
-  private void handle(int i, Ready r) {
+  private void observe(int i, Ready r) {
     for (Event e : r.events) {
       if (e instanceof Event.Evidence ev) {
         evidence.get(i).add(ev);
@@ -292,42 +288,53 @@ final class HybridGroup {
       } else if (e instanceof Event.CheckpointStable cs) {
         stable.get(i).add(cs.seq());
       } else if (e instanceof Event.Committed c) {
-        String before = committed.get(i).put(c.seq(), c.view() + ":" + java.util.HexFormat.of().formatHex(c.digest()));
+        String before = committed.get(i).put(c.seq(), c.view() + ":" + HexFormat.of().formatHex(c.digest()));
         if (before != null) {
           throw new AssertionError("replica " + i + " delivered seq " + c.seq() + " twice, seed " + seed);
         }
       }
     }
-    int delay = delays.getOrDefault(i, 0);
-    for (Ready.Outbound o : r.messages) {
-      List<Integer> to = new ArrayList<>();
-      if (o.to() == Ready.ALL_REPLICAS) {
-        for (int j = 0; j < n; j++) {
-          if (j != i) {
-            to.add(j);
-          }
-        }
-      } else {
-        to.add(o.to());
-      }
-      for (int j : to) {
-        Msg m = new Msg(i, j, equivocators.contains(i) && j % 2 == 1 ? twin(i, o.bytes()) : o.bytes());
-        if (delay > 0) {
-          later.add(new Later(now + delay, m));
-        } else {
-          net.post(m);
-        }
-      }
-    }
-    EffectPerformer.perform(replicas[i], r.effects, EffectPerformer.of(apps[i], ex -> record(i, ex)),
-        next -> handle(i, next));
   }
 
-  private void record(int i, org.bftws.core.engine.Effect.Execute ex) {
+  /** To every replica or one node, as sent; an equivocator's proposals twinned; a slow replica's kept for later. */
+  private void route(int i, Ready.Outbound o, Consumer<Msg> post) {
+    int delay = delays.getOrDefault(i, 0);
+    EngineHarness.Router.replicas(n).route(i, o, m -> {
+      Msg out = equivocators.contains(i) && m.to() % 2 == 1 ? new Msg(i, m.to(), twin(i, m.bytes())) : m;
+      if (delay > 0) {
+        later.add(new Later(now + delay, out));
+      } else {
+        post.accept(out);
+      }
+    });
+  }
+
+  /** The slow replicas' messages that are due, onto the network in the order they were sent. */
+  private void release() {
+    for (var it = later.iterator(); it.hasNext(); ) {
+      Later l = it.next();
+      if (l.due() <= now) {
+        harness.post(l.msg());
+        it.remove();
+      }
+    }
+  }
+
+  /** Replica i's {@link HashChainApp}, recording what it executes. */
+  private EffectPerformer.Service service(int i) {
+    return EffectPerformer.of(apps[i], ex -> record(i, ex));
+  }
+
+  /** A message to a replica that runs, lost to the {@link #cut} (to others a message is lost anyway). */
+  private boolean cutOff(Msg m) {
+    return m.to() < n && harness.engine(m.to()) != null && cut.test(m.from(), m.to(), what(m.bytes()));
+  }
+
+  private void record(int i, Effect.Execute ex) {
     executed.get(i).addAll(ex.requests());
     executedAt.get(i).put(ex.seq(), ex.requests().stream().map(r -> r.id().toString()).toList());
     for (int k = 0; k < ex.requests().size(); k++) {
-      randoms.get(i).put(ex.requests().get(k).id().toString(), java.util.HexFormat.of().formatHex(ex.randoms().get(k)));
+      randoms.get(i).put(ex.requests().get(k).id().toString(), HexFormat.of().formatHex(ex.randoms().get(k)));
     }
   }
 
@@ -339,12 +346,12 @@ final class HybridGroup {
     AsyncMessage m = AsyncMessage.decode(Signed.decode(bytes).body());
     LaneBatch b = LaneBatch.decode(m.payload(), 4096);
     List<byte[]> other = new ArrayList<>(b.payloads());
-    java.util.Collections.reverse(other);
+    Collections.reverse(other);
     if (other.size() < 2) {
       other.clear();
     }
     byte[] body = new AsyncMessage(m.pid(), m.type(), new LaneBatch(b.seq(), b.prev(), other).encode()).encode();
-    return Signed.sign(Kind.ASYNC, i, body, keys.signer(i)).encode();
+    return Signed.sign(Kind.ASYNC, i, body, harness.keys.signer(i)).encode();
   }
 
   /**
@@ -383,16 +390,17 @@ final class HybridGroup {
   String describe() {
     StringBuilder b = new StringBuilder("seed " + seed + " tick " + now);
     for (int i = 0; i < n; i++) {
-      b.append("\n  ").append(i).append(": ").append(replicas[i] == null ? "absent" : replicas[i].describe());
+      Engine e = harness.engine(i);
+      b.append("\n  ").append(i).append(": ").append(e == null ? "absent" : e.describe());
     }
     return b.toString();
   }
 
-  static Scheduler<Object> fifo() {
+  static Scheduler<Msg> fifo() {
     return Scheduler.fifo();
   }
 
-  static Scheduler<Object> seeded(long seed) {
+  static Scheduler<Msg> seeded(long seed) {
     return Scheduler.seeded(new Random(seed));
   }
 }
