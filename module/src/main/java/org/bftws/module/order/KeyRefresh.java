@@ -20,6 +20,7 @@ import org.bftws.module.config.BftwsConfig;
 import org.bftws.module.config.BftwsKeys;
 import org.bftws.module.keys.GroupKeyMaterial;
 import org.bftws.module.random.DeclaredOperations;
+import org.bftws.module.rm.SequenceIds;
 
 /**
  * The proactive refresh of a group's generated keys (Herzberg-Jarecki-Krawczyk-Yung, CRYPTO 1995, §3) over the
@@ -64,9 +65,10 @@ public final class KeyRefresh implements KeyRefreshMBean {
         this.keys = keys;
         this.declared = declared;
         this.everyCheckpoints = config.refreshEveryCheckpoints();
-        // each start of the replica a sequence prefix of its own: the client table keeps the last run's ones
-        this.submitter = new ReservedSubmitter(config, keys.pending().submitter(config.replicaId()), keys.signer(),
-                "key-refresh-" + System.currentTimeMillis() + "-");
+        // fresh ids with a birth time (RFC 9562 version 7): the client table prunes them once idle for the
+        // retention, as a client's, so refreshes over the group's life leave a bounded table
+        int node = keys.pending().submitter(config.replicaId());
+        this.submitter = new ReservedSubmitter(config, node, keys.signer(), n -> SequenceIds.newBornSequence(node));
         if (!keys.keysPending()) {
             long e;
             try {
