@@ -38,12 +38,17 @@ public class KeyEpochFilesTest {
     Files.copy(keys.resolve(KeyFiles.replicaFileName(2)), data.resolve(KeyFiles.replicaFileName(2)));
   }
 
-  @Test
-  public void theGenerationsKeysHaveEpochZeroUntilARefreshWritesItsFiles() throws Exception {
-    assertEquals(KeyEpochFiles.Epoch.GENERATED, KeyEpochFiles.read(data));
+  /** Epoch 1's files (the generation's keys written as refreshed) through {@link KeyEpochFiles#write}. */
+  private void writeEpochOne() throws Exception {
     GroupKeys group = KeyEpochFiles.readGroup(data);
     ReplicaKeys mine = KeyFiles.readReplica(data.resolve(KeyFiles.replicaFileName(2)), group);
     KeyEpochFiles.write(data, new KeyEpochFiles.Epoch(1, 18), group, mine);
+  }
+
+  @Test
+  public void theGenerationsKeysHaveEpochZeroUntilARefreshWritesItsFiles() throws Exception {
+    assertEquals(KeyEpochFiles.Epoch.GENERATED, KeyEpochFiles.read(data));
+    writeEpochOne();
     assertEquals(new KeyEpochFiles.Epoch(1, 18), KeyEpochFiles.read(data));
     assertTrue(Files.exists(data.resolve(KeyEpochFiles.VK_FILE)));
     assertFalse(Files.exists(data.resolve(KeyEpochFiles.STAGING)));
@@ -54,9 +59,7 @@ public class KeyEpochFilesTest {
 
   @Test
   public void aCompleteStagingDirectoryIsMovedInAtStartAndAnIncompleteOneDropped() throws Exception {
-    GroupKeys group = KeyEpochFiles.readGroup(data);
-    ReplicaKeys mine = KeyFiles.readReplica(data.resolve(KeyFiles.replicaFileName(2)), group);
-    KeyEpochFiles.write(data, new KeyEpochFiles.Epoch(1, 18), group, mine);
+    writeEpochOne();
     // a replica stopped after forcing epoch 2's files, before moving them: all three are in the staging directory
     Path staging = Files.createDirectory(data.resolve(KeyEpochFiles.STAGING));
     for (String f : new String[] {KeyEpochFiles.VK_FILE, KeyFiles.replicaFileName(2)}) {
@@ -80,9 +83,7 @@ public class KeyEpochFilesTest {
   /** keys.epoch staged but another file damaged, or of another group: the staging directory is dropped. */
   @Test
   public void aStagingDirectoryWithAFileThatDoesNotParseIsDropped() throws Exception {
-    GroupKeys group = KeyEpochFiles.readGroup(data);
-    ReplicaKeys mine = KeyFiles.readReplica(data.resolve(KeyFiles.replicaFileName(2)), group);
-    KeyEpochFiles.write(data, new KeyEpochFiles.Epoch(1, 18), group, mine);
+    writeEpochOne();
     byte[] share = Files.readAllBytes(data.resolve(KeyFiles.replicaFileName(2)));
     byte[] vk = Files.readAllBytes(data.resolve(KeyEpochFiles.VK_FILE));
     String epoch2 = Files.readString(data.resolve(KeyEpochFiles.EPOCH_FILE)).replace("epoch = 1", "epoch = 2");
@@ -109,9 +110,7 @@ public class KeyEpochFilesTest {
   /** Stopped after moving group.vk and the share, before keys.epoch: the next start finishes the moves. */
   @Test
   public void movesStoppedBeforeTheEpochFileAreFinished() throws Exception {
-    GroupKeys group = KeyEpochFiles.readGroup(data);
-    ReplicaKeys mine = KeyFiles.readReplica(data.resolve(KeyFiles.replicaFileName(2)), group);
-    KeyEpochFiles.write(data, new KeyEpochFiles.Epoch(1, 18), group, mine);
+    writeEpochOne();
     Path staging = Files.createDirectory(data.resolve(KeyEpochFiles.STAGING));
     Files.writeString(staging.resolve(KeyEpochFiles.EPOCH_FILE),
         Files.readString(data.resolve(KeyEpochFiles.EPOCH_FILE)).replace("epoch = 1", "epoch = 2"));
