@@ -50,8 +50,8 @@ public final class DkgBootstrap {
     public static final String NOT_YET = "BFT-WS: keys not yet generated: randomized and confidential operations"
             + " are served once the group's distributed key generation has finished";
 
-    /** What a client's request carrying the key generation's reserved operation gets. */
-    public static final String RESERVED = "BFT-WS: the key generation's operation is reserved to the replicas";
+    /** What a client's request carrying one of the replicas' reserved operations (key generation, refresh) gets. */
+    public static final String RESERVED = "BFT-WS: the replicas' key operations are reserved to the replicas";
 
     private final BftwsConfig config;
     private final GroupKeyMaterial keys;
