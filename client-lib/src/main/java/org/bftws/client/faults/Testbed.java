@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.bftws.client.group.GroupLauncher;
+import org.bftws.core.config.GroupConfig;
 import org.bftws.core.keys.KeyFiles;
 import org.bftws.module.config.BftwsKeys;
 
@@ -53,7 +54,10 @@ public record Testbed(List<String> hosts, List<Integer> ports) {
         return "http://" + hosts.get(id) + ":" + ports.get(id) + "/axis2/services/" + service;
     }
 
-    /** The bftws.* parameters every member and client shares: as the demo group's, with these hosts. */
+    /**
+     * The bftws.* parameters every member and client shares: as the demo group's, with these hosts and the f of
+     * their number (conf/axis2-replica.xml's f = 1 would refuse a group of 7).
+     */
     public String groupParameters(Path keys) {
         StringBuilder replicas = new StringBuilder();
         for (int r = 0; r < size(); r++) {
@@ -62,6 +66,7 @@ public record Testbed(List<String> hosts, List<Integer> ports) {
         return GroupLauncher.param(BftwsKeys.REPLICATED, true)
                 + GroupLauncher.param(BftwsKeys.GROUP_ENDPOINT.name(), GroupLauncher.GROUP_ENDPOINT)
                 + GroupLauncher.param(BftwsKeys.REPLICAS.name(), replicas.toString().trim())
-                + GroupLauncher.param(BftwsKeys.PUBLIC_KEYS, keys.resolve(KeyFiles.GROUP_FILE));
+                + GroupLauncher.param(BftwsKeys.PUBLIC_KEYS, keys.resolve(KeyFiles.GROUP_FILE))
+                + GroupLauncher.param(GroupConfig.F, GroupLauncher.faults(size()));
     }
 }

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.bftws.client.faults.Testbed;
 import org.bftws.client.group.GroupLauncher.Configuration;
 import org.bftws.core.keys.KeyGen;
 import org.bftws.module.config.BftwsConfig;
@@ -26,7 +27,8 @@ import org.junit.rules.TemporaryFolder;
  * {@link DemoClient} gives a client (scripts/group-client) give every group size its own f: each member of a
  * group of n = 7 or 10 validates its configuration as one of 3f+1 with f = 2 or 3, in each configuration and
  * key mode, exactly as the module reads it at start-up. conf/axis2-replica.xml says f = 1; without the group's
- * {@code bftws.f} after it, a replica listed among 7 refused to start.
+ * {@code bftws.f} after it, a replica listed among 7 refused to start. The fault campaign's group file
+ * ({@link Testbed}) gives its f alike.
  */
 public class GroupParametersTest {
     /** Top-level and nested parameters alike; the later of two with one name wins, as in Axis2's own reading. */
@@ -71,6 +73,25 @@ public class GroupParametersTest {
         keyGen("--client", "1", "--out", keys.toString());
         keyGen("--group-from", keys.toString(), "--out", keys.toString(), "--scheme", "cks");
         assertMembersRunWithF(n, n, Configuration.I, keys);
+    }
+
+    @Test
+    public void theFaultCampaignsGroupOfSevenRunsWithItsF() throws Exception {
+        int n = 7;
+        Path keys = tmp.newFolder("testbed").toPath();
+        keyGen("--out", keys.toString(), "--replicas", String.valueOf(n), "--clients", "1", "--scheme", "cks");
+        StringBuilder lines = new StringBuilder();
+        for (int r = 0; r < n; r++) {
+            lines.append(r).append(" 9000 198.18.1.").append(r + 1).append('\n');
+        }
+        Path group = tmp.newFile("group").toPath();
+        Files.writeString(group, lines);
+        Testbed testbed = Testbed.read(group);
+        String client = Files.readString(layout(keys).conf().resolve("axis2-client.xml"))
+                + testbed.groupParameters(keys) + GroupLauncher.clientParameters(1, keys);
+        BftwsConfig config = BftwsParameters.parse(parameters(client));
+        assertEquals("f of the fault campaign's client of " + n, 2, config.group().f());
+        assertEquals(n, config.group().n());
     }
 
     private void assertMembersRunWithF(int n, int members, Configuration c, Path keys) throws IOException {

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Comparator;
+import java.util.List;
 import java.util.stream.Stream;
 
 /**
@@ -16,7 +17,8 @@ import java.util.stream.Stream;
  * <ul>
  *   <li>{@code group.vk}: epoch e's public keys in group.pub's format: the same group keys and members, the
  *       verification keys of epoch e (what checks the replicas' coin and decryption shares);</li>
- *   <li>{@code replica-I.key}: this replica's shares of epoch e (0600), overwritten by each refresh;</li>
+ *   <li>{@code replica-I.key}: this replica's shares of epoch e (0600), replaced by each refresh (a rename:
+ *       the old file is unlinked, erasing its blocks is left to the disk);</li>
  *   <li>{@code keys.epoch}: e and the seq s of the ordered operation that completed the refresh: the keys serve
  *       the requests ordered after s.</li>
  * </ul>
@@ -25,7 +27,7 @@ import java.util.stream.Stream;
  * <p>A refresh writes the three files into {@value #STAGING}, forces them to the disk, then moves them over the
  * old ones ({@code keys.epoch} last): the old share is replaced only once the new one is durable. A replica
  * that stopped in between finishes the moves at its next start ({@link #recover}) when the staging directory
- * is complete, and drops it otherwise (the old files are then untouched).
+ * is complete (every file there parses), and drops it otherwise (the old files are then untouched).
  */
 public final class KeyEpochFiles {
   public static final String VK_FILE = "group.vk";
@@ -52,25 +54,59 @@ public final class KeyEpochFiles {
     KeyFiles.writeReplica(share, keys);
     KeyFileFormat.create(epoch, new KeyFileFormat.Builder().comment("BFT-WS: the epoch of this replica's keys")
         .field("format", FORMAT).field("epoch", e.epoch()).field("after.seq", e.afterSeq()).text(), false);
-    for (Path p : new Path[] {vk, share, epoch}) {
-      force(p);
+    for (Path p : new Path[] {vk, share, epoch, staging}) {
+      force(p); // the staging directory too: its entries of the three files are durable before any move
     }
     commit(dir, staging);
   }
 
   /**
-   * At start: finishes a refresh's interrupted moves (staging complete: its {@code keys.epoch} is there) or drops
-   * an incomplete staging directory.
+   * At start: finishes a refresh's interrupted moves when the staging directory is complete ({@link #complete})
+   * and drops it otherwise (the old files then stay).
    */
   public static void recover(Path dir) throws IOException {
     Path staging = dir.resolve(STAGING);
     if (!Files.isDirectory(staging)) {
       return;
     }
-    if (Files.exists(staging.resolve(EPOCH_FILE))) {
+    if (complete(dir, staging)) {
       commit(dir, staging);
     } else {
       deleteTree(staging);
+    }
+  }
+
+  /**
+   * Whether {@code staging} holds a refresh's files, each parsing: its {@code keys.epoch}, and {@code group.vk}
+   * (with group.pub's group keys) and at most one share (of group.vk's keys) each either still there or already
+   * moved into {@code dir} ({@link #commit} moves {@code keys.epoch} last, so with it still staged the moves
+   * stopped half-way; the staging directory forced before them, a file missing from it was moved).
+   */
+  private static boolean complete(Path dir, Path staging) throws IOException {
+    if (!Files.exists(staging.resolve(EPOCH_FILE))) {
+      return false;
+    }
+    try (Stream<Path> files = Files.list(staging)) {
+      read(staging);
+      Path vkFile = Files.exists(staging.resolve(VK_FILE)) ? staging.resolve(VK_FILE) : dir.resolve(VK_FILE);
+      GroupKeys vk = KeyFiles.readGroup(vkFile);
+      if (!KeyFiles.sameGroupKeys(KeyFiles.readGroup(dir.resolve(KeyFiles.GROUP_FILE)), vk)) {
+        return false;
+      }
+      List<Path> shares = files.filter(p -> !p.getFileName().toString().equals(EPOCH_FILE)
+          && !p.getFileName().toString().equals(VK_FILE)).toList();
+      if (shares.size() > 1) {
+        return false;
+      }
+      for (Path share : shares) {
+        ReplicaKeys keys = KeyFiles.readReplica(share, vk);
+        if (!share.getFileName().toString().equals(KeyFiles.replicaFileName(keys.index()))) {
+          return false;
+        }
+      }
+      return true;
+    } catch (KeyFileException e) {
+      return false;
     }
   }
 

@@ -117,7 +117,7 @@ public class GroupRecoveryTest {
   }
 
   @Test
-  public void aReplicasAsksStartOneRecoveryUntilARefreshStartedByVotes() {
+  public void eachReplicaStartsOneRecoveryByItsAsksUntilAVotedRefresh() {
     refreshWithReplicaFourDown();
     for (int k = 0; k < 3; k++) {
       submit(4, replicas[4].recover()); // asked while the first runs: the later asks count for nothing

@@ -16,6 +16,7 @@ import org.bftws.core.engine.KeySet;
 import org.bftws.core.keys.GroupCertificate;
 import org.bftws.core.keys.KeyFiles;
 import org.bftws.core.message.Request;
+import org.bftws.core.message.SequenceOwner;
 import org.bftws.core.replication.CoinConfig;
 import org.bftws.core.replication.ConfidentialConfig;
 import org.bftws.module.api.ApplicationResult;
@@ -49,8 +50,8 @@ public final class DkgBootstrap {
     public static final String NOT_YET = "BFT-WS: keys not yet generated: randomized and confidential operations"
             + " are served once the group's distributed key generation has finished";
 
-    /** What a client's request carrying the key generation's reserved operation gets. */
-    public static final String RESERVED = "BFT-WS: the key generation's operation is reserved to the replicas";
+    /** What a client's request carrying one of the replicas' reserved operations (key generation, refresh) gets. */
+    public static final String RESERVED = "BFT-WS: the replicas' key operations are reserved to the replicas";
 
     private final BftwsConfig config;
     private final GroupKeyMaterial keys;
@@ -78,8 +79,9 @@ public final class DkgBootstrap {
         this.declared = declared;
         this.refresh = refresh;
         this.dkg = new GroupDkg(pending.members(), pending.identity(), new SecureRandom());
-        this.submitter = new ReservedSubmitter(config, pending.submitter(config.replicaId()), keys.signer(),
-                SEQUENCE_PREFIX);
+        int node = pending.submitter(config.replicaId());
+        this.submitter = new ReservedSubmitter(config, node, keys.signer(),
+                n -> SequenceOwner.bind(node, SEQUENCE_PREFIX + n));
     }
 
     /** The service as the ordering executes it while the keys are pending. */

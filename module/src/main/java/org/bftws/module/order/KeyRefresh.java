@@ -20,6 +20,7 @@ import org.bftws.module.config.BftwsConfig;
 import org.bftws.module.config.BftwsKeys;
 import org.bftws.module.keys.GroupKeyMaterial;
 import org.bftws.module.random.DeclaredOperations;
+import org.bftws.module.rm.SequenceIds;
 
 /**
  * The proactive refresh of a group's generated keys (Herzberg-Jarecki-Krawczyk-Yung, CRYPTO 1995, §3) over the
@@ -44,7 +45,14 @@ public final class KeyRefresh implements KeyRefreshMBean {
     private final ReservedSubmitter submitter;
     private final int everyCheckpoints;
     private GroupRefresh refresh;
+    /** The epoch this replica's refresh state machine reached: the next vote is for epoch + 1. */
     private volatile long epoch;
+    /**
+     * The epoch of the keys installed in the engine (what {@link #getEpoch} reports): behind {@link #epoch} after a
+     * refresh that ended during a journal's replay before {@link #start} (its files are written, the engine keeps
+     * the keys it started with until the next start) or without a share for this replica.
+     */
+    private volatile long installedEpoch;
     private volatile boolean running;
     /** The stable checkpoint's seq at which this replica votes next (every-N-checkpoints); -1: not yet known. */
     private long nextVoteAt = -1;
@@ -64,9 +72,10 @@ public final class KeyRefresh implements KeyRefreshMBean {
         this.keys = keys;
         this.declared = declared;
         this.everyCheckpoints = config.refreshEveryCheckpoints();
-        // each start of the replica a sequence prefix of its own: the client table keeps the last run's ones
-        this.submitter = new ReservedSubmitter(config, keys.pending().submitter(config.replicaId()), keys.signer(),
-                "key-refresh-" + System.currentTimeMillis() + "-");
+        // fresh ids with a birth time (RFC 9562 version 7): the client table prunes them once idle for the
+        // retention, as a client's, so refreshes over the group's life leave a bounded table
+        int node = keys.pending().submitter(config.replicaId());
+        this.submitter = new ReservedSubmitter(config, node, keys.signer(), n -> SequenceIds.newBornSequence(node));
         if (!keys.keysPending()) {
             long e;
             try {
@@ -75,6 +84,7 @@ public final class KeyRefresh implements KeyRefreshMBean {
                 throw new IllegalStateException("the data directory's key epoch cannot be read: " + x.getMessage(), x);
             }
             epoch = e;
+            installedEpoch = e;
             keysInUse(keys.group(), new ReplicaKeys(config.replicaId() + 1, keys.share(), keys.decryption(),
                     keys.pending().identity().signingKey()));
         }
@@ -118,7 +128,7 @@ public final class KeyRefresh implements KeyRefreshMBean {
 
     @Override
     public long getEpoch() {
-        return epoch;
+        return installedEpoch;
     }
 
     @Override
@@ -145,7 +155,7 @@ public final class KeyRefresh implements KeyRefreshMBean {
             return "replica " + config.replicaId() + ": the refresh to epoch " + (epoch + 1) + " is running";
         }
         if (epoch != fromEpoch) {
-            return "replica " + config.replicaId() + ": keys of epoch " + epoch + ", not " + fromEpoch + ": no vote";
+            return "replica " + config.replicaId() + ": refresh at epoch " + epoch + ", not " + fromEpoch + ": no vote";
         }
         submitter.submit(refresh.request().toOrder());
         LOG.info("bftws replica {}: voted for a refresh of the keys to epoch {}", config.replicaId(), epoch + 1);
@@ -219,9 +229,11 @@ public final class KeyRefresh implements KeyRefreshMBean {
         lastMillis = (System.nanoTime() - startedNanos) / 1_000_000;
         lastBytes = operationBytes;
         if (out.keys() == null) {
+            // the engine's coin and TDH2 need a share: it keeps epoch installedEpoch's keys, checking the others'
+            // new shares against that epoch's verification keys
             LOG.error("bftws replica {}: the refresh to epoch {} ended without a share for this replica: it needs its"
-                    + " share recovered (GroupRefresh.recover; a restarted replica does not ask yet)",
-                    config.replicaId(), epoch);
+                    + " share recovered (GroupRefresh.recover; a restarted replica does not ask yet); its engine keeps"
+                    + " the keys of epoch {}", config.replicaId(), epoch, installedEpoch);
             return;
         }
         try {
@@ -235,10 +247,12 @@ public final class KeyRefresh implements KeyRefreshMBean {
         if (replica == null) {
             // a journal's replay before the ordering started: the files are written, a restart loads them
             LOG.error("bftws replica {}: keys refreshed to epoch {} while replaying its journal, before it started:"
-                    + " they serve from its next start", config.replicaId(), epoch);
+                    + " they serve from its next start; its engine keeps the keys of epoch {} until then",
+                    config.replicaId(), epoch, installedEpoch);
             return;
         }
         replica.manager().installKeys(DkgBootstrap.keySet(config, keys, declared, out.group(), out.keys()));
+        installedEpoch = epoch;
         LOG.info("bftws replica {}: keys refreshed to epoch {} in {} ms over {} ordered operations ({} bytes); wrote"
                 + " {}, {} and {}; they serve the requests ordered after seq {}", config.replicaId(), epoch, lastMillis,
                 operations, operationBytes, KeyEpochFiles.VK_FILE,

@@ -6,7 +6,11 @@ package org.bftws.module.order;
  * Attach API by the user running the replica only ({@code scripts/refresh-keys}), no port opened.
  */
 public interface KeyRefreshMBean {
-    /** The epoch of the keys in use: 0 for the key generation's, e after the e-th refresh. */
+    /**
+     * The epoch of the keys the engine uses: 0 for the key generation's, e after the e-th refresh; behind the
+     * group's after a refresh that ended during the replay of this replica's journal before it started (until its
+     * next start) or that left it without a share.
+     */
     long getEpoch();
 
     /** Whether a refresh runs (f+1 votes ordered, not yet finished here). */

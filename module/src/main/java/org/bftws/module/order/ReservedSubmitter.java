@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongFunction;
 
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.message.Kind;
@@ -31,7 +32,8 @@ final class ReservedSubmitter {
     private final BftwsConfig config;
     private final int node;
     private final Signer signer;
-    private final String prefix;
+    /** The id of the n-th submitted operation's sequence (n = 1, 2, ...). */
+    private final LongFunction<String> sequenceIds;
     /** Submitted operations not yet executed here, by sequence id: at most what this replica's run submits. */
     private final Map<String, byte[]> unexecuted = new LinkedHashMap<>();
     private long submitted;
@@ -39,12 +41,15 @@ final class ReservedSubmitter {
     private volatile BftwsReplica replica;
     private ScheduledExecutorService timer;
 
-    /** {@code prefix} names the sequences (then 1, 2, ...), distinct for each kind of run. */
-    ReservedSubmitter(BftwsConfig config, int node, Signer signer, String prefix) {
+    /**
+     * {@code sequenceIds} names the n-th operation's sequence, one of {@code node}'s ({@link SequenceOwner#bind}),
+     * distinct for each kind of run.
+     */
+    ReservedSubmitter(BftwsConfig config, int node, Signer signer, LongFunction<String> sequenceIds) {
         this.config = config;
         this.node = node;
         this.signer = signer;
-        this.prefix = prefix;
+        this.sequenceIds = sequenceIds;
     }
 
     /** Starts resending; {@code everyTick} also runs on each resend (null: nothing). */
@@ -79,7 +84,7 @@ final class ReservedSubmitter {
             // One sequence per operation: the client table runs a sequence's numbers in increasing order and
             // skips a lower one ordered after a higher, so operations submitted together on one sequence could
             // be ordered out of turn and one of them lost.
-            String sequenceId = SequenceOwner.bind(node, prefix + ++submitted);
+            String sequenceId = sequenceIds.apply(++submitted);
             Request q = new Request(node, sequenceId, 1, false, op);
             byte[] signed = Signed.sign(Kind.REQUEST, node, q.encode(), signer).encode();
             unexecuted.put(sequenceId, signed);

@@ -10,6 +10,7 @@ import java.security.cert.CertificateEncodingException;
 import java.security.cert.X509Certificate;
 import java.util.HexFormat;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.bftws.core.message.SequenceOwner;
 
@@ -27,6 +28,8 @@ import org.bftws.core.message.SequenceOwner;
  */
 public final class SequenceIds {
     private static final SecureRandom RANDOM = new SecureRandom();
+    /** The last birth time {@link #newBornSequence} gave. */
+    private static final AtomicLong LAST_BIRTH = new AtomicLong();
 
     private SequenceIds() {
     }
@@ -63,12 +66,28 @@ public final class SequenceIds {
      * its replays (Castro-Liskov §4.1's timestamps).
      */
     public static UUID newClientUuid() {
+        return newClientUuid(System.currentTimeMillis());
+    }
+
+    private static UUID newClientUuid(long millis) {
         byte[] r = new byte[10];
         RANDOM.nextBytes(r);
         ByteBuffer b = ByteBuffer.wrap(r);
-        long msb = (System.currentTimeMillis() << 16) | 0x7000L | (b.getShort() & 0x0FFFL);
+        long msb = (millis << 16) | 0x7000L | (b.getShort() & 0x0FFFL);
         long lsb = (b.getLong() & 0x3FFFFFFFFFFFFFFFL) | 0x8000000000000000L;
         return new UUID(msb, lsb);
+    }
+
+    /**
+     * A fresh sequence id of {@code client} with a birth time: {@link SequenceOwner#bind}(client, a version 7
+     * UUID), for a sequence a replica itself opens (its reserved operations), which core's client table prunes
+     * like a client's once idle for the retention. The birth times this JVM gives are strictly increasing (the
+     * clock, or one ms past the last one given): a sequence opened after one that was pruned is never taken for
+     * an old one (born at or before its client's mark) when both fall in one ms.
+     */
+    public static String newBornSequence(int client) {
+        long millis = LAST_BIRTH.updateAndGet(last -> Math.max(last + 1, System.currentTimeMillis()));
+        return SequenceOwner.bind(client, newClientUuid(millis).toString());
     }
 
     private static byte[] sha256(byte[] b) {
