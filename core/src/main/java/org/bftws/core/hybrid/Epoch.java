@@ -164,6 +164,14 @@ final class Epoch extends Protocol {
     if (!isLeader() || switched) {
       return;
     }
+    if (nextSeq <= host.delivered()) { // a state transfer moved this replica past the epoch's base
+      byte[] top = host.deliveredDigest(host.delivered());
+      if (top == null) {
+        return; // the chain's digest is not known here: the lane stalls and the fallback moves on
+      }
+      nextSeq = host.delivered() + 1;
+      lastProposed = top;
+    }
     while (nextSeq <= host.delivered() + outstanding && nextSeq <= host.delivered() + window) {
       List<byte[]> batch = host.nextBatch(maxBatch);
       if (batch.isEmpty()) {
