@@ -717,6 +717,16 @@ public final class HybridReplica implements Engine {
     return epoch.votes();
   }
 
+  /** The current epoch's per-seq entries held: batches, votes, prepared slots, certificates (bounded by the window). */
+  public int laneEntries() {
+    return epoch.entries();
+  }
+
+  /** Batches held by digest to serve to peers (above the stable checkpoint). */
+  public int blocksHeld() {
+    return blocks.size();
+  }
+
   /** Fallbacks completed here. */
   public long fallbacks() {
     return fallbacks;
