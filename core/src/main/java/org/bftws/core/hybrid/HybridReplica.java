@@ -727,6 +727,11 @@ public final class HybridReplica implements Engine {
     return blocks.size();
   }
 
+  /** Envelopes remembered to drop resent copies (open instances only; never the block store's). */
+  public int remembered() {
+    return ctx.remembered();
+  }
+
   /** Fallbacks completed here. */
   public long fallbacks() {
     return fallbacks;

@@ -8,6 +8,7 @@ import java.util.Set;
 import org.bftws.core.async.Pid;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.message.Request;
+import org.bftws.core.message.hybrid.LaneFetch;
 import org.bftws.core.message.hybrid.LaneVote;
 import org.bftws.core.testkit.TestKeys;
 import org.junit.Test;
@@ -56,5 +57,25 @@ public class HybridBoundsTest {
     assertTrue("entries " + mostEntries, mostEntries <= (2 * perSeq + 5) * 2 * window);
     // batches above the stable checkpoint, at most the window ahead of the delivered seq
     assertTrue("blocks " + mostBlocks, mostBlocks <= window + 2 * g.cfg.checkpointInterval());
+  }
+
+  // Bounds on what a Byzantine replica chooses: FETCHes of the long-lived block store, each new bytes
+  @Test
+  public void aFloodOfFetchesIsAnsweredWithoutBeingRemembered() {
+    HybridGroup g = new HybridGroup(4, 1, 1, Set.of(3), HybridGroup.fifo(), HybridGroup.config(TIMEOUT));
+    Request first = g.request(0);
+    g.await(() -> g.executedEverywhere(first), 10 * TIMEOUT);
+    int before = g.replica(0).remembered();
+    Random rng = new Random(11);
+    for (int attempt = 0; attempt < 2000; attempt++) {
+      byte[] d = new byte[32];
+      rng.nextBytes(d);
+      g.forge(3, 0, Blocks.PID, Blocks.Type.FETCH.code(), new LaneFetch(1 + rng.nextInt(64), d, attempt).encode());
+    }
+    g.run();
+    assertTrue("remembered " + before + " then " + g.replica(0).remembered(), g.replica(0).remembered() <= before);
+    Request next = g.request(1);
+    g.await(() -> g.executedEverywhere(next), 10 * TIMEOUT);
+    g.assertAgreement();
   }
 }
