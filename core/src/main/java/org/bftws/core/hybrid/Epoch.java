@@ -52,7 +52,7 @@ final class Epoch extends Protocol {
     /** A request the group may order: authentic, well formed. Deterministic, the same at every replica. */
     boolean validPayload(byte[] payload);
 
-    /** Requests for this replica's SWITCH (its oldest pending ones). */
+    /** Requests for this replica's SWITCH: those it owns in the epoch first, then its oldest. */
     List<byte[]> switchBatch();
 
     /** The highest seq delivered here. */
