@@ -25,7 +25,7 @@ import org.bftws.core.message.hybrid.LaneVote;
 
 /**
  * One epoch of the hybrid engine (docs/design/hybrid.md): the fast lane of leader e mod n, PBFT's normal case
- * (Castro-Liskov §4.2) over a hash chain of batches (BDT §4), and the way out of it, BDT §5's Transformer on
+ * (Castro-Liskov §4.2) over a hash chain of batches (BDT's Bolt), and the way out of it, BDT's Transformer on
  * SINTRA's multi-valued agreement (§2.4, child {@code pid/mvba}).
  * <ul>
  *   <li>PROPOSE (leader): a {@link LaneBatch} at seq s naming its predecessor's digest;
@@ -405,7 +405,7 @@ final class Epoch extends Protocol {
     }
   }
 
-  // ---------------------------------------------------------------- the switch (BDT §5)
+  // ---------------------------------------------------------------- the switch (BDT's Transformer)
 
   /** Leaves the fast lane: SWITCH with the highest prepared slot and its certificate, and a few requests. */
   void switchNow() {

@@ -253,11 +253,12 @@ public final class HybridReplica implements Engine {
   }
 
   /**
-   * The slow-leader rule (Aardvark §4.3's expected throughput, measured against the fallback): a fast lane
-   * may take no longer per delivery than this replica's recent fallbacks took, and never longer than the
-   * view-change timeout. Before any fallback ran the budget is the smallest, {@link #MIN_BUDGET}: with the
-   * timeout instead, a first leader slow just under it would never be replaced, and no fallback would ever be
-   * measured. So a group learns what the fallback costs by running one early, at most once needlessly.
+   * The slow-leader rule (Aardvark's regular view changes: the throughput recently achieved, here measured
+   * against the fallback): a fast lane may take no longer per delivery than this replica's recent fallbacks
+   * took, and never longer than the view-change timeout. Before any fallback ran the budget is the smallest,
+   * {@link #MIN_BUDGET}: with the timeout instead, a first leader slow just under it would never be replaced,
+   * and no fallback would ever be measured. So a group learns what the fallback costs by running one early,
+   * at most once needlessly.
    */
   long budget() {
     if (fallbackCosts.isEmpty()) {

@@ -17,7 +17,7 @@ import org.junit.Test;
 public class HybridBoundsTest {
   private static final int TIMEOUT = 20;
 
-  // Reference: Castro-Liskov §4.3 (garbage collection), BDT §4 (the lane's window)
+  // Reference: Castro-Liskov §4.3 (garbage collection), BDT's Bolt (the lane's window)
   @Test
   public void aLongEpochWithAFaultyReplicaVotingOnEverySeqKeepsItsVotesAndBatchesWithinTheWindow() {
     HybridGroup g = new HybridGroup(4, 1, 1, Set.of(3), HybridGroup.fifo(), HybridGroup.config(TIMEOUT));

@@ -16,7 +16,7 @@ import org.junit.Test;
 public class HybridStateTransferTest {
   private static final int TIMEOUT = 20;
 
-  // Reference: Castro-Liskov §4.3 (state transfer), BDT §5 (the Transformer's next epoch from h*+1)
+  // Reference: Castro-Liskov §4.3 (state transfer), BDT's Transformer (the next epoch from h*+1)
   @Test
   public void aCheckpointAboveTheFallbacksSlotIsInstalledBeforeTheFallbackFinishes() {
     HybridGroup g = new HybridGroup(4, 1, 1, Set.of(), HybridGroup.fifo(), HybridGroup.config(TIMEOUT));
