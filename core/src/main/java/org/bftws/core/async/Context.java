@@ -52,6 +52,8 @@ public final class Context {
   private final Map<Pid, List<Ready.Outbound>> sent = new LinkedHashMap<>();
   /** Per open instance: (sender, signature) of the authentic envelopes handed on, to drop resent copies. */
   private final Map<Pid, Set<ByteBuffer>> seen = new HashMap<>();
+  /** Long-lived instances whose envelopes are not remembered in {@link #seen} ({@link #unremembered}). */
+  private final Set<Pid> unremembered = new HashSet<>();
   /** (peer, top-level instance) pairs answered in this retransmission interval ({@link #answerLaggard}). */
   private final Set<Answered> answered = new HashSet<>();
   /**
@@ -160,7 +162,7 @@ public final class Context {
       evidence(s.sender(), "malformed message: " + malformed.getMessage());
       return flush();
     }
-    if (router.route(s.sender(), m)) {
+    if (router.route(s.sender(), m) && !unremembered.contains(m.pid())) {
       seen.computeIfAbsent(m.pid(), k -> new HashSet<>()).add(key);
     }
     return drain();
@@ -216,6 +218,25 @@ public final class Context {
   /** Forgets what was sent for the instance {@code pid} itself (requests that were answered or are moot). */
   public void forgetSent(Pid pid) {
     sent.remove(pid);
+  }
+
+  /**
+   * Envelopes received for the instance {@code pid} are not remembered to drop resent copies: for a
+   * long-lived instance of requests and answers that are never resent as the same bytes (each request is
+   * sent anew, each answer once), where handling a copy twice does no harm and remembering would grow with
+   * every envelope a peer chooses to send.
+   */
+  public void unremembered(Pid pid) {
+    unremembered.add(pid);
+  }
+
+  /** Envelopes remembered to drop resent copies, over the open instances. */
+  public int remembered() {
+    int total = 0;
+    for (Set<ByteBuffer> keys : seen.values()) {
+      total += keys.size();
+    }
+    return total;
   }
 
   /** Envelopes kept for {@link #retransmit}. */

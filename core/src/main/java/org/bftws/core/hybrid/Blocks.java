@@ -17,8 +17,13 @@ import org.bftws.core.message.hybrid.LaneFetch;
  * replica accepted from a leader, fetched or delivered, kept until a stable checkpoint covers its seq, and
  * served to peers that ask for it by (seq, digest). A replica fetches a batch that q commits, q prepares or
  * a certified chain name and that it lacks: every correct replica that prepared it holds it, and at least one
- * did. An answer is checked against the digest asked for; anything else is evidence against its sender.
- * Neither FETCH nor BLOCK is kept for resending: a stalled tick asks again with a new attempt number.
+ * did. An answer is taken only for a digest asked for: at another seq than the one asked it is evidence
+ * against its sender; one not asked for, or asked and answered already, is ignored, since a correct peer's
+ * answer to an earlier attempt arrives that way too.
+ * Neither FETCH nor BLOCK is kept for resending: a stalled tick asks again with a new attempt number. Nor
+ * does the context remember them to drop copies ({@link Context#unremembered}): each FETCH is new bytes and
+ * this instance never closes, so that would grow with every envelope a peer sends; a copy handled twice is
+ * answered twice or ignored as answered.
  */
 final class Blocks extends Protocol {
   static final Pid PID = Pid.root("hyb-blocks");
@@ -36,6 +41,7 @@ final class Blocks extends Protocol {
 
   Blocks(Context ctx, int maxBatch, Consumer<LaneBatch> fetched) {
     super(ctx, PID);
+    ctx.unremembered(PID);
     this.maxBatch = maxBatch;
     this.fetched = fetched;
   }

@@ -25,7 +25,7 @@ import org.bftws.core.message.hybrid.LaneVote;
 
 /**
  * One epoch of the hybrid engine (docs/design/hybrid.md): the fast lane of leader e mod n, PBFT's normal case
- * (Castro-Liskov §4.2) over a hash chain of batches (BDT §4), and the way out of it, BDT §5's Transformer on
+ * (Castro-Liskov §4.2) over a hash chain of batches (BDT's Bolt), and the way out of it, BDT's Transformer on
  * SINTRA's multi-valued agreement (§2.4, child {@code pid/mvba}).
  * <ul>
  *   <li>PROPOSE (leader): a {@link LaneBatch} at seq s naming its predecessor's digest;
@@ -52,7 +52,7 @@ final class Epoch extends Protocol {
     /** A request the group may order: authentic, well formed. Deterministic, the same at every replica. */
     boolean validPayload(byte[] payload);
 
-    /** Requests for this replica's SWITCH (its oldest pending ones). */
+    /** Requests for this replica's SWITCH: those it owns in the epoch first, then its oldest. */
     List<byte[]> switchBatch();
 
     /** The highest seq delivered here. */
@@ -104,6 +104,8 @@ final class Epoch extends Protocol {
   private final TreeMap<Integer, LaneSwitch> switches = new TreeMap<>();
   private boolean switched;
   private boolean proposedFallback;
+  /** Per-seq state is dropped at and below here: {@link #inWindow} refuses those seqs for good. */
+  private long prunedUpTo;
   /** Slot instances {@code pid/s} are registered up to here (the lane's window moves with deliveries). */
   private long openedUpTo;
   /** The leader's next seq and its predecessor's digest. */
@@ -126,6 +128,7 @@ final class Epoch extends Protocol {
     this.nextSeq = base + 1;
     this.lastProposed = this.baseDigest;
     this.openedUpTo = base;
+    this.prunedUpTo = base;
     this.agreement = ctx.router().register(new MultiValuedAgreement(ctx, pid.child("mvba"), this::validVector,
         value -> host.decided(this, FallbackVector.decode(value, ctx.n(), maxBatch), Digests.sha256(value))));
   }
@@ -157,12 +160,21 @@ final class Epoch extends Protocol {
    */
   void propose() {
     ctx.router().closeBelow(pid, host.delivered() + 1);
+    prune(host.delivered() - window);
     for (long s = Math.max(openedUpTo, host.delivered()) + 1; s <= host.delivered() + window; s++) {
       ctx.router().register(new Slot(this, s));
     }
     openedUpTo = Math.max(openedUpTo, host.delivered() + window);
     if (!isLeader() || switched) {
       return;
+    }
+    if (nextSeq <= host.delivered()) { // a state transfer moved this replica past the epoch's base
+      byte[] top = host.deliveredDigest(host.delivered());
+      if (top == null) {
+        return; // the chain's digest is not known here: the lane stalls and the fallback moves on
+      }
+      nextSeq = host.delivered() + 1;
+      lastProposed = top;
     }
     while (nextSeq <= host.delivered() + outstanding && nextSeq <= host.delivered() + window) {
       List<byte[]> batch = host.nextBatch(maxBatch);
@@ -174,6 +186,27 @@ final class Epoch extends Protocol {
       lastProposed = b.digest();
       nextSeq++;
     }
+  }
+
+  /**
+   * Forgets the per-seq votes, batches and marks at and below {@code upTo} (Castro-Liskov §4.3's garbage
+   * collection, here by the lane's window: {@link #inWindow} refuses those seqs once the delivered seq is a
+   * window above them, whatever a peer sends). The highest prepared slot and its certificate stay: a SWITCH
+   * reports them.
+   */
+  private void prune(long upTo) {
+    if (upTo <= prunedUpTo) {
+      return;
+    }
+    prunedUpTo = upTo;
+    long keep = highestPrepared();
+    for (Map<Long, ?> perSeq : List.<Map<Long, ?>>of(proposals, prepares, prepareOf, commits, commitOf)) {
+      perSeq.keySet().removeIf(s -> s <= upTo);
+    }
+    prepared.keySet().removeIf(s -> s <= upTo && s != keep);
+    certificateOf.keySet().removeIf(s -> s <= upTo && s != keep);
+    votedPrepare.removeIf(s -> s <= upTo);
+    reported.removeIf(s -> s <= upTo);
   }
 
   // ---------------------------------------------------------------- messages
@@ -372,7 +405,7 @@ final class Epoch extends Protocol {
     }
   }
 
-  // ---------------------------------------------------------------- the switch (BDT §5)
+  // ---------------------------------------------------------------- the switch (BDT's Transformer)
 
   /** Leaves the fast lane: SWITCH with the highest prepared slot and its certificate, and a few requests. */
   void switchNow() {
@@ -463,6 +496,22 @@ final class Epoch extends Protocol {
       total += bySender.size();
     }
     return total;
+  }
+
+  /** Per-seq entries held (batches, votes, prepared slots, certificates, marks): bounded by the window. */
+  int entries() {
+    int total = votes() + votedPrepare.size() + reported.size() + prepared.size() + certificateOf.size();
+    for (Map<ByteBuffer, Map<Integer, byte[]>> byDigest : prepares.values()) {
+      for (Map<Integer, byte[]> shares : byDigest.values()) {
+        total += shares.size();
+      }
+    }
+    for (Map<ByteBuffer, Set<Integer>> byDigest : commits.values()) {
+      for (Set<Integer> voters : byDigest.values()) {
+        total += voters.size();
+      }
+    }
+    return total + proposals.size();
   }
 
   String describe() {

@@ -253,11 +253,12 @@ public final class HybridReplica implements Engine {
   }
 
   /**
-   * The slow-leader rule (Aardvark §4.3's expected throughput, measured against the fallback): a fast lane
-   * may take no longer per delivery than this replica's recent fallbacks took, and never longer than the
-   * view-change timeout. Before any fallback ran the budget is the smallest, {@link #MIN_BUDGET}: with the
-   * timeout instead, a first leader slow just under it would never be replaced, and no fallback would ever be
-   * measured. So a group learns what the fallback costs by running one early, at most once needlessly.
+   * The slow-leader rule (Aardvark's regular view changes: the throughput recently achieved, here measured
+   * against the fallback): a fast lane may take no longer per delivery than this replica's recent fallbacks
+   * took, and never longer than the view-change timeout. Before any fallback ran the budget is the smallest,
+   * {@link #MIN_BUDGET}: with the timeout instead, a first leader slow just under it would never be replaced,
+   * and no fallback would ever be measured. So a group learns what the fallback costs by running one early,
+   * at most once needlessly.
    */
   long budget() {
     if (fallbackCosts.isEmpty()) {
@@ -343,16 +344,15 @@ public final class HybridReplica implements Engine {
 
   /**
    * The fallback decided: the chain up to the highest reported slot h*, then the SWITCHes' requests as seq
-   * h*+1, then the next epoch. Waits for batches of the chain it lacks (fetched by digest).
+   * h*+1, then the next epoch from (h*+1, D), as at every correct replica. Waits for batches of the chain it
+   * lacks (fetched by digest). Seqs at or below {@code lastDelivered} are delivered already or covered by an
+   * installed checkpoint (a state transfer may have moved it past h*+1 while this replica was still in this
+   * epoch): only what lies above is delivered.
    */
   private void resolveFallback() {
     LaneSwitch top = fallback.vector().switches().get(0);
     for (LaneSwitch sw : fallback.vector().switches()) {
       top = sw.high() > top.high() ? sw : top;
-    }
-    if (top.high() < lastDelivered) {
-      throw new IllegalStateException("replica " + id + " delivered seq " + lastDelivered + " above the fallback's "
-          + top.high() + " in epoch " + fallback.epoch().number + ": more than f faulty replicas");
     }
     List<LaneBatch> chain = new ArrayList<>();
     byte[] d = top.highDigest();
@@ -365,24 +365,21 @@ public final class HybridReplica implements Engine {
       chain.add(0, b);
       d = b.prev();
     }
-    if (lastDigest != null && !Arrays.equals(d, lastDigest)) {
+    if (top.high() >= lastDelivered && lastDigest != null && !Arrays.equals(d, lastDigest)) {
       throw new IllegalStateException("replica " + id + ": the fallback's chain does not extend the delivered "
           + "prefix at seq " + lastDelivered + ": more than f faulty replicas");
     }
     long number = fallback.epoch().number;
+    byte[] digest = fallback.digest();
     for (LaneBatch b : chain) {
       deliver(b.seq(), number, b.digest(), b.payloads());
     }
-    Set<String> seen = new LinkedHashSet<>();
-    List<byte[]> batch = new ArrayList<>();
-    for (LaneSwitch sw : fallback.vector().switches()) {
-      for (byte[] p : sw.batch()) {
-        if (seen.add(Digests.hex(Digests.sha256(p), 32))) {
-          batch.add(p);
-        }
-      }
+    long fallbackSeq = top.high() + 1;
+    if (fallbackSeq > lastDelivered) {
+      deliver(fallbackSeq, number, digest, switchRequests(fallback.vector()));
+    } else if (fallbackSeq == lastDelivered) {
+      lastDigest = digest; // the checkpoint ends at this batch: its digest is the agreement's
     }
-    deliver(top.high() + 1, number, fallback.digest(), batch);
     if (switchedAt >= 0) {
       fallbackCosts.add(now - switchedAt);
       if (fallbackCosts.size() > COSTS_KEPT) {
@@ -392,7 +389,21 @@ public final class HybridReplica implements Engine {
     fallbacks++;
     decisions.clear();
     fallback = null;
-    startEpoch(number + 1, lastDelivered, lastDigest);
+    startEpoch(number + 1, fallbackSeq, digest);
+  }
+
+  /** The SWITCHes' requests, each once, in the vector's order: the batch at h*+1. */
+  private static List<byte[]> switchRequests(FallbackVector vector) {
+    Set<String> seen = new LinkedHashSet<>();
+    List<byte[]> batch = new ArrayList<>();
+    for (LaneSwitch sw : vector.switches()) {
+      for (byte[] p : sw.batch()) {
+        if (seen.add(Digests.hex(Digests.sha256(p), 32))) {
+          batch.add(p);
+        }
+      }
+    }
+    return batch;
   }
 
   /** A batch delivered at seq: final. Reported, its coins released, queued for execution. */
@@ -705,6 +716,21 @@ public final class HybridReplica implements Engine {
   /** The current epoch's votes held (bounded by the window, whatever peers send). */
   public int laneVotes() {
     return epoch.votes();
+  }
+
+  /** The current epoch's per-seq entries held: batches, votes, prepared slots, certificates (bounded by the window). */
+  public int laneEntries() {
+    return epoch.entries();
+  }
+
+  /** Batches held by digest to serve to peers (above the stable checkpoint). */
+  public int blocksHeld() {
+    return blocks.size();
+  }
+
+  /** Envelopes remembered to drop resent copies (open instances only; never the block store's). */
+  public int remembered() {
+    return ctx.remembered();
   }
 
   /** Fallbacks completed here. */

@@ -120,7 +120,7 @@ public class HybridReplicaTest {
     }
   }
 
-  // Reference: Aardvark §4.3 (a primary must keep up the throughput recently achieved)
+  // Reference: Aardvark's regular view changes (a primary must keep up the throughput recently achieved)
   @Test
   public void aLeaderSlowerThanTheFallbackIsReplacedBeforeTheTimeout() {
     HybridGroup g = new HybridGroup(4, 1, 1, Set.of(), HybridGroup.fifo(), HybridGroup.config(200));

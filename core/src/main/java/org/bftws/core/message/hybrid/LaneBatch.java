@@ -9,7 +9,7 @@ import org.bftws.core.crypto.Digests;
 
 /**
  * A fast-lane batch (PROPOSE, and BLOCK when fetched): its sequence number, the digest of the batch before it
- * (the hash chain of BDT §4's Bolt, which makes a batch name its whole prefix) and its client requests as
+ * (the hash chain of BDT's Bolt, which makes a batch name its whole prefix) and its client requests as
  * encoded envelopes. Canonical: {@code i64(seq) || bytes(prev) || u32(count) || bytes(payload)*}; its digest
  * is SHA-256 of exactly those bytes.
  */

@@ -8,7 +8,7 @@ import org.bftws.core.codec.DecodeException;
 import org.bftws.core.crypto.Digests;
 
 /**
- * SWITCH (BDT §5's Transformer input): its signer leaves the epoch's fast lane, reporting its highest prepared
+ * SWITCH (the input of BDT's Transformer): its signer leaves the epoch's fast lane, reporting its highest prepared
  * slot {@code high} with the batch digest there and the prepare certificate (empty when {@code high} is the
  * epoch's base), and proposing a few of its oldest pending requests for the fallback batch. The signature, on
  * {@code pid.bind("switch", signed())}, makes the message transferable: the fallback's agreement carries n−f
