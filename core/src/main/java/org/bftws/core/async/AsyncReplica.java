@@ -17,8 +17,8 @@ import org.bftws.core.message.Signed;
 import org.bftws.core.replication.Checkpoints;
 import org.bftws.core.replication.ClientRequests;
 import org.bftws.core.replication.CoinConfig;
+import org.bftws.core.replication.CoinHooks;
 import org.bftws.core.replication.Coins;
-import org.bftws.core.engine.CoinProof;
 import org.bftws.core.replication.ConfidentialConfig;
 import org.bftws.core.replication.Decryptions;
 import org.bftws.core.replication.ExecutionPipeline;
@@ -458,7 +458,11 @@ public final class AsyncReplica implements Engine {
 
 
   /** What execution asks of this engine per request: the channel's pending requests, decryptions and coins. */
-  private final class ExecutionHooks implements ExecutionPipeline.Hooks {
+  private final class ExecutionHooks extends CoinHooks {
+    ExecutionHooks() {
+      super(() -> coins);
+    }
+
     @Override
     public void ordered(Request q) {
       pending.remove(q.id());
@@ -467,16 +471,6 @@ public final class AsyncReplica implements Engine {
     @Override
     public Request opened(long seq, int i, Request q) {
       return decryptions.opened(seq, i, q);
-    }
-
-    @Override
-    public byte[] random(long seq, int i) {
-      return coins.random(seq, i);
-    }
-
-    @Override
-    public CoinProof proof(long seq, int i) {
-      return coins.proof(seq, i);
     }
   }
 

@@ -18,7 +18,6 @@ import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.Digests;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.Verifier;
-import org.bftws.core.engine.CoinProof;
 import org.bftws.core.engine.Effect;
 import org.bftws.core.engine.Engine;
 import org.bftws.core.engine.ChannelInbox;
@@ -34,6 +33,7 @@ import org.bftws.core.message.hybrid.LaneSwitch;
 import org.bftws.core.replication.Checkpoints;
 import org.bftws.core.replication.ClientRequests;
 import org.bftws.core.replication.CoinConfig;
+import org.bftws.core.replication.CoinHooks;
 import org.bftws.core.replication.Coins;
 import org.bftws.core.replication.ExecutionPipeline;
 import org.bftws.core.replication.RandomizedOperations;
@@ -589,7 +589,11 @@ public final class HybridReplica implements Engine {
     }
   }
 
-  private final class ExecutionHooks implements ExecutionPipeline.Hooks {
+  private final class ExecutionHooks extends CoinHooks {
+    ExecutionHooks() {
+      super(() -> coins);
+    }
+
     @Override
     public void ordered(Request q) {
       pending.remove(q.id());
@@ -599,16 +603,6 @@ public final class HybridReplica implements Engine {
     @Override
     public Request opened(long seq, int i, Request q) {
       return q;
-    }
-
-    @Override
-    public byte[] random(long seq, int i) {
-      return coins.random(seq, i);
-    }
-
-    @Override
-    public CoinProof proof(long seq, int i) {
-      return coins.proof(seq, i);
     }
   }
 
