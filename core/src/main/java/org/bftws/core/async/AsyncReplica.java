@@ -17,14 +17,14 @@ import org.bftws.core.message.Signed;
 import org.bftws.core.replication.Checkpoints;
 import org.bftws.core.replication.ClientRequests;
 import org.bftws.core.replication.CoinConfig;
+import org.bftws.core.replication.CoinHooks;
 import org.bftws.core.replication.Coins;
-import org.bftws.core.engine.CoinProof;
 import org.bftws.core.replication.ConfidentialConfig;
 import org.bftws.core.replication.Decryptions;
 import org.bftws.core.replication.ExecutionPipeline;
 import org.bftws.core.engine.Effect;
 import org.bftws.core.engine.Engine;
-import org.bftws.core.engine.Envelopes;
+import org.bftws.core.engine.ChannelInbox;
 import org.bftws.core.engine.Event;
 import org.bftws.core.engine.KeySet;
 import org.bftws.core.replication.RandomizedOperations;
@@ -88,7 +88,7 @@ public final class AsyncReplica implements Engine {
   private final GroupConfig cfg;
   private final int id;
   private final int n;
-  private final Verifier verifier;
+  private final ChannelInbox inbox;
   private final Context ctx;
   private final ClientRequests requests;
   /** Client requests in and batch payloads judged ({@link RequestIntake}), over {@link #pending}. */
@@ -182,7 +182,6 @@ public final class AsyncReplica implements Engine {
     this.cfg = cfg;
     this.id = id;
     this.n = cfg.n();
-    this.verifier = verifier;
     this.ctx = new Context(n, cfg.f(), id, signer, verifier, coin);
     this.requests = new ClientRequests(cfg, id, signer, verifier, operations);
     this.intake = new RequestIntake(requests, verifier, pending);
@@ -191,6 +190,8 @@ public final class AsyncReplica implements Engine {
     this.checkpoints = Checkpoints.forEngine(cfg, id, signer, verifier, requests, TAG, host);
     this.coins = new Coins(cfg, id, signer, operations, coin, changingKeys, host);
     this.decryptions = new Decryptions(cfg, id, signer, host);
+    this.inbox = new ChannelInbox(n, id, "an asynchronous replica", PEER_KINDS, verifier,
+        b -> merge(ctx.receive(b)), this::onRequest, this::onPeer, this::evidence);
     AtomicBroadcast[] made = new AtomicBroadcast[1];
     merge(ctx.input(() -> made[0] = new AtomicBroadcast(ctx, CHANNEL, cfg.get(GroupConfig.MAX_BATCH_SIZE),
         this::validPayload, this::wanted, this::onDelivered, peer -> checkpoints.relayProof(peer))));
@@ -217,34 +218,8 @@ public final class AsyncReplica implements Engine {
 
   @Override
   public Ready receive(byte[] bytes) {
-    Signed s = Envelopes.open(bytes, this::allowedSender,
-        kind -> "sender not allowed to send " + kind + " to an asynchronous replica", this::evidence);
-    if (s == null) {
-      return flush();
-    }
-    if (s.kind() == Kind.ASYNC) {
-      merge(ctx.receive(bytes)); // the channel's context checks its sender and signature itself
-    } else if (s.kind() == Kind.REQUEST) {
-      onRequest(s);
-    } else {
-      Envelopes.deliver(s, peer -> peer.verify(verifier), this::onPeer, this::evidence);
-    }
+    inbox.receive(bytes);
     return flush();
-  }
-
-  /**
-   * Clients send requests, peers the rest. Our own checkpoint vote may come back in a peer's relayed
-   * stable-checkpoint proof: after a restart we lack it.
-   */
-  private boolean allowedSender(Signed s) {
-    if (s.kind() == Kind.ASYNC) {
-      return true;
-    }
-    if (s.kind() == Kind.REQUEST) {
-      return s.sender() >= n;
-    }
-    return PEER_KINDS.contains(s.kind()) && s.sender() >= 0 && s.sender() < n
-        && (s.sender() != id || s.kind() == Kind.CHECKPOINT);
   }
 
   /**
@@ -483,7 +458,11 @@ public final class AsyncReplica implements Engine {
 
 
   /** What execution asks of this engine per request: the channel's pending requests, decryptions and coins. */
-  private final class ExecutionHooks implements ExecutionPipeline.Hooks {
+  private final class ExecutionHooks extends CoinHooks {
+    ExecutionHooks() {
+      super(() -> coins);
+    }
+
     @Override
     public void ordered(Request q) {
       pending.remove(q.id());
@@ -492,16 +471,6 @@ public final class AsyncReplica implements Engine {
     @Override
     public Request opened(long seq, int i, Request q) {
       return decryptions.opened(seq, i, q);
-    }
-
-    @Override
-    public byte[] random(long seq, int i) {
-      return coins.random(seq, i);
-    }
-
-    @Override
-    public CoinProof proof(long seq, int i) {
-      return coins.proof(seq, i);
     }
   }
 

@@ -18,10 +18,9 @@ import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.Digests;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.Verifier;
-import org.bftws.core.engine.CoinProof;
 import org.bftws.core.engine.Effect;
 import org.bftws.core.engine.Engine;
-import org.bftws.core.engine.Envelopes;
+import org.bftws.core.engine.ChannelInbox;
 import org.bftws.core.engine.Event;
 import org.bftws.core.engine.Ready;
 import org.bftws.core.message.Kind;
@@ -34,6 +33,7 @@ import org.bftws.core.message.hybrid.LaneSwitch;
 import org.bftws.core.replication.Checkpoints;
 import org.bftws.core.replication.ClientRequests;
 import org.bftws.core.replication.CoinConfig;
+import org.bftws.core.replication.CoinHooks;
 import org.bftws.core.replication.Coins;
 import org.bftws.core.replication.ExecutionPipeline;
 import org.bftws.core.replication.RandomizedOperations;
@@ -75,7 +75,7 @@ public final class HybridReplica implements Engine {
   private final GroupConfig cfg;
   private final int id;
   private final int n;
-  private final Verifier verifier;
+  private final ChannelInbox inbox;
   private final Context ctx;
   private final ClientRequests requests;
   private final RequestIntake intake;
@@ -169,7 +169,6 @@ public final class HybridReplica implements Engine {
     this.cfg = cfg;
     this.id = id;
     this.n = cfg.n();
-    this.verifier = verifier;
     this.ctx = new Context(n, cfg.f(), id, signer, verifier, coin);
     this.requests = new ClientRequests(cfg, id, signer, verifier, operations);
     this.intake = new RequestIntake(requests, verifier, pending);
@@ -177,6 +176,8 @@ public final class HybridReplica implements Engine {
     Host host = new Host();
     this.checkpoints = Checkpoints.forEngine(cfg, id, signer, verifier, requests, TAG, host);
     this.coins = new Coins(cfg, id, signer, operations, coin, false, host);
+    this.inbox = new ChannelInbox(n, id, "a hybrid replica", PEER_KINDS, verifier,
+        b -> merge(ctx.receive(b)), this::onRequest, this::onPeer, this::evidence);
     Blocks[] made = new Blocks[1];
     merge(ctx.input(() -> {
       made[0] = ctx.router().register(new Blocks(ctx, cfg.get(GroupConfig.MAX_BATCH_SIZE), b -> {
@@ -194,31 +195,8 @@ public final class HybridReplica implements Engine {
 
   @Override
   public Ready receive(byte[] bytes) {
-    Signed s = Envelopes.open(bytes, this::allowedSender,
-        kind -> "sender not allowed to send " + kind + " to a hybrid replica", this::evidence);
-    if (s == null) {
-      return flush();
-    }
-    if (s.kind() == Kind.ASYNC) {
-      merge(ctx.receive(bytes));
-    } else if (s.kind() == Kind.REQUEST) {
-      onRequest(s);
-    } else {
-      Envelopes.deliver(s, peer -> peer.verify(verifier), this::onPeer, this::evidence);
-    }
+    inbox.receive(bytes);
     return flush();
-  }
-
-  /** Clients send ordered requests (read-only ones are not supported here), peers the rest. */
-  private boolean allowedSender(Signed s) {
-    if (s.kind() == Kind.ASYNC) {
-      return true;
-    }
-    if (s.kind() == Kind.REQUEST) {
-      return s.sender() >= n;
-    }
-    return PEER_KINDS.contains(s.kind()) && s.sender() >= 0 && s.sender() < n
-        && (s.sender() != id || s.kind() == Kind.CHECKPOINT);
   }
 
   /**
@@ -611,7 +589,11 @@ public final class HybridReplica implements Engine {
     }
   }
 
-  private final class ExecutionHooks implements ExecutionPipeline.Hooks {
+  private final class ExecutionHooks extends CoinHooks {
+    ExecutionHooks() {
+      super(() -> coins);
+    }
+
     @Override
     public void ordered(Request q) {
       pending.remove(q.id());
@@ -621,16 +603,6 @@ public final class HybridReplica implements Engine {
     @Override
     public Request opened(long seq, int i, Request q) {
       return q;
-    }
-
-    @Override
-    public byte[] random(long seq, int i) {
-      return coins.random(seq, i);
-    }
-
-    @Override
-    public CoinProof proof(long seq, int i) {
-      return coins.proof(seq, i);
     }
   }
 
