@@ -359,6 +359,20 @@ final class HybridGroup {
    * and digest), and those that executed it executed the same requests (by seq: a state transfer skips
    * executions, so whole histories are not comparable).
    */
+  /**
+   * Heals every cut, sends {@code count} requests from the two clients in turn and waits until every replica
+   * executed them, then checks agreement: how the tests end a partition.
+   */
+  void healAndOrder(int count, int maxTicks) {
+    cut((from, to, what) -> false);
+    List<Request> later = new ArrayList<>();
+    for (int k = 0; k < count; k++) {
+      later.add(request(k % 2));
+    }
+    await(() -> later.stream().allMatch(this::executedEverywhere), maxTicks);
+    assertAgreement();
+  }
+
   void assertAgreement() {
     for (int i = 0; i < n; i++) {
       for (int j = i + 1; j < n; j++) {

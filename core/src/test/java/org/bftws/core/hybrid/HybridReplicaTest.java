@@ -199,13 +199,7 @@ public class HybridReplicaTest {
       g.await(() -> g.executedAt(q) == 3, 10 * TIMEOUT);
     }
     assertEquals(0, g.replica(3).lastExecuted());
-    g.cut((from, to, what) -> false);
-    List<Request> later = new ArrayList<>();
-    for (int k = 0; k < 5; k++) {
-      later.add(g.request(k % 2));
-    }
-    g.await(() -> later.stream().allMatch(g::executedEverywhere), 40 * TIMEOUT);
-    g.assertAgreement();
+    g.healAndOrder(5, 40 * TIMEOUT);
     assertTrue("replica 3 installed " + g.installed(3), g.installed(3) >= 16);
   }
 
