@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.security.SecureRandom;
 
 import org.apache.logging.log4j.LogManager;
@@ -266,8 +267,11 @@ public final class DkgBootstrap {
 
     private void write(String name, String text) {
         Path file = config.dataDir().resolve(name);
+        Path partial = config.dataDir().resolve(name + ".partial");
         try {
-            Files.writeString(file, text, StandardCharsets.UTF_8);
+            // written whole, then renamed: a reader (a client fetching group.cert) never sees half a file
+            Files.writeString(partial, text, StandardCharsets.UTF_8);
+            Files.move(partial, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             LOG.error("bftws replica {}: cannot write {}: {}", config.replicaId(), file, e.toString());
         }
