@@ -261,17 +261,18 @@ final class NormalCase {
     return held != null && Arrays.equals(held.signature(), s.signature());
   }
 
-  /** prepared(m, v, n, i): the pre-prepare and 2f matching prepares from distinct backups (§4.2). */
+  /** prepared(m, v, n, i): the pre-prepare and 2f matching prepares from distinct backups (§4.2);
+   * with n > 3f+1, quorum − 1 of them ({@link GroupConfig#quorum}). */
   private void checkPrepared(Slot slot) {
     if (slot.prePrepare == null || slot.ownCommit != null) {
       return;
     }
     byte[] d = r.voteDigest(slot);
-    if (d == null || slot.matching(slot.prepareDigests, d) < 2 * r.f) {
+    if (d == null || slot.matching(slot.prepareDigests, d) < r.cfg.quorum() - 1) {
       return;
     }
     List<Signed> proof = r.votes.preparedProof(slot, d);
-    if (proof.size() < 2 * r.f) {
+    if (proof.size() < r.cfg.quorum() - 1) {
       return; // a prepare's signature failed: wait for another
     }
     slot.prepared = new PreparedCertificate(slot.prePrepareMessage, List.copyOf(proof),
@@ -287,13 +288,13 @@ final class NormalCase {
     checkCommitted(slot);
   }
 
-  /** committed-local(m, v, n, i): prepared and 2f+1 matching commits (§4.2). */
+  /** committed-local(m, v, n, i): prepared and 2f+1 matching commits (§4.2), a quorum with n > 3f+1. */
   private void checkCommitted(Slot slot) {
     if (slot.ownCommit == null || slot.committedInView) {
       return;
     }
     byte[] d = slot.prePrepare.digest();
-    if (slot.matching(slot.commitDigests, r.voteDigest(slot)) < 2 * r.f + 1) {
+    if (slot.matching(slot.commitDigests, r.voteDigest(slot)) < r.cfg.quorum()) {
       return;
     }
     slot.committedInView = true;

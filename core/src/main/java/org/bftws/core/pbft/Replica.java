@@ -196,6 +196,10 @@ public final class Replica implements Engine {
       throw new IllegalArgumentException("replica " + id + " as " + role + ", but the group's "
           + GroupConfig.EXECUTING_REPLICAS.name() + " " + cfg.executingReplicas() + " make it " + Role.of(cfg, id));
     }
+    if (randomness.algorithm().agreement() && n != 3 * f + 1) {
+      throw new IllegalArgumentException("the BA algorithm certifies exactly 2f+1 contributions: it needs n = 3f+1,"
+          + " not " + n + " replicas with f = " + f + " (docs/design/reconfiguration.md)");
+    }
     if (randomness.algorithm() == RandomnessConfig.Algorithm.CT && randomness.coins() == null && !changingKeys) {
       throw new IllegalArgumentException("the CT algorithm needs coin material (CoinConfig), or keys installed later"
           + " (Builder.changingKeys)");
