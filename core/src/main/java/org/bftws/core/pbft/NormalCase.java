@@ -72,7 +72,25 @@ final class NormalCase {
     propose();
   }
 
-  /** Primary: assign sequence numbers to batches of pending requests while the window allows (§5.1). */
+  /**
+   * The primary proposes batches, empty ones if nothing waits, up to this seq: the last seq of a membership epoch
+   * that a reconfiguration ends there (docs/design/reconfiguration.md), which must be reached even when no
+   * client sends anything more.
+   */
+  private long fillTo;
+
+  void fillTo(long seq) {
+    fillTo = Math.max(fillTo, seq);
+  }
+
+  long fillTo() {
+    return fillTo;
+  }
+
+  /**
+   * Primary: assign sequence numbers to batches of pending requests while the window allows (§5.1), and empty
+   * batches up to {@link #fillTo}.
+   */
   void propose() {
     if (!r.active || !r.isPrimary()) {
       return;
@@ -88,7 +106,7 @@ final class NormalCase {
           batch.addAll(e.getValue());
         }
       }
-      if (batch.isEmpty()) {
+      if (batch.isEmpty() && nextSeq > fillTo) {
         return;
       }
       PrePrepare pp = PrePrepare.of(r.view, nextSeq++, batch);
@@ -365,6 +383,15 @@ final class NormalCase {
         proposed.remove(id);
       }
     }
+  }
+
+  /** One signed copy of each pending request, oldest first (a new membership epoch takes them over). */
+  List<Signed> pendingRequests() {
+    List<Signed> out = new ArrayList<>();
+    for (List<Signed> copies : pending.values()) {
+      out.add(copies.get(0));
+    }
+    return out;
   }
 
   int pendingCount() {
