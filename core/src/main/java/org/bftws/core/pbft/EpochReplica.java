@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.bftws.core.codec.ByteReader;
 import org.bftws.core.codec.ByteWriter;
+import org.bftws.core.codec.DecodeException;
 import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.Verifier;
@@ -13,8 +14,11 @@ import org.bftws.core.engine.CoinProof;
 import org.bftws.core.engine.Effect;
 import org.bftws.core.engine.Engine;
 import org.bftws.core.engine.Ready;
+import org.bftws.core.message.FetchState;
+import org.bftws.core.message.Kind;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.Signed;
+import org.bftws.core.message.StateTransfer;
 import org.bftws.core.reconfig.Administrators;
 import org.bftws.core.reconfig.EpochChange;
 import org.bftws.core.reconfig.EpochSigning;
@@ -63,6 +67,11 @@ public final class EpochReplica implements Engine {
   private final TreeMap<Long, TreeMap<Integer, byte[]>> verdicts = new TreeMap<>();
   private String stopped;
   private Start start;
+  /** The parts of the checkpoint this epoch began at, when this replica was a member of the epoch before. */
+  private Checkpoints.Parts startParts;
+  /** Ticks, and per member of the previous epoch when it was last served the checkpoint this epoch began at. */
+  private long now;
+  private final Map<Integer, Long> servedPrevious = new java.util.HashMap<>();
 
   /**
    * Member {@code self} (a stable id) of {@code membership}: epoch 0 at the group's start, or a later epoch for a
@@ -105,12 +114,52 @@ public final class EpochReplica implements Engine {
 
   @Override
   public Ready receive(byte[] bytes) {
-    return inner == null ? new Ready() : step(inner.receive(bytes));
+    if (inner == null) {
+      return new Ready();
+    }
+    Ready answer = answerPreviousEpoch(bytes);
+    return answer != null ? answer : step(inner.receive(bytes));
   }
 
   @Override
   public Ready tick() {
+    now++;
     return inner == null ? new Ready() : step(inner.tick());
+  }
+
+  /**
+   * A member of the previous epoch that missed its end fetches the checkpoint this epoch began at (its peers
+   * moved on and no longer answer in that epoch): it gets the state, with the previous epoch's proof, signed as
+   * this replica's index in the previous epoch, at most once per retransmission interval (Castro-Liskov §4.3's
+   * state transfer, across the boundary). Null for any other message.
+   */
+  private Ready answerPreviousEpoch(byte[] bytes) {
+    if (start == null || startParts == null || start.previous().indexOf(self) < 0) {
+      return null;
+    }
+    Membership prev = start.previous();
+    Signed s;
+    try {
+      s = Signed.decode(bytes);
+      if (s.kind() != Kind.FETCH_STATE || s.sender() < 0 || s.sender() >= prev.n()
+          || FetchState.decode(s.body()).seq() > start.seq()
+          || !s.verify(EpochSigning.verifier(prev, setup.clients()))) {
+        return null;
+      }
+    } catch (DecodeException e) {
+      return null;
+    }
+    int to = prev.member(s.sender()).id();
+    Long last = servedPrevious.get(to);
+    Ready out = new Ready();
+    if (last != null && now - last < setup.base().get(GroupConfig.RETRANSMIT_INTERVAL)) {
+      return out;
+    }
+    servedPrevious.put(to, now);
+    byte[] body = new StateTransfer(start.seq(), startParts.ordering(), startParts.execution(), start.proof()).encode();
+    Signed state = Signed.sign(Kind.STATE, prev.indexOf(self), body, EpochSigning.signer(prev.epoch(), setup.key()));
+    out.messages.add(new Ready.Outbound(to, state.encode()));
+    return out;
   }
 
   /** The service's results for the requests it was given, with the reconfigurations' verdicts put back. */
@@ -240,6 +289,7 @@ public final class EpochReplica implements Engine {
     }
     start(next);
     start = from;
+    startParts = parts;
     append(out, translate(inner.beginEpoch(genesis(from), parts, from.proof()), next));
     for (Signed q : pending) {
       append(out, translate(inner.receive(q.encode()), next));

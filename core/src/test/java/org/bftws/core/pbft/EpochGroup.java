@@ -57,6 +57,12 @@ final class EpochGroup {
   final Set<Integer> down = new HashSet<>();
   final ArrayDeque<Msg> net = new ArrayDeque<>();
   Predicate<Msg> drop = m -> false;
+  /** Delivery order drawn from this (null: FIFO). */
+  java.util.Random order;
+  /** Replicas that also send a corrupted copy of some of their messages, and whose messages are kept for replay. */
+  final Set<Integer> byzantine = new HashSet<>();
+  /** What the Byzantine replicas sent, for {@link #replay}. */
+  final List<Msg> byzantineSent = new ArrayList<>();
   /** The newest membership the test has made (the client's view of the group). */
   Membership newest;
   private long number;
@@ -147,7 +153,9 @@ final class EpochGroup {
   /** Signs {@code operation} as the client's next request and sends it to every replica built. */
   long submit(byte[] operation) {
     number++;
-    Request q = new Request(CLIENT, SEQUENCE, number, false, operation);
+    // one sequence per request: the client table executes a sequence's numbers in order, and a number that
+    // arrives after a higher one of its sequence executed is old (reordering would lose it)
+    Request q = new Request(CLIENT, SEQUENCE + "-" + number, 1, false, operation);
     Signed s = Signed.sign(Kind.REQUEST, CLIENT, q.encode(), CLIENT_KEY.signer(0));
     outstanding.put(number, s);
     for (int id : replicas.keySet()) {
@@ -171,11 +179,33 @@ final class EpochGroup {
 
   // ---------------------------------------------------------------- the network
 
+  private Msg next() {
+    if (order == null || net.size() < 2) {
+      return net.poll();
+    }
+    List<Msg> all = new ArrayList<>(net);
+    Msg m = all.remove(order.nextInt(Math.min(all.size(), 8)));
+    net.clear();
+    net.addAll(all);
+    return m;
+  }
+
+  /** A Byzantine replica sends everything it ever sent again, to every replica built (after a removal: a removed replica that keeps talking). */
+  void replay() {
+    for (Msg m : byzantineSent) {
+      for (int id : replicas.keySet()) {
+        net.add(new Msg(m.from(), id, m.bytes()));
+      }
+    }
+  }
+
   void deliverAll() {
     Msg m;
-    while ((m = net.poll()) != null) {
+    while ((m = next()) != null) {
       if (m.to() == CLIENT) {
-        onReply(m.bytes());
+        if (!byzantine.contains(m.from())) { // the test client counts correct replicas' replies only (a voter's job)
+          onReply(m.bytes());
+        }
       } else if (replicas.containsKey(m.to()) && !down.contains(m.to()) && !down.contains(m.from()) && !drop.test(m)) {
         handle(m.to(), replicas.get(m.to()).receive(m.bytes()));
       }
@@ -187,7 +217,7 @@ final class EpochGroup {
     if (b.readOnly()) {
       return;
     }
-    long num = b.messageNumber();
+    long num = Long.parseLong(b.sequenceId().substring(SEQUENCE.length() + 1));
     outstanding.remove(num);
     replies.computeIfAbsent(num, k -> new ArrayList<>()).add(new String(b.result(), StandardCharsets.UTF_8));
   }
@@ -195,6 +225,14 @@ final class EpochGroup {
   void handle(int id, Ready r) {
     for (Ready.Outbound o : r.messages) {
       net.add(new Msg(id, o.to(), o.bytes()));
+      if (byzantine.contains(id)) {
+        byzantineSent.add(new Msg(id, o.to(), o.bytes()));
+        if (order != null && order.nextInt(4) == 0) {
+          byte[] bad = o.bytes().clone();
+          bad[order.nextInt(bad.length)] ^= (byte) (1 + order.nextInt(255));
+          net.add(new Msg(id, o.to(), bad));
+        }
+      }
     }
     HashChainApp app = apps.get(id);
     EffectPerformer.perform(replicas.get(id), r.effects, EffectPerformer.of(app, ex -> record(id, ex)),
@@ -232,6 +270,7 @@ final class EpochGroup {
     if (!done.test(this)) {
       StringBuilder sb = new StringBuilder("condition not reached within " + maxTicks + " ticks:");
       replicas.values().forEach(r -> sb.append("\n  ").append(r.describe()));
+      sb.append("\n  unanswered ").append(outstanding.keySet()).append(", replies ").append(replies.keySet());
       throw new AssertionError(sb.toString());
     }
   }
@@ -241,7 +280,7 @@ final class EpochGroup {
   /** True when every live member of {@link #newest} is in its epoch. */
   boolean inNewestEpoch() {
     for (Member m : newest.members()) {
-      if (!down.contains(m.id()) && (!replicas.containsKey(m.id())
+      if (!down.contains(m.id()) && !byzantine.contains(m.id()) && (!replicas.containsKey(m.id())
           || replicas.get(m.id()).membership().epoch() != newest.epoch())) {
         return false;
       }
@@ -264,7 +303,7 @@ final class EpochGroup {
     List<Integer> out = new ArrayList<>();
     byte[] first = null;
     for (Member m : newest.members()) {
-      if (down.contains(m.id())) {
+      if (down.contains(m.id()) || byzantine.contains(m.id())) {
         continue;
       }
       if (!apps.containsKey(m.id())) {
