@@ -3,11 +3,14 @@ package org.bftws.core.pbft;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import org.bftws.core.crypto.Ed25519;
 import org.bftws.core.reconfig.Member;
 import org.bftws.core.reconfig.Reconfigure;
 import org.junit.Test;
@@ -147,5 +150,29 @@ public class EpochReplicaTest {
     assertTrue(g.verdicts(r).get(0), g.verdicts(r).get(0).startsWith("accepted: epoch 1: n=5"));
     assertEquals(5, g.replicas.get(4).membership().n());
     assertEquals(g.replicas.get(0).stableCheckpoint(), g.replicas.get(4).stableCheckpoint());
+  }
+
+  // A joiner takes the epoch's first checkpoint only with a quorum of the previous epoch behind it (§4.3's proof,
+  // checked under the previous membership): one vote short, or a proof whose votes it checks under the new
+  // epoch's keys, is refused.
+  @Test
+  public void aJoinerRefusesAStartWithoutAQuorumOfThePreviousEpoch() {
+    EpochGroup g = new EpochGroup(4);
+    long r = g.submit(g.add().encode());
+    untilSettled(g);
+    assertTrue(g.verdicts(r).get(0).startsWith("accepted"));
+    EpochReplica.Start start = g.replicas.get(0).start();
+    assertEquals(3, start.proof().size());
+    EpochReplica.Start short1 = new EpochReplica.Start(start.previous(), start.seq(), start.digest(),
+        start.proof().subList(0, 2));
+    EpochReplica.Start wrongEpoch = new EpochReplica.Start(g.replicas.get(0).membership(), start.seq(), start.digest(),
+        start.proof());
+    EpochReplica.Setup setup = new EpochReplica.Setup(g.base, g.admins, EpochGroup.GROUP, EpochGroup.KEYS.signer(4),
+        Ed25519.verifier(Map.of()));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> new EpochReplica(setup, g.newest, 4).join(short1));
+    assertTrue(e.getMessage(), e.getMessage().contains("invalid proof"));
+    assertThrows(IllegalArgumentException.class, () -> new EpochReplica(setup, g.newest, 4).join(wrongEpoch));
+    new EpochReplica(setup, g.newest, 4).join(start);
   }
 }
