@@ -133,14 +133,17 @@ public final class GroupConfig {
 
   private final Map<String, Integer> values;
   private final Map<String, Boolean> flags;
+  /** The number of replicas: 3f+1, or more in a membership epoch that grew (docs/design/reconfiguration.md). */
+  private final int n;
   /** Ascending ids of the replicas that execute (all of 0..n-1 in configuration I). */
   private final List<Integer> executing;
   /** Ascending ids of configuration III's execution nodes (none otherwise). */
   private final List<Integer> executionNodes;
 
-  private GroupConfig(Map<String, Integer> values, Map<String, Boolean> flags, List<Integer> executing,
+  private GroupConfig(Map<String, Integer> values, Map<String, Boolean> flags, int n, List<Integer> executing,
       List<Integer> executionNodes) {
     this.values = values;
+    this.n = n;
     this.flags = flags;
     this.executing = executing;
     this.executionNodes = executionNodes;
@@ -200,13 +203,18 @@ public final class GroupConfig {
     return get(F);
   }
 
+  /** The number of replicas: 3f+1 unless {@link Builder#replicas} gave more. */
   public int n() {
-    return 3 * f() + 1;
+    return n;
   }
 
-  /** 2f+1: prepared/committed/stable certificates (§4.2). */
+  /**
+   * The size of prepared, committed, stable and view-change certificates: ⌈(n+f+1)/2⌉, so that any two share
+   * f+1 replicas (one correct) and the n−f correct ones form one. With n = 3f+1 it is 2f+1 (Castro-Liskov
+   * §4.2); with n = 5 or 6 and f = 1 it is 4 (docs/design/reconfiguration.md).
+   */
   public int quorum() {
-    return 2 * f() + 1;
+    return (n + f() + 2) / 2;
   }
 
   public int checkpointInterval() {
@@ -267,6 +275,16 @@ public final class GroupConfig {
     private final Map<String, Boolean> flags = new HashMap<>();
     private List<Integer> executing;
     private List<Integer> executionNodes = List.of();
+    private int replicas;
+
+    /**
+     * A group of {@code n} replicas, at least 3f+1: a membership epoch that grew by fewer than three replicas
+     * (docs/design/reconfiguration.md). Programmatic only: in configuration text n is 3f+1.
+     */
+    public Builder replicas(int n) {
+      replicas = n;
+      return this;
+    }
 
     /** Configuration III's execution nodes ({@link #EXECUTION_NODES}); checked against f in {@link #build}. */
     public Builder executionNodes(List<Integer> ids) {
@@ -315,7 +333,12 @@ public final class GroupConfig {
       for (ConfigKey<Boolean> k : FLAGS) {
         allFlags.put(k.name(), flags.getOrDefault(k.name(), k.defaultValue()));
       }
-      int n = 3 * all.get(F.name()) + 1;
+      int f = all.get(F.name());
+      int n = replicas == 0 ? 3 * f + 1 : replicas;
+      if (n < 3 * f + 1 || n > 3 * F_MAX + 1) {
+        throw new ConfigException(F.name(), String.valueOf(f), "at most (n-1)/3 for a group of " + n + " replicas"
+            + " (n at most " + (3 * F_MAX + 1) + ")");
+      }
       if (!executionNodes.isEmpty()) {
         if (executing != null && !executing.isEmpty()) {
           throw new ConfigException(EXECUTING_REPLICAS.name(), EXECUTING_REPLICAS.text(executing),
@@ -323,12 +346,11 @@ public final class GroupConfig {
         }
         executing = List.of();
       }
-      return new GroupConfig(Map.copyOf(all), Map.copyOf(allFlags), executingIds(n), executionNodeIds(n));
+      return new GroupConfig(Map.copyOf(all), Map.copyOf(allFlags), n, executingIds(n, f), executionNodeIds(n, f));
     }
 
-    private List<Integer> executionNodeIds(int n) {
+    private List<Integer> executionNodeIds(int n, int f) {
       TreeSet<Integer> ids = new TreeSet<>(executionNodes);
-      int f = (n - 1) / 3;
       if (!ids.isEmpty() && (ids.size() != executionNodes.size() || ids.first() < n || ids.size() < 2 * f + 1)) {
         throw new ConfigException(EXECUTION_NODES.name(), EXECUTION_NODES.text(executionNodes),
             "at least 2f+1 = " + (2 * f + 1) + " distinct node ids, each at least n = " + n);
@@ -336,7 +358,7 @@ public final class GroupConfig {
       return List.copyOf(ids);
     }
 
-    private List<Integer> executingIds(int n) {
+    private List<Integer> executingIds(int n, int f) {
       if (executing == null) {
         List<Integer> everyone = new ArrayList<>();
         for (int i = 0; i < n; i++) {
@@ -346,7 +368,6 @@ public final class GroupConfig {
       }
       TreeSet<Integer> ids = new TreeSet<>(executing);
       boolean inRange = ids.isEmpty() || ids.first() >= 0 && ids.last() < n;
-      int f = (n - 1) / 3;
       if (ids.size() != executing.size() || !inRange || (!ids.isEmpty() && ids.size() < 2 * f + 1)) {
         throw new ConfigException(EXECUTING_REPLICAS.name(), EXECUTING_REPLICAS.text(executing),
             "at least 2f+1 = " + (2 * f + 1) + " distinct replica ids in 0.." + (n - 1));

@@ -113,10 +113,10 @@ final class LateCommits {
     return entries.computeIfAbsent(seq, k -> new Entry());
   }
 
-  /** committed(m, v, n): a pre-prepare of v and 2f+1 commits of v matching it (§4.2). */
+  /** committed(m, v, n): a pre-prepare of v and a quorum (2f+1 when n = 3f+1) of commits of v matching it (§4.2). */
   private void check(long seq, Entry e) {
     for (PrePrepare pp : e.prePrepares.values()) {
-      if (matching(e, pp) >= 2 * r.f + 1) {
+      if (matching(e, pp) >= r.cfg.quorum()) {
         entries.remove(seq);
         r.normalCase.committedInLowerView(r.slot(seq), pp);
         return;

@@ -72,7 +72,25 @@ final class NormalCase {
     propose();
   }
 
-  /** Primary: assign sequence numbers to batches of pending requests while the window allows (§5.1). */
+  /**
+   * The primary proposes batches, empty ones if nothing waits, up to this seq: the last seq of a membership epoch
+   * that a reconfiguration ends there (docs/design/reconfiguration.md), which must be reached even when no
+   * client sends anything more.
+   */
+  private long fillTo;
+
+  void fillTo(long seq) {
+    fillTo = Math.max(fillTo, seq);
+  }
+
+  long fillTo() {
+    return fillTo;
+  }
+
+  /**
+   * Primary: assign sequence numbers to batches of pending requests while the window allows (§5.1), and empty
+   * batches up to {@link #fillTo}.
+   */
   void propose() {
     if (!r.active || !r.isPrimary()) {
       return;
@@ -88,7 +106,7 @@ final class NormalCase {
           batch.addAll(e.getValue());
         }
       }
-      if (batch.isEmpty()) {
+      if (batch.isEmpty() && nextSeq > fillTo) {
         return;
       }
       PrePrepare pp = PrePrepare.of(r.view, nextSeq++, batch);
@@ -261,17 +279,18 @@ final class NormalCase {
     return held != null && Arrays.equals(held.signature(), s.signature());
   }
 
-  /** prepared(m, v, n, i): the pre-prepare and 2f matching prepares from distinct backups (§4.2). */
+  /** prepared(m, v, n, i): the pre-prepare and 2f matching prepares from distinct backups (§4.2);
+   * with n > 3f+1, quorum − 1 of them ({@link GroupConfig#quorum}). */
   private void checkPrepared(Slot slot) {
     if (slot.prePrepare == null || slot.ownCommit != null) {
       return;
     }
     byte[] d = r.voteDigest(slot);
-    if (d == null || slot.matching(slot.prepareDigests, d) < 2 * r.f) {
+    if (d == null || slot.matching(slot.prepareDigests, d) < r.cfg.quorum() - 1) {
       return;
     }
     List<Signed> proof = r.votes.preparedProof(slot, d);
-    if (proof.size() < 2 * r.f) {
+    if (proof.size() < r.cfg.quorum() - 1) {
       return; // a prepare's signature failed: wait for another
     }
     slot.prepared = new PreparedCertificate(slot.prePrepareMessage, List.copyOf(proof),
@@ -287,13 +306,13 @@ final class NormalCase {
     checkCommitted(slot);
   }
 
-  /** committed-local(m, v, n, i): prepared and 2f+1 matching commits (§4.2). */
+  /** committed-local(m, v, n, i): prepared and 2f+1 matching commits (§4.2), a quorum with n > 3f+1. */
   private void checkCommitted(Slot slot) {
     if (slot.ownCommit == null || slot.committedInView) {
       return;
     }
     byte[] d = slot.prePrepare.digest();
-    if (slot.matching(slot.commitDigests, r.voteDigest(slot)) < 2 * r.f + 1) {
+    if (slot.matching(slot.commitDigests, r.voteDigest(slot)) < r.cfg.quorum()) {
       return;
     }
     slot.committedInView = true;
@@ -364,6 +383,15 @@ final class NormalCase {
         proposed.remove(id);
       }
     }
+  }
+
+  /** One signed copy of each pending request, oldest first (a new membership epoch takes them over). */
+  List<Signed> pendingRequests() {
+    List<Signed> out = new ArrayList<>();
+    for (List<Signed> copies : pending.values()) {
+      out.add(copies.get(0));
+    }
+    return out;
   }
 
   int pendingCount() {

@@ -196,6 +196,10 @@ public final class Replica implements Engine {
       throw new IllegalArgumentException("replica " + id + " as " + role + ", but the group's "
           + GroupConfig.EXECUTING_REPLICAS.name() + " " + cfg.executingReplicas() + " make it " + Role.of(cfg, id));
     }
+    if (randomness.algorithm().agreement() && n != 3 * f + 1) {
+      throw new IllegalArgumentException("the BA algorithm certifies exactly 2f+1 contributions: it needs n = 3f+1,"
+          + " not " + n + " replicas with f = " + f + " (docs/design/reconfiguration.md)");
+    }
     if (randomness.algorithm() == RandomnessConfig.Algorithm.CT && randomness.coins() == null && !changingKeys) {
       throw new IllegalArgumentException("the CT algorithm needs coin material (CoinConfig), or keys installed later"
           + " (Builder.changingKeys)");
@@ -301,6 +305,48 @@ public final class Replica implements Engine {
     }
     new Recovery(this).run(records);
     return flush();
+  }
+
+  /**
+   * The first step of a fresh replica of membership epoch e+1 that was a member of epoch e
+   * (docs/design/reconfiguration.md): epoch e's last checkpoint ({@code genesis}), whose parts it held as a
+   * replica of epoch e ({@code previous}) and whose proof is epoch e's quorum ({@code proof}), is its stable
+   * checkpoint; it orders from there in view 0.
+   */
+  public Ready beginEpoch(Checkpoints.Genesis genesis, Checkpoints.Parts previous, List<Signed> proof) {
+    fresh("beginEpoch");
+    checkpoints.beginAt(genesis, previous, proof);
+    return flush();
+  }
+
+  /**
+   * The first step of a fresh replica joining membership epoch e+1: epoch e's last checkpoint ({@code genesis},
+   * digest and proof by epoch e's quorum) is stable, and it fetches it by state transfer (§4.3).
+   */
+  public Ready joinEpoch(Checkpoints.Genesis genesis, byte[] digest, List<Signed> proof) {
+    fresh("joinEpoch");
+    checkpoints.joinAt(genesis, digest, proof);
+    return flush();
+  }
+
+  private void fresh(String step) {
+    if (now != 0 || lastExecuted != 0 || !log.isEmpty() || view != 0) {
+      throw new IllegalStateException(step + "() is the first step of a fresh replica");
+    }
+  }
+
+  /** The stable checkpoint's digest and proof (§4.3). */
+  public byte[] stableDigest() {
+    return checkpoints.stableDigest();
+  }
+
+  public List<Signed> stableProof() {
+    return checkpoints.stableProof();
+  }
+
+  /** The stable checkpoint's parts when held whole (null otherwise): what the next epoch begins from. */
+  public Checkpoints.Parts stableParts() {
+    return checkpoints.heldStable();
   }
 
   // ---------------------------------------------------------------- inputs
@@ -458,9 +504,26 @@ public final class Replica implements Engine {
     }
   }
 
-  /** §4.5.2: after an execution, or on entering a view, the timer runs again only if requests still wait. */
+  /**
+   * §4.5.2: after an execution, or on entering a view, the timer runs again only if requests still wait, or
+   * batches up to the end of a membership epoch ({@link #fillTo}) are still to execute.
+   */
   void restartTimer() {
-    timerStart = normalCase.pendingCount() == 0 ? -1 : now;
+    timerStart = normalCase.pendingCount() == 0 && lastExecuted >= normalCase.fillTo() ? -1 : now;
+  }
+
+  /**
+   * A reconfiguration ends the membership epoch at {@code seq} (docs/design/reconfiguration.md): the primary
+   * proposes batches, empty ones if no request waits, up to it, and backups watch it do so with the view-change
+   * timer as they watch pending requests (§4.5.2), so a faulty primary cannot hold the epoch open.
+   */
+  public Ready fillTo(long seq) {
+    normalCase.fillTo(seq);
+    if (lastExecuted < seq) {
+      startTimer();
+    }
+    normalCase.propose();
+    return flush();
   }
 
   /** The view-change timer has run for at least {@code timeout} ticks (§4.4: the backup moves to v+1). */

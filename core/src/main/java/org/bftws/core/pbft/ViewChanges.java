@@ -377,7 +377,7 @@ final class ViewChanges {
     return true;
   }
 
-  /** 2f prepares from distinct backups on {@code d} (d, or with BA d' of the certified set; null: invalid). */
+  /** 2f (quorum − 1) prepares from distinct backups on {@code d} (d, or with BA d' of the certified set; null: invalid). */
   private boolean validPrepares(int primary, PrePrepare pp, List<Signed> prepares, byte[] d) {
     if (d == null) {
       return false;
@@ -398,7 +398,7 @@ final class ViewChanges {
         return false;
       }
     }
-    return senders.size() >= 2 * r.f;
+    return senders.size() >= r.cfg.quorum() - 1;
   }
 
   /** The NEW-VIEW that installed the current view, if any (for tests and diagnostics). */

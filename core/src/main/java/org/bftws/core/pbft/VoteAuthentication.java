@@ -76,7 +76,7 @@ final class VoteAuthentication {
       Signed p = slot.prepares.get(j);
       if (macs == null) {
         proof.add(p);
-      } else if (proof.size() >= 2 * r.f) {
+      } else if (proof.size() >= r.cfg.quorum() - 1) {
         break;
       } else if (p.verify(r.verifier)) {
         proof.add(p);

@@ -131,6 +131,8 @@ public final class Checkpoints {
   /** What this replica had reached when it deferred or last progressed since, and when (ticks). */
   private long deferredReached;
   private long deferredSince;
+  /** Where this membership epoch began (null: the group's first epoch). */
+  private Genesis genesis;
   /** Emit a {@link Journal.Type#STABLE} record whenever the stable checkpoint's parts are held ({@code pbft.Replica#journaled}). */
   private boolean journaled;
 
@@ -208,6 +210,58 @@ public final class Checkpoints {
     send(Ready.ALL_REPLICAS, msg);
     store(id, seq, msg, Checkpoint.decode(msg.body()));
     checkStable(seq);
+  }
+
+  /** The stable checkpoint's parts when this replica holds them whole (null otherwise). */
+  public Parts heldStable() {
+    return stableParts != null && (!executes || stableParts.execution() != null) ? stableParts : null;
+  }
+
+  /**
+   * Where a membership epoch begins (docs/design/reconfiguration.md): the previous epoch's last checkpoint at
+   * {@code seq}, proven by a quorum of the previous epoch ({@code cfg}, its replicas' signatures checked by
+   * {@code verifier}). A proof of that checkpoint is checked under the previous epoch, wherever it comes (state
+   * transfer, view change); every other under this one.
+   */
+  public record Genesis(long seq, GroupConfig cfg, Verifier verifier) {}
+
+  /**
+   * The first step of a replica of a new membership epoch that was a member of the one before: the previous
+   * epoch's last checkpoint at {@code genesis.seq()}, whose parts it holds ({@code previous}) and whose proof is
+   * {@code proof}, becomes its stable checkpoint, with the client table it holds.
+   */
+  public void beginAt(Genesis genesis, Parts previous, List<Signed> proof) {
+    this.genesis = genesis;
+    long seq = genesis.seq();
+    if (!validProof(seq, previous.digest(), proof)) {
+      throw new IllegalArgumentException("the previous epoch's checkpoint at " + seq + " with an invalid proof");
+    }
+    ClientTable table = new ClientTable();
+    decodeParts(tag, seq, previous.ordering(), previous.execution(), table);
+    clients.copyFrom(table);
+    host.installed(seq);
+    own.put(seq, previous);
+    makeStable(seq, previous.digest(), proof);
+  }
+
+  /**
+   * The first step of a replica joining a new membership epoch: the previous epoch's last checkpoint, digest
+   * {@code digest} proven by {@code proof}, is stable; the replica fetches it by state transfer (§4.3).
+   */
+  public void joinAt(Genesis genesis, byte[] digest, List<Signed> proof) {
+    this.genesis = genesis;
+    if (!validProof(genesis.seq(), digest, proof)) {
+      throw new IllegalArgumentException("the previous epoch's checkpoint at " + genesis.seq() + " with an invalid proof");
+    }
+    makeStable(genesis.seq(), digest, proof);
+  }
+
+  private boolean isGenesis(long seq) {
+    return genesis != null && seq == genesis.seq();
+  }
+
+  private GroupConfig configAt(long seq) {
+    return isGenesis(seq) ? genesis.cfg() : cfg;
   }
 
   private Parts encode(long seq, byte[] appState) {
@@ -371,6 +425,10 @@ public final class Checkpoints {
    * seq and one d. Two digests with f+1 votes each cannot both be there: each set holds a correct replica.
    */
   private byte[] certifiedExecution(List<Signed> proof) {
+    return certifiedExecution(cfg, proof);
+  }
+
+  private static byte[] certifiedExecution(GroupConfig cfg, List<Signed> proof) {
     if (cfg.executingReplicas().isEmpty()) {
       return Checkpoint.NO_EXECUTION;
     }
@@ -415,7 +473,7 @@ public final class Checkpoints {
     }
     stableSeq = seq;
     stableDigest = digest;
-    stableExecution = certifiedExecution(proof);
+    stableExecution = certifiedExecution(configAt(seq), proof);
     stableProof = proof;
     Parts mine = own.get(seq);
     hold(mine == null ? null : servable(mine));
@@ -445,9 +503,11 @@ public final class Checkpoints {
     if (seq < 0 || seq % cfg.checkpointInterval() != 0) {
       return false;
     }
+    GroupConfig c = configAt(seq);
+    Verifier v = isGenesis(seq) ? genesis.verifier() : verifier;
     Set<Integer> senders = new HashSet<>();
     for (Signed s : proof) {
-      if (s.kind() != Kind.CHECKPOINT || s.sender() < 0 || s.sender() >= n || !senders.add(s.sender())) {
+      if (s.kind() != Kind.CHECKPOINT || s.sender() < 0 || s.sender() >= c.n() || !senders.add(s.sender())) {
         return false;
       }
       Checkpoint cp;
@@ -456,11 +516,11 @@ public final class Checkpoints {
       } catch (DecodeException e) {
         return false;
       }
-      if (cp.seq() != seq || !Arrays.equals(cp.stateDigest(), digest) || !s.verify(verifier)) {
+      if (cp.seq() != seq || !Arrays.equals(cp.stateDigest(), digest) || !s.verify(v)) {
         return false;
       }
     }
-    return senders.size() >= cfg.quorum() && certifiedExecution(proof) != null;
+    return senders.size() >= c.quorum() && certifiedExecution(c, proof) != null;
   }
 
   /**
@@ -489,7 +549,7 @@ public final class Checkpoints {
    */
   private void fetch(int count) {
     List<Integer> holders = new ArrayList<>();
-    for (Signed s : stableProof) {
+    for (Signed s : isGenesis(stableSeq) ? List.<Signed>of() : stableProof) {
       if (s.sender() != id && (!executes || Arrays.equals(Checkpoint.decode(s.body()).executionDigest(), stableExecution))) {
         holders.add(s.sender());
       }
@@ -516,7 +576,7 @@ public final class Checkpoints {
    * the peer might never see 2f+1 of them.
    */
   public void relayProof(int to) {
-    if (stableSeq == 0 || proofRelayed.getOrDefault(to, 0L) >= stableSeq) {
+    if (stableSeq == 0 || isGenesis(stableSeq) || proofRelayed.getOrDefault(to, 0L) >= stableSeq) {
       return;
     }
     proofRelayed.put(to, stableSeq);
@@ -637,7 +697,7 @@ public final class Checkpoints {
     if (!validProof(st.seq(), digest, st.proof())) {
       return "with an invalid checkpoint proof";
     }
-    byte[] execution = certifiedExecution(st.proof());
+    byte[] execution = certifiedExecution(configAt(st.seq()), st.proof());
     if (!Arrays.equals(Digests.sha256(st.checkpoint()), digest)) {
       return "whose state does not match its proof";
     }
