@@ -184,6 +184,13 @@ public final class KeyRefresh implements KeyRefreshMBean {
                 + " of epoch {} (its refresh was at {}): {}", config.replicaId(), epoch, after, diskEpoch, before,
                 running ? "following the running run, then asking for its share if it has none"
                         : "asking the group to recover its share");
+        if (!running && c.recovered().contains(config.replicaId() + 1)) {
+            // one recovery per replica between voted refreshes: this ask would count for nothing
+            LOG.error("bftws replica {}: its ask already started a recovery since the last voted refresh, which ended"
+                    + " without it: it stays without a share until the next refresh ({}), after which it asks again",
+                    config.replicaId(), "scripts/refresh-keys");
+            return;
+        }
         if (!running) {
             ask();
         }
