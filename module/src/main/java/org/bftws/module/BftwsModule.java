@@ -116,7 +116,11 @@ public class BftwsModule extends SandeshaModule {
                 service = DkgBootstrap.afterwards(service, keys.pending(), refresh);
             }
             BftwsReplica replica = BftwsReplica.start(configContext, config, keys, service, randomness, declared,
-                    declared, config.isExecutionNode());
+                    declared, config.isExecutionNode(), manager -> {
+                        if (refresh != null) {
+                            refresh.attach(manager);
+                        }
+                    });
             if (signing != null) { // §3.3.1: and the replies too, with the same key
                 replica.manager().signRepliesWith(ApplicationMessageSigner.forReplies(signing, Clock.systemUTC()));
             }

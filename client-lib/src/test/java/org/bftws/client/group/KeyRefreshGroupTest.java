@@ -160,7 +160,7 @@ public class KeyRefreshGroupTest {
     }
 
     /** The randomized and confidential operations, answered with the keys in use. */
-    private static void served(DemoClient client) throws Exception {
+    static void served(DemoClient client) throws Exception {
         DemoClient.RandomCall deal = client.deal();
         assertTrue(deal.voted() + " / " + deal.random(), deal.correct());
         DemoClient.RandomCall id = client.nextId();

@@ -55,6 +55,12 @@ public final class GroupRefresh {
   private static final int COIN = 2;
   private static final int TDH2 = 3;
   private static final int RECOVER = 4;
+  /**
+   * Operations of one replica a run takes at most: a correct one submits at most two per key (its dealing, then
+   * its complaints or a justification or an opening), so eight leave room; beyond them a faulty replica's
+   * operations are dropped alike everywhere, which bounds what a checkpoint carries of a running run.
+   */
+  public static final int MAX_RUN_OPERATIONS = 8;
 
   /** The renewed keys: the same group keys with new verification keys, this replica's new shares (null: none). */
   public record Output(GroupKeys group, ReplicaKeys keys, long epoch) {}
@@ -75,6 +81,8 @@ public final class GroupRefresh {
   private boolean recovery;
   /** The running refresh's two runs; null when none runs. */
   private KeyRuns runs;
+  /** The running run's operations taken so far, in the agreed order (for checkpoints; at most n × the bound). */
+  private final List<RefreshCheckpoint.Logged> log = new ArrayList<>();
   private List<byte[]> out;
   private List<String> faults;
   private boolean started;
@@ -174,6 +182,12 @@ public final class GroupRefresh {
       faults.add("replica " + submitter + " sent refresh " + e + "'s messages before it started: ignored");
       return;
     }
+    if (log.stream().filter(l -> l.submitter() == submitter).count() >= MAX_RUN_OPERATIONS) {
+      faults.add("replica " + submitter + " sent more than " + MAX_RUN_OPERATIONS + " operations in refresh " + e
+          + ": ignored");
+      return;
+    }
+    log.add(new RefreshCheckpoint.Logged(submitter, operation));
     Dkg.Step s = runs.deliver(submitter, tag == COIN, body, faults);
     if (s != null) {
       wrap(tag, s);
@@ -202,6 +216,7 @@ public final class GroupRefresh {
 
   private void startRuns(DkgConfig.Mode mode) {
     recovery = mode == DkgConfig.Mode.RESHARE;
+    log.clear();
     runs = new KeyRuns(Dkg.create(config(current.threshold(), mode), member(mine == null ? null : mine.share()), random),
         Dkg.create(config(current.encryption(), mode), member(mine == null ? null : mine.decryption()), random));
     started = true;
@@ -221,10 +236,42 @@ public final class GroupRefresh {
     mine = keys;
     output = new Output(renewed, keys, epoch);
     runs = null;
+    log.clear();
     votes.clear();
     if (!recovery) {
       recovered.clear();
     }
+  }
+
+  /** What this replica decided from the agreed sequence so far, for the group's checkpoints. */
+  public RefreshCheckpoint checkpoint() {
+    RefreshCheckpoint.Run run = !running() ? RefreshCheckpoint.Run.NONE
+        : recovery ? RefreshCheckpoint.Run.RECOVERY : RefreshCheckpoint.Run.REFRESH;
+    return new RefreshCheckpoint(epoch, current, List.copyOf(votes), List.copyOf(recovered), run, log);
+  }
+
+  /**
+   * The refresh of a replica that installed checkpoint {@code c} (state transfer, or its journal at restart):
+   * its epoch, keys, votes and asks, and a running run followed from its operations so far. {@code mine}: this
+   * replica's shares of epoch {@code c.epoch()}'s keys (null if it holds none: a replica behind, which then asks
+   * {@link #recover()}). Replaying the run's operations computes what they computed at the others; what this
+   * replica would submit in answer is dropped (it submitted it before, or was absent: the run decides by counts
+   * on the agreed sequence either way), so it justifies nothing of a dealing it dealt before it stopped.
+   */
+  public static GroupRefresh resume(GroupMembers members, ReplicaIdentity me, RefreshCheckpoint c, ReplicaKeys mine,
+      SecureRandom random) {
+    GroupRefresh g = new GroupRefresh(members, me, c.current(), mine, c.epoch(), random);
+    g.votes.addAll(c.votes());
+    g.recovered.addAll(c.recovered());
+    g.begin();
+    if (c.run() != RefreshCheckpoint.Run.NONE) {
+      g.startRuns(c.run() == RefreshCheckpoint.Run.RECOVERY ? DkgConfig.Mode.RESHARE : DkgConfig.Mode.REFRESH);
+      for (RefreshCheckpoint.Logged l : c.log()) {
+        g.deliver(l.submitter(), l.operation());
+      }
+    }
+    g.end();
+    return g;
   }
 
   private DkgConfig config(GroupKey key, DkgConfig.Mode mode) {

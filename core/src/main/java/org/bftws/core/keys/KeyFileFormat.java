@@ -94,6 +94,11 @@ final class KeyFileFormat {
     } catch (IOException e) {
       throw new KeyFileException(file, FILE, "cannot read: " + e.getMessage());
     }
+    return parse(file, text);
+  }
+
+  /** The fields of a key file's {@code text}; {@code file} names it in errors. */
+  static Fields parse(Path file, String text) throws KeyFileException {
     Map<String, String> values = new LinkedHashMap<>();
     String[] lines = text.split("\n", -1);
     for (int i = 0; i < lines.length; i++) {

@@ -39,7 +39,18 @@ public final class KeyFiles {
 
   /** Reads and validates {@code group.pub}. */
   public static GroupKeys readGroup(Path file) throws KeyFileException {
-    KeyFileFormat.Fields in = KeyFileFormat.read(file);
+    return group(KeyFileFormat.read(file));
+  }
+
+  /**
+   * Parses and validates a {@code group.pub} text ({@link #groupText}) that did not come from a file (a
+   * checkpoint's); {@code source} names it in errors.
+   */
+  public static GroupKeys parseGroup(String text, String source) throws KeyFileException {
+    return group(KeyFileFormat.parse(Path.of(source), text));
+  }
+
+  private static GroupKeys group(KeyFileFormat.Fields in) throws KeyFileException {
     in.expect("format", GROUP_FORMAT);
     SchemeId scheme = scheme(in);
     int n = in.integer("n", 1, ThresholdParams.MAX_N);

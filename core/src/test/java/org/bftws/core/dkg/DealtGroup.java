@@ -80,7 +80,12 @@ final class DealtGroup {
 
   /** Orders everything submitted, each operation delivered in the same order to every replica that is up. */
   void run() {
-    while (!ordering.isEmpty()) {
+    step(Integer.MAX_VALUE);
+  }
+
+  /** Orders at most {@code count} of the submitted operations, as {@link #run} does; how many are left. */
+  int step(int count) {
+    for (int k = 0; k < count && !ordering.isEmpty(); k++) {
       Submitted s = ordering.poll();
       for (int i = 1; i <= N; i++) {
         if (!down[i]) {
@@ -88,6 +93,7 @@ final class DealtGroup {
         }
       }
     }
+    return ordering.size();
   }
 
   /** Forgets the outputs and starts seen so far. */

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 import org.apache.axis2.AxisFault;
 import org.apache.axis2.context.ConfigurationContext;
@@ -81,16 +82,19 @@ public final class BftwsReplica implements AutoCloseable {
             ReplicatedService service, RandomnessConfig randomness, ReadOnlyOperations readOnly,
             boolean requestsOnControlPort) throws AxisFault {
         return start(context, config, keys, service, randomness, readOnly, ConfidentialOperations.NONE,
-                requestsOnControlPort);
+                requestsOnControlPort, manager -> { });
     }
 
     /**
      * As above, the requests {@code confidential} names ordered as ciphertexts and opened with the group's
      * TDH2 key before execution (SINTRA §2.6), with this replica's decryption share from {@code keys}.
+     * {@code beforeStart} gets the Total Order Manager before it replays the journal (services that install keys
+     * at the seq of the batch they execute need it from the first replayed batch on).
      */
     public static BftwsReplica start(ConfigurationContext context, BftwsConfig config, GroupKeyMaterial keys,
             ReplicatedService service, RandomnessConfig randomness, ReadOnlyOperations readOnly,
-            ConfidentialOperations confidential, boolean requestsOnControlPort) throws AxisFault {
+            ConfidentialOperations confidential, boolean requestsOnControlPort,
+            Consumer<TotalOrderManager> beforeStart) throws AxisFault {
         if (!config.isReplica()) {
             throw new IllegalArgumentException("not a replica configuration");
         }
@@ -138,6 +142,7 @@ public final class BftwsReplica implements AutoCloseable {
             sender.close();
             throw e;
         }
+        beforeStart.accept(manager);
         manager.start();
         ReplicaStatus status = new ReplicaStatus(config.groupEndpoint(), id, control, manager, sender,
                 requestsOnControlPort);

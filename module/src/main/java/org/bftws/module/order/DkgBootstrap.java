@@ -136,14 +136,21 @@ public final class DkgBootstrap {
             return refusal != null ? ApplicationResult.fault(refusal).encode() : service.execute(request, random, proof);
         }
 
+        /** The service's state with the refresh's record ({@link KeyState}): state transfer brings the epoch. */
         @Override
         public byte[] getState() {
-            return service.getState();
+            return refresh == null ? service.getState() : KeyState.join(refresh.stateRecord(), service.getState());
         }
 
         @Override
         public void setState(byte[] state) {
-            service.setState(state);
+            if (refresh == null) {
+                service.setState(state);
+                return;
+            }
+            KeyState.Parts parts = KeyState.split(state);
+            service.setState(parts.service());
+            refresh.restore(parts.refresh());
         }
     }
 
