@@ -38,6 +38,8 @@ import org.bftws.core.replication.Coins;
 import org.bftws.core.replication.ExecutionPipeline;
 import org.bftws.core.replication.RandomizedOperations;
 import org.bftws.core.replication.RequestIntake;
+import org.bftws.core.replication.ConfidentialConfig;
+import org.bftws.core.replication.Decryptions;
 
 /**
  * Hybrid ordering (docs/design/hybrid.md): epochs of a leader-based fast lane (PBFT's normal case over a hash
@@ -54,14 +56,19 @@ import org.bftws.core.replication.RequestIntake;
  * requests get the CT algorithm's coins once delivered ({@link Coins}, integrity paper §5), as in the
  * asynchronous engine.
  *
- * <p>Not supported, refused: confidential operations, read-only requests (refused as evidence; the client
+ * <p>Confidential requests (SINTRA §2.6, {@link Decryptions}, as the asynchronous engine's): a delivered batch's
+ * TDH2 ciphertexts are checked and this replica releases its decryption shares only then, since a delivered
+ * batch is final; the batch executes once each is opened or refused alike everywhere.
+ *
+ * <p>Not supported, refused: read-only requests (refused as evidence; the client
  * falls back to an ordered call), a journal, changing keys, agreement-only replicas and execution nodes
  * ({@code bftws.executingReplicas}, {@code bftws.executionNodes}; refused by {@link Builder#build}).
  */
 public final class HybridReplica implements Engine {
   static final Pid ROOT = Pid.root("hyb");
   private static final byte[] TAG = "BFT-WS/1 hybrid checkpoint".getBytes(StandardCharsets.US_ASCII);
-  private static final Set<Kind> PEER_KINDS = Set.of(Kind.CHECKPOINT, Kind.FETCH_STATE, Kind.STATE, Kind.COIN_SHARE);
+  private static final Set<Kind> PEER_KINDS = Set.of(Kind.CHECKPOINT, Kind.FETCH_STATE, Kind.STATE, Kind.COIN_SHARE,
+      Kind.DECRYPTION_SHARE);
   /** Fallback costs averaged by the slow-leader rule. */
   private static final int COSTS_KEPT = 4;
   /** The smallest switch budget in ticks: one tick could end an epoch between two messages of a good leader. */
@@ -83,6 +90,8 @@ public final class HybridReplica implements Engine {
   private final ExecutionPipeline execution;
   private final Checkpoints checkpoints;
   private final Coins coins;
+  /** Confidential requests, opened once their batch is delivered (SINTRA §2.6). */
+  private final Decryptions decryptions;
   private final LaneHost laneHost = new LaneHost();
   private Epoch epoch;
   /** Authentic requests received and not yet executed, in arrival order, with the tick each arrived. */
@@ -176,6 +185,7 @@ public final class HybridReplica implements Engine {
     Host host = new Host();
     this.checkpoints = Checkpoints.forEngine(cfg, id, signer, verifier, requests, TAG, host);
     this.coins = new Coins(cfg, id, signer, operations, coin, false, host);
+    this.decryptions = new Decryptions(cfg, id, signer, host);
     this.inbox = new ChannelInbox(n, id, "a hybrid replica", PEER_KINDS, verifier,
         b -> merge(ctx.receive(b)), this::onRequest, this::onPeer, this::evidence);
     Blocks[] made = new Blocks[1];
@@ -189,6 +199,15 @@ public final class HybridReplica implements Engine {
       startEpoch(0, 0, new byte[Digests.LENGTH]);
     }));
     this.blocks = made[0];
+  }
+
+  /**
+   * Declares the group's confidential requests and this replica's TDH2 key share (SINTRA §2.6, {@link
+   * Decryptions}); before the first step, alike on every replica. Without it no request is confidential.
+   */
+  public HybridReplica confidentialOperations(ConfidentialConfig config) {
+    decryptions.declare(config);
+    return this;
   }
 
   // ---------------------------------------------------------------- inputs
@@ -219,6 +238,7 @@ public final class HybridReplica implements Engine {
       }
       if (stalled) {
         coins.retransmit();
+        decryptions.retransmit();
         blocks.refetch();
       }
       checkpoints.retransmit(stalled);
@@ -271,7 +291,7 @@ public final class HybridReplica implements Engine {
   }
 
   private void onRequest(Signed s) {
-    Request q = intake.admit(s, r -> null, this::evidence, out);
+    Request q = intake.admit(s, decryptions::refusal, this::evidence, out);
     if (q != null && pending.putIfAbsent(q.id(), s) == null) {
       arrival.put(q.id(), now);
     }
@@ -398,6 +418,7 @@ public final class HybridReplica implements Engine {
       deliveredAhead.merge(r.sequenceId(), r.messageNumber(), Math::max);
     }
     coins.committed(seq, digest, batch);
+    decryptions.committed(seq, digest, batch);
     forgetOldSlots();
     executeDelivered();
   }
@@ -411,9 +432,12 @@ public final class HybridReplica implements Engine {
     ctx.forgetSent(ROOT.child(epoch.number), keepAbove + 1);
   }
 
-  /** Delivered batches to execution, in order, pausing for a checkpoint's capture and for coins. */
+  /**
+   * Delivered batches to execution, in order, pausing for a checkpoint's capture, for coins and for the
+   * decryption of confidential requests (a refused ciphertext is skipped, alike everywhere).
+   */
   private void executeDelivered() {
-    while (!execution.paused() && !delivered.isEmpty() && coins.ready(delivered.peek().seq(), delivered.peek().batch())) {
+    while (!execution.paused() && !delivered.isEmpty() && ready(delivered.peek())) {
       Delivery d = delivered.poll();
       lastExecuted = d.seq();
       execution.execute(d.seq(), 0, d.digest(), d.batch());
@@ -428,11 +452,16 @@ public final class HybridReplica implements Engine {
     }
   }
 
+  private boolean ready(Delivery d) {
+    return coins.ready(d.seq(), d.batch()) && decryptions.ready(d.seq(), d.batch());
+  }
+
   private void onPeer(Signed s) {
     switch (s.kind()) {
       case CHECKPOINT -> checkpoints.onCheckpoint(s);
       case FETCH_STATE -> checkpoints.onFetchState(s);
       case STATE -> checkpoints.onStateTransfer(s);
+      case DECRYPTION_SHARE -> decryptions.onShare(s);
       default -> coins.onShare(s);
     }
   }
@@ -523,8 +552,8 @@ public final class HybridReplica implements Engine {
     }
   }
 
-  /** What {@link Checkpoints} and {@link Coins} need of this engine. */
-  private final class Host implements Checkpoints.Host, Coins.Host {
+  /** What {@link Checkpoints}, {@link Coins} and {@link Decryptions} need of this engine. */
+  private final class Host implements Checkpoints.Host, Coins.Host, Decryptions.Host {
     @Override
     public Ready out() {
       return out;
@@ -543,6 +572,7 @@ public final class HybridReplica implements Engine {
     @Override
     public void discardUpTo(long seq) {
       coins.discardUpTo(seq);
+      decryptions.discardUpTo(seq);
       blocks.discardUpTo(seq);
       forgetOldSlots();
     }
@@ -587,6 +617,11 @@ public final class HybridReplica implements Engine {
     public void coinsKnown() {
       executeDelivered();
     }
+
+    @Override
+    public void decrypted() {
+      executeDelivered();
+    }
   }
 
   private final class ExecutionHooks extends CoinHooks {
@@ -602,7 +637,7 @@ public final class HybridReplica implements Engine {
 
     @Override
     public Request opened(long seq, int i, Request q) {
-      return q;
+      return decryptions.opened(seq, i, q);
     }
   }
 
