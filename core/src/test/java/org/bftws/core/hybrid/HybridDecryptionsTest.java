@@ -80,7 +80,7 @@ public class HybridDecryptionsTest {
   public void aCiphertextLabelledForAnotherRequestIsRefusedAsEvidence() {
     Dealt keys = TDH2.deal(ThresholdParams.forF(1), TestRandom.seeded(21));
     HybridGroup g = group(21, Set.of(), keys);
-    Request relabelled = g.relabelled(0, keys, GROUP, "bid");
+    Request relabelled = g.sealed(0, keys, GROUP, "bid", 2);
     Request plain = g.request(1);
     g.await(() -> g.executedEverywhere(plain), 10 * TIMEOUT);
     for (int i = 0; i < 4; i++) {

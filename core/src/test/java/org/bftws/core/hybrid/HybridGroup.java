@@ -175,11 +175,15 @@ final class HybridGroup {
   /** The same, randomized or not (CT algorithm: the group's coin gives its random number). */
   Request request(int c, boolean randomized) {
     int client = n + c;
-    Request q = new Request(client, "seq-" + client + "-" + (++nextNumber[c]), 1, randomized,
-        ("op " + c + "/" + nextNumber[c]).getBytes(StandardCharsets.US_ASCII));
-    byte[] s = Signed.sign(Kind.REQUEST, client, q.encode(), harness.keys.signer(client)).encode();
+    return send(new Request(client, "seq-" + client + "-" + (++nextNumber[c]), 1, randomized,
+        ("op " + c + "/" + nextNumber[c]).getBytes(StandardCharsets.US_ASCII)));
+  }
+
+  /** {@code q}, signed by its client, sent to every replica. */
+  private Request send(Request q) {
+    byte[] s = signed(q).encode();
     for (int i = 0; i < n; i++) {
-      harness.post(new Msg(client, i, s));
+      harness.post(new Msg(q.client(), i, s));
     }
     return q;
   }
@@ -189,30 +193,19 @@ final class HybridGroup {
    * under the group's TDH2 key with its label (SINTRA §2.6): the sequence id starts with "sealed-".
    */
   Request sealed(int c, Dealt tdh2, byte[] groupId, String text) {
-    int client = n + c;
-    String sequence = "sealed-" + client + "-" + (++nextNumber[c]);
-    byte[] ct = ConfidentialConfig.seal(tdh2.group(), groupId, sequence, 1, text.getBytes(StandardCharsets.UTF_8),
-        TestRandom.seeded(seed * 1000 + nextNumber[c]));
-    Request q = new Request(client, sequence, 1, false, ct);
-    byte[] s = signed(q).encode();
-    for (int i = 0; i < n; i++) {
-      harness.post(new Msg(client, i, s));
-    }
-    return q;
+    return sealed(c, tdh2, groupId, text, 1);
   }
 
-  /** As {@link #sealed}, but the ciphertext carries the label of message number 2: a replay elsewhere. */
-  Request relabelled(int c, Dealt tdh2, byte[] groupId, String text) {
+  /**
+   * As {@link #sealed}, the ciphertext labelled with message number {@code label}: another than 1 is a
+   * ciphertext replayed from another request.
+   */
+  Request sealed(int c, Dealt tdh2, byte[] groupId, String text, long label) {
     int client = n + c;
     String sequence = "sealed-" + client + "-" + (++nextNumber[c]);
-    byte[] ct = ConfidentialConfig.seal(tdh2.group(), groupId, sequence, 2, text.getBytes(StandardCharsets.UTF_8),
-        TestRandom.seeded(seed));
-    Request q = new Request(client, sequence, 1, false, ct);
-    byte[] s = signed(q).encode();
-    for (int i = 0; i < n; i++) {
-      harness.post(new Msg(client, i, s));
-    }
-    return q;
+    byte[] ct = ConfidentialConfig.seal(tdh2.group(), groupId, sequence, label, text.getBytes(StandardCharsets.UTF_8),
+        TestRandom.seeded(seed * 1000 + nextNumber[c]));
+    return send(new Request(client, sequence, 1, false, ct));
   }
 
   /** Every running replica opens the requests on "sealed-" sequences with its share of {@code tdh2}. */
