@@ -38,9 +38,9 @@ import org.bftws.perf.echo.ThreeTierExperiment;
  * {@code NAME-LABEL.csv}, the groups' {@code bftws.authentication} set), {@code read-only} the 1 KB echo with
  * WS-RM, BFT-WS and BFT-WS's read-only calls ({@code bftws-ro}) into {@code DIR/echo-readonly.csv},
  * {@code configurations} the 1 KB echo with WS-RM, BFT-WS configuration I and II ({@code bftws-c2}) into
- * {@code DIR/echo-configurations.csv}, {@code ordering} the 1 KB echo with WS-RM, BFT-WS ordered by PBFT and by
- * the asynchronous engine ({@code bftws-async}) into {@code DIR/echo-ordering.csv}, {@code slow-primary} both
- * with and without replica 0 sending every message {@code BftwsMode.SLOW_MILLIS} late into
+ * {@code DIR/echo-configurations.csv}, {@code ordering} the 1 KB echo with WS-RM, BFT-WS ordered by PBFT, by
+ * the asynchronous engine ({@code bftws-async}) and by the hybrid one ({@code bftws-hybrid}) into
+ * {@code DIR/echo-ordering.csv}, {@code slow-primary} the three with and without replica 0 sending every message {@code BftwsMode.SLOW_MILLIS} late into
  * {@code DIR/echo-slow-primary.csv}, {@code journal} BFT-WS without a replica journal, with one written to the OS
  * and with one fsynced ({@code bftws-journal}, {@code bftws-journal-fsync}) into {@code DIR/echo-journal.csv},
  * {@code gateway} the Axis2 BFT-WS client and a plain SOAP client through the voting gateway ({@code bftws-gateway})
