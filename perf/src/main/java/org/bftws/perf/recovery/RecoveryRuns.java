@@ -162,6 +162,38 @@ final class RecoveryRuns implements AutoCloseable {
                 fmt(slowest), fmt((entered - firstStart) / 1e6), String.valueOf(timeoutMs), "ok", "");
     }
 
+    /**
+     * A crashed leader under any ordering engine: after {@code warmup} checkpoints, the replica that leads now
+     * (PBFT's primary, view mod n; the hybrid engine's leader, epoch mod n; under async, with no leader,
+     * replica 0) stops. The client's outage is the longest gap between consecutive replies from the last one
+     * before the stop on, and stop-to-reply the time from the stop to the end of that gap: what a client sees
+     * of a view change, of a hybrid fallback, or of nothing.
+     */
+    List<String> crash(int warmup, long timeoutMs) throws Exception {
+        await("a stable checkpoint at " + warmup * interval, () -> group.manager(1).stableCheckpoint() >= warmup * interval);
+        long viewBefore = group.manager(1).view();
+        int leader = (int) (viewBefore % group.n());
+        int before = client.replies();
+        long stop = System.nanoTime();
+        group.stop(leader);
+        await("3 replies after replica " + leader + " stopped", () -> client.replies() >= before + 3);
+        long[] t = client.replyTimes();
+        long gap = 0;
+        long gapEnd = 0;
+        for (int i = Math.max(1, before); i < t.length; i++) {
+            if (t[i] - t[i - 1] > gap) {
+                gap = t[i] - t[i - 1];
+                gapEnd = t[i];
+            }
+        }
+        long viewAfter = 0;
+        for (int r = 0; r < group.n(); r++) {
+            viewAfter = r == leader ? viewAfter : Math.max(viewAfter, group.manager(r).view());
+        }
+        return List.of(String.valueOf(leader), fmt(gap / 1e6), fmt((gapEnd - stop) / 1e6),
+                viewBefore + "->" + viewAfter, String.valueOf(timeoutMs), "ok", "");
+    }
+
     private static boolean startsView1(Event e) {
         return e instanceof Event.ViewChangeStarted v && v.view() == 1;
     }
