@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 
+import org.bftws.module.BftwsRuntime;
 import org.bftws.module.order.TotalOrderManager;
 import org.bftws.module.testing.Conditions;
 import org.junit.Rule;
@@ -30,6 +31,8 @@ public class HybridGroupTest {
     /** The demo client's core node id: client-1.key after the n replicas. */
     private static final int CLIENT = N;
     private static final String HYBRID = GroupLauncher.orderingParameters("hybrid");
+    /** The slow leader's delay on every message: well under the default view-change timeout of 4 s. */
+    private static final long SLOW_MILLIS = 1_500;
     private static final String FAST = GroupLauncher.param("bftws.checkpointInterval", "4")
             + GroupLauncher.param("bftws.logWindow", "8") + GroupLauncher.param("bftws.retransmitTicks", "5")
             + GroupLauncher.param("bftws.clientRetransmitTicks", "25");
@@ -92,6 +95,29 @@ public class HybridGroupTest {
             answered += r != leader && group.manager(r).repliesSent(CLIENT) > 0 ? 1 : 0;
         }
         assertTrue("replies from " + answered + " replicas", answered >= F + 1);
+    }
+
+    /**
+     * The slow-leader attack (Amir et al., DSN 2008): the leader sends every message late, under the view-change
+     * timeout, so PBFT would keep it. The others replace it (the switch budget is the fallback's measured cost,
+     * Aardvark's rule), the calls go on, and the slow replica, still running, follows the new epochs.
+     */
+    @Test
+    public void aLeaderSlowUnderTheTimeoutIsReplacedWhileTheCallsGoOn() throws Exception {
+        start();
+        increment(1);
+        long epoch = group.manager(1).view();
+        int leader = (int) (epoch % N);
+        BftwsRuntime.replica(group.replica(leader).context()).sender().delayEverySend(SLOW_MILLIS);
+        for (int amount = 2; amount <= 6; amount++) {
+            increment(amount);
+        }
+        for (int r = 0; r < N; r++) {
+            TotalOrderManager m = group.manager(r);
+            await("replica " + r + " left epoch " + epoch + " of the slow leader", () -> m.view() > epoch);
+            assertNull(m.failure());
+        }
+        assertEquals(counter, client.readCounter().value());
     }
 
     private void start() throws Exception {
