@@ -14,6 +14,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import org.bftws.core.async.Context;
 import org.bftws.core.async.Pid;
+import org.bftws.core.codec.DecodeException;
 import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.Digests;
 import org.bftws.core.crypto.Signer;
@@ -87,6 +88,7 @@ public final class HybridReplica implements Engine {
   private final ClientRequests requests;
   private final RequestIntake intake;
   private final Blocks blocks;
+  private final EpochEnds ends;
   private final ExecutionPipeline execution;
   private final Checkpoints checkpoints;
   private final Coins coins;
@@ -120,7 +122,8 @@ public final class HybridReplica implements Engine {
   private boolean dirty;
   private Ready out = new Ready();
 
-  private record Fallback(Epoch epoch, FallbackVector vector, byte[] digest) {}
+  /** A decided fallback: the agreement's value, the vector it encodes, and D = its digest. */
+  private record Fallback(Epoch epoch, FallbackVector vector, byte[] value, byte[] digest) {}
 
   private record Delivery(long seq, long epoch, byte[] digest, List<Signed> batch) {}
 
@@ -189,6 +192,7 @@ public final class HybridReplica implements Engine {
     this.inbox = new ChannelInbox(n, id, "a hybrid replica", PEER_KINDS, verifier,
         b -> merge(ctx.receive(b)), this::onRequest, this::onPeer, this::evidence);
     Blocks[] made = new Blocks[1];
+    EpochEnds[] madeEnds = new EpochEnds[1];
     merge(ctx.input(() -> {
       made[0] = ctx.router().register(new Blocks(ctx, cfg.get(GroupConfig.MAX_BATCH_SIZE), b -> {
         if (epoch != null) {
@@ -196,9 +200,11 @@ public final class HybridReplica implements Engine {
         }
         dirty = true;
       }));
+      madeEnds[0] = ctx.router().register(new EpochEnds(ctx, this::endedElsewhere));
       startEpoch(0, 0, new byte[Digests.LENGTH]);
     }));
     this.blocks = made[0];
+    this.ends = madeEnds[0];
   }
 
   /**
@@ -240,8 +246,9 @@ public final class HybridReplica implements Engine {
         coins.retransmit();
         decryptions.retransmit();
         blocks.refetch();
+        askHowTheEpochEnded();
       }
-      checkpoints.retransmit(stalled);
+      checkpoints.retransmit(stalled || stuckBelowStable());
     }
     Long oldest = oldestWanted();
     if (!epoch.switched() && oldest != null && now - Math.max(Math.max(epochStart, lastProgress), oldest) >= budget()) {
@@ -386,8 +393,35 @@ public final class HybridReplica implements Engine {
     }
     fallbacks++;
     decisions.clear();
+    ends.ended(number, fallback.value());
     fallback = null;
     startEpoch(number + 1, fallbackSeq, digest);
+  }
+
+  /**
+   * Stalled in a fallback that has not decided here: the others may have decided it and moved on while this
+   * replica was cut off or down, and they resend only their current epoch and the one before. It asks how
+   * this epoch ended ({@link EpochEnds}); peers still in it answer nothing.
+   */
+  private void askHowTheEpochEnded() {
+    if ((epoch.switched() || epoch.peerSwitched()) && fallback == null) {
+      merge(ctx.input(() -> ends.ask(epoch.number)));
+    }
+  }
+
+  /** f+1 replicas sent the vector epoch {@code number}'s agreement decided: as if this replica's had. */
+  private void endedElsewhere(long number, byte[] value) {
+    if (number != epoch.number || fallback != null) {
+      return;
+    }
+    FallbackVector vector;
+    try {
+      vector = FallbackVector.decode(value, n, cfg.get(GroupConfig.MAX_BATCH_SIZE));
+    } catch (DecodeException e) {
+      return; // f+1 replicas sent it, so a correct one did: not reached with at most f faulty
+    }
+    fallback = new Fallback(epoch, vector, value, Digests.sha256(value));
+    dirty = true;
   }
 
   /** The SWITCHes' requests, each once, in the vector's order: the batch at h*+1. */
@@ -413,14 +447,19 @@ public final class HybridReplica implements Engine {
     lastDigest = digest;
     lastProgress = now;
     decisions.remove(seq);
-    for (Signed q : batch) {
-      Request r = Request.decode(q.body());
-      deliveredAhead.merge(r.sequenceId(), r.messageNumber(), Math::max);
-    }
+    ahead(batch);
     coins.committed(seq, digest, batch);
     decryptions.committed(seq, digest, batch);
     forgetOldSlots();
     executeDelivered();
+  }
+
+  /** A delivered batch's requests, not executed yet: the client table would not run them again. */
+  private void ahead(List<Signed> batch) {
+    for (Signed q : batch) {
+      Request r = Request.decode(q.body());
+      deliveredAhead.merge(r.sequenceId(), r.messageNumber(), Math::max);
+    }
   }
 
   /**
@@ -450,6 +489,16 @@ public final class HybridReplica implements Engine {
     if (delivered.isEmpty()) {
       deliveredAhead.clear();
     }
+  }
+
+  /**
+   * The next delivered batch waits for coin or decryption shares although a stable checkpoint covers it: its
+   * peers discarded those shares with everything below the checkpoint (a replica cut off while they executed
+   * it), so it never executes by ordering and fetches the checkpoint instead.
+   */
+  private boolean stuckBelowStable() {
+    Delivery next = delivered.peek();
+    return next != null && !execution.paused() && next.seq() <= checkpoints.stableSeq() && !ready(next);
   }
 
   private boolean ready(Delivery d) {
@@ -544,9 +593,9 @@ public final class HybridReplica implements Engine {
     }
 
     @Override
-    public void decided(Epoch e, FallbackVector vector, byte[] digest) {
-      if (e == epoch) {
-        fallback = new Fallback(e, vector, digest);
+    public void decided(Epoch e, FallbackVector vector, byte[] value) {
+      if (e == epoch && fallback == null) {
+        fallback = new Fallback(e, vector, value, Digests.sha256(value));
         dirty = true;
       }
     }
@@ -559,9 +608,10 @@ public final class HybridReplica implements Engine {
       return out;
     }
 
+    /** What this replica executes without a state transfer: what it delivered, unless stuck below it. */
     @Override
     public long reached() {
-      return lastDelivered;
+      return stuckBelowStable() ? lastExecuted : lastDelivered;
     }
 
     @Override
@@ -577,13 +627,17 @@ public final class HybridReplica implements Engine {
       forgetOldSlots();
     }
 
-    /** A state transfer: the batches delivered but not executed are moot; the chain digest is not known. */
+    /**
+     * A state transfer: the batches delivered but not executed at or below the checkpoint are moot, those above
+     * it execute next; past the delivered prefix, the chain digest is not known.
+     */
     @Override
     public void installed(long seq) {
       execution.installed(seq, lastExecuted);
       lastExecuted = seq;
-      delivered.clear();
+      delivered.removeIf(d -> d.seq() <= seq);
       deliveredAhead.clear();
+      delivered.forEach(d -> ahead(d.batch()));
       if (seq > lastDelivered) {
         lastDelivered = seq;
         lastDigest = null;

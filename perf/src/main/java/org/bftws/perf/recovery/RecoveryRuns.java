@@ -137,15 +137,9 @@ final class RecoveryRuns implements AutoCloseable {
             int id = r;
             await("replica " + r + " in view 1", () -> group.manager(id).view() >= 1);
         }
-        long[] t = client.replyTimes();
-        long gap = 0;
-        long gapEnd = 0;
-        for (int i = Math.max(1, before); i < t.length; i++) {
-            if (t[i] - t[i - 1] > gap) {
-                gap = t[i] - t[i - 1];
-                gapEnd = t[i];
-            }
-        }
+        long[] gapAndEnd = longestGap(before);
+        long gap = gapAndEnd[0];
+        long gapEnd = gapAndEnd[1];
         double primary = viewChangeMs(logs[1]);
         double slowest = primary;
         long firstStart = Long.MAX_VALUE;
@@ -177,6 +171,19 @@ final class RecoveryRuns implements AutoCloseable {
         long stop = System.nanoTime();
         group.stop(leader);
         await("3 replies after replica " + leader + " stopped", () -> client.replies() >= before + 3);
+        long[] gapAndEnd = longestGap(before);
+        long gap = gapAndEnd[0];
+        long gapEnd = gapAndEnd[1];
+        long viewAfter = 0;
+        for (int r = 0; r < group.n(); r++) {
+            viewAfter = r == leader ? viewAfter : Math.max(viewAfter, group.manager(r).view());
+        }
+        return List.of(String.valueOf(leader), fmt(gap / 1e6), fmt((gapEnd - stop) / 1e6),
+                viewBefore + "->" + viewAfter, String.valueOf(timeoutMs), "ok", "");
+    }
+
+    /** The client's longest gap between consecutive replies from reply {@code before} on, and its end. */
+    private long[] longestGap(int before) {
         long[] t = client.replyTimes();
         long gap = 0;
         long gapEnd = 0;
@@ -186,12 +193,7 @@ final class RecoveryRuns implements AutoCloseable {
                 gapEnd = t[i];
             }
         }
-        long viewAfter = 0;
-        for (int r = 0; r < group.n(); r++) {
-            viewAfter = r == leader ? viewAfter : Math.max(viewAfter, group.manager(r).view());
-        }
-        return List.of(String.valueOf(leader), fmt(gap / 1e6), fmt((gapEnd - stop) / 1e6),
-                viewBefore + "->" + viewAfter, String.valueOf(timeoutMs), "ok", "");
+        return new long[] {gap, gapEnd};
     }
 
     private static boolean startsView1(Event e) {
