@@ -55,8 +55,8 @@ public class BftwsModule extends SandeshaModule {
         BftwsConfig config = BftwsParameters.parse(params);
         List<String> ignored = BftwsParameters.ignoredByOrdering(config, params);
         if (!ignored.isEmpty()) {
-            LOG.warn("bftws.ordering=async: ignoring {}, which only PBFT reads (docs/configuration.md, \"Ordering"
-                    + " modes\")", ignored);
+            LOG.warn("bftws.ordering={}: ignoring {}, which only PBFT reads (docs/configuration.md, \"Ordering"
+                    + " modes\")", config.ordering().configValue(), ignored);
         }
         GroupKeyMaterial keys = config.replicated() ? GroupKeyMaterial.load(config) : null;
         GroupServices services = null;

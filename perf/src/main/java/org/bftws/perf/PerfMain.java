@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.stream.Stream;
 
 import org.bftws.core.crypto.Authentication;
+import org.bftws.module.config.Ordering;
 import org.bftws.perf.breakdown.BreakdownExperiment;
 import org.bftws.perf.echo.EchoExperiment;
 import org.bftws.perf.echo.EchoModes;
@@ -28,7 +29,7 @@ import org.bftws.perf.echo.ThreeTierExperiment;
  *          [--modes plain,wsrm,...] [--sizes 1,100,1KB] [--clients 1,8] [--reps N]
  *          [--warmup-ms MS] [--measure-ms MS] [--wan-delay-ms MS] [--authentication signatures|macs]
  *          (echo | three-tier | scale | randomness | read-only | configurations | ordering | slow-primary
- *           | journal | recovery | profile | breakdown | report)...
+ *           | journal | recovery | crash-primary | profile | breakdown | report)...
  * </pre>
  *
  * {@code echo} runs experiment 1 into {@code DIR/echo.csv}, {@code scale} experiment 5 into
@@ -38,14 +39,15 @@ import org.bftws.perf.echo.ThreeTierExperiment;
  * {@code NAME-LABEL.csv}, the groups' {@code bftws.authentication} set), {@code read-only} the 1 KB echo with
  * WS-RM, BFT-WS and BFT-WS's read-only calls ({@code bftws-ro}) into {@code DIR/echo-readonly.csv},
  * {@code configurations} the 1 KB echo with WS-RM, BFT-WS configuration I and II ({@code bftws-c2}) into
- * {@code DIR/echo-configurations.csv}, {@code ordering} the 1 KB echo with WS-RM, BFT-WS ordered by PBFT and by
- * the asynchronous engine ({@code bftws-async}) into {@code DIR/echo-ordering.csv}, {@code slow-primary} both
- * with and without replica 0 sending every message {@code BftwsMode.SLOW_MILLIS} late into
+ * {@code DIR/echo-configurations.csv}, {@code ordering} the 1 KB echo with WS-RM, BFT-WS ordered by PBFT, by
+ * the asynchronous engine ({@code bftws-async}) and by the hybrid one ({@code bftws-hybrid}) into
+ * {@code DIR/echo-ordering.csv}, {@code slow-primary} the three with and without replica 0 sending every message {@code BftwsMode.SLOW_MILLIS} late into
  * {@code DIR/echo-slow-primary.csv}, {@code journal} BFT-WS without a replica journal, with one written to the OS
  * and with one fsynced ({@code bftws-journal}, {@code bftws-journal-fsync}) into {@code DIR/echo-journal.csv},
  * {@code gateway} the Axis2 BFT-WS client and a plain SOAP client through the voting gateway ({@code bftws-gateway})
  * into {@code DIR/echo-gateway.csv},
- * {@code recovery} experiment 4 into {@code DIR/recovery-*.csv}, {@code profile} the
+ * {@code recovery} experiment 4 into {@code DIR/recovery-*.csv}, {@code crash-primary} the leader stopped under
+ * each ordering engine into {@code DIR/recovery-crash.csv}, {@code profile} the
  * BFT-WS echo under Java Flight Recorder into {@code DIR/profile.csv}; {@code report} rewrites the markdown
  * and the plots from every CSV in {@code DIR}; {@code breakdown} writes the latency breakdown and the work per request
  * of the 1 KB echo into {@code DIR/breakdown.csv} and {@code breakdown.png}. Progress goes to stderr, one line per configuration.
@@ -90,7 +92,7 @@ public final class PerfMain {
                 case "--authentication" -> authentication = Authentication.parse(args[++i]).label();
                 case "echo", "three-tier", "scale", "randomness", "read-only", "configurations", "ordering", "slow-primary",
                         "confidential", "journal", "gateway",
-                        "recovery", "profile", "breakdown", "report" ->
+                        "recovery", "crash-primary", "profile", "breakdown", "report" ->
                         commands.add(args[i]);
                 default -> {
                     System.err.println("perf: unknown argument " + args[i]);
@@ -98,7 +100,7 @@ public final class PerfMain {
                             + "[--modes " + String.join(",", EchoModes.all().stream().map(m -> m.name()).toList())
                             + "] [--sizes 1,10,100,1000,1KB] [--clients 1,2,4,8] [--reps N] [--warmup-ms MS] "
                             + "[--measure-ms MS] [--wan-delay-ms MS] [--authentication signatures|macs] (echo | three-tier | "
-                            + "scale | randomness | read-only | configurations | ordering | slow-primary | journal | recovery | profile | breakdown | report)...");
+                            + "scale | randomness | read-only | configurations | ordering | slow-primary | journal | recovery | crash-primary | profile | breakdown | report)...");
                     return 2;
                 }
             }
@@ -136,6 +138,7 @@ public final class PerfMain {
                 case "gateway" -> oneKilobyte(OneKilobyteEcho.GATEWAY, echo, smoke, root, results, wan,
                         authentication);
                 case "recovery" -> recovery(smoke, root, results);
+                case "crash-primary" -> crashPrimary(smoke, root, results);
                 case "profile" -> profile(echo.apply(smoke ? Profiler.smoke() : Profiler.full()), root, results);
                 case BreakdownExperiment.NAME -> breakdown(smoke, clients, warmup, measure, root, results);
                 case ThreeTierExperiment.NAME -> threeTier(new EchoOptions(null, null, clients, reps, warmup, measure)
@@ -217,6 +220,19 @@ public final class PerfMain {
             deleteTree(work);
         }
         System.err.println("perf recovery: wrote " + results.resolve("recovery-*.csv"));
+    }
+
+    /** The leader stopped under each ordering engine: the client's outage (recovery-crash.csv). */
+    private static void crashPrimary(boolean smoke, Path root, Path results) throws Exception {
+        Path work = EchoExperiment.tempWork();
+        try {
+            RecoveryExperiment.Config config = smoke ? RecoveryExperiment.Config.smoke() : RecoveryExperiment.Config.full();
+            new RecoveryExperiment(config, EchoSetup.fromSystemProperties(), work, root, System.err)
+                    .runCrashes(results, List.of(Ordering.PBFT, Ordering.HYBRID, Ordering.ASYNC));
+        } finally {
+            deleteTree(work);
+        }
+        System.err.println("perf crash-primary: wrote " + results.resolve("recovery-crash.csv"));
     }
 
     private static void profile(EchoExperiment.Config config, Path root, Path results) throws Exception {

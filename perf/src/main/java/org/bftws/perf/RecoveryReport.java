@@ -68,6 +68,55 @@ final class RecoveryReport {
                 List.of("view_change_ms", "view_change_max_ms", "view_change_group_ms"), "recovery-viewchange.png", "checkpoint interval");
     }
 
+    /**
+     * recovery-crash.csv ({@code scripts/perf crash-primary}): per ordering engine, the client's outage when the
+     * replica that leads stops, medians over the repetitions, with the ratio to PBFT's.
+     */
+    void writeCrashes(StringBuilder md, List<Path> plots) throws IOException {
+        List<Csv.Row> rows = Csv.read(results.resolve("recovery-crash.csv"));
+        md.append("### The leader crashed, per ordering engine (`scripts/perf crash-primary`)\n\n");
+        if (rows.isEmpty()) {
+            md.append("Not measured yet.\n\n");
+            return;
+        }
+        md.append(String.format(Locale.ROOT, "Run of %s, commit `%s`: 4 replicas in one JVM serve the state service "
+                + "to one client calling in a closed loop; after the warm-up's stable checkpoints the replica that leads "
+                + "stops (PBFT's primary; the hybrid engine's leader of the current epoch; under async, with no "
+                + "leader, replica 0). Outage = the client's longest gap between replies from the last one before the "
+                + "stop on; stop to reply = from the stop to the end of that gap. View-change timeout %s ms (it also "
+                + "caps the hybrid engine's switch budget). 1-minute load average at the start: %s.%n%n",
+                rows.get(0).get("time_utc"), rows.get(0).get("commit"), rows.get(0).get("timeout_ms"),
+                loadRange(rows)));
+        md.append("| ordering | outage ms | stop to reply ms | to PBFT's stop to reply | views or epochs | reps |\n"
+                + "|---|---:|---:|---:|---|---:|\n");
+        double pbft = Report.med(rows.stream().filter(r -> r.get("ordering").equals("pbft")
+                && r.get("status").equals("ok")).toList(), "stop_to_reply_ms");
+        Map<String, List<Double>> series = new LinkedHashMap<>();
+        List<String> orderings = Report.distinct(rows, "ordering");
+        for (String o : orderings) {
+            List<Csv.Row> ok = rows.stream().filter(r -> r.get("ordering").equals(o) && r.get("status").equals("ok"))
+                    .toList();
+            double outage = Report.med(ok, "outage_ms");
+            double toReply = Report.med(ok, "stop_to_reply_ms");
+            md.append(String.format(Locale.ROOT, "| %s | %.0f | %.0f | %s | %s | %d |%n", o, outage, toReply,
+                    Report.ratio(toReply, pbft), String.join(", ", ok.stream().map(r -> r.get("view")).toList()),
+                    ok.size()));
+            series.computeIfAbsent("outage", k -> new ArrayList<>()).add(outage);
+            series.computeIfAbsent("stop to reply", k -> new ArrayList<>()).add(toReply);
+        }
+        md.append('\n');
+        for (Csv.Row r : rows) {
+            if (!r.get("status").equals("ok")) {
+                md.append("- failed: ").append(r.get("ordering")).append(" rep ").append(r.get("rep")).append(": ")
+                        .append(r.get("note")).append('\n');
+            }
+        }
+        Path png = results.resolve("recovery-crash.png");
+        Plots.bars(png, "Client outage when the leader crashes", "ordering", "ms", false, orderings, series);
+        plots.add(png);
+        md.append("\n![crashed leader](results/recovery-crash.png)\n\n");
+    }
+
     private void section(StringBuilder md, List<Path> plots, List<Csv.Row> rows, String key, String title,
             String explanation, List<String> columns, List<String> plotted, String png, String xTitle)
             throws IOException {

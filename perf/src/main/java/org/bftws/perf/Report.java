@@ -73,7 +73,9 @@ public final class Report {
         new ScaleReport(results).write(md, plots);
         new RandomnessReport(results).write(md, plots);
         wanNote(md);
-        new RecoveryReport(results).write(md, plots);
+        RecoveryReport recovery = new RecoveryReport(results);
+        recovery.write(md, plots);
+        recovery.writeCrashes(md, plots);
         new ProfileReport(results).write(md);
         new BreakdownReport(results).write(md, plots);
         HeapReport.write(results, md);

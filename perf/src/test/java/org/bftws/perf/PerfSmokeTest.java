@@ -184,6 +184,29 @@ public class PerfSmokeTest {
         assertResultsMention(results, "Checkpointing (Fig. 9)", "| 16 KB |");
     }
 
+    /**
+     * The leader crashed under each ordering engine: a row per engine, the client's outage measured, PBFT and
+     * the hybrid engine past the view or epoch of the stopped leader, the table and plot written.
+     */
+    @Test
+    public void crashPrimarySmokeRunMeasuresTheOutageUnderEachOrdering() throws Exception {
+        Path results = smokeRun("crash-primary");
+        List<Csv.Row> rows = Csv.read(results.resolve("recovery-crash.csv"));
+        assertEquals(RecoveryExperiment.CRASH_HEADER, List.copyOf(rows.get(0).fields().keySet()));
+        assertEquals(List.of("pbft", "hybrid", "async"), rows.stream().map(r -> r.get("ordering")).toList());
+        for (Csv.Row r : rows) {
+            assertEquals(r.fields().toString(), "ok", r.get("status"));
+            assertPositive(r, "outage_ms", "stop_to_reply_ms");
+            String[] views = r.get("view").split("->");
+            if (!r.get("ordering").equals("async")) {
+                assertTrue("the group left the stopped leader's view or epoch: " + r.fields(),
+                        Long.parseLong(views[1]) > Long.parseLong(views[0]));
+            }
+        }
+        assertPngs(results, "recovery-crash.png");
+        assertResultsMention(results, "The leader crashed, per ordering engine", "| hybrid |");
+    }
+
     /** The profiler: JFR samples of the BFT-WS echo, aggregated four ways, and the slowest component named. */
     @Test
     public void profileSmokeRunWritesCsvAndResults() throws Exception {

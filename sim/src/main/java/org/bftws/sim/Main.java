@@ -78,26 +78,27 @@ public final class Main {
     }
     if (modes.contains(null)) {
       modes = new ArrayList<>(List.of(Byzantine.NONE, Byzantine.TWINS, Byzantine.MUTATE, Byzantine.SILENT, Byzantine.CLIENT));
-      if (ordering == SimOptions.Ordering.ASYNC) {
+      if (ordering != SimOptions.Ordering.PBFT) {
         modes.add(Byzantine.EQUIVOCATE);
       }
     }
     if (ordering == SimOptions.Ordering.PBFT && modes.contains(Byzantine.EQUIVOCATE)) {
-      usage("--byzantine equivocate needs --ordering async (PBFT's equivocating primary is --byzantine twins)");
+      usage("--byzantine equivocate needs --ordering async or hybrid (PBFT's equivocating primary is --byzantine"
+          + " twins)");
     }
-    if (ordering == SimOptions.Ordering.ASYNC && (random == SimOptions.Randomness.BA
+    if (ordering != SimOptions.Ordering.PBFT && (random == SimOptions.Randomness.BA
         || random == SimOptions.Randomness.BA_HARDENED || modes.contains(Byzantine.FLAGGING))) {
-      usage("--ordering async: " + SimOptions.ASYNC_RANDOMNESS);
+      usage("--ordering " + ordering.label() + ": " + SimOptions.ASYNC_RANDOMNESS);
     }
-    if (configuration != SimOptions.Configuration.I && ordering == SimOptions.Ordering.ASYNC) {
+    if (configuration != SimOptions.Configuration.I && ordering != SimOptions.Ordering.PBFT) {
       usage("--config " + configuration + ": " + SimOptions.ASYNC_CONFIGURATION);
     }
     if (configuration == SimOptions.Configuration.III && (random != SimOptions.Randomness.NONE
         || modes.contains(Byzantine.FLAGGING))) {
       usage("--config III: " + SimOptions.SEPARATED_RANDOMNESS);
     }
-    if (restarts != SimOptions.Restarts.PAUSE && ordering == SimOptions.Ordering.ASYNC) {
-      usage("--restarts " + restarts.label() + ": the asynchronous engine keeps no journal");
+    if (restarts != SimOptions.Restarts.PAUSE && ordering != SimOptions.Ordering.PBFT) {
+      usage("--restarts " + restarts.label() + ": the " + ordering.label() + " engine keeps no journal");
     }
     int f = (replicas - 1) / 3;
     SimKeys simKeys = null;
@@ -120,7 +121,7 @@ public final class Main {
     System.err.println("simulate: " + why);
     System.err.println("usage: scripts/simulate --seeds A..B [--replicas N] [--clients C] [--requests N]"
         + " [--byzantine none|twins|mutate|silent|client|flagging|equivocate|slow|member|isolate|over-threshold|all[,...]]"
-        + " [--ordering pbft|async] [--config I|II|III] [--slow-delay-ticks N] [--random none|ct|ba|ba-hardened]"
+        + " [--ordering pbft|async|hybrid] [--config I|II|III] [--slow-delay-ticks N] [--random none|ct|ba|ba-hardened]"
         + " [--scheme cks|bls|rsa] [--coin-per-batch] [--confidential] [--keys DIR] [--authentication signatures|macs] [--threads T]"
         + " [--restarts pause|journal|forgetful]"
         + " [--verbose]");

@@ -42,23 +42,28 @@ public record SimOptions(long seed, int f, int clients, int requests, Byzantine 
   static final int MEMBERS = 4;
 
   /** Why asynchronous ordering refuses configuration II. */
-  static final String ASYNC_CONFIGURATION = "asynchronous ordering runs configuration I only: its replicas all"
-      + " execute";
+  static final String ASYNC_CONFIGURATION = "asynchronous and hybrid ordering run configuration I only: their"
+      + " replicas all execute";
 
   /** Why configuration III refuses randomness and the flagging nemesis. */
   static final String SEPARATED_RANDOMNESS = "configuration III hands out batches without random numbers: no"
       + " --random and no flagging nemesis";
 
   /** Why asynchronous ordering refuses BA randomness and the flagging nemesis (both are PBFT's primary's). */
-  static final String ASYNC_RANDOMNESS = "asynchronous ordering takes --random ct only: the BA algorithms"
-      + " (integrity paper §4) and the flagging nemesis work through PBFT's primary, which it does not have";
+  static final String ASYNC_RANDOMNESS = "asynchronous and hybrid ordering take --random ct only: the BA"
+      + " algorithms (integrity paper §4) and the flagging nemesis work through PBFT's primary";
 
   /** The ordering engine of the replicas. */
   public enum Ordering {
     /** Castro-Liskov PBFT: partially synchronous, timers drive view changes. */
     PBFT,
     /** SINTRA's atomic broadcast (Cachin-Poritz §2.5): asynchronous, no timer. */
-    ASYNC;
+    ASYNC,
+    /**
+     * A leader's fast lane with SINTRA's agreement as the fallback (core's {@code hybrid.HybridReplica},
+     * docs/design/hybrid.md): ticks decide only when a replica switches.
+     */
+    HYBRID;
 
     public static Ordering parse(String s) {
       return valueOf(s.trim().toUpperCase());
@@ -219,22 +224,23 @@ public record SimOptions(long seed, int f, int clients, int requests, Byzantine 
    * saying why (a {@link Simulation} checks before it draws anything).
    */
   public SimOptions check() {
-    if (async() && configuration != Configuration.I) {
+    if (channel() && configuration != Configuration.I) {
       throw new IllegalArgumentException(ASYNC_CONFIGURATION);
     }
     if (configuration == Configuration.III && (random != Randomness.NONE || byzantine == Byzantine.FLAGGING)) {
       throw new IllegalArgumentException(SEPARATED_RANDOMNESS);
     }
-    if (async() && (random == Randomness.BA || random == Randomness.BA_HARDENED || byzantine == Byzantine.FLAGGING)) {
+    if (channel() && (random == Randomness.BA || random == Randomness.BA_HARDENED || byzantine == Byzantine.FLAGGING)) {
       throw new IllegalArgumentException(ASYNC_RANDOMNESS);
     }
-    if (!async() && byzantine == Byzantine.EQUIVOCATE) {
-      throw new IllegalArgumentException("--byzantine equivocate needs asynchronous ordering (PBFT's is twins)");
+    if (!channel() && byzantine == Byzantine.EQUIVOCATE) {
+      throw new IllegalArgumentException("--byzantine equivocate needs asynchronous or hybrid ordering (PBFT's is"
+          + " twins)");
     }
-    if (async() && byzantine == Byzantine.ISOLATE) {
+    if (channel() && byzantine == Byzantine.ISOLATE) {
       throw new IllegalArgumentException("--byzantine isolate is PBFT's (a replica alone in a view change)");
     }
-    if (byzantine == Byzantine.MEMBER && (async() || clients < MEMBERS)) {
+    if (byzantine == Byzantine.MEMBER && (channel() || clients < MEMBERS)) {
       throw new IllegalArgumentException("--byzantine member needs PBFT and at least " + MEMBERS + " clients");
     }
     return this;
@@ -283,7 +289,7 @@ public record SimOptions(long seed, int f, int clients, int requests, Byzantine 
 
   /** PBFT replicas keep a journal (and crashes restart them from it). */
   public boolean journaled() {
-    return !async() && restarts != Restarts.PAUSE;
+    return !channel() && restarts != Restarts.PAUSE;
   }
 
   /** With {@link Byzantine#SLOW}: the ticks by which the slow replica's messages are delayed. */
@@ -293,6 +299,18 @@ public record SimOptions(long seed, int f, int clients, int requests, Byzantine 
 
   public boolean async() {
     return ordering == Ordering.ASYNC;
+  }
+
+  /**
+   * The asynchronous or the hybrid engine: the group's coin, every message in a {@code Kind.ASYNC} envelope,
+   * configuration I, CT randomness only, no journal.
+   */
+  public boolean channel() {
+    return ordering != Ordering.PBFT;
+  }
+
+  public Ordering ordering() {
+    return ordering;
   }
 
   public int n() {
@@ -307,7 +325,7 @@ public record SimOptions(long seed, int f, int clients, int requests, Byzantine 
         + (random != Randomness.CT ? "" : " --scheme " + scheme.label() + (coinPerBatch ? " --coin-per-batch" : ""))
         + (keys == null ? "" : " --keys " + keys.dir())
         + (authentication == Authentication.DEFAULT ? "" : " --authentication " + authentication.label())
-        + (async() ? " --ordering " + ordering.label() : "")
+        + (channel() ? " --ordering " + ordering.label() : "")
         + (configuration == Configuration.I ? "" : " --config " + configuration)
         + (confidential ? " --confidential" : "")
         + (restarts == Restarts.PAUSE ? "" : " --restarts " + restarts.label())

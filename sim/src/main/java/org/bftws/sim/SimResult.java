@@ -48,7 +48,7 @@ public record SimResult(SimOptions options, String faults, List<String> violatio
   }
 
   private String summary() {
-    return "seed=" + options.seed() + (options.async() ? " ordering=async" : "") + " byzantine=" + options.byzantine().label()
+    return "seed=" + options.seed() + (options.channel() ? " ordering=" + options.ordering().label() : "") + " byzantine=" + options.byzantine().label()
         + (options.random() == SimOptions.Randomness.NONE ? ""
             : options.random() != SimOptions.Randomness.CT ? " random=" + options.random().label()
             : " random=ct/" + options.scheme().label() + (options.coinPerBatch() ? "/per-batch" : "")) + " faults={" + faults + "}"

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import org.bftws.core.async.AsyncReplica;
+import org.bftws.core.hybrid.HybridReplica;
 import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.Authentication;
 import org.bftws.core.crypto.Authenticators;
@@ -125,7 +126,7 @@ public final class Simulation {
     }
     // CT under asynchronous ordering: one dealt key tosses binary agreement's coins and the requests' (the
     // engine signs the two in separate domains), so the checker's oracle checks the random numbers (S8).
-    asyncCoins = !o.async() ? null : coinConfigs != null ? coinConfigs : SimDealer.dealAsyncCoins(o);
+    asyncCoins = !o.channel() ? null : coinConfigs != null ? coinConfigs : SimDealer.dealAsyncCoins(o);
     sealed = !o.confidential() ? null : new SealedOperations(o.seed(), ThresholdParams.forF(o.f()),
         ("urn:bftws:sim-group-" + o.seed()).getBytes(StandardCharsets.US_ASCII));
     replicated = o.byzantine() != Byzantine.MEMBER ? ReplicatedClients.none()
@@ -156,7 +157,7 @@ public final class Simulation {
       checker.agreement(new Checker.BaOracle(n, o.f(), o.random() == SimOptions.Randomness.BA_HARDENED, verifier));
     }
     Set<Integer> byz = chooseByzantine();
-    if (!o.async()) {
+    if (!o.channel()) {
       Set<Integer> correct = new HashSet<>();
       for (int i = 0; i < n; i++) {
         if (!byz.contains(i)) {
@@ -166,13 +167,14 @@ public final class Simulation {
       checker.remembering(correct);
     }
     isolated = o.byzantine() == Byzantine.ISOLATE ? 1 + rng.nextInt(n - 1) : -1;
+    // The hybrid engine switches on ticks: its runs always tick (without them a silent leader is never left).
     ticks = !o.async() || new Random(o.seed() ^ 0x7469636bL).nextInt(3) != 0;
     // Amnesia needs state transfer, which a stalled tick triggers: none in the asynchronous runs without ticks.
     int amnesiaBudget = !ticks || o.byzantine() == Byzantine.OVER_THRESHOLD ? 0
         : o.byzantine() == Byzantine.NONE || o.byzantine() == Byzantine.CLIENT || o.byzantine() == Byzantine.SLOW
         || o.byzantine() == Byzantine.ISOLATE ? o.f() : o.f() - 1;
     faults = steadyDelay > 0 ? Faults.steady(steadyDelay) : Faults.draw(rng, o, amnesiaBudget);
-    adversary = o.async() ? new AsyncAdversary(rng, n, byz, o.byzantine() != Byzantine.SLOW) : null;
+    adversary = o.channel() ? new AsyncAdversary(rng, n, byz, o.byzantine() != Byzantine.SLOW) : null;
     net = new Network(o, rng, faults, adversary, !ticks);
     replicas = new ReplicaNode[n];
     boolean twins = o.byzantine() == Byzantine.TWINS || o.byzantine() == Byzantine.OVER_THRESHOLD
@@ -291,6 +293,11 @@ public final class Simulation {
     }
     if (o.async()) {
       AsyncReplica r = AsyncReplica.builder(cfg, id, signers.get(id), verifier).coin(asyncCoins[id])
+          .operations(operations()).build();
+      return sealed == null ? r : r.confidentialOperations(sealed.replica(id));
+    }
+    if (o.ordering() == SimOptions.Ordering.HYBRID) {
+      HybridReplica r = HybridReplica.builder(cfg, id, signers.get(id), verifier).coin(asyncCoins[id])
           .operations(operations()).build();
       return sealed == null ? r : r.confidentialOperations(sealed.replica(id));
     }

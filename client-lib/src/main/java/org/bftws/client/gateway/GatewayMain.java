@@ -20,7 +20,7 @@ import org.bftws.client.group.GroupSecurity;
  * <pre>
  *   GatewayMain --group FILE --keys DIR --dir DIR --artifacts DIR --conf DIR --port P [--host 127.0.0.1]
  *               [--services Echo,Dealer,IdGenerator,Counter] [--sequences 64] [--wait-ms 2000]
- *               [--security none|rampart] [--config I|II] [--ordering pbft|async]
+ *               [--security none|rampart] [--config I|II] [--ordering pbft|async|hybrid]
  * </pre>
  * Runs until killed; prints each service's gateway URL once it serves.
  */

@@ -36,7 +36,7 @@ import org.bftws.module.config.BftwsKeys;
  * <pre>
  *   DemoClient --group FILE --keys DIR --dir DIR --artifacts DIR --conf DIR [--service echo|echo-confidential|dealer|idgen|counter]
  *              [--calls 5] [--items 3] [--label x] [--from V] [--security none|rampart] [--config I|II|III]
- *              [--ordering pbft|async]
+ *              [--ordering pbft|async|hybrid]
  * </pre>
  * The counter client reads the value, then increments it by 1, 2, ..., {@code calls}. Exit status 0 when every
  * voted reply is right (echo: equals the request; dealer: 52 distinct cards and a 256-bit random number; id

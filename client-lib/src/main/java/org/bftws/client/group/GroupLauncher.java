@@ -40,10 +40,11 @@ import org.bftws.module.http.RoutingHttpServer;
  *   GroupLauncher keystores --keys DIR --replicas N   # X.509 keystores for --security rampart (first run)
  *   GroupLauncher replica --id I --group FILE --keys DIR --dir DIR --artifacts DIR --conf DIR [--randomness ct]
  *                         [--container axis2|tomcat] [--security none|rampart] [--config I|II|III]
- *                         [--ordering pbft|async]
+ *                         [--ordering pbft|async|hybrid]
  * </pre>
  * {@code --ordering async} sets {@code bftws.ordering=async} (SINTRA's atomic broadcast instead of PBFT,
- * docs/configuration.md "Ordering modes"; {@link #orderingParameters}); in the axis2 container only.
+ * docs/configuration.md "Ordering modes"; {@link #orderingParameters}), {@code --ordering hybrid} the hybrid
+ * engine (docs/design/hybrid.md); in the axis2 container only.
  * {@code --config II} runs configuration II ({@link Configuration}): replicas 0..f-1 only order; {@code --config III}
  * configuration III: the group file's members n..n+2f are execution nodes.
  * {@code --security rampart} signs the clients' and replicas' CreateSequence exchange with Rampart
@@ -278,7 +279,7 @@ public final class GroupLauncher {
 
     /**
      * The {@code bftws.ordering} parameter every replica and client of the group gets for {@code ordering}
-     * (pbft|async, as written in axis2.xml); "" for pbft, the default.
+     * (pbft|async|hybrid, as written in axis2.xml); "" for pbft, the default.
      */
     public static String orderingParameters(String ordering) {
         Ordering o = BftwsKeys.ORDERING.parse(ordering);
@@ -583,7 +584,7 @@ public final class GroupLauncher {
             System.err.println("usage: GroupLauncher ports N | keystores --keys DIR --replicas N | replica --id I"
                     + " --group FILE --keys DIR --dir DIR --artifacts DIR --conf DIR"
                     + " [--randomness none|ct|ba|ba-hardened] [--container axis2|tomcat] [--security none|rampart]"
-                    + " [--config I|II|III] [--ordering pbft|async] [--data-dir DIR [--durability os|fsync]]");
+                    + " [--config I|II|III] [--ordering pbft|async|hybrid] [--data-dir DIR [--durability os|fsync]]");
             System.exit(2);
         }
         Map<String, String> o = options(args, 1);

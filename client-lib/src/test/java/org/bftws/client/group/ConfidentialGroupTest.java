@@ -45,8 +45,8 @@ import org.junit.rules.Timeout;
 /**
  * Confidential operations over loopback HTTP (SINTRA §2.6, secure causal atomic broadcast): echo's
  * {@code echoConfidential}, declared {@code <bftws:Confidential/>} in wsdl/echo.wsdl, called with the client
- * option {@link ConfidentialCalls#OPTION} ({@link GroupClients#confidential}) through the demo group of {@link LaunchedGroup} under both ordering
- * engines. The replicas order the ciphertext (what every replica's engine committed is checked for it), open
+ * option {@link ConfidentialCalls#OPTION} ({@link GroupClients#confidential}) through the demo group of {@link LaunchedGroup} under each ordering
+ * engine. The replicas order the ciphertext (what every replica's engine committed is checked for it), open
  * it together and answer with the plaintext's echo; cleartext, tampered and re-labelled ciphertexts are
  * refused with a SOAP fault at every replica and nothing of them is ordered.
  */
@@ -79,6 +79,11 @@ public class ConfidentialGroupTest {
     @Test
     public void underAsyncOrderingTheReplicasOrderTheCiphertextAndAnswerThePlaintext() throws Exception {
         confidentialEchoAndBadInput("async");
+    }
+
+    @Test
+    public void underHybridOrderingTheReplicasOrderTheCiphertextAndAnswerThePlaintext() throws Exception {
+        confidentialEchoAndBadInput("hybrid");
     }
 
     private void confidentialEchoAndBadInput(String ordering) throws Exception {

@@ -17,7 +17,6 @@ import org.bftws.core.async.Pid;
 import org.bftws.core.async.Protocol;
 import org.bftws.core.async.QuorumSignatures;
 import org.bftws.core.codec.DecodeException;
-import org.bftws.core.crypto.Digests;
 import org.bftws.core.message.hybrid.FallbackVector;
 import org.bftws.core.message.hybrid.LaneBatch;
 import org.bftws.core.message.hybrid.LaneSwitch;
@@ -73,8 +72,8 @@ final class Epoch extends Protocol {
     /** q commits for (seq, digest): that batch is the one at seq. */
     void committed(long seq, byte[] digest);
 
-    /** The fallback's agreement decided this vector (D = its digest). */
-    void decided(Epoch epoch, FallbackVector vector, byte[] digest);
+    /** The fallback's agreement decided this vector: {@code value} is the agreement's value, its encoding. */
+    void decided(Epoch epoch, FallbackVector vector, byte[] value);
   }
 
   final long number;
@@ -130,7 +129,7 @@ final class Epoch extends Protocol {
     this.openedUpTo = base;
     this.prunedUpTo = base;
     this.agreement = ctx.router().register(new MultiValuedAgreement(ctx, pid.child("mvba"), this::validVector,
-        value -> host.decided(this, FallbackVector.decode(value, ctx.n(), maxBatch), Digests.sha256(value))));
+        value -> host.decided(this, FallbackVector.decode(value, ctx.n(), maxBatch), value)));
   }
 
   boolean switched() {

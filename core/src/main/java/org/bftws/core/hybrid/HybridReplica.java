@@ -14,6 +14,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import org.bftws.core.async.Context;
 import org.bftws.core.async.Pid;
+import org.bftws.core.codec.DecodeException;
 import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.Digests;
 import org.bftws.core.crypto.Signer;
@@ -38,6 +39,8 @@ import org.bftws.core.replication.Coins;
 import org.bftws.core.replication.ExecutionPipeline;
 import org.bftws.core.replication.RandomizedOperations;
 import org.bftws.core.replication.RequestIntake;
+import org.bftws.core.replication.ConfidentialConfig;
+import org.bftws.core.replication.Decryptions;
 
 /**
  * Hybrid ordering (docs/design/hybrid.md): epochs of a leader-based fast lane (PBFT's normal case over a hash
@@ -54,14 +57,19 @@ import org.bftws.core.replication.RequestIntake;
  * requests get the CT algorithm's coins once delivered ({@link Coins}, integrity paper §5), as in the
  * asynchronous engine.
  *
- * <p>Not supported, refused: confidential operations, read-only requests (refused as evidence; the client
+ * <p>Confidential requests (SINTRA §2.6, {@link Decryptions}, as the asynchronous engine's): a delivered batch's
+ * TDH2 ciphertexts are checked and this replica releases its decryption shares only then, since a delivered
+ * batch is final; the batch executes once each is opened or refused alike everywhere.
+ *
+ * <p>Not supported, refused: read-only requests (refused as evidence; the client
  * falls back to an ordered call), a journal, changing keys, agreement-only replicas and execution nodes
  * ({@code bftws.executingReplicas}, {@code bftws.executionNodes}; refused by {@link Builder#build}).
  */
 public final class HybridReplica implements Engine {
   static final Pid ROOT = Pid.root("hyb");
   private static final byte[] TAG = "BFT-WS/1 hybrid checkpoint".getBytes(StandardCharsets.US_ASCII);
-  private static final Set<Kind> PEER_KINDS = Set.of(Kind.CHECKPOINT, Kind.FETCH_STATE, Kind.STATE, Kind.COIN_SHARE);
+  private static final Set<Kind> PEER_KINDS = Set.of(Kind.CHECKPOINT, Kind.FETCH_STATE, Kind.STATE, Kind.COIN_SHARE,
+      Kind.DECRYPTION_SHARE);
   /** Fallback costs averaged by the slow-leader rule. */
   private static final int COSTS_KEPT = 4;
   /** The smallest switch budget in ticks: one tick could end an epoch between two messages of a good leader. */
@@ -80,9 +88,12 @@ public final class HybridReplica implements Engine {
   private final ClientRequests requests;
   private final RequestIntake intake;
   private final Blocks blocks;
+  private final EpochEnds ends;
   private final ExecutionPipeline execution;
   private final Checkpoints checkpoints;
   private final Coins coins;
+  /** Confidential requests, opened once their batch is delivered (SINTRA §2.6). */
+  private final Decryptions decryptions;
   private final LaneHost laneHost = new LaneHost();
   private Epoch epoch;
   /** Authentic requests received and not yet executed, in arrival order, with the tick each arrived. */
@@ -111,7 +122,8 @@ public final class HybridReplica implements Engine {
   private boolean dirty;
   private Ready out = new Ready();
 
-  private record Fallback(Epoch epoch, FallbackVector vector, byte[] digest) {}
+  /** A decided fallback: the agreement's value, the vector it encodes, and D = its digest. */
+  private record Fallback(Epoch epoch, FallbackVector vector, byte[] value, byte[] digest) {}
 
   private record Delivery(long seq, long epoch, byte[] digest, List<Signed> batch) {}
 
@@ -176,9 +188,11 @@ public final class HybridReplica implements Engine {
     Host host = new Host();
     this.checkpoints = Checkpoints.forEngine(cfg, id, signer, verifier, requests, TAG, host);
     this.coins = new Coins(cfg, id, signer, operations, coin, false, host);
+    this.decryptions = new Decryptions(cfg, id, signer, host);
     this.inbox = new ChannelInbox(n, id, "a hybrid replica", PEER_KINDS, verifier,
         b -> merge(ctx.receive(b)), this::onRequest, this::onPeer, this::evidence);
     Blocks[] made = new Blocks[1];
+    EpochEnds[] madeEnds = new EpochEnds[1];
     merge(ctx.input(() -> {
       made[0] = ctx.router().register(new Blocks(ctx, cfg.get(GroupConfig.MAX_BATCH_SIZE), b -> {
         if (epoch != null) {
@@ -186,9 +200,20 @@ public final class HybridReplica implements Engine {
         }
         dirty = true;
       }));
+      madeEnds[0] = ctx.router().register(new EpochEnds(ctx, this::endedElsewhere));
       startEpoch(0, 0, new byte[Digests.LENGTH]);
     }));
     this.blocks = made[0];
+    this.ends = madeEnds[0];
+  }
+
+  /**
+   * Declares the group's confidential requests and this replica's TDH2 key share (SINTRA §2.6, {@link
+   * Decryptions}); before the first step, alike on every replica. Without it no request is confidential.
+   */
+  public HybridReplica confidentialOperations(ConfidentialConfig config) {
+    decryptions.declare(config);
+    return this;
   }
 
   // ---------------------------------------------------------------- inputs
@@ -219,9 +244,11 @@ public final class HybridReplica implements Engine {
       }
       if (stalled) {
         coins.retransmit();
+        decryptions.retransmit();
         blocks.refetch();
+        askHowTheEpochEnded();
       }
-      checkpoints.retransmit(stalled);
+      checkpoints.retransmit(stalled || stuckBelowStable());
     }
     Long oldest = oldestWanted();
     if (!epoch.switched() && oldest != null && now - Math.max(Math.max(epochStart, lastProgress), oldest) >= budget()) {
@@ -271,7 +298,7 @@ public final class HybridReplica implements Engine {
   }
 
   private void onRequest(Signed s) {
-    Request q = intake.admit(s, r -> null, this::evidence, out);
+    Request q = intake.admit(s, decryptions::refusal, this::evidence, out);
     if (q != null && pending.putIfAbsent(q.id(), s) == null) {
       arrival.put(q.id(), now);
     }
@@ -366,8 +393,35 @@ public final class HybridReplica implements Engine {
     }
     fallbacks++;
     decisions.clear();
+    ends.ended(number, fallback.value());
     fallback = null;
     startEpoch(number + 1, fallbackSeq, digest);
+  }
+
+  /**
+   * Stalled in a fallback that has not decided here: the others may have decided it and moved on while this
+   * replica was cut off or down, and they resend only their current epoch and the one before. It asks how
+   * this epoch ended ({@link EpochEnds}); peers still in it answer nothing.
+   */
+  private void askHowTheEpochEnded() {
+    if ((epoch.switched() || epoch.peerSwitched()) && fallback == null) {
+      merge(ctx.input(() -> ends.ask(epoch.number)));
+    }
+  }
+
+  /** f+1 replicas sent the vector epoch {@code number}'s agreement decided: as if this replica's had. */
+  private void endedElsewhere(long number, byte[] value) {
+    if (number != epoch.number || fallback != null) {
+      return;
+    }
+    FallbackVector vector;
+    try {
+      vector = FallbackVector.decode(value, n, cfg.get(GroupConfig.MAX_BATCH_SIZE));
+    } catch (DecodeException e) {
+      return; // f+1 replicas sent it, so a correct one did: not reached with at most f faulty
+    }
+    fallback = new Fallback(epoch, vector, value, Digests.sha256(value));
+    dirty = true;
   }
 
   /** The SWITCHes' requests, each once, in the vector's order: the batch at h*+1. */
@@ -393,13 +447,19 @@ public final class HybridReplica implements Engine {
     lastDigest = digest;
     lastProgress = now;
     decisions.remove(seq);
+    ahead(batch);
+    coins.committed(seq, digest, batch);
+    decryptions.committed(seq, digest, batch);
+    forgetOldSlots();
+    executeDelivered();
+  }
+
+  /** A delivered batch's requests, not executed yet: the client table would not run them again. */
+  private void ahead(List<Signed> batch) {
     for (Signed q : batch) {
       Request r = Request.decode(q.body());
       deliveredAhead.merge(r.sequenceId(), r.messageNumber(), Math::max);
     }
-    coins.committed(seq, digest, batch);
-    forgetOldSlots();
-    executeDelivered();
   }
 
   /**
@@ -411,9 +471,12 @@ public final class HybridReplica implements Engine {
     ctx.forgetSent(ROOT.child(epoch.number), keepAbove + 1);
   }
 
-  /** Delivered batches to execution, in order, pausing for a checkpoint's capture and for coins. */
+  /**
+   * Delivered batches to execution, in order, pausing for a checkpoint's capture, for coins and for the
+   * decryption of confidential requests (a refused ciphertext is skipped, alike everywhere).
+   */
   private void executeDelivered() {
-    while (!execution.paused() && !delivered.isEmpty() && coins.ready(delivered.peek().seq(), delivered.peek().batch())) {
+    while (!execution.paused() && !delivered.isEmpty() && ready(delivered.peek())) {
       Delivery d = delivered.poll();
       lastExecuted = d.seq();
       execution.execute(d.seq(), 0, d.digest(), d.batch());
@@ -428,11 +491,26 @@ public final class HybridReplica implements Engine {
     }
   }
 
+  /**
+   * The next delivered batch waits for coin or decryption shares although a stable checkpoint covers it: its
+   * peers discarded those shares with everything below the checkpoint (a replica cut off while they executed
+   * it), so it never executes by ordering and fetches the checkpoint instead.
+   */
+  private boolean stuckBelowStable() {
+    Delivery next = delivered.peek();
+    return next != null && !execution.paused() && next.seq() <= checkpoints.stableSeq() && !ready(next);
+  }
+
+  private boolean ready(Delivery d) {
+    return coins.ready(d.seq(), d.batch()) && decryptions.ready(d.seq(), d.batch());
+  }
+
   private void onPeer(Signed s) {
     switch (s.kind()) {
       case CHECKPOINT -> checkpoints.onCheckpoint(s);
       case FETCH_STATE -> checkpoints.onFetchState(s);
       case STATE -> checkpoints.onStateTransfer(s);
+      case DECRYPTION_SHARE -> decryptions.onShare(s);
       default -> coins.onShare(s);
     }
   }
@@ -515,24 +593,25 @@ public final class HybridReplica implements Engine {
     }
 
     @Override
-    public void decided(Epoch e, FallbackVector vector, byte[] digest) {
-      if (e == epoch) {
-        fallback = new Fallback(e, vector, digest);
+    public void decided(Epoch e, FallbackVector vector, byte[] value) {
+      if (e == epoch && fallback == null) {
+        fallback = new Fallback(e, vector, value, Digests.sha256(value));
         dirty = true;
       }
     }
   }
 
-  /** What {@link Checkpoints} and {@link Coins} need of this engine. */
-  private final class Host implements Checkpoints.Host, Coins.Host {
+  /** What {@link Checkpoints}, {@link Coins} and {@link Decryptions} need of this engine. */
+  private final class Host implements Checkpoints.Host, Coins.Host, Decryptions.Host {
     @Override
     public Ready out() {
       return out;
     }
 
+    /** What this replica executes without a state transfer: what it delivered, unless stuck below it. */
     @Override
     public long reached() {
-      return lastDelivered;
+      return stuckBelowStable() ? lastExecuted : lastDelivered;
     }
 
     @Override
@@ -543,17 +622,22 @@ public final class HybridReplica implements Engine {
     @Override
     public void discardUpTo(long seq) {
       coins.discardUpTo(seq);
+      decryptions.discardUpTo(seq);
       blocks.discardUpTo(seq);
       forgetOldSlots();
     }
 
-    /** A state transfer: the batches delivered but not executed are moot; the chain digest is not known. */
+    /**
+     * A state transfer: the batches delivered but not executed at or below the checkpoint are moot, those above
+     * it execute next; past the delivered prefix, the chain digest is not known.
+     */
     @Override
     public void installed(long seq) {
       execution.installed(seq, lastExecuted);
       lastExecuted = seq;
-      delivered.clear();
+      delivered.removeIf(d -> d.seq() <= seq);
       deliveredAhead.clear();
+      delivered.forEach(d -> ahead(d.batch()));
       if (seq > lastDelivered) {
         lastDelivered = seq;
         lastDigest = null;
@@ -587,6 +671,11 @@ public final class HybridReplica implements Engine {
     public void coinsKnown() {
       executeDelivered();
     }
+
+    @Override
+    public void decrypted() {
+      executeDelivered();
+    }
   }
 
   private final class ExecutionHooks extends CoinHooks {
@@ -602,7 +691,7 @@ public final class HybridReplica implements Engine {
 
     @Override
     public Request opened(long seq, int i, Request q) {
-      return q;
+      return decryptions.opened(seq, i, q);
     }
   }
 

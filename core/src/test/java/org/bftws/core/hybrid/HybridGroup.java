@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.bftws.core.async.AsyncMessage;
+import org.bftws.core.async.AsyncReplica;
 import org.bftws.core.async.Pid;
 import org.bftws.core.codec.DecodeException;
 import org.bftws.core.config.GroupConfig;
@@ -21,7 +22,6 @@ import org.bftws.core.crypto.threshold.SchemeId;
 import org.bftws.core.crypto.threshold.ThresholdParams;
 import org.bftws.core.crypto.threshold.ThresholdScheme;
 import org.bftws.core.crypto.threshold.Thresholds;
-import org.bftws.core.async.AsyncReplica;
 import org.bftws.core.engine.Effect;
 import org.bftws.core.engine.Engine;
 import org.bftws.core.engine.Event;
@@ -31,9 +31,11 @@ import org.bftws.core.message.Request;
 import org.bftws.core.message.Signed;
 import org.bftws.core.message.hybrid.LaneBatch;
 import org.bftws.core.replication.CoinConfig;
+import org.bftws.core.replication.ConfidentialConfig;
+import org.bftws.core.replication.ConfidentialOperations;
 import org.bftws.core.testkit.EffectPerformer;
-import org.bftws.core.testkit.EngineHarness;
 import org.bftws.core.testkit.EngineHarness.Msg;
+import org.bftws.core.testkit.EngineHarness;
 import org.bftws.core.testkit.HashChainApp;
 import org.bftws.core.testkit.Scheduler;
 import org.bftws.core.testkit.TestKeys;
@@ -173,13 +175,47 @@ final class HybridGroup {
   /** The same, randomized or not (CT algorithm: the group's coin gives its random number). */
   Request request(int c, boolean randomized) {
     int client = n + c;
-    Request q = new Request(client, "seq-" + client + "-" + (++nextNumber[c]), 1, randomized,
-        ("op " + c + "/" + nextNumber[c]).getBytes(StandardCharsets.US_ASCII));
-    byte[] s = Signed.sign(Kind.REQUEST, client, q.encode(), harness.keys.signer(client)).encode();
+    return send(new Request(client, "seq-" + client + "-" + (++nextNumber[c]), 1, randomized,
+        ("op " + c + "/" + nextNumber[c]).getBytes(StandardCharsets.US_ASCII)));
+  }
+
+  /** {@code q}, signed by its client, sent to every replica. */
+  private Request send(Request q) {
+    byte[] s = signed(q).encode();
     for (int i = 0; i < n; i++) {
-      harness.post(new Msg(client, i, s));
+      harness.post(new Msg(q.client(), i, s));
     }
     return q;
+  }
+
+  /**
+   * Client c's next request on a sequence of its own, as {@link #request}, its operation {@code text} sealed
+   * under the group's TDH2 key with its label (SINTRA §2.6): the sequence id starts with "sealed-".
+   */
+  Request sealed(int c, Dealt tdh2, byte[] groupId, String text) {
+    return sealed(c, tdh2, groupId, text, 1);
+  }
+
+  /**
+   * As {@link #sealed}, the ciphertext labelled with message number {@code label}: another than 1 is a
+   * ciphertext replayed from another request.
+   */
+  Request sealed(int c, Dealt tdh2, byte[] groupId, String text, long label) {
+    int client = n + c;
+    String sequence = "sealed-" + client + "-" + (++nextNumber[c]);
+    byte[] ct = ConfidentialConfig.seal(tdh2.group(), groupId, sequence, label, text.getBytes(StandardCharsets.UTF_8),
+        TestRandom.seeded(seed * 1000 + nextNumber[c]));
+    return send(new Request(client, sequence, 1, false, ct));
+  }
+
+  /** Every running replica opens the requests on "sealed-" sequences with its share of {@code tdh2}. */
+  void confidential(Dealt tdh2, byte[] groupId) {
+    ConfidentialOperations ops = ConfidentialOperations.wholeOperation(r -> r.sequenceId().startsWith("sealed-"));
+    for (int i = 0; i < n; i++) {
+      if (harness.engine(i) != null) {
+        replica(i).confidentialOperations(new ConfidentialConfig(tdh2.group(), tdh2.share(i + 1), groupId, ops));
+      }
+    }
   }
 
   /** {@code q} signed by its client, as {@link #request} sent it. */

@@ -203,6 +203,30 @@ public class HybridReplicaTest {
     assertTrue("replica 3 installed " + g.installed(3), g.installed(3) >= 16);
   }
 
+  // Reference: SINTRA §2.4 (agreement of the multi-valued agreement): f+1 matching ends include a correct one's
+  @Test
+  public void aReplicaCutOffForTwoEpochsLearnsHowTheyEndedAndRejoins() {
+    HybridGroup g = group(Set.of());
+    // replica 3 hears nothing and is heard by no one; epoch 0's leader, then epoch 1's, stall their lanes (their
+    // SWITCHes go out: three replicas are all the agreement has)
+    g.cut((from, to, what) -> from == 3 || to == 3 || from == 0 && lane(what, 0));
+    g.request(0);
+    g.await(() -> g.replica(1).view() >= 1 && g.replica(1).lastExecuted() >= 1, 20 * TIMEOUT);
+    g.cut((from, to, what) -> from == 3 || to == 3 || from == 1 && lane(what, 1));
+    g.request(1);
+    g.await(() -> g.replica(0).view() >= 2 && g.replica(2).view() >= 2, 20 * TIMEOUT);
+    assertEquals(0, g.replica(3).view());
+    // healed: replica 3 is two epochs behind, whose messages its peers no longer send
+    g.healAndOrder(5, 60 * TIMEOUT);
+    assertEquals(g.replica(0).view(), g.replica(3).view());
+    assertEquals(g.replica(0).lastExecuted(), g.replica(3).lastExecuted());
+  }
+
+  /** A fast-lane message (PROPOSE, PREPARE, COMMIT) of epoch e, not its SWITCH. */
+  private static boolean lane(String what, long e) {
+    return what.startsWith("hyb/" + e + " ") && !what.endsWith("SWITCH");
+  }
+
   // Bounds on what a Byzantine replica chooses: votes for any seq and digest, far ahead or not
   @Test
   public void votesAFaultyReplicaInventsStayWithinTheWindow() {

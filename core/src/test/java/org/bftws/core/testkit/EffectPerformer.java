@@ -1,6 +1,9 @@
 package org.bftws.core.testkit;
 
+import java.util.ArrayDeque;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.bftws.core.engine.Effect;
@@ -12,7 +15,7 @@ import org.bftws.core.message.Request;
  * The engine-level harnesses' one way to perform an engine's effects (docs/design/testing.md, "Engine-level
  * harnesses"): in the order the engine emitted them, each against the node's {@link Service}, and what the
  * engine answers (a {@link Ready} for the results, the captured state or the read-only result) goes to {@code
- * then}, which routes its messages and performs its effects in turn. What a harness records or falsifies
+ * then}, which routes its messages and performs its effects in turn, after the effects emitted before them. What a harness records or falsifies
  * (executions, lying nodes) lives in its {@link Service}; how it measures its calls into the engine (the
  * benches' CPU clock) in its {@link Calls}.
  */
@@ -73,6 +76,15 @@ public final class EffectPerformer {
     };
   }
 
+  /**
+   * Per thread (the simulator runs seeds on several), the engines whose effects are being performed, with the
+   * effects their answers emitted meanwhile: those wait for the earlier ones, as the module's one execution
+   * thread takes effects in the order the engine emitted them across steps. Performed at once instead, the
+   * batch that {@code executed(s)} releases would run before s+1, emitted earlier in the same list.
+   */
+  private static final ThreadLocal<Map<Engine, ArrayDeque<Runnable>>> PERFORMING =
+      ThreadLocal.withInitial(IdentityHashMap::new);
+
   /** Performs {@code effects} of {@code engine} against {@code service}; each answer goes to {@code then}. */
   public static void perform(Engine engine, List<Effect> effects, Service service, Consumer<Ready> then) {
     perform(engine, effects, service, Calls.DIRECT, then);
@@ -83,6 +95,27 @@ public final class EffectPerformer {
    * application's work is not the engine's).
    */
   public static void perform(Engine engine, List<Effect> effects, Service service, Calls calls,
+      Consumer<Ready> then) {
+    Map<Engine, ArrayDeque<Runnable>> active = PERFORMING.get();
+    ArrayDeque<Runnable> queue = active.get(engine);
+    Runnable job = () -> performInOrder(engine, effects, service, calls, then);
+    if (queue != null) {
+      queue.add(job); // an answer's effects, while the engine's earlier ones are still being performed
+      return;
+    }
+    queue = new ArrayDeque<>();
+    queue.add(job);
+    active.put(engine, queue);
+    try {
+      for (Runnable next = queue.poll(); next != null; next = queue.poll()) {
+        next.run();
+      }
+    } finally {
+      active.remove(engine);
+    }
+  }
+
+  private static void performInOrder(Engine engine, List<Effect> effects, Service service, Calls calls,
       Consumer<Ready> then) {
     for (Effect e : effects) {
       if (e instanceof Effect.Execute ex) {

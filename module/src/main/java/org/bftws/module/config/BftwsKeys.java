@@ -155,10 +155,10 @@ public final class BftwsKeys {
     public static final ConfigKey<URI> CLIENT_REPLY_ENDPOINT = ConfigKey.httpUrl("bftws.client.replyEndpoint", CLIENT);
 
     /**
-     * pbft | async: the ordering engine ({@link Ordering}; docs/configuration.md, "Ordering modes"). Every replica
+     * pbft | async | hybrid: the ordering engine ({@link Ordering}; docs/configuration.md, "Ordering modes"). Every replica
      * and client of a group must use the same value: a replica of the other mode refuses all its peers' agreement
-     * messages as evidence, and an async group never answers a client's read-only requests, so a pbft client's
-     * read-only calls wait for their fallback to ordering. Default pbft: fewer messages per request, and the
+     * messages as evidence, and an async or hybrid group never answers a client's read-only requests, so a pbft
+     * client's read-only calls wait for their fallback to ordering. Default pbft: fewer messages per request, and the
      * better choice while no replica is slow or malicious about timing (docs/performance.md).
      */
     public static final ConfigKey<Ordering> ORDERING =

@@ -112,39 +112,51 @@ public final class BftwsParameters {
     public static final List<ConfigKey<?>> PBFT_ONLY = List.of(GroupConfig.MAX_OUTSTANDING_BATCHES,
             GroupConfig.VIEW_CHANGE_TIMEOUT, GroupConfig.VIEW_CHANGE_TIMEOUT_MAX, BftwsKeys.AUTHENTICATION);
 
-    /** The {@link #PBFT_ONLY} keys {@code params} sets although {@code config} orders asynchronously. */
+    /**
+     * Of {@link #PBFT_ONLY}, what the hybrid engine ignores too: its fast lane signs every message, and its
+     * switch budget is capped by {@code bftws.viewChangeTimeoutTicks} with no doubling (docs/design/hybrid.md).
+     * It reads the leader's window, {@code bftws.maxOutstandingBatches}.
+     */
+    public static final List<ConfigKey<?>> NOT_HYBRID = List.of(GroupConfig.VIEW_CHANGE_TIMEOUT_MAX,
+            BftwsKeys.AUTHENTICATION);
+
+    /** The keys {@code params} sets that {@code config}'s ordering engine does not read. */
     public static List<String> ignoredByOrdering(BftwsConfig config, Map<String, String> params) {
-        if (config.ordering() != Ordering.ASYNC) {
-            return List.of();
-        }
-        return PBFT_ONLY.stream().map(ConfigKey::name)
+        List<ConfigKey<?>> ignored = switch (config.ordering()) {
+            case PBFT -> List.of();
+            case ASYNC -> PBFT_ONLY;
+            case HYBRID -> NOT_HYBRID;
+        };
+        return ignored.stream().map(ConfigKey::name)
                 .filter(k -> params.get(k) != null && !params.get(k).isBlank()).toList();
     }
 
     /**
-     * What asynchronous ordering cannot run (core's {@code AsyncReplica} has none of it, and the simulator refuses
-     * the same): the BA randomness algorithms, which work through PBFT's primary (integrity paper §4); agreement
-     * replicas that do not execute (configuration II or III, BFT-WS §3.3.2-3.3.3); replicated clients (§3.4).
+     * What asynchronous and hybrid ordering cannot run (core's {@code AsyncReplica} and {@code HybridReplica}
+     * have none of it, and the simulator refuses the same): the BA randomness algorithms, which work through
+     * PBFT's primary (integrity paper §4); agreement replicas that do not execute (configuration II or III,
+     * BFT-WS §3.3.2-3.3.3); replicated clients (§3.4).
      */
     private static void checkOrdering(ConfigValues values, GroupConfig group) {
-        if (values.get(ORDERING) != Ordering.ASYNC) {
+        Ordering ordering = values.get(ORDERING);
+        if (!ordering.tossesCoin()) {
             return;
         }
-        String why = " with " + ORDERING + "=async";
+        String why = " with " + ORDERING + "=" + ordering.configValue();
         RandomnessAlgorithm random = values.get(RANDOMNESS);
         if (random == RandomnessAlgorithm.BA || random == RandomnessAlgorithm.BA_HARDENED) {
             throw new BftwsConfigException(RANDOMNESS.name(), "must be ct or none" + why + ", got "
                     + random.configValue() + ": the BA algorithms (integrity paper §4) draw through PBFT's primary;"
-                    + " the asynchronous engine gives randomized operations the CT coin of their round");
+                    + " this engine gives randomized operations the CT coin of their batch");
         }
         if (group.separatesExecution()) {
             throw new BftwsConfigException(GroupConfig.EXECUTING_REPLICAS.name(), "must name every replica" + why
-                    + " (configuration I): the asynchronous engine has no agreement-only role, got "
+                    + " (configuration I): this engine has no agreement-only role, got "
                     + group.executingReplicas());
         }
         if (!values.get(REPLICATED_CLIENTS).isEmpty()) {
-            throw new BftwsConfigException(REPLICATED_CLIENTS.name(), "must be none" + why + ": the asynchronous"
-                    + " engine does not filter a replicated client's copies (BFT-WS §3.4), got '"
+            throw new BftwsConfigException(REPLICATED_CLIENTS.name(), "must be none" + why + ": this engine does"
+                    + " not filter a replicated client's copies (BFT-WS §3.4), got '"
                     + values.get(REPLICATED_CLIENTS).toText() + "'");
         }
     }
@@ -231,9 +243,10 @@ public final class BftwsParameters {
         if (values.get(ROLE) == Side.CLIENT) {
             throw new BftwsConfigException(key, "is set, but " + ROLE + " is client: only replicas keep a journal");
         }
-        if (values.get(ORDERING) == Ordering.ASYNC) {
-            throw new BftwsConfigException(key, "must be unset with " + ORDERING + "=async: the asynchronous"
-                    + " engine keeps no journal, a restarted replica gets the state by state transfer");
+        if (values.get(ORDERING).tossesCoin()) {
+            throw new BftwsConfigException(key, "must be unset with " + ORDERING + "="
+                    + values.get(ORDERING).configValue() + ": only PBFT keeps a journal, a restarted replica of"
+                    + " this engine gets the state by state transfer");
         }
         if (group.isExecutionNode(values.get(REPLICA_ID))) {
             throw new BftwsConfigException(key, "must be unset on execution node " + values.get(REPLICA_ID)
@@ -266,10 +279,11 @@ public final class BftwsParameters {
             throw new BftwsConfigException(BftwsKeys.RANDOMNESS.name(), "must be ct" + why + ": the generated and"
                     + " refreshed keys are installed into a running engine only beside the group's threshold coin");
         }
-        if (values.get(ORDERING) == Ordering.ASYNC) {
-            throw new BftwsConfigException(BftwsKeys.KEYS_MODE.name(), "must be dealer with " + ORDERING
-                    + "=async: the asynchronous engine agrees with the group's threshold coin, and running the"
-                    + " distributed key generation over PBFT before it starts is not built yet (docs/status.md)");
+        if (values.get(ORDERING).tossesCoin()) {
+            throw new BftwsConfigException(BftwsKeys.KEYS_MODE.name(), "must be dealer with " + ORDERING + "="
+                    + values.get(ORDERING).configValue() + ": this engine agrees with the group's threshold coin,"
+                    + " and running the distributed key generation over PBFT before it starts is not built yet"
+                    + " (docs/status.md)");
         }
         if (!group.executionNodes().isEmpty()) {
             throw new BftwsConfigException(BftwsKeys.KEYS_MODE.name(), "must be dealer with "

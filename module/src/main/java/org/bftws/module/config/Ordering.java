@@ -4,7 +4,7 @@ import org.bftws.core.config.ConfigKey;
 
 /**
  * Which of core's ordering engines a replica group runs ({@code bftws.ordering}, docs/configuration.md,
- * "Ordering modes"). Both implement core's {@code engine.Engine}, so everything around ordering — services,
+ * "Ordering modes"). All implement core's {@code engine.Engine}, so everything around ordering — services,
  * WS-RM sequences, the Voter, checkpoints, state transfer, the CT coins of randomized operations, WS-Security
  * signing — is the same in either mode.
  */
@@ -20,7 +20,22 @@ public enum Ordering {
      * group down. Needs the group's threshold coin (scripts/keygen deals it), configuration I and no
      * replicated clients; see {@link BftwsParameters} for what it refuses and ignores.
      */
-    ASYNC;
+    ASYNC,
+    /**
+     * A leader's fast lane with SINTRA's agreement as the fallback (Bolt-Dumbo Transformer, with Aardvark's
+     * slow-leader rule; {@code hybrid.HybridReplica}, docs/design/hybrid.md): PBFT's few messages while the
+     * leader is timely, the asynchronous engine's progress when it is not. Needs the group's threshold coin,
+     * configuration I, no replicated clients and no journal, as {@link #ASYNC}.
+     */
+    HYBRID;
+
+    /**
+     * Whether this engine's agreements toss the group's threshold coin (SINTRA §2.3): the asynchronous engine's
+     * always, the hybrid engine's in its fallback. Such a group always holds CT randomness.
+     */
+    public boolean tossesCoin() {
+        return this != PBFT;
+    }
 
     /** The value as written in axis2.xml. */
     public String configValue() {

@@ -16,7 +16,6 @@ import org.bftws.core.replication.RandomizedOperations;
 import org.bftws.core.pbft.RandomnessConfig;
 import org.bftws.core.pbft.ReadOnlyOperations;
 import org.bftws.module.config.BftwsConfig;
-import org.bftws.module.config.Ordering;
 import org.bftws.module.config.ReplicaEndpoint;
 import org.bftws.module.http.HttpRoutes;
 import org.bftws.module.journal.JournalStore;
@@ -64,8 +63,8 @@ public final class BftwsReplica implements AutoCloseable {
      */
     public static BftwsReplica start(ConfigurationContext context, BftwsConfig config, GroupKeyMaterial keys,
             ReplicatedService service) throws AxisFault {
-        // asynchronous ordering tosses the group's coin in its agreements: CT whatever the randomness key says
-        RandomnessConfig randomness = config.ordering() == Ordering.ASYNC
+        // asynchronous and hybrid ordering toss the group's coin in their agreements: CT whatever the key says
+        RandomnessConfig randomness = config.ordering().tossesCoin()
                 ? RandomnessSetup.of(config, keys, RandomizedOperations.AS_FLAGGED) : RandomnessConfig.none();
         return start(context, config, keys, service, randomness, ReadOnlyOperations.NONE, true);
     }

@@ -7,6 +7,7 @@ import org.bftws.core.crypto.Authenticators;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.Verifier;
 import org.bftws.core.engine.Engine;
+import org.bftws.core.hybrid.HybridReplica;
 import org.bftws.core.pbft.ExecutionNode;
 import org.bftws.core.pbft.RandomnessConfig;
 import org.bftws.core.pbft.ReadOnlyOperations;
@@ -21,7 +22,8 @@ import org.bftws.module.journal.JournalStore;
 /**
  * Which of core's ordering engines a replica runs and everything that engine is built with, since core's
  * {@link Engine} contract takes nothing after construction: PBFT's replica, SINTRA's asynchronous one with
- * {@code bftws.ordering=async}, or configuration III's execution node (BFT-WS §3.3.3) at an execution node's
+ * {@code bftws.ordering=async}, the hybrid one with {@code bftws.ordering=hybrid}, or configuration III's
+ * execution node (BFT-WS §3.3.3) at an execution node's
  * id. The one place the module names an engine class; the {@link TotalOrderManager} holds only the
  * {@link Engine} built here. Set every option before handing this to the Total Order Manager.
  */
@@ -125,16 +127,17 @@ public final class EngineOptions {
         return journal;
     }
 
-    private boolean async() {
-        return ordering == Ordering.ASYNC;
+    /** The asynchronous or the hybrid engine: every message signed, the group's coin tossed in agreements. */
+    private boolean channel() {
+        return ordering.tossesCoin();
     }
 
     /**
      * Checks signatures on the receiving HTTP workers, so the ordering thread need not; with MAC authenticators
-     * it also checks PBFT's authenticated messages (the asynchronous engine signs every message).
+     * it also checks PBFT's authenticated messages (the asynchronous and hybrid engines sign every message).
      */
     PreVerifier preVerifier() {
-        return macs == null || async() ? new PreVerifier(verifier) : new PreVerifier(verifier, cfg, id);
+        return macs == null || channel() ? new PreVerifier(verifier) : new PreVerifier(verifier, cfg, id);
     }
 
     /**
@@ -143,7 +146,7 @@ public final class EngineOptions {
      */
     Engine build(Verifier preVerifier) {
         return EngineDecorator.applyAll(buildEngine(preVerifier),
-                new EngineDecorator.Context(cfg, id, signer, async() && !cfg.isExecutionNode(id)));
+                new EngineDecorator.Context(cfg, id, signer, channel() && !cfg.isExecutionNode(id)));
     }
 
     private Engine buildEngine(Verifier preVerifier) {
@@ -156,7 +159,11 @@ public final class EngineOptions {
             refuseJournal();
             return new ExecutionNode(cfg, id, signer, preVerifier).replicatedClients(replicatedClients);
         }
-        return async() ? asyncReplica(preVerifier) : pbftReplica(preVerifier);
+        return switch (ordering) {
+            case PBFT -> pbftReplica(preVerifier);
+            case ASYNC -> asyncReplica(preVerifier);
+            case HYBRID -> hybridReplica(preVerifier);
+        };
     }
 
     private Engine pbftReplica(Verifier preVerifier) {
@@ -177,24 +184,37 @@ public final class EngineOptions {
 
     /** SINTRA's engine: its binary agreements and the randomized requests share the group's CT coin. */
     private Engine asyncReplica(Verifier preVerifier) {
-        if (randomness.algorithm() != RandomnessConfig.Algorithm.CT) {
-            throw new IllegalArgumentException("asynchronous ordering needs the group's threshold coin (CT"
-                    + " randomness), got " + randomness.algorithm());
-        }
-        if (cfg.separatesExecution()) {
-            throw new IllegalArgumentException("asynchronous ordering runs configuration I only: every replica"
-                    + " executes");
-        }
-        refuseJournal();
-        if (changingKeys) {
-            throw new IllegalArgumentException("asynchronous ordering runs with the keys it starts with");
-        }
-        if (!replicatedClients.isEmpty()) {
-            throw new IllegalArgumentException("asynchronous ordering takes no replicated clients");
-        }
+        refuseForChannel();
         AsyncReplica r = AsyncReplica.builder(cfg, id, signer, preVerifier).coin(randomness.coins())
                 .operations(randomness.operations()).build();
         return confidential == null ? r : r.confidentialOperations(confidential);
+    }
+
+    /** The hybrid engine: its fallback's binary agreements and the randomized requests share the CT coin. */
+    private Engine hybridReplica(Verifier preVerifier) {
+        refuseForChannel();
+        HybridReplica r = HybridReplica.builder(cfg, id, signer, preVerifier).coin(randomness.coins())
+                .operations(randomness.operations()).build();
+        return confidential == null ? r : r.confidentialOperations(confidential);
+    }
+
+    /** What the asynchronous and hybrid engines do not run (BftwsParameters refuses it first, naming the key). */
+    private void refuseForChannel() {
+        String mode = ordering.configValue() + " ordering";
+        if (randomness.algorithm() != RandomnessConfig.Algorithm.CT) {
+            throw new IllegalArgumentException(mode + " needs the group's threshold coin (CT randomness), got "
+                    + randomness.algorithm());
+        }
+        if (cfg.separatesExecution()) {
+            throw new IllegalArgumentException(mode + " runs configuration I only: every replica executes");
+        }
+        refuseJournal();
+        if (changingKeys) {
+            throw new IllegalArgumentException(mode + " runs with the keys it starts with");
+        }
+        if (!replicatedClients.isEmpty()) {
+            throw new IllegalArgumentException(mode + " takes no replicated clients");
+        }
     }
 
     private void refuseJournal() {
@@ -208,8 +228,11 @@ public final class EngineOptions {
         if (cfg.isExecutionNode(id)) {
             return "execution node of configuration III (agreement by " + cfg.n() + " PBFT replicas)";
         }
-        if (async()) {
+        if (ordering == Ordering.ASYNC) {
             return "asynchronous (SINTRA atomic broadcast), randomness " + randomness.algorithm();
+        }
+        if (ordering == Ordering.HYBRID) {
+            return "hybrid (fast lane, SINTRA agreement as fallback), randomness " + randomness.algorithm();
         }
         return "PBFT " + Role.of(cfg, id) + ", randomness " + randomness.algorithm() + ", authentication "
                 + (macs == null ? Authentication.SIGNATURES : Authentication.MACS).label();

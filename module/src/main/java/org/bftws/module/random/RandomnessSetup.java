@@ -13,7 +13,6 @@ import org.bftws.module.metrics.CryptoCounts;
 import org.bftws.module.config.BftwsConfig;
 import org.bftws.module.config.BftwsConfigException;
 import org.bftws.module.config.BftwsKeys;
-import org.bftws.module.config.Ordering;
 import org.bftws.module.keys.GroupKeyMaterial;
 
 /**
@@ -27,13 +26,13 @@ public final class RandomnessSetup {
     }
 
     /**
-     * With {@code bftws.ordering=async} always CT: the asynchronous engine holds the group's threshold coin for
-     * its binary agreements anyway (SINTRA §2.3), and gives each randomized operation the coin of its round
+     * With {@code bftws.ordering=async} or {@code hybrid} always CT: those engines hold the group's threshold coin
+     * for their binary agreements anyway (SINTRA §2.3), and give each randomized operation the coin of its batch
      * (none therefore means ct there; BftwsParameters refuses BA).
      */
     public static RandomnessConfig of(BftwsConfig config, GroupKeyMaterial keys, RandomizedOperations operations) {
         RandomnessConfig base = switch (config.randomness()) {
-            case NONE -> config.ordering() == Ordering.ASYNC ? RandomnessConfig.ct(coins(config, keys))
+            case NONE -> config.ordering().tossesCoin() ? RandomnessConfig.ct(coins(config, keys))
                     : RandomnessConfig.none();
             case CT -> RandomnessConfig.ct(coins(config, keys));
             case BA -> RandomnessConfig.ba(entropy());

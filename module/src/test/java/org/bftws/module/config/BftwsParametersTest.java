@@ -318,7 +318,7 @@ public class BftwsParametersTest {
     @Test
     public void asynchronousOrderingRefusesWhatItsEngineCannotRun() {
         assertEquals(Ordering.PBFT, BftwsParameters.parse(replica).ordering());
-        assertRejected("bftws.ordering", "sintra", "pbft|async");
+        assertRejected("bftws.ordering", "sintra", "pbft|async|hybrid");
         replica.put("bftws.ordering", "async");
         assertEquals(Ordering.ASYNC, BftwsParameters.parse(replica).ordering());
         replica.put("bftws.randomness.algorithm", "none");
@@ -333,6 +333,29 @@ public class BftwsParametersTest {
                 BftwsParameters.ignoredByOrdering(BftwsParameters.parse(replica), replica));
         replica.put("bftws.ordering", "pbft");
         assertEquals(List.of(), BftwsParameters.ignoredByOrdering(BftwsParameters.parse(replica), replica));
+    }
+
+    /**
+     * bftws.ordering=hybrid refuses what async refuses (its fallback is the asynchronous stack), naming the key
+     * and the mode, and ignores fewer PBFT keys: its lane reads the leader's window and the view-change timeout
+     * (the switch budget's cap), not the timeout's doubling cap nor the authentication (it signs every message).
+     */
+    @Test
+    public void hybridOrderingRefusesWhatItsFallbackCannotRunAndIgnoresOnlyWhatItsLaneDoesNotRead()
+            throws IOException {
+        replica.put("bftws.ordering", "hybrid");
+        assertEquals(Ordering.HYBRID, BftwsParameters.parse(replica).ordering());
+        assertRejected("bftws.randomness.algorithm", "ba", "ct or none with bftws.ordering=hybrid");
+        assertRejected("bftws.executingReplicas", "1 2 3", "configuration I");
+        assertRejected("bftws.replicatedClients", "4-7", "must be none with bftws.ordering=hybrid");
+        assertRejected("bftws.dataDir", tmp.newFolder("hybrid-data").getPath(),
+                "must be unset with bftws.ordering=hybrid");
+        replica.put("bftws.maxOutstandingBatches", "4");
+        replica.put("bftws.viewChangeTimeoutTicks", "400");
+        replica.put("bftws.viewChangeTimeoutMaxTicks", "4000");
+        replica.put("bftws.authentication", "signatures");
+        assertEquals(List.of("bftws.viewChangeTimeoutMaxTicks", "bftws.authentication"),
+                BftwsParameters.ignoredByOrdering(BftwsParameters.parse(replica), replica));
     }
 
     /**

@@ -20,7 +20,8 @@ import org.bftws.module.BftwsRuntime;
  * {@code bftws-ro} calls {@code echoReadOnly} instead, which echo.wsdl declares {@code <bftws:ReadOnly/>}, with
  * the client's read-only flag: every replica executes it at once without ordering and the client takes 2f+1
  * matching replies (Castro-Liskov §5.1.3). {@code bftws-async} orders with SINTRA's atomic broadcast
- * ({@code bftws.ordering=async} on the replicas and the client; docs/configuration.md, "Ordering modes").
+ * ({@code bftws.ordering=async} on the replicas and the client; docs/configuration.md, "Ordering modes"),
+ * {@code bftws-hybrid} with the hybrid engine ({@code bftws.ordering=hybrid}).
  */
 public final class BftwsMode implements EchoMode {
     public static final String GROUP = "http://echo.group.example/axis2/services/Echo";
@@ -32,8 +33,11 @@ public final class BftwsMode implements EchoMode {
     private final boolean readOnly;
     /** Configuration II (paper §3.3.2): replicas 0..f-1, the first primaries among them, only order. */
     private final boolean configurationTwo;
-    /** {@code bftws.ordering=async}: SINTRA's atomic broadcast (DSN 2002 §2.5) instead of PBFT. */
-    private final boolean async;
+    /**
+     * {@code bftws.ordering}: PBFT, SINTRA's atomic broadcast (DSN 2002 §2.5) or the hybrid engine
+     * (docs/design/hybrid.md).
+     */
+    private final Ordering ordering;
     /** Replica 0 sends every message this late (the Multicast Sender's fault hook), 0 for none. */
     private final long slowMillis;
     /** Calls of {@code echoConfidential}, sealed under the group's TDH2 key until ordered (SINTRA §2.6). */
@@ -63,29 +67,29 @@ public final class BftwsMode implements EchoMode {
 
     /** @param readOnly calls of the read-only {@code echoReadOnly}, executed without ordering */
     private BftwsMode(int n, boolean signed, boolean readOnly, boolean configurationTwo) {
-        this(n, signed, readOnly, configurationTwo, false);
+        this(n, signed, readOnly, configurationTwo, Ordering.PBFT);
     }
 
-    private BftwsMode(int n, boolean signed, boolean readOnly, boolean configurationTwo, boolean async) {
-        this(n, signed, readOnly, configurationTwo, async, 0);
+    private BftwsMode(int n, boolean signed, boolean readOnly, boolean configurationTwo, Ordering ordering) {
+        this(n, signed, readOnly, configurationTwo, ordering, 0);
     }
 
-    private BftwsMode(int n, boolean signed, boolean readOnly, boolean configurationTwo, boolean async,
+    private BftwsMode(int n, boolean signed, boolean readOnly, boolean configurationTwo, Ordering ordering,
             long slowMillis) {
-        this(n, signed, readOnly, configurationTwo, async, slowMillis, false);
+        this(n, signed, readOnly, configurationTwo, ordering, slowMillis, false);
     }
 
-    private BftwsMode(int n, boolean signed, boolean readOnly, boolean configurationTwo, boolean async,
+    private BftwsMode(int n, boolean signed, boolean readOnly, boolean configurationTwo, Ordering ordering,
             long slowMillis, boolean confidential) {
-        this(n, signed, readOnly, configurationTwo, async, slowMillis, confidential, false);
+        this(n, signed, readOnly, configurationTwo, ordering, slowMillis, confidential, false);
     }
 
-    private BftwsMode(int n, boolean signed, boolean readOnly, boolean configurationTwo, boolean async,
+    private BftwsMode(int n, boolean signed, boolean readOnly, boolean configurationTwo, Ordering ordering,
             long slowMillis, boolean confidential, boolean configurationThree) {
-        this(n, signed, readOnly, configurationTwo, async, slowMillis, confidential, configurationThree, null);
+        this(n, signed, readOnly, configurationTwo, ordering, slowMillis, confidential, configurationThree, null);
     }
 
-    private BftwsMode(int n, boolean signed, boolean readOnly, boolean configurationTwo, boolean async,
+    private BftwsMode(int n, boolean signed, boolean readOnly, boolean configurationTwo, Ordering ordering,
             long slowMillis, boolean confidential, boolean configurationThree, String journal) {
         this.journal = journal;
         this.confidential = confidential;
@@ -94,21 +98,25 @@ public final class BftwsMode implements EchoMode {
         this.signed = signed;
         this.readOnly = readOnly;
         this.configurationTwo = configurationTwo;
-        this.async = async;
+        this.ordering = ordering;
         this.slowMillis = slowMillis;
     }
 
     /**
-     * {@code bftws-slow}, {@code bftws-async-slow}: n = 4 with replica 0 (PBFT's primary while no view change
-     * happens; under async a replica like the others) sending every message {@link #SLOW_MILLIS} late.
+     * {@code bftws-slow}, {@code bftws-async-slow}, {@code bftws-hybrid-slow}: n = 4 with replica 0 (PBFT's
+     * primary while no view change happens, epoch 0's leader under hybrid, under async a replica like the
+     * others) sending every message {@link #SLOW_MILLIS} late.
      */
-    static BftwsMode slowReplicaZero(boolean async) {
-        return new BftwsMode(4, false, false, false, async, SLOW_MILLIS);
+    static BftwsMode slowReplicaZero(Ordering ordering) {
+        return new BftwsMode(4, false, false, false, ordering, SLOW_MILLIS);
     }
 
-    /** {@code bftws-async}: n = 4 in configuration I, ordered by the asynchronous engine (CT coin of keygen). */
-    static BftwsMode asynchronous() {
-        return new BftwsMode(4, false, false, false, true);
+    /**
+     * {@code bftws-async}, {@code bftws-hybrid}: n = 4 in configuration I, ordered by the asynchronous or the
+     * hybrid engine (CT coin of keygen).
+     */
+    static BftwsMode ordered(Ordering ordering) {
+        return new BftwsMode(4, false, false, false, ordering);
     }
 
     /**
@@ -117,7 +125,7 @@ public final class BftwsMode implements EchoMode {
      * decryption shares before executing it.
      */
     static BftwsMode confidential() {
-        return new BftwsMode(4, false, false, false, false, 0, true);
+        return new BftwsMode(4, false, false, false, Ordering.PBFT, 0, true);
     }
 
     /**
@@ -125,7 +133,7 @@ public final class BftwsMode implements EchoMode {
      * data directory before sending each step's messages, written to the OS or fsynced (docs/journal.md).
      */
     static BftwsMode journaled(String durability) {
-        return new BftwsMode(4, false, false, false, false, 0, false, false, durability);
+        return new BftwsMode(4, false, false, false, Ordering.PBFT, 0, false, false, durability);
     }
 
     /**
@@ -158,7 +166,7 @@ public final class BftwsMode implements EchoMode {
      * Axis2 server with echo.aar; the client takes f+1 matching replies from the execution nodes.
      */
     static BftwsMode configurationThree() {
-        return new BftwsMode(4, false, false, false, false, 0, false, true);
+        return new BftwsMode(4, false, false, false, Ordering.PBFT, 0, false, true);
     }
 
     /** {@code bftws.executingReplicas} of configuration II: f..n-1, so 0..f-1 only order. */
@@ -177,7 +185,7 @@ public final class BftwsMode implements EchoMode {
     @Override
     public String name() {
         return (n == 4 ? "bftws" : "bftws-n" + n) + (signed ? "-signed" : "") + (readOnly ? "-ro" : "")
-                + (configurationTwo ? "-c2" : "") + (configurationThree ? "-c3" : "") + (async ? "-async" : "")
+                + (configurationTwo ? "-c2" : "") + (configurationThree ? "-c3" : "") + (ordering == Ordering.PBFT ? "" : "-" + ordering.configValue())
                 + (slowMillis > 0 ? "-slow" : "") + (confidential ? "-confidential" : "")
                 + (journal == null ? "" : journal.equals("os") ? "-journal" : "-journal-" + journal)
                 + (axis2Control ? "-axis2control" : "");
@@ -188,7 +196,11 @@ public final class BftwsMode implements EchoMode {
         return "BFT-WS configuration " + (configurationTwo ? "II (" + executingReplicas().replaceAll("<[^>]*>", "")
                 .trim() + " execute)" : configurationThree ? "III (" + (2 * ((n - 1) / 3) + 1) + " execution nodes"
                 + " beside the replicas execute and reply)" : "I") + ": " + n + " replicas (f = " + (n - 1) / 3 + ") as embedded Axis2 servers on "
-                + "loopback, " + (async ? "SINTRA's asynchronous atomic broadcast (no primary, no timeouts)" : "PBFT")
+                + "loopback, " + switch (ordering) {
+                    case PBFT -> "PBFT";
+                    case ASYNC -> "SINTRA's asynchronous atomic broadcast (no primary, no timeouts)";
+                    case HYBRID -> "the hybrid engine (a leader's fast lane, SINTRA's agreement as its fallback)";
+                }
                 + " over SOAP/HTTP, one listening client, one ServiceClient (own virtual sequence) per "
                 + "concurrent client" + (signed ? "; " + BftwsKeys.SECURITY.name() + "=rampart: CreateSequence and application messages"
                 + " X.509-signed by the client (WSS4J) and checked by each replica's Rampart" : "")
@@ -206,7 +218,7 @@ public final class BftwsMode implements EchoMode {
     public Deployment start(EchoSetup setup, Path work) throws Exception {
         ReplicaGroup group = ReplicaGroup.start(setup, work, n, ReplicaGroup.Keys.DEFAULT, setup.echoAar(), "Echo",
                 GROUP, (configurationTwo ? executingReplicas() : "")
-                        + (async ? GroupLauncher.param(BftwsKeys.ORDERING, Ordering.ASYNC) : "")
+                        + (ordering == Ordering.PBFT ? "" : GroupLauncher.param(BftwsKeys.ORDERING, ordering))
                         + (axis2Control ? GroupLauncher.param(BftwsKeys.CONTROL_DIRECT_RECEIVE.name(), "false") : ""),
                 signed,
                 configurationThree ? GroupLauncher.Configuration.III : GroupLauncher.Configuration.I, journal);

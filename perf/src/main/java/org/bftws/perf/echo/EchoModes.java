@@ -3,6 +3,8 @@ package org.bftws.perf.echo;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.bftws.module.config.Ordering;
+
 /**
  * Every mode of the echo experiment, in the order they appear in tables and plots. Adding a mode (e.g.
  * configurations II and III, or signing once Rampart is wired) is one class implementing {@link EchoMode}
@@ -37,10 +39,12 @@ public final class EchoModes {
         modes.add(BftwsMode.readOnly()); // named only: --modes bftws-ro
         modes.add(BftwsMode.configurationTwo()); // named only: --modes bftws-c2
         modes.add(BftwsMode.configurationThree()); // named only: --modes bftws-c3
-        modes.add(BftwsMode.asynchronous()); // named only: --modes bftws-async
+        modes.add(BftwsMode.ordered(Ordering.ASYNC)); // named only: --modes bftws-async
+        modes.add(BftwsMode.ordered(Ordering.HYBRID)); // named only: --modes bftws-hybrid
         modes.add(BftwsMode.confidential()); // named only: --modes bftws-confidential
-        modes.add(BftwsMode.slowReplicaZero(false)); // named only: --modes bftws-slow
-        modes.add(BftwsMode.slowReplicaZero(true)); // named only: --modes bftws-async-slow
+        modes.add(BftwsMode.slowReplicaZero(Ordering.PBFT)); // named only: --modes bftws-slow
+        modes.add(BftwsMode.slowReplicaZero(Ordering.ASYNC)); // named only: --modes bftws-async-slow
+        modes.add(BftwsMode.slowReplicaZero(Ordering.HYBRID)); // named only: --modes bftws-hybrid-slow
         modes.add(BftwsMode.journaled("os")); // named only: --modes bftws-journal
         modes.add(BftwsMode.journaled("fsync")); // named only: --modes bftws-journal-fsync
         modes.add(new GatewayMode()); // named only: --modes bftws-gateway

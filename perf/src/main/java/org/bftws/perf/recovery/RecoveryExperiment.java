@@ -11,6 +11,8 @@ import java.util.Locale;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.bftws.core.config.GroupConfig;
+import org.bftws.module.config.BftwsKeys;
+import org.bftws.module.config.Ordering;
 import org.bftws.perf.Csv;
 import org.bftws.perf.Machine;
 import org.bftws.perf.echo.EchoSetup;
@@ -45,6 +47,9 @@ public final class RecoveryExperiment {
     public static final List<String> VIEW_CHANGE_HEADER = Machine.withContext("checkpoint_interval", "state_bytes",
             "rep", "since_stable", "outage_ms", "stop_to_reply_ms", "view_change_ms", "view_change_max_ms",
             "view_change_group_ms", "timeout_ms", "status", "note");
+
+    public static final List<String> CRASH_HEADER = Machine.withContext("ordering", "checkpoint_interval", "rep",
+            "stopped", "outage_ms", "stop_to_reply_ms", "view", "timeout_ms", "status", "note");
 
     /** What to run. */
     public record Config(List<Integer> stateBytes, List<Integer> viewChangeIntervals, int repetitions,
@@ -110,6 +115,53 @@ public final class RecoveryExperiment {
                 // the hook is running or has run
             }
         }
+    }
+
+    /**
+     * The crashed leader under each engine ({@code bftws.ordering}), {@code config.repetitions()} fresh groups
+     * each, into {@code results}/recovery-crash.csv: the client's outage when the replica that leads stops.
+     */
+    public void runCrashes(Path results, List<Ordering> orderings) throws Exception {
+        Thread hook = new Thread(this::stopRunning, "perf-crash-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            List<List<String>> rows = new ArrayList<>();
+            for (int rep = 1; rep <= config.repetitions(); rep++) {
+                for (Ordering ordering : orderings) {
+                    rows.add(crash(ordering, rep));
+                    Csv.write(results.resolve("recovery-crash.csv"), CRASH_HEADER, rows);
+                    progress.printf(Locale.ROOT, "perf crash-primary rep %d %s: %s (load %.2f)%n", rep,
+                            ordering.configValue(), brief(rows, CRASH_HEADER, "outage_ms", "stop_to_reply_ms"),
+                            Machine.loadAverage()[0]);
+                }
+            }
+        } finally {
+            stopRunning();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook is running or has run
+            }
+        }
+    }
+
+    private List<String> crash(Ordering ordering, int rep) throws Exception {
+        double load = Machine.loadAverage()[0];
+        int interval = config.checkpointInterval();
+        List<String> keys = List.of(ordering.configValue(), String.valueOf(interval), String.valueOf(rep));
+        Path dir = Files.createDirectories(work.resolve("crash-" + ordering.configValue() + "-rep" + rep));
+        List<String> values = null;
+        String orderingParam = ordering == Ordering.PBFT ? "" : param(BftwsKeys.ORDERING.name(), ordering.configValue());
+        try (ReplicaGroup group = start(dir, config.stateBytes().get(0), interval, orderingParam);
+                RecoveryRuns runs = new RecoveryRuns(group, GROUP, interval)) {
+            values = values(CRASH_HEADER, () -> runs.crash(config.warmupCheckpoints(),
+                    (long) config.viewChangeTimeoutTicks() * TICK_MS));
+        } catch (Exception e) {
+            values = values != null ? values : RecoveryRuns.failed(valueCount(CRASH_HEADER), e);
+        } finally {
+            running.set(null);
+        }
+        return row("recovery-crash", load, keys, values);
     }
 
     /** Figs. 9 and 10 on one group: checkpoints under the steady client, then a replica restarted empty. */
@@ -179,13 +231,18 @@ public final class RecoveryExperiment {
     static final int TICK_MS = 20;
 
     private ReplicaGroup start(Path dir, int stateBytes, int interval) throws Exception {
+        return start(dir, stateBytes, interval, "");
+    }
+
+    /** {@code extra}: more axis2.xml parameters for replicas and client, e.g. {@code bftws.ordering}. */
+    private ReplicaGroup start(Path dir, int stateBytes, int interval, String extra) throws Exception {
         // Short retransmission and view-change timeouts, as in client-lib's StatefulGroupTest: the paper's
         // view change ran under a 2 s timeout; the outage measured includes this one (stated in RESULTS.md).
         String params = param(GroupConfig.CHECKPOINT_INTERVAL, interval)
                 + param(GroupConfig.LOG_WINDOW, 2 * interval)
                 + param(GroupConfig.RETRANSMIT_INTERVAL, 5)
                 + param(GroupConfig.VIEW_CHANGE_TIMEOUT, config.viewChangeTimeoutTicks())
-                + param(GroupConfig.CLIENT_RETRANSMIT, 10);
+                + param(GroupConfig.CLIENT_RETRANSMIT, 10) + extra;
         Path aar = StateArchive.write(dir.resolve("aar"), stateBytes);
         ReplicaGroup group = ReplicaGroup.start(setup, dir, 4, aar, StateArchive.SERVICE, GROUP, params);
         running.set(group);

@@ -137,15 +137,9 @@ final class RecoveryRuns implements AutoCloseable {
             int id = r;
             await("replica " + r + " in view 1", () -> group.manager(id).view() >= 1);
         }
-        long[] t = client.replyTimes();
-        long gap = 0;
-        long gapEnd = 0;
-        for (int i = Math.max(1, before); i < t.length; i++) {
-            if (t[i] - t[i - 1] > gap) {
-                gap = t[i] - t[i - 1];
-                gapEnd = t[i];
-            }
-        }
+        long[] gapAndEnd = longestGap(before);
+        long gap = gapAndEnd[0];
+        long gapEnd = gapAndEnd[1];
         double primary = viewChangeMs(logs[1]);
         double slowest = primary;
         long firstStart = Long.MAX_VALUE;
@@ -160,6 +154,46 @@ final class RecoveryRuns implements AutoCloseable {
         }
         return List.of(String.valueOf(sinceStable), fmt(gap / 1e6), fmt((gapEnd - stop) / 1e6), fmt(primary),
                 fmt(slowest), fmt((entered - firstStart) / 1e6), String.valueOf(timeoutMs), "ok", "");
+    }
+
+    /**
+     * A crashed leader under any ordering engine: after {@code warmup} checkpoints, the replica that leads now
+     * (PBFT's primary, view mod n; the hybrid engine's leader, epoch mod n; under async, with no leader,
+     * replica 0) stops. The client's outage is the longest gap between consecutive replies from the last one
+     * before the stop on, and stop-to-reply the time from the stop to the end of that gap: what a client sees
+     * of a view change, of a hybrid fallback, or of nothing.
+     */
+    List<String> crash(int warmup, long timeoutMs) throws Exception {
+        await("a stable checkpoint at " + warmup * interval, () -> group.manager(1).stableCheckpoint() >= warmup * interval);
+        long viewBefore = group.manager(1).view();
+        int leader = (int) (viewBefore % group.n());
+        int before = client.replies();
+        long stop = System.nanoTime();
+        group.stop(leader);
+        await("3 replies after replica " + leader + " stopped", () -> client.replies() >= before + 3);
+        long[] gapAndEnd = longestGap(before);
+        long gap = gapAndEnd[0];
+        long gapEnd = gapAndEnd[1];
+        long viewAfter = 0;
+        for (int r = 0; r < group.n(); r++) {
+            viewAfter = r == leader ? viewAfter : Math.max(viewAfter, group.manager(r).view());
+        }
+        return List.of(String.valueOf(leader), fmt(gap / 1e6), fmt((gapEnd - stop) / 1e6),
+                viewBefore + "->" + viewAfter, String.valueOf(timeoutMs), "ok", "");
+    }
+
+    /** The client's longest gap between consecutive replies from reply {@code before} on, and its end. */
+    private long[] longestGap(int before) {
+        long[] t = client.replyTimes();
+        long gap = 0;
+        long gapEnd = 0;
+        for (int i = Math.max(1, before); i < t.length; i++) {
+            if (t[i] - t[i - 1] > gap) {
+                gap = t[i] - t[i - 1];
+                gapEnd = t[i];
+            }
+        }
+        return new long[] {gap, gapEnd};
     }
 
     private static boolean startsView1(Event e) {

@@ -55,6 +55,20 @@ public class HybridPayloadsTest {
   }
 
   @Test
+  public void epochEndIsEpochAttemptValueAndAnAskHasNoValue() {
+    byte[] wire = new ByteWriter().i64(6).i32(3).bytes(new byte[] {4, 5}).toBytes();
+    assertArrayEquals(wire, new EpochEnd(6, 3, new byte[] {4, 5}).encode());
+    EpochEnd back = EpochEnd.decode(wire);
+    assertEquals(6, back.epoch());
+    assertEquals(3, back.attempt());
+    assertArrayEquals(new byte[] {4, 5}, back.value());
+    assertEquals(0, EpochEnd.decode(EpochEnd.ask(6, 1).encode()).value().length);
+    assertThrows(DecodeException.class, () -> EpochEnd.decode(new ByteWriter().i64(-1).i32(0).bytes(new byte[0])
+        .toBytes()));
+    assertThrows(DecodeException.class, () -> EpochEnd.decode(Arrays.copyOf(wire, wire.length + 1)));
+  }
+
+  @Test
   public void laneSwitchCarriesItsSignerReportBatchAndSignature() {
     byte[] wire = new ByteWriter().i32(2).i64(4).bytes(D).bytes(SIG).i32(1).bytes(new byte[] {9}).bytes(SIG)
         .toBytes();

@@ -1,0 +1,139 @@
+package org.bftws.client.group;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertTrue;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+
+import org.bftws.module.BftwsRuntime;
+import org.bftws.module.order.TotalOrderManager;
+import org.bftws.module.testing.Conditions;
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.RuleChain;
+import org.junit.rules.TemporaryFolder;
+import org.junit.rules.Timeout;
+
+/**
+ * {@code bftws.ordering=hybrid} over loopback HTTP: the demo group of {@link LaunchedGroup} (echo, dealer, id
+ * generator, counter) on core's HybridReplica (docs/design/hybrid.md). A leader's fast lane orders while it is
+ * timely; when epoch 0's leader (replica 0) stops, the others switch, agree on where its lane ended with
+ * SINTRA's multi-valued agreement (BDT's Transformer) and go on under the next leader, and the client's calls
+ * are answered throughout by f+1 matching replies, randomized ones with the same coin at every replica.
+ */
+public class HybridGroupTest {
+    private static final int N = LaunchedGroup.N;
+    private static final int F = (N - 1) / 3;
+    private static final long WAIT_MS = 60_000;
+    /** The demo client's core node id: client-1.key after the n replicas. */
+    private static final int CLIENT = N;
+    private static final String HYBRID = GroupLauncher.orderingParameters("hybrid");
+    /** The slow leader's delay on every message: well under the default view-change timeout of 4 s. */
+    private static final long SLOW_MILLIS = 1_500;
+    private static final String FAST = GroupLauncher.param("bftws.checkpointInterval", "4")
+            + GroupLauncher.param("bftws.logWindow", "8") + GroupLauncher.param("bftws.retransmitTicks", "5")
+            + GroupLauncher.param("bftws.clientRetransmitTicks", "25");
+
+    private final TemporaryFolder tmp = new TemporaryFolder();
+    private final LaunchedGroup group = new LaunchedGroup(tmp);
+
+    @Rule
+    public final RuleChain rules = RuleChain.outerRule(tmp).around(group);
+
+    @Rule
+    public final Timeout timeout = Timeout.seconds(240);
+
+    private DemoClient client;
+    private long counter;
+
+    @Test
+    public void theLeaderStopsTheOthersFallBackAndGoOnUnderTheNextLeader() throws Exception {
+        start();
+        RandomProbe[] dealer = new RandomProbe[N];
+        for (int r = 0; r < N; r++) {
+            dealer[r] = RandomProbe.on(group.replica(r).context().getAxisConfiguration(), "Dealer", "deal");
+            String mode = group.manager(r).orderingMode();
+            assertTrue(mode, mode.startsWith("hybrid") && mode.contains("randomness CT"));
+        }
+        DemoClient.Call first = client.echo(List.of("ordered", "on", "the", "fast", "lane"));
+        assertEquals(first.sent(), first.voted());
+        increment(1);
+        DemoClient.RandomCall call = client.deal();
+        assertTrue(call.voted() + " / " + call.random(), call.correct());
+        // a replica may skip the call by state transfer: those that executed it used the same coin
+        await("f+1 replicas dealt", () -> Arrays.stream(dealer).filter(p -> !p.seen().isEmpty()).count() >= F + 1);
+        List<RandomProbe> dealt = Arrays.stream(dealer).filter(p -> !p.seen().isEmpty()).toList();
+        for (RandomProbe p : dealt) {
+            assertEquals("the same coin at every replica that dealt", dealt.get(0).seen(), p.seen());
+        }
+        // epoch e's leader is replica e mod n; a fallback may already have moved the lane on: stop the current one
+        long epoch = group.manager(1).view();
+        int leader = (int) (epoch % N);
+        group.stop(leader);
+        for (int amount = 2; amount <= 8; amount++) {
+            increment(amount);
+        }
+        DemoClient.Call echo = client.echo(List.of("still", "served"));
+        assertEquals(echo.sent(), echo.voted());
+        DemoClient.RandomCall deal = client.deal();
+        assertTrue(deal.voted() + " / " + deal.random(), deal.correct());
+        for (int r = 0; r < N; r++) {
+            if (r == leader) {
+                continue;
+            }
+            TotalOrderManager m = group.manager(r);
+            // f+1 replies may come before the slowest replica delivered the fallback: wait for it
+            await("replica " + r + " left epoch " + epoch + " of the stopped leader", () -> m.view() > epoch);
+            assertNull(m.failure());
+        }
+        assertEquals(counter, client.readCounter().value());
+        int answered = 0;
+        for (int r = 0; r < N; r++) {
+            answered += r != leader && group.manager(r).repliesSent(CLIENT) > 0 ? 1 : 0;
+        }
+        assertTrue("replies from " + answered + " replicas", answered >= F + 1);
+    }
+
+    /**
+     * The slow-leader attack (Amir et al., DSN 2008): the leader sends every message late, under the view-change
+     * timeout, so PBFT would keep it. The others replace it (the switch budget is the fallback's measured cost,
+     * Aardvark's rule), the calls go on, and the slow replica, still running, follows the new epochs.
+     */
+    @Test
+    public void aLeaderSlowUnderTheTimeoutIsReplacedWhileTheCallsGoOn() throws Exception {
+        start();
+        increment(1);
+        long epoch = group.manager(1).view();
+        int leader = (int) (epoch % N);
+        BftwsRuntime.replica(group.replica(leader).context()).sender().delayEverySend(SLOW_MILLIS);
+        for (int amount = 2; amount <= 6; amount++) {
+            increment(amount);
+        }
+        for (int r = 0; r < N; r++) {
+            TotalOrderManager m = group.manager(r);
+            await("replica " + r + " left epoch " + epoch + " of the slow leader", () -> m.view() > epoch);
+            assertNull(m.failure());
+        }
+        assertEquals(counter, client.readCounter().value());
+    }
+
+    private void start() throws Exception {
+        group.parameters(HYBRID + FAST).clientParameters(HYBRID).start();
+        client = group.client("client");
+    }
+
+    /** Adds {@code amount} through the group; the voted value must be the running total. */
+    private long increment(long amount) throws Exception {
+        counter += amount;
+        long value = client.increment(amount).value();
+        assertEquals("voted value after adding " + amount, counter, value);
+        return value;
+    }
+
+    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
+        Conditions.await(what, WAIT_MS, condition);
+    }
+}
