@@ -61,6 +61,9 @@ public class DkgSimulationTest {
         + served + " refused_before_keys=" + refused);
     assertTrue(failures.size() + " failing seeds:\n" + String.join("\n", failures), failures.isEmpty());
     assertTrue("random numbers of the generated coin key checked: " + served, served > 0);
+    // requests ordered before the keys serve were refused, and S7 found the clients' replies equal to the
+    // refusal the replay gives them, alike at every replica
+    assertTrue("randomized or sealed requests refused before the keys: " + refused, refused > 0);
   }
 
   // Negative control N2: f+1 dealers accuse every correct dealer; their complaints fill the first n - t, so QUAL
