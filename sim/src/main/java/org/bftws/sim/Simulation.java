@@ -132,7 +132,7 @@ public final class Simulation {
     // engine signs the two in separate domains), so the checker's oracle checks the random numbers (S8).
     asyncCoins = !o.async() ? null : coinConfigs != null ? coinConfigs : SimDealer.dealAsyncCoins(o);
     sealed = !o.confidential() || o.dkg() ? null : new SealedOperations(o.seed(), ThresholdParams.forF(o.f()),
-        ("urn:bftws:sim-group-" + o.seed()).getBytes(StandardCharsets.US_ASCII));
+        groupId());
     replicated = o.byzantine() != Byzantine.MEMBER ? ReplicatedClients.none()
         : ReplicatedClients.of(List.of(List.of(o.n(), o.n() + 1, o.n() + 2, o.n() + 3)));
     checker = new Checker(oracle);
