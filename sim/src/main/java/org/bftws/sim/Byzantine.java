@@ -47,7 +47,20 @@ public enum Byzantine {
    */
   MEMBER,
   /** Negative control N1: f+1 Byzantine replicas split the group; the checker must see violations. */
-  OVER_THRESHOLD;
+  OVER_THRESHOLD,
+  /**
+   * With {@code --keys dkg}: one replica, correct in the ordering, is a Byzantine dealer of the key generation,
+   * with a behaviour drawn from the seed ({@link ByzantineDealer}): bad shares to some replicas (justified or
+   * not), a garbled justification, commitments that do not match its shares, two dealings (equivocation), a
+   * dealing held back until the dealing phase closed, silence, false complaints, bad openings.
+   */
+  DEALER,
+  /**
+   * Negative control N2, with {@code --keys dkg}: f+1 replicas, correct in the ordering, collude as dealers:
+   * each accuses every correct dealer, so where their complaints are ordered among the first n − t, QUAL holds
+   * colluders only and they chose the group's secret; and they hold k shares. The checker must see it.
+   */
+  COLLUDERS;
 
   public static Byzantine parse(String s) {
     return valueOf(s.trim().toUpperCase().replace('-', '_'));

@@ -12,6 +12,8 @@ import java.util.TreeMap;
 import org.bftws.core.crypto.Digests;
 import org.bftws.core.crypto.Verifier;
 import org.bftws.core.crypto.threshold.Dealt;
+import org.bftws.core.crypto.threshold.GroupKey;
+import org.bftws.core.crypto.threshold.KeyShare;
 import org.bftws.core.crypto.threshold.SignatureShare;
 import org.bftws.core.crypto.threshold.ThresholdException;
 import org.bftws.core.crypto.threshold.ThresholdScheme;
@@ -40,7 +42,11 @@ final class Checker {
    * S8's reference: the dealt keys, with which the checker computes every coin itself (k shares of the
    * dealer's key shares, combined), as an auditor holding the group key would.
    */
-  record CoinOracle(ThresholdScheme scheme, Dealt dealt, byte[] groupId, boolean perBatch) {}
+  record CoinOracle(ThresholdScheme scheme, GroupKey group, List<KeyShare> shares, byte[] groupId, boolean perBatch) {
+    CoinOracle(ThresholdScheme scheme, Dealt dealt, byte[] groupId, boolean perBatch) {
+      this(scheme, dealt.group(), dealt.shares(), groupId, perBatch);
+    }
+  }
 
   private final CoinOracle oracle;
 
@@ -70,6 +76,19 @@ final class Checker {
 
   Checker(CoinOracle oracle) {
     this.oracle = oracle;
+  }
+
+  /** {@code --keys dkg}: the key generation's invariants, and the keys S8 and S7 judge by (null otherwise). */
+  private KeyGenChecks keyGen;
+  /** With {@code --keys dkg}: agreed requests refused because no keys served their seq (after {@link #finish}). */
+  long refusedBeforeKeys;
+
+  void keyGen(KeyGenChecks checks) {
+    this.keyGen = checks;
+  }
+
+  KeyGenChecks keyGen() {
+    return keyGen;
   }
 
   void operations(RandomizedOperations ops) {
@@ -126,6 +145,11 @@ final class Checker {
 
   /** Plaintexts of sealed requests (SINTRA §2.6) by the key of the request as ordered, with its ciphertext. */
   private final Map<String, byte[]> sealed = new HashMap<>();
+
+  /** Requests clients sealed. */
+  int sealedCount() {
+    return sealed.size();
+  }
 
   /** A client sealed {@code plaintext} into {@code ordered}: S7 replays the plaintext where it is ordered. */
   void sealed(Request ordered, byte[] plaintext) {
@@ -318,6 +342,11 @@ final class Checker {
         continue; // outside the canonical history: S4 reports it
       }
       byte[] want = expectedRandom(ex.seq(), ex.batchDigest(), body);
+      if (want == null) {
+        violation("S8 randomness: replica " + replica + " executed " + q.id() + " at seq " + ex.seq() + ", which the"
+            + " generated keys serve, before k replicas had a share of them");
+        continue;
+      }
       if (!Arrays.equals(got, want)) {
         violation("S8 randomness: replica " + replica + " executed " + q.id() + " at seq " + ex.seq()
             + " with a random number that is not " + (ba != null ? "the combination of its certified set"
@@ -355,25 +384,35 @@ final class Checker {
       }
       return new byte[0]; // committed without an agreed set: any random number delivered is a violation
     }
-    if (oracle == null || !ops.isRandomized(Request.decode(requestBody))) {
+    CoinOracle o = oracle;
+    if (keyGen != null && ops.isRandomized(Request.decode(requestBody))) {
+      if (keyGen.keysAt() < 0 || seq <= keyGen.keysAt()) {
+        return new byte[0]; // no keys serve seq: refused alike everywhere
+      }
+      o = keyGen.oracle();
+      if (o == null) {
+        return null;
+      }
+    }
+    if (o == null || !ops.isRandomized(Request.decode(requestBody))) {
       return new byte[0];
     }
-    if (oracle.perBatch()) {
-      return CoinConfig.perBatchRandom(coin(CoinConfig.batchCoinMessage(oracle.groupId(), seq, batchDigest)), requestBody);
+    if (o.perBatch()) {
+      return CoinConfig.perBatchRandom(coin(o, CoinConfig.batchCoinMessage(o.groupId(), seq, batchDigest)), requestBody);
     }
-    return coin(CoinConfig.requestCoinMessage(oracle.groupId(), seq, requestBody));
+    return coin(o, CoinConfig.requestCoinMessage(o.groupId(), seq, requestBody));
   }
 
   /** The coin on a message, from the dealer's key shares 1..k (any k give the same unique value). */
-  private byte[] coin(byte[] message) {
+  private byte[] coin(CoinOracle oracle, byte[] message) {
     return coinCache.computeIfAbsent(Digests.hex(Digests.sha256(message), 64), h -> {
       List<SignatureShare> shares = new ArrayList<>();
-      int k = oracle.dealt().group().params().k();
-      for (int i = 1; i <= k; i++) {
-        shares.add(oracle.scheme().share(oracle.dealt().group(), oracle.dealt().share(i), message));
+      int k = oracle.group().params().k();
+      for (KeyShare share : oracle.shares().subList(0, k)) {
+        shares.add(oracle.scheme().share(oracle.group(), share, message));
       }
       try {
-        return oracle.scheme().coinValue(oracle.scheme().combine(oracle.dealt().group(), message, shares));
+        return oracle.scheme().coinValue(oracle.scheme().combine(oracle.group(), message, shares));
       } catch (ThresholdException e) {
         throw new IllegalStateException("the checker's own coin failed", e);
       }
@@ -429,7 +468,8 @@ final class Checker {
       }
       expect++;
       for (Signed s : batches.get(e.getKey())) {
-        Request q = opened(Request.decode(s.body()));
+        Request ordered = Request.decode(s.body());
+        Request q = opened(ordered);
         int principal = replicated.principal(q.client());
         if (owner.computeIfAbsent(q.sequenceId(), k -> principal) != principal) {
           continue; // a sequence belongs to the client (or replicated client) that used it first
@@ -440,7 +480,19 @@ final class Checker {
             results.put(q.id(), new byte[0]); // the replicas' own business: an empty reply, nothing executed
             continue;
           }
+          if (keyGen != null && (keyGen.reserved(q.client()) || keyGen.refused(e.getKey(), ordered))) {
+            // the key generation's own operations reach no service; those needing keys before they serve are refused
+            results.put(q.id(), keyGen.reserved(q.client()) ? new byte[0] : SimDkg.NOT_YET.clone());
+            refusedBeforeKeys += keyGen.reserved(q.client()) ? 0 : 1;
+            replayedRandoms.put(q.id(), new byte[0]);
+            continue;
+          }
           byte[] random = expectedRandom(e.getKey(), e.getValue(), s.body());
+          if (random == null) {
+            violation("S8 randomness: seq " + e.getKey() + " is served by the generated keys, but fewer than k"
+                + " replicas had a share of them");
+            random = new byte[0];
+          }
           replayedRandoms.put(q.id(), random);
           results.put(q.id(), model.execute(q, random));
         }

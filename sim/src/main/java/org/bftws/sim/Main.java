@@ -81,6 +81,9 @@ public final class Main {
       if (ordering != SimOptions.Ordering.PBFT) {
         modes.add(Byzantine.EQUIVOCATE);
       }
+      if ("dkg".equals(keys)) {
+        modes.add(Byzantine.DEALER);
+      }
     }
     if (ordering == SimOptions.Ordering.PBFT && modes.contains(Byzantine.EQUIVOCATE)) {
       usage("--byzantine equivocate needs --ordering async or hybrid (PBFT's equivocating primary is --byzantine"
@@ -102,7 +105,8 @@ public final class Main {
     }
     int f = (replicas - 1) / 3;
     SimKeys simKeys = null;
-    if (keys != null) {
+    boolean dkg = "dkg".equals(keys);
+    if (keys != null && !dkg) {
       try {
         simKeys = SimKeys.load(Path.of(keys), replicas, f, random == SimOptions.Randomness.CT ? scheme : null);
       } catch (IllegalArgumentException e) {
@@ -113,16 +117,23 @@ public final class Main {
     }
     SimOptions template = new SimOptions(from, f, clients, requests, Byzantine.NONE, random,
         scheme == null ? SchemeId.CKS : scheme, coinPerBatch, simKeys, authentication, ordering, slowDelay,
-        configuration).withConfidential(confidential).withRestarts(restarts);
+        configuration).withConfidential(confidential).withRestarts(restarts).withDkg(dkg);
+    for (Byzantine mode : modes) {
+      try {
+        template.with(from, mode).check();
+      } catch (IllegalArgumentException e) {
+        usage(e.getMessage());
+      }
+    }
     System.exit(run(from, to, template, modes, threads, verbose));
   }
 
   private static void usage(String why) {
     System.err.println("simulate: " + why);
     System.err.println("usage: scripts/simulate --seeds A..B [--replicas N] [--clients C] [--requests N]"
-        + " [--byzantine none|twins|mutate|silent|client|flagging|equivocate|slow|member|isolate|over-threshold|all[,...]]"
+        + " [--byzantine none|twins|mutate|silent|client|flagging|equivocate|slow|member|isolate|over-threshold|dealer|colluders|all[,...]]"
         + " [--ordering pbft|async|hybrid] [--config I|II|III] [--slow-delay-ticks N] [--random none|ct|ba|ba-hardened]"
-        + " [--scheme cks|bls|rsa] [--coin-per-batch] [--confidential] [--keys DIR] [--authentication signatures|macs] [--threads T]"
+        + " [--scheme cks|bls|rsa] [--coin-per-batch] [--confidential] [--keys DIR|dkg] [--authentication signatures|macs] [--threads T]"
         + " [--restarts pause|journal|forgetful]"
         + " [--verbose]");
     System.exit(2);
@@ -196,7 +207,8 @@ public final class Main {
     if (thrown > 0) {
       return 1;
     }
-    boolean negativeControl = modes.size() == 1 && modes.get(0) == Byzantine.OVER_THRESHOLD;
+    boolean negativeControl = modes.size() == 1
+        && (modes.get(0) == Byzantine.OVER_THRESHOLD || modes.get(0) == Byzantine.COLLUDERS);
     return negativeControl ? (violations > 0 ? 0 : 1) : (violations == 0 ? 0 : 1);
   }
 }

@@ -20,6 +20,8 @@ final class ReplicaNode {
     final int side;
     /** A journaled PBFT replica's journal ({@link Ready#persist}, compacted): its disk, which a crash keeps. */
     List<Journal.Record> journal = new ArrayList<>();
+    /** With {@code --keys dkg}: this copy's key generation (null otherwise). */
+    SimDkg.State keyGen;
 
     Instance(int side) {
       this.side = side;
@@ -36,6 +38,23 @@ final class ReplicaNode {
   Mutator mutator;
   /** FLAGGING: a primary that batches the flagging client's requests into every pre-prepare it sends. */
   boolean insists;
+  /**
+   * A correct replica that the key generation left without a share (GJKR: a qualified dealer's bad share,
+   * complained about too late to count): it cannot toss coins or open requests, so, as the module documents
+   * for a share-less replica, it counts against f from then on and is no longer judged.
+   */
+  boolean shareLess;
+  /**
+   * A correct replica whose engine executed a batch above the key switch without the keys, having caught up
+   * past it by state transfer ({@link SimDkg#executedWithoutKeys}): it diverges, counts against f from then on and
+   * is no longer judged.
+   */
+  boolean missedKeySwitch;
+
+  /** Whether the checker judges what this replica reports: correct, with a share, with its keys in its engine. */
+  boolean judged() {
+    return !byzantine && !shareLess && !missedKeySwitch;
+  }
 
   /** {@code copies} instances (1, or 2 for twins), each with an engine from {@code engines} for this id. */
   ReplicaNode(int id, boolean byzantine, int copies, IntFunction<Engine> engines) {

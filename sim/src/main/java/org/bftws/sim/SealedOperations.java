@@ -2,6 +2,7 @@ package org.bftws.sim;
 
 import java.security.SecureRandom;
 import org.bftws.core.crypto.threshold.Dealt;
+import org.bftws.core.crypto.threshold.GroupKey;
 import org.bftws.core.crypto.threshold.SchemeId;
 import org.bftws.core.crypto.threshold.ThresholdParams;
 import org.bftws.core.crypto.threshold.Thresholds;
@@ -20,7 +21,9 @@ final class SealedOperations {
   static final ConfidentialOperations OPERATIONS = ConfidentialOperations.wholeOperation(SealedOperations::isSealed);
   private static final byte TAG = (byte) SchemeId.TDH2.code();
 
+  /** The dealt keys (null when the group generated its key: replicas then have their own shares). */
   private final Dealt keys;
+  private final GroupKey key;
   private final byte[] groupId;
   private final long seed;
 
@@ -28,6 +31,15 @@ final class SealedOperations {
     this.seed = seed;
     this.groupId = groupId.clone();
     this.keys = Thresholds.keys(SchemeId.TDH2).deal(params, TestRandom.seeded(seed ^ 0x7464683244656165L));
+    this.key = keys.group();
+  }
+
+  /** Sealing under a group's generated TDH2 key {@code key} ({@code --keys dkg}), as a client of group.pub. */
+  SealedOperations(long seed, GroupKey key, byte[] groupId) {
+    this.seed = seed;
+    this.groupId = groupId.clone();
+    this.keys = null;
+    this.key = key;
   }
 
   static boolean isSealed(Request q) {
@@ -50,6 +62,6 @@ final class SealedOperations {
   /** {@code operation} sealed for request (sequenceId, number) of the group. */
   byte[] seal(String sequenceId, long number, byte[] operation) {
     SecureRandom random = TestRandom.seeded(seed * 0x9E3779B97F4A7C15L + number * 31 + sequenceId.hashCode());
-    return ConfidentialConfig.seal(keys.group(), groupId, sequenceId, number, operation, random);
+    return ConfidentialConfig.seal(key, groupId, sequenceId, number, operation, random);
   }
 }

@@ -30,7 +30,7 @@ import org.bftws.core.crypto.threshold.SchemeId;
  */
 public record SimOptions(long seed, int f, int clients, int requests, Byzantine byzantine, Randomness random,
     SchemeId scheme, boolean coinPerBatch, SimKeys keys, Authentication authentication, Ordering ordering,
-    int slowDelayTicks, Configuration configuration, boolean confidential, Restarts restarts) {
+    int slowDelayTicks, Configuration configuration, boolean confidential, Restarts restarts, boolean dkg) {
   /**
    * The slow replica's default delay: nine tenths of PBFT's view-change timeout ({@code
    * bftws.viewChangeTimeoutTicks}, 200 ticks by default, which the simulator keeps), so a slow primary's
@@ -146,7 +146,7 @@ public record SimOptions(long seed, int f, int clients, int requests, Byzantine 
       SchemeId scheme, boolean coinPerBatch, SimKeys keys, Authentication authentication, Ordering ordering,
       int slowDelayTicks, Configuration configuration) {
     this(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, keys, authentication, ordering,
-        slowDelayTicks, configuration, false, Restarts.PAUSE);
+        slowDelayTicks, configuration, false, Restarts.PAUSE, false);
   }
 
   public SimOptions(long seed, int f, int clients, int requests, Byzantine byzantine, Randomness random,
@@ -170,53 +170,62 @@ public record SimOptions(long seed, int f, int clients, int requests, Byzantine 
 
   public SimOptions withSeed(long s) {
     return new SimOptions(s, f, clients, requests, byzantine, random, scheme, coinPerBatch, keys, authentication,
-        ordering, slowDelayTicks, configuration, confidential, restarts);
+        ordering, slowDelayTicks, configuration, confidential, restarts, dkg);
   }
 
   /** The same run under another seed and nemesis. */
   public SimOptions with(long s, Byzantine b) {
     return new SimOptions(s, f, clients, requests, b, random, scheme, coinPerBatch, keys, authentication, ordering,
-        slowDelayTicks, configuration, confidential, restarts);
+        slowDelayTicks, configuration, confidential, restarts, dkg);
   }
 
   public SimOptions withRandom(Randomness r, SchemeId s, boolean perBatch) {
     return new SimOptions(seed, f, clients, requests, byzantine, r, s, perBatch, keys, authentication, ordering,
-        slowDelayTicks, configuration, confidential, restarts);
+        slowDelayTicks, configuration, confidential, restarts, dkg);
   }
 
   SimOptions withKeys(SimKeys k) {
     return new SimOptions(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, k, authentication,
-        ordering, slowDelayTicks, configuration, confidential, restarts);
+        ordering, slowDelayTicks, configuration, confidential, restarts, dkg);
   }
 
   public SimOptions withAuthentication(Authentication a) {
     return new SimOptions(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, keys, a, ordering,
-        slowDelayTicks, configuration, confidential, restarts);
+        slowDelayTicks, configuration, confidential, restarts, dkg);
   }
 
   public SimOptions withOrdering(Ordering e) {
     return new SimOptions(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, keys, authentication,
-        e, slowDelayTicks, configuration, confidential, restarts);
+        e, slowDelayTicks, configuration, confidential, restarts, dkg);
   }
 
   public SimOptions withConfiguration(Configuration c) {
     return new SimOptions(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, keys, authentication,
-        ordering, slowDelayTicks, c, confidential, restarts);
+        ordering, slowDelayTicks, c, confidential, restarts, dkg);
   }
 
   public SimOptions withSlowDelay(int ticks) {
     return new SimOptions(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, keys, authentication,
-        ordering, ticks, configuration, confidential, restarts);
+        ordering, ticks, configuration, confidential, restarts, dkg);
   }
 
   public SimOptions withConfidential(boolean c) {
     return new SimOptions(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, keys, authentication,
-        ordering, slowDelayTicks, configuration, c, restarts);
+        ordering, slowDelayTicks, configuration, c, restarts, dkg);
+  }
+
+  /**
+   * With {@code generate}: the group starts with its replicas' individual keys only and generates its coin's
+   * and TDH2 keys by the distributed key generation over its own ordering ({@code --keys dkg}, {@link SimDkg}).
+   */
+  public SimOptions withDkg(boolean generate) {
+    return new SimOptions(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, keys, authentication,
+        ordering, slowDelayTicks, configuration, confidential, restarts, generate);
   }
 
   public SimOptions withRestarts(Restarts r) {
     return new SimOptions(seed, f, clients, requests, byzantine, random, scheme, coinPerBatch, keys, authentication,
-        ordering, slowDelayTicks, configuration, confidential, r);
+        ordering, slowDelayTicks, configuration, confidential, r, dkg);
   }
 
   /**
@@ -240,10 +249,42 @@ public record SimOptions(long seed, int f, int clients, int requests, Byzantine 
     if (channel() && byzantine == Byzantine.ISOLATE) {
       throw new IllegalArgumentException("--byzantine isolate is PBFT's (a replica alone in a view change)");
     }
+    if (dkg) {
+      checkDkg();
+    } else if (byzantine == Byzantine.DEALER || byzantine == Byzantine.COLLUDERS) {
+      throw new IllegalArgumentException("--byzantine " + byzantine.label() + " is a dealer of the key generation:"
+          + " it needs --keys dkg");
+    }
     if (byzantine == Byzantine.MEMBER && (channel() || clients < MEMBERS)) {
       throw new IllegalArgumentException("--byzantine member needs PBFT and at least " + MEMBERS + " clients");
     }
     return this;
+  }
+
+  /** {@code --keys dkg}: what the distributed key generation cannot run with, naming the option. */
+  private void checkDkg() {
+    if (channel()) {
+      throw new IllegalArgumentException("--keys dkg needs --ordering pbft: the asynchronous and hybrid engines'"
+          + " binary agreement needs the coin whose key the DKG would make (the module likewise refuses"
+          + " bftws.keys.mode=dkg with bftws.ordering=async or hybrid)");
+    }
+    if (random != Randomness.CT) {
+      throw new IllegalArgumentException("--keys dkg generates the CT coin's key: it needs --random ct");
+    }
+    if (scheme != SchemeId.CKS && scheme != SchemeId.BLS) {
+      throw new IllegalArgumentException("--keys dkg makes cks or bls coins: --scheme " + scheme.label()
+          + " has no distributed key generation");
+    }
+    if (keys != null) {
+      throw new IllegalArgumentException("--keys dkg and --keys DIR: a group's keys are dealt or generated, not both");
+    }
+    if (configuration == Configuration.III) {
+      throw new IllegalArgumentException("--keys dkg needs --config I or II: " + SEPARATED_RANDOMNESS);
+    }
+    if (restarts != Restarts.PAUSE) {
+      throw new IllegalArgumentException("--keys dkg takes no --restarts " + restarts.label() + ": a replica restarted"
+          + " on its generated keys treats every seq of its journal as served by them (docs/status.md)");
+    }
   }
 
   /**
@@ -323,7 +364,7 @@ public record SimOptions(long seed, int f, int clients, int requests, Byzantine 
         + " --requests " + requests + " --byzantine " + byzantine.label()
         + (random == Randomness.NONE ? "" : " --random " + random.label())
         + (random != Randomness.CT ? "" : " --scheme " + scheme.label() + (coinPerBatch ? " --coin-per-batch" : ""))
-        + (keys == null ? "" : " --keys " + keys.dir())
+        + (keys == null ? "" : " --keys " + keys.dir()) + (dkg ? " --keys dkg" : "")
         + (authentication == Authentication.DEFAULT ? "" : " --authentication " + authentication.label())
         + (channel() ? " --ordering " + ordering.label() : "")
         + (configuration == Configuration.I ? "" : " --config " + configuration)

@@ -70,8 +70,13 @@ public final class Simulation {
   private final CoinConfig[] coinConfigs;
   /** Asynchronous ordering: each replica's share of the binary agreements' threshold coin (null for PBFT). */
   private final CoinConfig[] asyncCoins;
-  /** With {@code --confidential}: the group's TDH2 key and the clients' sealing (null otherwise). */
-  private final SealedOperations sealed;
+  /**
+   * With {@code --confidential}: the group's TDH2 key and the clients' sealing (null otherwise; with {@code --keys
+   * dkg} null until a correct replica's group.pub is certified, as a client fetches and checks it).
+   */
+  private SealedOperations sealed;
+  /** With {@code --keys dkg}: the distributed key generation over the group's ordering (null otherwise). */
+  final SimDkg dkg;
   final Network net;
   /** Asynchronous ordering: the scheduler's policy (null for PBFT). */
   private final AsyncAdversary adversary;
@@ -120,15 +125,15 @@ public final class Simulation {
     Checker.CoinOracle oracle = null;
     if (o.random() == SimOptions.Randomness.CT) {
       coinConfigs = new CoinConfig[n];
-      oracle = SimDealer.dealCoins(o, coinConfigs);
+      oracle = o.dkg() ? null : SimDealer.dealCoins(o, coinConfigs); // generated keys: S8's oracle comes later
     } else {
       coinConfigs = null;
     }
     // CT under asynchronous ordering: one dealt key tosses binary agreement's coins and the requests' (the
     // engine signs the two in separate domains), so the checker's oracle checks the random numbers (S8).
     asyncCoins = !o.channel() ? null : coinConfigs != null ? coinConfigs : SimDealer.dealAsyncCoins(o);
-    sealed = !o.confidential() ? null : new SealedOperations(o.seed(), ThresholdParams.forF(o.f()),
-        ("urn:bftws:sim-group-" + o.seed()).getBytes(StandardCharsets.US_ASCII));
+    sealed = !o.confidential() || o.dkg() ? null : new SealedOperations(o.seed(), ThresholdParams.forF(o.f()),
+        groupId());
     replicated = o.byzantine() != Byzantine.MEMBER ? ReplicatedClients.none()
         : ReplicatedClients.of(List.of(List.of(o.n(), o.n() + 1, o.n() + 2, o.n() + 3)));
     checker = new Checker(oracle);
@@ -139,6 +144,12 @@ public final class Simulation {
       drawn = drawn.with(i, o.keys().replicas().get(i).signingKey());
     }
     Map<Integer, Ed25519PublicKeyParameters> keys = drawn.publicKeys();
+    dkg = o.dkg() ? new SimDkg(this, drawn, groupId()) : null;
+    if (dkg != null) {
+      dkg.submitterKeys(keys);
+      checker.keyGen(new KeyGenChecks(groupId(), o.coinPerBatch(), dkg::reserved, o.confidential(),
+          checker::violation));
+    }
     signers.putAll(drawn.signers());
     // Configuration III: the execution nodes' keys come from the seed alone (the schedule stays the seed's).
     for (int id : cfg.executionNodes()) {
@@ -157,6 +168,9 @@ public final class Simulation {
       checker.agreement(new Checker.BaOracle(n, o.f(), o.random() == SimOptions.Randomness.BA_HARDENED, verifier));
     }
     Set<Integer> byz = chooseByzantine();
+    if (dkg != null) {
+      dkg.byzantine(byz, new Random(o.seed() ^ 0x4465616c6572L));
+    }
     if (!o.channel()) {
       Set<Integer> correct = new HashSet<>();
       for (int i = 0; i < n; i++) {
@@ -170,7 +184,9 @@ public final class Simulation {
     // The hybrid engine switches on ticks: its runs always tick (without them a silent leader is never left).
     ticks = !o.async() || new Random(o.seed() ^ 0x7469636bL).nextInt(3) != 0;
     // Amnesia needs state transfer, which a stalled tick triggers: none in the asynchronous runs without ticks.
-    int amnesiaBudget = !ticks || o.byzantine() == Byzantine.OVER_THRESHOLD ? 0
+    // --keys dkg: a replica restarted without its disk has lost its share, which nothing recovers yet (docs/status.md)
+    int amnesiaBudget = !ticks || o.byzantine() == Byzantine.OVER_THRESHOLD || o.byzantine() == Byzantine.COLLUDERS
+        || o.dkg() ? 0
         : o.byzantine() == Byzantine.NONE || o.byzantine() == Byzantine.CLIENT || o.byzantine() == Byzantine.SLOW
         || o.byzantine() == Byzantine.ISOLATE ? o.f() : o.f() - 1;
     faults = steadyDelay > 0 ? Faults.steady(steadyDelay) : Faults.draw(rng, o, amnesiaBudget);
@@ -190,6 +206,11 @@ public final class Simulation {
       replicas[i].insists = b && o.byzantine() == Byzantine.FLAGGING;
     }
     nodes.addAll(List.of(replicas));
+    for (ReplicaNode node : dkg == null ? new ReplicaNode[0] : replicas) {
+      for (Instance in : node.instances) {
+        dkg.begin(node, in);
+      }
+    }
     executors = separated() ? executionNodes(twins) : new ReplicaNode[0];
     nodes.addAll(List.of(executors));
     twinAmnesiaAt = o.byzantine() == Byzantine.TWINS && rng.nextBoolean() ? rng.nextInt((int) faults.healAt) : -1;
@@ -277,7 +298,8 @@ public final class Simulation {
     switch (o.byzantine()) {
       case TWINS, MUTATE, SILENT, EQUIVOCATE -> byz.add(rng.nextInt(o.n()));
       case FLAGGING -> byz.add(0); // the first primary, colluding with the flagging client
-      case OVER_THRESHOLD -> {
+      case DEALER -> byz.add(rng.nextInt(o.n()));
+      case OVER_THRESHOLD, COLLUDERS -> {
         for (int i = 0; i <= o.f(); i++) {
           byz.add(i); // f+1 replicas, the first primary among them
         }
@@ -301,11 +323,17 @@ public final class Simulation {
           .operations(operations()).build();
       return sealed == null ? r : r.confidentialOperations(sealed.replica(id));
     }
-    Replica r = Replica.builder(cfg, id, signers.get(id), verifier)
-        .randomness(randomness(id).withOperations(operations())).macs(macs == null ? null : macs[id]).build()
-        .replicatedClients(replicated);
+    Replica.Builder b = Replica.builder(cfg, id, signers.get(id), verifier)
+        .randomness(randomness(id).withOperations(operations())).macs(macs == null ? null : macs[id]);
+    if (dkg != null) {
+      b.changingKeys(); // the generated keys come by Engine.installKeys, at the seq that completed them
+    }
+    Replica r = b.build().replicatedClients(replicated);
     if (o.journaled()) {
       r.journaled();
+    }
+    if (dkg != null) {
+      return o.confidential() ? r.confidentialOperationsAwaitingKeys(SealedOperations.OPERATIONS) : r;
     }
     return sealed == null ? r : r.confidentialOperations(sealed.replica(id));
   }
@@ -336,7 +364,7 @@ public final class Simulation {
   private RandomnessConfig randomness(int id) {
     return switch (o.random()) {
       case NONE -> RandomnessConfig.none();
-      case CT -> RandomnessConfig.ct(coinConfigs[id]);
+      case CT -> dkg != null ? RandomnessConfig.ctAwaitingKeys() : RandomnessConfig.ct(coinConfigs[id]);
       case BA -> RandomnessConfig.ba(entropy(id));
       case BA_HARDENED -> RandomnessConfig.baHardened(entropy(id));
     };
@@ -354,6 +382,16 @@ public final class Simulation {
   private long healedSum;
   private long healedCount;
 
+  /** The group id bound into its coins and ciphertexts (CT's coin message, TDH2's label). */
+  private byte[] groupId() {
+    return ("urn:bftws:sim-group-" + o.seed()).getBytes(StandardCharsets.US_ASCII);
+  }
+
+  /** Whether the run is over: the clients are done and, with {@code --keys dkg}, the key generation too. */
+  private boolean finished() {
+    return allDone() && (dkg == null || dkg.doneAtCorrectReplicas());
+  }
+
   public static SimResult run(SimOptions o) {
     return new Simulation(o).run();
   }
@@ -368,7 +406,7 @@ public final class Simulation {
 
   public SimResult run() {
     long end = faults.healAt + LIVENESS_BOUND;
-    while (time < end && !allDone()) {
+    while (time < end && !finished()) {
       step();
       issueRequests();
       if (livenessViolated()) {
@@ -380,6 +418,9 @@ public final class Simulation {
     }
     if (allDone() && checksCatchUp()) {
       catchUp();
+    }
+    if (dkg != null) {
+      dkg.finish();
     }
     checker.finish();
     if (TRACE) {
@@ -393,7 +434,7 @@ public final class Simulation {
     for (ClientNode c : clients) {
       delivered += c.issued - (c.terminated ? 0 : c.core.outstanding()); // requests, not the terminate
     }
-    String described = adversary == null ? faults.describe() + describeExecutors()
+    String described = adversary == null ? faults.describe() + describeExecutors() + (dkg == null ? "" : dkg.describeRun())
         + (journalRestarts == 0 ? "" : " journal-restarts=" + journalRestarts + (o.restarts() == SimOptions.Restarts.FORGETFUL
         ? "(forgetful)" : ""))
         : faults.describe() + " adversary=" + adversary.describe() + " held=" + net.heldTotal()
@@ -459,13 +500,13 @@ public final class Simulation {
   private static String laggard(ReplicaNode[] replicas) {
     long furthest = 0;
     for (ReplicaNode node : replicas) {
-      if (!node.byzantine) {
+      if (node.judged()) {
         furthest = Math.max(furthest, node.instances.get(0).replica.lastExecuted());
       }
     }
     for (ReplicaNode node : replicas) {
       Engine e = node.instances.get(0).replica;
-      if (!node.byzantine && e.lastExecuted() < furthest) {
+      if (node.judged() && e.lastExecuted() < furthest) {
         return "replica " + node.id + " executed to " + e.lastExecuted() + ", the group to " + furthest;
       }
     }
@@ -511,6 +552,9 @@ public final class Simulation {
           for (Instance in : node.instances) {
             in.replica = newReplica(node.id);
             in.app = new HashChainApp();
+            if (dkg != null && !cfg.isExecutionNode(node.id)) {
+              dkg.begin(node, in); // everything lost: it replays the key generation's operations it is given
+            }
           }
           checker.amnesia(node.id);
         } else if (restartsFromJournal(node)) {
@@ -530,6 +574,9 @@ public final class Simulation {
           Instance in = node.instances.get(1);
           in.replica = newReplica(node.id);
           in.app = new HashChainApp();
+          if (dkg != null) {
+            dkg.begin(node, in);
+          }
         }
       }
     }
@@ -573,6 +620,9 @@ public final class Simulation {
       if (!node.crashed && ticks) {
         for (Instance in : node.instances) {
           try {
+            if (in.keyGen != null) {
+              dkg.tick(node, in);
+            }
             handle(node, in, in.replica.tick());
           } catch (RuntimeException e) {
             checker.violation("exception in replica " + node.id + ": " + e);
@@ -586,6 +636,10 @@ public final class Simulation {
   }
 
   private void issueRequests() {
+    if (dkg != null && sealed == null && o.confidential() && dkg.certifiedGroup() != null) {
+      // a client seals once it has fetched group.pub and checked its certificate (2f+1 replicas' signatures)
+      sealed = new SealedOperations(o.seed(), dkg.certifiedGroup().encryption(), groupId());
+    }
     for (ClientNode c : clients) {
       if (replicated.isMember(c.core.id())) {
         issueAsMember(c);
@@ -609,11 +663,11 @@ public final class Simulation {
           MarkedOperations.mark(op, randomized);
         }
         byte[] sent = op;
-        if (sealed != null) {
+        if (o.confidential()) {
           // SINTRA §2.6: about half the unrandomized requests are sealed (drawn only then); the checker knows
           // the plaintext, which is what every correct replica must execute (S3)
           SealedOperations.plain(op);
-          if (!randomized && rng.nextBoolean()) {
+          if (sealed != null && !randomized && rng.nextBoolean()) {
             sent = sealed.seal(c.core.sequenceId(), c.issued, op);
             checker.sealed(new Request(c.core.id(), c.core.sequenceId(), c.issued, false, sent), op);
           }
@@ -677,7 +731,7 @@ public final class Simulation {
   }
 
   void handle(ReplicaNode node, Instance in, Ready r) {
-    boolean correct = !node.byzantine;
+    boolean correct = node.judged();
     if (!r.persist.isEmpty()) { // on disk before the messages leave
       in.journal.addAll(r.persist);
       if (r.persist.stream().anyMatch(rec -> rec.type() == Journal.Type.STABLE)) {
@@ -716,20 +770,27 @@ public final class Simulation {
           checker.violation("S10 roles: replica " + node.id + ", which does not execute, executed seq "
               + ex.seq());
         }
-        if (!node.byzantine) {
+        if (in.keyGen != null && !node.byzantine && dkg.executedWithoutKeys(in, ex)) {
+          node.missedKeySwitch = true;
+        }
+        if (node.judged()) {
           checker.executed(node.id, ex);
         }
-        return in.app.execute(ex);
+        return in.keyGen != null ? dkg.execute(node, in, ex) : in.app.execute(ex);
       }
 
       @Override
       public byte[] state() {
-        return in.app.getState();
+        return in.keyGen != null ? dkg.state(in) : in.app.getState();
       }
 
       @Override
       public void install(byte[] state) {
-        in.app.setState(state);
+        if (in.keyGen != null) {
+          dkg.install(node, in, state);
+        } else {
+          in.app.setState(state);
+        }
       }
     };
   }

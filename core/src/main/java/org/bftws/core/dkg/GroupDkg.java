@@ -39,8 +39,18 @@ public final class GroupDkg {
   /** Largest operation accepted: a dealing at the largest n is about 100 KB; anything far above is refused. */
   public static final int MAX_OPERATION_BYTES = 1 << 20;
 
-  /** What the run gave this replica: the keys ({@code keys} null if its share is missing) and group.pub's text. */
-  public record Output(GroupKeys group, ReplicaKeys keys, String groupText) {}
+  /**
+   * What the run gave this replica: the keys ({@code keys} null if its share is missing), group.pub's text, and
+   * the qualified dealers QUAL (1..n) of the coin's run and of the TDH2 run, the same at every correct replica:
+   * what an auditor (the simulator's checker) needs to see that QUAL holds a correct dealer (GJKR's secrecy).
+   */
+  public record Output(GroupKeys group, ReplicaKeys keys, String groupText, List<Integer> coinQualified,
+      List<Integer> tdh2Qualified) {
+    public Output {
+      coinQualified = List.copyOf(coinQualified);
+      tdh2Qualified = List.copyOf(tdh2Qualified);
+    }
+  }
 
   /**
    * The operations to submit, the keys once (else null), the certificate text once 2f+1 replicas signed
@@ -143,7 +153,8 @@ public final class GroupDkg {
     if (keys == null) {
       faults.add("no share of its own from this run: this replica needs its share recovered");
     }
-    output = new Output(group, keys, groupText);
+    List<List<Integer>> qual = runs.qualified();
+    output = new Output(group, keys, groupText, qual.get(0), qual.get(1));
     // every correct replica computed the same group.pub: sign it for the certificate (2f+1 signatures)
     out.add(operation(CERTIFY, GroupCertificate.sign(me.signingKey(), groupText.getBytes(StandardCharsets.UTF_8))));
   }

@@ -68,6 +68,11 @@ final class KeyRuns {
         members.replicaKeys(), members.clientKeys());
   }
 
+  /** QUAL of the coin's run and of the TDH2 run, each in increasing order (once {@link #done}). */
+  java.util.List<java.util.List<Integer>> qualified() {
+    return java.util.List.of(coinResult.qualified(), tdh2Result.qualified());
+  }
+
   /** This replica's shares from both runs, or null if either run left it without one (once {@link #done}). */
   ReplicaKeys keys(ReplicaIdentity me) {
     return coinResult.share() == null || tdh2Result.share() == null ? null

@@ -124,6 +124,15 @@ public class GroupDkgTest {
         assertNotNull("replica " + i + " has no certificate", net.certificates[i]);
         assertEquals(net.certificates[1], net.certificates[i]);
         assertTrue(net.replicas.get(i - 1).certified());
+        assertEquals("QUAL of the coin's run at replica " + i, net.outputs[1].coinQualified(),
+            net.outputs[i].coinQualified());
+        assertEquals("QUAL of the TDH2 run at replica " + i, net.outputs[1].tdh2Qualified(),
+            net.outputs[i].tdh2Qualified());
+      }
+      // every dealer is correct here: QUAL is the first n - 2t = 2 qualified, in increasing order, within 1..4
+      for (List<Integer> qual : List.of(net.outputs[1].coinQualified(), net.outputs[1].tdh2Qualified())) {
+        assertTrue("QUAL " + qual, qual.size() >= 2 && qual.stream().allMatch(d -> d >= 1 && d <= 4)
+            && qual.equals(qual.stream().sorted().toList()));
       }
       GroupKeys group = net.outputs[1].group();
       assertEquals(scheme, group.scheme());
