@@ -28,8 +28,6 @@ public class HybridGroupTest {
     private static final int N = LaunchedGroup.N;
     private static final int F = (N - 1) / 3;
     private static final long WAIT_MS = 60_000;
-    /** The demo client's core node id: client-1.key after the n replicas. */
-    private static final int CLIENT = N;
     private static final String HYBRID = GroupLauncher.orderingParameters("hybrid");
     /** The slow leader's delay on every message: well under the default view-change timeout of 4 s. */
     private static final long SLOW_MILLIS = 1_500;
@@ -70,7 +68,7 @@ public class HybridGroupTest {
             assertEquals("the same coin at every replica that dealt", dealt.get(0).seen(), p.seen());
         }
         // epoch e's leader is replica e mod n; a fallback may already have moved the lane on: stop the current one
-        long epoch = group.manager(1).view();
+        long epoch = currentEpoch();
         int leader = (int) (epoch % N);
         group.stop(leader);
         for (int amount = 2; amount <= 8; amount++) {
@@ -90,11 +88,6 @@ public class HybridGroupTest {
             assertNull(m.failure());
         }
         assertEquals(counter, client.readCounter().value());
-        int answered = 0;
-        for (int r = 0; r < N; r++) {
-            answered += r != leader && group.manager(r).repliesSent(CLIENT) > 0 ? 1 : 0;
-        }
-        assertTrue("replies from " + answered + " replicas", answered >= F + 1);
     }
 
     /**
@@ -106,7 +99,7 @@ public class HybridGroupTest {
     public void aLeaderSlowUnderTheTimeoutIsReplacedWhileTheCallsGoOn() throws Exception {
         start();
         increment(1);
-        long epoch = group.manager(1).view();
+        long epoch = currentEpoch();
         int leader = (int) (epoch % N);
         BftwsRuntime.replica(group.replica(leader).context()).sender().delayEverySend(SLOW_MILLIS);
         for (int amount = 2; amount <= 6; amount++) {
@@ -118,6 +111,23 @@ public class HybridGroupTest {
             assertNull(m.failure());
         }
         assertEquals(counter, client.readCounter().value());
+    }
+
+    /**
+     * The epoch every replica is in once they agree, the group idle: its leader leads the next calls. The
+     * callers then wait for every running replica to go past it, which only a fallback does.
+     */
+    private long currentEpoch() throws InterruptedException {
+        await("the replicas in one epoch", () -> {
+            long first = group.manager(0).view();
+            for (int r = 1; r < N; r++) {
+                if (group.manager(r).view() != first) {
+                    return false;
+                }
+            }
+            return true;
+        });
+        return group.manager(0).view();
     }
 
     private void start() throws Exception {

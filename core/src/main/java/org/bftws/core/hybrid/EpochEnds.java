@@ -24,8 +24,10 @@ import org.bftws.core.message.hybrid.EpochEnd;
  * it as its own decision and resolves the fallback as the others did: the chain up to h*, the batch at h*+1,
  * the next epoch (docs/design/hybrid.md, "Catching up across epochs").
  *
- * <p>Bounds: the last {@link #KEPT} epochs' vectors are kept to answer; answers are counted for the one
- * epoch asked, one per sender. As {@link Blocks}, neither ASK nor END is kept for resending or remembered by
+ * <p>Bounds: the last {@link #KEPT} epochs' vectors are kept to answer, each peer at most once per
+ * retransmission interval (an END carries up to n batches, and ASKs cost a faulty peer nothing); answers are
+ * counted for the one epoch asked, one per sender. A replica more than {@link #KEPT} epochs behind is not
+ * brought back: a checkpoint does not carry the epoch (docs/design/hybrid.md). As {@link Blocks}, neither ASK nor END is kept for resending or remembered by
  * the context to drop copies ({@link Context#unremembered}): a stalled tick asks again with a new attempt.
  */
 final class EpochEnds extends Protocol {
@@ -49,6 +51,8 @@ final class EpochEnds extends Protocol {
   /** For the epoch asked: each sender's answer (its first), and the senders per value digest. */
   private final Map<Integer, byte[]> answers = new HashMap<>();
   private final Map<ByteBuffer, Set<Integer>> bySenders = new HashMap<>();
+  /** Peers answered in this retransmission interval: at most one END each, whatever a faulty one asks. */
+  private final Set<Integer> answeredNow = new HashSet<>();
 
   EpochEnds(Context ctx, Decided decided) {
     super(ctx, PID);
@@ -62,7 +66,7 @@ final class EpochEnds extends Protocol {
     while (ended.size() > KEPT) {
       ended.pollFirstEntry();
     }
-    if (epoch >= asking) {
+    if (asking >= 0 && epoch >= asking) {
       stopAsking();
     }
   }
@@ -80,6 +84,11 @@ final class EpochEnds extends Protocol {
         reply(peer, Type.ASK, ask);
       }
     }
+  }
+
+  /** A new retransmission interval: each peer may be answered once more. */
+  void newInterval() {
+    answeredNow.clear();
   }
 
   private void stopAsking() {
@@ -102,7 +111,7 @@ final class EpochEnds extends Protocol {
     switch (AsyncKind.of(Type.class, type, "hybrid epoch ends")) {
       case ASK -> {
         byte[] value = ended.get(m.epoch());
-        if (value != null) {
+        if (value != null && answeredNow.add(sender)) { // an END carries up to n batches: once per interval
           reply(sender, Type.END, new EpochEnd(m.epoch(), m.attempt(), value).encode());
         }
       }

@@ -235,6 +235,7 @@ public final class HybridReplica implements Engine {
     if (now - lastRetransmit >= cfg.get(GroupConfig.RETRANSMIT_INTERVAL)) {
       lastRetransmit = now;
       ctx.newInterval();
+      ends.newInterval();
       boolean stalled = lastDelivered == deliveredAtLastRetransmit;
       deliveredAtLastRetransmit = lastDelivered;
       boolean forPeer = epoch.peerSwitched() && resendsForPeers < RESENDS_FOR_PEERS;
@@ -418,7 +419,8 @@ public final class HybridReplica implements Engine {
     try {
       vector = FallbackVector.decode(value, n, cfg.get(GroupConfig.MAX_BATCH_SIZE));
     } catch (DecodeException e) {
-      return; // f+1 replicas sent it, so a correct one did: not reached with at most f faulty
+      throw new IllegalStateException("replica " + id + ": f+1 replicas sent an end of epoch " + number
+          + " that is no vector: more than f faulty replicas", e);
     }
     fallback = new Fallback(epoch, vector, value, Digests.sha256(value));
     dirty = true;
@@ -497,6 +499,8 @@ public final class HybridReplica implements Engine {
    * it), so it never executes by ordering and fetches the checkpoint instead.
    */
   private boolean stuckBelowStable() {
+    // Coins.ready and Decryptions.ready are false for a discarded seq only while keys never change, as here
+    // (changing keys are refused by the builder): with them, a discarded key epoch would read as ready.
     Delivery next = delivered.peek();
     return next != null && !execution.paused() && next.seq() <= checkpoints.stableSeq() && !ready(next);
   }

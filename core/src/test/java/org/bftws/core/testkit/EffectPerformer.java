@@ -15,7 +15,8 @@ import org.bftws.core.message.Request;
  * The engine-level harnesses' one way to perform an engine's effects (docs/design/testing.md, "Engine-level
  * harnesses"): in the order the engine emitted them, each against the node's {@link Service}, and what the
  * engine answers (a {@link Ready} for the results, the captured state or the read-only result) goes to {@code
- * then}, which routes its messages and performs its effects in turn, after the effects emitted before them. What a harness records or falsifies
+ * then}, which routes its messages and performs its effects in turn, after the effects emitted before them
+ * (one engine instance per node while its effects are performed: a restart builds a new one afterwards). What a harness records or falsifies
  * (executions, lying nodes) lives in its {@link Service}; how it measures its calls into the engine (the
  * benches' CPU clock) in its {@link Calls}.
  */
