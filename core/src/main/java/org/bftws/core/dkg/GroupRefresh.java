@@ -203,7 +203,7 @@ public final class GroupRefresh {
     }
     if (votes.size() == members.f() + 1) {
       // f+1 replicas asked for this epoch: at least one correct one did. Everyone starts here, in the sequence.
-      startRuns(DkgConfig.Mode.REFRESH);
+      startRuns(DkgConfig.Mode.REFRESH, true);
     }
   }
 
@@ -211,14 +211,20 @@ public final class GroupRefresh {
     if (running() || submitter < 1 || submitter > members.n() || !recovered.add(submitter)) {
       return; // one recovery per replica between two voted refreshes: its ask again starts nothing
     }
-    startRuns(DkgConfig.Mode.RESHARE);
+    startRuns(DkgConfig.Mode.RESHARE, true);
   }
 
-  private void startRuns(DkgConfig.Mode mode) {
+  /**
+   * Starts the coin's and the TDH2 key's runs. {@code deals}: this replica deals from its share (a run it
+   * resumes from a checkpoint it takes part in as a receiver only: the polynomial it dealt before it stopped is
+   * gone, and one drawn afresh would not match its ordered commitments, so it could justify nothing with it).
+   */
+  private void startRuns(DkgConfig.Mode mode, boolean deals) {
     recovery = mode == DkgConfig.Mode.RESHARE;
     log.clear();
-    runs = new KeyRuns(Dkg.create(config(current.threshold(), mode), member(mine == null ? null : mine.share()), random),
-        Dkg.create(config(current.encryption(), mode), member(mine == null ? null : mine.decryption()), random));
+    runs = new KeyRuns(Dkg.create(config(current.threshold(), mode), member(mine == null ? null : mine.share(), deals),
+        random), Dkg.create(config(current.encryption(), mode), member(mine == null ? null : mine.decryption(), deals),
+        random));
     started = true;
     wrap(COIN, runs.startCoin());
     wrap(TDH2, runs.startTdh2());
@@ -265,7 +271,7 @@ public final class GroupRefresh {
     g.recovered.addAll(c.recovered());
     g.begin();
     if (c.run() != RefreshCheckpoint.Run.NONE) {
-      g.startRuns(c.run() == RefreshCheckpoint.Run.RECOVERY ? DkgConfig.Mode.RESHARE : DkgConfig.Mode.REFRESH);
+      g.startRuns(c.run() == RefreshCheckpoint.Run.RECOVERY ? DkgConfig.Mode.RESHARE : DkgConfig.Mode.REFRESH, false);
       for (RefreshCheckpoint.Logged l : c.log()) {
         g.deliver(l.submitter(), l.operation());
       }
@@ -284,8 +290,8 @@ public final class GroupRefresh {
         key);
   }
 
-  private Dkg.Member member(KeyShare share) {
-    return new Dkg.Member(share == null ? 0 : me.index(), me.index(), me.encryptionSecret(), share);
+  private Dkg.Member member(KeyShare share, boolean deals) {
+    return new Dkg.Member(share == null || !deals ? 0 : me.index(), me.index(), me.encryptionSecret(), share);
   }
 
   /** The session id of refresh {@code epoch} of {@code key}: bound into every encryption and proof of that run. */

@@ -358,14 +358,16 @@ public final class KeyRefresh implements KeyRefreshMBean {
         if (!onDisk) {
             write(mine, out.group(), seq);
         }
+        boolean recovered = askedNanos != 0;
+        if (recovered) { // before the epoch is reported: who waits for the epoch may read the time
+            lastRecoveryMillis = (System.nanoTime() - askedNanos) / 1_000_000;
+            askedNanos = 0;
+        }
         if (m != null) {
             m.installKeys(DkgBootstrap.keySet(config, keys, declared, out.group(), mine));
             installedEpoch = epoch;
         }
-        boolean recovered = askedNanos != 0;
         if (recovered) {
-            lastRecoveryMillis = (System.nanoTime() - askedNanos) / 1_000_000;
-            askedNanos = 0;
             LOG.info("bftws replica {}: recovered its share: keys of epoch {} {} ms after it asked, the redistribution"
                     + " over {} ordered operations ({} bytes) in {} ms; they serve the requests ordered after seq {}",
                     config.replicaId(), epoch, lastRecoveryMillis, operations, operationBytes, lastMillis, seq);
