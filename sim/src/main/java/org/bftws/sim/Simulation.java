@@ -17,7 +17,6 @@ import org.bftws.core.crypto.Ed25519;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.Verifier;
 import org.bftws.core.crypto.threshold.ThresholdParams;
-import org.bftws.core.message.Kind;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.SequenceOwner;
 import org.bftws.core.message.Signed;
@@ -98,6 +97,7 @@ public final class Simulation {
   final int isolated;
   /** MEMBER: the replicated client of clients 0..3 (ids n..n+3), else none. */
   private final ReplicatedClients replicated;
+  private final ByzantineClients byzantineClients = new ByzantineClients(this);
   long time;
   /** Twins only: when one copy restarts empty (-1: never in this seed). */
   private final long twinAmnesiaAt;
@@ -642,7 +642,7 @@ public final class Simulation {
     }
     for (ClientNode c : clients) {
       if (replicated.isMember(c.core.id())) {
-        issueAsMember(c);
+        byzantineClients.issueAsMember(c, replicated);
         continue;
       }
       if (!c.byzantine && !c.terminated && c.issued == c.quota && c.core.outstanding() == 0 && time >= c.nextAt) {
@@ -682,52 +682,6 @@ public final class Simulation {
         }
       }
     }
-  }
-
-  /**
-   * MEMBER: a member issues under number k the request every member issues under k (drawn from the seed
-   * and k alone, so the members agree as a middle tier's replicas executing the same total order do), after
-   * its reply to k−1 and its own think time; the Byzantine member (3) an altered one, as soon as any correct
-   * member issued k−1, so that its copy of k goes out first. A correct member ends the shared sequence after
-   * its last reply, as the others do: the terminate too is ordered once two members sent it.
-   */
-  private void issueAsMember(ClientNode c) {
-    if (c.byzantine) {
-      int ahead = 0;
-      for (ClientNode m : clients) {
-        ahead = replicated.isMember(m.core.id()) && !m.byzantine ? Math.max(ahead, m.issued) : ahead;
-      }
-      if (c.issued < c.quota && c.issued <= ahead) {
-        c.issued++;
-        byte[] altered = memberOperation(c.issued);
-        altered[0] ^= 0x5a;
-        handleClient(c, c.core.invokeNumbered(c.issued, altered, false)); // never issued: S3 flags its execution
-      }
-      return;
-    }
-    if (!c.terminated && c.issued == c.quota && c.core.outstanding() == 0 && time >= c.nextAt) {
-      c.terminated = true;
-      c.issuedAt = time;
-      checker.issued(Request.terminate(c.core.id(), c.core.sequenceId()));
-      handleClient(c, c.core.terminate());
-    } else if (c.core.outstanding() == 0 && c.issued < c.quota && time >= c.nextAt) {
-      c.issued++;
-      c.issuedAt = time;
-      byte[] op = memberOperation(c.issued);
-      checker.issued(new Request(c.core.id(), c.core.sequenceId(), c.issued, false, op));
-      handleClient(c, c.core.invokeNumbered(c.issued, op, false));
-    }
-  }
-
-  /** MEMBER: the operation every correct member issues under message number k. */
-  private byte[] memberOperation(long k) {
-    Random r = new Random(o.seed() * 0x9E3779B97F4A7C15L + k);
-    byte[] op = new byte[8 + r.nextInt(24)];
-    r.nextBytes(op);
-    if (o.random() != SimOptions.Randomness.NONE) {
-      return MarkedOperations.mark(op, false);
-    }
-    return op;
   }
 
   void handle(ReplicaNode node, Instance in, Ready r) {
@@ -798,7 +752,7 @@ public final class Simulation {
   void handleClient(ClientNode c, Ready r) {
     for (Ready.Outbound m : r.messages) {
       if (c.byzantine && o.byzantine() == Byzantine.CLIENT) {
-        equivocate(c, m.bytes());
+        byzantineClients.equivocate(c, m.bytes());
       } else {
         for (int to = 0; to < o.n(); to++) {
           link(c.core.id(), -1, to, m.bytes());
@@ -822,39 +776,6 @@ public final class Simulation {
           checker.delivered(d.request(), d.result(), d.random());
         }
       }
-    }
-  }
-
-  /**
-   * A Byzantine client: the same (sequence, number) with a different operation for odd replicas; and, signed
-   * with its own key, a request on the sequence of a correct client whose id names it, which must never run.
-   */
-  private void equivocate(ClientNode c, byte[] bytes) {
-    Signed s = Signed.decode(bytes);
-    Request q = Request.decode(s.body());
-    hijack(c, q);
-    byte[] other = q.operation().clone();
-    other[0] ^= 0x5a;
-    Request q2 = new Request(q.client(), q.sequenceId(), q.messageNumber(), q.randomized(), other);
-    checker.issued(q);
-    checker.issued(q2);
-    byte[] alt = Signed.sign(Kind.REQUEST, q.client(), q2.encode(), signers.get(q.client())).encode();
-    for (int to = 0; to < o.n(); to++) {
-      link(c.core.id(), -1, to, to % 2 == 0 ? bytes : alt);
-    }
-  }
-
-  /** Not {@link Checker#issued}: S3 flags it if any replica executes it. */
-  private void hijack(ClientNode c, Request own) {
-    ClientNode victim = clients[rng.nextInt(clients.length)];
-    String sequence = victim.core.sequenceId();
-    if (victim == c || SequenceOwner.of(sequence) == SequenceOwner.UNBOUND) {
-      return;
-    }
-    Request q = new Request(c.core.id(), sequence, victim.delivered + 1L, false, own.operation());
-    byte[] forged = Signed.sign(Kind.REQUEST, q.client(), q.encode(), signers.get(q.client())).encode();
-    for (int to = 0; to < o.n(); to++) {
-      link(c.core.id(), -1, to, forged);
     }
   }
 

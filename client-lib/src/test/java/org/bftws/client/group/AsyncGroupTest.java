@@ -36,10 +36,6 @@ public class AsyncGroupTest {
     private static final String ASYNC = GroupLauncher.orderingParameters("async");
     /** The restarted replica must catch up before the counter's increments reach this amount. */
     private static final int MAX_AMOUNT = 60;
-    /** Checkpoint every 4 rounds, window 8, quick retransmission: a replica down for a dozen calls falls behind. */
-    private static final String FAST = GroupLauncher.param("bftws.checkpointInterval", "4")
-            + GroupLauncher.param("bftws.logWindow", "8") + GroupLauncher.param("bftws.retransmitTicks", "5")
-            + GroupLauncher.param("bftws.clientRetransmitTicks", "25");
 
     private final TemporaryFolder tmp = new TemporaryFolder();
     private final LaunchedGroup group = new LaunchedGroup(tmp);
@@ -181,7 +177,7 @@ public class AsyncGroupTest {
     }
 
     private void start() throws Exception {
-        group.parameters(ASYNC + FAST).clientParameters(ASYNC).start();
+        group.parameters(ASYNC + LaunchedGroup.FAST_CHECKPOINTS).clientParameters(ASYNC).start();
         for (int r = 0; r < N; r++) {
             List<Event> log = new CopyOnWriteArrayList<>();
             group.manager(r).addEventListener((e, t) -> log.add(e));

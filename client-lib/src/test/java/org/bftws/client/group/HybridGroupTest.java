@@ -31,9 +31,6 @@ public class HybridGroupTest {
     private static final String HYBRID = GroupLauncher.orderingParameters("hybrid");
     /** The slow leader's delay on every message: well under the default view-change timeout of 4 s. */
     private static final long SLOW_MILLIS = 1_500;
-    private static final String FAST = GroupLauncher.param("bftws.checkpointInterval", "4")
-            + GroupLauncher.param("bftws.logWindow", "8") + GroupLauncher.param("bftws.retransmitTicks", "5")
-            + GroupLauncher.param("bftws.clientRetransmitTicks", "25");
 
     private final TemporaryFolder tmp = new TemporaryFolder();
     private final LaunchedGroup group = new LaunchedGroup(tmp);
@@ -131,7 +128,7 @@ public class HybridGroupTest {
     }
 
     private void start() throws Exception {
-        group.parameters(HYBRID + FAST).clientParameters(HYBRID).start();
+        group.parameters(HYBRID + LaunchedGroup.FAST_CHECKPOINTS).clientParameters(HYBRID).start();
         client = group.client("client");
     }
 

@@ -34,6 +34,13 @@ import org.junit.rules.TemporaryFolder;
  */
 public final class LaunchedGroup extends ExternalResource {
     public static final int N = 4;
+    /**
+     * Checkpoint every 4 batches, window 8, quick retransmission (replicas and client): a replica down for a dozen
+     * calls falls behind and catches up by state transfer within a test.
+     */
+    public static final String FAST_CHECKPOINTS = GroupLauncher.param("bftws.checkpointInterval", "4")
+            + GroupLauncher.param("bftws.logWindow", "8") + GroupLauncher.param("bftws.retransmitTicks", "5")
+            + GroupLauncher.param("bftws.clientRetransmitTicks", "25");
     /** Configuration III's execution nodes beside the N replicas: 2f+1, ids N..N+2f. */
     public static final int EXECUTION_NODES = 2 * ((N - 1) / 3) + 1;
 

@@ -7,7 +7,6 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -70,10 +69,6 @@ public final class HybridReplica implements Engine {
   private static final byte[] TAG = "BFT-WS/1 hybrid checkpoint".getBytes(StandardCharsets.US_ASCII);
   private static final Set<Kind> PEER_KINDS = Set.of(Kind.CHECKPOINT, Kind.FETCH_STATE, Kind.STATE, Kind.COIN_SHARE,
       Kind.DECRYPTION_SHARE);
-  /** Fallback costs averaged by the slow-leader rule. */
-  private static final int COSTS_KEPT = 4;
-  /** The smallest switch budget in ticks: one tick could end an epoch between two messages of a good leader. */
-  static final int MIN_BUDGET = 2;
   /**
    * Stalled intervals in which an idle replica resends its epoch's messages because a peer switched alone: that
    * peer may have lost the commits the others delivered on, and its own resent copies are dropped unseen.
@@ -117,7 +112,7 @@ public final class HybridReplica implements Engine {
   private long lastProgress;
   private long switchedAt = -1;
   private int resendsForPeers;
-  private final ArrayDeque<Long> fallbackCosts = new ArrayDeque<>();
+  private final SlowLeaderRule slowLeader;
   private long fallbacks;
   private boolean dirty;
   private Ready out = new Ready();
@@ -181,6 +176,7 @@ public final class HybridReplica implements Engine {
     this.cfg = cfg;
     this.id = id;
     this.n = cfg.n();
+    this.slowLeader = new SlowLeaderRule(cfg.get(GroupConfig.VIEW_CHANGE_TIMEOUT));
     this.ctx = new Context(n, cfg.f(), id, signer, verifier, coin);
     this.requests = new ClientRequests(cfg, id, signer, verifier, operations);
     this.intake = new RequestIntake(requests, verifier, pending);
@@ -258,20 +254,9 @@ public final class HybridReplica implements Engine {
     return flush();
   }
 
-  /**
-   * The slow-leader rule (Aardvark's regular view changes: the throughput recently achieved, here measured
-   * against the fallback): a fast lane may take no longer per delivery than this replica's recent fallbacks
-   * took, and never longer than the view-change timeout. Before any fallback ran the budget is the smallest,
-   * {@link #MIN_BUDGET}: with the timeout instead, a first leader slow just under it would never be replaced,
-   * and no fallback would ever be measured. So a group learns what the fallback costs by running one early,
-   * at most once needlessly.
-   */
+  /** The switch budget of the slow-leader rule ({@link SlowLeaderRule}). */
   long budget() {
-    if (fallbackCosts.isEmpty()) {
-      return MIN_BUDGET;
-    }
-    long mean = fallbackCosts.stream().mapToLong(Long::longValue).sum() / fallbackCosts.size();
-    return Math.max(MIN_BUDGET, Math.min(cfg.get(GroupConfig.VIEW_CHANGE_TIMEOUT), mean));
+    return slowLeader.budget();
   }
 
   private Long oldestWanted() {
@@ -382,15 +367,12 @@ public final class HybridReplica implements Engine {
     }
     long fallbackSeq = top.high() + 1;
     if (fallbackSeq > lastDelivered) {
-      deliver(fallbackSeq, number, digest, switchRequests(fallback.vector()));
+      deliver(fallbackSeq, number, digest, fallback.vector().requests());
     } else if (fallbackSeq == lastDelivered) {
       lastDigest = digest; // the checkpoint ends at this batch: its digest is the agreement's
     }
     if (switchedAt >= 0) {
-      fallbackCosts.add(now - switchedAt);
-      if (fallbackCosts.size() > COSTS_KEPT) {
-        fallbackCosts.poll();
-      }
+      slowLeader.fallbackTook(now - switchedAt);
     }
     fallbacks++;
     decisions.clear();
@@ -424,20 +406,6 @@ public final class HybridReplica implements Engine {
     }
     fallback = new Fallback(epoch, vector, value, Digests.sha256(value));
     dirty = true;
-  }
-
-  /** The SWITCHes' requests, each once, in the vector's order: the batch at h*+1. */
-  private static List<byte[]> switchRequests(FallbackVector vector) {
-    Set<String> seen = new LinkedHashSet<>();
-    List<byte[]> batch = new ArrayList<>();
-    for (LaneSwitch sw : vector.switches()) {
-      for (byte[] p : sw.batch()) {
-        if (seen.add(Digests.hex(Digests.sha256(p), 32))) {
-          batch.add(p);
-        }
-      }
-    }
-    return batch;
   }
 
   /** A batch delivered at seq: final. Reported, its coins released, queued for execution. */

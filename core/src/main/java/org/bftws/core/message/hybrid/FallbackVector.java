@@ -1,9 +1,12 @@
 package org.bftws.core.message.hybrid;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.bftws.core.codec.ByteReader;
 import org.bftws.core.codec.ByteWriter;
+import org.bftws.core.crypto.Digests;
 
 /**
  * What a replica proposes to the fallback's multi-valued agreement: n−f SWITCHes of the epoch from distinct
@@ -13,6 +16,20 @@ import org.bftws.core.codec.ByteWriter;
 public record FallbackVector(List<LaneSwitch> switches) {
   public FallbackVector {
     switches = List.copyOf(switches);
+  }
+
+  /** The SWITCHes' requests, each once (by digest), in the vector's order: the fallback's batch at h*+1. */
+  public List<byte[]> requests() {
+    Set<String> seen = new HashSet<>();
+    List<byte[]> batch = new ArrayList<>();
+    for (LaneSwitch sw : switches) {
+      for (byte[] p : sw.batch()) {
+        if (seen.add(Digests.hex(Digests.sha256(p), Digests.LENGTH))) {
+          batch.add(p);
+        }
+      }
+    }
+    return batch;
   }
 
   public byte[] encode() {
