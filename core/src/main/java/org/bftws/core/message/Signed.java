@@ -1,6 +1,7 @@
 package org.bftws.core.message;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import org.bftws.core.codec.ByteReader;
 import org.bftws.core.codec.ByteWriter;
 import org.bftws.core.crypto.Digests;
@@ -75,6 +76,16 @@ public final class Signed {
     return encoded;
   }
 
+  /**
+   * Byte-identical to {@code other}: same kind, sender, body and signature. A replica may skip the signature
+   * check of an envelope only when it is this to one it verified: an equal signature alone is not enough, for a
+   * faulty relay can keep a request's id and signature and change its body.
+   */
+  public boolean sameAs(Signed other) {
+    return other != null && kind == other.kind && sender == other.sender && Arrays.equals(body, other.body)
+        && Arrays.equals(signature, other.signature);
+  }
+
   public byte[] digest() {
     return Digests.sha256(encode());
   }
@@ -101,7 +112,7 @@ public final class Signed {
     int end = bytes.length - r.remaining();
     s.authenticator = r.bytes();
     r.end();
-    s.encoded = java.util.Arrays.copyOf(bytes, end);
+    s.encoded = Arrays.copyOf(bytes, end);
     return s;
   }
 

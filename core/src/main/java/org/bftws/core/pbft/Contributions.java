@@ -417,7 +417,7 @@ final class Contributions {
 
   private static boolean isHeld(Map<Integer, Signed> held, Signed m) {
     Signed h = held.get(m.sender());
-    return h != null && Arrays.equals(h.signature(), m.signature()) && Arrays.equals(h.body(), m.body());
+    return m.sameAs(h);
   }
 
   /** S_R is fixed: plain BA combines now; hardened reveals our value if our commitment is in the set. */

@@ -177,7 +177,7 @@ final class NormalCase {
     } catch (DecodeException e) {
       // invalidInBatch names it
     }
-    return known != null && known.stream().anyMatch(k -> Arrays.equals(k.signature(), q.signature()));
+    return known != null && known.stream().anyMatch(q::sameAs);
   }
 
   /** Record an accepted (or, at the primary, sent) pre-prepare and send our prepare. */

@@ -1,6 +1,5 @@
 package org.bftws.core.replication;
 
-import java.util.Arrays;
 import java.util.Map;
 import java.util.function.Function;
 import org.bftws.core.codec.DecodeException;
@@ -43,7 +42,7 @@ public final class RequestIntake {
       sink.evidence(s.sender(), "malformed REQUEST: " + e.getMessage());
       return null;
     }
-    if (pending.containsKey(q.id()) && Arrays.equals(pending.get(q.id()).signature(), s.signature())) {
+    if (s.sameAs(pending.get(q.id()))) {
       return null; // a retransmission of a request held already
     }
     if (!s.verify(verifier)) {
@@ -77,7 +76,7 @@ public final class RequestIntake {
     } catch (DecodeException e) {
       return false;
     }
-    return requests.invalidInBatch(q, known != null && Arrays.equals(known.signature(), q.signature())) == null;
+    return requests.invalidInBatch(q, q.sameAs(known)) == null;
   }
 
   /**

@@ -4,6 +4,7 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -117,6 +118,32 @@ public class HybridReplicaTest {
     for (int i = 1; i < 4; i++) {
       assertEquals(2, g.executed.get(i).size());
       assertTrue(g.replica(i).fallbacks() >= 1);
+    }
+  }
+
+  // Reference: Castro-Liskov §4.2 (backups verify the requests), SINTRA §2.5 (external validity). A faulty
+  // leader that keeps a held request's id and signature and changes its operation is refused, not ordered
+  // with the signature check skipped (found by the simulator's mutate nemesis).
+  @Test
+  public void aLeaderRelabellingAHeldRequestIsRefused() {
+    HybridGroup g = group(Set.of(0));
+    Request a = g.request(0);
+    g.run();
+    Signed sa = g.signed(a);
+    Request altered = new Request(a.client(), a.sequenceId(), a.messageNumber(), false,
+        "altered".getBytes(StandardCharsets.UTF_8));
+    Signed relabelled = Signed.of(sa.kind(), sa.sender(), altered.encode(), sa.signature());
+    LaneBatch forged = new LaneBatch(1, new byte[32], List.of(relabelled.encode()));
+    for (int i = 1; i < 4; i++) {
+      g.forge(0, i, HybridReplica.ROOT.child(0).child(1), Epoch.Type.PROPOSE.code(), forged.encode());
+    }
+    g.await(() -> g.executedEverywhere(a), 10 * TIMEOUT);
+    g.assertAgreement();
+    for (int i = 1; i < 4; i++) {
+      final int at = i;
+      assertTrue(g.evidence.get(at).stream().anyMatch(e -> e.node() == 0 && e.what().contains("invalid request")));
+      assertTrue(g.executed.get(at).stream().noneMatch(q -> new String(q.operation(),
+          StandardCharsets.UTF_8).equals("altered")));
     }
   }
 

@@ -129,6 +129,24 @@ public class NormalCaseTest {
     assertTrue(c.eventsOf(1, Event.PrePrepared.class).isEmpty());
   }
 
+  // Reference: §4.2 — the backup verifies the requests. One it holds verified already skips the check only
+  // if byte-identical: a faulty primary that keeps a held request's id and signature and changes its
+  // operation is refused (found by the simulator's mutate nemesis).
+  @Test
+  public void heldRequestsSignatureOnAnotherOperationIsRefused() {
+    Cluster c = new Cluster(1);
+    c.drop = m -> true;
+    Signed real = signedRequest(c, 1, "real");
+    c.handle(1, c.replicas[1].receive(real.encode()));
+    Request altered = new Request(c.n, "urn:uuid:client-0", 1, false, "altered".getBytes(StandardCharsets.UTF_8));
+    Signed relabelled = Signed.of(Kind.REQUEST, c.n, altered.encode(), real.signature());
+    Signed pp = Signed.sign(Kind.PRE_PREPARE, 0, PrePrepare.of(0, 1, List.of(relabelled)).encode(),
+        c.signers.get(0));
+    c.handle(1, c.replicas[1].receive(pp.encode()));
+    assertTrue(hasEvidence(c, 1, 0, "did not sign"));
+    assertTrue(c.eventsOf(1, Event.PrePrepared.class).isEmpty());
+  }
+
   // Reference: §4 — messages are authenticated: a bad signature is evidence, never a crash.
   @Test
   public void garbageAndBadSignaturesAreEvidenceNotExceptions() {
