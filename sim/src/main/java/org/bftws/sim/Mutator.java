@@ -20,6 +20,7 @@ import org.bftws.core.message.OrderedBatch;
 import org.bftws.core.message.PpUpdate;
 import org.bftws.core.message.PrePrepare;
 import org.bftws.core.message.ReplyBundle;
+import org.bftws.core.message.Request;
 import org.bftws.core.message.ReplyCertificate;
 import org.bftws.core.message.Signed;
 import org.bftws.core.message.StateTransfer;
@@ -153,6 +154,24 @@ final class Mutator {
     return b;
   }
 
+  /**
+   * The batch with one request's operation changed under its client's id and signature: backups that hold the
+   * real request must check the signature again rather than trust the copy they verified (§4.2).
+   */
+  private List<Signed> relabelled(List<Signed> requests) {
+    List<Signed> batch = new ArrayList<>(requests);
+    int i = rng.nextInt(batch.size());
+    Signed q = batch.get(i);
+    try {
+      Request r = Request.decode(q.body());
+      Request other = new Request(r.client(), r.sequenceId(), r.messageNumber(), r.randomized(), randomDigest());
+      batch.set(i, Signed.of(q.kind(), q.sender(), other.encode(), q.signature()));
+    } catch (DecodeException notARequest) {
+      // left as it is
+    }
+    return batch;
+  }
+
   private long nudge(long v) {
     return v + (rng.nextBoolean() ? 1 : -1);
   }
@@ -171,6 +190,9 @@ final class Mutator {
           List<Signed> batch = new ArrayList<>(p.requests());
           batch.add(flagged.get());
           return PrePrepare.of(p.view(), p.seq(), batch).withRandomness(p.randomness()).encode();
+        }
+        if (!p.requests().isEmpty() && rng.nextInt(4) == 0) {
+          return PrePrepare.of(p.view(), p.seq(), relabelled(p.requests())).withRandomness(p.randomness()).encode();
         }
         return switch (rng.nextInt(3)) {
           case 0 -> PrePrepare.of(nudge(p.view()), p.seq(), p.requests()).withRandomness(p.randomness()).encode();
