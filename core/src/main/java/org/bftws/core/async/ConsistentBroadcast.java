@@ -138,10 +138,12 @@ public final class ConsistentBroadcast extends Protocol {
   }
 
   /** SINTRA §3.2 {@code send}: only the designated sender, exactly once. */
-  public void send(byte[] payload) {
+  public void send(byte[] value) {
     if (ctx.id() != sender || sent != null) {
       throw new IllegalStateException("replica " + ctx.id() + " may not send in " + pid);
     }
+    byte[] promised = promisedPayload(Type.SEND, new byte[0]); // restarted: what it sent before the crash
+    byte[] payload = promised != null ? promised : value;
     sent = payload;
     held = payload;
     heldDigest = Digests.sha256(payload);
@@ -196,6 +198,12 @@ public final class ConsistentBroadcast extends Protocol {
       fetching = true;
       multicast(Type.FETCH, wantedDigest);
     }
+  }
+
+  /** SEND, the signature SHARE and the sender's FINAL: one each per instance (SINTRA §2.2 echo broadcast). */
+  @Override
+  protected byte[] slot(AsyncKind type, byte[] payload) {
+    return type == Type.SEND || type == Type.SHARE || type == Type.FINAL ? new byte[0] : null;
   }
 
   @Override
