@@ -77,7 +77,8 @@ import org.bftws.core.engine.Ready;
  * executes once each valid one opened from k verified shares, and invalid ones are skipped alike everywhere.
  *
  * <p>Idle catch-up ({@link RoundStatus}): a replica stalled outside any open round tells its peers, a few
- * times after its last progress, the last round it delivered; a peer ahead answers with what it sent in
+ * times after its last progress and for as long as it buffers messages of later rounds, the last round it
+ * delivered; a peer ahead answers with what it sent in
  * the next round (the stalled ticks' checkpoint votes bring it to the stable checkpoint), so a replica that returns to a quiet group reaches the
  * group's last delivered round without waiting for a new request.
  *
@@ -136,7 +137,10 @@ public final class AsyncReplica implements Engine {
   private boolean journaled;
   private Ready out = new Ready();
 
-  /** Status asks a stalled replica sends after its last progress, one per retransmission interval. */
+  /**
+   * Status asks a stalled replica sends after its last progress, one per retransmission interval (more while
+   * it buffers messages of rounds it has not reached).
+   */
   static final int STATUS_ASKS = 3;
 
   /** An asynchronous replica's builder: {@link Builder#coin} is required, the rest has defaults. */
@@ -317,7 +321,9 @@ public final class AsyncReplica implements Engine {
       status.newInterval();
       if (stalled && ctx.takingPart()) {
         merge(ctx.retransmit());
-      } else if (stalled && asksSinceProgress < STATUS_ASKS) {
+      } else if (stalled && (asksSinceProgress < STATUS_ASKS || ctx.router().buffered() > 0)) {
+        // a few times after its last progress, and for as long as it holds messages of rounds it has not
+        // reached: it is behind, and answers to its asks may have been lost
         asksSinceProgress++;
         merge(ctx.input(() -> status.ask(channel.deliveredRound())));
       }
