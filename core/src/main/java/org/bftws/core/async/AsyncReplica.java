@@ -63,7 +63,8 @@ import org.bftws.core.engine.Ready;
  * ones can deliver a round with a third one's help and need it again in the next round, while it lost the
  * end of the first. Retransmission decides nothing: the resent bytes are the same signed messages, so
  * neither safety nor the order depends on ticks. Memory: the resend log holds the rounds above the stable
- * checkpoint, at most {@code bftws.logWindow} of them; an idle group resends nothing.
+ * checkpoint, at most {@code bftws.logWindow} of them; an idle group resends no round (its status asks,
+ * below, stop after {@link #STATUS_ASKS}).
  *
  * <p>Randomized requests (CT algorithm, integrity paper §5, {@link Coins}, as PBFT's): a delivered round is
  * final, so on delivery this replica releases its threshold-coin shares, one per randomized request on
