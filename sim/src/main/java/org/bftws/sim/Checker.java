@@ -163,7 +163,8 @@ final class Checker {
   }
 
   /**
-   * S11's subjects: PBFT replicas that are correct and keep their memory (restarted from a journal at most).
+   * S11's subjects: PBFT replicas (and asynchronous ones in runs with journal restarts) that are correct and keep
+   * their memory (restarted from a journal at most).
    * An amnesiac may sign what contradicts its first incarnation, and counts among the f faulty.
    */
   private final Set<Integer> remembering = new HashSet<>();
@@ -175,6 +176,18 @@ final class Checker {
   /** Evidence texts of the correct replicas that name two conflicting messages of one sender for one seq. */
   private static final List<String> CONTRADICTIONS =
       List.of("equivocation: two pre-prepares", "double prepare", "double commit", "two contributions");
+  /**
+   * The asynchronous engine's, after the instance id of the channel's round ({@code abc/r...: }): two
+   * different SENDs, ECHOs or READYs of a broadcast, two different votes of a binary agreement, a second
+   * multi-valued agreement vote or round proposal (SINTRA §2.2-2.5).
+   */
+  private static final List<String> ASYNC_CONTRADICTIONS =
+      List.of(": two different ", ": second vote in round ", ": second proposal in round ");
+
+  private static boolean contradiction(String what) {
+    return CONTRADICTIONS.stream().anyMatch(what::startsWith)
+        || what.startsWith("abc/") && ASYNC_CONTRADICTIONS.stream().anyMatch(what::contains);
+  }
 
   /** A replica restarted without its state: a new incarnation, tracked afresh for S2. */
   void amnesia(int replica) {
@@ -242,7 +255,7 @@ final class Checker {
       viewChanges++;
     } else if (e instanceof Event.Evidence ev) {
       evidence++;
-      if (remembering.contains(ev.node()) && CONTRADICTIONS.stream().anyMatch(ev.what()::startsWith)) {
+      if (remembering.contains(ev.node()) && contradiction(ev.what())) {
         violation("S11 votes: replica " + replica + " caught correct replica " + ev.node() + " contradicting itself: "
             + ev.what());
       }

@@ -171,7 +171,7 @@ public final class Simulation {
     if (dkg != null) {
       dkg.byzantine(byz, new Random(o.seed() ^ 0x4465616c6572L));
     }
-    if (!o.channel()) {
+    if (!o.channel() || o.journaled()) {
       Set<Integer> correct = new HashSet<>();
       for (int i = 0; i < n; i++) {
         if (!byz.contains(i)) {
@@ -316,6 +316,9 @@ public final class Simulation {
     if (o.async()) {
       AsyncReplica r = AsyncReplica.builder(cfg, id, signers.get(id), verifier).coin(asyncCoins[id])
           .operations(operations()).build();
+      if (o.journaled()) {
+        r.journaled();
+      }
       return sealed == null ? r : r.confidentialOperations(sealed.replica(id));
     }
     if (o.ordering() == SimOptions.Ordering.HYBRID) {
@@ -434,11 +437,12 @@ public final class Simulation {
     for (ClientNode c : clients) {
       delivered += c.issued - (c.terminated ? 0 : c.core.outstanding()); // requests, not the terminate
     }
+    String restarts = journalRestarts == 0 ? "" : " journal-restarts=" + journalRestarts
+        + (o.restarts() == SimOptions.Restarts.FORGETFUL ? "(forgetful)" : "");
     String described = adversary == null ? faults.describe() + describeExecutors() + (dkg == null ? "" : dkg.describeRun())
-        + (journalRestarts == 0 ? "" : " journal-restarts=" + journalRestarts + (o.restarts() == SimOptions.Restarts.FORGETFUL
-        ? "(forgetful)" : ""))
+        + restarts
         : faults.describe() + " adversary=" + adversary.describe() + " held=" + net.heldTotal()
-        + (ticks ? " ticks" : " no-ticks");
+        + (ticks ? " ticks" : " no-ticks") + restarts;
     return new SimResult(o, described, checker.violations(), checker.committedRequests, delivered,
         checker.viewChanges, checker.stateTransfers, checker.evidence, checker.refused, checker.randomsChecked, time,
         new SimResult.Traffic(routing.messagesSent(), routing.ppUpdatesSent(), latencyCount == 0 ? 0 : (double) latencySum / latencyCount,
@@ -582,14 +586,19 @@ public final class Simulation {
     }
   }
 
-  /** With {@code --restarts journal|forgetful}: a correct PBFT replica's crash is a kill and a restart from its journal. */
+  /**
+   * With {@code --restarts journal|forgetful}: a correct PBFT or asynchronous replica's crash is a kill and a
+   * restart from its journal.
+   */
   private boolean restartsFromJournal(ReplicaNode node) {
-    return o.journaled() && !node.byzantine && node.instances.size() == 1 && !cfg.isExecutionNode(node.id);
+    // Without ticks (the asynchronous engine's SINTRA runs) nothing resends what the restarted replica had
+    // received, so its crashes stay pauses, as amnesia is not drawn there.
+    return ticks && o.journaled() && !node.byzantine && node.instances.size() == 1 && !cfg.isExecutionNode(node.id);
   }
 
   /**
    * Kill -9 and restart with state (TOCS 2002 §4.3): a fresh replica and an empty service, rebuilt from the
-   * journal by {@code Replica.recover} (the stable checkpoint reinstalled by its InstallState effect). The
+   * journal by {@code Engine.recover} (the stable checkpoint reinstalled by its InstallState effect). The
    * replica stays correct: the checker only learns that it executes again from its checkpoint. The forgetful
    * control loses its signed and prepared records first.
    */
@@ -598,7 +607,7 @@ public final class Simulation {
       in.journal = new ArrayList<>(in.journal.stream()
           .filter(r -> r.type() == Journal.Type.STABLE || r.type() == Journal.Type.VIEW).toList());
     }
-    Replica fresh = (Replica) newReplica(node.id);
+    Engine fresh = newReplica(node.id);
     in.replica = fresh;
     in.app = new HashChainApp();
     journalRestarts++;

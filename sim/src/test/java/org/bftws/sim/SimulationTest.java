@@ -216,6 +216,40 @@ public class SimulationTest {
     assertTrue("no forgetful restart was caught contradicting itself", caught >= 1);
   }
 
+  /** The nemeses of the asynchronous journal runs (`--byzantine none,silent,mutate,client`), by seed mod 4. */
+  private static final List<Byzantine> ASYNC_RESTART_NEMESES = List.of(Byzantine.NONE, Byzantine.SILENT,
+      Byzantine.MUTATE, Byzantine.CLIENT);
+
+  // The asynchronous engine's journal (docs/journal.md): a correct replica's crash in a run with ticks is a
+  // kill and a restart from its journal; S1-S11 and L1 hold, and some seeds do restart (seeds 1..50: 11).
+  @Test
+  public void asyncJournalRestartsKeepEveryInvariant() throws Exception {
+    List<SimOptions> runs = new ArrayList<>();
+    for (long seed = 1; seed <= 16; seed++) {
+      Byzantine b = ASYNC_RESTART_NEMESES.get((int) (seed % ASYNC_RESTART_NEMESES.size()));
+      runs.add(async(seed, 40, b).withRestarts(SimOptions.Restarts.JOURNAL));
+    }
+    int restarted = 0;
+    for (SimResult r : runAll(runs)) {
+      assertTrue(r.report(false) + "\n  replay: " + r.options().replay(), r.ok());
+      restarted += r.faults().contains("journal-restarts=") ? 1 : 0;
+    }
+    assertTrue("only " + restarted + " runs restarted a replica from its journal", restarted >= 2);
+  }
+
+  // Its control: restarted without the committing messages of its journal, a replica is caught signing a
+  // second round proposal or broadcast SEND (S11) on seeds 11, 14, 35 and 41 of `--restarts forgetful`.
+  @Test
+  public void asyncForgetfulRestartsAreCaught() throws Exception {
+    List<SimOptions> runs = new ArrayList<>();
+    for (long seed : new long[] {11, 14, 35, 41}) {
+      Byzantine b = ASYNC_RESTART_NEMESES.get((int) (seed % ASYNC_RESTART_NEMESES.size()));
+      runs.add(async(seed, 40, b).withRestarts(SimOptions.Restarts.FORGETFUL));
+    }
+    long caught = runAll(runs).stream().filter(r -> r.violations().stream().anyMatch(v -> v.startsWith("S11"))).count();
+    assertTrue("only " + caught + " of 4 forgetful restarts caught contradicting themselves", caught >= 2);
+  }
+
   // N1 (docs/design/testing.md): with f+1 Byzantine replicas the checker must report violations, or it is blind.
   @Test
   public void negativeControlOverThresholdIsCaught() throws Exception {

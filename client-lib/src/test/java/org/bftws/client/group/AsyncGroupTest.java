@@ -1,6 +1,7 @@
 package org.bftws.client.group;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 
@@ -11,6 +12,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;
 
 import org.bftws.core.engine.Event;
+import org.bftws.module.order.JournalRecovery;
 import org.bftws.module.order.ReplicaSnapshot;
 import org.bftws.module.order.TotalOrderManager;
 import org.bftws.module.testing.Conditions;
@@ -143,6 +145,57 @@ public class AsyncGroupTest {
         // It executed none of the first 20 increments, yet computes the group's values: it got the state.
         assertTrue("its values are the group's: " + computed + " vs " + voted, voted.containsAll(computed));
         assertEquals("its last value is the group's", last, (long) computed.get(computed.size() - 1));
+        assertNull(restarted.failure());
+        assertEquals(counter, client.readCounter().value());
+    }
+
+    /**
+     * Restart with state under async (docs/journal.md): with a journal in each replica's data directory, a
+     * replica stopped after a checkpoint and started again on its directory recovers from its journal at that
+     * checkpoint, reaches the others' last executed request while no call is made (their newer checkpoint by
+     * state transfer, the rounds above it through its status asks), and then
+     * counts: with another replica stopped, the calls still need it (n − f = 3 of 4).
+     */
+    @Test
+    public void aReplicaRestartedOnItsDataDirectoryRecoversCatchesUpIdleAndCounts() throws Exception {
+        group.journaled("os");
+        start();
+        for (int amount = 1; amount <= 10; amount++) {
+            increment(amount);
+        }
+        int backup = N - 1;
+        await("every replica executed the last increment and has a stable checkpoint", () -> {
+            for (int r = 0; r < N; r++) {
+                TotalOrderManager m = group.manager(r);
+                if (m.lastExecuted() != group.manager(0).lastExecuted() || m.stableCheckpoint() < 8) {
+                    return false;
+                }
+            }
+            return true;
+        });
+        assertNull("started on an empty data directory, it recovered nothing",
+                group.manager(backup).recoveredFromJournal());
+        group.stop(backup);
+        for (int amount = 11; amount <= 13; amount++) {
+            increment(amount); // ordered by the other three while it is down, past their next checkpoint
+        }
+        CounterGroupTest.ValueProbe probe = CounterGroupTest.ValueProbe.on(group.start(backup, "restarted"));
+        TotalOrderManager restarted = group.manager(backup);
+        JournalRecovery recovery = restarted.recoveredFromJournal();
+        assertNotNull("it recovered from its journal", recovery);
+        assertTrue("at a stable checkpoint: " + recovery, recovery.stableCheckpoint() >= 8);
+        await("it reaches the others' last executed request with no call made",
+                () -> restarted.lastExecuted() == group.manager(0).lastExecuted());
+        group.stop(0);
+        List<Long> voted = new ArrayList<>();
+        for (int amount = 14; amount <= 16; amount++) {
+            voted.add(increment(amount)); // replicas 1, 2 and the restarted 3: each call needs it
+        }
+        long last = voted.get(voted.size() - 1);
+        await("the restarted replica executed the last increment", () -> probe.values().contains(last));
+        List<Long> computed = probe.values();
+        assertEquals("its values for the calls after its restart", voted,
+                computed.subList(computed.size() - voted.size(), computed.size()));
         assertNull(restarted.failure());
         assertEquals(counter, client.readCounter().value());
     }

@@ -2,6 +2,7 @@ package org.bftws.core.async;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,6 +27,7 @@ import org.bftws.core.engine.Effect;
 import org.bftws.core.engine.Engine;
 import org.bftws.core.engine.ChannelInbox;
 import org.bftws.core.engine.Event;
+import org.bftws.core.engine.Journal;
 import org.bftws.core.engine.KeySet;
 import org.bftws.core.replication.RandomizedOperations;
 import org.bftws.core.replication.RequestIntake;
@@ -61,7 +63,8 @@ import org.bftws.core.engine.Ready;
  * ones can deliver a round with a third one's help and need it again in the next round, while it lost the
  * end of the first. Retransmission decides nothing: the resent bytes are the same signed messages, so
  * neither safety nor the order depends on ticks. Memory: the resend log holds the rounds above the stable
- * checkpoint, at most {@code bftws.logWindow} of them; an idle group resends nothing.
+ * checkpoint, at most {@code bftws.logWindow} of them; an idle group resends no round (its status asks,
+ * below, stop after {@link #STATUS_ASKS}).
  *
  * <p>Randomized requests (CT algorithm, integrity paper §5, {@link Coins}, as PBFT's): a delivered round is
  * final, so on delivery this replica releases its threshold-coin shares, one per randomized request on
@@ -74,8 +77,19 @@ import org.bftws.core.engine.Ready;
  * delivered round's TDH2 ciphertexts are checked and this replica releases its decryption shares; the round
  * executes once each valid one opened from k verified shares, and invalid ones are skipped alike everywhere.
  *
- * <p>It keeps no journal ({@code engine.Journal}): its {@link Ready#persist} stays empty, and a restarted one
- * starts empty and catches up by state transfer, counted among the f faulty.
+ * <p>Idle catch-up ({@link RoundStatus}): a replica stalled outside any open round tells its peers, a few
+ * times after its last progress and for as long as it buffers messages of later rounds, the last round it
+ * delivered; a peer ahead answers with what it sent in
+ * the next round (the stalled ticks' checkpoint votes bring it to the stable checkpoint), so a replica that returns to a quiet group reaches the
+ * group's last delivered round without waiting for a new request.
+ *
+ * <p>Journal ({@link #journaled}, {@link #recover}; docs/journal.md): the stable checkpoint whose parts it
+ * holds, and every message that commits it in a slot of a protocol instance ({@link Protocol#slot}: its
+ * proposals, echoes and readies, signature shares, votes, coin shares and decisions) above that checkpoint.
+ * Restarted, it reinstalls the checkpoint and sends in each journaled slot only what it sent there before,
+ * so it is the same correct replica, not one of the f faulty; what the group delivered meanwhile it gets by
+ * ordering, the status asks, or state transfer. Without a journal a restarted one starts empty and catches
+ * up by state transfer, counted among the f faulty.
  */
 public final class AsyncReplica implements Engine {
   /** The channel's protocol id. */
@@ -118,7 +132,17 @@ public final class AsyncReplica implements Engine {
   private long deliveredAtLastRetransmit = -1;
   /** The stable checkpoint this replica last fetched because a round it fetches is settled by it. */
   private long fetchedSettled;
+  /** Status asks since the last round delivered or state installed ({@link RoundStatus}). */
+  private int asksSinceProgress;
+  private final RoundStatus status;
+  private boolean journaled;
   private Ready out = new Ready();
+
+  /**
+   * Status asks a stalled replica sends after its last progress, one per retransmission interval (more while
+   * it buffers messages of rounds it has not reached).
+   */
+  static final int STATUS_ASKS = 3;
 
   /** An asynchronous replica's builder: {@link Builder#coin} is required, the rest has defaults. */
   public static Builder builder(GroupConfig cfg, int id, Signer signer, Verifier verifier) {
@@ -196,6 +220,64 @@ public final class AsyncReplica implements Engine {
     merge(ctx.input(() -> made[0] = new AtomicBroadcast(ctx, CHANNEL, cfg.get(GroupConfig.MAX_BATCH_SIZE),
         this::validPayload, this::wanted, this::onDelivered, peer -> checkpoints.relayProof(peer))));
     this.channel = made[0];
+    RoundStatus[] st = new RoundStatus[1];
+    merge(ctx.input(() -> st[0] = ctx.router().register(new RoundStatus(ctx, this::behind))));
+    this.status = st[0];
+  }
+
+  /**
+   * Makes this replica emit {@link Journal} records in {@link Ready#persist}: its stable checkpoint
+   * ({@link Journal.Type#STABLE}, as PBFT's) and its committing messages ({@link Journal.Type#SIGNED}, seq:
+   * the channel round they belong to); before the first step. Compacted as PBFT's ({@link Journal#compact}).
+   */
+  public AsyncReplica journaled() {
+    journaled = true;
+    checkpoints.journaled();
+    ctx.journaled(AsyncReplica::roundOf);
+    return this;
+  }
+
+  /** The channel round an instance belongs to ({@code abc/r/...}); 0 for one outside the rounds. */
+  static long roundOf(Pid pid) {
+    List<String> segments = pid.segments();
+    if (segments.size() < 2 || !segments.get(0).equals(CHANNEL.segments().get(0))) {
+      return 0;
+    }
+    try {
+      return Long.parseLong(segments.get(1));
+    } catch (NumberFormatException e) {
+      return 0;
+    }
+  }
+
+  /**
+   * The first step of a journaled replica restarted with its journal: the stable checkpoint is installed as a
+   * state transfer installs one ({@link Effect.InstallState}), the channel goes on from the round after it,
+   * and the committing messages above it are sent again and held as promises ({@link Context#recover}).
+   *
+   * @throws IllegalArgumentException if the journal is damaged (a record that does not decode or check out,
+   *     or of a type this engine never writes)
+   */
+  @Override
+  public Ready recover(List<Journal.Record> records) {
+    if (!journaled || now != 0 || lastExecuted != 0 || channel.deliveredRound() != 0) {
+      throw new IllegalStateException("recover() is the first step of a fresh, journaled replica");
+    }
+    Journal.Record stable = null;
+    List<byte[]> signed = new ArrayList<>();
+    for (Journal.Record r : Journal.compact(records)) {
+      switch (r.type()) {
+        case STABLE -> stable = r;
+        case SIGNED -> signed.add(r.body());
+        default -> throw new IllegalArgumentException("journal: a " + r.type() + " record, which an asynchronous "
+            + "replica never writes");
+      }
+    }
+    if (stable != null) {
+      checkpoints.restore(stable.body());
+    }
+    merge(ctx.input(() -> ctx.recover(signed)));
+    return flush();
   }
 
   /**
@@ -237,8 +319,14 @@ public final class AsyncReplica implements Engine {
       ctx.newInterval();
       boolean stalled = channel.deliveredRound() == deliveredAtLastRetransmit;
       deliveredAtLastRetransmit = channel.deliveredRound();
+      status.newInterval();
       if (stalled && ctx.takingPart()) {
         merge(ctx.retransmit());
+      } else if (stalled && (asksSinceProgress < STATUS_ASKS || ctx.router().buffered() > 0)) {
+        // a few times after its last progress, and for as long as it holds messages of rounds it has not
+        // reached: it is behind, and answers to its asks may have been lost
+        asksSinceProgress++;
+        merge(ctx.input(() -> status.ask(channel.deliveredRound())));
       }
       if (stalled) {
         coins.retransmit();
@@ -299,6 +387,7 @@ public final class AsyncReplica implements Engine {
     List<Signed> batch = batch(d); // valid: external validity held
     out.events.add(new Event.Committed(0, d.round(), d.digest(), batch));
     delivered.add(d);
+    asksSinceProgress = 0;
     for (Signed q : batch) {
       Request r = Request.decode(q.body());
       deliveredAhead.merge(r.sequenceId(), r.messageNumber(), Math::max);
@@ -374,6 +463,19 @@ public final class AsyncReplica implements Engine {
     }
   }
 
+  /**
+   * A peer's status ask: it delivered only up to {@code round}. If this replica delivered the next round and
+   * still keeps it (above its stable checkpoint), the peer gets what this replica sent in it, as a laggard's
+   * resent copy would be answered ({@link Context#resendTo}). A round the stable checkpoint settled is not
+   * answered: the stalled ticks' checkpoint votes and proof ({@link Checkpoints#retransmit}) bring the peer
+   * to the checkpoint by state transfer.
+   */
+  private void behind(int peer, long round) {
+    if (checkpoints.stableSeq() <= round && channel.deliveredRound() > round) {
+      merge(ctx.resendTo(peer, CHANNEL.child(round + 1)));
+    }
+  }
+
   /** CHECKPOINT, FETCH-STATE, STATE or COIN-SHARE from a peer replica: PBFT's handling. */
   private void onPeer(Signed s) {
     switch (s.kind()) {
@@ -420,6 +522,7 @@ public final class AsyncReplica implements Engine {
       decryptions.settled(seq);
       delivered.clear();
       deliveredAhead.clear();
+      asksSinceProgress = 0;
       pending.values().removeIf(q -> !requests.wouldRun(Request.decode(q.body())));
     }
 
@@ -480,6 +583,7 @@ public final class AsyncReplica implements Engine {
     out.messages.addAll(r.messages);
     out.events.addAll(r.events);
     out.effects.addAll(r.effects);
+    out.persist.addAll(r.persist);
   }
 
   private void evidence(int node, String what) {
@@ -540,6 +644,16 @@ public final class AsyncReplica implements Engine {
   @Override
   public int logSize() {
     return buffered();
+  }
+
+  /** Promised slots held since a restart from the journal ({@link Context#recover}). */
+  public int promises() {
+    return ctx.promises();
+  }
+
+  /** Times an instance wanted to send something other than its promise in a promised slot. */
+  public long promisesKept() {
+    return ctx.promisesKept();
   }
 
   /** Envelopes kept for retransmission (those of the instances open here). */

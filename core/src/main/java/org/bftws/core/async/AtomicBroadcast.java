@@ -463,6 +463,12 @@ public final class AtomicBroadcast {
           .map(e -> new AbcFetchBatch.Wanted(e.party(), e.digest())).toList()).encode());
     }
 
+    /** This party's one signed PROPOSAL for the round (SINTRA §2.5); fetches and answers commit it to nothing. */
+    @Override
+    protected byte[] slot(AsyncKind type, byte[] payload) {
+      return type == Type.PROPOSAL ? new byte[0] : null;
+    }
+
     @Override
     protected void onMessage(int from, int type, byte[] body) {
       switch (AsyncKind.of(Type.class, type, "atomic broadcast")) {

@@ -201,6 +201,15 @@ public final class BinaryAgreement extends Protocol {
     advance();
   }
 
+  /**
+   * One pre-processing vote per instance; per round one pre-vote, one main-vote, one coin share, and the
+   * decision (CKS 2005 §3; SINTRA §2.3): their encodings begin with the round.
+   */
+  @Override
+  protected byte[] slot(AsyncKind type, byte[] payload) {
+    return type == Type.PRE_PROCESS ? new byte[0] : leading(payload, Long.BYTES);
+  }
+
   @Override
   protected void onMessage(int from, int type, byte[] body) {
     if (decision != null) {

@@ -71,6 +71,8 @@ public final class ConsistentBroadcast extends Protocol {
   private final Consumer<Delivery> deliver;
   /** At the sender: the payload sent, its bound digest and the valid shares so far. */
   private byte[] sent;
+  /** At the sender: its SEND went out in this run (a payload adopted from the journal may precede it). */
+  private boolean sendSent;
   private byte[] sentMessage;
   private final Map<Integer, byte[]> shares = new HashMap<>();
   private boolean sentFinal;
@@ -138,15 +140,39 @@ public final class ConsistentBroadcast extends Protocol {
   }
 
   /** SINTRA §3.2 {@code send}: only the designated sender, exactly once. */
-  public void send(byte[] payload) {
-    if (ctx.id() != sender || sent != null) {
+  public void send(byte[] value) {
+    if (ctx.id() != sender || sendSent) {
       throw new IllegalStateException("replica " + ctx.id() + " may not send in " + pid);
     }
+    sendSent = true;
+    if (!adoptPromise()) {
+      adopt(value);
+    }
+    multicast(Type.SEND, sent);
+  }
+
+  private void adopt(byte[] payload) {
     sent = payload;
     held = payload;
     heldDigest = Digests.sha256(payload);
     sentMessage = pid.bind(PURPOSE, heldDigest);
-    multicast(Type.SEND, payload);
+  }
+
+  /**
+   * Restarted from its journal, the sender takes the payload it sent before the crash as its own ({@link
+   * Context#recover}), before it sends it again: the peers that got it then answer with their shares of it,
+   * which may come first.
+   */
+  private boolean adoptPromise() {
+    if (sent != null) {
+      return true;
+    }
+    byte[] promised = promisedPayload(Type.SEND, new byte[0]);
+    if (promised == null) {
+      return false;
+    }
+    adopt(promised);
+    return true;
   }
 
   /**
@@ -198,6 +224,12 @@ public final class ConsistentBroadcast extends Protocol {
     }
   }
 
+  /** SEND, the signature SHARE and the sender's FINAL: one each per instance (SINTRA §2.2 echo broadcast). */
+  @Override
+  protected byte[] slot(AsyncKind type, byte[] payload) {
+    return type == Type.SEND || type == Type.SHARE || type == Type.FINAL ? new byte[0] : null;
+  }
+
   @Override
   protected void onMessage(int from, int type, byte[] body) {
     switch (AsyncKind.of(Type.class, type, "consistent broadcast")) {
@@ -244,7 +276,7 @@ public final class ConsistentBroadcast extends Protocol {
   }
 
   private void onShare(int from, byte[] share) {
-    if (ctx.id() != sender || sent == null) {
+    if (ctx.id() != sender || !adoptPromise()) {
       evidence(from, "SHARE to a party that did not send in this instance");
       return;
     }

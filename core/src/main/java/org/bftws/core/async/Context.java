@@ -3,12 +3,16 @@ package org.bftws.core.async;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.ToLongFunction;
+import org.bftws.core.codec.ByteReader;
+import org.bftws.core.codec.ByteWriter;
 import org.bftws.core.codec.DecodeException;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.Verifier;
@@ -17,6 +21,7 @@ import org.bftws.core.message.Signed;
 import org.bftws.core.replication.CoinConfig;
 import org.bftws.core.engine.Envelopes;
 import org.bftws.core.engine.Event;
+import org.bftws.core.engine.Journal;
 import org.bftws.core.engine.Ready;
 
 /**
@@ -38,6 +43,14 @@ import org.bftws.core.engine.Ready;
  * kept after the instance closes here, since a peer may still be in it, until the engine lets it go
  * ({@link #forgetSent}: the channel's rounds at its stable checkpoint); what was received is forgotten as
  * the router closes instances.
+ *
+ * <p>Journal (restart with state, docs/journal.md "The asynchronous engine"). A journaled context ({@link
+ * #journaled}) records each message that commits this replica ({@link Protocol#slot}) in a {@link
+ * Journal.Type#SIGNED} record of the step that sends it, so the embedding holds it before it leaves. Restarted,
+ * {@link #recover} holds those messages as <em>promises</em>: a sender's own broadcast starts from its promised
+ * payload ({@link Protocol#promisedPayload}), and whatever an instance of the new run sends in a promised slot, what leaves (and what this replica counts of its own) is the promised
+ * message, so it never says in a slot something other than what it said there before the crash (SINTRA §2: a
+ * party that did would be corrupted).
  */
 public final class Context {
   private final int n;
@@ -62,7 +75,22 @@ public final class Context {
    */
   private final Set<ByteBuffer> late = new HashSet<>();
   private final Set<ByteBuffer> latePrevious = new HashSet<>();
+  /** Per slot of a committing message, what this replica sent there before its restart ({@link #recover}). */
+  private final Map<Slot, Promise> promised = new HashMap<>();
+  /** Messages whose instance wanted to send something else in a promised slot (the promise went instead). */
+  private long kept;
+  /** With a journal: the journal's seq for an instance (the channel's round); null without one. */
+  private ToLongFunction<Pid> journalSeq;
   private Ready out = new Ready();
+
+  private record Slot(Pid pid, int type, ByteBuffer key) {}
+
+  /** A committing message as sent (destination, message, envelope), and as journaled with its slot key. */
+  private record Promise(int to, AsyncMessage message, byte[] envelope) {
+    byte[] encode(byte[] slot) {
+      return new ByteWriter(envelope.length + slot.length + 16).i32(to).bytes(slot).bytes(envelope).toBytes();
+    }
+  }
 
   private record Answered(int peer, Pid top) {}
 
@@ -262,18 +290,119 @@ public final class Context {
 
   /** Sends to every replica, this one included (delivered to itself after the current handler). */
   public void multicast(Pid pid, int type, byte[] payload) {
-    AsyncMessage m = new AsyncMessage(pid, type, payload);
-    emit(pid, new Ready.Outbound(Ready.ALL_REPLICAS, envelope(m)));
-    local.add(new Local(id, m));
+    multicast(pid, type, payload, null);
+  }
+
+  /** {@link #multicast} of a message that commits this replica in {@code slot} (null: in none). */
+  public void multicast(Pid pid, int type, byte[] payload, byte[] slot) {
+    Promise p = committed(Ready.ALL_REPLICAS, new AsyncMessage(pid, type, payload), slot);
+    emit(pid, new Ready.Outbound(p.to(), p.envelope()));
+    local.add(new Local(id, p.message()));
   }
 
   public void send(int to, Pid pid, int type, byte[] payload) {
+    send(to, pid, type, payload, null);
+  }
+
+  /** {@link #send} of a message that commits this replica in {@code slot} (null: in none). */
+  public void send(int to, Pid pid, int type, byte[] payload, byte[] slot) {
     AsyncMessage m = new AsyncMessage(pid, type, payload);
     if (to == id) {
       local.add(new Local(id, m));
-    } else {
-      emit(pid, new Ready.Outbound(to, envelope(m)));
+      return;
     }
+    Promise p = committed(to, m, slot);
+    emit(pid, new Ready.Outbound(p.to(), p.envelope()));
+  }
+
+  // ---------------------------------------------------------------- journal
+
+  /**
+   * Records from now on every committing message in {@link Ready#persist} ({@link Journal.Type#SIGNED}, seq
+   * {@code seqOf} its instance, body: destination, slot key, envelope); before the first step.
+   */
+  public void journaled(ToLongFunction<Pid> seqOf) {
+    this.journalSeq = seqOf;
+  }
+
+  /**
+   * After a restart: the committing messages this replica sent before it (the bodies of its journal's
+   * {@link Journal.Type#SIGNED} records, oldest first) are held as promises, sent again when their instance
+   * sends in their slot. (Not at once: an instance that has not sent yet takes answers to them, such as a
+   * consistent broadcast's signature shares, for a peer's fault.) A record that does not decode, or an envelope this replica did not sign, is refused with an
+   * {@link IllegalArgumentException} whose message starts "journal:".
+   */
+  public void recover(List<byte[]> bodies) {
+    for (byte[] body : bodies) {
+      Journaled j = Journaled.decode(body);
+      Signed s = j.envelope();
+      AsyncMessage m;
+      try {
+        m = AsyncMessage.decode(s.body());
+      } catch (DecodeException e) {
+        throw new IllegalArgumentException("journal: a signed record that does not decode: " + e.getMessage(), e);
+      }
+      if (s.kind() != Kind.ASYNC || s.sender() != id || !s.verify(verifier) || j.to() == id
+          || j.to() < Ready.ALL_REPLICAS || j.to() >= n) {
+        throw new IllegalArgumentException("journal: a signed record that is not replica " + id + "'s own message");
+      }
+      promised.put(new Slot(m.pid(), m.type(), ByteBuffer.wrap(j.slot())), new Promise(j.to(), m, s.encode()));
+    }
+  }
+
+  /** The payload this replica sent in a slot before its restart, or null if none is promised. */
+  public byte[] promisedPayload(Pid pid, int type, byte[] slot) {
+    Promise p = promised.get(new Slot(pid, type, ByteBuffer.wrap(slot)));
+    return p == null ? null : p.message().payload();
+  }
+
+  /** A {@link Journal.Type#SIGNED} record's body read back: destination, slot key, envelope as signed. */
+  record Journaled(int to, byte[] slot, Signed envelope) {
+    static Journaled decode(byte[] body) {
+      try {
+        ByteReader r = new ByteReader(body);
+        Journaled j = new Journaled(r.i32(), r.bytes(), Signed.decode(r.bytes()));
+        r.end();
+        return j;
+      } catch (DecodeException e) {
+        throw new IllegalArgumentException("journal: a signed record that does not decode: " + e.getMessage(), e);
+      }
+    }
+  }
+
+  /**
+   * Promised slots held ({@link #recover}): until their instance closes here, even below a stable checkpoint
+   * that this replica knows and has not installed yet (it may still act in those rounds meanwhile).
+   */
+  public int promises() {
+    return promised.size();
+  }
+
+  /** Times an instance wanted to send in a promised slot something other than the promise. */
+  public long promisesKept() {
+    return kept;
+  }
+
+  /**
+   * What leaves for {@code m}: in a promised slot the promise, whatever {@code m} says; otherwise {@code m},
+   * journaled first if it commits this replica.
+   */
+  private Promise committed(int to, AsyncMessage m, byte[] slot) {
+    if (slot == null) {
+      return new Promise(to, m, envelope(m));
+    }
+    Promise before = promised.get(new Slot(m.pid(), m.type(), ByteBuffer.wrap(slot)));
+    if (before != null) {
+      if (!Arrays.equals(before.message().payload(), m.payload())) {
+        kept++;
+      }
+      return before;
+    }
+    Promise p = new Promise(to, m, envelope(m));
+    if (journalSeq != null) {
+      out.persist.add(new Journal.Record(Journal.Type.SIGNED, journalSeq.applyAsLong(m.pid()), p.encode(slot)));
+    }
+    return p;
   }
 
   /**
@@ -308,6 +437,7 @@ public final class Context {
   /** The router closed instances: what was received for them is not needed to drop copies any more. */
   void forgetClosed() {
     seen.keySet().removeIf(router::isClosed);
+    promised.keySet().removeIf(slot -> router.isClosed(slot.pid())); // nothing is sent there any more
   }
 
   // ---------------------------------------------------------------- internals
@@ -333,16 +463,7 @@ public final class Context {
     if (answered.contains(a)) {
       return;
     }
-    List<Ready.Outbound> answer = new ArrayList<>();
-    for (Map.Entry<Pid, List<Ready.Outbound>> e : sent.entrySet()) {
-      if (within(e.getKey(), top)) {
-        for (Ready.Outbound o : e.getValue()) {
-          if (o.to() == Ready.ALL_REPLICAS || o.to() == s.sender()) { // not what went to a third party
-            answer.add(new Ready.Outbound(s.sender(), o.bytes()));
-          }
-        }
-      }
-    }
+    List<Ready.Outbound> answer = sentWithin(top, s.sender());
     if (answer.isEmpty()) {
       return;
     }
@@ -352,6 +473,34 @@ public final class Context {
     }
     answered.add(a);
     out.messages.addAll(answer);
+  }
+
+  /**
+   * Everything this replica sent under {@code top} (and the instances below it) that went to all or to
+   * {@code peer}, addressed to {@code peer} alone: not what went to a third party.
+   */
+  private List<Ready.Outbound> sentWithin(Pid top, int peer) {
+    List<Ready.Outbound> answer = new ArrayList<>();
+    for (Map.Entry<Pid, List<Ready.Outbound>> e : sent.entrySet()) {
+      if (within(e.getKey(), top)) {
+        for (Ready.Outbound o : e.getValue()) {
+          if (o.to() == Ready.ALL_REPLICAS || o.to() == peer) {
+            answer.add(new Ready.Outbound(peer, o.bytes()));
+          }
+        }
+      }
+    }
+    return answer;
+  }
+
+  /**
+   * For a peer that reported itself behind, in a round this replica closed ({@code AsyncReplica}'s status
+   * asks): what this replica sent in that round's instance {@code top}, to that peer alone, as a laggard's
+   * resent copy is answered ({@link #answerLaggard}). Sends nothing if it kept nothing for {@code top}.
+   */
+  public Ready resendTo(int peer, Pid top) {
+    out.messages.addAll(sentWithin(top, peer));
+    return flush();
   }
 
   /** The instance of {@code pid} just below its root (the channel's round), or the root itself. */

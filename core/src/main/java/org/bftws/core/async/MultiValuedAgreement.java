@@ -193,6 +193,12 @@ public final class MultiValuedAgreement extends Protocol {
     return pi;
   }
 
+  /** One VOTE per candidate round (CKPS 2001 §5; SINTRA §2.4): its encoding begins with the round. */
+  @Override
+  protected byte[] slot(AsyncKind type, byte[] payload) {
+    return leading(payload, Integer.BYTES);
+  }
+
   @Override
   protected void onMessage(int from, int type, byte[] body) {
     AsyncKind.of(Type.class, type, "multi-valued agreement"); // VOTE, the only one

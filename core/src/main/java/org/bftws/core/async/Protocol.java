@@ -29,13 +29,38 @@ public abstract class Protocol {
    */
   protected abstract void onMessage(int sender, int type, byte[] payload);
 
+  /**
+   * The slot a message of this instance commits its sender to, or null for one that commits it to nothing
+   * (a fetch, an answer): a correct party sends at most one message per slot (one ECHO and one READY per
+   * reliable broadcast, one pre-vote per binary agreement round, …), so two different messages in one slot
+   * signed by the same party show it Byzantine. A journaled replica records each committing message with
+   * its slot and, restarted, sends in a slot only what it sent there before ({@link Context#recover}).
+   * The key is what distinguishes slots of one type within the instance (a round number), empty if none.
+   */
+  protected byte[] slot(AsyncKind type, byte[] payload) {
+    return null;
+  }
+
   /** Sends to every replica, this one included (SINTRA's "send to all parties"). */
   protected final void multicast(AsyncKind type, byte[] payload) {
-    ctx.multicast(pid, type.code(), payload);
+    ctx.multicast(pid, type.code(), payload, slot(type, payload));
   }
 
   protected final void send(int to, AsyncKind type, byte[] payload) {
-    ctx.send(to, pid, type.code(), payload);
+    ctx.send(to, pid, type.code(), payload, slot(type, payload));
+  }
+
+  /**
+   * What this replica sent in the slot before a restart from its journal, or null: a broadcast's sender
+   * starts from it, so that its own state agrees with what it said ({@link Context#recover}).
+   */
+  protected final byte[] promisedPayload(AsyncKind type, byte[] slot) {
+    return ctx.promisedPayload(pid, type.code(), slot);
+  }
+
+  /** The leading {@code bytes} of {@code payload} as a slot key (a round number that the encoding puts first). */
+  protected static byte[] leading(byte[] payload, int bytes) {
+    return java.util.Arrays.copyOf(payload, Math.min(bytes, payload.length));
   }
 
   /** An answer to {@code to}'s request, not resent ({@link Context#reply}). */

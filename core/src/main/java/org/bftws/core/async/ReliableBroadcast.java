@@ -81,7 +81,14 @@ public final class ReliableBroadcast extends Protocol {
       throw new IllegalStateException("replica " + ctx.id() + " may not send in " + pid);
     }
     sentSend = true;
-    multicast(Type.SEND, message);
+    byte[] promised = promisedPayload(Type.SEND, new byte[0]); // restarted: what it sent before the crash
+    multicast(Type.SEND, promised != null ? promised : message);
+  }
+
+  /** SEND, ECHO and READY: one each per instance (Bracha; SINTRA §2.2). */
+  @Override
+  protected byte[] slot(AsyncKind type, byte[] payload) {
+    return type == Type.SEND || type == Type.ECHO || type == Type.READY ? new byte[0] : null;
   }
 
   @Override

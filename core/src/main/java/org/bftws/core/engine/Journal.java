@@ -17,6 +17,10 @@ import org.bftws.core.codec.DecodeException;
  * before it sends that step's messages, and hands them back to {@link Engine#recover} after a restart.
  * {@link #compact} says which records a newer stable checkpoint makes moot, so the journal stays within the
  * log window.
+ *
+ * <p>The asynchronous engine ({@code async.AsyncReplica}) writes {@link Type#STABLE} and {@link Type#SIGNED}
+ * records only: its stable checkpoint and each message that commits it in a slot of a SINTRA protocol instance
+ * (seq: the channel round), docs/journal.md "The asynchronous engine".
  */
 public final class Journal {
   private Journal() {}
@@ -39,6 +43,8 @@ public final class Journal {
      * A message about seq that this replica must not contradict: a pre-prepare it accepted (or sent as
      * primary), a prepare or commit it sent, a BA contribution or commitment (with the hardened variant's
      * secret values and nonce) or, as primary, a contribution set. Body: the envelope and those secrets.
+     * The asynchronous engine's: a message committing it in a protocol slot (seq: its channel round; body:
+     * destination, slot key and envelope).
      */
     SIGNED;
 

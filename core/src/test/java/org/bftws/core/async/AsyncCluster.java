@@ -23,6 +23,7 @@ import org.bftws.core.message.Signed;
 import org.bftws.core.replication.CoinConfig;
 import org.bftws.core.engine.Effect;
 import org.bftws.core.engine.Event;
+import org.bftws.core.engine.Journal;
 import org.bftws.core.engine.Ready;
 import org.bftws.core.testkit.EffectPerformer;
 import org.bftws.core.testkit.EngineHarness;
@@ -40,7 +41,8 @@ import org.bftws.core.testkit.TestRandom;
  * Byzantine replicas have no engine: messages to them are dropped, and tests make them speak with {@link
  * #post}. Lossy links: a replica that is {@link #down} loses every message delivered to it meanwhile, and
  * messages that {@link #lose} names are lost (kept in {@link #lost}); {@link #restart} replaces a replica
- * by an empty one (amnesia).
+ * by an empty one (amnesia). With {@link #journaled}, each replica keeps a journal (compacted at each
+ * stable checkpoint, as the module's store does) and {@link #restartFromJournal} restarts it with state.
  */
 final class AsyncCluster {
   private static final int MAX_STEPS = 2_000_000;
@@ -78,6 +80,11 @@ final class AsyncCluster {
   /** Per replica: the checkpoints it installed by state transfer. */
   final List<List<Long>> installed = new ArrayList<>();
   private final boolean[] down;
+  private boolean journaled;
+  /** Per replica: its journal as the embedding keeps it (appended, compacted at each STABLE record). */
+  final List<List<Journal.Record>> journals = new ArrayList<>();
+  /** Per replica: every SIGNED record it ever emitted, across its restarts (to find contradictions). */
+  final List<List<Journal.Record>> everSigned = new ArrayList<>();
 
   /** Which messages the adversary holds back: by sender, destination and envelope. */
   interface Held {
@@ -128,6 +135,8 @@ final class AsyncCluster {
       stable.add(new ArrayList<>());
       evidence.add(new ArrayList<>());
       installed.add(new ArrayList<>());
+      journals.add(new ArrayList<>());
+      everSigned.add(new ArrayList<>());
       if (!byzantine.contains(i)) {
         restart(i);
       }
@@ -154,7 +163,53 @@ final class AsyncCluster {
 
   private AsyncReplica newReplica(int i, GroupConfig config, TestKeys k) {
     CoinConfig coin = new CoinConfig(AsyncNet.CKS, coins.group(), coins.share(i + 1), new byte[0]);
-    return AsyncReplica.builder(config, i, k.signer(i), k.verifier()).coin(coin).build();
+    AsyncReplica r = AsyncReplica.builder(config, i, k.signer(i), k.verifier()).coin(coin).build();
+    return journaled ? r.journaled() : r;
+  }
+
+  /** Every correct replica keeps a journal from now on (rebuilt journaled): call before the first request. */
+  AsyncCluster journaled() {
+    journaled = true;
+    for (int i = 0; i < n; i++) {
+      if (correct(i)) {
+        restart(i);
+      }
+    }
+    return this;
+  }
+
+  /**
+   * Replaces replica i by a fresh journaled one with an empty service, recovered from its journal (a kill
+   * and a restart with state).
+   */
+  void restartFromJournal(int i) {
+    restart(i);
+    harness.handle(i, replica(i).recover(new ArrayList<>(journals.get(i))));
+  }
+
+  /** Replaces replica i by a fresh one that has lost its journal (the forgetful control): it starts empty. */
+  void restartForgetful(int i) {
+    journals.get(i).clear();
+    restart(i);
+  }
+
+  /**
+   * A slot in which replica i signed two different messages, over all its incarnations (from what it
+   * journaled: every committing message is journaled before it leaves); null if none.
+   */
+  String contradiction(int i) {
+    Map<String, String> bySlot = new HashMap<>();
+    for (Journal.Record rec : everSigned.get(i)) {
+      Context.Journaled j = Context.Journaled.decode(rec.body());
+      AsyncMessage m = AsyncMessage.decode(j.envelope().body());
+      String slot = m.pid() + "#" + m.type() + "#" + HexFormat.of().formatHex(j.slot());
+      String payload = HexFormat.of().formatHex(m.payload());
+      String before = bySlot.putIfAbsent(slot, payload);
+      if (before != null && !before.equals(payload)) {
+        return slot;
+      }
+    }
+    return null;
   }
 
   /** Node {@code node}'s share of the threshold coin on {@code message} (a Byzantine node's, to misuse). */
@@ -306,6 +361,17 @@ final class AsyncCluster {
   }
 
   private void observe(int i, Ready r) {
+    for (Journal.Record rec : r.persist) {
+      List<Journal.Record> journal = journals.get(i);
+      journal.add(rec);
+      if (rec.type() == Journal.Type.STABLE) {
+        List<Journal.Record> kept = Journal.compact(journal);
+        journal.clear();
+        journal.addAll(kept);
+      } else if (rec.type() == Journal.Type.SIGNED) {
+        everSigned.get(i).add(rec);
+      }
+    }
     for (Event e : r.events) {
       if (e instanceof Event.Evidence ev) {
         evidence.get(i).add(ev);

@@ -231,9 +231,9 @@ public final class BftwsParameters {
     }
 
     /**
-     * Only a PBFT replica keeps a journal (core's {@code Journal}): the asynchronous engine and configuration
-     * III's execution nodes record nothing to restart from, and a client has no state to keep. Refused rather
-     * than ignored, so an operator does not count on a restart with state that will not happen.
+     * PBFT and asynchronous replicas keep a journal (core's {@code Journal}): the hybrid engine and
+     * configuration III's execution nodes record nothing to restart from, and a client has no state to keep.
+     * Refused rather than ignored, so an operator does not count on a restart with state that will not happen.
      */
     private static void checkDataDir(ConfigValues values, GroupConfig group) {
         if (!values.isSet(BftwsKeys.DATA_DIR)) {
@@ -243,10 +243,10 @@ public final class BftwsParameters {
         if (values.get(ROLE) == Side.CLIENT) {
             throw new BftwsConfigException(key, "is set, but " + ROLE + " is client: only replicas keep a journal");
         }
-        if (values.get(ORDERING).tossesCoin()) {
+        if (values.get(ORDERING) == Ordering.HYBRID) {
             throw new BftwsConfigException(key, "must be unset with " + ORDERING + "="
-                    + values.get(ORDERING).configValue() + ": only PBFT keeps a journal, a restarted replica of"
-                    + " this engine gets the state by state transfer");
+                    + values.get(ORDERING).configValue() + ": only PBFT and async keep a journal, a restarted"
+                    + " replica of this engine gets the state by state transfer");
         }
         if (group.isExecutionNode(values.get(REPLICA_ID))) {
             throw new BftwsConfigException(key, "must be unset on execution node " + values.get(REPLICA_ID)

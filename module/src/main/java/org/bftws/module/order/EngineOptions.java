@@ -187,12 +187,16 @@ public final class EngineOptions {
         refuseForChannel();
         AsyncReplica r = AsyncReplica.builder(cfg, id, signer, preVerifier).coin(randomness.coins())
                 .operations(randomness.operations()).build();
+        if (journal != null) {
+            r.journaled();
+        }
         return confidential == null ? r : r.confidentialOperations(confidential);
     }
 
     /** The hybrid engine: its fallback's binary agreements and the randomized requests share the CT coin. */
     private Engine hybridReplica(Verifier preVerifier) {
         refuseForChannel();
+        refuseJournal();
         HybridReplica r = HybridReplica.builder(cfg, id, signer, preVerifier).coin(randomness.coins())
                 .operations(randomness.operations()).build();
         return confidential == null ? r : r.confidentialOperations(confidential);
@@ -208,7 +212,6 @@ public final class EngineOptions {
         if (cfg.separatesExecution()) {
             throw new IllegalArgumentException(mode + " runs configuration I only: every replica executes");
         }
-        refuseJournal();
         if (changingKeys) {
             throw new IllegalArgumentException(mode + " runs with the keys it starts with");
         }
@@ -219,7 +222,8 @@ public final class EngineOptions {
 
     private void refuseJournal() {
         if (journal != null) {
-            throw new IllegalArgumentException("only a PBFT replica keeps a journal, not the " + describe());
+            throw new IllegalArgumentException("only PBFT and asynchronous replicas keep a journal, not the "
+                    + describe());
         }
     }
 

@@ -359,11 +359,11 @@ public class BftwsParametersTest {
     }
 
     /**
-     * bftws.dataDir: unset by default (no journal, restart empty); taken on a PBFT replica with either durability;
-     * refused, naming the key, on a client, with asynchronous ordering and on an execution node.
+     * bftws.dataDir: unset by default (no journal, restart empty); taken on a PBFT or asynchronous replica with
+     * either durability; refused, naming the key, on a client, with hybrid ordering and on an execution node.
      */
     @Test
-    public void aDataDirectoryIsTakenOnlyByAPbftReplica() throws IOException {
+    public void aDataDirectoryIsTakenOnlyByAPbftOrAsynchronousReplica() throws IOException {
         BftwsConfig plain = BftwsParameters.parse(replica);
         assertNull(plain.dataDir());
         assertEquals(JournalDurability.OS, plain.journalDurability());
@@ -375,7 +375,7 @@ public class BftwsParametersTest {
         assertEquals(JournalDurability.FSYNC, journaled.journalDurability());
         assertRejected("bftws.journal.durability", "sometimes", "os|fsync");
         replica.put("bftws.ordering", "async");
-        assertRejected("bftws.dataDir", dir, "must be unset with bftws.ordering=async");
+        assertEquals(java.nio.file.Path.of(dir), BftwsParameters.parse(replica).dataDir());
         replica.put("bftws.ordering", "pbft");
         Map<String, String> node = configurationThree("5");
         node.put("bftws.dataDir", dir);

@@ -1,0 +1,70 @@
+package org.bftws.core.async;
+
+import java.util.HashSet;
+import java.util.Set;
+import org.bftws.core.codec.ByteReader;
+import org.bftws.core.codec.ByteWriter;
+
+/**
+ * Where a replica is, for catching up in an idle group (the role PBFT's STATUS messages play, Castro-Liskov
+ * TOCS 2002 §5.2): a replica stalled outside any open round tells its peers the last round it delivered
+ * ({@link #ask}); a peer that delivered more answers ({@code Behind}) with what it sent in the next round
+ * (a round its stable checkpoint settled is reached by state transfer instead). Without this, a replica that returns to
+ * a group that has gone quiet stays behind until the next request: the channel starts no round of its own
+ * (SINTRA §2.5: progress is driven by messages alone), and nobody resends rounds they closed unless a laggard
+ * resends into them, which a replica that missed them entirely never does.
+ *
+ * <p>An ASK carries (delivered round, attempt): the attempt makes each ask new bytes. Neither asks nor what
+ * they trigger is kept for resending, nor remembered to drop copies ({@link Context#unremembered}); each peer
+ * is answered at most once per retransmission interval ({@link #newInterval}), whatever it asks.
+ */
+final class RoundStatus extends Protocol {
+  static final Pid PID = Pid.root("abc-status");
+
+  enum Type implements AsyncKind {
+    ASK
+  }
+
+  /** What the engine does for a peer that delivered only up to {@code round}. */
+  interface Behind {
+    void behind(int peer, long round);
+  }
+
+  private final Behind behind;
+  private final Set<Integer> answeredNow = new HashSet<>();
+  private int attempt;
+
+  RoundStatus(Context ctx, Behind behind) {
+    super(ctx, PID);
+    ctx.unremembered(PID);
+    this.behind = behind;
+  }
+
+  /** Tells every peer that this replica delivered up to {@code round}. */
+  void ask(long round) {
+    attempt++;
+    byte[] ask = new ByteWriter(12).i64(round).i32(attempt).toBytes();
+    for (int peer = 0; peer < ctx.n(); peer++) {
+      if (peer != ctx.id()) {
+        reply(peer, Type.ASK, ask);
+      }
+    }
+  }
+
+  /** A new retransmission interval: each peer may be answered once more. */
+  void newInterval() {
+    answeredNow.clear();
+  }
+
+  @Override
+  protected void onMessage(int sender, int type, byte[] payload) {
+    AsyncKind.of(Type.class, type, "round status");
+    ByteReader r = new ByteReader(payload);
+    long round = r.i64();
+    r.i32();
+    r.end();
+    if (sender != ctx.id() && round >= 0 && answeredNow.add(sender)) {
+      behind.behind(sender, round);
+    }
+  }
+}
