@@ -13,19 +13,47 @@ import org.bftws.core.crypto.Digests;
  * encoded envelopes. Canonical: {@code i64(seq) || bytes(prev) || u32(count) || bytes(payload)*}; its digest
  * is SHA-256 of exactly those bytes.
  */
-public record LaneBatch(long seq, byte[] prev, List<byte[]> payloads) {
-  public LaneBatch {
-    payloads = List.copyOf(payloads);
+public final class LaneBatch {
+  private final long seq;
+  private final byte[] prev;
+  private final List<byte[]> payloads;
+  // A batch is hashed where it is proposed, voted, prepared, committed, stored and chained: encoded and
+  // hashed once, as its fields never change after construction.
+  private byte[] encoded;
+  private byte[] digest;
+
+  public LaneBatch(long seq, byte[] prev, List<byte[]> payloads) {
+    this.seq = seq;
+    this.prev = prev;
+    this.payloads = List.copyOf(payloads);
+  }
+
+  public long seq() {
+    return seq;
+  }
+
+  public byte[] prev() {
+    return prev;
+  }
+
+  public List<byte[]> payloads() {
+    return payloads;
   }
 
   public byte[] encode() {
-    ByteWriter w = new ByteWriter().i64(seq).bytes(prev).i32(payloads.size());
-    payloads.forEach(w::bytes);
-    return w.toBytes();
+    if (encoded == null) {
+      ByteWriter w = new ByteWriter().i64(seq).bytes(prev).i32(payloads.size());
+      payloads.forEach(w::bytes);
+      encoded = w.toBytes();
+    }
+    return encoded; // as Signed.encode: callers do not write to it
   }
 
   public byte[] digest() {
-    return Digests.sha256(encode());
+    if (digest == null) {
+      digest = Digests.sha256(encode());
+    }
+    return digest.clone();
   }
 
   /** A batch of at most {@code maxPayloads} requests, with a 32-byte previous digest and a positive seq. */
