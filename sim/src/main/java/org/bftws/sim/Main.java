@@ -41,6 +41,9 @@ public final class Main {
     int slowDelay = -1;
     SimOptions.Configuration configuration = SimOptions.Configuration.I;
     List<Byzantine> modes = new ArrayList<>(List.of(Byzantine.NONE));
+    boolean reconfigure = false;
+    boolean requestsGiven = false;
+    boolean reconfigureControl = false;
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
       switch (a) {
@@ -51,7 +54,10 @@ public final class Main {
         }
         case "--replicas" -> replicas = Integer.parseInt(args[++i]);
         case "--clients" -> clients = Integer.parseInt(args[++i]);
-        case "--requests" -> requests = Integer.parseInt(args[++i]);
+        case "--requests" -> {
+          requests = Integer.parseInt(args[++i]);
+          requestsGiven = true;
+        }
         case "--threads" -> threads = Integer.parseInt(args[++i]);
         case "--byzantine" -> {
           modes.clear();
@@ -70,8 +76,19 @@ public final class Main {
         case "--slow-delay-ticks" -> slowDelay = Integer.parseInt(args[++i]);
         case "--config" -> configuration = SimOptions.Configuration.parse(args[++i]);
         case "--verbose", "-v" -> verbose = true;
+        case "--reconfigure" -> reconfigure = true;
+        case "--reconfigure-control" -> reconfigureControl = true;
         default -> usage("unknown argument " + a);
       }
+    }
+    if (reconfigure || reconfigureControl) {
+      // PBFT, configuration I, 4 replicas at the start: the membership changes from there (ReconfigureSimulation)
+      // fewer calls per client by default: a run's time goes into the epoch changes, not the calls
+      ReconfigureSimulation.Options template = new ReconfigureSimulation.Options(from, clients,
+          requestsGiven ? requests : ReconfigureSimulation.Options.of(from).requests(),
+          reconfigureControl ? ReconfigureSimulation.Control.IGNORES_BOUNDARY : ReconfigureSimulation.Control.NONE,
+          false, 0, 0, null);
+      System.exit(ReconfigureSimulation.sweep(from, to, template, threads, verbose));
     }
     if (replicas < 4 || (replicas - 1) % 3 != 0) {
       usage("--replicas must be 3f+1 with f >= 1 (4, 7, 10, ...)");
@@ -134,7 +151,7 @@ public final class Main {
         + " [--byzantine none|twins|mutate|silent|client|flagging|equivocate|slow|member|isolate|over-threshold|dealer|colluders|all[,...]]"
         + " [--ordering pbft|async|hybrid] [--config I|II|III] [--slow-delay-ticks N] [--random none|ct|ba|ba-hardened]"
         + " [--scheme cks|bls|rsa] [--coin-per-batch] [--confidential] [--keys DIR|dkg] [--authentication signatures|macs] [--threads T]"
-        + " [--restarts pause|journal|forgetful]"
+        + " [--restarts pause|journal|forgetful] [--reconfigure [--reconfigure-control]]"
         + " [--verbose]");
     System.exit(2);
   }

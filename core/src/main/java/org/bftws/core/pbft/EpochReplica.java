@@ -19,6 +19,7 @@ import org.bftws.core.message.Kind;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.Signed;
 import org.bftws.core.message.StateTransfer;
+import org.bftws.core.message.Status;
 import org.bftws.core.reconfig.Administrators;
 import org.bftws.core.reconfig.EpochChange;
 import org.bftws.core.reconfig.EpochSigning;
@@ -67,8 +68,14 @@ public final class EpochReplica implements Engine {
   private final TreeMap<Long, TreeMap<Integer, byte[]>> verdicts = new TreeMap<>();
   private String stopped;
   private Start start;
-  /** The parts of the checkpoint this epoch began at, when this replica was a member of the epoch before. */
-  private Checkpoints.Parts startParts;
+  /** How many epoch boundaries a replica keeps to bring members of earlier epochs across (each with its state). */
+  static final int KEPT_STARTS = 4;
+
+  /** A boundary this replica crossed as a member of the epoch before it: where the next began, and the state. */
+  private record Kept(Start start, Checkpoints.Parts parts) {}
+
+  /** The last {@link #KEPT_STARTS} boundaries this replica crossed as a member of both epochs, oldest first. */
+  private final List<Kept> kept = new ArrayList<>();
   /** Ticks, and per member of the previous epoch when it was last served the checkpoint this epoch began at. */
   private long now;
   private final Map<Integer, Long> servedPrevious = new java.util.HashMap<>();
@@ -89,7 +96,7 @@ public final class EpochReplica implements Engine {
 
   private void start(Membership m) {
     inner = Replica.builder(m.config(setup.base()), m.indexOf(self), EpochSigning.signer(m.epoch(), setup.key()),
-        EpochSigning.verifier(m, setup.clients())).build();
+        EpochSigning.verifier(m, setup.clients())).epochBoundaries(Reconfigure::isReconfigure).build();
     innerMembership = m;
   }
 
@@ -128,35 +135,61 @@ public final class EpochReplica implements Engine {
   }
 
   /**
-   * A member of the previous epoch that missed its end fetches the checkpoint this epoch began at (its peers
-   * moved on and no longer answer in that epoch): it gets the state, with the previous epoch's proof, signed as
-   * this replica's index in the previous epoch, at most once per retransmission interval (Castro-Liskov §4.3's
-   * state transfer, across the boundary). Null for any other message.
+   * A member of an earlier epoch that missed its end (its peers moved on and no longer answer in that epoch) is
+   * brought across it by any member of a later epoch that was a member of that one: to its STATUS (sent every few
+   * rounds, TOCS 2002 §5.2) it gets the quorum of checkpoint votes that ended its epoch, so that checkpoint becomes
+   * stable there; to its FETCH-STATE, the checkpoint's state with that proof, signed as this replica's index in
+   * that epoch (Castro-Liskov §4.3's state transfer, across the boundary). At most once per retransmission
+   * interval per member; the last {@link #KEPT_STARTS} boundaries are kept, so a member several epochs behind
+   * crosses them one by one. Null for any other message.
    */
   private Ready answerPreviousEpoch(byte[] bytes) {
-    if (start == null || startParts == null || start.previous().indexOf(self) < 0) {
+    if (kept.isEmpty()) {
       return null;
     }
-    Membership prev = start.previous();
     Signed s;
+    long seq;
     try {
       s = Signed.decode(bytes);
-      if (s.kind() != Kind.FETCH_STATE || s.sender() < 0 || s.sender() >= prev.n()
-          || FetchState.decode(s.body()).seq() > start.seq()
-          || !s.verify(EpochSigning.verifier(prev, setup.clients()))) {
+      if (s.kind() == Kind.FETCH_STATE) {
+        seq = FetchState.decode(s.body()).seq();
+      } else if (s.kind() == Kind.STATUS) {
+        seq = Status.decode(s.body()).lastExecuted();
+      } else {
         return null;
       }
     } catch (DecodeException e) {
       return null;
     }
-    int to = prev.member(s.sender()).id();
-    Long last = servedPrevious.get(to);
+    for (int k = kept.size() - 1; k >= 0; k--) {
+      Kept b = kept.get(k);
+      Membership prev = b.start().previous();
+      long begun = k == 0 ? -1 : kept.get(k - 1).start().seq();
+      if (seq > b.start().seq() || seq < begun || s.sender() < 0 || s.sender() >= prev.n()
+          || !s.verify(EpochSigning.verifier(prev, setup.clients()))) {
+        continue;
+      }
+      return answerFrom(b, prev.member(s.sender()).id(), s.kind());
+    }
+    return null;
+  }
+
+  private Ready answerFrom(Kept b, int to, Kind asked) {
     Ready out = new Ready();
+    Long last = servedPrevious.get(to);
     if (last != null && now - last < setup.base().get(GroupConfig.RETRANSMIT_INTERVAL)) {
       return out;
     }
     servedPrevious.put(to, now);
-    byte[] body = new StateTransfer(start.seq(), startParts.ordering(), startParts.execution(), start.proof()).encode();
+    Start start = b.start();
+    if (asked == Kind.STATUS) {
+      for (Signed vote : start.proof()) {
+        out.messages.add(new Ready.Outbound(to, vote.encode()));
+      }
+      return out;
+    }
+    Membership prev = start.previous();
+    byte[] body = new StateTransfer(start.seq(), b.parts().ordering(), b.parts().execution(), start.proof()).encode();
     Signed state = Signed.sign(Kind.STATE, prev.indexOf(self), body, EpochSigning.signer(prev.epoch(), setup.key()));
     out.messages.add(new Ready.Outbound(to, state.encode()));
     return out;
@@ -207,7 +240,7 @@ public final class EpochReplica implements Engine {
     long endsBefore = epochs.lastSeq();
     Ready out = translate(in, innerMembership);
     if (epochs.lastSeq() != endsBefore && epochs.pending() != null) {
-      append(out, translate(inner.fillTo(epochs.lastSeq()), innerMembership));
+      append(out, translate(inner.endEpochAt(epochs.lastSeq()), innerMembership));
     }
     maybeBeginNextEpoch(out);
     return out;
@@ -280,7 +313,7 @@ public final class EpochReplica implements Engine {
     }
     Checkpoints.Parts parts = inner.stableParts();
     Start from = new Start(innerMembership, c, inner.stableDigest(), inner.stableProof());
-    List<Signed> pending = inner.normalCase.pendingRequests();
+    List<Signed> pending = inner.carriedRequests();
     Membership next = epochs.onStable(c);
     if (next.indexOf(self) < 0) {
       inner = null;
@@ -289,7 +322,10 @@ public final class EpochReplica implements Engine {
     }
     start(next);
     start = from;
-    startParts = parts;
+    kept.add(new Kept(from, parts));
+    if (kept.size() > KEPT_STARTS) {
+      kept.remove(0);
+    }
     append(out, translate(inner.beginEpoch(genesis(from), parts, from.proof()), next));
     for (Signed q : pending) {
       append(out, translate(inner.receive(q.encode()), next));

@@ -15,6 +15,8 @@ import org.bftws.core.replication.ExecutionPipeline;
 final class Execution {
   private final Replica r;
   private final ExecutionPipeline pipeline;
+  /** A batch that may end the membership epoch was handed out: nothing follows until its results are back. */
+  private boolean awaitingVerdict;
 
   Execution(Replica r) {
     this.r = r;
@@ -44,6 +46,33 @@ final class Execution {
   /** The results of the {@link Effect.Execute} for seq, in request order. */
   void executed(long seq, List<byte[]> results) {
     pipeline.executed(seq, results);
+    if (awaitingVerdict && pipeline.awaitingResults() == 0) {
+      awaitingVerdict = false;
+      executeCommitted();
+    }
+  }
+
+  /**
+   * True while a batch holding an operation that may end the membership epoch awaits its results
+   * ({@link Replica.Builder#epochBoundaries}): the epoch's end is known only once it is judged.
+   */
+  private boolean awaitingVerdict() {
+    if (awaitingVerdict && pipeline.awaitingResults() == 0) {
+      awaitingVerdict = false;
+    }
+    return awaitingVerdict;
+  }
+
+  private boolean mayEndEpoch(List<org.bftws.core.message.Signed> batch) {
+    if (r.endsEpoch == null) {
+      return false;
+    }
+    for (org.bftws.core.message.Signed q : batch) {
+      if (r.endsEpoch.test(Request.decode(q.body()).operation())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The application state captured for the checkpoint at seq ({@code get_state}). */
@@ -62,7 +91,8 @@ final class Execution {
    */
   void executeCommitted() {
     boolean progressed = false;
-    while (!pipeline.paused() && r.lastExecuted >= r.checkpoints.stableSeq() && !r.handouts.paused()) {
+    while (!pipeline.paused() && r.lastExecuted >= r.checkpoints.stableSeq() && !r.handouts.paused()
+        && r.lastExecuted < r.epochEnd && !awaitingVerdict()) {
       Slot slot = r.log.get(r.lastExecuted + 1);
       if (slot == null || !slot.committed() || !r.coins.ready(slot.seq, slot.committedBatch)
           || !r.contributions.ready(slot) || !r.decryptions.ready(slot.seq, slot.committedBatch)) {
@@ -72,6 +102,7 @@ final class Execution {
       if (pipeline.execute(slot.seq, r.view, slot.committedDigest, slot.committedBatch)) {
         progressed = true;
       }
+      awaitingVerdict = mayEndEpoch(slot.committedBatch) && pipeline.awaitingResults() > 0;
       settleKeys();
       if (slot.seq % r.cfg.checkpointInterval() == 0 && r.role == Role.AGREEMENT) {
         r.checkpoints.own(slot.seq, null); // the ordering part alone: no service state here (BFT-WS §3.3.2)
@@ -99,6 +130,7 @@ final class Execution {
   /** A checkpoint at seq was installed by state transfer (§4.3): what was handed out up to it is moot. */
   void installed(long seq) {
     pipeline.installed(seq, r.lastExecuted);
+    awaitingVerdict = false;
     r.lastExecuted = seq;
   }
 

@@ -96,7 +96,7 @@ final class NormalCase {
       return;
     }
     int maxBatch = r.cfg.get(GroupConfig.MAX_BATCH_SIZE);
-    while (nextSeq - 1 - r.lastExecuted < r.cfg.get(GroupConfig.MAX_OUTSTANDING_BATCHES) && r.inWindow(nextSeq)) {
+    while (nextSeq <= r.epochEnd && nextSeq - 1 - r.lastExecuted < r.cfg.get(GroupConfig.MAX_OUTSTANDING_BATCHES) && r.inWindow(nextSeq)) {
       List<Signed> batch = new ArrayList<>();
       for (Map.Entry<RequestId, List<Signed>> e : pending.entrySet()) {
         if (batch.size() >= maxBatch) {
@@ -135,6 +135,9 @@ final class NormalCase {
     }
     if (!r.inWindow(pp.seq())) {
       return; // outside the watermarks (§4.2): drop; a lagging replica catches up by state transfer
+    }
+    if (pp.seq() > r.epochEnd) {
+      return; // past the membership epoch's end: its requests are ordered in the next epoch
     }
     Slot slot = r.slot(pp.seq());
     if (slot.prePrepare != null) {
@@ -385,11 +388,25 @@ final class NormalCase {
     }
   }
 
-  /** One signed copy of each pending request, oldest first (a new membership epoch takes them over). */
-  List<Signed> pendingRequests() {
+  /**
+   * One signed copy of each pending request, oldest first, then of each request in a batch pre-prepared above
+   * {@code epochEnd} and not pending here (a new membership epoch takes them over).
+   */
+  List<Signed> carried(long epochEnd) {
     List<Signed> out = new ArrayList<>();
     for (List<Signed> copies : pending.values()) {
       out.add(copies.get(0));
+    }
+    for (Slot slot : r.log.tailMap(epochEnd, false).values()) {
+      if (slot.prePrepare == null) {
+        continue;
+      }
+      for (Signed q : slot.prePrepare.requests()) {
+        RequestId id = Request.decode(q.body()).id();
+        if (!pending.containsKey(id) && r.clients.isNew(id)) {
+          out.add(q);
+        }
+      }
     }
     return out;
   }

@@ -75,6 +75,13 @@ public final class Replica implements Engine {
   final ClientTable clients;
   /** When the view-change timer started (-1: stopped). */
   private long timerStart = -1;
+  /**
+   * The membership epoch's last seq once a reconfiguration fixed it ({@link #endEpochAt}); nothing above it is
+   * proposed, accepted or executed by this replica.
+   */
+  long epochEnd = Long.MAX_VALUE;
+  /** Which operations may end the membership epoch (null: none); a batch holding one pauses execution. */
+  final java.util.function.Predicate<byte[]> endsEpoch;
 
   final Checkpoints checkpoints;
   final ViewChanges viewChanges;
@@ -119,6 +126,7 @@ public final class Replica implements Engine {
     private RandomnessConfig randomness = RandomnessConfig.none();
     private Authenticators macs;
     private boolean changingKeys;
+    private java.util.function.Predicate<byte[]> endsEpoch;
 
     private Builder(GroupConfig cfg, int id, Signer signer, Verifier verifier) {
       this.cfg = cfg;
@@ -166,14 +174,24 @@ public final class Replica implements Engine {
       return this;
     }
 
+    /**
+     * Operations that may end the membership epoch (reconfigurations, docs/design/reconfiguration.md): a batch
+     * holding one is the last handed to execution until its results are back, so the embedding has judged it,
+     * and told this replica the epoch's end ({@link #endEpochAt}), before anything above it executes.
+     */
+    public Builder epochBoundaries(java.util.function.Predicate<byte[]> endsEpoch) {
+      this.endsEpoch = endsEpoch;
+      return this;
+    }
+
     public Replica build() {
       return new Replica(cfg, id, signer, verifier, role == null ? Role.of(cfg, id) : role, randomness, macs,
-          changingKeys);
+          changingKeys, endsEpoch);
     }
   }
 
   private Replica(GroupConfig cfg, int id, Signer signer, Verifier verifier, Role role, RandomnessConfig randomness,
-      Authenticators macs, boolean changingKeys) {
+      Authenticators macs, boolean changingKeys, java.util.function.Predicate<byte[]> endsEpoch) {
     this.cfg = cfg;
     this.n = cfg.n();
     this.f = cfg.f();
@@ -205,6 +223,7 @@ public final class Replica implements Engine {
           + " (Builder.changingKeys)");
     }
     this.role = role;
+    this.endsEpoch = endsEpoch;
     this.operations = randomness.operations();
     this.requests = new ClientRequests(cfg, id, signer, verifier, operations);
     if (role == Role.AGREEMENT) {
@@ -497,33 +516,50 @@ public final class Replica implements Engine {
     }
   }
 
-  /** §4.5.2: the view-change timer starts when a request arrives and it is not already running. */
+  /**
+   * §4.5.2: the view-change timer starts when a request arrives and it is not already running; not once the
+   * membership epoch's last batch executed (its requests wait for the next epoch, which no view change here
+   * brings closer).
+   */
   void startTimer() {
-    if (timerStart < 0) {
+    if (timerStart < 0 && lastExecuted < epochEnd) {
       timerStart = now;
     }
   }
 
   /**
    * §4.5.2: after an execution, or on entering a view, the timer runs again only if requests still wait, or
-   * batches up to the end of a membership epoch ({@link #fillTo}) are still to execute.
+   * batches up to the end of a membership epoch ({@link #endEpochAt}) are still to execute; never past that end.
    */
   void restartTimer() {
-    timerStart = normalCase.pendingCount() == 0 && lastExecuted >= normalCase.fillTo() ? -1 : now;
+    boolean waiting = normalCase.pendingCount() > 0 || lastExecuted < normalCase.fillTo();
+    timerStart = waiting && lastExecuted < epochEnd ? now : -1;
   }
 
   /**
-   * A reconfiguration ends the membership epoch at {@code seq} (docs/design/reconfiguration.md): the primary
+   * A reconfiguration ends the membership epoch at {@code seq} (docs/design/reconfiguration.md): nothing above
+   * it is proposed, accepted or executed here (its requests stay pending, for the next epoch); the primary
    * proposes batches, empty ones if no request waits, up to it, and backups watch it do so with the view-change
    * timer as they watch pending requests (§4.5.2), so a faulty primary cannot hold the epoch open.
    */
-  public Ready fillTo(long seq) {
+  public Ready endEpochAt(long seq) {
+    epochEnd = Math.min(epochEnd, seq);
     normalCase.fillTo(seq);
     if (lastExecuted < seq) {
       startTimer();
+    } else {
+      timerStart = -1;
     }
-    normalCase.propose();
+    execution.executeCommitted(); // resumes after the batch that ended the epoch, up to its end (and proposes)
     return flush();
+  }
+
+  /**
+   * The requests the next membership epoch takes over: those waiting here and those in batches accepted above
+   * the epoch's end, which no correct replica executes in this epoch (oldest first, one signed copy each).
+   */
+  public List<Signed> carriedRequests() {
+    return normalCase.carried(epochEnd);
   }
 
   /** The view-change timer has run for at least {@code timeout} ticks (§4.4: the backup moves to v+1). */

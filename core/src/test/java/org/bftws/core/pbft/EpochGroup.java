@@ -57,6 +57,9 @@ final class EpochGroup {
   final Set<Integer> down = new HashSet<>();
   final ArrayDeque<Msg> net = new ArrayDeque<>();
   Predicate<Msg> drop = m -> false;
+  /** Whether {@link #tickUntil} resends unanswered requests (a client's retransmission); counted in {@link #resent}. */
+  boolean retransmits = true;
+  int resent;
   /** Delivery order drawn from this (null: FIFO). */
   java.util.Random order;
   /** Replicas that also send a corrupted copy of some of their messages, and whose messages are kept for replay. */
@@ -170,6 +173,9 @@ final class EpochGroup {
 
   /** Sends again every request not yet answered (a client retransmits until it has its reply). */
   void retransmit() {
+    if (!outstanding.isEmpty()) {
+      resent++;
+    }
     for (Signed s : outstanding.values()) {
       for (int id : replicas.keySet()) {
         net.add(new Msg(CLIENT, id, s.encode()));
@@ -262,7 +268,7 @@ final class EpochGroup {
   void tickUntil(Predicate<EpochGroup> done, int maxTicks) {
     deliverAll();
     for (int t = 0; t < maxTicks && !done.test(this); t++) {
-      if (t % 50 == 49) {
+      if (t % 50 == 49 && retransmits) {
         retransmit();
       }
       tick(1);
@@ -286,6 +292,15 @@ final class EpochGroup {
       }
     }
     return true;
+  }
+
+  /** The kind of a message on the wire (null if it does not decode). */
+  static Kind kind(Msg m) {
+    try {
+      return Signed.decode(m.bytes()).kind();
+    } catch (RuntimeException e) {
+      return null;
+    }
   }
 
   /** True when every request sent got a reply. */

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.bftws.core.crypto.Ed25519;
+import org.bftws.core.message.Kind;
 import org.bftws.core.reconfig.Member;
 import org.bftws.core.reconfig.Reconfigure;
 import org.junit.Test;
@@ -174,5 +175,55 @@ public class EpochReplicaTest {
     assertTrue(e.getMessage(), e.getMessage().contains("invalid proof"));
     assertThrows(IllegalArgumentException.class, () -> new EpochReplica(setup, g.newest, 4).join(wrongEpoch));
     new EpochReplica(setup, g.newest, 4).join(start);
+  }
+
+  // The old epoch orders nothing above its last seq c once c is known. Checkpoint votes are held back, so the
+  // old primary could go on up to its log window, and replica 3 is cut off: no replica executes past c in the
+  // old epoch, so no later checkpoint of it can become stable, and the replica behind starts the new epoch from
+  // c by state transfer once the votes flow; the requests sent meanwhile execute once each, in the new epoch.
+  @Test
+  public void theOldEpochOrdersNothingPastItsLastSeqSoAReplicaBehindStillStartsTheNext() {
+    EpochGroup g = new EpochGroup(4);
+    g.drop = m -> m.to() == 3 || m.from() == 3 || EpochGroup.kind(m) == Kind.CHECKPOINT;
+    long r = g.submit(g.add().encode());
+    submitOps(g, "during-", 10);
+    g.tickUntil(x -> !x.verdicts(r).isEmpty()
+        && List.of(0, 1, 2).stream().allMatch(i -> x.replicas.get(i).lastExecuted() >= lastSeq(x.verdicts(r).get(0))),
+        1000);
+    long c = lastSeq(g.verdicts(r).get(0));
+    submitOps(g, "after-", 6);
+    g.tick(60); // the window in which an old primary that ignored c would order and execute them past it
+    for (int i = 0; i < 3; i++) {
+      assertEquals("replica " + i + " " + g.replicas.get(i).describe(), c, g.replicas.get(i).lastExecuted());
+      assertEquals(0, g.replicas.get(i).membership().epoch());
+    }
+    g.drop = m -> false;
+    untilSettled(g);
+    assertEquals(1, g.replicas.get(3).membership().epoch());
+    assertEquals(g.replicas.get(0).stableCheckpoint(), g.replicas.get(3).stableCheckpoint());
+    checkBoundaryAndExactlyOnce(g, 0, c);
+    for (int k = 0; k < 6; k++) {
+      assertTrue("replica 0 lacks after-" + k, g.executed.get(0).contains("after-" + k));
+    }
+  }
+
+  // A request that arrives while the epoch ends (after c is known, before it is stable) is kept and ordered in
+  // the next epoch: every client gets its reply without resending anything.
+  @Test
+  public void requestsSentDuringTheChangeAreAnsweredInTheNewEpochWithoutARetransmission() {
+    EpochGroup g = new EpochGroup(4);
+    g.retransmits = false;
+    g.drop = m -> EpochGroup.kind(m) == Kind.CHECKPOINT;
+    long r = g.submit(g.replace(3).encode());
+    submitOps(g, "during-", 8);
+    g.tickUntil(x -> !x.verdicts(r).isEmpty(), 1000);
+    submitOps(g, "late-", 4);
+    g.drop = m -> false;
+    g.tickUntil(x -> x.inNewestEpoch() && x.allAnswered() && x.divergent().isEmpty(), 4000);
+    assertEquals("no request resent", 0, g.resent);
+    assertTrue(g.verdicts(r).get(0), g.verdicts(r).get(0).startsWith("accepted: epoch 1"));
+    checkBoundaryAndExactlyOnce(g, 0, lastSeq(g.verdicts(r).get(0)));
+    List<String> newcomer = g.executed.get(4);
+    assertTrue("the newcomer executed requests of the new epoch: " + newcomer, newcomer.contains("late-3"));
   }
 }
