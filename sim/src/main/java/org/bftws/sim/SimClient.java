@@ -1,8 +1,5 @@
 package org.bftws.sim;
 
-import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.function.Consumer;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.message.Kind;
@@ -11,6 +8,7 @@ import org.bftws.core.message.Request;
 import org.bftws.core.message.Signed;
 import org.bftws.core.reconfig.Member;
 import org.bftws.core.reconfig.Membership;
+import org.bftws.core.voter.Voter;
 
 /**
  * A client of {@link ReconfigureSimulation} that follows the membership: one call at a time, sent to every member
@@ -29,7 +27,9 @@ final class SimClient {
   private long issuedAt;
   private long lastSent;
   private Consumer<byte[]> then;
-  private final Map<Integer, byte[]> votes = new HashMap<>();
+  /** The core Voter over the members of {@link #voterEpoch}: a newer epoch's members start a new count. */
+  private Voter voter;
+  private long voterEpoch = -1;
   private int done;
   private boolean closedLoop;
   private long nextAt = Long.MAX_VALUE;
@@ -57,7 +57,7 @@ final class SimClient {
     current = Signed.sign(Kind.REQUEST, node, q.encode(), key);
     this.then = then;
     issuedAt = sim.now();
-    votes.clear();
+    voter = null;
     sendToMembers();
   }
 
@@ -91,14 +91,11 @@ final class SimClient {
     if (m.indexOf(from) < 0) {
       return;
     }
-    votes.put(from, b.result());
-    int matching = 0;
-    for (Map.Entry<Integer, byte[]> v : votes.entrySet()) {
-      if (m.indexOf(v.getKey()) >= 0 && Arrays.equals(v.getValue(), b.result())) {
-        matching++;
-      }
+    if (voter == null || voterEpoch != m.epoch()) {
+      voter = new Voter(m.f()); // replies from the old members do not count toward the new epoch's f + 1
+      voterEpoch = m.epoch();
     }
-    if (matching < m.f() + 1) {
+    if (!voter.add(from, b.result(), b.random())) {
       return;
     }
     Request q = Request.decode(current.body());

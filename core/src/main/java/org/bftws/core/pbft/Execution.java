@@ -4,6 +4,7 @@ import java.util.List;
 import org.bftws.core.engine.CoinProof;
 import org.bftws.core.engine.Effect;
 import org.bftws.core.message.Request;
+import org.bftws.core.message.Signed;
 import org.bftws.core.replication.ExecutionPipeline;
 
 /**
@@ -63,11 +64,11 @@ final class Execution {
     return awaitingVerdict;
   }
 
-  private boolean mayEndEpoch(List<org.bftws.core.message.Signed> batch) {
+  private boolean mayEndEpoch(List<Signed> batch) {
     if (r.endsEpoch == null) {
       return false;
     }
-    for (org.bftws.core.message.Signed q : batch) {
+    for (Signed q : batch) {
       if (r.endsEpoch.test(Request.decode(q.body()).operation())) {
         return true;
       }

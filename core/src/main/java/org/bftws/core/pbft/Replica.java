@@ -2,6 +2,7 @@ package org.bftws.core.pbft;
 
 import java.util.List;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.Authenticators;
 import org.bftws.core.crypto.Signer;
@@ -81,7 +82,7 @@ public final class Replica implements Engine {
    */
   long epochEnd = Long.MAX_VALUE;
   /** Which operations may end the membership epoch (null: none); a batch holding one pauses execution. */
-  final java.util.function.Predicate<byte[]> endsEpoch;
+  final Predicate<byte[]> endsEpoch;
 
   final Checkpoints checkpoints;
   final ViewChanges viewChanges;
@@ -126,7 +127,7 @@ public final class Replica implements Engine {
     private RandomnessConfig randomness = RandomnessConfig.none();
     private Authenticators macs;
     private boolean changingKeys;
-    private java.util.function.Predicate<byte[]> endsEpoch;
+    private Predicate<byte[]> endsEpoch;
 
     private Builder(GroupConfig cfg, int id, Signer signer, Verifier verifier) {
       this.cfg = cfg;
@@ -179,7 +180,7 @@ public final class Replica implements Engine {
      * holding one is the last handed to execution until its results are back, so the embedding has judged it,
      * and told this replica the epoch's end ({@link #endEpochAt}), before anything above it executes.
      */
-    public Builder epochBoundaries(java.util.function.Predicate<byte[]> endsEpoch) {
+    public Builder epochBoundaries(Predicate<byte[]> endsEpoch) {
       this.endsEpoch = endsEpoch;
       return this;
     }
@@ -191,7 +192,7 @@ public final class Replica implements Engine {
   }
 
   private Replica(GroupConfig cfg, int id, Signer signer, Verifier verifier, Role role, RandomnessConfig randomness,
-      Authenticators macs, boolean changingKeys, java.util.function.Predicate<byte[]> endsEpoch) {
+      Authenticators macs, boolean changingKeys, Predicate<byte[]> endsEpoch) {
     this.cfg = cfg;
     this.n = cfg.n();
     this.f = cfg.f();
