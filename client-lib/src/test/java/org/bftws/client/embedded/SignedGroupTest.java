@@ -353,6 +353,9 @@ public class SignedGroupTest {
             outvoted(runtime, "expired replies", replySigner(replicaPolicies[3], Clock.offset(now, Duration.ofHours(-1))));
             ReplyTamperer.victim = 3;
             outvoted(runtime, "replies altered in transit", replySigner(replicaPolicies[3], now));
+            // the refusal outvoted waited for may be a late reply of the step before (a call can draw more than
+            // one message from a replica): wait for replica 3's reply of this step to pass the tamperer
+            Conditions.await("a reply of replica 3 altered in transit", WAIT_MS, () -> ReplyTamperer.tampered.get() > 0);
             assertTrue(ReplyTamperer.tampered.get() > 0);
         } finally {
             ReplyTamperer.victim = -1;
