@@ -14,10 +14,10 @@ import org.bftws.core.reconfig.Reconfigure;
 import org.junit.Test;
 
 /**
- * A member many epochs behind (docs/design/reconfiguration.md, "A member many epochs behind"): its peers keep only
- * the last boundary they crossed, so it is brought to the present by the chain of membership certificates, verified from
- * the membership it knows, and the checkpoint the newest epoch began at, fetched by state transfer (Castro-Liskov
- * §4.3); or it learns from the chain that it was removed, and stops. A forged chain moves it nowhere.
+ * A member many epochs behind (docs/design/reconfiguration.md, "A member many epochs behind"): its peers keep
+ * only the last boundary they crossed, so it is brought to the present by the chain of membership certificates,
+ * verified from the membership it knows, and the checkpoint the newest epoch began at, fetched by state transfer
+ * (Castro-Liskov §4.3); or it learns from the chain that it was removed, and stops. A forged chain moves it nowhere.
  */
 public class EpochCatchUpTest {
 

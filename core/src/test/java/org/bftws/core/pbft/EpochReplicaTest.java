@@ -173,7 +173,8 @@ public class EpochReplicaTest {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> new EpochReplica(setup, g.newest, 4).join(short1, g.replicas.get(0).chain()));
     assertTrue(e.getMessage(), e.getMessage().contains("invalid proof"));
-    assertThrows(IllegalArgumentException.class, () -> new EpochReplica(setup, g.newest, 4).join(wrongEpoch, g.replicas.get(0).chain()));
+    assertThrows(IllegalArgumentException.class,
+        () -> new EpochReplica(setup, g.newest, 4).join(wrongEpoch, g.replicas.get(0).chain()));
     new EpochReplica(setup, g.newest, 4).join(start, g.replicas.get(0).chain());
   }
 

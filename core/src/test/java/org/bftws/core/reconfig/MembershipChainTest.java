@@ -27,7 +27,8 @@ public class MembershipChainTest {
     out.add(m = Fixture.add(m, 4).apply(m, Fixture.admins(1), Fixture.GROUP));
     out.add(m = Fixture.signed(Reconfigure.replace(Fixture.GROUP, m.epoch(), 0, Fixture.endpoint(5), Fixture.key(5)), 0)
         .apply(m, Fixture.admins(1), Fixture.GROUP));
-    out.add(Fixture.signed(Reconfigure.remove(Fixture.GROUP, m.epoch(), 4), 0).apply(m, Fixture.admins(1), Fixture.GROUP));
+    out.add(Fixture.signed(Reconfigure.remove(Fixture.GROUP, m.epoch(), 4), 0)
+        .apply(m, Fixture.admins(1), Fixture.GROUP));
     return out;
   }
 
@@ -98,7 +99,8 @@ public class MembershipChainTest {
     MembershipCertificate peers = Fixture.certify(zero, one, 3);
     assertFalse(chain.offer(new MembershipCertificate(other, peers.signatures())));
     assertTrue(chain.offer(new MembershipCertificate(one, Map.of(1, peers.signatures().get(1)))));
-    assertFalse("a signature already held", chain.offer(new MembershipCertificate(one, Map.of(1, peers.signatures().get(1)))));
+    assertFalse("a signature already held",
+        chain.offer(new MembershipCertificate(one, Map.of(1, peers.signatures().get(1)))));
     assertFalse(chain.complete(1));
     assertTrue(chain.offer(peers));
     assertTrue(chain.complete(1));
