@@ -107,9 +107,7 @@ final class Checker {
   /** Configuration II's execution digests: of correct executing replicas' checkpoints, and certified ones. */
   private final Map<Long, byte[]> executionDigests = new HashMap<>();
   private final Map<Long, byte[]> stableExecutionDigests = new HashMap<>();
-  private final Map<Integer, Long> lastExecutedSeq = new HashMap<>();
-  /** Per replica, the requests it executed since it last restarted empty, each with the seq it executed at. */
-  private final Map<Integer, Map<RequestId, Long>> executedIds = new HashMap<>();
+  private final ExecutionIntegrity integrity = new ExecutionIntegrity("S2", this::violation);
   private final Set<String> issued = new HashSet<>();
   /** S9: the first canonical seq whose batch terminates a sequence; nothing of it executes in a later one. */
   private final Map<String, Long> terminatedAt = new HashMap<>();
@@ -192,8 +190,7 @@ final class Checker {
   /** A replica restarted without its state: a new incarnation, tracked afresh for S2. */
   void amnesia(int replica) {
     remembering.remove(replica);
-    lastExecutedSeq.remove(replica);
-    executedIds.remove(replica);
+    integrity.forget(replica);
   }
 
   /**
@@ -201,11 +198,7 @@ final class Checker {
    * its stable checkpoint {@code seq}; what it executed above it, it executes again (S2 counts from there).
    */
   void restarted(int replica, long seq) {
-    lastExecutedSeq.put(replica, seq);
-    Map<RequestId, Long> ids = executedIds.get(replica);
-    if (ids != null) {
-      ids.values().removeIf(at -> at > seq);
-    }
+    integrity.restarted(replica, seq);
   }
 
   void event(int replica, Event e) {
@@ -250,7 +243,7 @@ final class Checker {
         same(stableExecutionDigests, s.seq(), s.executionDigest(), "S5 state transfer: installed a service state"
             + " other than the certified one at ");
       }
-      lastExecutedSeq.put(replica, s.seq());
+      integrity.installed(replica, s.seq());
     } else if (e instanceof Event.ViewEntered) {
       viewChanges++;
     } else if (e instanceof Event.Evidence ev) {
@@ -305,26 +298,18 @@ final class Checker {
   }
 
   void executed(int replica, Effect.Execute ex) {
-    Long last = lastExecutedSeq.get(replica);
-    if (last != null && ex.seq() <= last) {
-      violation("S2 integrity: replica " + replica + " executed seq " + ex.seq() + " after " + last);
-    }
-    lastExecutedSeq.put(replica, ex.seq());
+    integrity.executed(replica, ex.seq(), ex.requests().stream().map(Request::id).toList());
     byte[] d = canonical.get(ex.seq());
     if (d == null || !Arrays.equals(d, ex.batchDigest())) {
       violation("S4 history: replica " + replica + " executed seq " + ex.seq() + " outside the canonical history");
     }
     checkRandoms(replica, ex);
-    Map<RequestId, Long> ids = executedIds.computeIfAbsent(replica, k -> new HashMap<>());
     for (Request q : ex.requests()) {
       Long end = terminatedAt.get(q.sequenceId());
       if (q.terminates() || (end != null && end < ex.seq())) {
         violation("S9 terminate: replica " + replica + " executed " + q.id() + (q.terminates()
             ? ", a terminate, as an operation" : " at seq " + ex.seq() + ", after its sequence's terminate (seq "
             + end + ")"));
-      }
-      if (ids.putIfAbsent(q.id(), ex.seq()) != null) {
-        violation("S2 integrity: replica " + replica + " executed " + q.id() + " twice");
       }
       if (!issued.contains(key(q))) {
         violation("S3 validity: replica " + replica + " executed " + q.id() + ", which no client issued");

@@ -33,8 +33,7 @@ final class EpochChecker {
   /** seq → the ids of the requests executed there (the canonical executed history), and the requests. */
   private final TreeMap<Long, List<RequestId>> executedAt = new TreeMap<>();
   private final Map<Long, List<Request>> requestsAt = new HashMap<>();
-  private final Map<Integer, Long> lastSeq = new HashMap<>();
-  private final Map<Integer, Set<RequestId>> executedBy = new HashMap<>();
+  private final ExecutionIntegrity integrity = new ExecutionIntegrity("R2", this::violation);
   /** epoch → the membership its members began it with, and the seq it began at. */
   private final Map<Long, Membership> began = new HashMap<>();
   private final Map<Long, Long> beganAt = new HashMap<>();
@@ -61,30 +60,20 @@ final class EpochChecker {
 
   void executed(int replica, Effect.Execute ex) {
     executions++;
-    Long last = lastSeq.get(replica);
-    if (last != null && ex.seq() <= last) {
-      violation("R2 integrity: replica " + replica + " executed seq " + ex.seq() + " after " + last);
-    }
-    lastSeq.put(replica, ex.seq());
     List<RequestId> ids = ex.requests().stream().map(Request::id).toList();
+    integrity.executed(replica, ex.seq(), ids);
     List<RequestId> before = executedAt.putIfAbsent(ex.seq(), ids);
     requestsAt.putIfAbsent(ex.seq(), ex.requests());
     if (before != null && !before.equals(ids)) {
       violation("R1 agreement: seq " + ex.seq() + " executed as " + ids + " at replica " + replica + ", as " + before
           + " elsewhere");
     }
-    Set<RequestId> mine = executedBy.computeIfAbsent(replica, k -> new java.util.HashSet<>());
-    for (RequestId id : ids) {
-      if (!mine.add(id)) {
-        violation("R2 integrity: replica " + replica + " executed " + id + " twice");
-      }
-    }
   }
 
   /** A state transfer installed the checkpoint at seq at this replica: it executes on from there. */
   void installed(int replica, long seq) {
     stateTransfers++;
-    lastSeq.merge(replica, seq, Math::max);
+    integrity.installed(replica, seq);
   }
 
   /** A correct replica began epoch {@code m.epoch()} at {@code seq} (the previous epoch's last checkpoint). */

@@ -215,7 +215,7 @@ public final class ReconfigureSimulation {
 
   // ---------------------------------------------------------------- replicas
 
-  private void build(int id, Membership m, EpochReplica.Start from) {
+  private void build(int id, Membership m, EpochReplica from) {
     apps.put(id, new HashChainApp());
     if (id == ignoring) {
       engines.put(id, Replica.builder(first.config(base), first.indexOf(id), EpochSigning.signer(0, keys.signer(id)),
@@ -228,7 +228,7 @@ public final class ReconfigureSimulation {
     engines.put(id, r);
     epochOf.put(id, m.epoch());
     if (from != null) {
-      handle(id, r.join(from));
+      handle(id, r.join(from.start(), from.chain()));
     }
   }
 
@@ -243,7 +243,7 @@ public final class ReconfigureSimulation {
       for (Map.Entry<Integer, Engine> e : engines.entrySet()) {
         if (e.getKey() != byzantine && e.getValue() instanceof EpochReplica r && r.membership().equals(newest)
             && r.start() != null && r.start().previous().epoch() + 1 == newest.epoch()) {
-          build(id, newest, r.start());
+          build(id, newest, r);
           it.remove();
           break;
         }

@@ -24,6 +24,8 @@ import org.bftws.core.reconfig.Administrators;
 import org.bftws.core.reconfig.EpochChange;
 import org.bftws.core.reconfig.EpochSigning;
 import org.bftws.core.reconfig.Membership;
+import org.bftws.core.reconfig.MembershipCertificate;
+import org.bftws.core.reconfig.MembershipChain;
 import org.bftws.core.reconfig.Reconfigure;
 import org.bftws.core.replication.Checkpoints;
 
@@ -61,24 +63,31 @@ public final class EpochReplica implements Engine {
 
   private final Setup setup;
   private final int self;
-  private final EpochChange epochs;
+  private EpochChange epochs;
   private Replica inner;
   private Membership innerMembership;
   /** Per seq handed out with reconfigurations: their positions in the batch and their replies. */
   private final TreeMap<Long, TreeMap<Integer, byte[]>> verdicts = new TreeMap<>();
   private String stopped;
   private Start start;
-  /** How many epoch boundaries a replica keeps to bring members of earlier epochs across (each with its state). */
-  static final int KEPT_STARTS = 4;
-
   /** A boundary this replica crossed as a member of the epoch before it: where the next began, and the state. */
   private record Kept(Start start, Checkpoints.Parts parts) {}
 
-  /** The last {@link #KEPT_STARTS} boundaries this replica crossed as a member of both epochs, oldest first. */
-  private final List<Kept> kept = new ArrayList<>();
+  /**
+   * The last boundary this replica crossed as a member of both epochs (null: none), to bring a member one epoch
+   * behind across it; one further behind is brought to the present by the membership chain ({@link #catchUp}).
+   */
+  private Kept kept;
   /** Ticks, and per member of the previous epoch when it was last served the checkpoint this epoch began at. */
   private long now;
   private final Map<Integer, Long> servedPrevious = new java.util.HashMap<>();
+  /** The memberships this replica knows, from epoch 0 (or where an operator started it), with their certificates. */
+  private MembershipChain chain;
+  /** The newest epoch whose membership this replica signed as a member of the epoch before. */
+  private long signedEpoch = -1;
+  /** When this replica last offered its newest link to its peers, and per stable id when it last answered one. */
+  private long lastOffered;
+  private final Map<Integer, Long> chainAnswered = new java.util.HashMap<>();
 
   /**
    * Member {@code self} (a stable id) of {@code membership}: epoch 0 at the group's start, or a later epoch for a
@@ -90,24 +99,41 @@ public final class EpochReplica implements Engine {
     }
     this.setup = setup;
     this.self = self;
-    this.epochs = new EpochChange(membership, setup.admins(), setup.groupId(), setup.base().checkpointInterval());
+    this.epochs = epochChange(membership);
+    this.chain = new MembershipChain(membership);
     start(membership);
   }
 
+  private EpochChange epochChange(Membership m) {
+    return new EpochChange(m, setup.admins(), setup.groupId(), setup.base().checkpointInterval());
+  }
+
   private void start(Membership m) {
-    inner = Replica.builder(m.config(setup.base()), m.indexOf(self), EpochSigning.signer(m.epoch(), setup.key()),
-        EpochSigning.verifier(m, setup.clients())).epochBoundaries(Reconfigure::isReconfigure).build();
+    inner = replicaOf(m);
     innerMembership = m;
+  }
+
+  private Replica replicaOf(Membership m) {
+    return Replica.builder(m.config(setup.base()), m.indexOf(self), EpochSigning.signer(m.epoch(), setup.key()),
+        EpochSigning.verifier(m, setup.clients())).epochBoundaries(Reconfigure::isReconfigure).build();
   }
 
   /**
    * The first step of a replica joining its epoch (built with that epoch's membership): the previous epoch's
-   * last checkpoint is stable, and the replica fetches it by state transfer (Castro-Liskov §4.3).
+   * last checkpoint is stable, and the replica fetches it by state transfer (Castro-Liskov §4.3). {@code given}
+   * is the chain of membership certificates an operator hands it with the start (a member's {@link #chain}),
+   * leading to the previous membership; the link into this epoch may still lack signatures, which the replica
+   * collects from its peers.
    */
-  public Ready join(Start from) {
+  public Ready join(Start from, MembershipChain given) {
     if (from.previous().epoch() + 1 != innerMembership.epoch()) {
       throw new IllegalArgumentException("epoch " + innerMembership.epoch() + " does not follow " + from.previous());
     }
+    MembershipChain c = given.copy();
+    if (!from.previous().equals(c.at(from.previous().epoch())) || !c.expect(innerMembership)) {
+      throw new IllegalArgumentException("the " + c + " does not lead to " + innerMembership);
+    }
+    chain = c;
     start = from;
     return step(inner.joinEpoch(genesis(from), from.digest(), from.proof()));
   }
@@ -121,6 +147,9 @@ public final class EpochReplica implements Engine {
 
   @Override
   public Ready receive(byte[] bytes) {
+    if (ChainMessage.is(bytes)) {
+      return onChain(bytes);
+    }
     if (inner == null) {
       return new Ready();
     }
@@ -131,7 +160,14 @@ public final class EpochReplica implements Engine {
   @Override
   public Ready tick() {
     now++;
-    return inner == null ? new Ready() : step(inner.tick());
+    if (inner == null) {
+      return new Ready();
+    }
+    Ready out = step(inner.tick());
+    if (now - lastOffered >= setup.base().get(GroupConfig.RETRANSMIT_INTERVAL)) {
+      offerNewestLink(out);
+    }
+    return out;
   }
 
   /**
@@ -140,11 +176,11 @@ public final class EpochReplica implements Engine {
    * rounds, TOCS 2002 §5.2) it gets the quorum of checkpoint votes that ended its epoch, so that checkpoint becomes
    * stable there; to its FETCH-STATE, the checkpoint's state with that proof, signed as this replica's index in
    * that epoch (Castro-Liskov §4.3's state transfer, across the boundary). At most once per retransmission
-   * interval per member; the last {@link #KEPT_STARTS} boundaries are kept, so a member several epochs behind
-   * crosses them one by one. Null for any other message.
+   * interval per member; only across the last boundary crossed, so only a member one epoch behind (the requests
+   * it holds carried into the next epoch). Null for any other message.
    */
   private Ready answerPreviousEpoch(byte[] bytes) {
-    if (kept.isEmpty()) {
+    if (kept == null) {
       return null;
     }
     Signed s;
@@ -161,17 +197,12 @@ public final class EpochReplica implements Engine {
     } catch (DecodeException e) {
       return null;
     }
-    for (int k = kept.size() - 1; k >= 0; k--) {
-      Kept b = kept.get(k);
-      Membership prev = b.start().previous();
-      long begun = k == 0 ? -1 : kept.get(k - 1).start().seq();
-      if (seq > b.start().seq() || seq < begun || s.sender() < 0 || s.sender() >= prev.n()
-          || !s.verify(EpochSigning.verifier(prev, setup.clients()))) {
-        continue;
-      }
-      return answerFrom(b, prev.member(s.sender()).id(), s.kind());
+    Membership prev = kept.start().previous();
+    if (seq > kept.start().seq() || s.sender() < 0 || s.sender() >= prev.n()
+        || !s.verify(EpochSigning.verifier(prev, setup.clients()))) {
+      return null;
     }
-    return null;
+    return answerFrom(kept, prev.member(s.sender()).id(), s.kind());
   }
 
   private Ready answerFrom(Kept b, int to, Kind asked) {
@@ -242,6 +273,7 @@ public final class EpochReplica implements Engine {
     if (epochs.lastSeq() != endsBefore && epochs.pending() != null) {
       append(out, translate(inner.endEpochAt(epochs.lastSeq()), innerMembership));
     }
+    signPending(out);
     maybeBeginNextEpoch(out);
     return out;
   }
@@ -315,6 +347,7 @@ public final class EpochReplica implements Engine {
     Start from = new Start(innerMembership, c, inner.stableDigest(), inner.stableProof());
     List<Signed> pending = inner.carriedRequests();
     Membership next = epochs.onStable(c);
+    chain.expect(next);
     if (next.indexOf(self) < 0) {
       inner = null;
       stopped = "removed from the group by " + next;
@@ -322,14 +355,142 @@ public final class EpochReplica implements Engine {
     }
     start(next);
     start = from;
-    kept.add(new Kept(from, parts));
-    if (kept.size() > KEPT_STARTS) {
-      kept.remove(0);
-    }
+    kept = new Kept(from, parts);
     append(out, translate(inner.beginEpoch(genesis(from), parts, from.proof()), next));
     for (Signed q : pending) {
       append(out, translate(inner.receive(q.encode()), next));
     }
+  }
+
+  // ---------------------------------------------------------------- the membership chain
+
+  /**
+   * A member of the current epoch that knows the next membership (it executed the reconfiguration, or learned it
+   * with a checkpoint's state) signs it once and offers the link to the members of both epochs, so that a quorum
+   * of the current epoch's signatures makes its membership certificate.
+   */
+  private void signPending(Ready out) {
+    Membership next = epochs.pending();
+    int index = epochs.current().indexOf(self);
+    if (next == null || index < 0 || next.epoch() <= signedEpoch || !chain.expect(next)) {
+      return;
+    }
+    chain.sign(next.epoch(), index, setup.key());
+    signedEpoch = next.epoch();
+    offerNewestLink(out);
+  }
+
+  /**
+   * Every retransmission interval (and once signed), the newest link this replica holds, with the signatures it
+   * collected, to the members of the newest epoch it knows and of the one before: peers merge the signatures,
+   * and one that knows more answers ({@link #answerChain}). This is also how a replica many epochs behind finds
+   * out: it offers its newest link to the members it knows, and they answer with the links it lacks.
+   */
+  private void offerNewestLink(Ready out) {
+    lastOffered = now;
+    Membership newest = chain.newest();
+    byte[] bytes = ChainMessage.of(self, innerMembership.epoch(), chain.linksFrom(newest.epoch()), null).encode();
+    java.util.Set<Integer> to = new java.util.TreeSet<>();
+    newest.members().forEach(m -> to.add(m.id()));
+    Membership before = chain.at(newest.epoch() - 1);
+    if (before != null) {
+      before.members().forEach(m -> to.add(m.id()));
+    }
+    to.remove(self);
+    for (int id : to) {
+      out.messages.add(new Ready.Outbound(id, bytes));
+    }
+  }
+
+  /** A peer's links (each verified on its own), and, when this replica is far behind, perhaps a jump. */
+  private Ready onChain(byte[] bytes) {
+    ChainMessage m;
+    try {
+      m = ChainMessage.decode(bytes);
+    } catch (DecodeException e) {
+      return new Ready();
+    }
+    for (MembershipCertificate c : m.links()) {
+      chain.offer(c);
+    }
+    Ready out = new Ready();
+    if (inner != null) {
+      catchUp(m, out);
+    }
+    answerChain(m, out);
+    return out;
+  }
+
+  /**
+   * A replica two or more epochs behind what its verified chain shows (it missed the ends of those epochs, and
+   * their members moved on) leaves its epoch: when a later epoch no longer lists it, it stops and says so; else
+   * it joins the epoch of a peer that sent where that epoch began, fetching the state by state transfer
+   * (Castro-Liskov §4.3), as a joining replica does. One epoch behind, it is brought across that epoch's end
+   * instead ({@link #answerPreviousEpoch}), keeping the requests it holds.
+   */
+  private void catchUp(ChainMessage m, Ready out) {
+    long current = innerMembership.epoch();
+    Membership newest = chain.newest();
+    if (newest.epoch() < current + 2) {
+      return;
+    }
+    for (long e = current + 1; e <= newest.epoch(); e++) {
+      if (chain.at(e).indexOf(self) < 0) {
+        inner = null;
+        stopped = "removed from the group by " + chain.at(e) + " (learned in epoch " + current
+            + " from the chain of membership certificates)";
+        return;
+      }
+    }
+    if (!m.hasStart() || m.epoch() < current + 2 || m.epoch() > newest.epoch()) {
+      return;
+    }
+    Membership target = chain.at(m.epoch());
+    Start from = m.start(chain.at(m.epoch() - 1));
+    Replica fresh = replicaOf(target);
+    Ready first;
+    try {
+      first = fresh.joinEpoch(genesis(from), from.digest(), from.proof());
+    } catch (IllegalArgumentException e) {
+      return; // a start whose proof is not a quorum of the epoch before: nothing changes
+    }
+    inner = fresh;
+    innerMembership = target;
+    epochs = epochChange(target);
+    start = from;
+    verdicts.clear();
+    append(out, translate(first, target));
+  }
+
+  /**
+   * Answers a peer that lacks what this replica holds: the links after its newest (or its newest, when this
+   * replica has signatures of it that the peer lacks) and, to a replica two or more epochs behind this active
+   * one, where this epoch began. Once per retransmission interval per stable id, and only to ids the group ever
+   * handed out (below the newest membership's next id), which bounds what is remembered.
+   */
+  private void answerChain(ChainMessage m, Ready out) {
+    int to = m.sender();
+    if (to == self || to < 0 || to >= chain.newest().nextId()) {
+      return;
+    }
+    MembershipCertificate theirs = m.links().isEmpty() ? null : m.links().get(m.links().size() - 1);
+    long newest = Math.max(m.epoch(), theirs == null ? -1 : theirs.next().epoch());
+    MembershipCertificate mine = chain.link(newest);
+    boolean moreSignatures = theirs != null && mine != null && mine.next().equals(theirs.next())
+        && !theirs.signatures().keySet().containsAll(mine.signatures().keySet());
+    boolean moreLinks = chain.newest().epoch() > newest && chain.complete(newest + 1);
+    boolean jump = inner != null && start != null && m.epoch() + 2 <= innerMembership.epoch();
+    if (!moreSignatures && !moreLinks && !jump) {
+      return;
+    }
+    Long last = chainAnswered.get(to);
+    if (last != null && now - last < setup.base().get(GroupConfig.RETRANSMIT_INTERVAL)) {
+      return;
+    }
+    chainAnswered.put(to, now);
+    List<MembershipCertificate> links = chain.linksFrom(moreSignatures ? newest : newest + 1);
+    out.messages.add(new Ready.Outbound(to,
+        ChainMessage.of(self, epochs.current().epoch(), links, jump ? start : null).encode()));
   }
 
   private static void append(Ready to, Ready from) {
@@ -349,6 +510,11 @@ public final class EpochReplica implements Engine {
   /** Where the current epoch began (null in the group's first epoch, or before a joiner's {@link #join}). */
   public Start start() {
     return start;
+  }
+
+  /** A copy of the memberships this replica knows, with their certificates as collected so far. */
+  public MembershipChain chain() {
+    return chain.copy();
   }
 
   /** Why this replica stopped (removed from the group), or null while it is a member. */

@@ -16,8 +16,11 @@ import org.bftws.core.replication.ExecutionPipeline;
 final class Execution {
   private final Replica r;
   private final ExecutionPipeline pipeline;
-  /** A batch that may end the membership epoch was handed out: nothing follows until its results are back. */
-  private boolean awaitingVerdict;
+  /**
+   * The last batch handed out holds an operation that may end the membership epoch ({@link
+   * Replica.Builder#epochBoundaries}): nothing follows it until the results handed out are back.
+   */
+  private boolean lastMayEndEpoch;
 
   Execution(Replica r) {
     this.r = r;
@@ -47,21 +50,18 @@ final class Execution {
   /** The results of the {@link Effect.Execute} for seq, in request order. */
   void executed(long seq, List<byte[]> results) {
     pipeline.executed(seq, results);
-    if (awaitingVerdict && pipeline.awaitingResults() == 0) {
-      awaitingVerdict = false;
+    if (lastMayEndEpoch && pipeline.awaitingResults() == 0) {
       executeCommitted();
     }
   }
 
   /**
    * True while a batch holding an operation that may end the membership epoch awaits its results
-   * ({@link Replica.Builder#epochBoundaries}): the epoch's end is known only once it is judged.
+   * ({@link Replica.Builder#epochBoundaries}): the epoch's end is known only once it is judged. Derived from
+   * the results awaited, so a state transfer, which drops them, ends the wait too.
    */
   private boolean awaitingVerdict() {
-    if (awaitingVerdict && pipeline.awaitingResults() == 0) {
-      awaitingVerdict = false;
-    }
-    return awaitingVerdict;
+    return lastMayEndEpoch && pipeline.awaitingResults() > 0;
   }
 
   private boolean mayEndEpoch(List<Signed> batch) {
@@ -103,7 +103,7 @@ final class Execution {
       if (pipeline.execute(slot.seq, r.view, slot.committedDigest, slot.committedBatch)) {
         progressed = true;
       }
-      awaitingVerdict = mayEndEpoch(slot.committedBatch) && pipeline.awaitingResults() > 0;
+      lastMayEndEpoch = mayEndEpoch(slot.committedBatch);
       settleKeys();
       if (slot.seq % r.cfg.checkpointInterval() == 0 && r.role == Role.AGREEMENT) {
         r.checkpoints.own(slot.seq, null); // the ordering part alone: no service state here (BFT-WS §3.3.2)
@@ -131,7 +131,6 @@ final class Execution {
   /** A checkpoint at seq was installed by state transfer (§4.3): what was handed out up to it is moot. */
   void installed(long seq) {
     pipeline.installed(seq, r.lastExecuted);
-    awaitingVerdict = false;
     r.lastExecuted = seq;
   }
 

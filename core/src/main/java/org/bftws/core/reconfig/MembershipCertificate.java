@@ -74,12 +74,7 @@ public final class MembershipCertificate {
    * @throws ReconfigurationException naming the first link that does not verify
    */
   public static Membership follow(Membership trusted, List<MembershipCertificate> chain) {
-    Membership at = trusted;
-    for (MembershipCertificate c : chain) {
-      c.verify(at);
-      at = c.next;
-    }
-    return at;
+    return MembershipChain.verified(trusted, chain).newest();
   }
 
   public byte[] encode() {

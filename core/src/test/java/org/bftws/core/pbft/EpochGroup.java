@@ -109,7 +109,7 @@ final class EpochGroup {
         if (!down.contains(r.id()) && r.membership().epoch() == newest.epoch() && r.start() != null
             && r.start().previous().epoch() + 1 == newest.epoch()) {
           add(id, r.membership());
-          handle(id, replicas.get(id).join(r.start()));
+          handle(id, replicas.get(id).join(r.start(), r.chain()));
           it.remove();
           break;
         }

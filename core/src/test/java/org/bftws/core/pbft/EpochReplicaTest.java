@@ -171,10 +171,11 @@ public class EpochReplicaTest {
     EpochReplica.Setup setup = new EpochReplica.Setup(g.base, g.admins, EpochGroup.GROUP, EpochGroup.KEYS.signer(4),
         Ed25519.verifier(Map.of()));
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> new EpochReplica(setup, g.newest, 4).join(short1));
+        () -> new EpochReplica(setup, g.newest, 4).join(short1, g.replicas.get(0).chain()));
     assertTrue(e.getMessage(), e.getMessage().contains("invalid proof"));
-    assertThrows(IllegalArgumentException.class, () -> new EpochReplica(setup, g.newest, 4).join(wrongEpoch));
-    new EpochReplica(setup, g.newest, 4).join(start);
+    assertThrows(IllegalArgumentException.class,
+        () -> new EpochReplica(setup, g.newest, 4).join(wrongEpoch, g.replicas.get(0).chain()));
+    new EpochReplica(setup, g.newest, 4).join(start, g.replicas.get(0).chain());
   }
 
   // The old epoch orders nothing above its last seq c once c is known. Checkpoint votes are held back, so the
