@@ -12,8 +12,10 @@ import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import org.bftws.core.engine.Journal;
+import org.bftws.core.message.Kind;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.RequestId;
+import org.bftws.core.message.Signed;
 import org.junit.Test;
 
 /**
@@ -163,16 +165,23 @@ public class AsyncJournalTest {
       AsyncCluster c = new AsyncCluster(4, 1, 2, seed, Set.of(), 4);
       oneByOne(c, 10);
       c.tickAndRun(6 * AsyncCluster.RETRANSMIT_TICKS); // the group has gone idle
+      int[] asks = new int[1];
+      c.watch((from, s) -> asks[0] += isStatusAsk(s) ? 1 : 0);
       c.restart(3);
       tickUntilExecuted(c, 3, 10, 12 * AsyncCluster.RETRANSMIT_TICKS);
       assertArrayEquals("seed " + seed, c.appState(0), c.appState(3));
-      int before = c.delivered();
+      assertTrue("it asked to catch up, seed " + seed, asks[0] > 0);
+      c.tickAndRun((AsyncReplica.STATUS_ASKS + 1) * AsyncCluster.RETRANSMIT_TICKS);
+      int afterCatchUp = asks[0];
       c.tickAndRun(4 * AsyncCluster.RETRANSMIT_TICKS);
-      int quiet = c.delivered() - before;
-      c.tickAndRun(4 * AsyncCluster.RETRANSMIT_TICKS);
-      assertTrue("status asks stop: " + quiet + " then " + (c.delivered() - before - quiet) + ", seed " + seed,
-          c.delivered() - before - quiet <= quiet);
+      assertEquals("status asks stop (" + afterCatchUp + " right after the catch-up), seed " + seed + ": "
+          + c.replica(3).describe(), afterCatchUp, asks[0]);
     }
+  }
+
+  /** An envelope of the status asks' instance ({@link RoundStatus#PID}). */
+  static boolean isStatusAsk(Signed s) {
+    return s.kind() == Kind.ASYNC && AsyncMessage.decode(s.body()).pid().equals(RoundStatus.PID);
   }
 
   // Reference: Castro-Liskov TOCS 2002 §4.3 (garbage collection at the stable checkpoint): the journal keeps
