@@ -651,11 +651,6 @@ public final class AsyncReplica implements Engine {
     return ctx.promises();
   }
 
-  /** Times an instance wanted to send something other than its promise in a promised slot. */
-  public long promisesKept() {
-    return ctx.promisesKept();
-  }
-
   /** Envelopes kept for retransmission (those of the instances open here). */
   public int resendLog() {
     return ctx.resendLog();

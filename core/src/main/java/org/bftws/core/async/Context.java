@@ -3,7 +3,6 @@ package org.bftws.core.async;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -77,8 +76,6 @@ public final class Context {
   private final Set<ByteBuffer> latePrevious = new HashSet<>();
   /** Per slot of a committing message, what this replica sent there before its restart ({@link #recover}). */
   private final Map<Slot, Promise> promised = new HashMap<>();
-  /** Messages whose instance wanted to send something else in a promised slot (the promise went instead). */
-  private long kept;
   /** With a journal: the journal's seq for an instance (the channel's round); null without one. */
   private ToLongFunction<Pid> journalSeq;
   private Ready out = new Ready();
@@ -378,11 +375,6 @@ public final class Context {
     return promised.size();
   }
 
-  /** Times an instance wanted to send in a promised slot something other than the promise. */
-  public long promisesKept() {
-    return kept;
-  }
-
   /**
    * What leaves for {@code m}: in a promised slot the promise, whatever {@code m} says; otherwise {@code m},
    * journaled first if it commits this replica.
@@ -393,9 +385,6 @@ public final class Context {
     }
     Promise before = promised.get(new Slot(m.pid(), m.type(), ByteBuffer.wrap(slot)));
     if (before != null) {
-      if (!Arrays.equals(before.message().payload(), m.payload())) {
-        kept++;
-      }
       return before;
     }
     Promise p = new Promise(to, m, envelope(m));
