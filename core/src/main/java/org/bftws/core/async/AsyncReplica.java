@@ -256,7 +256,7 @@ public final class AsyncReplica implements Engine {
    * and the committing messages above it are sent again and held as promises ({@link Context#recover}).
    *
    * @throws IllegalArgumentException if the journal is damaged (a record that does not decode or check out,
-   *     or of a type this engine never writes)
+   *     of a type this engine never writes, at another seq than its round, or a second message for one slot)
    */
   @Override
   public Ready recover(List<Journal.Record> records) {
@@ -264,11 +264,11 @@ public final class AsyncReplica implements Engine {
       throw new IllegalStateException("recover() is the first step of a fresh, journaled replica");
     }
     Journal.Record stable = null;
-    List<byte[]> signed = new ArrayList<>();
+    List<Journal.Record> signed = new ArrayList<>();
     for (Journal.Record r : Journal.compact(records)) {
       switch (r.type()) {
         case STABLE -> stable = r;
-        case SIGNED -> signed.add(r.body());
+        case SIGNED -> signed.add(r);
         default -> throw new IllegalArgumentException("journal: a " + r.type() + " record, which an asynchronous "
             + "replica never writes");
       }

@@ -3,6 +3,7 @@ package org.bftws.core.async;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -323,15 +324,24 @@ public final class Context {
   }
 
   /**
-   * After a restart: the committing messages this replica sent before it (the bodies of its journal's
-   * {@link Journal.Type#SIGNED} records, oldest first) are held as promises, sent again when their instance
-   * sends in their slot. (Not at once: an instance that has not sent yet takes answers to them, such as a
-   * consistent broadcast's signature shares, for a peer's fault.) A record that does not decode, or an envelope this replica did not sign, is refused with an
-   * {@link IllegalArgumentException} whose message starts "journal:".
+   * After a restart: the committing messages this replica sent before it (its journal's {@link
+   * Journal.Type#SIGNED} records, oldest first) are held as promises, sent again when their instance sends in
+   * their slot. (Not at once: an instance that has not sent yet takes answers to them, such as a consistent
+   * broadcast's signature shares, for a peer's fault.) A damaged journal is refused with an {@link
+   * IllegalArgumentException} whose message starts "journal:", so the replica does not start on it: a record
+   * that does not decode, an envelope this replica did not sign, a record whose seq is not its instance's
+   * (compaction would keep or drop it wrongly), or two different messages for one slot (a replica that sent
+   * both would be Byzantine, SINTRA §2, and which one to keep cannot be told).
+   *
+   * @throws IllegalStateException this context is not {@link #journaled}
    */
-  public void recover(List<byte[]> bodies) {
-    for (byte[] body : bodies) {
-      Journaled j = Journaled.decode(body);
+  public void recover(List<Journal.Record> records) {
+    if (journalSeq == null) {
+      throw new IllegalStateException("recover() needs a journaled context");
+    }
+    Map<Slot, Promise> read = new HashMap<>();
+    for (Journal.Record record : records) {
+      Journaled j = Journaled.decode(record.body());
       Signed s = j.envelope();
       AsyncMessage m;
       try {
@@ -343,8 +353,18 @@ public final class Context {
           || j.to() < Ready.ALL_REPLICAS || j.to() >= n) {
         throw new IllegalArgumentException("journal: a signed record that is not replica " + id + "'s own message");
       }
-      promised.put(new Slot(m.pid(), m.type(), ByteBuffer.wrap(j.slot())), new Promise(j.to(), m, s.encode()));
+      if (record.seq() != journalSeq.applyAsLong(m.pid())) {
+        throw new IllegalArgumentException("journal: a signed record of " + m.pid() + " at seq " + record.seq()
+            + ", not its round " + journalSeq.applyAsLong(m.pid()));
+      }
+      Promise p = new Promise(j.to(), m, s.encode());
+      Promise before = read.putIfAbsent(new Slot(m.pid(), m.type(), ByteBuffer.wrap(j.slot())), p);
+      if (before != null && (before.to() != p.to() || !Arrays.equals(before.message().payload(), m.payload()))) {
+        throw new IllegalArgumentException("journal: two different messages of " + m.pid() + " type " + m.type()
+            + " in one slot");
+      }
     }
+    promised.putAll(read);
   }
 
   /** The payload this replica sent in a slot before its restart, or null if none is promised. */

@@ -8,9 +8,11 @@ import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
+import org.bftws.core.codec.ByteWriter;
 import org.bftws.core.engine.Journal;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.Request;
@@ -224,6 +226,48 @@ public class AsyncJournalTest {
       fail("replica 1's messages accepted as replica 0's");
     } catch (IllegalArgumentException e) {
       assertTrue(e.getMessage(), e.getMessage().startsWith("journal:"));
+    }
+  }
+
+  // Reference: SINTRA §2 (a party that sends two different messages where a correct party sends one is
+  // corrupted): a journal holding two for one slot cannot say which one the replica sent, and a record filed
+  // under another seq than its instance's round would be kept or dropped wrongly by compaction; both are
+  // damage, refused before the replica starts. An identical copy of a record is harmless
+  @Test
+  public void journalWithTwoMessagesInOneSlotOrARecordAtAnotherRoundIsRefused() {
+    AsyncCluster c = new AsyncCluster(4, 1, 1, 3, Set.of(), 4).journaled();
+    oneByOne(c, 2);
+    List<Journal.Record> journal = new ArrayList<>(c.journals.get(0));
+    Journal.Record proposal = journal.stream().filter(r -> r.type() == Journal.Type.SIGNED
+        && Context.Journaled.decode(r.body()).slot().length == 0).findFirst().orElseThrow();
+    Context.Journaled j = Context.Journaled.decode(proposal.body());
+    AsyncMessage m = AsyncMessage.decode(j.envelope().body());
+
+    List<Journal.Record> copied = new ArrayList<>(journal);
+    copied.add(proposal);
+    c.restart(0);
+    c.replica(0).recover(copied);
+    assertTrue("the copy's slot promised", c.replica(0).promises() > 0);
+
+    AsyncMessage other = new AsyncMessage(m.pid(), m.type(), Arrays.copyOf(m.payload(), m.payload().length + 1));
+    byte[] envelope = Signed.sign(Kind.ASYNC, 0, other.encode(), c.signer(0)).encode();
+    List<Journal.Record> twice = new ArrayList<>(journal);
+    twice.add(new Journal.Record(Journal.Type.SIGNED, proposal.seq(),
+        new ByteWriter(64).i32(j.to()).bytes(j.slot()).bytes(envelope).toBytes()));
+    refused(c, twice, "journal: two different messages of " + m.pid());
+
+    List<Journal.Record> misfiled = new ArrayList<>(journal);
+    misfiled.set(misfiled.indexOf(proposal), new Journal.Record(Journal.Type.SIGNED, proposal.seq() + 1, proposal.body()));
+    refused(c, misfiled, "journal: a signed record of " + m.pid() + " at seq " + (proposal.seq() + 1));
+  }
+
+  private static void refused(AsyncCluster c, List<Journal.Record> journal, String reason) {
+    c.restart(0);
+    try {
+      c.replica(0).recover(journal);
+      fail("a damaged journal recovered: " + reason);
+    } catch (IllegalArgumentException e) {
+      assertTrue(e.getMessage(), e.getMessage().startsWith(reason));
     }
   }
 }
