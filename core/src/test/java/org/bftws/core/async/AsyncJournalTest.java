@@ -181,6 +181,33 @@ public class AsyncJournalTest {
     }
   }
 
+  // Reference: SINTRA §2 (up to f parties are corrupted and send what they like): a faulty peer that plants one
+  // message of a round nobody reaches keeps a replica "behind" for as long as the group is idle; its status
+  // asks back off, logarithmic in the idle time instead of one per retransmission interval
+  @Test
+  public void aPlantedMessageOfALaterRoundCostsFewStatusAsks() {
+    for (long seed = 0; seed < 2; seed++) {
+      AsyncCluster c = new AsyncCluster(4, 1, 2, seed, Set.of(0), 4);
+      oneByOne(c, 3);
+      long round = c.replica(3).deliveredRound();
+      AsyncMessage planted = new AsyncMessage(AsyncReplica.CHANNEL.child(round + 5),
+          AtomicBroadcast.Type.PROPOSAL.code(), new byte[8]);
+      c.post(0, 3, Signed.sign(Kind.ASYNC, 0, planted.encode(), c.signer(0)).encode());
+      c.run();
+      assertEquals("planted, seed " + seed, 1, c.replica(3).buffered());
+      int[] asks = new int[1];
+      c.watch((from, s) -> asks[0] += from == 3 && isStatusAsk(s) ? 1 : 0);
+      int intervals = 256;
+      c.tickAndRun(intervals * AsyncCluster.RETRANSMIT_TICKS);
+      assertEquals("still there, seed " + seed, 1, c.replica(3).buffered());
+      int rounds = asks[0] / 3; // one envelope to each peer per ask
+      assertTrue("it asked beyond the first " + AsyncReplica.STATUS_ASKS + ": " + rounds + ", seed " + seed,
+          rounds > AsyncReplica.STATUS_ASKS);
+      assertTrue(rounds + " asks in " + intervals + " idle intervals, seed " + seed,
+          rounds <= AsyncReplica.STATUS_ASKS + 1 + Integer.numberOfTrailingZeros(intervals));
+    }
+  }
+
   /** An envelope of the status asks' instance ({@link RoundStatus#PID}). */
   static boolean isStatusAsk(Signed s) {
     return s.kind() == Kind.ASYNC && AsyncMessage.decode(s.body()).pid().equals(RoundStatus.PID);
