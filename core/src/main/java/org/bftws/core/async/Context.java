@@ -505,10 +505,17 @@ public final class Context {
   /**
    * For a peer that reported itself behind, in a round this replica closed ({@code AsyncReplica}'s status
    * asks): what this replica sent in that round's instance {@code top}, to that peer alone, as a laggard's
-   * resent copy is answered ({@link #answerLaggard}). Sends nothing if it kept nothing for {@code top}.
+   * resent copy is answered ({@link #answerLaggard}), and from the same budget: at most once per peer,
+   * top-level instance and interval, whichever of the two asked. Sends nothing if it kept nothing for
+   * {@code top}.
    */
   public Ready resendTo(int peer, Pid top) {
-    out.messages.addAll(sentWithin(top, peer));
+    Answered a = new Answered(peer, top);
+    List<Ready.Outbound> answer = answered.contains(a) ? List.of() : sentWithin(top, peer);
+    if (!answer.isEmpty()) {
+      answered.add(a);
+      out.messages.addAll(answer);
+    }
     return flush();
   }
 

@@ -16,7 +16,8 @@ import org.bftws.core.codec.ByteWriter;
  *
  * <p>An ASK carries (delivered round, attempt): the attempt makes each ask new bytes. Neither asks nor what
  * they trigger is kept for resending, nor remembered to drop copies ({@link Context#unremembered}); each peer
- * is answered at most once per retransmission interval ({@link #newInterval}), whatever it asks.
+ * is answered at most once per retransmission interval ({@link #newInterval}), whatever it asks, and a round
+ * it was sent in that interval as a laggard ({@code Context#resendTo}) is not sent again.
  */
 final class RoundStatus extends Protocol {
   static final Pid PID = Pid.root("abc-status");
