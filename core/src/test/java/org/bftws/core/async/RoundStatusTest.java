@@ -1,8 +1,10 @@
 package org.bftws.core.async;
 
+import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.bftws.core.codec.ByteWriter;
@@ -30,8 +32,8 @@ public class RoundStatusTest {
   }
 
   private static byte[] ask(AsyncCluster c, long round) {
-    AsyncMessage m = new AsyncMessage(RoundStatus.PID, RoundStatus.Type.ASK.code(), new ByteWriter(12).i64(round)
-        .i32(0).toBytes());
+    AsyncMessage m = new AsyncMessage(RoundStatus.PID, RoundStatus.Type.ASK.code(), new ByteWriter(8).i64(round)
+        .toBytes());
     return Signed.sign(Kind.ASYNC, 0, m.encode(), c.signer(0)).encode();
   }
 
@@ -64,6 +66,25 @@ public class RoundStatusTest {
       }
       c.run();
       assertEquals("one answer in the interval, seed " + seed, oneAnswer, answered[0]);
+    }
+  }
+
+  // Reference: Castro-Liskov TOCS 2002 §5.2 (a status message says where the replica is): an ask carries the
+  // last round delivered and nothing else, so a replica's repeated asks from one round are the same bytes
+  @Test
+  public void anAskSaysOnlyTheRoundDelivered() {
+    AsyncCluster c = idleGroup(4);
+    List<Signed> asks = new ArrayList<>();
+    c.watch((from, s) -> {
+      if (from == 1 && AsyncJournalTest.isStatusAsk(s)) {
+        asks.add(s);
+      }
+    });
+    c.tickAndRun((AsyncReplica.STATUS_ASKS + 2) * AsyncCluster.RETRANSMIT_TICKS);
+    assertEquals("one ask to each of 3 peers per stalled interval, three times", 3 * AsyncReplica.STATUS_ASKS,
+        asks.size());
+    for (Signed s : asks) {
+      assertArrayEquals(new ByteWriter(8).i64(3).toBytes(), AsyncMessage.decode(s.body()).payload());
     }
   }
 }
