@@ -207,7 +207,10 @@ final class AsyncCluster {
     return contradictions[i];
   }
 
-  /** Records what replica i sent in each slot of the channel's instances ({@link WireSlots}), and the first contradiction. */
+  /**
+   * Records what replica i sent in each slot of the channel's instances ({@link WireSlots}),
+   * and its first contradiction.
+   */
   private void onWire(int i, Signed s) {
     if (s.kind() != Kind.ASYNC) {
       return;

@@ -284,7 +284,8 @@ public class AsyncJournalTest {
     refused(c, twice, "journal: two different messages of " + m.pid());
 
     List<Journal.Record> misfiled = new ArrayList<>(journal);
-    misfiled.set(misfiled.indexOf(proposal), new Journal.Record(Journal.Type.SIGNED, proposal.seq() + 1, proposal.body()));
+    misfiled.set(misfiled.indexOf(proposal),
+        new Journal.Record(Journal.Type.SIGNED, proposal.seq() + 1, proposal.body()));
     refused(c, misfiled, "journal: a signed record of " + m.pid() + " at seq " + (proposal.seq() + 1));
   }
 
