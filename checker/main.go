@@ -37,6 +37,7 @@ func main() {
 	control := flag.Bool("control", false, "a negative control: f+1 replicas were made faulty")
 	timeout := flag.Duration("timeout", 2*time.Minute, "Porcupine's time limit per key")
 	byzantineList := flag.String("byzantine", "", "comma-separated ids of the replicas that ran Byzantine")
+	ordering := flag.String("ordering", "pbft", "the group's bftws.ordering (printed when not pbft)")
 	flag.Parse()
 	byzantine, err := parseIds(*byzantineList)
 	if err != nil {
@@ -73,8 +74,11 @@ func main() {
 			100*r.ByzantinePrimary)
 	}
 	label := ""
+	if *ordering != "pbft" {
+		label = " ordering " + *ordering + ","
+	}
 	if *control {
-		label = " CONTROL (f+1 replicas faulty):"
+		label += " CONTROL (f+1 replicas faulty):"
 	}
 	fmt.Printf("faults:%s seed %d, %s\n", label, *seed, r.Summary())
 	if !r.Passed() {

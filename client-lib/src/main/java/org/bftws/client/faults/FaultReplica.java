@@ -16,14 +16,15 @@ import org.bftws.module.config.BftwsKeys;
  *
  * <pre>
  *   FaultReplica --id I --group FILE --keys DIR --dir DIR --artifacts DIR --conf DIR --status FILE [--sample-ms 100]
- *                [--data-dir DIR [--durability os|fsync]] [--faulty-register true]
+ *                [--data-dir DIR [--durability os|fsync]] [--faulty-register true] [--ordering pbft|async]
  * </pre>
  * With {@code --faulty-register true} (the campaign's negative control) it deploys {@code register-faulty.aar},
  * built from sample-services' test sources, in place of the register: each write stores one more than asked.
  * Runs until the JVM is terminated. With {@code --data-dir} (scripts/faults gives {@code DIR/data}) the replica
  * keeps its journal there: restarted after {@code kill -9} it comes back with the state of its last stable
  * checkpoint (docs/journal.md); restarted on a wiped directory, or without {@code --data-dir}, it comes back
- * empty and catches up by state transfer.
+ * empty and catches up by state transfer. {@code --ordering} is the group's {@code bftws.ordering} (the workload
+ * is given the same).
  */
 public final class FaultReplica {
     private FaultReplica() {
@@ -36,6 +37,7 @@ public final class FaultReplica {
         GroupLauncher.Layout layout = GroupLauncher.layout(o);
         String parameters = testbed.groupParameters(layout.keys()) + GroupLauncher.replicaParameters(id, layout.keys())
                 + GroupLauncher.param(BftwsKeys.RANDOMNESS.name(), "none")
+                + GroupLauncher.orderingParameters(o.getOrDefault("ordering", "pbft"))
                 + (o.containsKey("data-dir") ? GroupLauncher.journalParameters(Path.of(o.get("data-dir")),
                         o.getOrDefault("durability", "os")) : "");
         StatusSampler sampler = new StatusSampler(id, Path.of(GroupLauncher.required(o, "status")));

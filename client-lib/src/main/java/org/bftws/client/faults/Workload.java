@@ -34,7 +34,7 @@ import org.bftws.module.config.BftwsKeys;
  * <pre>
  *   Workload --group FILE --keys DIR --artifacts DIR --conf DIR --dir DIR --host ADDRESS --port P --history FILE
  *            [--clients 4] [--seconds 30] [--seed 1] [--timeout-ms 8000] [--registers 3] [--final-seconds 60]
- *            [--read-only false]
+ *            [--read-only false] [--ordering pbft|async]
  * </pre>
  * {@code --host}/{@code --port}: where this client listens for the replicas' replies (its namespace's address).
  * {@code --read-only true} sends counter reads with PBFT's read-only optimisation (Castro-Liskov §5.1.3).
@@ -195,7 +195,8 @@ public final class Workload {
         int port = Integer.parseInt(GroupLauncher.required(o, "port"));
         String reply = "http://" + GroupLauncher.required(o, "host") + ":" + port + "/axis2/services/BftwsControl";
         String parameters = testbed.groupParameters(layout.keys()) + GroupLauncher.clientParameters(1, layout.keys())
-                + GroupLauncher.param(BftwsKeys.CLIENT_REPLY_ENDPOINT.name(), reply) + GroupLauncher.httpReceiver(0);
+                + GroupLauncher.param(BftwsKeys.CLIENT_REPLY_ENDPOINT.name(), reply) + GroupLauncher.httpReceiver(0)
+                + GroupLauncher.orderingParameters(o.getOrDefault("ordering", "pbft"));
         Axis2Repository repository = GroupLauncher.clientRepository(layout, dir, parameters);
         int clients = Integer.parseInt(o.getOrDefault("clients", "4"));
         long seed = Long.parseLong(o.getOrDefault("seed", "1"));

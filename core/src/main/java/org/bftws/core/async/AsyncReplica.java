@@ -64,7 +64,7 @@ import org.bftws.core.engine.Ready;
  * end of the first. Retransmission decides nothing: the resent bytes are the same signed messages, so
  * neither safety nor the order depends on ticks. Memory: the resend log holds the rounds above the stable
  * checkpoint, at most {@code bftws.logWindow} of them; an idle group resends no round (its status asks,
- * below, stop after {@link #STATUS_ASKS}).
+ * below, stop after {@link #STATUS_ASKS}, or back off while it buffers later rounds' messages).
  *
  * <p>Randomized requests (CT algorithm, integrity paper §5, {@link Coins}, as PBFT's): a delivered round is
  * final, so on delivery this replica releases its threshold-coin shares, one per randomized request on
@@ -78,8 +78,8 @@ import org.bftws.core.engine.Ready;
  * executes once each valid one opened from k verified shares, and invalid ones are skipped alike everywhere.
  *
  * <p>Idle catch-up ({@link RoundStatus}): a replica stalled outside any open round tells its peers, a few
- * times after its last progress and for as long as it buffers messages of later rounds, the last round it
- * delivered; a peer ahead answers with what it sent in
+ * times after its last progress and, backing off, for as long as it buffers messages of later rounds, the last
+ * round it delivered; a peer ahead answers with what it sent in
  * the next round (the stalled ticks' checkpoint votes bring it to the stable checkpoint), so a replica that returns to a quiet group reaches the
  * group's last delivered round without waiting for a new request.
  *
@@ -132,15 +132,15 @@ public final class AsyncReplica implements Engine {
   private long deliveredAtLastRetransmit = -1;
   /** The stable checkpoint this replica last fetched because a round it fetches is settled by it. */
   private long fetchedSettled;
-  /** Status asks since the last round delivered or state installed ({@link RoundStatus}). */
-  private int asksSinceProgress;
+  /** Stalled intervals outside any round since the last round delivered or state installed ({@link #asking}). */
+  private long idleSinceProgress;
   private final RoundStatus status;
   private boolean journaled;
   private Ready out = new Ready();
 
   /**
-   * Status asks a stalled replica sends after its last progress, one per retransmission interval (more while
-   * it buffers messages of rounds it has not reached).
+   * Status asks a stalled replica sends after its last progress, one per retransmission interval (more, backing
+   * off, while it buffers messages of rounds it has not reached: {@link #asking}).
    */
   static final int STATUS_ASKS = 3;
 
@@ -256,7 +256,7 @@ public final class AsyncReplica implements Engine {
    * and the committing messages above it are sent again and held as promises ({@link Context#recover}).
    *
    * @throws IllegalArgumentException if the journal is damaged (a record that does not decode or check out,
-   *     or of a type this engine never writes)
+   *     of a type this engine never writes, at another seq than its round, or a second message for one slot)
    */
   @Override
   public Ready recover(List<Journal.Record> records) {
@@ -264,11 +264,11 @@ public final class AsyncReplica implements Engine {
       throw new IllegalStateException("recover() is the first step of a fresh, journaled replica");
     }
     Journal.Record stable = null;
-    List<byte[]> signed = new ArrayList<>();
+    List<Journal.Record> signed = new ArrayList<>();
     for (Journal.Record r : Journal.compact(records)) {
       switch (r.type()) {
         case STABLE -> stable = r;
-        case SIGNED -> signed.add(r.body());
+        case SIGNED -> signed.add(r);
         default -> throw new IllegalArgumentException("journal: a " + r.type() + " record, which an asynchronous "
             + "replica never writes");
       }
@@ -322,10 +322,7 @@ public final class AsyncReplica implements Engine {
       status.newInterval();
       if (stalled && ctx.takingPart()) {
         merge(ctx.retransmit());
-      } else if (stalled && (asksSinceProgress < STATUS_ASKS || ctx.router().buffered() > 0)) {
-        // a few times after its last progress, and for as long as it holds messages of rounds it has not
-        // reached: it is behind, and answers to its asks may have been lost
-        asksSinceProgress++;
+      } else if (stalled && asking(++idleSinceProgress)) {
         merge(ctx.input(() -> status.ask(channel.deliveredRound())));
       }
       if (stalled) {
@@ -335,6 +332,18 @@ public final class AsyncReplica implements Engine {
       checkpoints.retransmit(stalled);
     }
     return flush();
+  }
+
+  /**
+   * Whether a replica stalled outside any round asks for status in its {@code k}-th such interval since its
+   * last progress: in the first {@link #STATUS_ASKS}, then, while it holds messages of rounds it has not
+   * reached (it is behind, and answers to its asks may have been lost), in intervals 4, 8, 16, … only. A
+   * buffered message may be a faulty peer's, planted for a round nobody reaches while the group is idle
+   * (SINTRA §2: up to f parties send what they like), so the asks back off: over T idle intervals at most
+   * {@link #STATUS_ASKS} + log2 T of them, not one per interval.
+   */
+  private boolean asking(long k) {
+    return k <= STATUS_ASKS || ctx.router().buffered() > 0 && Long.bitCount(k) == 1;
   }
 
   @Override
@@ -387,7 +396,7 @@ public final class AsyncReplica implements Engine {
     List<Signed> batch = batch(d); // valid: external validity held
     out.events.add(new Event.Committed(0, d.round(), d.digest(), batch));
     delivered.add(d);
-    asksSinceProgress = 0;
+    idleSinceProgress = 0;
     for (Signed q : batch) {
       Request r = Request.decode(q.body());
       deliveredAhead.merge(r.sequenceId(), r.messageNumber(), Math::max);
@@ -522,7 +531,7 @@ public final class AsyncReplica implements Engine {
       decryptions.settled(seq);
       delivered.clear();
       deliveredAhead.clear();
-      asksSinceProgress = 0;
+      idleSinceProgress = 0;
       pending.values().removeIf(q -> !requests.wouldRun(Request.decode(q.body())));
     }
 
@@ -649,11 +658,6 @@ public final class AsyncReplica implements Engine {
   /** Promised slots held since a restart from the journal ({@link Context#recover}). */
   public int promises() {
     return ctx.promises();
-  }
-
-  /** Times an instance wanted to send something other than its promise in a promised slot. */
-  public long promisesKept() {
-    return ctx.promisesKept();
   }
 
   /** Envelopes kept for retransmission (those of the instances open here). */

@@ -77,8 +77,6 @@ public final class Context {
   private final Set<ByteBuffer> latePrevious = new HashSet<>();
   /** Per slot of a committing message, what this replica sent there before its restart ({@link #recover}). */
   private final Map<Slot, Promise> promised = new HashMap<>();
-  /** Messages whose instance wanted to send something else in a promised slot (the promise went instead). */
-  private long kept;
   /** With a journal: the journal's seq for an instance (the channel's round); null without one. */
   private ToLongFunction<Pid> journalSeq;
   private Ready out = new Ready();
@@ -326,15 +324,24 @@ public final class Context {
   }
 
   /**
-   * After a restart: the committing messages this replica sent before it (the bodies of its journal's
-   * {@link Journal.Type#SIGNED} records, oldest first) are held as promises, sent again when their instance
-   * sends in their slot. (Not at once: an instance that has not sent yet takes answers to them, such as a
-   * consistent broadcast's signature shares, for a peer's fault.) A record that does not decode, or an envelope this replica did not sign, is refused with an
-   * {@link IllegalArgumentException} whose message starts "journal:".
+   * After a restart: the committing messages this replica sent before it (its journal's {@link
+   * Journal.Type#SIGNED} records, oldest first) are held as promises, sent again when their instance sends in
+   * their slot. (Not at once: an instance that has not sent yet takes answers to them, such as a consistent
+   * broadcast's signature shares, for a peer's fault.) A damaged journal is refused with an {@link
+   * IllegalArgumentException} whose message starts "journal:", so the replica does not start on it: a record
+   * that does not decode, an envelope this replica did not sign, a record whose seq is not its instance's
+   * (compaction would keep or drop it wrongly), or two different messages for one slot (a replica that sent
+   * both would be Byzantine, SINTRA §2, and which one to keep cannot be told).
+   *
+   * @throws IllegalStateException this context is not {@link #journaled}
    */
-  public void recover(List<byte[]> bodies) {
-    for (byte[] body : bodies) {
-      Journaled j = Journaled.decode(body);
+  public void recover(List<Journal.Record> records) {
+    if (journalSeq == null) {
+      throw new IllegalStateException("recover() needs a journaled context");
+    }
+    Map<Slot, Promise> read = new HashMap<>();
+    for (Journal.Record record : records) {
+      Journaled j = Journaled.decode(record.body());
       Signed s = j.envelope();
       AsyncMessage m;
       try {
@@ -346,8 +353,18 @@ public final class Context {
           || j.to() < Ready.ALL_REPLICAS || j.to() >= n) {
         throw new IllegalArgumentException("journal: a signed record that is not replica " + id + "'s own message");
       }
-      promised.put(new Slot(m.pid(), m.type(), ByteBuffer.wrap(j.slot())), new Promise(j.to(), m, s.encode()));
+      if (record.seq() != journalSeq.applyAsLong(m.pid())) {
+        throw new IllegalArgumentException("journal: a signed record of " + m.pid() + " at seq " + record.seq()
+            + ", not its round " + journalSeq.applyAsLong(m.pid()));
+      }
+      Promise p = new Promise(j.to(), m, s.encode());
+      Promise before = read.putIfAbsent(new Slot(m.pid(), m.type(), ByteBuffer.wrap(j.slot())), p);
+      if (before != null && (before.to() != p.to() || !Arrays.equals(before.message().payload(), m.payload()))) {
+        throw new IllegalArgumentException("journal: two different messages of " + m.pid() + " type " + m.type()
+            + " in one slot");
+      }
     }
+    promised.putAll(read);
   }
 
   /** The payload this replica sent in a slot before its restart, or null if none is promised. */
@@ -378,11 +395,6 @@ public final class Context {
     return promised.size();
   }
 
-  /** Times an instance wanted to send in a promised slot something other than the promise. */
-  public long promisesKept() {
-    return kept;
-  }
-
   /**
    * What leaves for {@code m}: in a promised slot the promise, whatever {@code m} says; otherwise {@code m},
    * journaled first if it commits this replica.
@@ -393,9 +405,6 @@ public final class Context {
     }
     Promise before = promised.get(new Slot(m.pid(), m.type(), ByteBuffer.wrap(slot)));
     if (before != null) {
-      if (!Arrays.equals(before.message().payload(), m.payload())) {
-        kept++;
-      }
       return before;
     }
     Promise p = new Promise(to, m, envelope(m));
@@ -496,10 +505,17 @@ public final class Context {
   /**
    * For a peer that reported itself behind, in a round this replica closed ({@code AsyncReplica}'s status
    * asks): what this replica sent in that round's instance {@code top}, to that peer alone, as a laggard's
-   * resent copy is answered ({@link #answerLaggard}). Sends nothing if it kept nothing for {@code top}.
+   * resent copy is answered ({@link #answerLaggard}), and from the same budget: at most once per peer,
+   * top-level instance and interval, whichever of the two asked. Sends nothing if it kept nothing for
+   * {@code top}.
    */
   public Ready resendTo(int peer, Pid top) {
-    out.messages.addAll(sentWithin(top, peer));
+    Answered a = new Answered(peer, top);
+    List<Ready.Outbound> answer = answered.contains(a) ? List.of() : sentWithin(top, peer);
+    if (!answer.isEmpty()) {
+      answered.add(a);
+      out.messages.addAll(answer);
+    }
     return flush();
   }
 

@@ -14,9 +14,11 @@ import org.bftws.core.codec.ByteWriter;
  * (SINTRA §2.5: progress is driven by messages alone), and nobody resends rounds they closed unless a laggard
  * resends into them, which a replica that missed them entirely never does.
  *
- * <p>An ASK carries (delivered round, attempt): the attempt makes each ask new bytes. Neither asks nor what
- * they trigger is kept for resending, nor remembered to drop copies ({@link Context#unremembered}); each peer
- * is answered at most once per retransmission interval ({@link #newInterval}), whatever it asks.
+ * <p>An ASK carries the delivered round and nothing else, so a replica's asks from one round are the same
+ * signed bytes. Neither asks nor what they trigger is kept for resending, nor remembered to drop copies
+ * ({@link Context#unremembered}): a repeated ask is handed on, and the budget below bounds what it costs; each peer
+ * is answered at most once per retransmission interval ({@link #newInterval}), whatever it asks, and a round
+ * it was sent in that interval as a laggard ({@code Context#resendTo}) is not sent again.
  */
 final class RoundStatus extends Protocol {
   static final Pid PID = Pid.root("abc-status");
@@ -32,7 +34,6 @@ final class RoundStatus extends Protocol {
 
   private final Behind behind;
   private final Set<Integer> answeredNow = new HashSet<>();
-  private int attempt;
 
   RoundStatus(Context ctx, Behind behind) {
     super(ctx, PID);
@@ -42,8 +43,7 @@ final class RoundStatus extends Protocol {
 
   /** Tells every peer that this replica delivered up to {@code round}. */
   void ask(long round) {
-    attempt++;
-    byte[] ask = new ByteWriter(12).i64(round).i32(attempt).toBytes();
+    byte[] ask = new ByteWriter(8).i64(round).toBytes();
     for (int peer = 0; peer < ctx.n(); peer++) {
       if (peer != ctx.id()) {
         reply(peer, Type.ASK, ask);
@@ -61,7 +61,6 @@ final class RoundStatus extends Protocol {
     AsyncKind.of(Type.class, type, "round status");
     ByteReader r = new ByteReader(payload);
     long round = r.i64();
-    r.i32();
     r.end();
     if (sender != ctx.id() && round >= 0 && answeredNow.add(sender)) {
       behind.behind(sender, round);

@@ -300,7 +300,8 @@ public final class Replica implements Engine {
 
   /**
    * Makes this replica emit {@link Journal} records in {@link Ready#persist} (restart with state, TOCS 2002
-   * §4.3); before the first step. ({@code async.AsyncReplica} and {@link ExecutionNode} keep no journal.)
+   * §4.3); before the first step. ({@code async.AsyncReplica} keeps its own, {@code AsyncReplica.journaled};
+   * {@link ExecutionNode} keeps none.)
    */
   public Replica journaled() {
     journal.enable();

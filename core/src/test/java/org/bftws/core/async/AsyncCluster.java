@@ -83,8 +83,12 @@ final class AsyncCluster {
   private boolean journaled;
   /** Per replica: its journal as the embedding keeps it (appended, compacted at each STABLE record). */
   final List<List<Journal.Record>> journals = new ArrayList<>();
-  /** Per replica: every SIGNED record it ever emitted, across its restarts (to find contradictions). */
+  /** Per replica: every SIGNED record it ever emitted, across its restarts. */
   final List<List<Journal.Record>> everSigned = new ArrayList<>();
+  /** Per replica, across its restarts: per slot ({@link WireSlots}), the payload it first sent there. */
+  private final List<Map<String, String>> sentInSlot = new ArrayList<>();
+  /** Per replica: the first slot in which it sent two different payloads, or null. */
+  private final String[] contradictions;
 
   /** Which messages the adversary holds back: by sender, destination and envelope. */
   interface Held {
@@ -119,6 +123,7 @@ final class AsyncCluster {
     this.keys = TestKeys.seeded(n + clients, seed);
     this.coins = AsyncNet.CKS.deal(new ThresholdParams(n, f + 1, f), TestRandom.seeded(seed));
     down = new boolean[n];
+    contradictions = new String[n];
     double newestBias = rng.nextBoolean() ? 0 : rng.nextDouble();
     harness = new EngineHarness(cfg, keys, this::newReplica, Scheduler.adversary(rng, newestBias, this::held))
         .services(this::service).observer(this::observe).router(this::route).deferral(this::deferred)
@@ -137,6 +142,7 @@ final class AsyncCluster {
       installed.add(new ArrayList<>());
       journals.add(new ArrayList<>());
       everSigned.add(new ArrayList<>());
+      sentInSlot.add(new HashMap<>());
       if (!byzantine.contains(i)) {
         restart(i);
       }
@@ -194,22 +200,31 @@ final class AsyncCluster {
   }
 
   /**
-   * A slot in which replica i signed two different messages, over all its incarnations (from what it
-   * journaled: every committing message is journaled before it leaves); null if none.
+   * The first slot ({@code pid#type#key}) in which replica i sent two different messages, over all its
+   * incarnations, as seen on the wire (every envelope it sent, lost or not); null if none.
    */
   String contradiction(int i) {
-    Map<String, String> bySlot = new HashMap<>();
-    for (Journal.Record rec : everSigned.get(i)) {
-      Context.Journaled j = Context.Journaled.decode(rec.body());
-      AsyncMessage m = AsyncMessage.decode(j.envelope().body());
-      String slot = m.pid() + "#" + m.type() + "#" + HexFormat.of().formatHex(j.slot());
-      String payload = HexFormat.of().formatHex(m.payload());
-      String before = bySlot.putIfAbsent(slot, payload);
-      if (before != null && !before.equals(payload)) {
-        return slot;
-      }
+    return contradictions[i];
+  }
+
+  /**
+   * Records what replica i sent in each slot of the channel's instances ({@link WireSlots}),
+   * and its first contradiction.
+   */
+  private void onWire(int i, Signed s) {
+    if (s.kind() != Kind.ASYNC) {
+      return;
     }
-    return null;
+    AsyncMessage m = AsyncMessage.decode(s.body());
+    String slot = WireSlots.of(m);
+    if (slot == null) {
+      return;
+    }
+    String payload = HexFormat.of().formatHex(m.payload());
+    String before = sentInSlot.get(i).putIfAbsent(slot, payload);
+    if (before != null && !before.equals(payload) && contradictions[i] == null) {
+      contradictions[i] = slot;
+    }
   }
 
   /** Node {@code node}'s share of the threshold coin on {@code message} (a Byzantine node's, to misuse). */
@@ -384,8 +399,12 @@ final class AsyncCluster {
   }
 
   private void route(int i, Ready.Outbound o, Consumer<Msg> post) {
-    if (watch != null && o.to() < n) {
-      watch.accept(i, Signed.decode(o.bytes()));
+    if (o.to() < n) {
+      Signed s = Signed.decode(o.bytes());
+      onWire(i, s);
+      if (watch != null) {
+        watch.accept(i, s);
+      }
     }
     EngineHarness.Router.replicas(n).route(i, o, post);
   }

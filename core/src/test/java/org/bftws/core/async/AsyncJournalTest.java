@@ -8,12 +8,16 @@ import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
+import org.bftws.core.codec.ByteWriter;
 import org.bftws.core.engine.Journal;
+import org.bftws.core.message.Kind;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.RequestId;
+import org.bftws.core.message.Signed;
 import org.junit.Test;
 
 /**
@@ -163,16 +167,50 @@ public class AsyncJournalTest {
       AsyncCluster c = new AsyncCluster(4, 1, 2, seed, Set.of(), 4);
       oneByOne(c, 10);
       c.tickAndRun(6 * AsyncCluster.RETRANSMIT_TICKS); // the group has gone idle
+      int[] asks = new int[1];
+      c.watch((from, s) -> asks[0] += isStatusAsk(s) ? 1 : 0);
       c.restart(3);
       tickUntilExecuted(c, 3, 10, 12 * AsyncCluster.RETRANSMIT_TICKS);
       assertArrayEquals("seed " + seed, c.appState(0), c.appState(3));
-      int before = c.delivered();
+      assertTrue("it asked to catch up, seed " + seed, asks[0] > 0);
+      c.tickAndRun((AsyncReplica.STATUS_ASKS + 1) * AsyncCluster.RETRANSMIT_TICKS);
+      int afterCatchUp = asks[0];
       c.tickAndRun(4 * AsyncCluster.RETRANSMIT_TICKS);
-      int quiet = c.delivered() - before;
-      c.tickAndRun(4 * AsyncCluster.RETRANSMIT_TICKS);
-      assertTrue("status asks stop: " + quiet + " then " + (c.delivered() - before - quiet) + ", seed " + seed,
-          c.delivered() - before - quiet <= quiet);
+      assertEquals("status asks stop (" + afterCatchUp + " right after the catch-up), seed " + seed + ": "
+          + c.replica(3).describe(), afterCatchUp, asks[0]);
     }
+  }
+
+  // Reference: SINTRA §2 (up to f parties are corrupted and send what they like): a faulty peer that plants one
+  // message of a round nobody reaches keeps a replica "behind" for as long as the group is idle; its status
+  // asks back off, logarithmic in the idle time instead of one per retransmission interval
+  @Test
+  public void aPlantedMessageOfALaterRoundCostsFewStatusAsks() {
+    for (long seed = 0; seed < 2; seed++) {
+      AsyncCluster c = new AsyncCluster(4, 1, 2, seed, Set.of(0), 4);
+      oneByOne(c, 3);
+      long round = c.replica(3).deliveredRound();
+      AsyncMessage planted = new AsyncMessage(AsyncReplica.CHANNEL.child(round + 5),
+          AtomicBroadcast.Type.PROPOSAL.code(), new byte[8]);
+      c.post(0, 3, Signed.sign(Kind.ASYNC, 0, planted.encode(), c.signer(0)).encode());
+      c.run();
+      assertEquals("planted, seed " + seed, 1, c.replica(3).buffered());
+      int[] asks = new int[1];
+      c.watch((from, s) -> asks[0] += from == 3 && isStatusAsk(s) ? 1 : 0);
+      int intervals = 256;
+      c.tickAndRun(intervals * AsyncCluster.RETRANSMIT_TICKS);
+      assertEquals("still there, seed " + seed, 1, c.replica(3).buffered());
+      int rounds = asks[0] / 3; // one envelope to each peer per ask
+      assertTrue("it asked beyond the first " + AsyncReplica.STATUS_ASKS + ": " + rounds + ", seed " + seed,
+          rounds > AsyncReplica.STATUS_ASKS);
+      assertTrue(rounds + " asks in " + intervals + " idle intervals, seed " + seed,
+          rounds <= AsyncReplica.STATUS_ASKS + 1 + Integer.numberOfTrailingZeros(intervals));
+    }
+  }
+
+  /** An envelope of the status asks' instance ({@link RoundStatus#PID}). */
+  static boolean isStatusAsk(Signed s) {
+    return s.kind() == Kind.ASYNC && AsyncMessage.decode(s.body()).pid().equals(RoundStatus.PID);
   }
 
   // Reference: Castro-Liskov TOCS 2002 §4.3 (garbage collection at the stable checkpoint): the journal keeps
@@ -215,6 +253,49 @@ public class AsyncJournalTest {
       fail("replica 1's messages accepted as replica 0's");
     } catch (IllegalArgumentException e) {
       assertTrue(e.getMessage(), e.getMessage().startsWith("journal:"));
+    }
+  }
+
+  // Reference: SINTRA §2 (a party that sends two different messages where a correct party sends one is
+  // corrupted): a journal holding two for one slot cannot say which one the replica sent, and a record filed
+  // under another seq than its instance's round would be kept or dropped wrongly by compaction; both are
+  // damage, refused before the replica starts. An identical copy of a record is harmless
+  @Test
+  public void journalWithTwoMessagesInOneSlotOrARecordAtAnotherRoundIsRefused() {
+    AsyncCluster c = new AsyncCluster(4, 1, 1, 3, Set.of(), 4).journaled();
+    oneByOne(c, 2);
+    List<Journal.Record> journal = new ArrayList<>(c.journals.get(0));
+    Journal.Record proposal = journal.stream().filter(r -> r.type() == Journal.Type.SIGNED
+        && Context.Journaled.decode(r.body()).slot().length == 0).findFirst().orElseThrow();
+    Context.Journaled j = Context.Journaled.decode(proposal.body());
+    AsyncMessage m = AsyncMessage.decode(j.envelope().body());
+
+    List<Journal.Record> copied = new ArrayList<>(journal);
+    copied.add(proposal);
+    c.restart(0);
+    c.replica(0).recover(copied);
+    assertTrue("the copy's slot promised", c.replica(0).promises() > 0);
+
+    AsyncMessage other = new AsyncMessage(m.pid(), m.type(), Arrays.copyOf(m.payload(), m.payload().length + 1));
+    byte[] envelope = Signed.sign(Kind.ASYNC, 0, other.encode(), c.signer(0)).encode();
+    List<Journal.Record> twice = new ArrayList<>(journal);
+    twice.add(new Journal.Record(Journal.Type.SIGNED, proposal.seq(),
+        new ByteWriter(64).i32(j.to()).bytes(j.slot()).bytes(envelope).toBytes()));
+    refused(c, twice, "journal: two different messages of " + m.pid());
+
+    List<Journal.Record> misfiled = new ArrayList<>(journal);
+    misfiled.set(misfiled.indexOf(proposal),
+        new Journal.Record(Journal.Type.SIGNED, proposal.seq() + 1, proposal.body()));
+    refused(c, misfiled, "journal: a signed record of " + m.pid() + " at seq " + (proposal.seq() + 1));
+  }
+
+  private static void refused(AsyncCluster c, List<Journal.Record> journal, String reason) {
+    c.restart(0);
+    try {
+      c.replica(0).recover(journal);
+      fail("a damaged journal recovered: " + reason);
+    } catch (IllegalArgumentException e) {
+      assertTrue(e.getMessage(), e.getMessage().startsWith(reason));
     }
   }
 }
