@@ -15,6 +15,7 @@ import org.bftws.core.async.Context;
 import org.bftws.core.async.Pid;
 import org.bftws.core.codec.DecodeException;
 import org.bftws.core.config.GroupConfig;
+import org.bftws.core.crypto.Authenticators;
 import org.bftws.core.crypto.Digests;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.Verifier;
@@ -134,6 +135,7 @@ public final class HybridReplica implements Engine {
     private final Verifier verifier;
     private CoinConfig coin;
     private RandomizedOperations operations = RandomizedOperations.AS_FLAGGED;
+    private Authenticators macs;
 
     private Builder(GroupConfig cfg, int id, Signer signer, Verifier verifier) {
       this.cfg = cfg;
@@ -155,6 +157,17 @@ public final class HybridReplica implements Engine {
     }
 
     /**
+     * With {@code bftws.authentication=macs}: the fast lane's PROPOSE, PREPARE and COMMIT envelopes carry this
+     * replica's authenticators and are accepted by them (Castro-Liskov TOCS 2002 §3.2, as PBFT's prepares and
+     * commits); what the fallback needs to show others stays signed (a PREPARE's share, a SWITCH, the
+     * agreement). Null (the default): every envelope by its signature.
+     */
+    public Builder macs(Authenticators m) {
+      this.macs = m;
+      return this;
+    }
+
+    /**
      * @throws IllegalArgumentException without a coin, or with agreement-only replicas or execution nodes,
      *     which hybrid ordering does not support yet
      */
@@ -167,7 +180,11 @@ public final class HybridReplica implements Engine {
         throw new IllegalArgumentException("a hybrid replica needs the group's threshold coin: the fallback's "
             + "binary agreements toss it");
       }
-      return new HybridReplica(cfg, id, signer, verifier, coin, operations);
+      HybridReplica r = new HybridReplica(cfg, id, signer, verifier, coin, operations);
+      if (macs != null) {
+        r.ctx.authenticateByMac(macs, Epoch::isSlot);
+      }
+      return r;
     }
   }
 

@@ -17,6 +17,7 @@ import org.bftws.core.async.AsyncReplica;
 import org.bftws.core.async.Pid;
 import org.bftws.core.codec.DecodeException;
 import org.bftws.core.config.GroupConfig;
+import org.bftws.core.crypto.Verifier;
 import org.bftws.core.crypto.threshold.Dealt;
 import org.bftws.core.crypto.threshold.SchemeId;
 import org.bftws.core.crypto.threshold.ThresholdParams;
@@ -65,6 +66,10 @@ final class HybridGroup {
   final long seed;
   final GroupConfig cfg;
   private final boolean async;
+  /** The fast lane's envelopes by authenticators ({@code bftws.authentication=macs}); else by signatures. */
+  private final boolean macs;
+  /** Per replica: the signature verifications its engine made. */
+  final long[] verifications;
   private final Set<Integer> absent;
   private final Dealt coins;
   /** The group on the test kit's harness: delivery, ticks and effects are the harness's. */
@@ -98,6 +103,14 @@ final class HybridGroup {
   /** With {@code async}: SINTRA's engine ({@code AsyncReplica}) instead, to compare the two on one network. */
   HybridGroup(int n, int f, long seed, Set<Integer> absent, Scheduler<Msg> scheduler, GroupConfig.Builder config,
       boolean async) {
+    this(n, f, seed, absent, scheduler, config, async, false);
+  }
+
+  /** With {@code macs}: the hybrid replicas' fast lane authenticated by MACs, as the module's default. */
+  HybridGroup(int n, int f, long seed, Set<Integer> absent, Scheduler<Msg> scheduler, GroupConfig.Builder config,
+      boolean async, boolean macs) {
+    this.macs = macs;
+    this.verifications = new long[n];
     this.n = n;
     this.f = f;
     this.seed = seed;
@@ -129,8 +142,14 @@ final class HybridGroup {
       return null;
     }
     CoinConfig coin = new CoinConfig(CKS, coins.group(), coins.share(i + 1), new byte[0]);
-    return async ? AsyncReplica.builder(config, i, keys.signer(i), keys.verifier()).coin(coin).build()
-        : HybridReplica.builder(config, i, keys.signer(i), keys.verifier()).coin(coin).build();
+    Verifier real = keys.verifier();
+    Verifier counted = (node, data, signature) -> {
+      verifications[i]++;
+      return real.verify(node, data, signature);
+    };
+    return async ? AsyncReplica.builder(config, i, keys.signer(i), counted).coin(coin).build()
+        : HybridReplica.builder(config, i, keys.signer(i), counted).coin(coin)
+            .macs(macs ? keys.authenticators(i, n) : null).build();
   }
 
   static GroupConfig.Builder config(int timeout) {
@@ -180,7 +199,7 @@ final class HybridGroup {
   }
 
   /** {@code q}, signed by its client, sent to every replica. */
-  private Request send(Request q) {
+  Request send(Request q) {
     byte[] s = signed(q).encode();
     for (int i = 0; i < n; i++) {
       harness.post(new Msg(q.client(), i, s));
@@ -228,6 +247,12 @@ final class HybridGroup {
     byte[] body = new AsyncMessage(pid, type, payload).encode();
     byte[] bytes = Signed.sign(Kind.ASYNC, from, body, harness.keys.signer(from)).encode();
     harness.post(new Msg(from, to, bytes));
+  }
+
+  /** {@link #forge} with the sender's authenticator after the envelope, as its lane's messages go with MACs. */
+  void forgeAuthenticated(int from, int to, Pid pid, int type, byte[] payload) {
+    Signed s = Signed.sign(Kind.ASYNC, from, new AsyncMessage(pid, type, payload).encode(), harness.keys.signer(from));
+    harness.post(new Msg(from, to, Signed.wire(s, harness.keys.authenticators(from, n).authenticator(s.digest()))));
   }
 
   /** What a message is, for cuts: "hyb/0 PROPOSE" (epoch 0's, whichever slot), a pid or the envelope's kind. */
@@ -387,7 +412,8 @@ final class HybridGroup {
       other.clear();
     }
     byte[] body = new AsyncMessage(m.pid(), m.type(), new LaneBatch(b.seq(), b.prev(), other).encode()).encode();
-    return Signed.sign(Kind.ASYNC, i, body, harness.keys.signer(i)).encode();
+    Signed s = Signed.sign(Kind.ASYNC, i, body, harness.keys.signer(i));
+    return macs ? Signed.wire(s, harness.keys.authenticators(i, n).authenticator(s.digest())) : s.encode();
   }
 
   /**
