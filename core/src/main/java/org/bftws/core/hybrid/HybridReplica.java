@@ -100,6 +100,10 @@ public final class HybridReplica implements Engine {
   /** Fast-lane decisions (q commits) above the delivered prefix: seq to digest. */
   private final TreeMap<Long, byte[]> decisions = new TreeMap<>();
   private Fallback fallback;
+  /** Where the ordering stood at the checkpoint being captured: its seq's epoch, that epoch's base, its digest. */
+  private CheckpointPosition capturing;
+  /** A proven checkpoint's position, from {@link Host#installedPosition} to {@link Host#installed}. */
+  private CheckpointPosition installing;
   private long lastDelivered;
   /** The digest of the batch at lastDelivered; null after a state transfer until the next delivery. */
   private byte[] lastDigest = new byte[Digests.LENGTH];
@@ -121,7 +125,7 @@ public final class HybridReplica implements Engine {
   /** A decided fallback: the agreement's value, the vector it encodes, and D = its digest. */
   private record Fallback(Epoch epoch, FallbackVector vector, byte[] value, byte[] digest) {}
 
-  private record Delivery(long seq, long epoch, byte[] digest, List<Signed> batch) {}
+  private record Delivery(long seq, CheckpointPosition position, List<Signed> batch) {}
 
   public static Builder builder(GroupConfig cfg, int id, Signer signer, Verifier verifier) {
     return new Builder(cfg, id, signer, verifier);
@@ -346,7 +350,7 @@ public final class HybridReplica implements Engine {
         blocks.fetch(lastDelivered + 1, d);
         return;
       }
-      deliver(b.seq(), epoch.number, d, b.payloads());
+      deliver(b.seq(), epoch, d, b.payloads());
     }
   }
 
@@ -380,11 +384,11 @@ public final class HybridReplica implements Engine {
     long number = fallback.epoch().number;
     byte[] digest = fallback.digest();
     for (LaneBatch b : chain) {
-      deliver(b.seq(), number, b.digest(), b.payloads());
+      deliver(b.seq(), fallback.epoch(), b.digest(), b.payloads());
     }
     long fallbackSeq = top.high() + 1;
     if (fallbackSeq > lastDelivered) {
-      deliver(fallbackSeq, number, digest, fallback.vector().requests());
+      deliver(fallbackSeq, fallback.epoch(), digest, fallback.vector().requests());
     } else if (fallbackSeq == lastDelivered) {
       lastDigest = digest; // the checkpoint ends at this batch: its digest is the agreement's
     }
@@ -396,6 +400,17 @@ public final class HybridReplica implements Engine {
     ends.ended(number, fallback.value());
     fallback = null;
     startEpoch(number + 1, fallbackSeq, digest);
+  }
+
+  /**
+   * A proven checkpoint of a later epoch: this replica enters that epoch at its base, as every correct replica
+   * did, with the chain's digest at the checkpoint known, instead of resolving the fallbacks in between one by
+   * one through {@link EpochEnds}, which peers answer for the last {@link EpochEnds#KEPT} epochs only.
+   */
+  private void enter(CheckpointPosition at) {
+    fallback = null;
+    decisions.clear();
+    merge(ctx.input(() -> startEpoch(at.epoch(), at.base(), at.baseDigest())));
   }
 
   /**
@@ -426,10 +441,11 @@ public final class HybridReplica implements Engine {
   }
 
   /** A batch delivered at seq: final. Reported, its coins released, queued for execution. */
-  private void deliver(long seq, long epochNumber, byte[] digest, List<byte[]> payloads) {
+  private void deliver(long seq, Epoch in, byte[] digest, List<byte[]> payloads) {
+    long epochNumber = in.number;
     List<Signed> batch = payloads.stream().map(Signed::decode).toList(); // valid: checked before voting
     out.events.add(new Event.Committed(epochNumber, seq, digest, batch));
-    delivered.add(new Delivery(seq, epochNumber, digest, batch));
+    delivered.add(new Delivery(seq, new CheckpointPosition(epochNumber, in.base, in.baseDigest, digest), batch));
     lastDelivered = seq;
     lastDigest = digest;
     lastProgress = now;
@@ -466,10 +482,11 @@ public final class HybridReplica implements Engine {
     while (!execution.paused() && !delivered.isEmpty() && ready(delivered.peek())) {
       Delivery d = delivered.poll();
       lastExecuted = d.seq();
-      execution.execute(d.seq(), 0, d.digest(), d.batch());
+      execution.execute(d.seq(), 0, d.position().digest(), d.batch());
       pending.values().removeIf(q -> !requests.wouldRun(Request.decode(q.body())));
       arrival.keySet().retainAll(pending.keySet());
       if (d.seq() % cfg.checkpointInterval() == 0) {
+        capturing = d.position();
         execution.capture(d.seq());
       }
     }
@@ -621,6 +638,21 @@ public final class HybridReplica implements Engine {
      * it execute next; past the delivered prefix, the chain digest is not known.
      */
     @Override
+    public byte[] position(long seq) {
+      return capturing == null ? new byte[0] : capturing.encode();
+    }
+
+    @Override
+    public void installedPosition(long seq, byte[] position) {
+      try {
+        installing = CheckpointPosition.decode(position);
+      } catch (DecodeException e) {
+        throw new IllegalStateException("replica " + id + ": a proven checkpoint at " + seq + " whose position does "
+            + "not decode: more than f faulty replicas", e);
+      }
+    }
+
+    @Override
     public void installed(long seq) {
       execution.installed(seq, lastExecuted);
       lastExecuted = seq;
@@ -629,9 +661,13 @@ public final class HybridReplica implements Engine {
       delivered.forEach(d -> ahead(d.batch()));
       if (seq > lastDelivered) {
         lastDelivered = seq;
-        lastDigest = null;
+        lastDigest = installing == null ? null : installing.digest();
         decisions.headMap(seq, true).clear();
       }
+      if (installing != null && installing.epoch() > epoch.number) {
+        enter(installing);
+      }
+      installing = null;
       pending.values().removeIf(q -> !requests.wouldRun(Request.decode(q.body())));
       arrival.keySet().retainAll(pending.keySet());
     }

@@ -83,6 +83,8 @@ final class HybridGroup {
   private final long[] installed;
   /** Per replica: seq to (epoch, digest) of each delivered batch. */
   final List<Map<Long, String>> committed = new ArrayList<>();
+  /** Per replica: seq to the digest of the checkpoint it took there (its own, before any vote). */
+  final List<Map<Long, String>> checkpoints = new ArrayList<>();
   final List<List<Event.Evidence>> evidence = new ArrayList<>();
   /** Per replica: the random number each executed request got (hex). */
   final List<Map<String, String>> randoms = new ArrayList<>();
@@ -127,6 +129,7 @@ final class HybridGroup {
       executed.add(new ArrayList<>());
       executedAt.add(new HashMap<>());
       committed.add(new HashMap<>());
+      checkpoints.add(new HashMap<>());
       evidence.add(new ArrayList<>());
       randoms.add(new HashMap<>());
       stable.add(new ArrayList<>());
@@ -346,6 +349,8 @@ final class HybridGroup {
         evidence.get(i).add(ev);
       } else if (e instanceof Event.StateInstalled si) {
         installed[i] = Math.max(installed[i], si.seq());
+      } else if (e instanceof Event.CheckpointTaken ct) {
+        checkpoints.get(i).put(ct.seq(), HexFormat.of().formatHex(ct.digest()));
       } else if (e instanceof Event.CheckpointStable cs) {
         stable.get(i).add(cs.seq());
       } else if (e instanceof Event.Committed c) {
@@ -445,6 +450,13 @@ final class HybridGroup {
           String other = committed.get(j).get(e.getKey());
           if (other != null && !other.equals(e.getValue())) {
             throw new AssertionError("replicas " + i + " and " + j + " delivered different batches at seq "
+                + e.getKey() + ", seed " + seed);
+          }
+        }
+        for (var e : checkpoints.get(i).entrySet()) {
+          String other = checkpoints.get(j).get(e.getKey());
+          if (other != null && !other.equals(e.getValue())) {
+            throw new AssertionError("replicas " + i + " and " + j + " took different checkpoints at seq "
                 + e.getKey() + ", seed " + seed);
           }
         }
