@@ -105,7 +105,7 @@ public final class HybridReplica implements Engine {
   /** A proven checkpoint's position, from {@link Host#installedPosition} to {@link Host#installed}. */
   private CheckpointPosition installing;
   private long lastDelivered;
-  /** The digest of the batch at lastDelivered; null after a state transfer until the next delivery. */
+  /** The digest of the batch at lastDelivered (after a state transfer, the checkpoint's; null if it had none). */
   private byte[] lastDigest = new byte[Digests.LENGTH];
   private final ArrayDeque<Delivery> delivered = new ArrayDeque<>();
   private final Map<String, Long> deliveredAhead = new HashMap<>();
@@ -633,10 +633,7 @@ public final class HybridReplica implements Engine {
       forgetOldSlots();
     }
 
-    /**
-     * A state transfer: the batches delivered but not executed at or below the checkpoint are moot, those above
-     * it execute next; past the delivered prefix, the chain digest is not known.
-     */
+    /** Where the ordering stood at the checkpoint being captured ({@link CheckpointPosition}). */
     @Override
     public byte[] position(long seq) {
       return capturing == null ? new byte[0] : capturing.encode();
@@ -652,6 +649,11 @@ public final class HybridReplica implements Engine {
       }
     }
 
+    /**
+     * A state transfer: the batches delivered but not executed at or below the checkpoint are moot, those above
+     * it execute next; past the delivered prefix, the chain digest is the checkpoint's, and a checkpoint of a
+     * later epoch takes this replica into that epoch ({@link #enter}).
+     */
     @Override
     public void installed(long seq) {
       execution.installed(seq, lastExecuted);
