@@ -323,7 +323,7 @@ public final class Simulation {
     }
     if (o.ordering() == SimOptions.Ordering.HYBRID) {
       HybridReplica r = HybridReplica.builder(cfg, id, signers.get(id), verifier).coin(asyncCoins[id])
-          .operations(operations()).build();
+          .operations(operations()).macs(macs == null ? null : macs[id]).build();
       return sealed == null ? r : r.confidentialOperations(sealed.replica(id));
     }
     Replica.Builder b = Replica.builder(cfg, id, signers.get(id), verifier)

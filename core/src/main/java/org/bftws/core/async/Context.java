@@ -10,10 +10,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.function.ToLongFunction;
 import org.bftws.core.codec.ByteReader;
 import org.bftws.core.codec.ByteWriter;
 import org.bftws.core.codec.DecodeException;
+import org.bftws.core.crypto.Authenticators;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.Verifier;
 import org.bftws.core.message.Kind;
@@ -33,7 +35,10 @@ import org.bftws.core.engine.Ready;
  * <p>Self-delivery: SINTRA's protocols count their own messages ("send to all parties"), so {@link
  * #multicast} reaches this replica too, through a local queue drained after the current handler returns;
  * handlers are never re-entered. Links are point-to-point authenticated (SINTRA §2) by each envelope's
- * Ed25519 signature, as PBFT's messages are.
+ * Ed25519 signature, as PBFT's messages are. An engine may name instances whose envelopes also carry an
+ * authenticator ({@link #authenticateByMac}, Castro-Liskov TOCS 2002 §3.2): a receiver accepts those by its MAC
+ * and verifies the signature only when the MAC does not check, as PBFT's prepares and commits; what such an
+ * instance needs to transfer to a third party it signs separately ({@link #sign}).
  *
  * <p>Lossy links. SINTRA assumes reliable links; HTTP POSTs to a replica that is down are lost. So the
  * context keeps the envelopes it sent and {@link #retransmit} sends them again (the engine calls it on a
@@ -79,6 +84,9 @@ public final class Context {
   private final Map<Slot, Promise> promised = new HashMap<>();
   /** With a journal: the journal's seq for an instance (the channel's round); null without one. */
   private ToLongFunction<Pid> journalSeq;
+  /** With MAC authentication: this replica's authenticators, and the instances whose envelopes carry one. */
+  private Authenticators macs;
+  private Predicate<Pid> byMac = pid -> false;
   private Ready out = new Ready();
 
   private record Slot(Pid pid, int type, ByteBuffer key) {}
@@ -154,6 +162,20 @@ public final class Context {
     return coin;
   }
 
+  /**
+   * Envelopes of the instances {@code which} names leave with an authenticator and are accepted by it
+   * (Castro-Liskov TOCS 2002 §3.2); a receiver whose entry does not check verifies the signature instead. Only
+   * for instances whose envelopes no one shows to a third party: their signatures are then never read.
+   * Before the first step, alike on every replica.
+   */
+  public void authenticateByMac(Authenticators authenticators, Predicate<Pid> which) {
+    if (authenticators.replicas() != n) {
+      throw new IllegalArgumentException("authenticators for " + authenticators.replicas() + " replicas, the group has " + n);
+    }
+    this.macs = authenticators;
+    this.byMac = which;
+  }
+
   // ---------------------------------------------------------------- inputs
 
   /** An envelope from a peer, as received (this method authenticates it). */
@@ -180,7 +202,7 @@ public final class Context {
     if (m != null && seen.getOrDefault(m.pid(), Set.of()).contains(key)) {
       return flush(); // a resent copy of an envelope handed on before
     }
-    if (!s.verify(verifier)) {
+    if (!authentic(s, m)) {
       evidence(s.sender(), "bad signature");
       return flush();
     }
@@ -192,6 +214,14 @@ public final class Context {
       seen.computeIfAbsent(m.pid(), k -> new HashSet<>()).add(key);
     }
     return drain();
+  }
+
+  /** By its authenticator for an instance that takes one ({@link #authenticateByMac}), else by its signature. */
+  private boolean authentic(Signed s, AsyncMessage m) {
+    if (macs != null && m != null && byMac.test(m.pid()) && macs.check(s.sender(), s.digest(), s.authenticator())) {
+      return true;
+    }
+    return s.verify(verifier);
   }
 
   /** Only peers speak the asynchronous protocol (SINTRA §2): not clients, nor this replica to itself. */
@@ -294,7 +324,7 @@ public final class Context {
   /** {@link #multicast} of a message that commits this replica in {@code slot} (null: in none). */
   public void multicast(Pid pid, int type, byte[] payload, byte[] slot) {
     Promise p = committed(Ready.ALL_REPLICAS, new AsyncMessage(pid, type, payload), slot);
-    emit(pid, new Ready.Outbound(p.to(), p.envelope()));
+    emit(pid, new Ready.Outbound(p.to(), wire(pid, p.envelope())));
     local.add(new Local(id, p.message()));
   }
 
@@ -310,7 +340,7 @@ public final class Context {
       return;
     }
     Promise p = committed(to, m, slot);
-    emit(pid, new Ready.Outbound(p.to(), p.envelope()));
+    emit(pid, new Ready.Outbound(p.to(), wire(pid, p.envelope())));
   }
 
   // ---------------------------------------------------------------- journal
@@ -540,6 +570,15 @@ public final class Context {
   private static ByteBuffer seenKey(Signed s) {
     byte[] sig = s.signature();
     return ByteBuffer.allocate(4 + sig.length).putInt(s.sender()).put(sig).flip();
+  }
+
+  /** The envelope as it leaves: with an authenticator for an instance that takes one. */
+  private byte[] wire(Pid pid, byte[] envelope) {
+    if (macs == null || !byMac.test(pid)) {
+      return envelope;
+    }
+    Signed s = Signed.decode(envelope);
+    return Signed.wire(s, macs.authenticator(s.digest()));
   }
 
   private byte[] envelope(AsyncMessage m) {

@@ -91,6 +91,8 @@ final class Epoch extends Protocol {
   private final Map<Long, LaneBatch> proposals = new HashMap<>();
   /** Per seq, per digest: the prepare shares by sender. */
   private final Map<Long, Map<ByteBuffer, Map<Integer, byte[]>>> prepares = new HashMap<>();
+  /** Per seq: the senders whose prepare share was verified (this replica's own needs none). */
+  private final Map<Long, Set<Integer>> verifiedShares = new HashMap<>();
   /** Per seq: the digest each sender prepared (to record equivocation once). */
   private final Map<Long, Map<Integer, ByteBuffer>> prepareOf = new HashMap<>();
   private final Map<Long, Map<ByteBuffer, Set<Integer>>> commits = new HashMap<>();
@@ -199,7 +201,7 @@ final class Epoch extends Protocol {
     }
     prunedUpTo = upTo;
     long keep = highestPrepared();
-    for (Map<Long, ?> perSeq : List.<Map<Long, ?>>of(proposals, prepares, prepareOf, commits, commitOf)) {
+    for (Map<Long, ?> perSeq : List.<Map<Long, ?>>of(proposals, prepares, verifiedShares, prepareOf, commits, commitOf)) {
       perSeq.keySet().removeIf(s -> s <= upTo);
     }
     prepared.keySet().removeIf(s -> s <= upTo && s != keep);
@@ -270,6 +272,13 @@ final class Epoch extends Protocol {
     protected void onMessage(int sender, int type, byte[] payload) {
       epoch.onSlot(sender, seq, type, payload);
     }
+  }
+
+  /** A slot of some epoch's lane, {@code hyb/e/s}: not an epoch itself (where SWITCH travels) nor its agreement. */
+  static boolean isSlot(Pid pid) {
+    Pid epoch = pid.parent();
+    String last = pid.segments().get(pid.segments().size() - 1);
+    return epoch != null && HybridReplica.ROOT.equals(epoch.parent()) && last.chars().allMatch(Character::isDigit);
   }
 
   private boolean inWindow(long seq) {
@@ -352,11 +361,8 @@ final class Epoch extends Protocol {
       }
       return;
     }
-    if (!ctx.verify(sender, pid.bind("prepare", LaneVote.prepared(v.seq(), v.digest())), v.share())) {
-      evidence(sender, "bad PREPARE share for seq " + v.seq());
-      return;
-    }
-    prepareOf.get(v.seq()).put(sender, d);
+    prepareOf.get(v.seq()).put(sender, d); // its share is verified once it is needed: certificateShares
+
     Map<Integer, byte[]> shares = prepares.computeIfAbsent(v.seq(), k -> new HashMap<>())
         .computeIfAbsent(d, k -> new HashMap<>());
     shares.put(sender, v.share());
@@ -378,11 +384,11 @@ final class Epoch extends Protocol {
       if (b == null || !chainsOn(b)) {
         return;
       }
-      Map<Integer, byte[]> shares = prepares.getOrDefault(s, Map.of()).get(ByteBuffer.wrap(b.digest()));
-      if (shares == null || shares.size() < quorum) {
+      byte[] d = b.digest();
+      Map<Integer, byte[]> shares = certificateShares(s, d);
+      if (shares == null) {
         return;
       }
-      byte[] d = b.digest();
       prepared.put(s, d);
       certificateOf.put(s, certificates.combine(pid.bind("prepare", LaneVote.prepared(s, d)), shares));
       if (!switched) {
@@ -390,6 +396,42 @@ final class Epoch extends Protocol {
       }
       vote(s + 1);
     }
+  }
+
+  /**
+   * q prepare shares on (seq, d) that verify, this replica's own first, or null. A PREPARE counts by its
+   * authenticated sender; its share is checked only here, where it goes into the certificate a SWITCH shows to
+   * others, and only as many as the certificate holds (Castro-Liskov TOCS 2002 §3.2 check prepares' signatures
+   * where they form the prepared certificate, as {@code pbft.VoteAuthentication} does). A bad share is its
+   * sender's fault (the envelope was authentic): dropped and named, and the slot waits for another. A replica
+   * is prepared, and commits, only on a certificate that verifies, so the safety argument's prepared
+   * replicas each hold one (docs/design/hybrid.md).
+   */
+  private Map<Integer, byte[]> certificateShares(long seq, byte[] d) {
+    Map<Integer, byte[]> shares = prepares.getOrDefault(seq, Map.of()).get(ByteBuffer.wrap(d));
+    if (shares == null || shares.size() < quorum) {
+      return null;
+    }
+    Set<Integer> verified = verifiedShares.computeIfAbsent(seq, k -> new HashSet<>());
+    Map<Integer, byte[]> good = new TreeMap<>();
+    List<Integer> senders = new ArrayList<>(new TreeMap<>(shares).keySet());
+    senders.sort((a, b) -> Boolean.compare(b == ctx.id(), a == ctx.id())); // own first
+    byte[] signed = pid.bind("prepare", LaneVote.prepared(seq, d));
+    for (int j : senders) {
+      if (good.size() >= quorum) {
+        break;
+      }
+      if (j == ctx.id() || verified.contains(j)) {
+        good.put(j, shares.get(j));
+      } else if (ctx.verify(j, signed, shares.get(j))) {
+        verified.add(j);
+        good.put(j, shares.get(j));
+      } else {
+        shares.remove(j);
+        evidence(j, "bad PREPARE share for seq " + seq);
+      }
+    }
+    return good.size() >= quorum ? good : null;
   }
 
   private void onCommit(int sender, LaneVote v) {

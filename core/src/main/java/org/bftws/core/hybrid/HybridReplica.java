@@ -15,6 +15,7 @@ import org.bftws.core.async.Context;
 import org.bftws.core.async.Pid;
 import org.bftws.core.codec.DecodeException;
 import org.bftws.core.config.GroupConfig;
+import org.bftws.core.crypto.Authenticators;
 import org.bftws.core.crypto.Digests;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.crypto.Verifier;
@@ -99,8 +100,12 @@ public final class HybridReplica implements Engine {
   /** Fast-lane decisions (q commits) above the delivered prefix: seq to digest. */
   private final TreeMap<Long, byte[]> decisions = new TreeMap<>();
   private Fallback fallback;
+  /** Where the ordering stood at the checkpoint being captured: its seq's epoch, that epoch's base, its digest. */
+  private CheckpointPosition capturing;
+  /** A proven checkpoint's position, from {@link Host#installedPosition} to {@link Host#installed}. */
+  private CheckpointPosition installing;
   private long lastDelivered;
-  /** The digest of the batch at lastDelivered; null after a state transfer until the next delivery. */
+  /** The digest of the batch at lastDelivered (after a state transfer, the checkpoint's; null if it had none). */
   private byte[] lastDigest = new byte[Digests.LENGTH];
   private final ArrayDeque<Delivery> delivered = new ArrayDeque<>();
   private final Map<String, Long> deliveredAhead = new HashMap<>();
@@ -120,7 +125,7 @@ public final class HybridReplica implements Engine {
   /** A decided fallback: the agreement's value, the vector it encodes, and D = its digest. */
   private record Fallback(Epoch epoch, FallbackVector vector, byte[] value, byte[] digest) {}
 
-  private record Delivery(long seq, long epoch, byte[] digest, List<Signed> batch) {}
+  private record Delivery(long seq, CheckpointPosition position, List<Signed> batch) {}
 
   public static Builder builder(GroupConfig cfg, int id, Signer signer, Verifier verifier) {
     return new Builder(cfg, id, signer, verifier);
@@ -134,6 +139,7 @@ public final class HybridReplica implements Engine {
     private final Verifier verifier;
     private CoinConfig coin;
     private RandomizedOperations operations = RandomizedOperations.AS_FLAGGED;
+    private Authenticators macs;
 
     private Builder(GroupConfig cfg, int id, Signer signer, Verifier verifier) {
       this.cfg = cfg;
@@ -155,6 +161,17 @@ public final class HybridReplica implements Engine {
     }
 
     /**
+     * With {@code bftws.authentication=macs}: the fast lane's PROPOSE, PREPARE and COMMIT envelopes carry this
+     * replica's authenticators and are accepted by them (Castro-Liskov TOCS 2002 §3.2, as PBFT's prepares and
+     * commits); what the fallback needs to show others stays signed (a PREPARE's share, a SWITCH, the
+     * agreement). Null (the default): every envelope by its signature.
+     */
+    public Builder macs(Authenticators m) {
+      this.macs = m;
+      return this;
+    }
+
+    /**
      * @throws IllegalArgumentException without a coin, or with agreement-only replicas or execution nodes,
      *     which hybrid ordering does not support yet
      */
@@ -167,7 +184,11 @@ public final class HybridReplica implements Engine {
         throw new IllegalArgumentException("a hybrid replica needs the group's threshold coin: the fallback's "
             + "binary agreements toss it");
       }
-      return new HybridReplica(cfg, id, signer, verifier, coin, operations);
+      HybridReplica r = new HybridReplica(cfg, id, signer, verifier, coin, operations);
+      if (macs != null) {
+        r.ctx.authenticateByMac(macs, Epoch::isSlot);
+      }
+      return r;
     }
   }
 
@@ -329,7 +350,7 @@ public final class HybridReplica implements Engine {
         blocks.fetch(lastDelivered + 1, d);
         return;
       }
-      deliver(b.seq(), epoch.number, d, b.payloads());
+      deliver(b.seq(), epoch, d, b.payloads());
     }
   }
 
@@ -363,11 +384,11 @@ public final class HybridReplica implements Engine {
     long number = fallback.epoch().number;
     byte[] digest = fallback.digest();
     for (LaneBatch b : chain) {
-      deliver(b.seq(), number, b.digest(), b.payloads());
+      deliver(b.seq(), fallback.epoch(), b.digest(), b.payloads());
     }
     long fallbackSeq = top.high() + 1;
     if (fallbackSeq > lastDelivered) {
-      deliver(fallbackSeq, number, digest, fallback.vector().requests());
+      deliver(fallbackSeq, fallback.epoch(), digest, fallback.vector().requests());
     } else if (fallbackSeq == lastDelivered) {
       lastDigest = digest; // the checkpoint ends at this batch: its digest is the agreement's
     }
@@ -379,6 +400,17 @@ public final class HybridReplica implements Engine {
     ends.ended(number, fallback.value());
     fallback = null;
     startEpoch(number + 1, fallbackSeq, digest);
+  }
+
+  /**
+   * A proven checkpoint of a later epoch: this replica enters that epoch at its base, as every correct replica
+   * did, with the chain's digest at the checkpoint known, instead of resolving the fallbacks in between one by
+   * one through {@link EpochEnds}, which peers answer for the last {@link EpochEnds#KEPT} epochs only.
+   */
+  private void enter(CheckpointPosition at) {
+    fallback = null;
+    decisions.clear();
+    merge(ctx.input(() -> startEpoch(at.epoch(), at.base(), at.baseDigest())));
   }
 
   /**
@@ -409,10 +441,11 @@ public final class HybridReplica implements Engine {
   }
 
   /** A batch delivered at seq: final. Reported, its coins released, queued for execution. */
-  private void deliver(long seq, long epochNumber, byte[] digest, List<byte[]> payloads) {
+  private void deliver(long seq, Epoch in, byte[] digest, List<byte[]> payloads) {
+    long epochNumber = in.number;
     List<Signed> batch = payloads.stream().map(Signed::decode).toList(); // valid: checked before voting
     out.events.add(new Event.Committed(epochNumber, seq, digest, batch));
-    delivered.add(new Delivery(seq, epochNumber, digest, batch));
+    delivered.add(new Delivery(seq, new CheckpointPosition(epochNumber, in.base, in.baseDigest, digest), batch));
     lastDelivered = seq;
     lastDigest = digest;
     lastProgress = now;
@@ -449,10 +482,11 @@ public final class HybridReplica implements Engine {
     while (!execution.paused() && !delivered.isEmpty() && ready(delivered.peek())) {
       Delivery d = delivered.poll();
       lastExecuted = d.seq();
-      execution.execute(d.seq(), 0, d.digest(), d.batch());
+      execution.execute(d.seq(), 0, d.position().digest(), d.batch());
       pending.values().removeIf(q -> !requests.wouldRun(Request.decode(q.body())));
       arrival.keySet().retainAll(pending.keySet());
       if (d.seq() % cfg.checkpointInterval() == 0) {
+        capturing = d.position();
         execution.capture(d.seq());
       }
     }
@@ -599,9 +633,26 @@ public final class HybridReplica implements Engine {
       forgetOldSlots();
     }
 
+    /** Where the ordering stood at the checkpoint being captured ({@link CheckpointPosition}). */
+    @Override
+    public byte[] position(long seq) {
+      return capturing == null ? new byte[0] : capturing.encode();
+    }
+
+    @Override
+    public void installedPosition(long seq, byte[] position) {
+      try {
+        installing = CheckpointPosition.decode(position);
+      } catch (DecodeException e) {
+        throw new IllegalStateException("replica " + id + ": a proven checkpoint at " + seq + " whose position does "
+            + "not decode: more than f faulty replicas", e);
+      }
+    }
+
     /**
      * A state transfer: the batches delivered but not executed at or below the checkpoint are moot, those above
-     * it execute next; past the delivered prefix, the chain digest is not known.
+     * it execute next; past the delivered prefix, the chain digest is the checkpoint's, and a checkpoint of a
+     * later epoch takes this replica into that epoch ({@link #enter}).
      */
     @Override
     public void installed(long seq) {
@@ -612,9 +663,13 @@ public final class HybridReplica implements Engine {
       delivered.forEach(d -> ahead(d.batch()));
       if (seq > lastDelivered) {
         lastDelivered = seq;
-        lastDigest = null;
+        lastDigest = installing == null ? null : installing.digest();
         decisions.headMap(seq, true).clear();
       }
+      if (installing != null && installing.epoch() > epoch.number) {
+        enter(installing);
+      }
+      installing = null;
       pending.values().removeIf(q -> !requests.wouldRun(Request.decode(q.body())));
       arrival.keySet().retainAll(pending.keySet());
     }

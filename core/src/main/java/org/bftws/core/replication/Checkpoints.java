@@ -84,6 +84,19 @@ public final class Checkpoints {
 
     /** After the installed state's {@link Effect.InstallState}: execution may go on. */
     void resume();
+
+    /**
+     * Where the engine's ordering stood at the checkpoint after seq (e.g. the hybrid engine's epoch and chain
+     * digest), the same at every correct replica; it goes into the checkpoint's ordering part, so the proof
+     * covers it. Empty (the default): nothing, and the part is as without it.
+     */
+    default byte[] position(long seq) {
+      return new byte[0];
+    }
+
+    /** A proven checkpoint's {@link #position} at seq, before {@link #installed}; not called for an empty one. */
+    default void installedPosition(long seq, byte[] position) {
+    }
   }
 
   /** One checkpoint's encoded parts and their digests; {@code execution} null where it is not held. */
@@ -265,7 +278,14 @@ public final class Checkpoints {
   }
 
   private Parts encode(long seq, byte[] appState) {
-    return encodeParts(tag, seq, clients, appState);
+    Parts p = encodeParts(tag, seq, clients, appState);
+    byte[] position = host.position(seq);
+    if (position.length == 0) {
+      return p;
+    }
+    byte[] ordering = new ByteWriter(p.ordering().length + position.length + 8).raw(p.ordering()).bytes(position)
+        .toBytes();
+    return new Parts(ordering, Digests.sha256(ordering), p.execution(), p.executionDigest());
   }
 
   /**
@@ -706,7 +726,9 @@ public final class Checkpoints {
     }
     ClientTable table = new ClientTable();
     byte[] appState;
+    byte[] position;
     try {
+      position = position(tag, st.seq(), st.checkpoint());
       appState = decodeParts(tag, st.seq(), st.checkpoint(), executes ? st.execution() : null, table);
     } catch (DecodeException e) {
       // replicas of which one is correct signed these digests, so a correct one produced the bytes: cannot happen.
@@ -714,6 +736,9 @@ public final class Checkpoints {
     }
     Parts parts = new Parts(st.checkpoint(), digest, executes ? st.execution() : null,
         executes ? execution : Checkpoint.NO_EXECUTION);
+    if (position.length > 0) {
+      host.installedPosition(st.seq(), position);
+    }
     install(st.seq(), digest, st.proof(), parts, table, appState);
     return null;
   }
@@ -725,6 +750,9 @@ public final class Checkpoints {
   public static byte[] decodeParts(byte[] tag, long seq, byte[] ordering, byte[] execution, ClientTable table) {
     ByteReader o = header(tag, ordering, seq);
     table.readOrdering(o);
+    if (!o.atEnd()) {
+      o.bytes(); // the engine's position ({@link Host#position})
+    }
     o.end();
     if (execution == null) {
       return null;
@@ -734,6 +762,13 @@ public final class Checkpoints {
     byte[] appState = x.bytes();
     x.end();
     return appState;
+  }
+
+  /** The engine's position in a checkpoint's ordering part ({@link Host#position}); empty if it has none. */
+  private static byte[] position(byte[] tag, long seq, byte[] ordering) {
+    ByteReader o = header(tag, ordering, seq);
+    new ClientTable().readOrdering(o);
+    return o.atEnd() ? new byte[0] : o.bytes();
   }
 
   /** A reader of one checkpoint part, past its tag and seq. */

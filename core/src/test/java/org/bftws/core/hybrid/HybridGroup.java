@@ -17,6 +17,7 @@ import org.bftws.core.async.AsyncReplica;
 import org.bftws.core.async.Pid;
 import org.bftws.core.codec.DecodeException;
 import org.bftws.core.config.GroupConfig;
+import org.bftws.core.crypto.Verifier;
 import org.bftws.core.crypto.threshold.Dealt;
 import org.bftws.core.crypto.threshold.SchemeId;
 import org.bftws.core.crypto.threshold.ThresholdParams;
@@ -65,6 +66,10 @@ final class HybridGroup {
   final long seed;
   final GroupConfig cfg;
   private final boolean async;
+  /** The fast lane's envelopes by authenticators ({@code bftws.authentication=macs}); else by signatures. */
+  private final boolean macs;
+  /** Per replica: the signature verifications its engine made. */
+  final long[] verifications;
   private final Set<Integer> absent;
   private final Dealt coins;
   /** The group on the test kit's harness: delivery, ticks and effects are the harness's. */
@@ -78,6 +83,8 @@ final class HybridGroup {
   private final long[] installed;
   /** Per replica: seq to (epoch, digest) of each delivered batch. */
   final List<Map<Long, String>> committed = new ArrayList<>();
+  /** Per replica: seq to the digest of the checkpoint it took there (its own, before any vote). */
+  final List<Map<Long, String>> checkpoints = new ArrayList<>();
   final List<List<Event.Evidence>> evidence = new ArrayList<>();
   /** Per replica: the random number each executed request got (hex). */
   final List<Map<String, String>> randoms = new ArrayList<>();
@@ -98,6 +105,14 @@ final class HybridGroup {
   /** With {@code async}: SINTRA's engine ({@code AsyncReplica}) instead, to compare the two on one network. */
   HybridGroup(int n, int f, long seed, Set<Integer> absent, Scheduler<Msg> scheduler, GroupConfig.Builder config,
       boolean async) {
+    this(n, f, seed, absent, scheduler, config, async, false);
+  }
+
+  /** With {@code macs}: the hybrid replicas' fast lane authenticated by MACs, as the module's default. */
+  HybridGroup(int n, int f, long seed, Set<Integer> absent, Scheduler<Msg> scheduler, GroupConfig.Builder config,
+      boolean async, boolean macs) {
+    this.macs = macs;
+    this.verifications = new long[n];
     this.n = n;
     this.f = f;
     this.seed = seed;
@@ -114,6 +129,7 @@ final class HybridGroup {
       executed.add(new ArrayList<>());
       executedAt.add(new HashMap<>());
       committed.add(new HashMap<>());
+      checkpoints.add(new HashMap<>());
       evidence.add(new ArrayList<>());
       randoms.add(new HashMap<>());
       stable.add(new ArrayList<>());
@@ -129,8 +145,14 @@ final class HybridGroup {
       return null;
     }
     CoinConfig coin = new CoinConfig(CKS, coins.group(), coins.share(i + 1), new byte[0]);
-    return async ? AsyncReplica.builder(config, i, keys.signer(i), keys.verifier()).coin(coin).build()
-        : HybridReplica.builder(config, i, keys.signer(i), keys.verifier()).coin(coin).build();
+    Verifier real = keys.verifier();
+    Verifier counted = (node, data, signature) -> {
+      verifications[i]++;
+      return real.verify(node, data, signature);
+    };
+    return async ? AsyncReplica.builder(config, i, keys.signer(i), counted).coin(coin).build()
+        : HybridReplica.builder(config, i, keys.signer(i), counted).coin(coin)
+            .macs(macs ? keys.authenticators(i, n) : null).build();
   }
 
   static GroupConfig.Builder config(int timeout) {
@@ -180,7 +202,7 @@ final class HybridGroup {
   }
 
   /** {@code q}, signed by its client, sent to every replica. */
-  private Request send(Request q) {
+  Request send(Request q) {
     byte[] s = signed(q).encode();
     for (int i = 0; i < n; i++) {
       harness.post(new Msg(q.client(), i, s));
@@ -228,6 +250,12 @@ final class HybridGroup {
     byte[] body = new AsyncMessage(pid, type, payload).encode();
     byte[] bytes = Signed.sign(Kind.ASYNC, from, body, harness.keys.signer(from)).encode();
     harness.post(new Msg(from, to, bytes));
+  }
+
+  /** {@link #forge} with the sender's authenticator after the envelope, as its lane's messages go with MACs. */
+  void forgeAuthenticated(int from, int to, Pid pid, int type, byte[] payload) {
+    Signed s = Signed.sign(Kind.ASYNC, from, new AsyncMessage(pid, type, payload).encode(), harness.keys.signer(from));
+    harness.post(new Msg(from, to, Signed.wire(s, harness.keys.authenticators(from, n).authenticator(s.digest()))));
   }
 
   /** What a message is, for cuts: "hyb/0 PROPOSE" (epoch 0's, whichever slot), a pid or the envelope's kind. */
@@ -321,6 +349,8 @@ final class HybridGroup {
         evidence.get(i).add(ev);
       } else if (e instanceof Event.StateInstalled si) {
         installed[i] = Math.max(installed[i], si.seq());
+      } else if (e instanceof Event.CheckpointTaken ct) {
+        checkpoints.get(i).put(ct.seq(), HexFormat.of().formatHex(ct.digest()));
       } else if (e instanceof Event.CheckpointStable cs) {
         stable.get(i).add(cs.seq());
       } else if (e instanceof Event.Committed c) {
@@ -387,7 +417,8 @@ final class HybridGroup {
       other.clear();
     }
     byte[] body = new AsyncMessage(m.pid(), m.type(), new LaneBatch(b.seq(), b.prev(), other).encode()).encode();
-    return Signed.sign(Kind.ASYNC, i, body, harness.keys.signer(i)).encode();
+    Signed s = Signed.sign(Kind.ASYNC, i, body, harness.keys.signer(i));
+    return macs ? Signed.wire(s, harness.keys.authenticators(i, n).authenticator(s.digest())) : s.encode();
   }
 
   /**
@@ -419,6 +450,13 @@ final class HybridGroup {
           String other = committed.get(j).get(e.getKey());
           if (other != null && !other.equals(e.getValue())) {
             throw new AssertionError("replicas " + i + " and " + j + " delivered different batches at seq "
+                + e.getKey() + ", seed " + seed);
+          }
+        }
+        for (var e : checkpoints.get(i).entrySet()) {
+          String other = checkpoints.get(j).get(e.getKey());
+          if (other != null && !other.equals(e.getValue())) {
+            throw new AssertionError("replicas " + i + " and " + j + " took different checkpoints at seq "
                 + e.getKey() + ", seed " + seed);
           }
         }

@@ -113,12 +113,12 @@ public final class BftwsParameters {
             GroupConfig.VIEW_CHANGE_TIMEOUT, GroupConfig.VIEW_CHANGE_TIMEOUT_MAX, BftwsKeys.AUTHENTICATION);
 
     /**
-     * Of {@link #PBFT_ONLY}, what the hybrid engine ignores too: its fast lane signs every message, and its
-     * switch budget is capped by {@code bftws.viewChangeTimeoutTicks} with no doubling (docs/design/hybrid.md).
-     * It reads the leader's window, {@code bftws.maxOutstandingBatches}.
+     * Of {@link #PBFT_ONLY}, what the hybrid engine ignores too: its switch budget is capped by {@code
+     * bftws.viewChangeTimeoutTicks} with no doubling (docs/design/hybrid.md). It reads the leader's window,
+     * {@code bftws.maxOutstandingBatches}, and {@code bftws.authentication} (its fast lane's PROPOSE, PREPARE and
+     * COMMIT by authenticators with {@code macs}, the default).
      */
-    public static final List<ConfigKey<?>> NOT_HYBRID = List.of(GroupConfig.VIEW_CHANGE_TIMEOUT_MAX,
-            BftwsKeys.AUTHENTICATION);
+    public static final List<ConfigKey<?>> NOT_HYBRID = List.of(GroupConfig.VIEW_CHANGE_TIMEOUT_MAX);
 
     /** The keys {@code params} sets that {@code config}'s ordering engine does not read. */
     public static List<String> ignoredByOrdering(BftwsConfig config, Map<String, String> params) {

@@ -134,9 +134,13 @@ public final class EngineOptions {
 
     /**
      * Checks signatures on the receiving HTTP workers, so the ordering thread need not; with MAC authenticators
-     * it also checks PBFT's authenticated messages (the asynchronous and hybrid engines sign every message).
+     * it also checks PBFT's authenticated messages (the asynchronous engine signs every message; the hybrid one
+     * accepts its lane's messages by their MACs with them).
      */
     PreVerifier preVerifier() {
+        if (macs != null && ordering == Ordering.HYBRID) {
+            return PreVerifier.hybridWithMacs(verifier);
+        }
         return macs == null || channel() ? new PreVerifier(verifier) : new PreVerifier(verifier, cfg, id);
     }
 
@@ -198,7 +202,7 @@ public final class EngineOptions {
         refuseForChannel();
         refuseJournal();
         HybridReplica r = HybridReplica.builder(cfg, id, signer, preVerifier).coin(randomness.coins())
-                .operations(randomness.operations()).build();
+                .operations(randomness.operations()).macs(macs).build();
         return confidential == null ? r : r.confidentialOperations(confidential);
     }
 
@@ -236,7 +240,8 @@ public final class EngineOptions {
             return "asynchronous (SINTRA atomic broadcast), randomness " + randomness.algorithm();
         }
         if (ordering == Ordering.HYBRID) {
-            return "hybrid (fast lane, SINTRA agreement as fallback), randomness " + randomness.algorithm();
+            return "hybrid (fast lane, SINTRA agreement as fallback), randomness " + randomness.algorithm()
+                    + ", lane authentication " + (macs == null ? Authentication.SIGNATURES : Authentication.MACS).label();
         }
         return "PBFT " + Role.of(cfg, id) + ", randomness " + randomness.algorithm() + ", authentication "
                 + (macs == null ? Authentication.SIGNATURES : Authentication.MACS).label();

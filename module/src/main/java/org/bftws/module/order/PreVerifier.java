@@ -37,7 +37,9 @@ import org.bftws.core.message.Signed;
  *
  * <p>With MAC authentication the engine accepts prepares and commits by their authenticators and verifies only
  * the few prepares that go into a prepared certificate: commits are not pre-verified, prepares only those
- * {@link CertificatePrepares} expects the certificate to hold.
+ * {@link CertificatePrepares} expects the certificate to hold. The hybrid engine's fast lane with MAC
+ * authentication likewise: an asynchronous-protocol envelope that carries an authenticator is left to the
+ * engine, which accepts it by its MAC (and verifies the prepare shares a certificate takes itself).
  */
 public final class PreVerifier implements Verifier {
     /** Enough for a few log windows of a 4..10-replica group's messages in flight. */
@@ -50,6 +52,8 @@ public final class PreVerifier implements Verifier {
     private final Verifier verifier;
     /** Null with signatures; with MAC authentication, the prepares worth checking here (commits never are). */
     private final CertificatePrepares macs;
+    /** The hybrid engine's lane with MAC authentication: envelopes with an authenticator are not pre-verified. */
+    private final boolean laneMacs;
     private final int maxEntries;
     private final long maxBytes;
     private final LinkedHashMap<ByteBuffer, Entry> verified = new LinkedHashMap<>();
@@ -63,14 +67,24 @@ public final class PreVerifier implements Verifier {
         this(verifier, null, MAX_ENTRIES, MAX_BYTES);
     }
 
+    /** For the hybrid engine with MAC authentication: its lane's authenticated envelopes are the engine's. */
+    public static PreVerifier hybridWithMacs(Verifier verifier) {
+        return new PreVerifier(verifier, null, MAX_ENTRIES, MAX_BYTES, true);
+    }
+
     /** With MAC authentication for replica {@code id} of the group {@code cfg}. */
     public PreVerifier(Verifier verifier, GroupConfig cfg, int id) {
         this(verifier, new CertificatePrepares(cfg, id), MAX_ENTRIES, MAX_BYTES);
     }
 
     PreVerifier(Verifier verifier, CertificatePrepares macs, int maxEntries, long maxBytes) {
+        this(verifier, macs, maxEntries, maxBytes, false);
+    }
+
+    private PreVerifier(Verifier verifier, CertificatePrepares macs, int maxEntries, long maxBytes, boolean laneMacs) {
         this.verifier = verifier;
         this.macs = macs;
+        this.laneMacs = laneMacs;
         this.maxEntries = maxEntries;
         this.maxBytes = maxBytes;
         for (int i = 0; i < stripes.length; i++) {
@@ -82,6 +96,9 @@ public final class PreVerifier implements Verifier {
     public void preVerify(byte[] signedBytes) {
         try {
             Signed s = Signed.decode(signedBytes);
+            if (laneMacs && s.kind() == Kind.ASYNC && s.authenticator() != null) {
+                return;
+            }
             if (macs != null && s.kind().macAuthenticated()) {
                 if (s.kind() == Kind.PREPARE && macs.claim(s) && !s.verify(this::remember)) {
                     macs.release(s);

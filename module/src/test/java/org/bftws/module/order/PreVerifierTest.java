@@ -211,4 +211,19 @@ public class PreVerifierTest {
         assertTrue(Signed.decode(pp.encode()).verify(v));
         assertEquals(2, realChecks.get());
     }
+
+    // The hybrid engine with MAC authentication accepts its lane's envelopes (those that carry an authenticator)
+    // by their MACs: they are not verified here; the fallback's signed envelopes (none carries one) still are.
+    @Test
+    public void forTheHybridLaneWithMacsAnAuthenticatedEnvelopeIsLeftToTheEngine() {
+        PreVerifier v = PreVerifier.hybridWithMacs(real);
+        Signed lane = Signed.sign(Kind.ASYNC, 0, new byte[] {1, 2, 3}, replica);
+        v.preVerify(Signed.wire(lane, keys.authenticators(0, 4).authenticator(lane.digest())));
+        assertEquals("a lane envelope with its authenticator", 0, realChecks.get());
+        Signed fallback = Signed.sign(Kind.ASYNC, 0, new byte[] {4, 5, 6}, replica);
+        v.preVerify(fallback.encode());
+        assertEquals("a signed envelope without one", 1, realChecks.get());
+        assertTrue(fallback.verify(v));
+        assertEquals("answered from memory", 1, realChecks.get());
+    }
 }
