@@ -63,7 +63,7 @@ import org.bftws.core.replication.Decryptions;
  *
  * <p>Not supported, refused: read-only requests (refused as evidence; the client
  * falls back to an ordered call), a journal, changing keys, agreement-only replicas and execution nodes
- * ({@code bftws.executingReplicas}, {@code bftws.executionNodes}; refused by {@link Builder#build}).
+ * ({@code bftws.executingReplicas}, {@code bftws.executionNodes}; refused by {@link HybridReplicaBuilder#build}).
  */
 public final class HybridReplica implements Engine {
   static final Pid ROOT = Pid.root("hyb");
@@ -127,78 +127,22 @@ public final class HybridReplica implements Engine {
 
   private record Delivery(long seq, CheckpointPosition position, List<Signed> batch) {}
 
-  public static Builder builder(GroupConfig cfg, int id, Signer signer, Verifier verifier) {
-    return new Builder(cfg, id, signer, verifier);
+  /** A hybrid replica's builder ({@link HybridReplicaBuilder}): the threshold coin is required. */
+  public static HybridReplicaBuilder builder(GroupConfig cfg, int id, Signer signer, Verifier verifier) {
+    return new HybridReplicaBuilder(cfg, id, signer, verifier);
   }
 
-  /** A hybrid replica's builder: {@link #coin} is required (the fallback's binary agreements toss it). */
-  public static final class Builder {
-    private final GroupConfig cfg;
-    private final int id;
-    private final Signer signer;
-    private final Verifier verifier;
-    private CoinConfig coin;
-    private RandomizedOperations operations = RandomizedOperations.AS_FLAGGED;
-    private Authenticators macs;
-
-    private Builder(GroupConfig cfg, int id, Signer signer, Verifier verifier) {
-      this.cfg = cfg;
-      this.id = id;
-      this.signer = signer;
-      this.verifier = verifier;
-    }
-
-    /** The group's (n, f+1, f) threshold coin with this replica's key share (index id + 1). */
-    public Builder coin(CoinConfig c) {
-      this.coin = c;
-      return this;
-    }
-
-    /** Which requests are randomized, alike on every replica. */
-    public Builder operations(RandomizedOperations o) {
-      this.operations = o;
-      return this;
-    }
-
-    /**
-     * With {@code bftws.authentication=macs}: the fast lane's PROPOSE, PREPARE and COMMIT envelopes carry this
-     * replica's authenticators and are accepted by them (Castro-Liskov TOCS 2002 §3.2, as PBFT's prepares and
-     * commits); what the fallback needs to show others stays signed (a PREPARE's share, a SWITCH, the
-     * agreement). Null (the default): every envelope by its signature.
-     */
-    public Builder macs(Authenticators m) {
-      this.macs = m;
-      return this;
-    }
-
-    /**
-     * @throws IllegalArgumentException without a coin, or with agreement-only replicas or execution nodes,
-     *     which hybrid ordering does not support yet
-     */
-    public HybridReplica build() {
-      if (cfg.separatesExecution() || !cfg.executionNodes().isEmpty()) {
-        throw new IllegalArgumentException("bftws.executingReplicas and bftws.executionNodes are not supported "
-            + "with hybrid ordering: every replica must order and execute");
-      }
-      if (coin == null) {
-        throw new IllegalArgumentException("a hybrid replica needs the group's threshold coin: the fallback's "
-            + "binary agreements toss it");
-      }
-      HybridReplica r = new HybridReplica(cfg, id, signer, verifier, coin, operations);
-      if (macs != null) {
-        r.ctx.authenticateByMac(macs, Epoch::isSlot);
-      }
-      return r;
-    }
-  }
-
-  private HybridReplica(GroupConfig cfg, int id, Signer signer, Verifier verifier, CoinConfig coin,
-      RandomizedOperations operations) {
+  /** {@code macs}: null to accept every envelope by its signature ({@link HybridReplicaBuilder#macs}). */
+  HybridReplica(GroupConfig cfg, int id, Signer signer, Verifier verifier, CoinConfig coin,
+      RandomizedOperations operations, Authenticators macs) {
     this.cfg = cfg;
     this.id = id;
     this.n = cfg.n();
     this.slowLeader = new SlowLeaderRule(cfg.get(GroupConfig.VIEW_CHANGE_TIMEOUT));
     this.ctx = new Context(n, cfg.f(), id, signer, verifier, coin);
+    if (macs != null) {
+      ctx.authenticateByMac(macs, Epoch::isSlot);
+    }
     this.requests = new ClientRequests(cfg, id, signer, verifier, operations);
     this.intake = new RequestIntake(requests, verifier, pending);
     this.execution = new ExecutionPipeline(requests, () -> out, new ExecutionHooks(), true);

@@ -26,6 +26,7 @@ import org.bftws.core.message.Kind;
 import org.bftws.core.message.OrderedBatch;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.Signed;
+import org.bftws.core.replication.CheckpointCodec;
 import org.bftws.core.replication.Checkpoints;
 import org.bftws.core.replication.ClientRequests;
 import org.bftws.core.replication.ClientTable;
@@ -173,7 +174,7 @@ public final class ExecutionNode implements Engine {
   @Override
   public Ready stateCaptured(long seq, byte[] appState) {
     if (execution.stateCaptured(seq)) {
-      ownCheckpoint(seq, Checkpoints.encodeParts(Checkpoints.PBFT_TAG, seq, requests.table(), appState));
+      ownCheckpoint(seq, CheckpointCodec.encode(Checkpoints.PBFT_TAG, seq, requests.table(), appState));
       executeCertified();
     }
     return flush();
@@ -366,7 +367,7 @@ public final class ExecutionNode implements Engine {
       return;
     }
     ClientTable table = new ClientTable();
-    byte[] appState = Checkpoints.decodeParts(Checkpoints.PBFT_TAG, st.seq(), st.ordering(), st.execution(), table);
+    byte[] appState = CheckpointCodec.decode(Checkpoints.PBFT_TAG, st.seq(), st.ordering(), st.execution(), table);
     requests.table().copyFrom(table);
     requests.forgetExecutedCopies();
     execution.installed(st.seq(), lastExecuted);

@@ -9,8 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import org.bftws.core.codec.ByteReader;
-import org.bftws.core.codec.ByteWriter;
 import org.bftws.core.codec.DecodeException;
 import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.Digests;
@@ -250,7 +248,7 @@ public final class Checkpoints {
       throw new IllegalArgumentException("the previous epoch's checkpoint at " + seq + " with an invalid proof");
     }
     ClientTable table = new ClientTable();
-    decodeParts(tag, seq, previous.ordering(), previous.execution(), table);
+    CheckpointCodec.decode(tag, seq, previous.ordering(), previous.execution(), table);
     clients.copyFrom(table);
     host.installed(seq);
     own.put(seq, previous);
@@ -278,32 +276,7 @@ public final class Checkpoints {
   }
 
   private Parts encode(long seq, byte[] appState) {
-    Parts p = encodeParts(tag, seq, clients, appState);
-    byte[] position = host.position(seq);
-    if (position.length == 0) {
-      return p;
-    }
-    byte[] ordering = new ByteWriter(p.ordering().length + position.length + 8).raw(p.ordering()).bytes(position)
-        .toBytes();
-    return new Parts(ordering, Digests.sha256(ordering), p.execution(), p.executionDigest());
-  }
-
-  /**
-   * A checkpoint's parts after seq under {@code tag}: the client table's ordering part, and with {@code
-   * appState} the execution part (cached replies and application state). Configuration III's execution nodes
-   * ({@code pbft.ExecutionNode}) encode theirs alike, so their ordering digest is the agreement replicas'.
-   */
-  public static Parts encodeParts(byte[] tag, long seq, ClientTable clients, byte[] appState) {
-    ByteWriter w = new ByteWriter(256).raw(tag).i64(seq);
-    clients.writeOrdering(w);
-    byte[] ordering = w.toBytes();
-    if (appState == null) {
-      return new Parts(ordering, Digests.sha256(ordering), null, Checkpoint.NO_EXECUTION);
-    }
-    ByteWriter x = new ByteWriter(appState.length + 256).raw(tag).i64(seq);
-    clients.writeReplies(x);
-    byte[] execution = x.bytes(appState).toBytes();
-    return new Parts(ordering, Digests.sha256(ordering), execution, Digests.sha256(execution));
+    return CheckpointCodec.withPosition(CheckpointCodec.encode(tag, seq, clients, appState), host.position(seq));
   }
 
   /**
@@ -728,8 +701,8 @@ public final class Checkpoints {
     byte[] appState;
     byte[] position;
     try {
-      position = position(tag, st.seq(), st.checkpoint());
-      appState = decodeParts(tag, st.seq(), st.checkpoint(), executes ? st.execution() : null, table);
+      position = CheckpointCodec.position(tag, st.seq(), st.checkpoint());
+      appState = CheckpointCodec.decode(tag, st.seq(), st.checkpoint(), executes ? st.execution() : null, table);
     } catch (DecodeException e) {
       // replicas of which one is correct signed these digests, so a correct one produced the bytes: cannot happen.
       return "with a proven checkpoint that does not decode: " + e.getMessage();
@@ -741,43 +714,6 @@ public final class Checkpoints {
     }
     install(st.seq(), digest, st.proof(), parts, table, appState);
     return null;
-  }
-
-  /**
-   * Reads a checkpoint's parts ({@link #encodeParts}) into {@code table}; the application state, or null
-   * without an execution part.
-   */
-  public static byte[] decodeParts(byte[] tag, long seq, byte[] ordering, byte[] execution, ClientTable table) {
-    ByteReader o = header(tag, ordering, seq);
-    table.readOrdering(o);
-    if (!o.atEnd()) {
-      o.bytes(); // the engine's position ({@link Host#position})
-    }
-    o.end();
-    if (execution == null) {
-      return null;
-    }
-    ByteReader x = header(tag, execution, seq);
-    table.readReplies(x);
-    byte[] appState = x.bytes();
-    x.end();
-    return appState;
-  }
-
-  /** The engine's position in a checkpoint's ordering part ({@link Host#position}); empty if it has none. */
-  private static byte[] position(byte[] tag, long seq, byte[] ordering) {
-    ByteReader o = header(tag, ordering, seq);
-    new ClientTable().readOrdering(o);
-    return o.atEnd() ? new byte[0] : o.bytes();
-  }
-
-  /** A reader of one checkpoint part, past its tag and seq. */
-  private static ByteReader header(byte[] tag, byte[] part, long seq) {
-    ByteReader rd = new ByteReader(part);
-    if (!Arrays.equals(rd.raw(tag.length), tag) || rd.i64() != seq) {
-      throw new DecodeException("checkpoint header");
-    }
-    return rd;
   }
 
   private void install(long seq, byte[] digest, List<Signed> proof, Parts parts, ClientTable table, byte[] appState) {
