@@ -113,6 +113,15 @@ public final class ReplicaMetrics implements HttpRoute {
                 manager.inboundQueued());
         t.counter("bftws_ordering_queue_dropped_total", "Received control messages dropped because the ordering"
                 + " queue was full.", manager.inboundDropped());
+        Map<String, Long> bySender = new TreeMap<>();
+        for (int r = 0; r <= replicaControl.size(); r++) {
+            bySender.put(r < replicaControl.size() ? Integer.toString(r) : "others", manager.inboundDropped(r));
+        }
+        t.labelled("bftws_ordering_queue_dropped_by_sender_total", "Received control messages dropped because"
+                + " their sender's queue was full, by sending replica (others: clients and any other sender).",
+                "counter", "sender", bySender);
+        t.counter("bftws_ordering_ignored_from_faulty_total", "Received control messages dropped on arrival because"
+                + " they claimed a replica whose own signature proved it faulty.", manager.ignoredFromFaulty());
         t.gauge("bftws_pending_requests", "Client requests received and not yet executed.", s.pendingRequests());
         t.gauge("bftws_log_slots", "Slots in the message log (asynchronous: messages buffered for later rounds).",
                 s.logSize());

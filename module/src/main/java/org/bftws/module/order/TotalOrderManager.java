@@ -12,7 +12,6 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.UnaryOperator;
 
@@ -49,7 +48,9 @@ import org.bftws.module.transport.MulticastSender;
  * SINTRA's atomic broadcast (DSN 2002 §2.5), or configuration III's execution node; all are stepped alike here. Everything that can
  * change that state arrives on one queue — control messages from the control port, ticks every
  * {@code bftws.tickMillis}, execution results and captured states — and is applied in arrival order, so the
- * replica needs no locks and behaves as in the simulator.
+ * replica needs no locks and behaves as in the simulator. Control messages wait there by sender, each sender's
+ * queue bounded and the queues served in turn ({@link ControlIntake}, Aardvark's defences against a flooding
+ * replica): the one queue holds a token for each, and the ordering thread takes the next message in turn.
  *
  * <p>Each step's {@link Ready} is performed as its contract says: messages go to the {@link MulticastSender}
  * (which never blocks this thread); effects go, in list order, to one execution thread that calls the
@@ -65,11 +66,14 @@ import org.bftws.module.transport.MulticastSender;
 public final class TotalOrderManager implements ControlSink, AutoCloseable {
     private static final Logger LOG = LogManager.getLogger(TotalOrderManager.class);
 
-    private sealed interface Input permits Received, Tick, Executed, ReadOnlyExecuted, Captured, InstallKeys, Failed,
-            Stop {}
+    private sealed interface Input permits Received, Arrived, Tick, Executed, ReadOnlyExecuted, Captured, InstallKeys,
+            Failed, Stop {}
 
     /** {@code arrived}: nanoTime at delivery; {@code verified}: after pre-verification, 0 unless tracing. */
     private record Received(ControlMessage message, long arrived, long verified) implements Input {}
+
+    /** One received message waits in {@link #received}: the ordering thread takes the next in turn. */
+    private record Arrived() implements Input {}
 
     private record Tick() implements Input {}
 
@@ -90,6 +94,7 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
     private record Stop() implements Input {}
 
     private static final Tick TICK = new Tick();
+    private static final Arrived ARRIVED = new Arrived();
     /** What a remote party can trigger (evidence, a request the service fails on): one line per cause and interval. */
     private static final RateLimitedLog REMOTE_LOG = new RateLimitedLog(LOG);
 
@@ -104,7 +109,6 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
     private final ReplicatedService service;
     private final MulticastSender sender;
     private final int tickMillis;
-    private final int inboundCapacity;
     private final int maxMessageBytes;
     private final String randomness;
     /** Replaced on the execution thread when new coin keys are installed. */
@@ -115,9 +119,9 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
     private final String orderingMode;
 
     private final LinkedBlockingQueue<Input> inbox = new LinkedBlockingQueue<>();
-    private final AtomicInteger inboundQueued = new AtomicInteger();
+    /** Received control messages by sender, served in turn, with Aardvark's defences (see ControlIntake). */
+    private final ControlIntake<Received> received;
     private final AtomicBoolean tickQueued = new AtomicBoolean();
-    private final AtomicLong inboundDropped = new AtomicLong();
     private final AtomicLong readOnlyExecuted = new AtomicLong();
     private final EvidenceCounts evidence = new EvidenceCounts();
     private final OrderingMetrics metrics = new OrderingMetrics();
@@ -154,7 +158,8 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
     /**
      * @param engine          the ordering engine and what it is built with (its journal, if any, too)
      * @param replicaControl  control-port URL of every replica, indexed by replica id (0..n-1)
-     * @param inboundCapacity received messages queued before further ones are dropped (retransmitted later)
+     * @param inboundCapacity received messages queued before further ones are dropped (retransmitted later),
+     *                        shared equally by the queues of the n replicas and of all other senders
      * @param maxMessageBytes largest control message sent; peers refuse bigger ones anyway
      */
     public TotalOrderManager(EngineOptions engine, List<URI> replicaControl, ReplicatedService service,
@@ -178,7 +183,7 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
         this.service = service;
         this.sender = sender;
         this.tickMillis = tickMillis;
-        this.inboundCapacity = inboundCapacity;
+        this.received = new ControlIntake<>(id, n, inboundCapacity, preVerifier);
         this.maxMessageBytes = maxMessageBytes;
         this.randomness = engine.randomness().algorithm().toString();
         this.proofs = new RandomProofs(engine.randomness());
@@ -235,20 +240,21 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
                 from.stableCheckpoint(), from.records());
     }
 
-    /** From the control port (an HTTP worker thread): enqueue, or drop if too much is queued. */
+    /**
+     * From the control port (an HTTP worker thread): into its sender's queue, its signature checked, or dropped
+     * before any check (see {@link ControlIntake}).
+     */
     @Override
     public void deliver(ControlMessage message) {
         if (stopping) {
             return;
         }
-        if (inboundQueued.incrementAndGet() > inboundCapacity) {
-            inboundQueued.decrementAndGet();
-            inboundDropped.incrementAndGet();
-            return;
-        }
         long arrived = System.nanoTime();
-        preVerifier.preVerify(message.signedBytes());
-        inbox.add(new Received(message, arrived, PhaseTrace.on() ? System.nanoTime() : 0));
+        int lane = received.admit(message, arrived);
+        if (lane >= 0) {
+            received.add(lane, new Received(message, arrived, PhaseTrace.on() ? System.nanoTime() : 0));
+            inbox.add(ARRIVED);
+        }
     }
 
     /**
@@ -266,6 +272,12 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
     private void run() {
         try {
             for (Input in = inbox.take(); !stopping; in = inbox.take()) {
+                if (in instanceof Arrived) {
+                    in = received.poll(); // one message queued per ARRIVED
+                    if (in == null) {
+                        continue;
+                    }
+                }
                 long dequeued = System.nanoTime();
                 Ready r = step(in, dequeued);
                 long stepped = System.nanoTime();
@@ -290,7 +302,6 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
 
     private Ready step(Input in, long dequeued) {
         if (in instanceof Received rc) {
-            inboundQueued.decrementAndGet();
             metrics.dequeued(dequeued - rc.arrived());
             learnReplyTo(rc.message());
             return engine.receive(rc.message().signedBytes());
@@ -655,13 +666,27 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
         return statesTransferred.get();
     }
 
+    /** Received control messages dropped because their sender's queue was full, all senders. */
     public long inboundDropped() {
-        return inboundDropped.get();
+        return received.dropped();
+    }
+
+    /**
+     * Received control messages dropped because the queue of {@code sender} was full (0..n-1: that replica's;
+     * n: the queue shared by clients and any other sender).
+     */
+    public long inboundDropped(int sender) {
+        return received.dropped(sender);
+    }
+
+    /** Received control messages dropped because they claimed a replica proven faulty ({@link ProvenFaulty}). */
+    public long ignoredFromFaulty() {
+        return received.ignored();
     }
 
     /** Received control messages waiting for the ordering thread. */
     public int inboundQueued() {
-        return inboundQueued.get();
+        return received.queued();
     }
 
     /** Requests, batches, view changes and phase latencies counted for {@code /metrics} (any thread). */
