@@ -77,7 +77,12 @@ final class ControlIntake<T> {
             return -1;
         }
         if (claimed != null && !refused) {
-            preVerifier.preVerify(message.signedBytes());
+            try {
+                preVerifier.preVerify(message.signedBytes());
+            } catch (RuntimeException e) {
+                queues.release(lane); // the place is not filled: the lane must not shrink for it
+                throw e;
+            }
         }
         return lane;
     }
