@@ -45,8 +45,4 @@ final class ProvenFaulty {
         long u = until.get(sender);
         return u != Long.MIN_VALUE && now - u < 0;
     }
-
-    int replicas() {
-        return until.length();
-    }
 }

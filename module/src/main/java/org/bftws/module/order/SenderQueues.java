@@ -10,17 +10,17 @@ import java.util.concurrent.atomic.AtomicLongArray;
 /**
  * Received control messages between the HTTP workers and the ordering thread, one bounded queue per sending
  * replica and one shared by everyone else (clients, malformed envelopes), served in turn: Aardvark's separate
- * queues per sender with round-robin service (Clement et al., NSDI 2009 §4.2-§4.3). Before it, one queue for all
- * senders let a replica flooding well-formed, correctly signed bogus messages fill it, so the correct replicas'
- * messages and the clients' requests were dropped and a backup never held the request that makes it suspect the
- * primary (§4.5.2 of Castro-Liskov): the group stopped. Now a sender's flood fills its own queue only; the excess
+ * queues per sender with round-robin service (Clement et al., NSDI 2009 §4.2-§4.3). With one queue for all
+ * senders, a replica flooding well-formed, correctly signed bogus messages could fill it; the correct replicas'
+ * messages and the clients' requests would then be dropped, and a backup would never hold the request that makes
+ * it suspect the primary (Castro-Liskov §4.5.2). Here a sender's flood fills its own queue only; the excess
  * is dropped on the HTTP worker by {@link #reserve} before any signature check, and what is admitted gets at most
  * one turn in each round of the ordering thread's service.
  *
  * <p>The lane is chosen by the sender id the envelope claims, which is not authenticated until the signature
  * check (Aardvark has a network interface per replica; here the links are shared HTTP connections): a replica
- * claiming another's id can fill that one's queue with messages that then fail their check, as it could fill the
- * single queue before. The queues are a fixed array, n + 1 whatever senders claim, each bounded by
+ * claiming another's id can fill that one's queue with messages that then fail their check, as it could fill a
+ * single shared queue. The queues are a fixed array, n + 1 whatever senders claim, each bounded by
  * {@code capacity}.
  *
  * <p>Threads: {@link #reserve}, {@link #add} and {@link #release} on any thread; {@link #poll} on the ordering
