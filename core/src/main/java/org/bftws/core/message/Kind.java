@@ -60,7 +60,13 @@ public enum Kind {
    */
   EXECUTION_FETCH,
   /** An execution node's stable checkpoint, its state and proof ({@link ExecutionState}). */
-  EXECUTION_STATE;
+  EXECUTION_STATE,
+  /**
+   * Links of a replica's chain of membership certificates, and where its epoch began, from one replica of a
+   * reconfigurable group to another (docs/design/reconfiguration.md, "A member many epochs behind"). Its body
+   * is a {@code pbft.ChainMessage}; the sender signs it under its epoch's key and the stable id it carries.
+   */
+  MEMBERSHIP_CHAIN;
 
   private static final Kind[] ALL = values();
 

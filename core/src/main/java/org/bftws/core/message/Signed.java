@@ -116,6 +116,11 @@ public final class Signed {
     return s;
   }
 
+  /** True when {@code bytes} start like an envelope of {@code kind} (its first byte), before any decoding. */
+  public static boolean startsAs(byte[] bytes, Kind kind) {
+    return bytes.length > 0 && (bytes[0] & 0xff) == kind.code();
+  }
+
   static Signed read(ByteReader r) {
     Kind kind = Kind.of(r.u8());
     int sender = r.i32();

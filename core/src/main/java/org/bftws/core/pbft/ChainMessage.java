@@ -1,27 +1,30 @@
 package org.bftws.core.pbft;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import org.bftws.core.codec.ByteReader;
 import org.bftws.core.codec.ByteWriter;
 import org.bftws.core.codec.DecodeException;
+import org.bftws.core.crypto.Signer;
+import org.bftws.core.message.Kind;
 import org.bftws.core.message.Signed;
+import org.bftws.core.reconfig.EpochSigning;
 import org.bftws.core.reconfig.Membership;
 import org.bftws.core.reconfig.MembershipCertificate;
+import org.bftws.core.reconfig.MembershipChain;
 
 /**
  * What replicas of an {@link EpochReplica} exchange about the membership chain (docs/design/reconfiguration.md,
  * "A member many epochs behind"): the sender's stable id and epoch, links of its {@code MembershipChain}
  * (consecutive, the last perhaps partial) and, from a member of a later epoch to one far behind, where its epoch
  * began (the checkpoint seq, digest and the previous epoch's proof; the previous membership is the chain's).
- * Nothing in it is trusted for its sender: each link and the proof verify on their own, so it is not signed.
- * It travels outside the PBFT kinds, recognised by {@link #MAGIC}.
+ * It travels as a {@link Kind#MEMBERSHIP_CHAIN} envelope, signed under the sender's stable id and epoch. Its
+ * content needs no trust in the sender (each link and the proof verify on their own); the signature is what lets
+ * a receiver answer the sender it names ({@link #authentic}), so that no one makes a replica send its chain to a
+ * third party.
  */
 record ChainMessage(int sender, long epoch, List<MembershipCertificate> links, long startSeq, byte[] startDigest,
     List<Signed> startProof) {
-  static final byte[] MAGIC = "BFTWS-CHAIN/1".getBytes(StandardCharsets.US_ASCII);
   /** Most links in one message: far more epochs than a group goes through between two answers. */
   static final int MAX_LINKS = 4096;
 
@@ -31,7 +34,7 @@ record ChainMessage(int sender, long epoch, List<MembershipCertificate> links, l
   }
 
   static boolean is(byte[] bytes) {
-    return bytes.length >= MAGIC.length && Arrays.equals(bytes, 0, MAGIC.length, MAGIC, 0, MAGIC.length);
+    return Signed.startsAs(bytes, Kind.MEMBERSHIP_CHAIN);
   }
 
   boolean hasStart() {
@@ -43,8 +46,22 @@ record ChainMessage(int sender, long epoch, List<MembershipCertificate> links, l
     return new EpochReplica.Start(previous, startSeq, startDigest, startProof);
   }
 
-  byte[] encode() {
-    ByteWriter w = new ByteWriter(256).raw(MAGIC).i32(sender).i64(epoch).i32(links.size());
+  /** The envelope's bytes, signed with {@code key} under this message's epoch. */
+  byte[] encode(Signer key) {
+    return Signed.sign(Kind.MEMBERSHIP_CHAIN, sender, body(), EpochSigning.signer(epoch, key)).encode();
+  }
+
+  /**
+   * True when the sender it names signed it as a member of the epoch it claims, per {@code chain}'s membership of
+   * that epoch (false when the chain does not hold that epoch).
+   */
+  boolean authentic(Signed envelope, MembershipChain chain) {
+    Membership m = chain.at(epoch);
+    return m != null && envelope.verify(EpochSigning.byStableId(m));
+  }
+
+  private byte[] body() {
+    ByteWriter w = new ByteWriter(256).i64(epoch).i32(links.size());
     for (MembershipCertificate c : links) {
       w.bytes(c.encode());
     }
@@ -58,14 +75,13 @@ record ChainMessage(int sender, long epoch, List<MembershipCertificate> links, l
     return w.toBytes();
   }
 
-  /** Decodes one; {@link DecodeException} for bytes that are not one (nothing in it verified yet). */
-  static ChainMessage decode(byte[] bytes) {
-    if (!is(bytes)) {
+  /** Decodes one from its envelope; {@link DecodeException} for one that is not (nothing in it verified yet). */
+  static ChainMessage decode(Signed envelope) {
+    if (envelope.kind() != Kind.MEMBERSHIP_CHAIN) {
       throw new DecodeException("not a chain message");
     }
-    ByteReader r = new ByteReader(bytes);
-    r.raw(MAGIC.length);
-    int sender = r.i32();
+    int sender = envelope.sender();
+    ByteReader r = new ByteReader(envelope.body());
     long epoch = r.i64();
     int count = r.count(MAX_LINKS);
     List<MembershipCertificate> links = new ArrayList<>(count);

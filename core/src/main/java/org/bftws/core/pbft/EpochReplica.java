@@ -389,7 +389,8 @@ public final class EpochReplica implements Engine {
   private void offerNewestLink(Ready out) {
     lastOffered = now;
     Membership newest = chain.newest();
-    byte[] bytes = ChainMessage.of(self, innerMembership.epoch(), chain.linksFrom(newest.epoch()), null).encode();
+    byte[] bytes = ChainMessage.of(self, innerMembership.epoch(), chain.linksFrom(newest.epoch()), null)
+        .encode(setup.key());
     java.util.Set<Integer> to = new java.util.TreeSet<>();
     newest.members().forEach(m -> to.add(m.id()));
     Membership before = chain.at(newest.epoch() - 1);
@@ -404,9 +405,11 @@ public final class EpochReplica implements Engine {
 
   /** A peer's links (each verified on its own), and, when this replica is far behind, perhaps a jump. */
   private Ready onChain(byte[] bytes) {
+    Signed envelope;
     ChainMessage m;
     try {
-      m = ChainMessage.decode(bytes);
+      envelope = Signed.decode(bytes);
+      m = ChainMessage.decode(envelope);
     } catch (DecodeException e) {
       return new Ready();
     }
@@ -417,7 +420,9 @@ public final class EpochReplica implements Engine {
     if (inner != null) {
       catchUp(m, out);
     }
-    answerChain(m, out);
+    if (m.authentic(envelope, chain)) {
+      answerChain(m, out);
+    }
     return out;
   }
 
@@ -465,8 +470,9 @@ public final class EpochReplica implements Engine {
   /**
    * Answers a peer that lacks what this replica holds: the links after its newest (or its newest, when this
    * replica has signatures of it that the peer lacks) and, to a replica two or more epochs behind this active
-   * one, where this epoch began. Once per retransmission interval per stable id, and only to ids the group ever
-   * handed out (below the newest membership's next id), which bounds what is remembered.
+   * one, where this epoch began. Only to a sender whose signature checks as a member of the epoch it names
+   * ({@code onChain}), once per retransmission interval per stable id, and only to ids the group ever handed out
+   * (below the newest membership's next id), which bounds what is remembered.
    */
   private void answerChain(ChainMessage m, Ready out) {
     int to = m.sender();
@@ -490,7 +496,7 @@ public final class EpochReplica implements Engine {
     chainAnswered.put(to, now);
     List<MembershipCertificate> links = chain.linksFrom(moreSignatures ? newest : newest + 1);
     out.messages.add(new Ready.Outbound(to,
-        ChainMessage.of(self, epochs.current().epoch(), links, jump ? start : null).encode()));
+        ChainMessage.of(self, epochs.current().epoch(), links, jump ? start : null).encode(setup.key())));
   }
 
   private static void append(Ready to, Ready from) {

@@ -48,6 +48,18 @@ public final class EpochSigning {
     };
   }
 
+  /**
+   * Checks signatures of {@code membership}'s epoch by its members' stable ids (not indexes), as messages between
+   * members of different epochs name their senders; false for an id that is no member of it.
+   */
+  public static Verifier byStableId(Membership membership) {
+    long epoch = membership.epoch();
+    return (id, data, signature) -> {
+      Member m = membership.byId(id);
+      return m != null && verify(m.publicKey(), bound(epoch, data), signature);
+    };
+  }
+
   /** Ed25519 (RFC 8032) on a raw 32-byte public key; false for a key that is no curve point. */
   static boolean verify(byte[] publicKey, byte[] data, byte[] signature) {
     if (signature == null || signature.length != Ed25519PrivateKeyParameters.SIGNATURE_SIZE) {

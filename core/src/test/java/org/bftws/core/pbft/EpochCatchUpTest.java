@@ -7,7 +7,10 @@ import static org.junit.Assert.assertTrue;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.bftws.core.config.GroupConfig;
 import org.bftws.core.engine.Ready;
+import org.bftws.core.message.Kind;
+import org.bftws.core.message.Signed;
 import org.bftws.core.reconfig.Membership;
 import org.bftws.core.reconfig.MembershipCertificate;
 import org.bftws.core.reconfig.Reconfigure;
@@ -101,13 +104,43 @@ public class EpochCatchUpTest {
         List.of(certify(one, null, 10, 3), certify(two, null, 13, 3))); // signed by three keys that are no member's
     for (List<MembershipCertificate> links : forged) {
       for (int sender : List.of(0, 1, 2)) {
-        Ready out = three.receive(ChainMessage.of(sender, 2, links, start).encode());
+        Ready out = three.receive(ChainMessage.of(sender, 2, links, start).encode(EpochGroup.KEYS.signer(sender)));
         assertTrue(out.effects.isEmpty());
       }
     }
     assertNull(three.stopped());
     assertEquals(0, three.membership().epoch());
     assertEquals(zero, three.chain().newest());
+  }
+
+  // A chain message makes a replica answer only the sender that signed it as a member of the epoch it names: one
+  // naming replica 1 but signed by another key (or naming an epoch the chain lacks) gets nothing sent to 1, so no
+  // one turns a replica's answers on a third party; the same message signed by 1 is answered with the links.
+  @Test
+  public void aChainMessageIsAnsweredOnlyToTheSenderThatSignedIt() {
+    EpochGroup g = new EpochGroup(4);
+    g.submit("before");
+    untilSettled(g);
+    change(g, g.add(), "grown");
+    g.tick(g.base.get(GroupConfig.RETRANSMIT_INTERVAL) + 1); // past any answer replica 0 gave 1 while settling
+    EpochReplica zero = g.replicas.get(0);
+    assertEquals(1, zero.membership().epoch());
+    assertTrue(zero.chain().complete(1));
+    ChainMessage behind = ChainMessage.of(1, 0, List.of(), null);
+    List<byte[]> refused = List.of(behind.encode(EpochGroup.KEYS.signer(2)),
+        ChainMessage.of(1, 7, List.of(), null).encode(EpochGroup.KEYS.signer(1)));
+    for (byte[] bytes : refused) {
+      assertTrue(toReplica(zero.receive(bytes), 1).isEmpty());
+    }
+    List<Ready.Outbound> answers = toReplica(zero.receive(behind.encode(EpochGroup.KEYS.signer(1))), 1);
+    assertEquals(1, answers.size());
+    Signed answer = Signed.decode(answers.get(0).bytes());
+    assertEquals(Kind.MEMBERSHIP_CHAIN, answer.kind());
+    assertEquals(1, ChainMessage.decode(answer).links().size());
+  }
+
+  private static List<Ready.Outbound> toReplica(Ready out, int id) {
+    return out.messages.stream().filter(o -> o.to() == id && ChainMessage.is(o.bytes())).toList();
   }
 
   /**
