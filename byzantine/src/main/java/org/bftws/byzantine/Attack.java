@@ -11,12 +11,23 @@ enum Attack {
     FORGE(Forge::new),
     REPLAY(Replay::new),
     FLOOD(Flood::new),
-    SELECTIVE(Selective::new);
+    SELECTIVE(Selective::new),
+    CONFLICT(Conflict::new);
 
     private final Function<Node, Behaviour> make;
 
     Attack(Function<Node, Behaviour> make) {
         this.make = make;
+    }
+
+    /** Whether the behaviour attacks PBFT's primary, which the asynchronous engine does not have. */
+    boolean needsPrimary() {
+        return this == EQUIVOCATE || this == SLOW_PRIMARY;
+    }
+
+    /** Whether the behaviour attacks the asynchronous engine's broadcasts and coins, which PBFT does not run. */
+    boolean needsAsynchronous() {
+        return this == CONFLICT;
     }
 
     Behaviour behaviour(Node node) {
@@ -34,7 +45,6 @@ enum Attack {
             }
         }
         throw new IllegalArgumentException("bftws.byzantine: unknown behaviour '" + s + "', expected one of "
-                + Arrays.stream(values()).map(Attack::label).toList()
-                + " (conflict, the asynchronous mode's, is not yet built)");
+                + Arrays.stream(values()).map(Attack::label).toList());
     }
 }

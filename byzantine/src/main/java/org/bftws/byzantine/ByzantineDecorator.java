@@ -20,9 +20,13 @@ public final class ByzantineDecorator implements EngineDecorator {
             return engine;
         }
         Attack k = Attack.parse(kind);
-        if (context.asynchronous() && (k == Attack.EQUIVOCATE || k == Attack.SLOW_PRIMARY)) {
+        if (context.asynchronous() && k.needsPrimary()) {
             throw new IllegalArgumentException(PROPERTY + "=" + k.label() + " acts as PBFT's primary; the"
                     + " asynchronous engine (bftws.ordering=async) has none");
+        }
+        if (!context.asynchronous() && k.needsAsynchronous()) {
+            throw new IllegalArgumentException(PROPERTY + "=" + k.label() + " attacks the asynchronous engine's"
+                    + " broadcasts and coins: it needs bftws.ordering=async");
         }
         return new ByzantineEngine(engine, k, k.behaviour(new Node(engine, context)));
     }

@@ -45,6 +45,11 @@ final class Node {
         return Signed.sign(kind, id(), body, context.signer()).encode();
     }
 
+    /** This replica's own signature on {@code data} (what a protocol binds into a message, not an envelope). */
+    byte[] signature(byte[] data) {
+        return context.signer().sign(data);
+    }
+
     /** The other replicas, in id order. */
     List<Integer> peers() {
         List<Integer> out = new ArrayList<>();

@@ -195,12 +195,32 @@ public class BehaviourTest {
         Engine byz = new ByzantineDecorator().decorate(engine, ctx);
         assertNotEquals(engine, byz);
         assertTrue(byz.describe(), byz.describe().startsWith("Byzantine (flood)"));
-        System.setProperty(ByzantineDecorator.PROPERTY, "conflict");
+        assertRefused("conflict", engine, ctx, "bftws.ordering=async");
+        assertRefused("no-such-behaviour", engine, ctx, "conflict");
+    }
+
+    /** The decorator refuses {@code kind} for this replica, naming {@code why}. */
+    private static void assertRefused(String kind, Engine engine, EngineDecorator.Context ctx, String why) {
+        System.setProperty(ByzantineDecorator.PROPERTY, kind);
         try {
             new ByzantineDecorator().decorate(engine, ctx);
-            fail("conflict is not built");
+            fail(kind + " taken");
         } catch (IllegalArgumentException expected) {
-            assertTrue(expected.getMessage().contains("not yet"));
+            assertTrue(expected.getMessage(), expected.getMessage().contains(why));
+        }
+    }
+
+    @Test
+    public void asynchronousReplicasRefuseThePrimarysBehavioursAndTakeTheOthers() {
+        EngineDecorator.Context ctx = new EngineDecorator.Context(cfg, 0, keys.signer(0), true);
+        Engine engine = Replica.builder(cfg, 0, keys.signer(0), keys.verifier()).build();
+        for (String kind : List.of("equivocate", "slow-primary")) {
+            assertRefused(kind, engine, ctx, "has none");
+        }
+        for (String kind : List.of("conflict", "wrong-reply", "forge", "replay", "flood", "selective")) {
+            System.setProperty(ByzantineDecorator.PROPERTY, kind);
+            Engine byz = new ByzantineDecorator().decorate(engine, ctx);
+            assertTrue(byz.describe(), byz.describe().startsWith("Byzantine (" + kind + ")"));
         }
     }
 

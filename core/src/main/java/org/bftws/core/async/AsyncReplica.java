@@ -397,14 +397,19 @@ public final class AsyncReplica implements Engine {
     out.events.add(new Event.Committed(0, d.round(), d.digest(), batch));
     delivered.add(d);
     idleSinceProgress = 0;
-    for (Signed q : batch) {
-      Request r = Request.decode(q.body());
-      deliveredAhead.merge(r.sequenceId(), r.messageNumber(), Math::max);
-    }
+    markAhead(batch);
     coins.committed(d.round(), d.digest(), batch);
     decryptions.committed(d.round(), d.digest(), batch);
     forgetOldRounds();
     executeDelivered();
+  }
+
+  /** The requests of a delivered round count as ordered for what is wanted next, before they execute. */
+  private void markAhead(List<Signed> batch) {
+    for (Signed q : batch) {
+      Request r = Request.decode(q.body());
+      deliveredAhead.merge(r.sequenceId(), r.messageNumber(), Math::max);
+    }
   }
 
   /**
@@ -461,15 +466,30 @@ public final class AsyncReplica implements Engine {
    * that a stable checkpoint settled. Its peers forgot that round at the checkpoint, so no answer will come,
    * and in a run without ticks (SINTRA's model: reliable links, no clock) nothing else would start the
    * transfer; the replica would wait for ever although it gets every message (a slow replica more than a
-   * checkpoint interval behind). Once per stable checkpoint, from f+1 of its proof's signers.
+   * checkpoint interval behind). The same when the next delivered round waits below the checkpoint for its
+   * coins or decryptions ({@link #waitsBelowStable}). Once per stable checkpoint, from f+1 of its proof's
+   * signers.
    */
   private void fetchIfSettled() {
     long round = channel.fetchingRound();
     long stable = checkpoints.stableSeq();
-    if (round > 0 && round <= stable && fetchedSettled < stable) {
+    if ((round > 0 && round <= stable || waitsBelowStable()) && fetchedSettled < stable) {
       fetchedSettled = stable;
       checkpoints.fetchNow();
     }
+  }
+
+  /**
+   * The next delivered round is at or below the stable checkpoint and waits for the coin or decryption shares
+   * of its requests. Every replica discards those at the stable checkpoint (integrity paper §5: shares are
+   * released once, at the position's commit), so a replica that delivered the round after it saw the
+   * checkpoint stable (a slow one, here and with a peer withholding its shares) gets them from nobody any
+   * more: only a state transfer brings it through, so it has not reached the rounds it delivered.
+   */
+  private boolean waitsBelowStable() {
+    AtomicBroadcast.Delivery d = delivered.peek();
+    return d != null && d.round() <= checkpoints.stableSeq() && !execution.paused()
+        && !(coins.ready(d.round(), batch(d)) && decryptions.ready(d.round(), batch(d)));
   }
 
   /**
@@ -503,10 +523,13 @@ public final class AsyncReplica implements Engine {
       return out;
     }
 
-    /** Rounds delivered, executed or waiting for execution: this replica reaches them without a transfer. */
+    /**
+     * Rounds delivered, executed or waiting for execution: this replica reaches them without a transfer,
+     * unless execution waits below the stable checkpoint for shares nobody keeps ({@link #waitsBelowStable}).
+     */
     @Override
     public long reached() {
-      return channel.deliveredRound();
+      return waitsBelowStable() ? lastExecuted : channel.deliveredRound();
     }
 
     @Override
@@ -522,23 +545,33 @@ public final class AsyncReplica implements Engine {
       forgetOldRounds();
     }
 
-    /** Execution state gives way to the checkpoint's: rounds delivered but not executed are moot. */
+    /**
+     * Execution state gives way to the checkpoint's: rounds delivered but not executed up to it are moot.
+     * Rounds the channel delivered above it (a replica that waited below the checkpoint for shares, {@link
+     * #waitsBelowStable}) stay to be executed next.
+     */
     @Override
     public void installed(long seq) {
       execution.installed(seq, lastExecuted);
       lastExecuted = seq;
       coins.settled(seq);
       decryptions.settled(seq);
-      delivered.clear();
+      delivered.removeIf(d -> d.round() <= seq);
       deliveredAhead.clear();
+      delivered.forEach(d -> markAhead(batch(d)));
       idleSinceProgress = 0;
       pending.values().removeIf(q -> !requests.wouldRun(Request.decode(q.body())));
     }
 
-    /** After the state's installation: the channel goes on from the round after the checkpoint. */
+    /**
+     * After the state's installation: the channel goes on from the round after the checkpoint, or from where
+     * it is if it delivered that far already.
+     */
     @Override
     public void resume() {
-      merge(ctx.input(() -> channel.skipTo(lastExecuted)));
+      if (lastExecuted > channel.deliveredRound()) {
+        merge(ctx.input(() -> channel.skipTo(lastExecuted)));
+      }
     }
 
     @Override
