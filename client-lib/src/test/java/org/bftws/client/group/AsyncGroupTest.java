@@ -36,8 +36,6 @@ public class AsyncGroupTest {
     /** The demo client's core node id: client-1.key after the n replicas. */
     private static final int CLIENT = N;
     private static final String ASYNC = GroupLauncher.orderingParameters("async");
-    /** The restarted replica must catch up before the counter's increments reach this amount. */
-    private static final int MAX_AMOUNT = 60;
 
     private final TemporaryFolder tmp = new TemporaryFolder();
     private final LaunchedGroup group = new LaunchedGroup(tmp);
@@ -121,31 +119,7 @@ public class AsyncGroupTest {
     @Test
     public void aReplicaRestartedEmptyCatchesUpByStateTransfer() throws Exception {
         start();
-        for (int amount = 1; amount <= 6; amount++) {
-            increment(amount);
-        }
-        int backup = N - 1;
-        group.stop(backup);
-        for (int amount = 7; amount <= 20; amount++) {
-            increment(amount);
-        }
-        CounterGroupTest.ValueProbe probe = CounterGroupTest.ValueProbe.on(group.start(backup, "restarted"));
-        TotalOrderManager restarted = group.manager(backup);
-        // Calls go on until it has caught up: the rounds ordered while its control port was still down may never
-        // reach it, and an idle asynchronous group resends nothing (docs/design/async.md), so a laggard learns
-        // how far the others are at their next checkpoint (every 4 rounds here), fetches it and goes on.
-        List<Long> voted = new ArrayList<>();
-        for (int amount = 21; amount <= MAX_AMOUNT && !caughtUp(restarted); amount++) {
-            voted.add(increment(amount));
-        }
-        long last = voted.get(voted.size() - 1);
-        await("the restarted replica executed the last increment", () -> probe.values().contains(last));
-        assertTrue("it installed a checkpoint", restarted.stableCheckpoint() > 0);
-        List<Long> computed = probe.values();
-        // It executed none of the first 20 increments, yet computes the group's values: it got the state.
-        assertTrue("its values are the group's: " + computed + " vs " + voted, voted.containsAll(computed));
-        assertEquals("its last value is the group's", last, (long) computed.get(computed.size() - 1));
-        assertNull(restarted.failure());
+        EmptyRestart.catchesUp(group, () -> N - 1, this::increment);
         assertEquals(counter, client.readCounter().value());
     }
 
@@ -198,16 +172,6 @@ public class AsyncGroupTest {
                 computed.subList(computed.size() - voted.size(), computed.size()));
         assertNull(restarted.failure());
         assertEquals(counter, client.readCounter().value());
-    }
-
-    /** True once {@code m} has executed every round the other replicas have. */
-    private boolean caughtUp(TotalOrderManager m) {
-        for (int r = 0; r < N - 1; r++) {
-            if (m.lastExecuted() < group.manager(r).lastExecuted()) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /**

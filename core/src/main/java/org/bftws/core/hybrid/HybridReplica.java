@@ -115,7 +115,9 @@ public final class HybridReplica implements Engine {
   private long deliveredAtLastRetransmit = -1;
   private long epochStart;
   private long lastProgress;
+  /** The tick this replica switched in the current epoch, -1 if it did not; by its own rule or drawn in by f+1. */
   private long switchedAt = -1;
+  private boolean switchedByRule;
   private int resendsForPeers;
   private final SlowLeaderRule slowLeader;
   private long fallbacks;
@@ -213,15 +215,21 @@ public final class HybridReplica implements Engine {
       checkpoints.retransmit(stalled || stuckBelowStable());
     }
     Long oldest = oldestWanted();
-    if (!epoch.switched() && oldest != null && now - Math.max(Math.max(epochStart, lastProgress), oldest) >= budget()) {
+    if (!epoch.switched() && oldest != null && waitedSince(oldest) >= slowLeader.budget()) {
+      switchedByRule = true;
       merge(ctx.input(epoch::switchNow));
     }
     return flush();
   }
 
-  /** The switch budget of the slow-leader rule ({@link SlowLeaderRule}). */
-  long budget() {
-    return slowLeader.budget();
+  /** The slow-leader rule: the switch budget, the fallback's measured cost. */
+  SlowLeaderRule slowLeader() {
+    return slowLeader;
+  }
+
+  /** Ticks the lane has kept a request waiting: since the epoch began, its last delivery or the request came. */
+  private long waitedSince(long arrived) {
+    return now - Math.max(Math.max(epochStart, lastProgress), arrived);
   }
 
   private Long oldestWanted() {
@@ -269,6 +277,7 @@ public final class HybridReplica implements Engine {
     proposed.clear();
     epochStart = now;
     switchedAt = -1;
+    switchedByRule = false;
     resendsForPeers = 0;
   }
 
@@ -293,6 +302,10 @@ public final class HybridReplica implements Engine {
       if (b == null || b.seq() != lastDelivered + 1) {
         blocks.fetch(lastDelivered + 1, d);
         return;
+      }
+      Long oldest = oldestWanted();
+      if (oldest != null) {
+        slowLeader.laneDelivered(waitedSince(oldest));
       }
       deliver(b.seq(), epoch, d, b.payloads());
     }
@@ -337,7 +350,7 @@ public final class HybridReplica implements Engine {
       lastDigest = digest; // the checkpoint ends at this batch: its digest is the agreement's
     }
     if (switchedAt >= 0) {
-      slowLeader.fallbackTook(now - switchedAt);
+      slowLeader.fallbackTook(now - switchedAt, switchedByRule);
     }
     fallbacks++;
     decisions.clear();
@@ -778,7 +791,7 @@ public final class HybridReplica implements Engine {
   @Override
   public String describe() {
     return "hybrid " + epoch.describe() + " delivered=" + lastDelivered + " executed=" + lastExecuted + " stable="
-        + checkpoints.stableSeq() + " pending=" + pending.size() + " budget=" + budget() + " fallbacks=" + fallbacks
+        + checkpoints.stableSeq() + " pending=" + pending.size() + " budget=" + slowLeader.budget() + " fallbacks=" + fallbacks
         + " blocks=" + blocks.size() + " buffered=" + ctx.router().buffered();
   }
 }

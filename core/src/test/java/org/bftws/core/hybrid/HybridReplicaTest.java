@@ -154,7 +154,7 @@ public class HybridReplicaTest {
     g.cut((from, to, what) -> from == 0 && what.startsWith("hyb/0 "));
     Request first = g.request(0);
     g.await(() -> g.executedEverywhere(first), 1000);
-    long budget = g.replica(2).budget();
+    long budget = g.replica(2).slowLeader().budget();
     assertTrue("the fallback's cost, measured, is below the timeout: " + budget, budget < 200);
     g.slow(1, 150); // epoch 1's leader keeps every message 150 ticks, under the 200-tick timeout
     long start = g.now();
