@@ -68,8 +68,18 @@ public final class Context {
   private final ArrayDeque<Local> local = new ArrayDeque<>();
   /** Per open instance: the envelopes this replica sent for it, to resend ({@link #retransmit}). */
   private final Map<Pid, List<Ready.Outbound>> sent = new LinkedHashMap<>();
-  /** Per open instance: (sender, signature) of the authentic envelopes handed on, to drop resent copies. */
+  /**
+   * Per open instance: (sender, signature) of the authentic envelopes handed on, to drop resent copies; at most
+   * {@link #REMEMBERED_PER_SENDER} times n of them per instance ({@link #remember}).
+   */
   private final Map<Pid, Set<ByteBuffer>> seen = new HashMap<>();
+  /**
+   * Envelopes an instance remembers per replica of the group: far above what correct replicas send in one
+   * instance (a lane slot's PROPOSE, PREPARE and COMMIT, a few agreement rounds' votes), so that a faulty peer
+   * sending ever new authentic envelopes (new payloads, or junk signatures on envelopes accepted by their MAC,
+   * each a new key) cannot grow the set while the instance is open.
+   */
+  static final int REMEMBERED_PER_SENDER = 32;
   /** Long-lived instances whose envelopes are not remembered in {@link #seen} ({@link #unremembered}). */
   private final Set<Pid> unremembered = new HashSet<>();
   /** (peer, top-level instance) pairs answered in this retransmission interval ({@link #answerLaggard}). */
@@ -211,9 +221,20 @@ public final class Context {
       return flush();
     }
     if (router.route(s.sender(), m) && !unremembered.contains(m.pid())) {
-      seen.computeIfAbsent(m.pid(), k -> new HashSet<>()).add(key);
+      remember(m.pid(), key);
     }
     return drain();
+  }
+
+  /**
+   * Remembers an envelope handed on to {@code pid}, up to the instance's bound; past it, a resent copy is
+   * authenticated and handed on again, which every instance tolerates (a faulty peer can send new copies anyway).
+   */
+  private void remember(Pid pid, ByteBuffer key) {
+    Set<ByteBuffer> keys = seen.computeIfAbsent(pid, k -> new HashSet<>());
+    if (keys.size() < REMEMBERED_PER_SENDER * n) {
+      keys.add(key);
+    }
   }
 
   /** By its authenticator for an instance that takes one ({@link #authenticateByMac}), else by its signature. */

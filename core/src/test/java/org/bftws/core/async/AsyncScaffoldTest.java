@@ -194,6 +194,29 @@ public class AsyncScaffoldTest {
     assertEquals("nothing sent in round 4 here: nothing to answer", List.of(), ctx.receive(otherRound).messages);
   }
 
+  // Bounded by what a remote party chooses: a faulty peer sending ever new authentic envelopes to one open instance
+  // (new payloads here; junk signatures on envelopes accepted by their MAC are new keys alike) grows the record of
+  // envelopes handed on only up to its bound, while every envelope still reaches the instance, and a resent copy
+  // of a remembered one is still dropped.
+  @Test
+  public void theRecordOfEnvelopesHandedOnIsBoundedWhateverAPeerSends() {
+    AsyncNet net = new AsyncNet(4, 1, 17, Set.of(0));
+    Context ctx = net.ctx(1);
+    Pid pid = Pid.root("abc").child(1);
+    Probe probe = new Probe(ctx, pid);
+    ctx.input(() -> ctx.router().register(probe));
+    byte[] first = net.forge(0, pid, 2, utf8("copy 0"));
+    ctx.receive(first);
+    int sent = 3 * Context.REMEMBERED_PER_SENDER * 4;
+    for (int i = 1; i < sent; i++) {
+      ctx.receive(net.forge(0, pid, 2, utf8("copy " + i)));
+    }
+    assertEquals(sent, probe.got.size());
+    assertEquals(Context.REMEMBERED_PER_SENDER * 4, ctx.remembered());
+    ctx.receive(first);
+    assertEquals("a resent copy of a remembered envelope is dropped", sent, probe.got.size());
+  }
+
   private static byte[] utf8(String s) {
     return s.getBytes(StandardCharsets.UTF_8);
   }
