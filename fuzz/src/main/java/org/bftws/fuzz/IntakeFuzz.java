@@ -50,7 +50,8 @@ public final class IntakeFuzz {
     public static Result run(long seed, long stopAt, long maxInputs, Path out) throws IOException {
         Random random = new Random(seed);
         Mutations mutations = new Mutations();
-        List<Target> targets = List.of(new EngineIntake(seed), new PayloadIntake());
+        List<Target> targets = List.of(new EngineIntake(seed), new PayloadIntake(), new CiphertextIntake(seed),
+                new JournalIntake(seed));
         Map<String, Long> inputs = new LinkedHashMap<>();
         Map<Target.Outcome, Long> outcomes = new EnumMap<>(Target.Outcome.class);
         List<String> findings = new ArrayList<>();

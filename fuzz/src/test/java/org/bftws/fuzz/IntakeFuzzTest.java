@@ -13,6 +13,8 @@ public class IntakeFuzzTest {
     public void seededRunFindsNothing() throws Exception {
         IntakeFuzz.Result r = IntakeFuzz.run(1, Long.MAX_VALUE, INPUTS, null);
         assertEquals(r.summary(1, 0), INPUTS, r.total());
+        assertEquals(r.summary(1, 0), java.util.List.of("engine", "payload", "ciphertext", "journal"),
+                java.util.List.copyOf(r.inputs().keySet()));
         assertTrue(r.summary(1, 0) + " " + r.findings(), r.findings().isEmpty());
     }
 
