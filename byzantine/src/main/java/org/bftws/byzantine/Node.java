@@ -36,6 +36,11 @@ final class Node {
         return context.group();
     }
 
+    /** Whether the group orders with the asynchronous engine ({@code bftws.ordering=async}). */
+    boolean asynchronous() {
+        return context.asynchronous();
+    }
+
     Engine engine() {
         return engine;
     }

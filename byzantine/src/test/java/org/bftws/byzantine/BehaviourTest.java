@@ -12,6 +12,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.bftws.core.async.AsyncMessage;
+import org.bftws.core.async.AsyncReplica;
+import org.bftws.core.async.Pid;
 import org.bftws.core.config.GroupConfig;
 import org.bftws.core.engine.Engine;
 import org.bftws.core.engine.Ready;
@@ -183,6 +186,29 @@ public class BehaviourTest {
             assertEquals(3, s.sender());
             assertTrue(s.verify(keys.verifier()));
         }
+    }
+
+    // In an asynchronous group the flood's votes are the asynchronous engine's own kind, for the channel's rounds
+    @Test
+    public void floodInAnAsynchronousGroupSendsTheAsynchronousEnginesKindForTheChannelsRounds() {
+        Engine engine = Replica.builder(cfg, 3, keys.signer(3), keys.verifier()).build(); // its rounds: lastExecuted
+        Node async = new Node(engine, new EngineDecorator.Context(cfg, 3, keys.signer(3), true));
+        int asyncMessages = 0;
+        for (Ready.Outbound o : new Flood(async).onTick()) {
+            Signed s = Signed.decode(o.bytes());
+            assertEquals(3, s.sender());
+            assertTrue(s.verify(keys.verifier()));
+            if (s.kind() == Kind.ASYNC) {
+                asyncMessages++;
+                Pid pid = AsyncMessage.decode(s.body()).pid();
+                assertEquals(pid.toString(), AsyncReplica.CHANNEL.segments(), pid.segments().subList(0, 1));
+            }
+        }
+        int votes = 0; // the two variants of five that are votes: prepares and commits under PBFT
+        for (int i = 0; i < Flood.PER_TICK; i++) {
+            votes += i % 5 < 2 ? 1 : 0;
+        }
+        assertEquals(votes, asyncMessages);
     }
 
     @Test
