@@ -78,7 +78,7 @@ final class ControlIntake<T> {
         }
         if (claimed != null && !refused) {
             try {
-                preVerifier.preVerify(message.signedBytes());
+                preVerifier.preVerify(claimed); // decoded once, for its sender, above
             } catch (RuntimeException e) {
                 queues.release(lane); // the place is not filled: the lane must not shrink for it
                 throw e;

@@ -95,7 +95,15 @@ public final class PreVerifier implements Verifier {
     /** Any thread: verifies {@code signedBytes}' envelope and, for a pre-prepare, its requests. */
     public void preVerify(byte[] signedBytes) {
         try {
-            Signed s = Signed.decode(signedBytes);
+            preVerify(Signed.decode(signedBytes));
+        } catch (DecodeException e) {
+            // the engine records malformed input as evidence; nothing to remember
+        }
+    }
+
+    /** The same for an envelope the caller decoded already (the intake reads its sender first). */
+    void preVerify(Signed s) {
+        try {
             if (laneMacs && s.kind() == Kind.ASYNC && s.authenticator() != null) {
                 return;
             }
