@@ -1,11 +1,8 @@
 package org.bftws.client.group;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -526,22 +523,12 @@ public final class GroupLauncher {
         return "http://" + EmbeddedAxis2Server.LOOPBACK + ":" + port + "/axis2/services/" + service;
     }
 
-    /** {@code count} distinct ports free on the loopback interface at the time of the call. */
+    /**
+     * {@code count} distinct ports free on the loopback interface at the time of the call, outside the kernel's
+     * ephemeral range so that no outgoing connection takes one before its server binds it ({@link LoopbackPorts}).
+     */
     public static int[] freePorts(int count) throws IOException {
-        List<ServerSocket> sockets = new ArrayList<>();
-        int[] ports = new int[count];
-        try {
-            for (int i = 0; i < count; i++) {
-                ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-                sockets.add(s);
-                ports[i] = s.getLocalPort();
-            }
-        } finally {
-            for (ServerSocket s : sockets) {
-                s.close();
-            }
-        }
-        return ports;
+        return LoopbackPorts.take(count);
     }
 
     public static Map<String, String> options(String[] args, int from) {
