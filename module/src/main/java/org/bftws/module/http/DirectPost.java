@@ -13,6 +13,8 @@ public interface DirectPost {
     /**
      * Takes {@code body} if it is in the expected form (the POST is then answered 202, as Axis2 answers a
      * one-way message); false hands it to Axis2. Called on an HTTP worker thread: must not block.
+     *
+     * @param remoteAddress the connection's peer as a literal IP address (Axis2's {@code REMOTE_ADDR}), or null
      */
-    boolean accept(byte[] body, String contentType);
+    boolean accept(byte[] body, String contentType, String remoteAddress);
 }

@@ -72,7 +72,8 @@ final class RoutingWorker implements Worker {
             return false;
         }
         byte[] head = in.readNBytes(post.maxBodyBytes() + 1);
-        if (head.length <= post.maxBodyBytes() && post.accept(head, request.getContentType())) {
+        if (head.length <= post.maxBodyBytes() && post.accept(head, request.getContentType(),
+                (String) msgContext.getProperty(MessageContext.REMOTE_ADDR))) {
             response.setStatus(HttpStatus.SC_ACCEPTED);
             return true;
         }

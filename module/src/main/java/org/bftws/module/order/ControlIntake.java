@@ -12,7 +12,9 @@ import org.bftws.module.transport.ControlMessage;
  * What a replica takes in from the control port before its ordering thread steps it, with Aardvark's defences
  * against a flooding replica (Clement et al., NSDI 2009 §4.2-§4.3), all applied on the receiving HTTP worker
  * before the message's signature is checked: a message claiming a replica {@link ProvenFaulty} is dropped; every
- * other one goes to its sender's bounded queue ({@link SenderQueues}) or, that queue full, is dropped; only then is
+ * other one goes to its sender's bounded queue ({@link SenderQueues}; a replica's only if it came from that
+ * replica's address where {@link SenderAddresses} can tell, the shared one otherwise) or, that queue full, is
+ * dropped; only then is
  * its signature checked ({@link PreVerifier}), and the ordering thread serves the queues in turn.
  *
  * <p>Threads: {@link #admit} and {@link #add} on any thread, {@link #poll} on the ordering thread.
@@ -35,16 +37,20 @@ final class ControlIntake<T> {
     private final PreVerifier preVerifier;
     private final SenderQueues<T> queues;
     private final ProvenFaulty faulty;
+    private final SenderAddresses addresses;
     private final AtomicLong ignored = new AtomicLong();
+    private final AtomicLong misattributed = new AtomicLong();
 
     /**
      * @param id       this replica
      * @param n        the group's replicas
      * @param capacity received messages queued before further ones are dropped (retransmitted later), shared
      *                 equally by the queues of the n replicas and of all other senders
+     * @param addresses which addresses each replica's messages come from, to choose their queue by
      */
-    ControlIntake(int id, int n, int capacity, PreVerifier preVerifier) {
+    ControlIntake(int id, int n, int capacity, PreVerifier preVerifier, SenderAddresses addresses) {
         this.id = id;
+        this.addresses = addresses;
         this.n = n;
         this.preVerifier = preVerifier;
         this.queues = new SenderQueues<>(n, Math.max(MIN_SENDER_CAPACITY, capacity / (n + 1)));
@@ -69,6 +75,10 @@ final class ControlIntake<T> {
                     + " for {} s", id, sender, claimed.kind(), PROVEN_FAULTY_NANOS / 1_000_000_000L);
         }
         int lane = queues.lane(sender);
+        if (lane < n && !addresses.mayClaim(lane, message.source())) {
+            misattributed.incrementAndGet();
+            lane = n; // not from that replica's address: the shared queue, so a spoofer cannot fill its queue
+        }
         if (!queues.reserve(lane)) {
             if (lane < n) {
                 LOG.warn("queue full " + lane, "replica {}: dropping messages of replica {}, above its share of the"
@@ -127,6 +137,11 @@ final class ControlIntake<T> {
     /** Messages dropped because the queue of {@code lane} (a replica, or n: every other sender) was full. */
     long dropped(int lane) {
         return queues.dropped(lane);
+    }
+
+    /** Messages that claimed a replica but came from another address, queued with every other sender's. */
+    long misattributed() {
+        return misattributed.get();
     }
 
     /** Messages dropped because they claimed a replica proven faulty. */

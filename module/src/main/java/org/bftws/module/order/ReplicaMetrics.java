@@ -120,6 +120,9 @@ public final class ReplicaMetrics implements HttpRoute {
         t.labelled("bftws_ordering_queue_dropped_by_sender_total", "Received control messages dropped because"
                 + " their sender's queue was full, by sending replica (others: clients and any other sender).",
                 "counter", "sender", bySender);
+        t.counter("bftws_ordering_queue_misattributed_total", "Received control messages that claimed a replica but"
+                + " came from another network address, queued with the clients' instead of that replica's.",
+                manager.inboundMisattributed());
         t.counter("bftws_ordering_ignored_from_faulty_total", "Received control messages dropped on arrival because"
                 + " they claimed a replica whose own signature proved it faulty.", manager.ignoredFromFaulty());
         t.gauge("bftws_pending_requests", "Client requests received and not yet executed.", s.pendingRequests());

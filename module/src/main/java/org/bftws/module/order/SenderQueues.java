@@ -18,10 +18,12 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * one turn in each round of the ordering thread's service.
  *
  * <p>The lane is chosen by the sender id the envelope claims, which is not authenticated until the signature
- * check (Aardvark has a network interface per replica; here the links are shared HTTP connections): a replica
- * claiming another's id can fill that one's queue with messages that then fail their check, as it could fill a
- * single shared queue. The queues are a fixed array, n + 1 whatever senders claim, each bounded by
- * {@code capacity}.
+ * check (Aardvark has a network interface per replica; here the links are shared HTTP connections). So the
+ * intake first checks the claim against the connection's address where the replicas' addresses tell them apart
+ * ({@link SenderAddresses}): a replica claiming another's id from its own address lands in the shared lane. On
+ * one host (loopback) nothing tells them apart, and a replica claiming another's id can fill that one's queue
+ * with messages that then fail their check. The queues are a fixed array, n + 1 whatever senders claim, each
+ * bounded by {@code capacity}.
  *
  * <p>Threads: {@link #reserve}, {@link #add} and {@link #release} on any thread; {@link #poll} on the ordering
  * thread only.

@@ -183,7 +183,12 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
         this.service = service;
         this.sender = sender;
         this.tickMillis = tickMillis;
-        this.received = new ControlIntake<>(id, n, inboundCapacity, preVerifier);
+        SenderAddresses addresses = SenderAddresses.of(replicaControl);
+        LOG.info("replica {}: intake queues by {}", id, addresses.checking()
+                ? "the sending replica's network address (a message claiming a replica from another address shares"
+                        + " the clients' queue)"
+                : "the sender each message claims (replicas share network addresses)");
+        this.received = new ControlIntake<>(id, n, inboundCapacity, preVerifier, addresses);
         this.maxMessageBytes = maxMessageBytes;
         this.randomness = engine.randomness().algorithm().toString();
         this.proofs = new RandomProofs(engine.randomness());
@@ -677,6 +682,14 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
      */
     public long inboundDropped(int sender) {
         return received.dropped(sender);
+    }
+
+    /**
+     * Received control messages that claimed a replica but came from another network address, and so went to
+     * the queue shared with clients ({@link SenderAddresses}).
+     */
+    public long inboundMisattributed() {
+        return received.misattributed();
     }
 
     /** Received control messages dropped because they claimed a replica proven faulty ({@link ProvenFaulty}). */

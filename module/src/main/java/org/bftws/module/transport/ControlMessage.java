@@ -42,6 +42,8 @@ public final class ControlMessage implements OutboundSoap {
     private final URI replyTo;
     /** Null, or what puts a WS-Security header on the envelope (a replica's replies with bftws.security=rampart). */
     private final UnaryOperator<byte[]> wsSecurity;
+    /** Null, or the network address a received message came from (never on the wire; see {@link #source()}). */
+    private final String source;
     private byte[] envelope;
 
     public ControlMessage(byte[] signedBytes, URI replyTo) {
@@ -50,9 +52,28 @@ public final class ControlMessage implements OutboundSoap {
 
     /** A message whose envelope {@code wsSecurity} signs when the sender thread first builds it. */
     public ControlMessage(byte[] signedBytes, URI replyTo, UnaryOperator<byte[]> wsSecurity) {
+        this(signedBytes, replyTo, wsSecurity, null);
+    }
+
+    private ControlMessage(byte[] signedBytes, URI replyTo, UnaryOperator<byte[]> wsSecurity, String source) {
         this.signedBytes = Objects.requireNonNull(signedBytes, "signedBytes");
         this.replyTo = replyTo;
         this.wsSecurity = wsSecurity;
+        this.source = source;
+    }
+
+    /** This message as received from {@code remoteAddress} (the HTTP connection's peer, a literal IP address). */
+    public ControlMessage from(String remoteAddress) {
+        return new ControlMessage(signedBytes, replyTo, wsSecurity, remoteAddress);
+    }
+
+    /**
+     * The address of the connection a received message came over (Axis2's {@code REMOTE_ADDR}), or null for one
+     * made in this JVM or received where the transport does not say. Unlike the sender inside the signed bytes it
+     * cannot be chosen by the sender: TCP's handshake answers that address.
+     */
+    public String source() {
+        return source;
     }
 
     public byte[] signedBytes() {

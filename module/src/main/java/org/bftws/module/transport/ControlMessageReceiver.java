@@ -38,7 +38,8 @@ final class ControlMessageReceiver implements MessageReceiver {
     public void receive(MessageContext msgContext) throws AxisFault {
         ControlMessage m;
         try {
-            m = ControlMessage.read(msgContext.getEnvelope().getBody().getFirstElement(), maxBytes);
+            m = ControlMessage.read(msgContext.getEnvelope().getBody().getFirstElement(), maxBytes)
+                    .from((String) msgContext.getProperty(MessageContext.REMOTE_ADDR));
         } catch (RuntimeException e) {
             long n = refused.incrementAndGet();
             LOG.warn("not a control message", "control port refused a message ({} refused so far): {}", n,

@@ -93,13 +93,13 @@ public final class ControlPort {
             }
 
             @Override
-            public boolean accept(byte[] body, String contentType) {
+            public boolean accept(byte[] body, String contentType, String remoteAddress) {
                 ControlMessage m = ControlEnvelopeReader.read(body, contentType, maxBytes);
                 if (m == null) {
                     return false;
                 }
                 direct.incrementAndGet();
-                sink.deliver(m);
+                sink.deliver(m.from(remoteAddress));
                 return true;
             }
         };
