@@ -248,6 +248,11 @@ public final class ReplicaStatus implements ReplicaStatusMBean, AutoCloseable {
     }
 
     @Override
+    public long getInboundMisattributed() {
+        return manager.inboundMisattributed();
+    }
+
+    @Override
     public long getMessagesSent() {
         return sender.sent();
     }

@@ -70,6 +70,12 @@ public interface ReplicaStatusMBean {
     /** Received control messages dropped because the ordering queue was full. */
     long getInboundDropped();
 
+    /**
+     * Received control messages that claimed a replica but came from another network address, queued with the
+     * clients' (0 where the replicas share addresses, as on one host).
+     */
+    long getInboundMisattributed();
+
     /** Messages the Multicast Sender had acknowledged with HTTP 2xx. */
     long getMessagesSent();
 
