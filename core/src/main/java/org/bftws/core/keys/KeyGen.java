@@ -29,7 +29,8 @@ import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
  * KeyGen --out DIR --replicas N [--f F] [--k K] [--scheme cks|bls|rsa] [--rsa-bits B] [--clients C]
  * </pre>
  * Defaults: f = ⌊(N−1)/3⌋, k = f+1, scheme cks, rsa-bits 2048, clients 1. With {@code --replica},
- * {@code --client} or {@code --group-from} it generates individual keys instead ({@link IndividualKeyGen}). Exit status 0 on success, 2 on a
+ * {@code --client} or {@code --group-from} it generates individual keys instead ({@link IndividualKeyGen}), with
+ * {@code --admin J} an administrator's ({@link AdminKeys}). Exit status 0 on success, 2 on a
  * usage error, 1 on an I/O error. Key material is never printed.
  */
 public final class KeyGen {
@@ -40,6 +41,9 @@ public final class KeyGen {
 
   /** Runs the command with the given randomness (tests pass a seeded DRBG); returns the exit status. */
   public static int run(String[] args, SecureRandom random, PrintStream out, PrintStream err) {
+    if (args.length > 0 && args[0].equals("--admin")) {
+      return AdminKeys.run(args, random, out, err);
+    }
     if (IndividualKeyGen.handles(args)) {
       return IndividualKeyGen.run(args, random, out, err);
     }

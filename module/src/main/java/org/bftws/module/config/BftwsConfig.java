@@ -8,6 +8,7 @@ import org.bftws.core.config.ConfigKey;
 import org.bftws.core.config.ConfigValues;
 import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.Authentication;
+import org.bftws.core.reconfig.Administrators;
 import org.bftws.core.replication.ReplicatedClients;
 import org.bftws.module.transport.MulticastSettings;
 import org.bftws.module.xml.XmlLimits;
@@ -254,6 +255,16 @@ public final class BftwsConfig {
         String name = to.startsWith(base) ? to.substring(base.length()) : "";
         return name.isEmpty() || !name.chars().allMatch(c -> Character.isLetterOrDigit(c) || c == '_' || c == '-')
                 ? null : name;
+    }
+
+    /**
+     * The group's administrators ({@code bftws.reconfig.administrators} with {@code bftws.reconfig.threshold}),
+     * or null: the membership never changes.
+     */
+    public Administrators administrators() {
+        Path file = get(BftwsKeys.RECONFIG_ADMINISTRATORS);
+        return replicated() && file != null
+                ? ReconfigParameters.administrators(file, get(BftwsKeys.RECONFIG_THRESHOLD)) : null;
     }
 
     /** True on a client of a configured group: the only case where the voter acts. */

@@ -12,6 +12,7 @@ import java.util.List;
 import org.bftws.core.config.ConfigKey;
 import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.Authentication;
+import org.bftws.core.reconfig.Administrators;
 import org.bftws.core.replication.ReplicatedClients;
 import org.bftws.module.xml.XmlLimits;
 
@@ -287,18 +288,37 @@ public final class BftwsKeys {
             REPLICA, JournalDurability.class, JournalDurability.OS);
 
     /**
+     * The group's administrators, k of whom sign a reconfiguration (docs/design/reconfiguration.md): the
+     * {@code admins.pub} written by {@code scripts/keygen --admin J --out DIR}. Set alike on every replica and
+     * client of the group; with it, the replicas run the epoch engine and refuse at start-up, naming the key,
+     * what that engine does not support ({@link ReconfigParameters}). No default: unset, the membership never
+     * changes and nothing else differs.
+     */
+    public static final ConfigKey<Path> RECONFIG_ADMINISTRATORS = ConfigKey.path("bftws.reconfig.administrators",
+            GROUP);
+
+    /**
+     * k, how many of the administrators of {@link #RECONFIG_ADMINISTRATORS} must sign a reconfiguration, 1 to
+     * their number. Default 1: one operator administers a group unless more are listed; set it above 1 so one
+     * stolen administrator key changes nothing.
+     */
+    public static final ConfigKey<Integer> RECONFIG_THRESHOLD = ConfigKey.integer("bftws.reconfig.threshold", GROUP,
+            1, 1, Administrators.MAX);
+
+    /**
      * The keys that place an instance in a group (its endpoints, id, key files, reply port, policy): read only
      * with {@code bftws.replicated=true}, so a plain WS-RM instance may leave stale ones in its axis2.xml.
      */
     public static final List<ConfigKey<?>> MEMBERSHIP = List.of(GROUP_ENDPOINT, REPLICAS, REPLICA_ID,
-            PRIVATE_KEY, PUBLIC_KEYS, CLIENT_REPLY_ENDPOINT, SECURITY_POLICY);
+            PRIVATE_KEY, PUBLIC_KEYS, CLIENT_REPLY_ENDPOINT, SECURITY_POLICY, RECONFIG_ADMINISTRATORS);
 
     /** Every key of the module, in the order of the configuration reference (docs/configuration.md). */
     public static final List<ConfigKey<?>> ALL = List.of(REPLICATED, ROLE, GROUP_ENDPOINT, REPLICAS, REPLICA_ID,
             PRIVATE_KEY, PUBLIC_KEYS, KEYS_MODE, KEYS_REFRESH_EVERY_CHECKPOINTS, TICK_MILLIS, CONTROL_MAX_BYTES, CONTROL_DIRECT_RECEIVE, HTTP_MAX_REQUEST_BYTES,
             XML_MAX_DEPTH, XML_MAX_ELEMENTS, XML_MAX_ATTRIBUTES, CLIENT_REPLY_ENDPOINT, RANDOMNESS, THRESHOLD_SCHEME, SECURITY,
             SECURITY_POLICY, AUTHENTICATION, MULTICAST_WINDOW, MULTICAST_RETRANSMISSIONS, MULTICAST_RETRANSMIT_MILLIS,
-            MULTICAST_BUFFER_BYTES, STATUS_LOG_SECONDS, REPLICATED_CLIENTS, ORDERING, DATA_DIR, JOURNAL_DURABILITY);
+            MULTICAST_BUFFER_BYTES, STATUS_LOG_SECONDS, REPLICATED_CLIENTS, ORDERING, DATA_DIR, JOURNAL_DURABILITY,
+            RECONFIG_ADMINISTRATORS, RECONFIG_THRESHOLD);
 
     private BftwsKeys() {
     }

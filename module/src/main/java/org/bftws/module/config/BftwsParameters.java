@@ -78,6 +78,7 @@ public final class BftwsParameters {
             values = checkMembership(values, group);
             checkDataDir(values, group);
             checkKeysMode(values, group);
+            ReconfigParameters.check(values, group);
         }
         return new BftwsConfig(values, group);
     }

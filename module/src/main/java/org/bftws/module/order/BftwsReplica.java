@@ -16,6 +16,7 @@ import org.bftws.core.replication.RandomizedOperations;
 import org.bftws.core.pbft.RandomnessConfig;
 import org.bftws.core.pbft.ReadOnlyOperations;
 import org.bftws.module.config.BftwsConfig;
+import org.bftws.module.config.BftwsKeys;
 import org.bftws.module.config.ReplicaEndpoint;
 import org.bftws.module.http.HttpRoutes;
 import org.bftws.module.journal.JournalStore;
@@ -96,6 +97,12 @@ public final class BftwsReplica implements AutoCloseable {
             Consumer<TotalOrderManager> beforeStart) throws AxisFault {
         if (!config.isReplica()) {
             throw new IllegalArgumentException("not a replica configuration");
+        }
+        if (config.administrators() != null) {
+            // Core's epoch engine (EpochReplica) is not wired into the Total Order Manager and the Multicast
+            // Sender yet: running today's fixed group would silently ignore every reconfiguration.
+            throw new AxisFault(BftwsKeys.RECONFIG_ADMINISTRATORS.name() + ": this module does not run"
+                    + " reconfigurable groups yet (docs/status.md); unset it to run a fixed group");
         }
         int id = config.replicaId();
         List<URI> control = new ArrayList<>();
