@@ -51,7 +51,8 @@ public final class IntakeFuzz {
         Random random = new Random(seed);
         Mutations mutations = new Mutations();
         List<Target> targets = List.of(new EngineIntake(seed), new PayloadIntake(), new CiphertextIntake(seed),
-                new JournalIntake(seed), new KeyFileIntake(seed), new ReplyIntake(seed));
+                new JournalIntake(seed), new KeyFileIntake(seed), new ReplyIntake(seed),
+                new AsyncJournalIntake(seed));
         Map<String, Long> inputs = new LinkedHashMap<>();
         Map<Target.Outcome, Long> outcomes = new EnumMap<>(Target.Outcome.class);
         List<String> findings = new ArrayList<>();
