@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.bftws.core.async.AsyncReplica;
-import org.bftws.core.codec.DecodeException;
 import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.threshold.Dealt;
 import org.bftws.core.crypto.threshold.SchemeId;
@@ -28,9 +27,8 @@ import org.bftws.core.testkit.TestRandom;
  * What an asynchronous replica reads from its journal when it restarts ({@link Journal.Record#decode}, then {@link
  * AsyncReplica#recover} on a fresh journaled replica; docs/journal.md): the records replica 1 of a group of four
  * persisted while the group ordered two requests (its committing messages of each protocol instance, its stable
- * checkpoint), then mutations of one of them among the others. As for PBFT's journal ({@link JournalIntake}), a
- * damaged journal is refused with {@link IllegalArgumentException} ("journal: ...") and a record that does not
- * decode is cut off by the file layer ({@link DecodeException}); anything else thrown is a crash.
+ * checkpoint), then mutations of one of them among the others. What is refused and what is a crash: {@link
+ * JournalRecords}.
  */
 final class AsyncJournalIntake implements Target {
     private static final ThresholdScheme CKS = Thresholds.scheme(SchemeId.CKS);
@@ -38,13 +36,12 @@ final class AsyncJournalIntake implements Target {
     private final GroupConfig cfg = GroupConfig.builder().set(GroupConfig.CHECKPOINT_INTERVAL, 2).build();
     private final TestKeys keys;
     private final Dealt coins;
-    private final List<Journal.Record> persisted = new ArrayList<>();
-    private final List<byte[]> corpus = new ArrayList<>();
-    private String lastFinding = "";
+    private final JournalRecords records;
 
     AsyncJournalIntake(long seed) {
         this.keys = TestKeys.seeded(5, seed);
         this.coins = CKS.deal(new ThresholdParams(4, 2, 1), TestRandom.seeded(seed));
+        List<Journal.Record> persisted = new ArrayList<>();
         List<HashChainApp> apps = List.of(new HashChainApp(), new HashChainApp(), new HashChainApp(),
                 new HashChainApp());
         EngineHarness group = new EngineHarness(cfg, keys, (i, c, k) -> i < 4 ? fresh(i) : null, Scheduler.fifo())
@@ -65,17 +62,17 @@ final class AsyncJournalIntake implements Target {
             }
             group.run();
         }
-        if (persisted.isEmpty()) {
-            throw new IllegalStateException("replica " + REPLICA + " persisted nothing: no journal to fuzz");
-        }
-        for (Journal.Record rec : persisted) {
-            corpus.add(rec.encode());
-        }
+        this.records = new JournalRecords(persisted);
     }
 
     private AsyncReplica fresh(int i) {
         CoinConfig coin = new CoinConfig(CKS, coins.group(), coins.share(i + 1), new byte[0]);
         return AsyncReplica.builder(cfg, i, keys.signer(i), keys.verifier()).coin(coin).build().journaled();
+    }
+
+    /** The records the replica persisted: authentic journal contents. */
+    List<Journal.Record> persisted() {
+        return records.persisted();
     }
 
     @Override
@@ -85,35 +82,16 @@ final class AsyncJournalIntake implements Target {
 
     @Override
     public List<byte[]> corpus() {
-        return corpus;
+        return records.corpus();
     }
 
     @Override
     public Outcome feed(byte[] input) {
-        Journal.Record damaged;
-        try {
-            damaged = Journal.Record.decode(input);
-        } catch (DecodeException | IllegalArgumentException cutOff) {
-            return Outcome.HANDLED;
-        } catch (RuntimeException | Error e) {
-            lastFinding = "decode: " + e;
-            return Outcome.CRASH;
-        }
-        List<Journal.Record> journal = new ArrayList<>(persisted);
-        journal.add(Math.floorMod(input.length, journal.size() + 1), damaged);
-        try {
-            fresh(REPLICA).recover(journal);
-        } catch (IllegalArgumentException refused) {
-            return Outcome.HANDLED;
-        } catch (RuntimeException | Error e) {
-            lastFinding = "recover: " + e;
-            return Outcome.CRASH;
-        }
-        return Outcome.HANDLED;
+        return records.feed(input, journal -> fresh(REPLICA).recover(journal));
     }
 
     @Override
     public String lastFinding() {
-        return lastFinding;
+        return records.lastFinding();
     }
 }

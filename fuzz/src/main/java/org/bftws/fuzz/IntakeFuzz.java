@@ -50,9 +50,11 @@ public final class IntakeFuzz {
     public static Result run(long seed, long stopAt, long maxInputs, Path out) throws IOException {
         Random random = new Random(seed);
         Mutations mutations = new Mutations();
+        JournalIntake journal = new JournalIntake(seed);
+        AsyncJournalIntake asyncJournal = new AsyncJournalIntake(seed);
         List<Target> targets = List.of(new EngineIntake(seed), new PayloadIntake(), new CiphertextIntake(seed),
-                new JournalIntake(seed), new KeyFileIntake(seed), new ReplyIntake(seed),
-                new AsyncJournalIntake(seed));
+                journal, new KeyFileIntake(seed), new ReplyIntake(seed), asyncJournal,
+                new JournalFileIntake(journal.persisted(), asyncJournal.persisted()));
         Map<String, Long> inputs = new LinkedHashMap<>();
         Map<Target.Outcome, Long> outcomes = new EnumMap<>(Target.Outcome.class);
         List<String> findings = new ArrayList<>();

@@ -7,14 +7,15 @@ import org.junit.Test;
 
 /** A short, seeded run of the intake fuzzer: every input handled, none crashing or changing state. */
 public class IntakeFuzzTest {
-    private static final long INPUTS = 7000;
+    private static final long INPUTS = 8000;
 
     @Test
     public void seededRunFindsNothing() throws Exception {
         IntakeFuzz.Result r = IntakeFuzz.run(1, Long.MAX_VALUE, INPUTS, null);
         assertEquals(r.summary(1, 0), INPUTS, r.total());
         assertEquals(r.summary(1, 0), java.util.List.of("engine", "payload", "ciphertext", "journal", "key-file",
-                "reply", "async-journal"),
+                "reply", "async-journal",
+                "journal-file"),
                 java.util.List.copyOf(r.inputs().keySet()));
         assertTrue(r.summary(1, 0) + " " + r.findings(), r.findings().isEmpty());
     }
