@@ -20,7 +20,8 @@ import org.bftws.core.testkit.TestKeys;
  * Replica#recover} on a fresh journaled replica; docs/journal.md): the records a backup of a group of four
  * persisted for a pre-prepared, prepared and committed batch, then mutations of one of them among the others.
  * What is refused and what is a crash: {@link JournalRecords}. A file's CRC catches random damage first
- * ({@link JournalFileIntake}); this is the layer below it, for a record whose frame checks out (a bug that wrote it, or an attacker with the disk who recomputed the CRC).
+ * ({@link JournalFileIntake}); this is the layer below it, for a record whose frame checks out (a bug that wrote
+ * it, or an attacker with the disk who recomputed the CRC).
  */
 final class JournalIntake implements Target {
     private final TestKeys keys;
