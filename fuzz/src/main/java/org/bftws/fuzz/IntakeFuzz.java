@@ -54,7 +54,7 @@ public final class IntakeFuzz {
         AsyncJournalIntake asyncJournal = new AsyncJournalIntake(seed);
         List<Target> targets = List.of(new EngineIntake(seed), new PayloadIntake(), new CiphertextIntake(seed),
                 journal, new KeyFileIntake(seed), new ReplyIntake(seed), asyncJournal,
-                new JournalFileIntake(journal.persisted(), asyncJournal.persisted()));
+                new JournalFileIntake(journal.persisted(), asyncJournal.persisted()), new MemberFileIntake(seed));
         Map<String, Long> inputs = new LinkedHashMap<>();
         Map<Target.Outcome, Long> outcomes = new EnumMap<>(Target.Outcome.class);
         List<String> findings = new ArrayList<>();

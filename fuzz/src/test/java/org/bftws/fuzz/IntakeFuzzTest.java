@@ -7,7 +7,7 @@ import org.junit.Test;
 
 /** A short, seeded run of the intake fuzzer: every input handled, none crashing or changing state. */
 public class IntakeFuzzTest {
-    private static final long INPUTS = 8000;
+    private static final long INPUTS = 9000;
 
     @Test
     public void seededRunFindsNothing() throws Exception {
@@ -15,7 +15,7 @@ public class IntakeFuzzTest {
         assertEquals(r.summary(1, 0), INPUTS, r.total());
         assertEquals(r.summary(1, 0), java.util.List.of("engine", "payload", "ciphertext", "journal", "key-file",
                 "reply", "async-journal",
-                "journal-file"),
+                "journal-file", "members"),
                 java.util.List.copyOf(r.inputs().keySet()));
         assertTrue(r.summary(1, 0) + " " + r.findings(), r.findings().isEmpty());
     }
