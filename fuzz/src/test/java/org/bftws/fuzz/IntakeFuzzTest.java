@@ -17,9 +17,7 @@ public class IntakeFuzzTest {
         IntakeFuzz.Result r = IntakeFuzz.run(1, Long.MAX_VALUE, INPUTS, null);
         assertEquals(r.summary(1, 0), INPUTS, r.total());
         assertEquals(r.summary(1, 0), java.util.List.of("engine", "payload", "ciphertext", "journal", "key-file",
-                "reply", "async-journal",
-                "journal-file", "members",
-                "http"),
+                "reply", "async-journal", "journal-file", "members", "http"),
                 java.util.List.copyOf(r.inputs().keySet()));
         assertTrue(r.summary(1, 0) + " " + r.findings(), r.findings().isEmpty());
     }
