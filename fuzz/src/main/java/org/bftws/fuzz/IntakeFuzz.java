@@ -48,10 +48,27 @@ public final class IntakeFuzz {
 
     /** Alternates between the targets until {@code stopAt} (nanoTime) or {@code maxInputs} inputs. */
     public static Result run(long seed, long stopAt, long maxInputs, Path out) throws IOException {
+        List<Target> targets = targets(seed);
+        try {
+            return run(targets, seed, stopAt, maxInputs, out);
+        } finally {
+            targets.forEach(Target::close);
+        }
+    }
+
+    private static List<Target> targets(long seed) {
+        JournalIntake journal = new JournalIntake(seed);
+        AsyncJournalIntake asyncJournal = new AsyncJournalIntake(seed);
+        return List.of(new EngineIntake(seed), new PayloadIntake(), new CiphertextIntake(seed), journal,
+                new KeyFileIntake(seed), new ReplyIntake(seed), asyncJournal,
+                new JournalFileIntake(journal.persisted(), asyncJournal.persisted()), new MemberFileIntake(seed),
+                new HttpIntake());
+    }
+
+    private static Result run(List<Target> targets, long seed, long stopAt, long maxInputs, Path out)
+            throws IOException {
         Random random = new Random(seed);
         Mutations mutations = new Mutations();
-        List<Target> targets = List.of(new EngineIntake(seed), new PayloadIntake(), new CiphertextIntake(seed),
-                new JournalIntake(seed), new KeyFileIntake(seed));
         Map<String, Long> inputs = new LinkedHashMap<>();
         Map<Target.Outcome, Long> outcomes = new EnumMap<>(Target.Outcome.class);
         List<String> findings = new ArrayList<>();

@@ -4,7 +4,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.bftws.core.codec.DecodeException;
 import org.bftws.core.config.GroupConfig;
 import org.bftws.core.engine.Journal;
 import org.bftws.core.engine.Ready;
@@ -20,17 +19,14 @@ import org.bftws.core.testkit.TestKeys;
  * What a PBFT replica reads from its journal when it restarts ({@link Journal.Record#decode}, then {@link
  * Replica#recover} on a fresh journaled replica; docs/journal.md): the records a backup of a group of four
  * persisted for a pre-prepared, prepared and committed batch, then mutations of one of them among the others.
- * A damaged journal is refused with {@link IllegalArgumentException} ("journal: ..."), which the module reports
- * at start-up; a record that does not decode is cut off by the journal's file layer ({@link DecodeException}).
- * Anything else thrown is a crash. A file's CRC catches random damage first; this is the layer below it, for a
- * record whose frame checks out (a bug that wrote it, or an attacker with the disk who recomputed the CRC).
+ * What is refused and what is a crash: {@link JournalRecords}. A file's CRC catches random damage first
+ * ({@link JournalFileIntake}); this is the layer below it, for a record whose frame checks out (a bug that wrote
+ * it, or an attacker with the disk who recomputed the CRC).
  */
 final class JournalIntake implements Target {
     private final TestKeys keys;
     private final GroupConfig cfg = GroupConfig.defaults();
-    private final List<Journal.Record> persisted = new ArrayList<>();
-    private final List<byte[]> corpus = new ArrayList<>();
-    private String lastFinding = "";
+    private final JournalRecords records;
 
     JournalIntake(long seed) {
         this.keys = TestKeys.seeded(5, seed);
@@ -44,20 +40,21 @@ final class JournalIntake implements Target {
                 Signed.sign(Kind.PREPARE, 3, new Vote(0, 1, pp.digest()).encode(), keys.signer(3)).encode(),
                 Signed.sign(Kind.COMMIT, 2, new Vote(0, 1, pp.digest()).encode(), keys.signer(2)).encode(),
                 Signed.sign(Kind.COMMIT, 3, new Vote(0, 1, pp.digest()).encode(), keys.signer(3)).encode());
+        List<Journal.Record> persisted = new ArrayList<>();
         for (byte[] m : messages) {
             Ready r = backup.receive(m);
             persisted.addAll(r.persist);
         }
-        if (persisted.isEmpty()) {
-            throw new IllegalStateException("the backup persisted nothing: no journal to fuzz");
-        }
-        for (Journal.Record rec : persisted) {
-            corpus.add(rec.encode());
-        }
+        this.records = new JournalRecords(persisted);
     }
 
     private Replica fresh() {
         return Replica.builder(cfg, 1, keys.signer(1), keys.verifier()).build().journaled();
+    }
+
+    /** The records the replica persisted: authentic journal contents. */
+    List<Journal.Record> persisted() {
+        return records.persisted();
     }
 
     @Override
@@ -67,35 +64,16 @@ final class JournalIntake implements Target {
 
     @Override
     public List<byte[]> corpus() {
-        return corpus;
+        return records.corpus();
     }
 
     @Override
     public Outcome feed(byte[] input) {
-        Journal.Record damaged;
-        try {
-            damaged = Journal.Record.decode(input);
-        } catch (DecodeException | IllegalArgumentException cutOff) {
-            return Outcome.HANDLED;
-        } catch (RuntimeException | Error e) {
-            lastFinding = "decode: " + e;
-            return Outcome.CRASH;
-        }
-        List<Journal.Record> journal = new ArrayList<>(persisted);
-        journal.add(Math.floorMod(input.length, journal.size() + 1), damaged);
-        try {
-            fresh().recover(journal);
-        } catch (IllegalArgumentException refused) {
-            return Outcome.HANDLED;
-        } catch (RuntimeException | Error e) {
-            lastFinding = "recover: " + e;
-            return Outcome.CRASH;
-        }
-        return Outcome.HANDLED;
+        return records.feed(input, journal -> fresh().recover(journal));
     }
 
     @Override
     public String lastFinding() {
-        return lastFinding;
+        return records.lastFinding();
     }
 }

@@ -21,4 +21,8 @@ interface Target {
 
     /** What the last {@link Outcome#CRASH} or {@link Outcome#STATE_CHANGE} was, for the report. */
     String lastFinding();
+
+    /** Releases what the target holds (a server, its threads) once the run is over. */
+    default void close() {
+    }
 }

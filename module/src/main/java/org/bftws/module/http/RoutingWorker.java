@@ -3,8 +3,11 @@ package org.bftws.module.http;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
+import org.apache.axis2.builder.BuilderUtil;
 import org.apache.axis2.context.MessageContext;
 import org.apache.axis2.transport.http.HTTPWorker;
 import org.apache.axis2.transport.http.server.AxisHttpRequest;
@@ -18,9 +21,14 @@ import org.apache.http.HttpStatus;
  * One request on SimpleHTTPServer's connection: a GET whose path a registered {@link HttpRoute} matches is
  * answered by that route, an OPTIONS of such a path by {@link HttpRoutes#preflight}; a POST to a path with a
  * {@link DirectPost} is offered to it first ({@link HttpRoutes#registerPost}); every other request, and a POST the receiver
- * declined, goes to Axis2's own {@link HTTPWorker}, unchanged.
+ * declined, goes to Axis2's own {@link HTTPWorker}, unchanged, unless its Content-Type names a charset this JVM
+ * lacks: that one is refused here with a SOAP fault Axis2 could not write.
  */
 final class RoutingWorker implements Worker {
+    private static final byte[] UNSUPPORTED_CHARSET = ("<soapenv:Envelope xmlns:soapenv="
+            + "\"http://schemas.xmlsoap.org/soap/envelope/\"><soapenv:Body><soapenv:Fault><faultcode>soapenv:Client"
+            + "</faultcode><faultstring>the charset of the request's Content-Type is not supported</faultstring>"
+            + "</soapenv:Fault></soapenv:Body></soapenv:Envelope>").getBytes(StandardCharsets.UTF_8);
     private final Worker axis2 = new HTTPWorker();
 
     @Override
@@ -49,7 +57,36 @@ final class RoutingWorker implements Worker {
         if ("POST".equals(method) && direct(request, response, msgContext)) {
             return;
         }
+        if (!charsetSupported(request.getContentType())) {
+            refuseCharset(response);
+            return;
+        }
         axis2.service(request, response, msgContext);
+    }
+
+    /**
+     * Whether the charset the request's Content-Type names (as Axis2 reads it, UTF-8 if none) is one this JVM
+     * has. Axis2 writes its answer, a fault included, in the request's charset: with one it cannot encode, it
+     * failed while writing the fault and closed the connection without any answer.
+     */
+    static boolean charsetSupported(String contentType) {
+        if (contentType == null) {
+            return true;
+        }
+        try {
+            return Charset.isSupported(BuilderUtil.getCharSetEncoding(contentType));
+        } catch (IllegalArgumentException illegalName) {
+            return false;
+        }
+    }
+
+    /** 415 with a SOAP 1.1 Client fault in UTF-8: the request cannot be read, nor answered in its charset. */
+    private static void refuseCharset(AxisHttpResponse response) throws IOException {
+        response.setStatus(HttpStatus.SC_UNSUPPORTED_MEDIA_TYPE);
+        response.setContentType("text/xml; charset=utf-8");
+        try (OutputStream out = response.getOutputStream()) {
+            out.write(UNSUPPORTED_CHARSET);
+        }
     }
 
     /**

@@ -134,6 +134,27 @@ public class RoutingHttpServerTest {
         assertEquals(200, get("/beacon/info").statusCode());
     }
 
+    // Axis2 writes its fault in the request's charset: with one the JVM lacks it failed while writing and closed
+    // the connection without any answer
+    @Test
+    public void aRequestInACharsetTheServerLacksGetsAFaultInUtf8() throws Exception {
+        for (String charset : new String[] {"uvf-8", "utf-8|.1", "\"\""}) {
+            HttpResponse<String> post = http.send(HttpRequest.newBuilder(URI.create(base + "/axis2/services/Nothing"))
+                    .header("Content-Type", "text/xml; charset=" + charset).header("SOAPAction", "\"urn:echo\"")
+                    .POST(HttpRequest.BodyPublishers.ofString(SOAP11)).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(charset, 415, post.statusCode());
+            assertEquals("text/xml; charset=utf-8", post.headers().firstValue("Content-Type").orElse(""));
+            assertTrue(post.body(), post.body().contains("<faultcode>soapenv:Client</faultcode>"));
+        }
+        HttpResponse<String> known = http.send(HttpRequest.newBuilder(URI.create(base + "/axis2/services/Nothing"))
+                .header("Content-Type", "text/xml; charset=ISO-8859-1").header("SOAPAction", "\"urn:echo\"")
+                .POST(HttpRequest.BodyPublishers.ofString(SOAP11)).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals("a known charset still reaches Axis2: no service there", 500, known.statusCode());
+        assertTrue(RoutingWorker.charsetSupported(null));
+        assertTrue(RoutingWorker.charsetSupported("text/xml"));
+        assertTrue(RoutingWorker.charsetSupported("application/soap+xml; charset=UTF-8; action=\"urn:x\""));
+    }
+
     /** conf/axis2-replica.xml on port 0, without its modules (this test deploys none). */
     private static String replicaXmlWithoutModules() throws IOException {
         String xml = Files.readString(Path.of(System.getProperty("bftws.conf", "../conf"), "axis2-replica.xml"));

@@ -3,32 +3,23 @@ package org.bftws.module.transport;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 
-import javax.xml.namespace.QName;
 
-import org.apache.axiom.om.OMAbstractFactory;
-import org.apache.axiom.soap.SOAPEnvelope;
-import org.apache.axis2.AxisFault;
 import org.apache.axis2.context.ConfigurationContext;
 import org.apache.axis2.context.ConfigurationContextFactory;
-import org.apache.axis2.context.MessageContext;
-import org.apache.axis2.description.AxisService;
-import org.apache.axis2.description.InOutAxisOperation;
 import org.apache.axis2.description.Parameter;
 import org.apache.axis2.description.TransportInDescription;
-import org.apache.axis2.receivers.AbstractInOutMessageReceiver;
 import org.apache.axis2.transport.http.server.HttpFactory;
 import org.bftws.module.http.RoutingHttpServer;
+import org.bftws.module.testing.EchoService;
 import org.bftws.module.testing.RawHttp;
 import org.junit.After;
 import org.junit.Before;
@@ -63,38 +54,16 @@ public class BoundedDrainHttpFactoryTest {
 
     @Before
     public void start() throws Exception {
-        context = ConfigurationContextFactory.createConfigurationContextFromFileSystem(null, axis2Xml());
+        context = ConfigurationContextFactory.createConfigurationContextFromFileSystem(null,
+                EchoService.axis2Xml(tmp.newFile("axis2.xml").toPath()));
         TransportInDescription http = context.getAxisConfiguration().getTransportIn("http");
         http.addParameter(new Parameter(HttpFactory.PARAMETER_REQUEST_CORE_THREAD_POOL_SIZE, String.valueOf(POOL)));
         http.addParameter(new Parameter(HttpFactory.PARAMETER_REQUEST_MAX_THREAD_POOL_SIZE, String.valueOf(POOL)));
         http.addParameter(new Parameter(HttpFactory.PARAMETER_REQUEST_SOCKET_TIMEOUT, "600000"));
-        AxisService echo = new AxisService("Echo");
-        InOutAxisOperation op = new InOutAxisOperation(new QName("echo"));
-        op.setMessageReceiver(new AbstractInOutMessageReceiver() {
-            @Override
-            public void invokeBusinessLogic(MessageContext in, MessageContext out) throws AxisFault {
-                SOAPEnvelope env = OMAbstractFactory.getSOAP11Factory().getDefaultEnvelope();
-                env.getBody().addChild(in.getEnvelope().getBody().getFirstElement().cloneOMElement());
-                out.setEnvelope(env);
-            }
-        });
-        echo.addOperation(op);
-        context.getAxisConfiguration().addService(echo);
+        context.getAxisConfiguration().addService(EchoService.echo());
         server = new RoutingHttpServer(context, 0);
         server.start();
         port = URI.create(server.getEPRForService("Echo", "127.0.0.1").getAddress()).getPort();
-    }
-
-    /** Axis2's default axis2.xml without its message receivers (they live in modules this one lacks). */
-    private String axis2Xml() throws IOException {
-        String xml;
-        try (InputStream in = AxisService.class.getResourceAsStream("/org/apache/axis2/deployment/axis2_default.xml")) {
-            xml = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
-        xml = xml.replaceAll("(?s)<messageReceivers>.*?</messageReceivers>", "");
-        File file = tmp.newFile("axis2.xml");
-        Files.writeString(file.toPath(), xml);
-        return file.getPath();
     }
 
     @After
