@@ -57,7 +57,7 @@ final class HttpIntake implements Target {
                 }
 
                 @Override
-                public boolean accept(byte[] body, String contentType) {
+                public boolean accept(byte[] body, String contentType, String remoteAddress) {
                     return new String(body, StandardCharsets.UTF_8).startsWith("<direct");
                 }
             });
