@@ -44,7 +44,7 @@ final class HttpIntake implements Target {
     HttpIntake() {
         try {
             context = ConfigurationContextFactory.createConfigurationContextFromFileSystem(null,
-                    EchoService.axis2Xml(Files.createTempFile("bftws-fuzz-axis2", ".xml")));
+                    EchoService.axis2Xml(Scratch.directory("bftws-fuzz-axis2").resolve("axis2.xml")));
             context.getAxisConfiguration().addService(EchoService.echo());
             HttpRoutes.of(context).register("/metrics", (path, query) -> RouteResponse.ok(RouteResponse.TEXT,
                     "path " + path + " query " + query + "\n"));

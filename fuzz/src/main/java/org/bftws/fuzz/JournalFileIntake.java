@@ -31,7 +31,7 @@ final class JournalFileIntake implements Target {
 
     JournalFileIntake(List<Journal.Record> pbft, List<Journal.Record> async) {
         try {
-            dir = Files.createTempDirectory("bftws-fuzz-journal");
+            dir = Scratch.directory("bftws-fuzz-journal");
             for (List<Journal.Record> journal : List.of(pbft, async)) {
                 Files.deleteIfExists(dir.resolve(JournalStore.FILE));
                 try (JournalStore store = JournalStore.open(dir, JournalDurability.OS)) {

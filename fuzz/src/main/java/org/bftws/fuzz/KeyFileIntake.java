@@ -29,7 +29,7 @@ final class KeyFileIntake implements Target {
 
     KeyFileIntake(long seed) {
         try {
-            Path dir = Files.createTempDirectory("bftws-fuzz-keys");
+            Path dir = Scratch.directory("bftws-fuzz-keys");
             PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
             int status = KeyGen.run(new String[] {"--out", dir.resolve("keys").toString(), "--replicas", "4",
                 "--clients", "1"}, TestRandom.seeded(seed), quiet, quiet);

@@ -41,7 +41,7 @@ final class MemberFileIntake implements Target {
 
     MemberFileIntake(long seed) {
         try {
-            Path dir = Files.createTempDirectory("bftws-fuzz-members");
+            Path dir = Scratch.directory("bftws-fuzz-members");
             Path pub = Files.createDirectories(dir.resolve("pub"));
             for (int i = 1; i <= 4; i++) {
                 Path host = dir.resolve("host" + i);
