@@ -496,7 +496,11 @@ final class Epoch extends Protocol {
   }
 
   private void onSwitch(int sender, LaneSwitch sw) {
-    if (sw.signer() != sender || switches.containsKey(sender)) {
+    LaneSwitch before = switches.get(sender);
+    if (before != null && sw.signer() == sender && !Arrays.equals(before.encode(), sw.encode()) && validSwitch(sw)) {
+      evidence(sender, "two SWITCHes in epoch " + number); // a correct replica leaves an epoch's lane once
+    }
+    if (sw.signer() != sender || before != null) {
       return;
     }
     if (!validSwitch(sw)) {
