@@ -391,7 +391,9 @@ public final class Context {
 
   /**
    * An engine's journal, compacted ({@link Journal#compact}) and split into its stable checkpoint and its
-   * committing messages, for {@link #recover}; {@link Journal.Type#VIEW} records are read by compaction only.
+   * committing messages, for {@link #recover}. With {@code views} (an engine {@link #journaled} by view too)
+   * {@link Journal.Type#VIEW_SIGNED} records are committing messages and {@link Journal.Type#VIEW} ones are read
+   * by compaction only; without, both are refused.
    *
    * @throws IllegalArgumentException a record of a type {@code engine} never writes
    */
