@@ -161,7 +161,7 @@ final class Checker {
   }
 
   /**
-   * S11's subjects: PBFT replicas (and asynchronous ones in runs with journal restarts) that are correct and keep
+   * S11's subjects: PBFT replicas (and asynchronous and hybrid ones in runs with journal restarts) that are correct and keep
    * their memory (restarted from a journal at most).
    * An amnesiac may sign what contradicts its first incarnation, and counts among the f faulty.
    */
@@ -181,10 +181,19 @@ final class Checker {
    */
   private static final List<String> ASYNC_CONTRADICTIONS =
       List.of(": two different ", ": second vote in round ", ": second proposal in round ");
+  /**
+   * The hybrid engine's, after an epoch's instance id ({@code hyb/e...: }): its fast lane's (two batches
+   * proposed or two PREPAREs for one seq, Castro-Liskov §4.2), two SWITCHes in one epoch, and its fallback
+   * agreement's, the asynchronous engine's.
+   */
+  private static final List<String> HYBRID_CONTRADICTIONS =
+      List.of(": two batches proposed for seq ", ": two PREPAREs for seq ", ": two SWITCHes in epoch ");
 
   private static boolean contradiction(String what) {
     return CONTRADICTIONS.stream().anyMatch(what::startsWith)
-        || what.startsWith("abc/") && ASYNC_CONTRADICTIONS.stream().anyMatch(what::contains);
+        || what.startsWith("abc/") && ASYNC_CONTRADICTIONS.stream().anyMatch(what::contains)
+        || what.startsWith("hyb/") && (ASYNC_CONTRADICTIONS.stream().anyMatch(what::contains)
+            || HYBRID_CONTRADICTIONS.stream().anyMatch(what::contains));
   }
 
   /** A replica restarted without its state: a new incarnation, tracked afresh for S2. */

@@ -117,9 +117,6 @@ public final class Main {
         || modes.contains(Byzantine.FLAGGING))) {
       usage("--config III: " + SimOptions.SEPARATED_RANDOMNESS);
     }
-    if (restarts != SimOptions.Restarts.PAUSE && ordering == SimOptions.Ordering.HYBRID) {
-      usage("--restarts " + restarts.label() + ": the " + ordering.label() + " engine keeps no journal");
-    }
     int f = (replicas - 1) / 3;
     SimKeys simKeys = null;
     boolean dkg = "dkg".equals(keys);

@@ -96,14 +96,14 @@ public record SimOptions(long seed, int f, int clients, int requests, Byzantine 
     /** The replica pauses and resumes with its memory: a process stopped and continued. */
     PAUSE,
     /**
-     * PBFT and async: the replica is killed and restarts from its journal ({@code engine.Journal}, TOCS 2002
+     * Every ordering: the replica is killed and restarts from its journal ({@code engine.Journal}, TOCS 2002
      * §4.3): a fresh replica and service, rebuilt by {@code Engine.recover}; a correct replica, not charged as
      * amnesia.
      */
     JOURNAL,
     /**
      * The control of {@link #JOURNAL}: at restart the journal's signed and prepared records are dropped (the
-     * stable checkpoint and view kept; for async, its committing messages), and the replica still counts as correct; the checker should then
+     * stable checkpoint and view kept; for async and hybrid, its committing messages), and the replica still counts as correct; the checker should then
      * find the contradictions a journal prevents.
      */
     FORGETFUL;
@@ -329,9 +329,9 @@ public record SimOptions(long seed, int f, int clients, int requests, Byzantine 
     return ids;
   }
 
-  /** PBFT and asynchronous replicas keep a journal (and crashes restart them from it); the hybrid engine none. */
+  /** Replicas keep a journal (and crashes restart them from it), whatever the ordering. */
   public boolean journaled() {
-    return ordering != Ordering.HYBRID && restarts != Restarts.PAUSE;
+    return restarts != Restarts.PAUSE;
   }
 
   /** With {@link Byzantine#SLOW}: the ticks by which the slow replica's messages are delayed. */

@@ -324,6 +324,9 @@ public final class Simulation {
     if (o.ordering() == SimOptions.Ordering.HYBRID) {
       HybridReplica r = HybridReplica.builder(cfg, id, signers.get(id), verifier).coin(asyncCoins[id])
           .operations(operations()).macs(macs == null ? null : macs[id]).build();
+      if (o.journaled()) {
+        r.journaled();
+      }
       return sealed == null ? r : r.confidentialOperations(sealed.replica(id));
     }
     Replica.Builder b = Replica.builder(cfg, id, signers.get(id), verifier)
@@ -587,7 +590,7 @@ public final class Simulation {
   }
 
   /**
-   * With {@code --restarts journal|forgetful}: a correct PBFT or asynchronous replica's crash is a kill and a
+   * With {@code --restarts journal|forgetful}: a correct replica's crash is a kill and a
    * restart from its journal.
    */
   private boolean restartsFromJournal(ReplicaNode node) {

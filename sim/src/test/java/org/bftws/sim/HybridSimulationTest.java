@@ -52,6 +52,37 @@ public class HybridSimulationTest {
     assertEquals(why, 200, r.requestsDelivered());
   }
 
+  // TOCS 2002 §4.3 and docs/journal.md "The hybrid engine": a correct replica's crash is a kill and a restart
+  // from its journal, under the nemeses; it stays correct, so every invariant (S11 included) holds, and some
+  // runs do restart a replica.
+  @Test
+  public void hybridJournalRestartsKeepEveryInvariant() throws Exception {
+    List<SimOptions> runs = new ArrayList<>();
+    for (long seed = 13; seed <= 24; seed++) {
+      runs.add(hybrid(seed, 40, NEMESES.get((int) (seed % NEMESES.size()))).withRestarts(SimOptions.Restarts.JOURNAL));
+    }
+    int restarted = 0;
+    for (SimResult r : SimulationTest.runAll(runs)) {
+      assertTrue(r.report(false) + "\n  replay: " + r.options().replay(), r.ok());
+      restarted += r.faults().contains("journal-restarts=") ? 1 : 0;
+    }
+    assertTrue("only " + restarted + " runs restarted a replica from its journal", restarted >= 2);
+  }
+
+  // Its control: restarted without its journal's committing messages, a replica is caught sending a second
+  // SWITCH in an epoch or a second SEND in its fallback's agreement (S11), on seeds 1 and 2 of
+  // `--ordering hybrid --restarts forgetful --requests 40`.
+  @Test
+  public void hybridForgetfulRestartsAreCaught() throws Exception {
+    List<SimOptions> runs = new ArrayList<>();
+    for (long seed : new long[] {1, 2}) {
+      runs.add(hybrid(seed, 40, Byzantine.NONE).withRestarts(SimOptions.Restarts.FORGETFUL));
+    }
+    long caught = SimulationTest.runAll(runs).stream().filter(r -> r.violations().stream()
+        .anyMatch(v -> v.startsWith("S11"))).count();
+    assertTrue("only " + caught + " of 2 forgetful restarts caught contradicting themselves", caught >= 1);
+  }
+
   // N1: f+1 Byzantine replicas (twins splitting the group) show up as violations.
   @Test
   public void hybridOverThresholdIsCaught() throws Exception {

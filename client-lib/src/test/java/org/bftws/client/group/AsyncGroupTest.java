@@ -1,7 +1,6 @@
 package org.bftws.client.group;
 
 import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 
@@ -12,7 +11,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;
 
 import org.bftws.core.engine.Event;
-import org.bftws.module.order.JournalRecovery;
 import org.bftws.module.order.ReplicaSnapshot;
 import org.bftws.module.order.TotalOrderManager;
 import org.bftws.module.testing.Conditions;
@@ -138,26 +136,12 @@ public class AsyncGroupTest {
             increment(amount);
         }
         int backup = N - 1;
-        await("every replica executed the last increment and has a stable checkpoint", () -> {
-            for (int r = 0; r < N; r++) {
-                TotalOrderManager m = group.manager(r);
-                if (m.lastExecuted() != group.manager(0).lastExecuted() || m.stableCheckpoint() < 8) {
-                    return false;
-                }
-            }
-            return true;
-        });
-        assertNull("started on an empty data directory, it recovered nothing",
-                group.manager(backup).recoveredFromJournal());
-        group.stop(backup);
+        JournalRestart.stopOnceCheckpointed(group, backup, 8);
         for (int amount = 11; amount <= 13; amount++) {
             increment(amount); // ordered by the other three while it is down, past their next checkpoint
         }
-        CounterGroupTest.ValueProbe probe = CounterGroupTest.ValueProbe.on(group.start(backup, "restarted"));
+        CounterGroupTest.ValueProbe probe = JournalRestart.start(group, backup, 8);
         TotalOrderManager restarted = group.manager(backup);
-        JournalRecovery recovery = restarted.recoveredFromJournal();
-        assertNotNull("it recovered from its journal", recovery);
-        assertTrue("at a stable checkpoint: " + recovery, recovery.stableCheckpoint() >= 8);
         await("it reaches the others' last executed request with no call made",
                 () -> restarted.lastExecuted() == group.manager(0).lastExecuted());
         group.stop(0);

@@ -4,6 +4,7 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.BooleanSupplier;
@@ -23,7 +24,8 @@ import org.junit.rules.Timeout;
  * timely; when epoch 0's leader (replica 0) stops, the others switch, agree on where its lane ended with
  * SINTRA's multi-valued agreement (BDT's Transformer) and go on under the next leader, and the client's calls
  * are answered throughout by f+1 matching replies, randomized ones with the same coin at every replica. A
- * leader slow under the timeout is replaced, and a replica restarted empty catches up by state transfer.
+ * leader slow under the timeout is replaced, a replica restarted empty catches up by state transfer, and one
+ * restarted on its data directory recovers from its journal.
  */
 public class HybridGroupTest {
     private static final int N = LaunchedGroup.N;
@@ -112,7 +114,7 @@ public class HybridGroupTest {
     }
 
     /**
-     * No journal under hybrid: a replica restarted empty catches up by state transfer (Castro-Liskov §4.3). The
+     * Without a journal: a replica restarted empty catches up by state transfer (Castro-Liskov §4.3). The
      * checkpoint it installs carries the epoch it was taken in (docs/design/hybrid.md, "Checkpoints carry the
      * epoch"), so it enters the group's epoch at once instead of resolving the fallbacks it missed, and computes
      * the group's values for the calls after it. Calls go on until it has caught up: it learns how far the others
@@ -126,6 +128,48 @@ public class HybridGroupTest {
                 this::increment);
         long epoch = currentEpoch(); // waits for every replica, the restarted one included, in one epoch
         assertEquals("the restarted replica in the group's epoch", epoch, restarted.view());
+        assertEquals(counter, client.readCounter().value());
+    }
+
+    /**
+     * Restart with state under hybrid (docs/journal.md): with a journal in each replica's data directory, a
+     * replica that does not lead the current epoch, stopped after a checkpoint and started again on its
+     * directory, recovers from its journal at that checkpoint (in the checkpoint's epoch), catches up while the
+     * calls go on, and then counts: with the other non-leader stopped, each call's lane quorum (3 of 4) needs it.
+     */
+    @Test
+    public void aReplicaRestartedOnItsDataDirectoryRecoversCatchesUpAndCounts() throws Exception {
+        group.journaled("os");
+        start();
+        for (int amount = 1; amount <= 10; amount++) {
+            increment(amount);
+        }
+        long epoch = currentEpoch();
+        int backup = (int) ((epoch + 1) % N);
+        int other = (int) ((epoch + 2) % N);
+        JournalRestart.stopOnceCheckpointed(group, backup, 4);
+        for (int amount = 11; amount <= 13; amount++) {
+            increment(amount); // ordered by the other three while it is down
+        }
+        CounterGroupTest.ValueProbe probe = JournalRestart.start(group, backup, 4);
+        TotalOrderManager restarted = group.manager(backup);
+        int amount = 14;
+        for (; amount <= 60 && restarted.lastExecuted() < group.manager(other).lastExecuted(); amount++) {
+            increment(amount); // it learns how far the others are at their next checkpoint, or by their lane
+        }
+        await("it reaches the others' last executed request",
+                () -> restarted.lastExecuted() >= group.manager(other).lastExecuted());
+        group.stop(other);
+        List<Long> voted = new ArrayList<>();
+        for (int k = 0; k < 3; k++, amount++) {
+            voted.add(increment(amount)); // the leader, the third replica and the restarted one
+        }
+        long last = voted.get(voted.size() - 1);
+        await("the restarted replica executed the last increment", () -> probe.values().contains(last));
+        List<Long> computed = probe.values();
+        assertEquals("its values for the calls after the other stopped", voted,
+                computed.subList(computed.size() - voted.size(), computed.size()));
+        assertNull(restarted.failure());
         assertEquals(counter, client.readCounter().value());
     }
 

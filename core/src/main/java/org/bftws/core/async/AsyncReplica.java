@@ -263,20 +263,11 @@ public final class AsyncReplica implements Engine {
     if (!journaled || now != 0 || lastExecuted != 0 || channel.deliveredRound() != 0) {
       throw new IllegalStateException("recover() is the first step of a fresh, journaled replica");
     }
-    Journal.Record stable = null;
-    List<Journal.Record> signed = new ArrayList<>();
-    for (Journal.Record r : Journal.compact(records)) {
-      switch (r.type()) {
-        case STABLE -> stable = r;
-        case SIGNED -> signed.add(r);
-        default -> throw new IllegalArgumentException("journal: a " + r.type() + " record, which an asynchronous "
-            + "replica never writes");
-      }
+    Context.Recovered journal = Context.read(records, "an asynchronous replica", false);
+    if (journal.stable() != null) {
+      checkpoints.restore(journal.stable().body());
     }
-    if (stable != null) {
-      checkpoints.restore(stable.body());
-    }
-    merge(ctx.input(() -> ctx.recover(signed)));
+    merge(ctx.input(() -> ctx.recover(journal.signed())));
     return flush();
   }
 

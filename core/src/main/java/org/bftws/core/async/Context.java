@@ -94,6 +94,8 @@ public final class Context {
   private final Map<Slot, Promise> promised = new HashMap<>();
   /** With a journal: the journal's seq for an instance (the channel's round); null without one. */
   private ToLongFunction<Pid> journalSeq;
+  /** With a journal: the instances whose records are {@link Journal.Type#VIEW_SIGNED} (seq: their view). */
+  private Predicate<Pid> byView = pid -> false;
   /** With MAC authentication: this replica's authenticators, and the instances whose envelopes carry one. */
   private Authenticators macs;
   private Predicate<Pid> byMac = pid -> false;
@@ -371,7 +373,50 @@ public final class Context {
    * {@code seqOf} its instance, body: destination, slot key, envelope); before the first step.
    */
   public void journaled(ToLongFunction<Pid> seqOf) {
+    journaled(seqOf, pid -> false);
+  }
+
+  /**
+   * {@link #journaled(ToLongFunction)}, the committing messages of the instances {@code byView} names in
+   * {@link Journal.Type#VIEW_SIGNED} records ({@code seqOf}: their view), the others' in {@link
+   * Journal.Type#SIGNED} ones.
+   */
+  public void journaled(ToLongFunction<Pid> seqOf, Predicate<Pid> byView) {
     this.journalSeq = seqOf;
+    this.byView = byView;
+  }
+
+  /** A compacted journal read back: the stable checkpoint's record (null if none) and the committing messages'. */
+  public record Recovered(Journal.Record stable, List<Journal.Record> signed) {}
+
+  /**
+   * An engine's journal, compacted ({@link Journal#compact}) and split into its stable checkpoint and its
+   * committing messages, for {@link #recover}. With {@code views} (an engine {@link #journaled} by view too)
+   * {@link Journal.Type#VIEW_SIGNED} records are committing messages and {@link Journal.Type#VIEW} ones are read
+   * by compaction only; without, both are refused.
+   *
+   * @throws IllegalArgumentException a record of a type {@code engine} never writes
+   */
+  public static Recovered read(List<Journal.Record> records, String engine, boolean views) {
+    Journal.Record stable = null;
+    List<Journal.Record> signed = new ArrayList<>();
+    for (Journal.Record r : Journal.compact(records)) {
+      switch (r.type()) {
+        case STABLE -> stable = r;
+        case SIGNED -> signed.add(r);
+        case VIEW_SIGNED -> signed.add(written(r, views, engine));
+        case VIEW -> written(r, views, engine);
+        default -> written(r, false, engine);
+      }
+    }
+    return new Recovered(stable, signed);
+  }
+
+  private static Journal.Record written(Journal.Record r, boolean written, String engine) {
+    if (!written) {
+      throw new IllegalArgumentException("journal: a " + r.type() + " record, which " + engine + " never writes");
+    }
+    return r;
   }
 
   /**
@@ -404,6 +449,9 @@ public final class Context {
           || j.to() < Ready.ALL_REPLICAS || j.to() >= n) {
         throw new IllegalArgumentException("journal: a signed record that is not replica " + id + "'s own message");
       }
+      if (record.type() != typeOf(m.pid())) {
+        throw new IllegalArgumentException("journal: a " + record.type() + " record of " + m.pid());
+      }
       if (record.seq() != journalSeq.applyAsLong(m.pid())) {
         throw new IllegalArgumentException("journal: a signed record of " + m.pid() + " at seq " + record.seq()
             + ", not its round " + journalSeq.applyAsLong(m.pid()));
@@ -422,6 +470,10 @@ public final class Context {
   public byte[] promisedPayload(Pid pid, int type, byte[] slot) {
     Promise p = promised.get(new Slot(pid, type, ByteBuffer.wrap(slot)));
     return p == null ? null : p.message().payload();
+  }
+
+  private Journal.Type typeOf(Pid pid) {
+    return byView.test(pid) ? Journal.Type.VIEW_SIGNED : Journal.Type.SIGNED;
   }
 
   /** A {@link Journal.Type#SIGNED} record's body read back: destination, slot key, envelope as signed. */
@@ -460,7 +512,7 @@ public final class Context {
     }
     Promise p = new Promise(to, m, envelope(m));
     if (journalSeq != null) {
-      out.persist.add(new Journal.Record(Journal.Type.SIGNED, journalSeq.applyAsLong(m.pid()), p.encode(slot)));
+      out.persist.add(new Journal.Record(typeOf(m.pid()), journalSeq.applyAsLong(m.pid()), p.encode(slot)));
     }
     return p;
   }

@@ -46,7 +46,15 @@ public final class Journal {
      * The asynchronous engine's: a message committing it in a protocol slot (seq: its channel round; body:
      * destination, slot key and envelope).
      */
-    SIGNED;
+    SIGNED,
+    /**
+     * A message that commits the replica in a slot of a view rather than of a seq: the hybrid engine's SWITCH
+     * and its fallback's agreement messages in an epoch (seq: the epoch; body as the asynchronous engine's
+     * {@link #SIGNED}). Such a slot stays open however far the seqs move while the replica is in that epoch,
+     * so it is kept while its view is at or above the last {@link #VIEW} record's (the hybrid engine writes
+     * there the epoch of its stable checkpoint, the lowest epoch a restart from the journal re-enters).
+     */
+    VIEW_SIGNED;
 
     private static final Type[] ALL = values();
 
@@ -80,8 +88,9 @@ public final class Journal {
 
   /**
    * The records still needed after the last {@link Type#STABLE} one: that record, the last {@link Type#VIEW}
-   * record, and every other record above the stable checkpoint, in their order. Records at or below it are
-   * covered by the checkpoint's proof (§4.3 garbage collection).
+   * record, the {@link Type#VIEW_SIGNED} records at or above that view, and every other record above the
+   * stable checkpoint, in their order. Records at or below it are covered by the checkpoint's proof (§4.3
+   * garbage collection).
    */
   public static List<Record> compact(List<Record> records) {
     long stable = -1;
@@ -102,6 +111,7 @@ public final class Journal {
       boolean keep = switch (r.type()) {
         case STABLE -> i == lastStable;
         case VIEW -> i == lastView;
+        case VIEW_SIGNED -> lastView < 0 || r.seq() >= records.get(lastView).seq();
         default -> r.seq() > stable;
       };
       if (keep) {

@@ -43,6 +43,12 @@ final class Epoch extends Protocol {
     PROPOSE, PREPARE, COMMIT, SWITCH
   }
 
+  /**
+   * The slot key of every message here: a correct replica sends one PROPOSE (the leader), PREPARE and COMMIT
+   * per slot instance and one SWITCH per epoch (Castro-Liskov §4.2; BDT's Transformer), so each commits it.
+   */
+  private static final byte[] ONE_PER_INSTANCE = new byte[0];
+
   /** What the epoch asks of its engine. */
   interface Host {
     /** Requests for the leader's next batch (none proposed in this epoch yet), at most {@code max}. */
@@ -178,14 +184,36 @@ final class Epoch extends Protocol {
       lastProposed = top;
     }
     while (nextSeq <= host.delivered() + outstanding && nextSeq <= host.delivered() + window) {
-      List<byte[]> batch = host.nextBatch(maxBatch);
-      if (batch.isEmpty()) {
-        return;
+      LaneBatch b = promisedBatch(nextSeq);
+      if (b == null) {
+        List<byte[]> batch = host.nextBatch(maxBatch);
+        if (batch.isEmpty()) {
+          return;
+        }
+        b = new LaneBatch(nextSeq, lastProposed, batch);
       }
-      LaneBatch b = new LaneBatch(nextSeq, lastProposed, batch);
       slotcast(nextSeq, Type.PROPOSE, b.encode());
       lastProposed = b.digest();
       nextSeq++;
+    }
+  }
+
+  /**
+   * The batch this leader proposed at seq before a restart from its journal, or null: it goes on from it, since
+   * a PROPOSE in that slot leaves as the promised one whatever it builds ({@link Context#recover}).
+   */
+  private LaneBatch promisedBatch(long seq) {
+    byte[] promised = ctx.promisedPayload(pid.child(seq), Type.PROPOSE.code(), ONE_PER_INSTANCE);
+    return promised == null ? null : LaneBatch.decode(promised, maxBatch);
+  }
+
+  /**
+   * Restarted from its journal into an epoch it had left the lane in: it leaves again at once (its SWITCH
+   * goes out as the promised one), since it must send no PREPARE or COMMIT after its SWITCH.
+   */
+  void switchIfPromised() {
+    if (ctx.promisedPayload(pid, Type.SWITCH.code(), ONE_PER_INSTANCE) != null) {
+      switchNow();
     }
   }
 
@@ -211,6 +239,11 @@ final class Epoch extends Protocol {
   }
 
   // ---------------------------------------------------------------- messages
+
+  @Override
+  protected byte[] slot(AsyncKind type, byte[] payload) {
+    return type == Type.SWITCH ? ONE_PER_INSTANCE : null;
+  }
 
   /** SWITCH travels on the epoch's own instance; the lane's messages on their slot's ({@link Slot}). */
   @Override
@@ -250,7 +283,7 @@ final class Epoch extends Protocol {
   }
 
   private void slotcast(long seq, Type type, byte[] payload) {
-    ctx.multicast(pid.child(seq), type.code(), payload);
+    ctx.multicast(pid.child(seq), type.code(), payload, ONE_PER_INSTANCE);
   }
 
   /**
@@ -463,7 +496,11 @@ final class Epoch extends Protocol {
   }
 
   private void onSwitch(int sender, LaneSwitch sw) {
-    if (sw.signer() != sender || switches.containsKey(sender)) {
+    LaneSwitch before = switches.get(sender);
+    if (before != null && sw.signer() == sender && !Arrays.equals(before.encode(), sw.encode()) && validSwitch(sw)) {
+      evidence(sender, "two SWITCHes in epoch " + number); // a correct replica leaves an epoch's lane once
+    }
+    if (sw.signer() != sender || before != null) {
       return;
     }
     if (!validSwitch(sw)) {

@@ -5,8 +5,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -23,10 +21,10 @@ import org.bftws.core.engine.Effect;
 import org.bftws.core.engine.Engine;
 import org.bftws.core.engine.ChannelInbox;
 import org.bftws.core.engine.Event;
+import org.bftws.core.engine.Journal;
 import org.bftws.core.engine.Ready;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.Request;
-import org.bftws.core.message.RequestId;
 import org.bftws.core.message.Signed;
 import org.bftws.core.message.hybrid.FallbackVector;
 import org.bftws.core.message.hybrid.LaneBatch;
@@ -61,9 +59,14 @@ import org.bftws.core.replication.Decryptions;
  * TDH2 ciphertexts are checked and this replica releases its decryption shares only then, since a delivered
  * batch is final; the batch executes once each is opened or refused alike everywhere.
  *
- * <p>Not supported, refused: read-only requests (refused as evidence; the client
- * falls back to an ordered call), a journal, changing keys, agreement-only replicas and execution nodes
- * ({@code bftws.executingReplicas}, {@code bftws.executionNodes}; refused by {@link HybridReplicaBuilder#build}).
+ * <p>Journal ({@link #journaled}, {@link #recover}, {@link HybridJournal}): the stable checkpoint and every message
+ * that commits it, in a lane slot or in an epoch (SWITCH, the fallback's agreement). Restarted, it reinstalls
+ * the checkpoint, enters its epoch, sends in each journaled slot only what it sent there before, and leaves
+ * the lane at once in an epoch it had switched in: the same correct replica, not one of the f faulty.
+ *
+ * <p>Not supported, refused: read-only requests (refused as evidence; the client falls back to an ordered
+ * call), changing keys, agreement-only replicas and execution nodes ({@code bftws.executingReplicas}, {@code
+ * bftws.executionNodes}; refused by {@link HybridReplicaBuilder#build}).
  */
 public final class HybridReplica implements Engine {
   static final Pid ROOT = Pid.root("hyb");
@@ -92,11 +95,7 @@ public final class HybridReplica implements Engine {
   private final Decryptions decryptions;
   private final LaneHost laneHost = new LaneHost();
   private Epoch epoch;
-  /** Authentic requests received and not yet executed, in arrival order, with the tick each arrived. */
-  private final LinkedHashMap<RequestId, Signed> pending = new LinkedHashMap<>();
-  private final Map<RequestId, Long> arrival = new HashMap<>();
-  /** At the leader: requests proposed in this epoch. */
-  private final Set<RequestId> proposed = new HashSet<>();
+  private final PendingRequests pending = new PendingRequests(this::wanted);
   /** Fast-lane decisions (q commits) above the delivered prefix: seq to digest. */
   private final TreeMap<Long, byte[]> decisions = new TreeMap<>();
   private Fallback fallback;
@@ -122,6 +121,7 @@ public final class HybridReplica implements Engine {
   private final SlowLeaderRule slowLeader;
   private long fallbacks;
   private boolean dirty;
+  private final HybridJournal journal = new HybridJournal();
   private Ready out = new Ready();
 
   /** A decided fallback: the agreement's value, the vector it encodes, and D = its digest. */
@@ -146,7 +146,7 @@ public final class HybridReplica implements Engine {
       ctx.authenticateByMac(macs, Epoch::isSlot);
     }
     this.requests = new ClientRequests(cfg, id, signer, verifier, operations);
-    this.intake = new RequestIntake(requests, verifier, pending);
+    this.intake = new RequestIntake(requests, verifier, pending.byId());
     this.execution = new ExecutionPipeline(requests, () -> out, new ExecutionHooks(), true);
     Host host = new Host();
     this.checkpoints = Checkpoints.forEngine(cfg, id, signer, verifier, requests, TAG, host);
@@ -177,6 +177,39 @@ public final class HybridReplica implements Engine {
   public HybridReplica confidentialOperations(ConfidentialConfig config) {
     decryptions.declare(config);
     return this;
+  }
+
+  /**
+   * Makes this replica emit {@link Journal} records in {@link Ready#persist} ({@link HybridJournal}); before the
+   * first step. Compacted as the other engines' ({@link Journal#compact}).
+   */
+  public HybridReplica journaled() {
+    journal.start();
+    checkpoints.journaled();
+    ctx.journaled(HybridJournal::seqOf, HybridJournal::byView);
+    return this;
+  }
+
+  /**
+   * The first step of a journaled replica restarted with its journal: its committing messages are held as
+   * promises ({@link Context#recover}), then the stable checkpoint is installed as a state transfer installs
+   * one, taking it into the checkpoint's epoch, where it switches at once if it had switched there.
+   *
+   * @throws IllegalArgumentException if the journal is damaged (a record that does not decode or check out, of
+   *     a type this engine never writes, at another seq than its slot's or epoch's, or two messages in a slot)
+   */
+  @Override
+  public Ready recover(List<Journal.Record> records) {
+    if (!journal.started() || now != 0 || lastDelivered != 0 || epoch.number != 0) {
+      throw new IllegalStateException("recover() is the first step of a fresh, journaled replica");
+    }
+    Context.Recovered read = Context.read(records, "a hybrid replica", true);
+    merge(ctx.input(() -> ctx.recover(read.signed())));
+    if (read.stable() != null) {
+      checkpoints.restore(read.stable().body());
+    }
+    merge(ctx.input(epoch::switchIfPromised));
+    return flush();
   }
 
   // ---------------------------------------------------------------- inputs
@@ -214,7 +247,7 @@ public final class HybridReplica implements Engine {
       }
       checkpoints.retransmit(stalled || stuckBelowStable());
     }
-    Long oldest = oldestWanted();
+    Long oldest = pending.oldestWanted();
     if (!epoch.switched() && oldest != null && waitedSince(oldest) >= slowLeader.budget()) {
       switchedByRule = true;
       merge(ctx.input(epoch::switchNow));
@@ -230,15 +263,6 @@ public final class HybridReplica implements Engine {
   /** Ticks the lane has kept a request waiting: since the epoch began, its last delivery or the request came. */
   private long waitedSince(long arrived) {
     return now - Math.max(Math.max(epochStart, lastProgress), arrived);
-  }
-
-  private Long oldestWanted() {
-    for (Map.Entry<RequestId, Signed> e : pending.entrySet()) {
-      if (wanted(e.getValue().encode())) {
-        return arrival.get(e.getKey());
-      }
-    }
-    return null;
   }
 
   @Override
@@ -258,8 +282,8 @@ public final class HybridReplica implements Engine {
 
   private void onRequest(Signed s) {
     Request q = intake.admit(s, decryptions::refusal, this::evidence, out);
-    if (q != null && pending.putIfAbsent(q.id(), s) == null) {
-      arrival.put(q.id(), now);
+    if (q != null) {
+      pending.add(q.id(), s, now);
     }
   }
 
@@ -274,11 +298,12 @@ public final class HybridReplica implements Engine {
         cfg.get(GroupConfig.MAX_BATCH_SIZE), cfg.get(GroupConfig.MAX_OUTSTANDING_BATCHES), cfg.logWindow(), laneHost));
     ctx.router().closeBelow(ROOT, number);
     ctx.forgetSent(ROOT, number - 1); // the epoch before stays resendable: a peer may still be in it
-    proposed.clear();
+    pending.newEpoch();
     epochStart = now;
     switchedAt = -1;
     switchedByRule = false;
     resendsForPeers = 0;
+    epoch.switchIfPromised();
   }
 
   /** Leader proposals, fast-lane deliveries, the fallback, until nothing changes. */
@@ -303,7 +328,7 @@ public final class HybridReplica implements Engine {
         blocks.fetch(lastDelivered + 1, d);
         return;
       }
-      Long oldest = oldestWanted();
+      Long oldest = pending.oldestWanted();
       if (oldest != null) {
         slowLeader.laneDelivered(waitedSince(oldest));
       }
@@ -440,10 +465,10 @@ public final class HybridReplica implements Engine {
       Delivery d = delivered.poll();
       lastExecuted = d.seq();
       execution.execute(d.seq(), 0, d.position().digest(), d.batch());
-      pending.values().removeIf(q -> !requests.wouldRun(Request.decode(q.body())));
-      arrival.keySet().retainAll(pending.keySet());
+      pending.keepRunnable(requests);
       if (d.seq() % cfg.checkpointInterval() == 0) {
         capturing = d.position();
+        journal.checkpoint(d.seq(), capturing.epoch());
         execution.capture(d.seq());
       }
     }
@@ -482,18 +507,7 @@ public final class HybridReplica implements Engine {
   private final class LaneHost implements Epoch.Host {
     @Override
     public List<byte[]> nextBatch(int max) {
-      List<byte[]> batch = new ArrayList<>();
-      for (Map.Entry<RequestId, Signed> e : pending.entrySet()) {
-        if (batch.size() >= max) {
-          break;
-        }
-        byte[] p = e.getValue().encode();
-        if (!proposed.contains(e.getKey()) && wanted(p)) {
-          proposed.add(e.getKey());
-          batch.add(p);
-        }
-      }
-      return batch;
+      return pending.nextBatch(max);
     }
 
     @Override
@@ -501,25 +515,9 @@ public final class HybridReplica implements Engine {
       return intake.valid(payload);
     }
 
-    /**
-     * The requests this replica owns in the epoch first (HoneyBadgerBFT §4.4's disjoint proposals, as the
-     * asynchronous channel's: owner (h + epoch) mod n), then its oldest ones, at most a batch.
-     */
     @Override
     public List<byte[]> switchBatch() {
-      int max = cfg.get(GroupConfig.MAX_BATCH_SIZE);
-      List<byte[]> owned = new ArrayList<>();
-      List<byte[]> others = new ArrayList<>();
-      for (Signed q : pending.values()) {
-        byte[] p = q.encode();
-        if (wanted(p)) {
-          byte[] h = Digests.sha256(p);
-          long owner = (((h[0] & 0xffL) << 24 | (h[1] & 0xff) << 16 | (h[2] & 0xff) << 8 | (h[3] & 0xff)) + epoch.number) % n;
-          (owner == id ? owned : others).add(p);
-        }
-      }
-      owned.addAll(others);
-      return owned.subList(0, Math.min(max, owned.size()));
+      return pending.switchBatch(cfg.get(GroupConfig.MAX_BATCH_SIZE), id, n, epoch.number);
     }
 
     @Override
@@ -623,12 +621,14 @@ public final class HybridReplica implements Engine {
         lastDigest = installing == null ? null : installing.digest();
         decisions.headMap(seq, true).clear();
       }
+      if (installing != null) {
+        journal.checkpoint(seq, installing.epoch());
+      }
       if (installing != null && installing.epoch() > epoch.number) {
         enter(installing);
       }
       installing = null;
-      pending.values().removeIf(q -> !requests.wouldRun(Request.decode(q.body())));
-      arrival.keySet().retainAll(pending.keySet());
+      pending.keepRunnable(requests);
     }
 
     @Override
@@ -670,7 +670,6 @@ public final class HybridReplica implements Engine {
     @Override
     public void ordered(Request q) {
       pending.remove(q.id());
-      arrival.remove(q.id());
     }
 
     @Override
@@ -682,6 +681,7 @@ public final class HybridReplica implements Engine {
   // ---------------------------------------------------------------- helpers
 
   private void merge(Ready r) {
+    out.persist.addAll(r.persist);
     out.messages.addAll(r.messages);
     out.events.addAll(r.events);
     out.effects.addAll(r.effects);
@@ -694,6 +694,7 @@ public final class HybridReplica implements Engine {
   private Ready flush() {
     merge(ctx.input(this::progress));
     executeDelivered();
+    journal.afterStable(out.persist);
     Ready r = out;
     out = new Ready();
     return r;

@@ -75,6 +75,7 @@ final class Recovery {
           case VIEW -> view = rec;
           case PREPARED -> prepared.add(PreparedCertificate.decode(rec.body()));
           case SIGNED -> signed.add(Journaling.SignedRecord.decode(rec.body()));
+          case VIEW_SIGNED -> throw damaged(rec, "is of a type a PBFT replica never writes");
         }
       } catch (DecodeException e) {
         throw damaged(rec, "does not decode: " + e.getMessage());

@@ -29,6 +29,7 @@ import org.bftws.core.testkit.EffectPerformer;
 import org.bftws.core.testkit.EngineHarness;
 import org.bftws.core.testkit.EngineHarness.Msg;
 import org.bftws.core.testkit.HashChainApp;
+import org.bftws.core.testkit.JournalDisks;
 import org.bftws.core.testkit.Scheduler;
 import org.bftws.core.testkit.TestKeys;
 import org.bftws.core.testkit.TestRandom;
@@ -82,7 +83,7 @@ final class AsyncCluster {
   private final boolean[] down;
   private boolean journaled;
   /** Per replica: its journal as the embedding keeps it (appended, compacted at each STABLE record). */
-  final List<List<Journal.Record>> journals = new ArrayList<>();
+  final JournalDisks journals;
   /** Per replica: every SIGNED record it ever emitted, across its restarts. */
   final List<List<Journal.Record>> everSigned = new ArrayList<>();
   /** Per replica, across its restarts: per slot ({@link WireSlots}), the payload it first sent there. */
@@ -114,6 +115,7 @@ final class AsyncCluster {
   /** With the cluster's own settings (f, batch size, retransmission) set on {@code config}'s others. */
   AsyncCluster(int n, int f, int clients, long seed, Set<Integer> byzantine, GroupConfig.Builder config) {
     this.n = n;
+    this.journals = new JournalDisks(n);
     this.f = f;
     this.clients = clients;
     this.seed = seed;
@@ -140,7 +142,6 @@ final class AsyncCluster {
       stable.add(new ArrayList<>());
       evidence.add(new ArrayList<>());
       installed.add(new ArrayList<>());
-      journals.add(new ArrayList<>());
       everSigned.add(new ArrayList<>());
       sentInSlot.add(new HashMap<>());
       if (!byzantine.contains(i)) {
@@ -190,7 +191,7 @@ final class AsyncCluster {
    */
   void restartFromJournal(int i) {
     restart(i);
-    harness.handle(i, replica(i).recover(new ArrayList<>(journals.get(i))));
+    journals.recover(harness, i);
   }
 
   /** Replaces replica i by a fresh one that has lost its journal (the forgetful control): it starts empty. */
@@ -377,13 +378,8 @@ final class AsyncCluster {
 
   private void observe(int i, Ready r) {
     for (Journal.Record rec : r.persist) {
-      List<Journal.Record> journal = journals.get(i);
-      journal.add(rec);
-      if (rec.type() == Journal.Type.STABLE) {
-        List<Journal.Record> kept = Journal.compact(journal);
-        journal.clear();
-        journal.addAll(kept);
-      } else if (rec.type() == Journal.Type.SIGNED) {
+      journals.append(i, rec);
+      if (rec.type() == Journal.Type.SIGNED) {
         everSigned.get(i).add(rec);
       }
     }

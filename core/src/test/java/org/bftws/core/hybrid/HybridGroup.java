@@ -26,6 +26,7 @@ import org.bftws.core.crypto.threshold.Thresholds;
 import org.bftws.core.engine.Effect;
 import org.bftws.core.engine.Engine;
 import org.bftws.core.engine.Event;
+import org.bftws.core.engine.Journal;
 import org.bftws.core.engine.Ready;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.Request;
@@ -38,6 +39,7 @@ import org.bftws.core.testkit.EffectPerformer;
 import org.bftws.core.testkit.EngineHarness.Msg;
 import org.bftws.core.testkit.EngineHarness;
 import org.bftws.core.testkit.HashChainApp;
+import org.bftws.core.testkit.JournalDisks;
 import org.bftws.core.testkit.Scheduler;
 import org.bftws.core.testkit.TestKeys;
 import org.bftws.core.testkit.TestRandom;
@@ -95,6 +97,12 @@ final class HybridGroup {
   /** Replicas whose engine runs but whose proposals are equivocated: Byzantine, not checked. */
   private final Set<Integer> equivocators = new HashSet<>();
   private Cut cut = (from, to, what) -> false;
+  private boolean journaled;
+  /** Per replica: its journal as the embedding keeps it (appended, compacted at each STABLE record). */
+  final JournalDisks journals;
+  /** Per replica, across its restarts: per lane slot or epoch ({@code pid#type}), what it first sent there. */
+  private final List<Map<String, String>> sentInSlot = new ArrayList<>();
+  private final String[] contradictions = new String[64];
   private final long[] nextNumber = new long[64];
   private long now;
 
@@ -114,6 +122,7 @@ final class HybridGroup {
     this.macs = macs;
     this.verifications = new long[n];
     this.n = n;
+    this.journals = new JournalDisks(n);
     this.f = f;
     this.seed = seed;
     this.async = async;
@@ -133,6 +142,7 @@ final class HybridGroup {
       evidence.add(new ArrayList<>());
       randoms.add(new HashMap<>());
       stable.add(new ArrayList<>());
+      sentInSlot.add(new HashMap<>());
       if (harness.start(i) != null) {
         apps[i] = new HashChainApp();
       }
@@ -150,9 +160,80 @@ final class HybridGroup {
       verifications[i]++;
       return real.verify(node, data, signature);
     };
-    return async ? AsyncReplica.builder(config, i, keys.signer(i), counted).coin(coin).build()
-        : HybridReplica.builder(config, i, keys.signer(i), counted).coin(coin)
-            .macs(macs ? keys.authenticators(i, n) : null).build();
+    if (async) {
+      return AsyncReplica.builder(config, i, keys.signer(i), counted).coin(coin).build();
+    }
+    HybridReplica r = HybridReplica.builder(config, i, keys.signer(i), counted).coin(coin)
+        .macs(macs ? keys.authenticators(i, n) : null).build();
+    return journaled ? r.journaled() : r;
+  }
+
+  /** Every replica keeps a journal from now on (rebuilt journaled): call before the first request. */
+  HybridGroup journaled() {
+    journaled = true;
+    for (int i = 0; i < n; i++) {
+      if (harness.engine(i) != null) {
+        restart(i);
+      }
+    }
+    return this;
+  }
+
+  /** Replaces replica i by a fresh one with the same keys and an empty service (amnesia). */
+  void restart(int i) {
+    harness.start(i);
+    apps[i] = new HashChainApp();
+    executed.get(i).clear();
+    executedAt.get(i).clear();
+    committed.get(i).clear();
+    randoms.get(i).clear();
+  }
+
+  /** A kill and a restart with state ({@code forgetful}: the control, its journal lost). */
+  void restartJournaled(int i, boolean forgetful) {
+    if (forgetful) {
+      journals.get(i).clear();
+    }
+    restart(i);
+    journals.recover(harness, i);
+  }
+
+  /** Replica i is down (what is sent to it is lost) or back. */
+  void down(int i, boolean down) {
+    if (down) {
+      harness.down.add(i);
+    } else {
+      harness.down.remove(i);
+    }
+  }
+
+  /** The first lane slot or epoch ({@code hyb/e/s TYPE}) where replica i sent two different messages, over its incarnations. */
+  String contradiction(int i) {
+    return contradictions[i];
+  }
+
+  /** Records what replica i sends in each lane slot and each epoch's SWITCH, as seen on the wire. */
+  private void onWire(int i, byte[] bytes) {
+    Signed s;
+    try {
+      s = Signed.decode(bytes);
+    } catch (DecodeException e) {
+      return; // a reply with its authenticators, to a client
+    }
+    if (s.kind() != Kind.ASYNC) {
+      return;
+    }
+    AsyncMessage m = AsyncMessage.decode(s.body());
+    List<String> seg = m.pid().segments();
+    if (!seg.get(0).equals("hyb") || !(seg.size() == 2 || seg.size() == 3 && seg.get(2).matches("[0-9]+"))) {
+      return; // the fallback's agreement: the asynchronous engine's journal tests check its slots
+    }
+    String slot = m.pid() + " " + Epoch.Type.values()[m.type() - 1];
+    String payload = HexFormat.of().formatHex(m.payload());
+    String before = sentInSlot.get(i).putIfAbsent(slot, payload);
+    if (before != null && !before.equals(payload) && contradictions[i] == null) {
+      contradictions[i] = slot;
+    }
   }
 
   static GroupConfig.Builder config(int timeout) {
@@ -344,6 +425,7 @@ final class HybridGroup {
   }
 
   private void observe(int i, Ready r) {
+    r.persist.forEach(rec -> journals.append(i, rec));
     for (Event e : r.events) {
       if (e instanceof Event.Evidence ev) {
         evidence.get(i).add(ev);
@@ -364,6 +446,9 @@ final class HybridGroup {
 
   /** To every replica or one node, as sent; an equivocator's proposals twinned; a slow replica's kept for later. */
   private void route(int i, Ready.Outbound o, Consumer<Msg> post) {
+    if (journaled) {
+      onWire(i, o.bytes());
+    }
     int delay = delays.getOrDefault(i, 0);
     EngineHarness.Router.replicas(n).route(i, o, m -> {
       Msg out = equivocators.contains(i) && m.to() % 2 == 1 ? new Msg(i, m.to(), twin(i, m.bytes())) : m;

@@ -268,12 +268,12 @@ public final class BftwsKeys {
             "client id groups like 4-7 or 4,5,6,7;8-11, disjoint", ReplicatedClients::toText);
 
     /**
-     * A PBFT or asynchronous replica's data directory, where it keeps its journal (docs/journal.md): with it, a
+     * An ordering replica's data directory, where it keeps its journal (docs/journal.md): with it, a
      * replica killed and started again restarts with the state of its last stable checkpoint and the messages
      * it signed since (PBFT's votes, Castro-Liskov TOCS 2002 §4.3; the asynchronous engine's committing
-     * messages, SINTRA §2), instead of empty. One per replica, never shared. No default: unset, the replica
-     * keeps nothing on disk and restarts empty, fetching the state by state transfer. Refused with {@code
-     * bftws.ordering=hybrid} and on configuration III's execution nodes, which keep no journal.
+     * messages, SINTRA §2; the hybrid engine's lane votes, SWITCHes and fallback messages), instead of empty. One per replica, never shared. No default: unset, the replica
+     * keeps nothing on disk and restarts empty, fetching the state by state transfer. Refused on configuration
+     * III's execution nodes, which keep no journal.
      */
     public static final ConfigKey<Path> DATA_DIR = ConfigKey.path("bftws.dataDir", REPLICA);
 

@@ -232,8 +232,8 @@ public final class BftwsParameters {
     }
 
     /**
-     * PBFT and asynchronous replicas keep a journal (core's {@code Journal}): the hybrid engine and
-     * configuration III's execution nodes record nothing to restart from, and a client has no state to keep.
+     * Ordering replicas keep a journal (core's {@code Journal}), whatever the ordering: configuration III's
+     * execution nodes record nothing to restart from, and a client has no state to keep.
      * Refused rather than ignored, so an operator does not count on a restart with state that will not happen.
      */
     private static void checkDataDir(ConfigValues values, GroupConfig group) {
@@ -243,11 +243,6 @@ public final class BftwsParameters {
         String key = BftwsKeys.DATA_DIR.name();
         if (values.get(ROLE) == Side.CLIENT) {
             throw new BftwsConfigException(key, "is set, but " + ROLE + " is client: only replicas keep a journal");
-        }
-        if (values.get(ORDERING) == Ordering.HYBRID) {
-            throw new BftwsConfigException(key, "must be unset with " + ORDERING + "="
-                    + values.get(ORDERING).configValue() + ": only PBFT and async keep a journal, a restarted"
-                    + " replica of this engine gets the state by state transfer");
         }
         if (group.isExecutionNode(values.get(REPLICA_ID))) {
             throw new BftwsConfigException(key, "must be unset on execution node " + values.get(REPLICA_ID)

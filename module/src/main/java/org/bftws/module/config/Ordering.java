@@ -25,7 +25,7 @@ public enum Ordering {
      * A leader's fast lane with SINTRA's agreement as the fallback (Bolt-Dumbo Transformer, with Aardvark's
      * slow-leader rule; {@code hybrid.HybridReplica}, docs/design/hybrid.md): PBFT's few messages while the
      * leader is timely, the asynchronous engine's progress when it is not. Needs the group's threshold coin,
-     * configuration I and no replicated clients, as {@link #ASYNC}, and keeps no journal (unlike it).
+     * configuration I and no replicated clients, as {@link #ASYNC}, and keeps a journal as it does.
      */
     HYBRID;
 

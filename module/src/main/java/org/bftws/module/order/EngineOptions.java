@@ -200,9 +200,11 @@ public final class EngineOptions {
     /** The hybrid engine: its fallback's binary agreements and the randomized requests share the CT coin. */
     private Engine hybridReplica(Verifier preVerifier) {
         refuseForChannel();
-        refuseJournal();
         HybridReplica r = HybridReplica.builder(cfg, id, signer, preVerifier).coin(randomness.coins())
                 .operations(randomness.operations()).macs(macs).build();
+        if (journal != null) {
+            r.journaled();
+        }
         return confidential == null ? r : r.confidentialOperations(confidential);
     }
 
@@ -226,8 +228,7 @@ public final class EngineOptions {
 
     private void refuseJournal() {
         if (journal != null) {
-            throw new IllegalArgumentException("only PBFT and asynchronous replicas keep a journal, not the "
-                    + describe());
+            throw new IllegalArgumentException("only ordering replicas keep a journal, not the " + describe());
         }
     }
 

@@ -349,8 +349,6 @@ public class BftwsParametersTest {
         assertRejected("bftws.randomness.algorithm", "ba", "ct or none with bftws.ordering=hybrid");
         assertRejected("bftws.executingReplicas", "1 2 3", "configuration I");
         assertRejected("bftws.replicatedClients", "4-7", "must be none with bftws.ordering=hybrid");
-        assertRejected("bftws.dataDir", tmp.newFolder("hybrid-data").getPath(),
-                "must be unset with bftws.ordering=hybrid");
         replica.put("bftws.maxOutstandingBatches", "4");
         replica.put("bftws.viewChangeTimeoutTicks", "400");
         replica.put("bftws.viewChangeTimeoutMaxTicks", "4000");
@@ -360,11 +358,11 @@ public class BftwsParametersTest {
     }
 
     /**
-     * bftws.dataDir: unset by default (no journal, restart empty); taken on a PBFT or asynchronous replica with
-     * either durability; refused, naming the key, on a client, with hybrid ordering and on an execution node.
+     * bftws.dataDir: unset by default (no journal, restart empty); taken on a PBFT, asynchronous or hybrid
+     * replica with either durability; refused, naming the key, on a client and on an execution node.
      */
     @Test
-    public void aDataDirectoryIsTakenOnlyByAPbftOrAsynchronousReplica() throws IOException {
+    public void aDataDirectoryIsTakenByAnOrderingReplicaOnly() throws IOException {
         BftwsConfig plain = BftwsParameters.parse(replica);
         assertNull(plain.dataDir());
         assertEquals(JournalDurability.OS, plain.journalDurability());
@@ -376,6 +374,8 @@ public class BftwsParametersTest {
         assertEquals(JournalDurability.FSYNC, journaled.journalDurability());
         assertRejected("bftws.journal.durability", "sometimes", "os|fsync");
         replica.put("bftws.ordering", "async");
+        assertEquals(java.nio.file.Path.of(dir), BftwsParameters.parse(replica).dataDir());
+        replica.put("bftws.ordering", "hybrid");
         assertEquals(java.nio.file.Path.of(dir), BftwsParameters.parse(replica).dataDir());
         replica.put("bftws.ordering", "pbft");
         Map<String, String> node = configurationThree("5");

@@ -79,7 +79,7 @@ public class EngineOptionsTest {
             options(three, 4).journal(store).build(keys.verifier());
             fail("an execution node was built with a journal");
         } catch (IllegalArgumentException expected) {
-            assertEquals("only PBFT and asynchronous replicas keep a journal, not the execution node of"
+            assertEquals("only ordering replicas keep a journal, not the execution node of"
                     + " configuration III (agreement by 4 PBFT replicas)", expected.getMessage());
         }
     }
