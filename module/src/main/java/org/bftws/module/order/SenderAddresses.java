@@ -24,10 +24,14 @@ import java.util.Set;
  * off, and the queues go by the sender each envelope claims.
  */
 final class SenderAddresses {
-    /** Each replica's addresses, by replica id; empty when the check is off. */
-    private final List<Set<InetAddress>> byReplica;
+    /**
+     * Each replica's addresses by replica id, in {@link InetAddress#getHostAddress()}'s form, the form Axis2 gives
+     * a connection's peer in: a received message's source is looked up as it comes, with no parsing on the
+     * receiving thread. Empty when the check is off.
+     */
+    private final List<Set<String>> byReplica;
 
-    private SenderAddresses(List<Set<InetAddress>> byReplica) {
+    private SenderAddresses(List<Set<String>> byReplica) {
         this.byReplica = byReplica;
     }
 
@@ -38,7 +42,7 @@ final class SenderAddresses {
 
     /** From the replicas' control endpoints, indexed by replica id; off if they cannot tell replicas apart. */
     static SenderAddresses of(List<URI> replicaControl) {
-        List<Set<InetAddress>> byReplica = new ArrayList<>();
+        List<Set<String>> byReplica = new ArrayList<>();
         Set<InetAddress> seen = new HashSet<>();
         for (URI endpoint : replicaControl) {
             Set<InetAddress> addresses = resolve(endpoint.getHost());
@@ -50,7 +54,9 @@ final class SenderAddresses {
                     return off(); // two replicas share an address: it tells them apart no better than the claim
                 }
             }
-            byReplica.add(addresses);
+            Set<String> texts = new HashSet<>();
+            addresses.forEach(a -> texts.add(a.getHostAddress()));
+            byReplica.add(Set.copyOf(texts));
         }
         return new SenderAddresses(List.copyOf(byReplica));
     }
@@ -69,8 +75,7 @@ final class SenderAddresses {
         if (!checking() || source == null) {
             return true;
         }
-        InetAddress from = literal(source);
-        return from != null && replica >= 0 && replica < byReplica.size() && byReplica.get(replica).contains(from);
+        return replica >= 0 && replica < byReplica.size() && byReplica.get(replica).contains(source);
     }
 
     private static Set<InetAddress> resolve(String host) {
@@ -82,23 +87,6 @@ final class SenderAddresses {
             return new HashSet<>(Arrays.asList(InetAddress.getAllByName(name)));
         } catch (UnknownHostException | IllegalArgumentException e) {
             return Set.of();
-        }
-    }
-
-    /**
-     * The address of a literal IPv4 (digits and dots) or IPv6 (with a colon) text, which {@code getByName} parses
-     * without a name lookup; null for anything else.
-     */
-    private static InetAddress literal(String text) {
-        boolean v6 = text.indexOf(':') >= 0;
-        boolean v4 = !v6 && text.indexOf('.') >= 0 && text.chars().allMatch(c -> c == '.' || (c >= '0' && c <= '9'));
-        if (!v4 && !v6) {
-            return null;
-        }
-        try {
-            return InetAddress.getByName(text);
-        } catch (UnknownHostException e) {
-            return null;
         }
     }
 }
