@@ -54,6 +54,8 @@ public final class KeyGen {
       err.println("keygen: " + e.getMessage());
       err.println("usage: keygen --out DIR --replicas N [--f F] [--k K] [--scheme cks|bls|rsa]"
           + " [--rsa-bits B] [--clients C]");
+      err.println("   or: keygen --replica I --out DIR | --client J --out DIR | --group-from DIR... --out G"
+          + " | --check-group DIR --members FILE | --admin J --out DIR");
       return 2;
     }
     if (o.scheme() == SchemeId.RSA && o.rsaBits() < 2048) {

@@ -111,6 +111,17 @@ public class KeyGenTest {
   }
 
   @Test
+  public void aUsageErrorNamesEveryFormOfTheCommand() {
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8);
+    assertEquals(2, KeyGen.run(new String[] {"--bogus"}, TestRandom.seeded(1), e, e));
+    String usage = err.toString(StandardCharsets.UTF_8);
+    for (String form : List.of("--replicas", "--replica I", "--client J", "--group-from", "--check-group", "--admin J")) {
+      assertTrue(form + " missing from: " + usage, usage.contains(form));
+    }
+  }
+
+  @Test
   public void refusesANonEmptyDirectory() throws Exception {
     Path dir = tmp.newFolder("full").toPath();
     Files.writeString(dir.resolve("something"), "x");
