@@ -69,7 +69,7 @@ final class StatusSampler implements AutoCloseable {
                 ObjectName n = names.iterator().next();
                 for (String a : new String[] {"View", "Primary", "Active", "LastExecuted", "StableCheckpoint",
                     "PendingRequests", "LogSize", "MessagesSent", "MessagesGivenUp", "InboundDropped",
-                    "InboundMisattributed", "RecoveredFromJournal", "StatesTransferred"}) {
+                    "InboundMisattributed", "InboundRefused", "RecoveredFromJournal", "StatesTransferred"}) {
                     json.append(",\"").append(a).append("\":").append(server.getAttribute(n, a));
                 }
             }

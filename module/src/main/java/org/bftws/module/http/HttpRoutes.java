@@ -11,7 +11,8 @@ import org.apache.logging.log4j.Logger;
 
 /**
  * The GET paths an Axis2 instance serves beside its services: path prefix to {@link HttpRoute}, and the POST
- * paths it reads without Axis2's handler chain ({@link DirectPost}); one registry
+ * paths it reads without Axis2's handler chain ({@link DirectPost}) or refuses, unread, from some senders
+ * ({@link PostRefusal}); one registry
  * per ConfigurationContext (so each replica of a group in one JVM has its own). Code registers routes, typically
  * in a module's {@code init}; {@link RoutingHttpServer} looks them up on each GET, so routes registered after the
  * server started are served too. Remote parties only look up: the map's size is what this process registers.
@@ -46,6 +47,8 @@ public final class HttpRoutes {
     private final Map<String, Registered> routes = new ConcurrentHashMap<>();
     /** POST receivers by exact path ({@link DirectPost}). */
     private final Map<String, DirectPost> posts = new ConcurrentHashMap<>();
+    /** Refusals of POSTs by path, for that path and the paths below it ({@link PostRefusal}). */
+    private final Map<String, PostRefusal> refusals = new ConcurrentHashMap<>();
     private final String servicePath;
 
     HttpRoutes(String servicePath) {
@@ -98,6 +101,36 @@ public final class HttpRoutes {
     }
 
     /**
+     * POSTs to {@code path} or below it (with or without a query) whose connection {@code refusal} refuses are
+     * answered unread ({@link PostRefusal}); every other POST is served as before.
+     *
+     * @throws IllegalStateException if a refusal is registered at {@code path} already
+     */
+    public void refusePosts(String path, PostRefusal refusal) {
+        if (refusals.putIfAbsent(normalised(path), refusal) != null) {
+            throw new IllegalStateException("a refusal of POSTs is registered at " + path + " already");
+        }
+    }
+
+    /** Stops refusing POSTs to {@code path}; nothing if no refusal was registered. */
+    public void unrefusePosts(String path) {
+        refusals.remove(normalised(path));
+    }
+
+    /**
+     * Whether a POST to {@code path} (no query) from {@code remoteAddress} is refused: by the refusal registered
+     * at the path or at the nearest path above it. Axis2 dispatches {@code /services/S/anything} to service S, so
+     * the paths below a refused one are refused too.
+     */
+    boolean refusesPost(String path, String remoteAddress) {
+        if (refusals.isEmpty()) {
+            return false;
+        }
+        PostRefusal r = nearest(refusals, path);
+        return r != null && r.refuses(remoteAddress);
+    }
+
+    /**
      * Serves GETs of {@code prefix} (and below) with {@code route}.
      *
      * @throws IllegalArgumentException if the prefix is not an absolute path without query, or lies under the
@@ -138,13 +171,18 @@ public final class HttpRoutes {
     }
 
     private Optional<Registered> registered(String path) {
+        return Optional.ofNullable(nearest(routes, path));
+    }
+
+    /** The value of the longest key of {@code byPath} that is {@code path} or a path above it, or null. */
+    private static <V> V nearest(Map<String, V> byPath, String path) {
         for (String p = stripTrailingSlash(path); !p.isEmpty(); p = p.substring(0, Math.max(0, p.lastIndexOf('/')))) {
-            Registered r = routes.get(p);
-            if (r != null) {
-                return Optional.of(r);
+            V v = byPath.get(p);
+            if (v != null) {
+                return v;
             }
         }
-        return Optional.empty();
+        return null;
     }
 
     /**

@@ -20,7 +20,8 @@ import org.apache.http.HttpStatus;
 /**
  * One request on SimpleHTTPServer's connection: a GET whose path a registered {@link HttpRoute} matches is
  * answered by that route, an OPTIONS of such a path by {@link HttpRoutes#preflight}; a POST to a path with a
- * {@link DirectPost} is offered to it first ({@link HttpRoutes#registerPost}); every other request, and a POST the receiver
+ * {@link DirectPost} is offered to it first ({@link HttpRoutes#registerPost}), unless the path refuses the
+ * connection's peer: that POST is answered 503 unread ({@link PostRefusal}); every other request, and a POST the receiver
  * declined, goes to Axis2's own {@link HTTPWorker}, unchanged, unless its Content-Type names a charset this JVM
  * lacks: that one is refused here with a SOAP fault Axis2 could not write.
  */
@@ -29,6 +30,12 @@ final class RoutingWorker implements Worker {
             + "\"http://schemas.xmlsoap.org/soap/envelope/\"><soapenv:Body><soapenv:Fault><faultcode>soapenv:Client"
             + "</faultcode><faultstring>the charset of the request's Content-Type is not supported</faultstring>"
             + "</soapenv:Fault></soapenv:Body></soapenv:Envelope>").getBytes(StandardCharsets.UTF_8);
+    /**
+     * The answer to a refused POST ({@link PostRefusal}): its body is not read. A status of 400 and above makes the
+     * connection say {@code Connection: close} and skip draining the body ({@code BoundedDrainConnection}).
+     */
+    private static final RouteResponse REFUSED = RouteResponse.text(HttpStatus.SC_SERVICE_UNAVAILABLE,
+            "refused: this sender is not heard for now");
     private final Worker axis2 = new HTTPWorker();
 
     @Override
@@ -53,6 +60,10 @@ final class RoutingWorker implements Worker {
                 write(response, answer.get());
                 return;
             }
+        }
+        if ("POST".equals(method) && refused(request, msgContext)) {
+            write(response, REFUSED);
+            return;
         }
         if ("POST".equals(method) && direct(request, response, msgContext)) {
             return;
@@ -87,6 +98,18 @@ final class RoutingWorker implements Worker {
         try (OutputStream out = response.getOutputStream()) {
             out.write(UNSUPPORTED_CHARSET);
         }
+    }
+
+    /** Whether the POST's path (or one above it) refuses its connection's peer: it is answered unread. */
+    private static boolean refused(AxisHttpRequest request, MessageContext msgContext) {
+        HttpRoutes routes = HttpRoutes.existing(msgContext.getConfigurationContext());
+        if (routes == null) {
+            return false;
+        }
+        String uri = request.getRequestURI();
+        int q = uri.indexOf('?');
+        return routes.refusesPost(q < 0 ? uri : uri.substring(0, q),
+                (String) msgContext.getProperty(MessageContext.REMOTE_ADDR));
     }
 
     /**

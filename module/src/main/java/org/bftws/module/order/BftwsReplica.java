@@ -148,6 +148,7 @@ public final class BftwsReplica implements AutoCloseable {
             sender.close();
             throw e;
         }
+        port.refuse(manager.transportRefusal());
         beforeStart.accept(manager);
         manager.start();
         ReplicaStatus status = new ReplicaStatus(config.groupEndpoint(), id, control, manager, sender,

@@ -11,7 +11,8 @@ import org.bftws.module.transport.ControlMessage;
 /**
  * What a replica takes in from the control port before its ordering thread steps it, with Aardvark's defences
  * against a flooding replica (Clement et al., NSDI 2009 §4.2-§4.3), all applied on the receiving HTTP worker
- * before the message's signature is checked: a message claiming a replica {@link ProvenFaulty} is dropped; every
+ * before the message's signature is checked: a message claiming a replica {@link ProvenFaulty} is dropped (and
+ * where addresses tell replicas apart, its connections are refused before this, {@link RefusedReplicas}); every
  * other one goes to its sender's bounded queue ({@link SenderQueues}; a replica's only if it came from that
  * replica's address where {@link SenderAddresses} can tell, the shared one otherwise) or, that queue full, is
  * dropped; only then is
@@ -38,6 +39,7 @@ final class ControlIntake<T> {
     private final SenderQueues<T> queues;
     private final ProvenFaulty faulty;
     private final SenderAddresses addresses;
+    private final RefusedReplicas refusal;
     private final AtomicLong ignored = new AtomicLong();
     private final AtomicLong misattributed = new AtomicLong();
 
@@ -55,6 +57,12 @@ final class ControlIntake<T> {
         this.preVerifier = preVerifier;
         this.queues = new SenderQueues<>(n, Math.max(MIN_SENDER_CAPACITY, capacity / (n + 1)));
         this.faulty = new ProvenFaulty(n, PROVEN_FAULTY_NANOS);
+        this.refusal = new RefusedReplicas(id, n, addresses, faulty);
+    }
+
+    /** The refusal, at the HTTP server, of the replicas this intake proves faulty ({@link RefusedReplicas}). */
+    RefusedReplicas refusal() {
+        return refusal;
     }
 
     /**

@@ -37,6 +37,14 @@ final class ProvenFaulty {
         }
     }
 
+    /**
+     * The deadline (System.nanoTime) of {@code sender}'s latest proof, which tells one proof from the next;
+     * {@link Long#MIN_VALUE} if it was never proven faulty or is no replica.
+     */
+    long provenUntil(int sender) {
+        return sender < 0 || sender >= until.length() ? Long.MIN_VALUE : until.get(sender);
+    }
+
     /** Whether messages claiming {@code sender} are ignored at {@code now}; never for a non-replica id. */
     boolean ignored(int sender, long now) {
         if (sender < 0 || sender >= until.length()) {

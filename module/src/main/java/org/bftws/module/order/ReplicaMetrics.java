@@ -125,6 +125,8 @@ public final class ReplicaMetrics implements HttpRoute {
                 manager.inboundMisattributed());
         t.counter("bftws_ordering_ignored_from_faulty_total", "Received control messages dropped on arrival because"
                 + " they claimed a replica whose own signature proved it faulty.", manager.ignoredFromFaulty());
+        t.counter("bftws_ordering_refused_from_faulty_total", "POSTs to the control port refused at the HTTP server,"
+                + " unread, because they came from the address of a replica proven faulty.", manager.inboundRefused());
         t.gauge("bftws_pending_requests", "Client requests received and not yet executed.", s.pendingRequests());
         t.gauge("bftws_log_slots", "Slots in the message log (asynchronous: messages buffered for later rounds).",
                 s.logSize());

@@ -253,6 +253,11 @@ public final class ReplicaStatus implements ReplicaStatusMBean, AutoCloseable {
     }
 
     @Override
+    public long getInboundRefused() {
+        return manager.inboundRefused();
+    }
+
+    @Override
     public long getMessagesSent() {
         return sender.sent();
     }

@@ -76,6 +76,12 @@ public interface ReplicaStatusMBean {
      */
     long getInboundMisattributed();
 
+    /**
+     * POSTs to the control port refused at the HTTP server, their body unread, because they came from the address
+     * of a replica proven faulty (0 where the replicas share addresses, as on one host).
+     */
+    long getInboundRefused();
+
     /** Messages the Multicast Sender had acknowledged with HTTP 2xx. */
     long getMessagesSent();
 

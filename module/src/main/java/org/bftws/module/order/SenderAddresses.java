@@ -5,8 +5,10 @@ import java.net.URI;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -30,9 +32,16 @@ final class SenderAddresses {
      * receiving thread. Empty when the check is off.
      */
     private final List<Set<String>> byReplica;
+    /** The same, each address to its replica: no address is two replicas' while the check is on. */
+    private final Map<String, Integer> replicaAt = new HashMap<>();
 
     private SenderAddresses(List<Set<String>> byReplica) {
         this.byReplica = byReplica;
+        for (int r = 0; r < byReplica.size(); r++) {
+            for (String a : byReplica.get(r)) {
+                replicaAt.put(a, r);
+            }
+        }
     }
 
     /** No check: every message keeps the lane of the sender it claims. */
@@ -76,6 +85,15 @@ final class SenderAddresses {
             return true;
         }
         return replica >= 0 && replica < byReplica.size() && byReplica.get(replica).contains(source);
+    }
+
+    /**
+     * The replica whose address {@code source} is (in {@link InetAddress#getHostAddress()}'s form); -1 with the
+     * check off, for a message made in this JVM (no source) or for any other address.
+     */
+    int replicaAt(String source) {
+        Integer r = source == null ? null : replicaAt.get(source);
+        return r == null ? -1 : r;
     }
 
     private static Set<InetAddress> resolve(String host) {

@@ -33,6 +33,7 @@ import org.bftws.core.pbft.RandomnessConfig;
 import org.bftws.module.Threads;
 import org.bftws.module.api.RandomProof;
 import org.bftws.module.config.BftwsKeys;
+import org.bftws.module.http.PostRefusal;
 import org.bftws.module.journal.JournalStore;
 import org.bftws.module.metrics.OrderingMetrics;
 import org.bftws.module.metrics.OrderingTrace;
@@ -186,7 +187,7 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
         SenderAddresses addresses = SenderAddresses.of(replicaControl);
         LOG.info("replica {}: intake queues by {}", id, addresses.checking()
                 ? "the sending replica's network address (a message claiming a replica from another address shares"
-                        + " the clients' queue)"
+                        + " the clients' queue; a replica proven faulty is refused at the HTTP server)"
                 : "the sender each message claims (replicas share network addresses)");
         this.received = new ControlIntake<>(id, n, inboundCapacity, preVerifier, addresses);
         this.maxMessageBytes = maxMessageBytes;
@@ -695,6 +696,19 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
     /** Received control messages dropped because they claimed a replica proven faulty ({@link ProvenFaulty}). */
     public long ignoredFromFaulty() {
         return received.ignored();
+    }
+
+    /**
+     * What the control port's HTTP server refuses, unread: POSTs from the address of a replica proven faulty, where
+     * addresses tell replicas apart ({@link RefusedReplicas}); any thread.
+     */
+    public PostRefusal transportRefusal() {
+        return received.refusal();
+    }
+
+    /** POSTs to the control port refused by {@link #transportRefusal}. */
+    public long inboundRefused() {
+        return received.refusal().refused();
     }
 
     /** Received control messages waiting for the ordering thread. */

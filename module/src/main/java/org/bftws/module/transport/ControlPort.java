@@ -16,6 +16,7 @@ import org.apache.logging.log4j.Logger;
 import org.bftws.module.config.BftwsKeys;
 import org.bftws.module.http.DirectPost;
 import org.bftws.module.http.HttpRoutes;
+import org.bftws.module.http.PostRefusal;
 
 /**
  * The BFT-WS control port of one Axis2 instance: a service named {@value #SERVICE_NAME} with one in-only
@@ -105,6 +106,14 @@ public final class ControlPort {
         };
     }
 
+    /**
+     * POSTs to this port that {@code refusal} refuses are answered on the module's HTTP server before their body
+     * is read, whether they would have been received directly or through Axis2 ({@link PostRefusal}).
+     */
+    public void refuse(PostRefusal refusal) {
+        routes.refusePosts(path, refusal);
+    }
+
     /** The control port beside a service endpoint of the same Axis2 instance. */
     public static URI controlUri(URI serviceEndpoint) {
         return serviceEndpoint.resolve(SERVICE_NAME);
@@ -122,6 +131,7 @@ public final class ControlPort {
 
     public void undeploy() throws AxisFault {
         routes.unregisterPost(path);
+        routes.unrefusePosts(path);
         axisConfig.removeService(SERVICE_NAME);
     }
 }

@@ -4,12 +4,19 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.axis2.context.ConfigurationContext;
@@ -37,6 +44,7 @@ public class RoutingHttpServerTest {
     private ConfigurationContext context;
     private ListenerManager listeners;
     private String base;
+    private int port;
 
     @Before
     public void start() throws Exception {
@@ -50,7 +58,7 @@ public class RoutingHttpServerTest {
         listeners.start();
         TransportListener receiver = context.getAxisConfiguration().getTransportIn("http").getReceiver();
         assertTrue("axis2.xml's receiver: " + receiver, receiver instanceof RoutingHttpServer);
-        int port = URI.create(receiver.getEPRsForService("probe", "127.0.0.1")[0].getAddress()).getPort();
+        port = URI.create(receiver.getEPRsForService("probe", "127.0.0.1")[0].getAddress()).getPort();
         base = "http://127.0.0.1:" + port;
     }
 
@@ -153,6 +161,86 @@ public class RoutingHttpServerTest {
         assertTrue(RoutingWorker.charsetSupported(null));
         assertTrue(RoutingWorker.charsetSupported("text/xml"));
         assertTrue(RoutingWorker.charsetSupported("application/soap+xml; charset=UTF-8; action=\"urn:x\""));
+    }
+
+    /**
+     * A POST to a path that refuses the connection's peer is answered 503 at once, with its declared body still
+     * unsent, and never reaches the path's receiver; the same path from another address, another path from that
+     * address, and the path after the refusal is withdrawn are served.
+     */
+    @Test
+    public void aRefusedPeersPostIsAnsweredUnreadAndOthersAreServed() throws Exception {
+        String control = "/axis2/services/BftwsControl";
+        AtomicInteger controlReceived = new AtomicInteger();
+        AtomicInteger clientReceived = new AtomicInteger();
+        HttpRoutes routes = HttpRoutes.of(context);
+        routes.registerPost(control, counting(controlReceived));
+        routes.registerPost("/axis2/services/Echo", counting(clientReceived));
+        routes.refusePosts(control, "127.0.0.2"::equals);
+
+        String refused = postHead("127.0.0.2", control, 1 << 20);
+        assertTrue(refused, refused.startsWith("HTTP/1.1 503 "));
+        assertTrue(refused, refused.toLowerCase(Locale.ROOT).contains("\r\nconnection: close\r\n"));
+        assertTrue(post("127.0.0.2", control + "/message?x").startsWith("HTTP/1.1 503 "));
+        assertEquals("refused POSTs never reach the receiver", 0, controlReceived.get());
+
+        assertTrue(post("127.0.0.1", control).startsWith("HTTP/1.1 202 "));
+        assertEquals(1, controlReceived.get());
+        assertTrue(post("127.0.0.2", "/axis2/services/Echo").startsWith("HTTP/1.1 202 "));
+        assertEquals(1, clientReceived.get());
+        routes.unrefusePosts(control);
+        assertTrue(post("127.0.0.2", control).startsWith("HTTP/1.1 202 "));
+        assertEquals(2, controlReceived.get());
+    }
+
+    private static DirectPost counting(AtomicInteger received) {
+        return new DirectPost() {
+            @Override
+            public int maxBodyBytes() {
+                return 1 << 16;
+            }
+
+            @Override
+            public boolean accept(byte[] body, String contentType, String remoteAddress) {
+                received.incrementAndGet();
+                return true;
+            }
+        };
+    }
+
+    /** The answer's head to a whole POST of a SOAP body from local address {@code from}. */
+    private String post(String from, String path) throws IOException {
+        byte[] body = SOAP11.getBytes(StandardCharsets.UTF_8);
+        return exchange(from, path, body.length, body);
+    }
+
+    /** The answer's head to a POST that declares {@code declared} body bytes and sends none of them. */
+    private String postHead(String from, String path, int declared) throws IOException {
+        return exchange(from, path, declared, new byte[0]);
+    }
+
+    private String exchange(String from, String path, int declared, byte[] body) throws IOException {
+        try (Socket s = new Socket()) {
+            s.bind(new InetSocketAddress(InetAddress.getByName(from), 0));
+            s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 10_000);
+            s.setSoTimeout(10_000); // an answer that waited for the unsent body would fail here, not hang
+            OutputStream out = s.getOutputStream();
+            out.write(("POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/xml; charset=utf-8\r\n"
+                    + "SOAPAction: \"urn:echo\"\r\nContent-Length: " + declared + "\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.write(body);
+            out.flush();
+            InputStream in = s.getInputStream();
+            StringBuilder head = new StringBuilder();
+            while (head.indexOf("\r\n\r\n") < 0) {
+                int b = in.read();
+                if (b < 0) {
+                    break;
+                }
+                head.append((char) b);
+            }
+            return head.toString();
+        }
     }
 
     /** conf/axis2-replica.xml on port 0, without its modules (this test deploys none). */

@@ -95,7 +95,7 @@ public class SenderAddressesTest {
         return new ControlMessage(s.encode(), null);
     }
 
-    private static List<URI> endpoints(String... hosts) {
+    static List<URI> endpoints(String... hosts) {
         return List.of(hosts).stream().map(h -> URI.create("http://" + h + ":8080/axis2/services/BftwsControl"))
                 .toList();
     }
