@@ -7,9 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Set;
 import org.bftws.core.config.GroupConfig;
-import org.bftws.core.message.Kind;
 import org.bftws.core.message.Request;
-import org.bftws.core.message.Signed;
 import org.junit.Test;
 
 /**
@@ -26,10 +24,7 @@ public class AsyncClientBaseTest {
     assertEquals(7, c.base);
     int kept = 5;
     Request q = new Request(kept, "seq-" + kept, 1, false, "kept".getBytes(StandardCharsets.US_ASCII));
-    Signed s = Signed.sign(Kind.REQUEST, kept, q.encode(), c.signer(kept));
-    for (int i = 0; i < c.n; i++) {
-      c.post(kept, i, s.encode());
-    }
+    c.send(kept - c.base, q); // signed by node 5, with the key the test keys hold for it, to every replica
     c.request(0, List.of(0, 1, 2, 3));
     c.run();
     for (int i = 0; i < c.n; i++) {
