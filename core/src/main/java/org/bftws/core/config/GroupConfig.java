@@ -118,10 +118,12 @@ public final class GroupConfig {
    * The ids of the execution nodes of configuration III (BFT-WS §3.3.3; Yin et al., SOSP'03): nodes outside
    * the 3f+1 agreement replicas that execute the batches those order and answer clients. Given, no agreement
    * replica executes ({@link #EXECUTING_REPLICAS} must not be given too); at least 2f+1 ids, each at least
-   * {@link #clientBase} and used by no client, since f of them may be faulty and clients need f+1 matching replies from the rest.
+   * {@link #clientBase} and used by no client, since f of them may be faulty and clients need f+1 matching
+   * replies from the rest.
    */
   public static final ConfigKey<List<Integer>> EXECUTION_NODES = ConfigKey.list("bftws.executionNodes",
-      ConfigScope.GROUP, Integer::valueOf, String::valueOf, "node ids, at least 2f+1 distinct ones from n (bftws.maxReplicas when given) on");
+      ConfigScope.GROUP, Integer::valueOf, String::valueOf,
+      "node ids, at least 2f+1 distinct ones from n (bftws.maxReplicas when given) on");
 
   /**
    * The most replicas any membership epoch of the group may have, and so the first client node id: replicas

@@ -33,8 +33,8 @@ public final class ChannelInbox {
    * @param request takes a client's REQUEST
    * @param peer takes an authenticated envelope of one of {@code peerKinds} from a peer replica
    */
-  public ChannelInbox(int n, int clientBase, int id, String engine, Set<Kind> peerKinds, Verifier verifier, Consumer<byte[]> channel,
-      Consumer<Signed> request, Consumer<Signed> peer, Envelopes.EvidenceSink sink) {
+  public ChannelInbox(int n, int clientBase, int id, String engine, Set<Kind> peerKinds, Verifier verifier,
+      Consumer<byte[]> channel, Consumer<Signed> request, Consumer<Signed> peer, Envelopes.EvidenceSink sink) {
     this.n = n;
     this.clientBase = clientBase;
     this.id = id;

@@ -121,7 +121,8 @@ public record GroupKeyMaterial(int nodeId, Signer signer, Verifier verifier, Gro
                 return replica(config, group, mine, verifier, counts, null);
             }
             ClientKeys mine = KeyFiles.readClient(config.privateKeyPath(), group);
-            return new GroupKeyMaterial(clientNode(base, mine.index()), counts.counting(Ed25519.signer(mine.signingKey())),
+            return new GroupKeyMaterial(clientNode(base, mine.index()),
+                    counts.counting(Ed25519.signer(mine.signingKey())),
                     verifier, group, null, null, counts, null, null);
         } catch (KeyFileException e) {
             throw new BftwsConfigException(BftwsKeys.PRIVATE_KEY.name(), "cannot be used: " + e.getMessage());
