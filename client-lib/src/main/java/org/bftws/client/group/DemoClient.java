@@ -418,7 +418,8 @@ public final class DemoClient implements AutoCloseable {
         boolean ok;
         try (DemoClient client = connect(GroupLauncher.Container.AXIS2, ports, GroupLauncher.layout(o), dir,
                 security, configuration.parameters(ports.length)
-                        + GroupLauncher.orderingParameters(o.getOrDefault("ordering", "pbft")),
+                        + GroupLauncher.orderingParameters(o.getOrDefault("ordering", "pbft"))
+                        + GroupLauncher.maxReplicasParameters(o, configuration),
                 configuration.clientKey(ports.length), configuration)) {
             System.out.println("client: " + service + " at " + ENDPOINTS.get(service) + " (group of "
                     + ports.length + (configuration == GroupLauncher.Configuration.III ? " members" : " replicas")

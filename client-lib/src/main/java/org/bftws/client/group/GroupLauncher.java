@@ -37,8 +37,10 @@ import org.bftws.module.http.RoutingHttpServer;
  *   GroupLauncher keystores --keys DIR --replicas N   # X.509 keystores for --security rampart (first run)
  *   GroupLauncher replica --id I --group FILE --keys DIR --dir DIR --artifacts DIR --conf DIR [--randomness ct]
  *                         [--container axis2|tomcat] [--security none|rampart] [--config I|II|III]
- *                         [--ordering pbft|async|hybrid]
+ *                         [--ordering pbft|async|hybrid] [--max-replicas M]
  * </pre>
+ * {@code --max-replicas M} sets {@code bftws.maxReplicas}: the clients' node ids start at M instead of n, above
+ * every replica index a grown group can use ({@link #maxReplicasParameters}); configurations I and II only.
  * {@code --ordering async} sets {@code bftws.ordering=async} (SINTRA's atomic broadcast instead of PBFT,
  * docs/configuration.md "Ordering modes"; {@link #orderingParameters}), {@code --ordering hybrid} the hybrid
  * engine (docs/design/hybrid.md); in the axis2 container only.
@@ -281,6 +283,23 @@ public final class GroupLauncher {
     public static String orderingParameters(String ordering) {
         Ordering o = BftwsKeys.ORDERING.parse(ordering);
         return o == BftwsKeys.ORDERING.defaultValue() ? "" : param(BftwsKeys.ORDERING, o);
+    }
+
+    /**
+     * The {@code bftws.maxReplicas} parameter of {@code --max-replicas} in {@code options}, which replicas and
+     * clients of the group must all get (the first client node id); "" without it, numbering clients from n.
+     * Refused with configuration III, whose execution nodes this launcher numbers from n.
+     */
+    public static String maxReplicasParameters(Map<String, String> options, Configuration configuration) {
+        String max = options.get("max-replicas");
+        if (max == null) {
+            return "";
+        }
+        if (configuration == Configuration.III) {
+            throw new IllegalArgumentException("--max-replicas runs --config I or II only: configuration III's"
+                    + " execution nodes are numbered from n here");
+        }
+        return param(GroupConfig.MAX_REPLICAS.name(), String.valueOf(Integer.parseInt(max)));
     }
 
     /** Where a replica runs: Axis2's own HTTP server, or Axis2's servlet in an embedded Tomcat. */
@@ -571,7 +590,8 @@ public final class GroupLauncher {
             System.err.println("usage: GroupLauncher ports N | keystores --keys DIR --replicas N | replica --id I"
                     + " --group FILE --keys DIR --dir DIR --artifacts DIR --conf DIR"
                     + " [--randomness none|ct|ba|ba-hardened] [--container axis2|tomcat] [--security none|rampart]"
-                    + " [--config I|II|III] [--ordering pbft|async|hybrid] [--data-dir DIR [--durability os|fsync]]");
+                    + " [--config I|II|III] [--ordering pbft|async|hybrid] [--data-dir DIR [--durability os|fsync]]"
+                    + " [--max-replicas M]");
             System.exit(2);
         }
         Map<String, String> o = options(args, 1);
@@ -591,9 +611,10 @@ public final class GroupLauncher {
         }
         String journal = o.containsKey("data-dir")
                 ? journalParameters(Path.of(o.get("data-dir")), o.getOrDefault("durability", "os")) : "";
+        String extra = journal + maxReplicasParameters(o, configuration);
         Axis2Server server = configuration == Configuration.I && orderingParameters.isEmpty()
-                ? start(container, id, ports, layout(o), Path.of(required(o, "dir")), randomness, security, journal)
-                : start(id, ports, layout(o), Path.of(required(o, "dir")), randomness, orderingParameters + journal,
+                ? start(container, id, ports, layout(o), Path.of(required(o, "dir")), randomness, security, extra)
+                : start(id, ports, layout(o), Path.of(required(o, "dir")), randomness, orderingParameters + extra,
                         security, List.of(), configuration);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

@@ -39,4 +39,16 @@ public class ConfigurationOptionTest {
         assertThrows("5f+2 members", IllegalArgumentException.class, () -> three.agreementReplicas(6));
         assertThrows(IllegalArgumentException.class, () -> GroupLauncher.Configuration.parse("IV"));
     }
+
+    /** {@code --max-replicas M}: bftws.maxReplicas for replicas and clients alike; none without it; not with III. */
+    @Test
+    public void maxReplicasOptionGivesTheClientBaseParameter() {
+        assertEquals(GroupLauncher.param("bftws.maxReplicas", "7"), GroupLauncher.maxReplicasParameters(
+                java.util.Map.of("max-replicas", "7"), GroupLauncher.Configuration.I));
+        assertEquals("", GroupLauncher.maxReplicasParameters(java.util.Map.of(), GroupLauncher.Configuration.II));
+        assertThrows(IllegalArgumentException.class, () -> GroupLauncher.maxReplicasParameters(
+                java.util.Map.of("max-replicas", "7"), GroupLauncher.Configuration.III));
+        assertThrows(NumberFormatException.class, () -> GroupLauncher.maxReplicasParameters(
+                java.util.Map.of("max-replicas", "seven"), GroupLauncher.Configuration.I));
+    }
 }

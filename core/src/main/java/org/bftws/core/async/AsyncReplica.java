@@ -214,7 +214,7 @@ public final class AsyncReplica implements Engine {
     this.checkpoints = Checkpoints.forEngine(cfg, id, signer, verifier, requests, TAG, host);
     this.coins = new Coins(cfg, id, signer, operations, coin, changingKeys, host);
     this.decryptions = new Decryptions(cfg, id, signer, host);
-    this.inbox = new ChannelInbox(n, id, "an asynchronous replica", PEER_KINDS, verifier,
+    this.inbox = new ChannelInbox(n, cfg.clientBase(), id, "an asynchronous replica", PEER_KINDS, verifier,
         b -> merge(ctx.receive(b)), this::onRequest, this::onPeer, this::evidence);
     AtomicBroadcast[] made = new AtomicBroadcast[1];
     merge(ctx.input(() -> made[0] = new AtomicBroadcast(ctx, CHANNEL, cfg.get(GroupConfig.MAX_BATCH_SIZE),

@@ -117,11 +117,22 @@ public final class GroupConfig {
   /**
    * The ids of the execution nodes of configuration III (BFT-WS §3.3.3; Yin et al., SOSP'03): nodes outside
    * the 3f+1 agreement replicas that execute the batches those order and answer clients. Given, no agreement
-   * replica executes ({@link #EXECUTING_REPLICAS} must not be given too); at least 2f+1 ids, each at least n
-   * and used by no client, since f of them may be faulty and clients need f+1 matching replies from the rest.
+   * replica executes ({@link #EXECUTING_REPLICAS} must not be given too); at least 2f+1 ids, each at least
+   * {@link #clientBase} and used by no client, since f of them may be faulty and clients need f+1 matching
+   * replies from the rest.
    */
   public static final ConfigKey<List<Integer>> EXECUTION_NODES = ConfigKey.list("bftws.executionNodes",
-      ConfigScope.GROUP, Integer::valueOf, String::valueOf, "node ids, at least 2f+1 distinct ones from n on");
+      ConfigScope.GROUP, Integer::valueOf, String::valueOf,
+      "node ids, at least 2f+1 distinct ones from n (bftws.maxReplicas when given) on");
+
+  /**
+   * The most replicas any membership epoch of the group may have, and so the first client node id: replicas
+   * are 0..n-1 and an added replica takes the next index (docs/design/reconfiguration.md), so clients and
+   * configuration III's execution nodes number from here on, never from the current n, or a grown epoch's
+   * replica would take a client's id. Not given: n, the numbering of a group that never grows.
+   */
+  public static final ConfigKey<Integer> MAX_REPLICAS = ConfigKey.integer("bftws.maxReplicas", ConfigScope.GROUP,
+      null, 4, 3 * F_MAX + 1);
 
   public static final List<ConfigKey<Integer>> KEYS = List.of(F, CHECKPOINT_INTERVAL, LOG_WINDOW,
       MAX_BATCH_SIZE, MAX_OUTSTANDING_BATCHES, VIEW_CHANGE_TIMEOUT, VIEW_CHANGE_TIMEOUT_MAX,
@@ -139,10 +150,13 @@ public final class GroupConfig {
   private final List<Integer> executing;
   /** Ascending ids of configuration III's execution nodes (none otherwise). */
   private final List<Integer> executionNodes;
+  /** The first client node id ({@link #MAX_REPLICAS}, n when not given). */
+  private final int clientBase;
 
   private GroupConfig(Map<String, Integer> values, Map<String, Boolean> flags, int n, List<Integer> executing,
-      List<Integer> executionNodes) {
+      List<Integer> executionNodes, int clientBase) {
     this.values = values;
+    this.clientBase = clientBase;
     this.n = n;
     this.flags = flags;
     this.executing = executing;
@@ -180,6 +194,9 @@ public final class GroupConfig {
     if (given.isSet(EXECUTION_NODES)) {
       b.executionNodes(given.get(EXECUTION_NODES));
     }
+    if (given.isSet(MAX_REPLICAS)) {
+      b.maxReplicas(given.get(MAX_REPLICAS));
+    }
     return b.build();
   }
 
@@ -188,6 +205,7 @@ public final class GroupConfig {
     all.addAll(FLAGS);
     all.add(EXECUTING_REPLICAS);
     all.add(EXECUTION_NODES);
+    all.add(MAX_REPLICAS);
     return List.copyOf(all);
   }
 
@@ -206,6 +224,14 @@ public final class GroupConfig {
   /** The number of replicas: 3f+1 unless {@link Builder#replicas} gave more. */
   public int n() {
     return n;
+  }
+
+  /**
+   * The first node id of a client or execution node: {@link #MAX_REPLICAS}, or n when not given. A node id
+   * below it is a replica's, or one an added replica may take.
+   */
+  public int clientBase() {
+    return clientBase;
   }
 
   /**
@@ -276,6 +302,7 @@ public final class GroupConfig {
     private List<Integer> executing;
     private List<Integer> executionNodes = List.of();
     private int replicas;
+    private int maxReplicas;
 
     /**
      * A group of {@code n} replicas, at least 3f+1: a membership epoch that grew by fewer than three replicas
@@ -283,6 +310,13 @@ public final class GroupConfig {
      */
     public Builder replicas(int n) {
       replicas = n;
+      return this;
+    }
+
+    /** {@link #MAX_REPLICAS}: the first client node id; checked against n in {@link #build}. */
+    public Builder maxReplicas(int max) {
+      MAX_REPLICAS.check(max);
+      maxReplicas = max;
       return this;
     }
 
@@ -346,14 +380,29 @@ public final class GroupConfig {
         }
         executing = List.of();
       }
-      return new GroupConfig(Map.copyOf(all), Map.copyOf(allFlags), n, executingIds(n, f), executionNodeIds(n, f));
+      int base = clientBase(n);
+      return new GroupConfig(Map.copyOf(all), Map.copyOf(allFlags), n, executingIds(n, f),
+          executionNodeIds(n, f, base), base);
     }
 
-    private List<Integer> executionNodeIds(int n, int f) {
+    /** {@link #MAX_REPLICAS} if given, else n; never below n, whose replicas' ids it would overlap. */
+    private int clientBase(int n) {
+      if (maxReplicas == 0) {
+        return n;
+      }
+      if (maxReplicas < n) {
+        throw new ConfigException(MAX_REPLICAS.name(), String.valueOf(maxReplicas), "at least the group's n = "
+            + n + " replicas: client node ids start there, above every replica index");
+      }
+      return maxReplicas;
+    }
+
+    private List<Integer> executionNodeIds(int n, int f, int base) {
       TreeSet<Integer> ids = new TreeSet<>(executionNodes);
-      if (!ids.isEmpty() && (ids.size() != executionNodes.size() || ids.first() < n || ids.size() < 2 * f + 1)) {
+      if (!ids.isEmpty() && (ids.size() != executionNodes.size() || ids.first() < base || ids.size() < 2 * f + 1)) {
         throw new ConfigException(EXECUTION_NODES.name(), EXECUTION_NODES.text(executionNodes),
-            "at least 2f+1 = " + (2 * f + 1) + " distinct node ids, each at least n = " + n);
+            "at least 2f+1 = " + (2 * f + 1) + " distinct node ids, each at least " + (base == n ? "n = " + n
+                : MAX_REPLICAS.name() + " = " + base));
       }
       return List.copyOf(ids);
     }

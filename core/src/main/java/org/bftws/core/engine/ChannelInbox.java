@@ -15,6 +15,8 @@ import org.bftws.core.message.Signed;
  */
 public final class ChannelInbox {
   private final int n;
+  /** The first client node id ({@code GroupConfig#clientBase}): n, or bftws.maxReplicas when given. */
+  private final int clientBase;
   private final int id;
   private final String engine;
   private final Set<Kind> peerKinds;
@@ -25,14 +27,16 @@ public final class ChannelInbox {
   private final Envelopes.EvidenceSink sink;
 
   /**
+   * @param clientBase the first client node id: requests from below it are no client's
    * @param engine how the refusal names the receiver ("an asynchronous replica")
    * @param channel takes the bytes of an ASYNC envelope
    * @param request takes a client's REQUEST
    * @param peer takes an authenticated envelope of one of {@code peerKinds} from a peer replica
    */
-  public ChannelInbox(int n, int id, String engine, Set<Kind> peerKinds, Verifier verifier, Consumer<byte[]> channel,
-      Consumer<Signed> request, Consumer<Signed> peer, Envelopes.EvidenceSink sink) {
+  public ChannelInbox(int n, int clientBase, int id, String engine, Set<Kind> peerKinds, Verifier verifier,
+      Consumer<byte[]> channel, Consumer<Signed> request, Consumer<Signed> peer, Envelopes.EvidenceSink sink) {
     this.n = n;
+    this.clientBase = clientBase;
     this.id = id;
     this.engine = engine;
     this.peerKinds = peerKinds;
@@ -68,7 +72,7 @@ public final class ChannelInbox {
       return true;
     }
     if (s.kind() == Kind.REQUEST) {
-      return s.sender() >= n;
+      return s.sender() >= clientBase;
     }
     return peerKinds.contains(s.kind()) && s.sender() >= 0 && s.sender() < n
         && (s.sender() != id || s.kind() == Kind.CHECKPOINT);

@@ -152,7 +152,7 @@ public final class HybridReplica implements Engine {
     this.checkpoints = Checkpoints.forEngine(cfg, id, signer, verifier, requests, TAG, host);
     this.coins = new Coins(cfg, id, signer, operations, coin, false, host);
     this.decryptions = new Decryptions(cfg, id, signer, host);
-    this.inbox = new ChannelInbox(n, id, "a hybrid replica", PEER_KINDS, verifier,
+    this.inbox = new ChannelInbox(n, cfg.clientBase(), id, "a hybrid replica", PEER_KINDS, verifier,
         b -> merge(ctx.receive(b)), this::onRequest, this::onPeer, this::evidence);
     Blocks[] made = new Blocks[1];
     EpochEnds[] madeEnds = new EpochEnds[1];

@@ -137,7 +137,7 @@ public final class ExecutionNode implements Engine {
   private boolean allowedSender(Signed s) {
     boolean peer = cfg.isExecutionNode(s.sender()) && s.sender() != id;
     return switch (s.kind()) {
-      case REQUEST -> s.sender() >= cfg.n() && !cfg.isExecutionNode(s.sender());
+      case REQUEST -> s.sender() >= cfg.clientBase() && !cfg.isExecutionNode(s.sender());
       case ORDERED -> s.sender() >= 0 && s.sender() < cfg.n();
       case EXECUTION_CHECKPOINT, EXECUTION_FETCH, EXECUTION_STATE -> peer;
       default -> false;

@@ -389,7 +389,7 @@ public final class Replica implements Engine {
    */
   private boolean allowedSender(Signed s) {
     if (s.kind().fromClient()) {
-      return s.sender() >= n;
+      return s.sender() >= cfg.clientBase();
     }
     if (s.kind() == Kind.EXECUTION_CHECKPOINT) {
       return handouts.active() && cfg.isExecutionNode(s.sender());

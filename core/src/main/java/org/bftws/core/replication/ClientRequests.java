@@ -35,7 +35,6 @@ public final class ClientRequests {
   }
 
   private final GroupConfig cfg;
-  private final int n;
   private final int id;
   private final Signer signer;
   private final Verifier verifier;
@@ -54,7 +53,6 @@ public final class ClientRequests {
   public ClientRequests(GroupConfig cfg, int id, Signer signer, Verifier verifier, RandomizedOperations operations) {
     this.table = new ClientTable(cfg.get(GroupConfig.CLIENT_TABLE_RETENTION));
     this.cfg = cfg;
-    this.n = cfg.n();
     this.id = id;
     this.signer = signer;
     this.verifier = verifier;
@@ -200,7 +198,7 @@ public final class ClientRequests {
     } catch (DecodeException e) {
       return "batch with a malformed request";
     }
-    if (q.sender() < n || r.client() != q.sender()
+    if (q.sender() < cfg.clientBase() || r.client() != q.sender()
         || (!alreadyVerified && !q.verify(verifier))) {
       return "batch with a request the client did not sign";
     }

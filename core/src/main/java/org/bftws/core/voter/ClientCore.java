@@ -58,8 +58,9 @@ public final class ClientCore {
   private record ReadOnlyCall(Request request, Voter voter, long sentAt) {}
 
   public ClientCore(GroupConfig cfg, int id, String sequenceId, Signer signer, Verifier verifier) {
-    if (id < cfg.n()) {
-      throw new IllegalArgumentException("client ids start at n = " + cfg.n() + ", got " + id);
+    if (id < cfg.clientBase()) {
+      throw new IllegalArgumentException("client ids start at " + cfg.clientBase() + " (n, or "
+          + GroupConfig.MAX_REPLICAS.name() + " when given), got " + id);
     }
     this.cfg = cfg;
     this.id = id;

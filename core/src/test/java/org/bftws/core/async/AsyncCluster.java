@@ -55,6 +55,8 @@ final class AsyncCluster {
   final int clients;
   final long seed;
   final GroupConfig cfg;
+  /** The first client node id ({@link GroupConfig#clientBase}): client c is node base + c. */
+  final int base;
   private final Random rng;
   private final TestKeys keys;
   private final Dealt coins;
@@ -122,7 +124,8 @@ final class AsyncCluster {
     this.rng = new Random(seed);
     this.cfg = config.set(GroupConfig.F, f).set(GroupConfig.MAX_BATCH_SIZE, 16)
         .set(GroupConfig.RETRANSMIT_INTERVAL, RETRANSMIT_TICKS).build();
-    this.keys = TestKeys.seeded(n + clients, seed);
+    this.base = cfg.clientBase();
+    this.keys = TestKeys.seeded(base + clients, seed);
     this.coins = AsyncNet.CKS.deal(new ThresholdParams(n, f + 1, f), TestRandom.seeded(seed));
     down = new boolean[n];
     contradictions = new String[n];
@@ -131,7 +134,7 @@ final class AsyncCluster {
         .services(this::service).observer(this::observe).router(this::route).deferral(this::deferred)
         .receiver((to, bytes) -> {
           if (to >= n) {
-            reply(to - n, ReplyBundle.decode(bytes));
+            reply(to - base, ReplyBundle.decode(bytes));
           }
         }).received(this::checkBuffers).drop(m -> m.to() < n && (down[m.to()] || lost(m)))
         .interleave(this::capture).maxSteps(MAX_STEPS, "no quiescence after " + MAX_STEPS + " messages, seed " + seed);
@@ -286,7 +289,7 @@ final class AsyncCluster {
 
   /** Client c's next request, randomized or not. */
   Signed request(int c, List<Integer> to, boolean randomized) {
-    int client = n + c;
+    int client = base + c;
     Request q = new Request(client, "seq-" + client, ++nextNumber[c], randomized,
         ("op " + c + "/" + nextNumber[c]).getBytes(StandardCharsets.US_ASCII));
     Signed s = Signed.sign(Kind.REQUEST, client, q.encode(), keys.signer(client));
@@ -296,11 +299,11 @@ final class AsyncCluster {
     return s;
   }
 
-  /** {@code q} (of client n + c), signed by its client and sent to every replica; returns it signed. */
+  /** {@code q} (of client base + c), signed by its client and sent to every replica; returns it signed. */
   Signed send(int c, Request q) {
-    Signed s = Signed.sign(Kind.REQUEST, n + c, q.encode(), keys.signer(n + c));
+    Signed s = Signed.sign(Kind.REQUEST, base + c, q.encode(), keys.signer(base + c));
     for (int i = 0; i < n; i++) {
-      post(n + c, i, s.encode());
+      post(base + c, i, s.encode());
     }
     return s;
   }
@@ -372,7 +375,7 @@ final class AsyncCluster {
 
   /** The replicas whose authentic replies to client c's request {@code number} carry one same result. */
   int matchingReplies(int c, long number) {
-    Map<Integer, String> byReplica = answers.get(c).getOrDefault(new RequestId("seq-" + (n + c), number), Map.of());
+    Map<Integer, String> byReplica = answers.get(c).getOrDefault(new RequestId("seq-" + (base + c), number), Map.of());
     return (int) byReplica.values().stream().distinct().count() <= 1 ? byReplica.size() : -1;
   }
 

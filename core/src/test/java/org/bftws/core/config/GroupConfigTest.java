@@ -63,4 +63,34 @@ public class GroupConfigTest {
       assertTrue(e.key(), e.key().equals("bftws.executionNodes") || e.key().equals("bftws.executingReplicas"));
     }
   }
+
+  @Test
+  public void clientIdsStartAtNUnlessMaxReplicasIsGiven() {
+    assertEquals(4, GroupConfig.defaults().clientBase());
+    assertEquals(7, GroupConfig.fromProperties(Map.of("bftws.f", "2")).clientBase());
+    GroupConfig c = GroupConfig.fromProperties(Map.of("bftws.maxReplicas", "7"));
+    assertEquals(4, c.n());
+    assertEquals(7, c.clientBase());
+    assertEquals(4, GroupConfig.fromProperties(Map.of("bftws.maxReplicas", "4")).clientBase());
+  }
+
+  @Test
+  public void maxReplicasBelowNIsRefusedNamingTheKey() {
+    ConfigException e = assertThrows(ConfigException.class,
+        () -> GroupConfig.fromProperties(Map.of("bftws.f", "2", "bftws.maxReplicas", "6")));
+    assertEquals("bftws.maxReplicas", e.key());
+    assertTrue(e.getMessage(), e.getMessage().contains("at least the group's n = 7"));
+    assertEquals("bftws.maxReplicas", assertThrows(ConfigException.class,
+        () -> GroupConfig.fromProperties(Map.of("bftws.maxReplicas", "3"))).key());
+  }
+
+  @Test
+  public void executionNodesNumberFromTheClientBase() {
+    GroupConfig c = GroupConfig.fromProperties(Map.of("bftws.maxReplicas", "7", "bftws.executionNodes", "7,8,9"));
+    assertEquals(java.util.List.of(7, 8, 9), c.executionNodes());
+    ConfigException e = assertThrows(ConfigException.class, () -> GroupConfig.fromProperties(
+        Map.of("bftws.maxReplicas", "7", "bftws.executionNodes", "4,5,6")));
+    assertEquals("bftws.executionNodes", e.key());
+    assertTrue(e.getMessage(), e.getMessage().contains("bftws.maxReplicas = 7"));
+  }
 }

@@ -162,7 +162,8 @@ final class Cluster {
     this.authentication = authentication;
     this.randomness = randomness;
     this.n = cfg.n();
-    keys = TestKeys.seeded(n + clientCount + 1, 42);
+    // clients from the client base (n unless bftws.maxReplicas is given), then the raw client
+    keys = TestKeys.seeded(cfg.clientBase() + clientCount + 1, 42);
     signers = keys.signers();
     verifier = keys.verifier();
     dealt = randomness.algorithm() == Algorithm.CT ? randomness.scheme().deal(randomness.params(), TestRandom.seeded(11))
@@ -184,7 +185,8 @@ final class Cluster {
       restart(i);
     }
     for (int c = 0; c < clientCount; c++) {
-      clients.put(n + c, new ClientCore(cfg, n + c, "urn:uuid:client-" + c, signers.get(n + c), verifier));
+      int id = cfg.clientBase() + c;
+      clients.put(id, new ClientCore(cfg, id, "urn:uuid:client-" + c, signers.get(id), verifier));
     }
   }
 
@@ -284,7 +286,7 @@ final class Cluster {
   }
 
   ClientCore client() {
-    return clients.get(n);
+    return clients.get(cfg.clientBase());
   }
 
   /** The node that signs the requests {@link #request} builds; it has no {@link ClientCore}, its replies are lost. */

@@ -226,6 +226,14 @@ public final class BftwsConfig {
         return replicated() ? group.n() : 0;
     }
 
+    /**
+     * The first client node id (core's {@code bftws.maxReplicas}, n when not given): clients and execution
+     * nodes number from here, above every replica index an epoch can use; 0 when not replicated.
+     */
+    public int clientBase() {
+        return replicated() ? group.clientBase() : 0;
+    }
+
     /** True on a replica of a configured group: the only case where ordering handlers act. */
     public boolean isReplica() {
         return replicated() && side() == Side.REPLICA;

@@ -7,6 +7,7 @@ import org.apache.axis2.description.AxisOperation;
 import org.apache.axis2.description.AxisService;
 import org.apache.sandesha2.storage.beans.RMDBean;
 import org.apache.axis2.context.ConfigurationContext;
+import org.bftws.core.config.GroupConfig;
 import org.bftws.module.BftwsRuntime;
 import org.bftws.module.config.BftwsConfig;
 import org.bftws.module.config.BftwsKeys;
@@ -192,7 +193,10 @@ public class BftwsInHandler extends BftwsHandler {
         try {
             ClientUuidElement.Claim claim = ClientUuidElement.read(createSequence);
             problem = claim == null ? "no " + ClientUuidElement.NAME + " in it"
-                    : claim.client() < config.n() ? "client id " + claim.client() + " is a replica's" : null;
+                    : claim.client() < config.n() ? "client id " + claim.client() + " is a replica's"
+                    : claim.client() < config.clientBase() ? "client id " + claim.client() + " is below "
+                            + GroupConfig.MAX_REPLICAS + " = " + config.clientBase() + ", kept for added replicas"
+                    : null;
         } catch (IllegalArgumentException e) {
             problem = e.getMessage();
         }

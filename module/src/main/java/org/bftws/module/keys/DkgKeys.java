@@ -67,9 +67,9 @@ final class DkgKeys {
                     + " needs replica-" + (config.replicaId() + 1) + ".id");
         }
         CryptoCounts counts = new CryptoCounts();
-        GroupKeyMaterial.Pending pending = new GroupKeyMaterial.Pending(members, identity);
+        GroupKeyMaterial.Pending pending = new GroupKeyMaterial.Pending(members, identity, config.clientBase());
         // the key generation's requests stay verifiable after it: a journal or a state transfer may hold them
-        Map<Integer, Ed25519PublicKeyParameters> publicKeys = publicKeys(members, config.n());
+        Map<Integer, Ed25519PublicKeyParameters> publicKeys = publicKeys(members, config.n(), config.clientBase());
         for (int i = 0; i < config.n(); i++) {
             publicKeys.put(pending.submitter(i), members.replicaKey(i + 1));
         }
@@ -118,10 +118,10 @@ final class DkgKeys {
     }
 
     /** Replicas' keys by node id 0..n-1 and clients' from n on. */
-    private static Map<Integer, Ed25519PublicKeyParameters> publicKeys(GroupMembers members, int n) {
+    private static Map<Integer, Ed25519PublicKeyParameters> publicKeys(GroupMembers members, int n, int clientBase) {
         Map<Integer, Ed25519PublicKeyParameters> keys = replicaKeys(members, n);
         for (int j = 1; j <= members.clientKeys().size(); j++) {
-            keys.put(n + j - 1, members.clientKeys().get(j - 1));
+            keys.put(GroupKeyMaterial.clientNode(clientBase, j), members.clientKeys().get(j - 1));
         }
         return keys;
     }

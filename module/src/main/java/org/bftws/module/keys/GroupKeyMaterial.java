@@ -30,10 +30,12 @@ import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
  * {@code client-J.key}) through core's {@link KeyFiles}, which checks every file.
  *
  * <p>Node ids: the key files number replicas 1..n and clients 1..C; core numbers replicas 0..n-1 and clients
- * from n. So replica id i (its entry in {@code bftws.replicas}) is {@code replica-(i+1).key}, and
- * {@code client-J.key} is core node n + J - 1. An execution node of configuration III (BFT-WS §3.3.3; its id
- * from n on, {@code bftws.executionNodes}) signs with the client key of its node id, {@code client-(id-n+1).key}:
- * its id is no client's, so no client uses that key, and every member already holds its public key.
+ * from the client base b ({@code bftws.maxReplicas}, n when not given: above every replica index a grown
+ * epoch can use, docs/design/reconfiguration.md). So replica id i (its entry in {@code bftws.replicas}) is
+ * {@code replica-(i+1).key}, and {@code client-J.key} is core node b + J - 1. An execution node of configuration
+ * III (BFT-WS §3.3.3; its id from b on, {@code bftws.executionNodes}) signs with the client key of its node id,
+ * {@code client-(id-b+1).key}: its id is no client's, so no client uses that key, and every member already
+ * holds its public key.
  *
  * @param nodeId this instance's core node id
  * @param group  all public material of {@code group.pub}, threshold group key included
@@ -53,12 +55,13 @@ public record GroupKeyMaterial(int nodeId, Signer signer, Verifier verifier, Gro
 
     /**
      * A replica of a group without a dealer whose keys are not generated yet. Its DKG operations are ordered
-     * as requests of node {@link #submitter} (after the clients' ids), signed with its own Ed25519 key.
+     * as requests of node {@link #submitter} (after the clients' ids, which start at {@code clientBase}),
+     * signed with its own Ed25519 key.
      */
-    public record Pending(GroupMembers members, ReplicaIdentity identity) {
+    public record Pending(GroupMembers members, ReplicaIdentity identity, int clientBase) {
         /** The node id under which replica {@code replicaId} (0..n-1) submits its DKG operations. */
         public int submitter(int replicaId) {
-            return members.n() + members.clientKeys().size() + replicaId;
+            return clientBase + members.clientKeys().size() + replicaId;
         }
 
         /** The replica id (0..n-1) whose DKG operations node {@code node} submits, or -1. */
@@ -90,19 +93,20 @@ public record GroupKeyMaterial(int nodeId, Signer signer, Verifier verifier, Gro
                     + ", f = " + group.f() + ", but " + GroupConfig.F.name() + " gives n = " + n + ", f = "
                     + config.f());
         }
+        int base = config.clientBase();
         Map<Integer, Ed25519PublicKeyParameters> publicKeys = replicaKeys(group, n);
         for (int j = 1; j <= group.clientKeys().size(); j++) {
-            publicKeys.put(n + j - 1, group.clientKey(j));
+            publicKeys.put(clientNode(base, j), group.clientKey(j));
         }
         CryptoCounts counts = new CryptoCounts();
         Verifier verifier = counts.counting(Ed25519.verifier(publicKeys));
         try {
             if (config.isExecutionNode()) {
                 ClientKeys mine = KeyFiles.readClient(config.privateKeyPath(), group);
-                if (n + mine.index() - 1 != config.replicaId()) {
+                if (clientNode(base, mine.index()) != config.replicaId()) {
                     throw new BftwsConfigException(BftwsKeys.PRIVATE_KEY.name(), "holds the key of node "
-                            + (n + mine.index() - 1) + ", but execution node " + config.replicaId() + " needs "
-                            + KeyFiles.clientFileName(config.replicaId() - n + 1));
+                            + clientNode(base, mine.index()) + ", but execution node " + config.replicaId()
+                            + " needs " + KeyFiles.clientFileName(config.replicaId() - base + 1));
                 }
                 return new GroupKeyMaterial(config.replicaId(), counts.counting(Ed25519.signer(mine.signingKey())),
                         verifier, group, null, null, counts, null, null);
@@ -117,7 +121,8 @@ public record GroupKeyMaterial(int nodeId, Signer signer, Verifier verifier, Gro
                 return replica(config, group, mine, verifier, counts, null);
             }
             ClientKeys mine = KeyFiles.readClient(config.privateKeyPath(), group);
-            return new GroupKeyMaterial(n + mine.index() - 1, counts.counting(Ed25519.signer(mine.signingKey())),
+            return new GroupKeyMaterial(clientNode(base, mine.index()),
+                    counts.counting(Ed25519.signer(mine.signingKey())),
                     verifier, group, null, null, counts, null, null);
         } catch (KeyFileException e) {
             throw new BftwsConfigException(BftwsKeys.PRIVATE_KEY.name(), "cannot be used: " + e.getMessage());
@@ -131,6 +136,11 @@ public record GroupKeyMaterial(int nodeId, Signer signer, Verifier verifier, Gro
                 ? new Authenticators(config.replicaId(), mine.signingKey(), replicaKeys(group, group.n())) : null;
         return new GroupKeyMaterial(config.replicaId(), counts.counting(Ed25519.signer(mine.signingKey())),
                 verifier, group, mine.share(), mine.decryption(), counts, macs, pending);
+    }
+
+    /** The core node id of {@code client-J.key}: {@code clientBase + J - 1}. */
+    public static int clientNode(int clientBase, int j) {
+        return clientBase + j - 1;
     }
 
     /** The replicas' Ed25519 public keys by core node id (0..n-1). */

@@ -138,8 +138,9 @@ public final class BftwsReplica implements AutoCloseable {
         TotalOrderManager manager = new TotalOrderManager(engine, control, service, sender, config.tickMillis(),
                 INBOUND_CAPACITY, config.controlMaxBytes());
         manager.executionNodeControl(executionControl);
-        ControlPortClientFilter filter = requestsOnControlPort ? null : new ControlPortClientFilter(manager, config.n(),
-                node -> keys.pending() != null && keys.pending().replicaOf(node) >= 0);
+        ControlPortClientFilter filter = requestsOnControlPort ? null
+                : new ControlPortClientFilter(manager, config.clientBase(),
+                        node -> keys.pending() != null && keys.pending().replicaOf(node) >= 0);
         ControlPort port;
         try {
             port = ControlPort.deploy(context, filter == null ? manager : filter, config.controlMaxBytes(),

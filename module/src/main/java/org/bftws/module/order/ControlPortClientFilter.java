@@ -28,18 +28,19 @@ final class ControlPortClientFilter implements ControlSink {
     private static final RateLimitedLog LOG = new RateLimitedLog(LogManager.getLogger(ControlPortClientFilter.class));
 
     private final ControlSink next;
-    private final int replicas;
+    /** The first client node id ({@code bftws.maxReplicas}, n when not given). */
+    private final int clientBase;
     private final AtomicLong refused = new AtomicLong();
     /** Node ids whose requests are the replicas' own key generation operations ({@link DkgBootstrap}). */
     private final IntPredicate replicaSubmitter;
 
-    ControlPortClientFilter(ControlSink next, int replicas) {
-        this(next, replicas, node -> false);
+    ControlPortClientFilter(ControlSink next, int clientBase) {
+        this(next, clientBase, node -> false);
     }
 
-    ControlPortClientFilter(ControlSink next, int replicas, IntPredicate replicaSubmitter) {
+    ControlPortClientFilter(ControlSink next, int clientBase, IntPredicate replicaSubmitter) {
         this.next = next;
-        this.replicas = replicas;
+        this.clientBase = clientBase;
         this.replicaSubmitter = replicaSubmitter;
     }
 
@@ -58,7 +59,7 @@ final class ControlPortClientFilter implements ControlSink {
     private boolean isClientRequest(ControlMessage message) {
         try {
             Signed s = Signed.decode(message.signedBytes());
-            return s.kind() == Kind.REQUEST && s.sender() >= replicas && !replicaSubmitter.test(s.sender());
+            return s.kind() == Kind.REQUEST && s.sender() >= clientBase && !replicaSubmitter.test(s.sender());
         } catch (RuntimeException e) { // DecodeException included
             return false;
         }

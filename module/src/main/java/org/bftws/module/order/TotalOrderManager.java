@@ -101,6 +101,8 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
 
     private final int id;
     private final int n;
+    /** The first client node id ({@code bftws.maxReplicas}, n when not given). */
+    private final int clientBase;
     /** The ordering engine; the ordering thread's alone once started. */
     private final Engine engine;
     /** Signatures checked on the receiving HTTP workers, so the ordering thread need not (see PreVerifier). */
@@ -171,6 +173,7 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
         }
         this.id = id;
         this.n = engine.cfg().n();
+        this.clientBase = engine.cfg().clientBase();
         this.preVerifier = engine.preVerifier();
         this.engine = engine.build(preVerifier);
         this.journal = engine.journal();
@@ -350,7 +353,7 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
         }
         try {
             Signed s = Signed.decode(m.signedBytes());
-            if (s.kind().fromClient() && s.sender() >= n && !to.equals(clientReplyTo.get(s.sender()))
+            if (s.kind().fromClient() && s.sender() >= clientBase && !to.equals(clientReplyTo.get(s.sender()))
                     && s.verify(preVerifier.remembering())) {
                 clientReplyTo.put(s.sender(), to);
             }

@@ -109,7 +109,7 @@ public final class ReceivedRequest {
     private static Received verified(Request r, byte[] signature, URI replyTo, BftwsConfig config, Verifier verifier,
             String what) throws AxisFault {
         Signed signed = Signed.of(Kind.REQUEST, r.client(), r.encode(), signature);
-        if (signed.sender() < config.n() || !signed.verify(verifier)) {
+        if (signed.sender() < config.clientBase() || !signed.verify(verifier)) {
             throw refused("the client's signature does not cover this " + what);
         }
         if (r.namesAnotherClientThan(config.replicatedClients().principal(r.client()))) {

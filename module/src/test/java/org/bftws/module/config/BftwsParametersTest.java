@@ -71,6 +71,24 @@ public class BftwsParametersTest {
         assertTrue(c.replicas().isEmpty());
     }
 
+    /** bftws.maxReplicas: the first client node id, n when not given, never below n (named when it is). */
+    @Test
+    public void maxReplicasGivesTheClientBaseAtLeastN() {
+        assertEquals(4, BftwsParameters.parse(replica).clientBase());
+        replica.put("bftws.maxReplicas", "7");
+        BftwsConfig c = BftwsParameters.parse(replica);
+        assertEquals(4, c.n());
+        assertEquals(7, c.clientBase());
+        replica.put("bftws.maxReplicas", "3");
+        try {
+            BftwsParameters.parse(replica);
+            fail("a client base below n");
+        } catch (BftwsConfigException e) {
+            assertEquals("bftws.maxReplicas", e.key());
+            assertTrue(e.getMessage(), e.getMessage().contains("bftws.maxReplicas"));
+        }
+    }
+
     @Test
     public void validReplicaIsParsedWithReplicasOrderedById() {
         BftwsConfig c = BftwsParameters.parse(replica);

@@ -2,6 +2,7 @@ package org.bftws.module.keys;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
@@ -25,7 +26,10 @@ import org.junit.ClassRule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
 
-/** Keys from keygen's files: replica id i is replica-(i+1).key, client-J.key is core node n + J - 1. */
+/**
+ * Keys from keygen's files: replica id i is replica-(i+1).key, client-J.key is core node b + J - 1, where the
+ * client base b is bftws.maxReplicas (n when not given).
+ */
 public class GroupKeyMaterialTest {
     @ClassRule
     public static final TemporaryFolder TMP = new TemporaryFolder();
@@ -42,15 +46,47 @@ public class GroupKeyMaterialTest {
 
     @Test
     public void replicaIdsAndClientIndicesMapToCoreNodeIds() {
-        GroupKeyMaterial r2 = GroupKeyMaterial.load(config("replica", 2, KeyFiles.replicaFileName(3)));
-        GroupKeyMaterial c2 = GroupKeyMaterial.load(config("client", -1, KeyFiles.clientFileName(2)));
+        assertClientKeysMapFrom(4, Map.of());
+    }
+
+    /** The same files under bftws.maxReplicas = 7: clients number from 7, replicas keep 0..3. */
+    @Test
+    public void withMaxReplicasClientKeysMapFromTheClientBase() {
+        assertClientKeysMapFrom(7, Map.of("bftws.maxReplicas", "7"));
+    }
+
+    /** replica-3.key is node 2 and client-2.key node base + 1, each verifying the other's signatures. */
+    private static void assertClientKeysMapFrom(int base, Map<String, String> extra) {
+        Map<String, String> rp = params("replica", 2, KeyFiles.replicaFileName(3));
+        Map<String, String> cp = params("client", -1, KeyFiles.clientFileName(2));
+        rp.putAll(extra);
+        cp.putAll(extra);
+        GroupKeyMaterial r2 = GroupKeyMaterial.load(BftwsParameters.parse(rp));
+        GroupKeyMaterial c2 = GroupKeyMaterial.load(BftwsParameters.parse(cp));
         assertEquals(2, r2.nodeId());
-        assertEquals(4 + 2 - 1, c2.nodeId());
+        assertEquals(base + 2 - 1, c2.nodeId());
         byte[] data = "signed bytes".getBytes(StandardCharsets.UTF_8);
         byte[] sig = c2.signer().sign(data);
-        assertTrue(r2.verifier().verify(5, data, sig));
-        assertFalse("another node's key", r2.verifier().verify(4, data, sig));
+        assertTrue(r2.verifier().verify(base + 1, data, sig));
+        assertFalse("another node's key", r2.verifier().verify(base, data, sig));
+        assertFalse("no client key below the client base", r2.verifier().verify(base - 1, data, sig));
         assertTrue(c2.verifier().verify(2, data, r2.signer().sign(data)));
+    }
+
+    /** Configuration III under bftws.maxReplicas = 7: execution node 8 signs with client-2.key. */
+    @Test
+    public void withMaxReplicasAnExecutionNodeSignsWithTheClientKeyOfItsNodeId() {
+        Map<String, String> p = params("replica", 8, KeyFiles.clientFileName(2));
+        p.put("bftws.maxReplicas", "7");
+        p.put("bftws.executionNodes", "7 8 9");
+        p.put("bftws.replicas", p.get("bftws.replicas") + " 7=http://h/s/E 8=http://h/s/F 9=http://h/s/G");
+        GroupKeyMaterial e8 = GroupKeyMaterial.load(BftwsParameters.parse(p));
+        assertEquals(8, e8.nodeId());
+        p.put("bftws.keys.private", keys.resolve(KeyFiles.clientFileName(3)).toString());
+        BftwsConfigException e = assertThrows(BftwsConfigException.class,
+                () -> GroupKeyMaterial.load(BftwsParameters.parse(p)));
+        assertEquals(BftwsKeys.PRIVATE_KEY.name(), e.key());
+        assertTrue(e.getMessage(), e.getMessage().contains(KeyFiles.clientFileName(2)));
     }
 
     @Test

@@ -67,7 +67,17 @@ public class DkgGateTest {
         List<Ed25519PublicKeyParameters> clients = List.of(new Ed25519PrivateKeyParameters(random).generatePublicKey(),
                 new Ed25519PrivateKeyParameters(random).generatePublicKey());
         return new GroupKeyMaterial.Pending(new GroupMembers(SchemeId.CKS, N, 1, 2, sign, enc, clients),
-                new ReplicaIdentity(1, mine, secret));
+                new ReplicaIdentity(1, mine, secret), N);
+    }
+
+    /** With bftws.maxReplicas = 7 the clients number from 7, and the replicas submit after them. */
+    @Test
+    public void replicasSubmitAfterTheClientsFromTheClientBase() {
+        GroupKeyMaterial.Pending base4 = pending();
+        GroupKeyMaterial.Pending base7 = new GroupKeyMaterial.Pending(base4.members(), base4.identity(), 7);
+        assertEquals(7 + CLIENTS, base7.submitter(0));
+        assertEquals(3, base7.replicaOf(7 + CLIENTS + 3));
+        assertEquals("replica 1's node under base n is a client's now", -1, base7.replicaOf(N + CLIENTS + 1));
     }
 
     @Test
