@@ -287,6 +287,17 @@ public final class AsyncReplica implements Engine {
     return flush();
   }
 
+  /** The checkpoint's state at seq and the keys it delivered are installed: see {@link Engine#stateInstalled}. */
+  @Override
+  public Ready stateInstalled(long seq) {
+    if (coins.changing()) {
+      coins.stateInstalled(seq);
+      decryptions.stateInstalled(seq);
+      executeDelivered();
+    }
+    return flush();
+  }
+
   // ---------------------------------------------------------------- inputs
 
   @Override
@@ -545,8 +556,8 @@ public final class AsyncReplica implements Engine {
     public void installed(long seq) {
       execution.installed(seq, lastExecuted);
       lastExecuted = seq;
-      coins.settled(seq);
-      decryptions.settled(seq);
+      coins.checkpointInstalled(seq);
+      decryptions.checkpointInstalled(seq);
       delivered.removeIf(d -> d.round() <= seq);
       deliveredAhead.clear();
       delivered.forEach(d -> markAhead(batch(d)));

@@ -289,6 +289,21 @@ public final class Replica implements Engine {
   }
 
   /**
+   * The embedding installed the checkpoint's state at seq and the keys it delivered ({@link
+   * Engine#stateInstalled}): the batches above it may release their coin and decryption shares, under the keys
+   * that serve them, and execute.
+   */
+  @Override
+  public Ready stateInstalled(long seq) {
+    if (coins.changing()) {
+      coins.stateInstalled(seq);
+      decryptions.stateInstalled(seq);
+      execution.executeCommitted();
+    }
+    return flush();
+  }
+
+  /**
    * Declares which client keys form one replicated client (BFT-WS §3.4, {@link ReplicatedClients}), alike on
    * every replica and before the first step: their requests are ordered only with p+1 identical copies from
    * distinct members. Without it every client stands alone.

@@ -111,7 +111,23 @@ public final class Coins {
    * release its shares now, under the keys that serve it.
    */
   public void settled(long seq) {
-    KeyEpochs.Deferred d = keys.settle(seq);
+    release(keys.settle(seq));
+  }
+
+  /**
+   * A checkpoint at seq was installed by state transfer: settled up to it; with keys that change, the batches
+   * above it wait for {@link #stateInstalled} (the keys its state delivered, {@link KeyEpochs}).
+   */
+  public void checkpointInstalled(long seq) {
+    release(keys.checkpointInstalled(seq));
+  }
+
+  /** The embedding installed the state of the checkpoint at seq and the keys it delivered. */
+  public void stateInstalled(long seq) {
+    release(keys.stateInstalled(seq));
+  }
+
+  private void release(KeyEpochs.Deferred d) {
     if (d != null) {
       toss(d.seq(), d.digest(), d.batch());
     }
