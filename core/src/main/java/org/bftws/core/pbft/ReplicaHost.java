@@ -55,8 +55,7 @@ final class ReplicaHost implements Checkpoints.Host, Coins.Host, Decryptions.Hos
   @Override
   public void installed(long seq) {
     r.execution.installed(seq);
-    r.coins.checkpointInstalled(seq);
-    r.decryptions.checkpointInstalled(seq);
+    r.shareRelease.checkpointInstalled(seq);
     r.normalCase.assignAbove(seq);
     r.normalCase.dropExecuted();
     r.requests.forgetExecutedCopies();

@@ -106,28 +106,13 @@ public final class Coins {
     return keys.changing();
   }
 
-  /**
-   * The results of every batch up to seq are back, or a checkpoint at seq was installed: a deferred batch may
-   * release its shares now, under the keys that serve it.
-   */
-  public void settled(long seq) {
-    release(keys.settle(seq));
+  /** The keys per seq, for {@link ShareRelease}. */
+  KeyEpochs<?> epochs() {
+    return keys;
   }
 
-  /**
-   * A checkpoint at seq was installed by state transfer: settled up to it; with keys that change, the batches
-   * above it wait for {@link #stateInstalled} (the keys its state delivered, {@link KeyEpochs}).
-   */
-  public void checkpointInstalled(long seq) {
-    release(keys.checkpointInstalled(seq));
-  }
-
-  /** The embedding installed the state of the checkpoint at seq and the keys it delivered. */
-  public void stateInstalled(long seq) {
-    release(keys.stateInstalled(seq));
-  }
-
-  private void release(KeyEpochs.Deferred d) {
+  /** A deferred batch now free to release its shares under the keys that serve it ({@link ShareRelease}). */
+  void release(KeyEpochs.Deferred d) {
     if (d != null) {
       toss(d.seq(), d.digest(), d.batch());
     }
