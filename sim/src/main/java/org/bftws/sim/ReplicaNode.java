@@ -45,7 +45,7 @@ final class ReplicaNode {
    */
   boolean shareLess;
 
-  /** Whether the checker judges what this replica reports: correct, with a share, with its keys in its engine. */
+  /** Whether the checker judges what this replica reports: correct and with a share. */
   boolean judged() {
     return !byzantine && !shareLess;
   }

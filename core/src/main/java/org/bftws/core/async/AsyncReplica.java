@@ -558,7 +558,7 @@ public final class AsyncReplica implements Engine {
     public void installed(long seq) {
       execution.installed(seq, lastExecuted);
       lastExecuted = seq;
-      shareRelease.checkpointInstalled(seq);
+      shareRelease.checkpointInstalled(seq, cfg.executes(id));
       delivered.removeIf(d -> d.round() <= seq);
       deliveredAhead.clear();
       delivered.forEach(d -> markAhead(batch(d)));

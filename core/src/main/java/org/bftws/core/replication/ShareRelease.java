@@ -23,10 +23,12 @@ public final class ShareRelease {
 
   /**
    * A checkpoint at seq was installed by state transfer: settled up to it, but with keys that change nothing
-   * above it goes out before the embedding has installed its state and the keys it delivered.
+   * above it goes out before the embedding has installed its state and the keys it delivered. {@code withState}:
+   * the engine handed that state to the embedding ({@code Effect.InstallState}); a replica that only orders
+   * (BFT-WS §3.3.2) gets none, and no confirmation comes to wait for.
    */
-  public void checkpointInstalled(long seq) {
-    each(k -> k.checkpointInstalled(seq));
+  public void checkpointInstalled(long seq, boolean withState) {
+    each(k -> withState ? k.checkpointInstalled(seq) : k.settle(seq));
   }
 
   /** The embedding installed the checkpoint's state at seq and the keys it delivered ({@code Engine#stateInstalled}). */
