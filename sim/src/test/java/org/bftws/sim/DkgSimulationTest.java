@@ -66,6 +66,18 @@ public class DkgSimulationTest {
     assertTrue("randomized or sealed requests refused before the keys: " + refused, refused > 0);
   }
 
+  // Seed 67 under twins: replica 3 installs a checkpoint above the key switch by state transfer with the batch
+  // after it, which holds a randomized request, committed there already; its engine holds that batch's shares
+  // until the simulator has installed the keys the checkpoint delivered (D6), and a twin answering alike finds
+  // no f+1 equal wrong replies to make (S7).
+  @Test
+  public void aReplicaCatchingUpPastTheKeySwitchTossesWithTheKeysItsCheckpointDelivered() {
+    SimResult r = new Simulation(new SimOptions(67, 1, 3, 60, Byzantine.TWINS, SimOptions.Randomness.CT, SchemeId.CKS,
+        false).withConfidential(true).withDkg(true)).run();
+    assertTrue(r.report(true) + "\n  replay: " + r.options().replay(), r.ok());
+    assertTrue("a state transfer: " + r.describe(), r.stateTransfers() > 0);
+  }
+
   // Negative control N2: f+1 dealers accuse every correct dealer; their complaints fill the first n - t, so QUAL
   // holds colluders only (D4), and they hold k shares (D5). The checker must say so.
   @Test
