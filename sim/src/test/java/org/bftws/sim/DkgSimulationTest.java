@@ -17,7 +17,8 @@ import org.junit.Test;
  * agreed sequence), then serves randomized and sealed requests with them. Every invariant of the simulator
  * holds, and the key generation's: D1 agreement on group.pub, the seq and QUAL; D2 correct shares that match
  * and interpolate to the group keys; D3 every correct replica finishes and certifies; D4 a correct dealer in
- * QUAL; D5 fewer than k shares in Byzantine hands. f+1 colluding dealers are caught (D4, D5).
+ * QUAL; D5 fewer than k shares in Byzantine hands; D6 no correct replica that caught up past the key switch by
+ * state transfer executes above it without the keys. f+1 colluding dealers are caught (D4, D5).
  *
  * <p>Seeds: {@code -Dsim.dkgSeeds=A..B} (default 1..6; {@code sim.seeds} is the PBFT sweep's, 1,000 in CI).
  */
