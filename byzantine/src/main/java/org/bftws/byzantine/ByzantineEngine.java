@@ -60,6 +60,11 @@ final class ByzantineEngine implements Engine {
         return out(engine.installKeys(orderedAt, keys), List.of());
     }
 
+    @Override
+    public Ready stateInstalled(long seq) {
+        return out(engine.stateInstalled(seq), List.of());
+    }
+
     private Ready out(Ready r, List<Ready.Outbound> extra) {
         List<Ready.Outbound> sent = behaviour.outgoing(r.messages);
         if (sent == r.messages && extra.isEmpty()) {

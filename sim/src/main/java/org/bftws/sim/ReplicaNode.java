@@ -44,16 +44,10 @@ final class ReplicaNode {
    * for a share-less replica, it counts against f from then on and is no longer judged.
    */
   boolean shareLess;
-  /**
-   * A correct replica whose engine executed a batch above the key switch without the keys, having caught up
-   * past it by state transfer ({@link SimDkg#executedWithoutKeys}): it diverges, counts against f from then on and
-   * is no longer judged.
-   */
-  boolean missedKeySwitch;
 
-  /** Whether the checker judges what this replica reports: correct, with a share, with its keys in its engine. */
+  /** Whether the checker judges what this replica reports: correct and with a share. */
   boolean judged() {
-    return !byzantine && !shareLess && !missedKeySwitch;
+    return !byzantine && !shareLess;
   }
 
   /** {@code copies} instances (1, or 2 for twins), each with an engine from {@code engines} for this id. */

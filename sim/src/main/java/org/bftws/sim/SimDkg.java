@@ -66,7 +66,7 @@ final class SimDkg {
     boolean certified;
     /** Whether this copy's current engine has the generated keys. */
     boolean engineHasKeys;
-    /** Whether its engine got them from a checkpoint installed by state transfer (after that step decided). */
+    /** Whether its engine got them from a checkpoint installed by state transfer (after that step). */
     boolean keysByTransfer;
     final Map<String, byte[]> unexecuted = new LinkedHashMap<>();
     final List<byte[]> held = new ArrayList<>();
@@ -343,10 +343,11 @@ final class SimDkg {
   }
 
   /**
-   * Whether this copy's engine executed {@code ex}, above the key switch, without the keys: the step that
-   * installed a checkpoint at or above it also settled its coins and decryptions for the batch after it, before
-   * the embedding could install the keys that checkpoint delivered (the engine settles past an installed
-   * checkpoint in the same step). Such a replica diverges; it then counts against f (docs/simulator.md).
+   * Whether this copy's engine executed {@code ex}, above the key switch, without the keys, having got them
+   * from a checkpoint installed by state transfer (invariant D6, docs/simulator.md): the engine must hold the
+   * shares of the batches above that checkpoint until the embedding confirms its state, and the keys it
+   * delivered, installed ({@code Engine.stateInstalled}), else a batch final there before is tossed or opened
+   * under the keys before the switch and the replica diverges.
    */
   boolean executedWithoutKeys(Instance in, Effect.Execute ex) {
     State st = in.keyGen;
@@ -399,7 +400,6 @@ final class SimDkg {
     sb.append(at);
     for (ReplicaNode node : sim.replicas) {
       sb.append(node.shareLess ? " share-less(r" + node.id + ")" : "");
-      sb.append(node.missedKeySwitch ? " missed-key-switch(r" + node.id + ")" : "");
     }
     return sb.append(" refused-before-keys=").append(sim.checker.refusedBeforeKeys).append(" sealed=")
         .append(sim.checker.sealedCount()).toString();

@@ -736,8 +736,9 @@ public final class Simulation {
           checker.violation("S10 roles: replica " + node.id + ", which does not execute, executed seq "
               + ex.seq());
         }
-        if (in.keyGen != null && !node.byzantine && dkg.executedWithoutKeys(in, ex)) {
-          node.missedKeySwitch = true;
+        if (in.keyGen != null && node.judged() && dkg.executedWithoutKeys(in, ex)) {
+          checker.violation("D6 key switch: replica " + node.id + " executed seq " + ex.seq() + ", above the key"
+              + " switch at seq " + in.keyGen.keysAt + " it caught up past by state transfer, without the keys");
         }
         if (node.judged()) {
           checker.executed(node.id, ex);

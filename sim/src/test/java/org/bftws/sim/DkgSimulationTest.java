@@ -17,7 +17,8 @@ import org.junit.Test;
  * agreed sequence), then serves randomized and sealed requests with them. Every invariant of the simulator
  * holds, and the key generation's: D1 agreement on group.pub, the seq and QUAL; D2 correct shares that match
  * and interpolate to the group keys; D3 every correct replica finishes and certifies; D4 a correct dealer in
- * QUAL; D5 fewer than k shares in Byzantine hands. f+1 colluding dealers are caught (D4, D5).
+ * QUAL; D5 fewer than k shares in Byzantine hands; D6 no correct replica that caught up past the key switch by
+ * state transfer executes above it without the keys. f+1 colluding dealers are caught (D4, D5).
  *
  * <p>Seeds: {@code -Dsim.dkgSeeds=A..B} (default 1..6; {@code sim.seeds} is the PBFT sweep's, 1,000 in CI).
  */
@@ -64,6 +65,18 @@ public class DkgSimulationTest {
     // requests ordered before the keys serve were refused, and S7 found the clients' replies equal to the
     // refusal the replay gives them, alike at every replica
     assertTrue("randomized or sealed requests refused before the keys: " + refused, refused > 0);
+  }
+
+  // Seed 67 under twins: replica 3 installs a checkpoint above the key switch by state transfer with the batch
+  // after it, which holds a randomized request, committed there already; its engine holds that batch's shares
+  // until the simulator has installed the keys the checkpoint delivered (D6), and a twin answering alike finds
+  // no f+1 equal wrong replies to make (S7).
+  @Test
+  public void aReplicaCatchingUpPastTheKeySwitchTossesWithTheKeysItsCheckpointDelivered() {
+    SimResult r = new Simulation(new SimOptions(67, 1, 3, 60, Byzantine.TWINS, SimOptions.Randomness.CT, SchemeId.CKS,
+        false).withConfidential(true).withDkg(true)).run();
+    assertTrue(r.report(true) + "\n  replay: " + r.options().replay(), r.ok());
+    assertTrue("a state transfer: " + r.describe(), r.stateTransfers() > 0);
   }
 
   // Negative control N2: f+1 dealers accuse every correct dealer; their complaints fill the first n - t, so QUAL

@@ -31,6 +31,7 @@ import org.bftws.core.engine.Journal;
 import org.bftws.core.engine.KeySet;
 import org.bftws.core.replication.RandomizedOperations;
 import org.bftws.core.replication.RequestIntake;
+import org.bftws.core.replication.ShareRelease;
 import org.bftws.core.engine.Ready;
 
 /**
@@ -126,6 +127,8 @@ public final class AsyncReplica implements Engine {
   private final Coins coins;
   /** Confidential requests (SINTRA §2.6, secure causal atomic broadcast), opened once their round is delivered. */
   private final Decryptions decryptions;
+  /** When a round's coin and decryption shares may go out under keys that change ({@code KeyEpochs}). */
+  private final ShareRelease shareRelease;
   /** Logical time: the ticks so far (for retransmission only; nothing is decided by it). */
   private long now;
   private long lastRetransmit;
@@ -214,6 +217,7 @@ public final class AsyncReplica implements Engine {
     this.checkpoints = Checkpoints.forEngine(cfg, id, signer, verifier, requests, TAG, host);
     this.coins = new Coins(cfg, id, signer, operations, coin, changingKeys, host);
     this.decryptions = new Decryptions(cfg, id, signer, host);
+    this.shareRelease = new ShareRelease(coins, decryptions);
     this.inbox = new ChannelInbox(n, cfg.clientBase(), id, "an asynchronous replica", PEER_KINDS, verifier,
         b -> merge(ctx.receive(b)), this::onRequest, this::onPeer, this::evidence);
     AtomicBroadcast[] made = new AtomicBroadcast[1];
@@ -284,6 +288,16 @@ public final class AsyncReplica implements Engine {
   @Override
   public Ready installKeys(long orderedAt, KeySet keys) {
     keys.installInto(orderedAt, coins, decryptions);
+    return flush();
+  }
+
+  /** The checkpoint's state at seq and the keys it delivered are installed: see {@link Engine#stateInstalled}. */
+  @Override
+  public Ready stateInstalled(long seq) {
+    if (coins.changing()) {
+      shareRelease.stateInstalled(seq);
+      executeDelivered();
+    }
     return flush();
   }
 
@@ -417,8 +431,7 @@ public final class AsyncReplica implements Engine {
   /** With changing keys: every round handed out has its results back, so the next round's keys are known. */
   private void settleKeys() {
     if (coins.changing() && execution.awaitingResults() == 0) {
-      coins.settled(lastExecuted);
-      decryptions.settled(lastExecuted);
+      shareRelease.settled(lastExecuted);
     }
   }
 
@@ -545,8 +558,7 @@ public final class AsyncReplica implements Engine {
     public void installed(long seq) {
       execution.installed(seq, lastExecuted);
       lastExecuted = seq;
-      coins.settled(seq);
-      decryptions.settled(seq);
+      shareRelease.checkpointInstalled(seq, cfg.executes(id));
       delivered.removeIf(d -> d.round() <= seq);
       deliveredAhead.clear();
       delivered.forEach(d -> markAhead(batch(d)));

@@ -53,6 +53,17 @@ public interface Engine {
     throw new IllegalStateException(getClass().getSimpleName() + " was built with fixed threshold keys");
   }
 
+  /**
+   * The embedding installed the state of the {@link Effect.InstallState} at seq (a state transfer's, or the
+   * journal's stable checkpoint at a restart) and, before this call, the keys that state delivered ({@link
+   * #installKeys} with the seq the keys were ordered at). An engine built with keys that change releases no coin
+   * or decryption share of a batch above seq until then (replication.KeyEpochs): the keys serving it may be the
+   * ones that state delivered. Other engines need no such call and take it as a no-op.
+   */
+  default Ready stateInstalled(long seq) {
+    return new Ready();
+  }
+
   int id();
 
   /** The last sequence number handed to execution. */

@@ -123,8 +123,7 @@ final class Execution {
    */
   void settleKeys() {
     if (r.coins.changing() && pipeline.awaitingResults() == 0) {
-      r.coins.settled(r.lastExecuted);
-      r.decryptions.settled(r.lastExecuted);
+      r.shareRelease.settled(r.lastExecuted);
     }
   }
 

@@ -30,6 +30,7 @@ import org.bftws.core.replication.ConfidentialOperations;
 import org.bftws.core.replication.Decryptions;
 import org.bftws.core.replication.RandomizedOperations;
 import org.bftws.core.replication.ReplicatedClients;
+import org.bftws.core.replication.ShareRelease;
 
 /**
  * One PBFT replica (Castro-Liskov, OSDI'99 §4, with signatures) as a pure state machine: it is stepped
@@ -89,6 +90,8 @@ public final class Replica implements Engine {
   final Coins coins;
   /** Confidential requests (SINTRA §2.6): opened after their batch commits, before it executes. */
   final Decryptions decryptions;
+  /** When a batch's coin and decryption shares may go out under keys that change ({@code KeyEpochs}). */
+  final ShareRelease shareRelease;
   final Contributions contributions;
   /** Status messages (TOCS 2002 §5.2): peers resend what a replica that is behind lacks. */
   final Statuses statuses;
@@ -241,6 +244,7 @@ public final class Replica implements Engine {
         changingKeys && randomness.algorithm() == RandomnessConfig.Algorithm.CT, host);
     this.contributions = new Contributions(this, randomness);
     this.decryptions = new Decryptions(cfg, id, signer, host);
+    this.shareRelease = new ShareRelease(coins, decryptions);
     this.statuses = new Statuses(this);
     this.lateCommits = new LateCommits(this);
     this.readOnly = new ReadOnlyRequests(cfg, requests, role);
@@ -285,6 +289,20 @@ public final class Replica implements Engine {
   @Override
   public Ready installKeys(long orderedAt, KeySet keys) {
     keys.installInto(orderedAt, coins, decryptions);
+    return flush();
+  }
+
+  /**
+   * The embedding installed the checkpoint's state at seq and the keys it delivered ({@link
+   * Engine#stateInstalled}): the batches above it may release their coin and decryption shares, under the keys
+   * that serve them, and execute.
+   */
+  @Override
+  public Ready stateInstalled(long seq) {
+    if (coins.changing()) {
+      shareRelease.stateInstalled(seq);
+      execution.executeCommitted();
+    }
     return flush();
   }
 

@@ -55,8 +55,7 @@ final class ReplicaHost implements Checkpoints.Host, Coins.Host, Decryptions.Hos
   @Override
   public void installed(long seq) {
     r.execution.installed(seq);
-    r.coins.settled(seq);
-    r.decryptions.settled(seq);
+    r.shareRelease.checkpointInstalled(seq, r.role != Role.AGREEMENT);
     r.normalCase.assignAbove(seq);
     r.normalCase.dropExecuted();
     r.requests.forgetExecutedCopies();

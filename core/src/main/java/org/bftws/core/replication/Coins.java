@@ -106,12 +106,13 @@ public final class Coins {
     return keys.changing();
   }
 
-  /**
-   * The results of every batch up to seq are back, or a checkpoint at seq was installed: a deferred batch may
-   * release its shares now, under the keys that serve it.
-   */
-  public void settled(long seq) {
-    KeyEpochs.Deferred d = keys.settle(seq);
+  /** The keys per seq, for {@link ShareRelease}. */
+  KeyEpochs<?> epochs() {
+    return keys;
+  }
+
+  /** A deferred batch now free to release its shares under the keys that serve it ({@link ShareRelease}). */
+  void release(KeyEpochs.Deferred d) {
     if (d != null) {
       toss(d.seq(), d.digest(), d.batch());
     }

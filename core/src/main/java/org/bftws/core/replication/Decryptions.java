@@ -119,9 +119,13 @@ public final class Decryptions {
     }
   }
 
-  /** The results of every batch up to seq are back, or a checkpoint at seq was installed ({@link KeyEpochs}). */
-  public void settled(long seq) {
-    KeyEpochs.Deferred d = keys.settle(seq);
+  /** The keys per seq, for {@link ShareRelease}. */
+  KeyEpochs<?> epochs() {
+    return keys;
+  }
+
+  /** A deferred batch now free to release its shares under the keys that serve it ({@link ShareRelease}). */
+  void release(KeyEpochs.Deferred d) {
     if (d != null) {
       open(d.seq(), d.digest(), d.batch());
     }

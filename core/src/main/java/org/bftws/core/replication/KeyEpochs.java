@@ -18,6 +18,13 @@ import org.bftws.core.message.Signed;
  * keys of s before it returns the results of s. A batch without randomized or confidential requests waits
  * for nothing. Memory: deferred batches lie in the log window above the stable checkpoint; key sets below the
  * one serving the stable checkpoint are dropped ({@link #discardUpTo}).
+ *
+ * <p>A checkpoint installed by state transfer settles everything up to its seq, but the keys its state delivered
+ * (a key generation or refresh that ended at or below it, which this replica did not execute) reach the engine
+ * only when the embedding installs that state, after the step that decided to install it. Until the embedding
+ * confirms it ({@link #stateInstalled}), no batch above the checkpoint releases its shares
+ * ({@link #checkpointInstalled}): else one already final here would be tossed or opened under the keys before
+ * the switch, and its random numbers and plaintexts differ from the other replicas'.
  */
 public final class KeyEpochs<T> {
   /** A final batch whose shares wait for the results below it. */
@@ -29,6 +36,8 @@ public final class KeyEpochs<T> {
   private final TreeMap<Long, Deferred> deferred = new TreeMap<>();
   /** The results of every batch up to here are back (or a checkpoint here was installed). */
   private long settled;
+  /** The seq of a checkpoint installed here whose state the embedding has not yet installed (-1: none). */
+  private long stateAwaited = -1;
 
   /** {@code initial}: the keys from the start (null: none yet); {@code changing}: whether any may follow. */
   KeyEpochs(T initial, boolean changing) {
@@ -72,7 +81,7 @@ public final class KeyEpochs<T> {
 
   /** Whether the shares of the batch final at seq must wait (then it is kept). */
   boolean defer(long seq, byte[] digest, List<Signed> batch) {
-    if (!changing || seq <= settled + 1) {
+    if (!changing || seq <= settled + 1 && stateAwaited < 0) {
       return false;
     }
     deferred.put(seq, new Deferred(seq, digest, batch));
@@ -87,7 +96,36 @@ public final class KeyEpochs<T> {
   Deferred settle(long seq) {
     settled = Math.max(settled, seq);
     deferred.headMap(settled, true).clear();
-    return deferred.remove(settled + 1);
+    return stateAwaited >= 0 ? null : deferred.remove(settled + 1);
+  }
+
+  /**
+   * A checkpoint at seq was installed by state transfer: settled up to it, but with keys that change, nothing
+   * above it is released before the embedding has installed its state ({@link #stateInstalled}).
+   */
+  Deferred checkpointInstalled(long seq) {
+    if (changing) {
+      stateAwaited = Math.max(stateAwaited, seq);
+    }
+    return settle(seq);
+  }
+
+  /**
+   * The embedding installed the state of the checkpoint at seq, and the keys that state delivered: the batch
+   * after the settled ones may release its shares, or null. A confirmation of an older checkpoint than the
+   * last installed releases nothing.
+   */
+  Deferred stateInstalled(long seq) {
+    if (stateAwaited < 0 || seq < stateAwaited) {
+      return null;
+    }
+    stateAwaited = -1;
+    return settle(seq);
+  }
+
+  /** Whether a checkpoint's state is installed in the engine but not yet confirmed by the embedding. */
+  boolean awaitingState() {
+    return stateAwaited >= 0;
   }
 
   /** The checkpoint at seq is stable: what served below it is no longer needed. */

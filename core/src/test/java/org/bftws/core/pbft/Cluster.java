@@ -11,6 +11,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
+import java.util.function.IntFunction;
 import java.util.function.Predicate;
 import org.bftws.core.codec.DecodeException;
 import org.bftws.core.config.GroupConfig;
@@ -134,6 +135,13 @@ final class Cluster {
   private boolean startWithDealt;
   /** With changing keys: the keys replica i installs after executing a batch (null: none), before its results. */
   BiFunction<Integer, Effect.Execute, KeySet> installs = (i, ex) -> null;
+  /** Keys with the seq they serve after, as a checkpoint's state delivers them ({@link #stateDelivers}). */
+  record KeysAt(long orderedAt, KeySet keys) {}
+  /**
+   * With changing keys: the keys the checkpoint state replica i installs delivered (null: none), installed with
+   * that state, before the engine hears it is installed (as a replica that caught up past a key switch does).
+   */
+  IntFunction<KeysAt> stateDelivers = i -> null;
   /** Replicas whose effects wait in {@link #queuedEffects} until {@link #performQueued} (a slow service). */
   final Set<Integer> slow = new HashSet<>();
   private final Map<Integer, ArrayDeque<Effect>> queuedEffects = new HashMap<>();
@@ -391,6 +399,10 @@ final class Cluster {
       @Override
       public void install(byte[] state) {
         apps[i].setState(state);
+        KeysAt k = stateDelivers.apply(i);
+        if (k != null) {
+          handle(i, replicas[i].installKeys(k.orderedAt(), k.keys()));
+        }
       }
     };
   }

@@ -210,6 +210,45 @@ public class KeySwitchTest {
     assertFalse(g.evidenceAt(2, 3, "coin share"));
   }
 
+  // A replica away during the switch commits the batch after a checkpoint above it before it installs that
+  // checkpoint by state transfer (Castro-Liskov §4.3): the keys come with the checkpoint's state, installed by
+  // the embedding after the step that installed the checkpoint, so that batch's shares wait for them.
+  @Test
+  public void aBatchCommittedBeforeTheCheckpointAboveTheSwitchIsInstalledWaitsForTheKeysItsStateDelivers()
+      throws Exception {
+    Dealt generated = CKS.deal(PARAMS, TestRandom.seeded(27));
+    group(generated, false, 4);
+    g.isolate(3);
+    Ordered keys = submit(KEYS_OP, false);
+    while (g.replicas[0].stableCheckpoint() == 0) {
+      submit(false);
+    }
+    long checkpoint = g.replicas[0].stableCheckpoint();
+    assertTrue(checkpoint >= keys.seq());
+    g.stateDelivers = i -> i == 3 ? new Cluster.KeysAt(keys.seq(), keysOf(generated, 3)) : null;
+    g.heal(3);
+    Ordered after = submit(true);
+    assertEquals("the batch right after the checkpoint", checkpoint + 1, after.seq());
+    g.tickUntil(c -> c.randomOf(3, op(after.body())) != null, 2000);
+    List<Event> seen = g.events.get(3);
+    int committed = -1;
+    int installed = -1;
+    for (int j = 0; j < seen.size(); j++) {
+      if (seen.get(j) instanceof Event.Committed c && c.seq() == after.seq() && committed < 0) {
+        committed = j;
+      } else if (seen.get(j) instanceof Event.StateInstalled si && si.seq() == checkpoint && installed < 0) {
+        installed = j;
+      }
+    }
+    assertTrue("committed at replica 3 (" + committed + ") before it installed the checkpoint (" + installed + ")",
+        committed >= 0 && installed > committed);
+    byte[] expected = coin(generated, after.seq(), after.body());
+    assertArrayEquals("replica 0", expected, g.randomOf(0, op(after.body())));
+    assertArrayEquals("replica 3 tossed with the keys its checkpoint delivered", expected,
+        g.randomOf(3, op(after.body())));
+    assertFalse(g.evidenceAt(0, 3, "coin share"));
+  }
+
   @Test
   public void anEngineWithFixedKeysRefusesNewOnes() {
     Cluster fixed = new Cluster(GroupConfig.builder().build(), Cluster.Randomness.ct(CKS, PARAMS));

@@ -49,4 +49,31 @@ public class KeyEpochsTest {
     assertEquals("only the keys serving the stable checkpoint and later stay", 1, e.keySets());
     assertEquals("refreshed", e.at(9));
   }
+
+  // The engines' installed checkpoint (PBFT's and the asynchronous one's alike): the keys its state delivered come
+  // with the embedding's installation of that state, after the step that installed it.
+  @Test
+  public void nothingAboveAnInstalledCheckpointIsReleasedBeforeItsStateIsInstalled() {
+    KeyEpochs<String> e = new KeyEpochs<>(null, true);
+    assertTrue("final before the checkpoint: waits for the results below", e.defer(9, new byte[0], List.of()));
+    assertNull("the checkpoint at 8 settles up to it, not the batch after it", e.checkpointInstalled(8));
+    assertTrue("committed after the checkpoint, before its state is installed", e.defer(10, new byte[0], List.of()));
+    assertTrue(e.awaitingState());
+    assertNull("results back meanwhile release nothing", e.settle(8));
+    assertNull("a confirmation of an older checkpoint releases nothing", e.stateInstalled(4));
+    e.install(6, "generated");
+    assertEquals(9, e.stateInstalled(8).seq());
+    assertEquals("generated", e.at(9));
+    assertFalse(e.awaitingState());
+    assertNull("a second confirmation releases nothing", e.stateInstalled(8));
+    assertEquals(10, e.settle(9).seq());
+  }
+
+  @Test
+  public void withFixedKeysAnInstalledCheckpointAwaitsNothing() {
+    KeyEpochs<String> e = new KeyEpochs<>("dealt", false);
+    assertNull(e.checkpointInstalled(8));
+    assertFalse(e.awaitingState());
+    assertFalse(e.defer(9, new byte[0], List.of()));
+  }
 }

@@ -129,7 +129,8 @@ public final class EffectPerformer {
         byte[] state = service.state();
         then.accept(calls.call(() -> engine.stateCaptured(cs.seq(), state)));
       } else if (e instanceof Effect.InstallState is) {
-        service.install(is.appState());
+        service.install(is.appState()); // with any keys the state delivered (Engine#installKeys)
+        then.accept(calls.call(() -> engine.stateInstalled(is.seq())));
       }
     }
   }

@@ -68,7 +68,7 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
     private static final Logger LOG = LogManager.getLogger(TotalOrderManager.class);
 
     private sealed interface Input permits Received, Arrived, Tick, Executed, ReadOnlyExecuted, Captured, InstallKeys,
-            Failed, Stop {}
+            StateSet, Failed, Stop {}
 
     /** {@code arrived}: nanoTime at delivery; {@code verified}: after pre-verification, 0 unless tracing. */
     private record Received(ControlMessage message, long arrived, long verified) implements Input {}
@@ -88,6 +88,12 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
 
     /** Keys delivered by the batch at seq: queued before that batch's results, as the engine needs. */
     private record InstallKeys(long generation, long seq, KeySet keys) implements Input {}
+
+    /**
+     * The service took the state of the InstallState at seq (install generation {@code generation}), and with it
+     * any keys it delivered: core may release coin and decryption shares above seq ({@link Engine#stateInstalled}).
+     */
+    private record StateSet(long generation, long seq) implements Input {}
 
     /** The application failed in get_state or set_state: this replica cannot go on. */
     private record Failed(RuntimeException cause) implements Input {}
@@ -325,6 +331,8 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
             return c.generation() == generation ? engine.stateCaptured(c.seq(), c.state()) : null;
         } else if (in instanceof InstallKeys k) {
             return k.generation() == generation ? engine.installKeys(k.seq(), k.keys()) : null;
+        } else if (in instanceof StateSet st) {
+            return st.generation() == generation ? engine.stateInstalled(st.seq()) : null;
         } else if (in instanceof Failed fl) {
             throw new IllegalStateException("the replicated service failed to capture or install state", fl.cause());
         }
@@ -457,8 +465,11 @@ public final class TotalOrderManager implements ControlSink, AutoCloseable {
         } else if (e instanceof Effect.CaptureState cs) {
             execution.execute(guarded(() -> inbox.add(new Captured(gen, cs.seq(), service.getState()))));
         } else if (e instanceof Effect.InstallState is) {
-            generation++;
-            execution.execute(guarded(() -> service.setState(is.appState())));
+            long installing = ++generation;
+            execution.execute(guarded(() -> {
+                service.setState(is.appState());
+                inbox.add(new StateSet(installing, is.seq()));
+            }));
         }
     }
 
