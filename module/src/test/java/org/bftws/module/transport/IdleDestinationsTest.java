@@ -6,6 +6,9 @@ import static org.junit.Assert.assertTrue;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
 
 import org.bftws.module.testing.Conditions;
 import org.junit.Test;
@@ -35,7 +38,12 @@ public class IdleDestinationsTest {
             Conditions.await("the last one acknowledged", WAIT_MS, () -> sender.sent() == CLIENTS + 1);
             sender.send(client(server, 0), LoopbackControlServer.message(0)); // an old client calls again
             Conditions.await("a dropped destination is made again", WAIT_MS, () -> sender.sent() == CLIENTS + 2);
-            assertEquals(CLIENTS + 2, server.posts.get());
+            // Every message reached the server, client 0's twice; a loaded machine may add retransmissions (a POST
+            // answered after the 100-ms retransmission timeout), so the posts are counted by message, not in all.
+            List<Long> got = new ArrayList<>(server.accepted);
+            assertEquals("every client's message accepted", CLIENTS + 1, new HashSet<>(got).size());
+            assertTrue("the old client's second message accepted too",
+                    got.stream().filter(m -> m == 0L).count() >= 2);
         }
     }
 
