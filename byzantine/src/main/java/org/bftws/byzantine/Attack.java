@@ -20,12 +20,20 @@ enum Attack {
         this.make = make;
     }
 
-    /** Whether the behaviour attacks PBFT's primary, which the asynchronous engine does not have. */
-    boolean needsPrimary() {
-        return this == EQUIVOCATE || this == SLOW_PRIMARY;
+    /** Whether the behaviour needs PBFT's pre-prepares, which neither the asynchronous nor the hybrid engine sends. */
+    boolean needsPbft() {
+        return this == EQUIVOCATE;
     }
 
-    /** Whether the behaviour attacks the asynchronous engine's broadcasts and coins, which PBFT does not run. */
+    /** Whether the behaviour acts as a leader: PBFT's primary or the hybrid engine's leader of an epoch. */
+    boolean needsLeader() {
+        return this == SLOW_PRIMARY;
+    }
+
+    /**
+     * Whether the behaviour attacks the asynchronous engine's broadcasts and coins, which PBFT and the hybrid
+     * engine's fallback do not run as it expects.
+     */
     boolean needsAsynchronous() {
         return this == CONFLICT;
     }

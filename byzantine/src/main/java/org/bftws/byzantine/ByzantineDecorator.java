@@ -5,9 +5,10 @@ import org.bftws.module.order.EngineDecorator;
 
 /**
  * Makes a replica Byzantine when its JVM is started with {@code -Dbftws.byzantine=KIND} ({@link Attack}: equivocate,
- * slow-primary, wrong-reply, forge, replay, flood, selective) and this artifact on its class path; without the
- * property the replica is left correct. A system property, not an {@code axis2.xml} parameter: only this
- * test-only artifact reads it, and {@code bftws.mar} never contains it (docs/faults.md).
+ * slow-primary (PBFT's primary or the hybrid engine's leader), wrong-reply, forge, replay, flood, selective,
+ * conflict) and this artifact on its class path; without the property the replica is left correct. A system
+ * property, not an {@code axis2.xml} parameter: only this test-only artifact reads it, and {@code bftws.mar} never
+ * contains it (docs/faults.md).
  */
 public final class ByzantineDecorator implements EngineDecorator {
     /** The JVM's system property naming the behaviour. */
@@ -20,11 +21,13 @@ public final class ByzantineDecorator implements EngineDecorator {
             return engine;
         }
         Attack k = Attack.parse(kind);
-        if (context.asynchronous() && k.needsPrimary()) {
+        boolean async = context.asynchronous() && !context.hybrid();
+        if (async && k.needsLeader() || context.asynchronous() && k.needsPbft()) {
             throw new IllegalArgumentException(PROPERTY + "=" + k.label() + " acts as PBFT's primary; the"
-                    + " asynchronous engine (bftws.ordering=async) has none");
+                    + (async ? " asynchronous engine (bftws.ordering=async) has none" : " hybrid engine"
+                    + " (bftws.ordering=hybrid) sends no pre-prepares"));
         }
-        if (!context.asynchronous() && k.needsAsynchronous()) {
+        if (!async && k.needsAsynchronous()) {
             throw new IllegalArgumentException(PROPERTY + "=" + k.label() + " attacks the asynchronous engine's"
                     + " broadcasts and coins: it needs bftws.ordering=async");
         }

@@ -41,6 +41,11 @@ final class Node {
         return context.asynchronous();
     }
 
+    /** Whether the group orders with the hybrid engine ({@code bftws.ordering=hybrid}; also {@link #asynchronous}). */
+    boolean hybrid() {
+        return context.hybrid();
+    }
+
     Engine engine() {
         return engine;
     }

@@ -251,6 +251,45 @@ public class BehaviourTest {
     }
 
     @Test
+    public void hybridReplicasRefuseWhatNeedsPbftOrTheAsynchronousEngineAndTakeTheSlowLeader() {
+        EngineDecorator.Context ctx = new EngineDecorator.Context(cfg, 0, keys.signer(0), true, true);
+        Engine engine = Replica.builder(cfg, 0, keys.signer(0), keys.verifier()).build();
+        assertRefused("equivocate", engine, ctx, "sends no pre-prepares");
+        assertRefused("conflict", engine, ctx, "bftws.ordering=async");
+        for (String kind : List.of("slow-primary", "wrong-reply", "forge", "replay", "flood", "selective")) {
+            System.setProperty(ByzantineDecorator.PROPERTY, kind);
+            Engine byz = new ByzantineDecorator().decorate(engine, ctx);
+            assertTrue(byz.describe(), byz.describe().startsWith("Byzantine (" + kind + ")"));
+        }
+    }
+
+    // Under the hybrid engine the slow leader holds its fast lane's PROPOSEs (instance hyb/<epoch>/<seq>, type 1)
+    // and nothing else: not its PREPAREs or COMMITs, nor a fallback's messages of the same type
+    @Test
+    public void slowLeaderOfTheHybridEngineHoldsItsLanePROPOSEsOnly() {
+        Engine engine = Replica.builder(cfg, 0, keys.signer(0), keys.verifier()).build();
+        SlowPrimary slow = new SlowPrimary(new Node(engine, new EngineDecorator.Context(cfg, 0, keys.signer(0), true,
+                true)));
+        Pid slot = Pid.root("hyb").child(3).child(17);
+        Ready.Outbound propose = lane(0, slot, 1);
+        List<Ready.Outbound> passed = List.of(lane(0, slot, 2), lane(0, slot, 3),
+                lane(0, Pid.root("hyb").child(3).child("mvba"), 1), lane(1, slot, 1), prePrepare(1));
+        List<Ready.Outbound> in = new ArrayList<>(passed);
+        in.add(1, propose);
+        assertEquals(passed, slow.outgoing(in));
+        for (long t = 1; t < slow.delayTicks(); t++) {
+            assertEquals("tick " + t, List.of(), slow.onTick());
+        }
+        assertEquals(List.of(propose), slow.onTick());
+    }
+
+    private Ready.Outbound lane(int sender, Pid pid, int type) {
+        byte[] body = new AsyncMessage(pid, type, new byte[] {9}).encode();
+        byte[] envelope = Signed.sign(Kind.ASYNC, sender, body, keys.signer(sender)).encode();
+        return new Ready.Outbound(Ready.ALL_REPLICAS, envelope);
+    }
+
+    @Test
     public void theArtifactRegistersItsDecoratorWithTheModulesExtensionPoint() {
         Engine engine = Replica.builder(cfg, 1, keys.signer(1), keys.verifier()).build();
         EngineDecorator.Context ctx = new EngineDecorator.Context(cfg, 1, keys.signer(1), false);

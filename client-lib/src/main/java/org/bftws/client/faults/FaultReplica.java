@@ -16,7 +16,7 @@ import org.bftws.module.config.BftwsKeys;
  *
  * <pre>
  *   FaultReplica --id I --group FILE --keys DIR --dir DIR --artifacts DIR --conf DIR --status FILE [--sample-ms 100]
- *                [--data-dir DIR [--durability os|fsync]] [--faulty-register true] [--ordering pbft|async]
+ *                [--data-dir DIR [--durability os|fsync]] [--faulty-register true] [--ordering pbft|async|hybrid]
  * </pre>
  * With {@code --faulty-register true} (the campaign's negative control) it deploys {@code register-faulty.aar},
  * built from sample-services' test sources, in place of the register: each write stores one more than asked.

@@ -34,7 +34,7 @@ import org.bftws.module.config.BftwsKeys;
  * <pre>
  *   Workload --group FILE --keys DIR --artifacts DIR --conf DIR --dir DIR --host ADDRESS --port P --history FILE
  *            [--clients 4] [--seconds 30] [--seed 1] [--timeout-ms 8000] [--registers 3] [--final-seconds 60]
- *            [--read-only false] [--ordering pbft|async]
+ *            [--read-only false] [--ordering pbft|async|hybrid]
  * </pre>
  * {@code --host}/{@code --port}: where this client listens for the replicas' replies (its namespace's address).
  * {@code --read-only true} sends counter reads with PBFT's read-only optimisation (Castro-Liskov §5.1.3).

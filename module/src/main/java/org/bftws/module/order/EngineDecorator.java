@@ -18,8 +18,16 @@ import org.bftws.core.engine.Engine;
  * sends and executes, never the module's internals.
  */
 public interface EngineDecorator {
-    /** What a decorator may know of the replica it wraps. */
-    record Context(GroupConfig group, int id, Signer signer, boolean asynchronous) {}
+    /**
+     * What a decorator may know of the replica it wraps: {@code asynchronous} for an engine whose messages are all
+     * asynchronous protocol instances (the asynchronous and the hybrid engine), {@code hybrid} for the hybrid one.
+     */
+    record Context(GroupConfig group, int id, Signer signer, boolean asynchronous, boolean hybrid) {
+        /** A replica of PBFT ({@code asynchronous} false) or of the asynchronous engine. */
+        public Context(GroupConfig group, int id, Signer signer, boolean asynchronous) {
+            this(group, id, signer, asynchronous, false);
+        }
+    }
 
     /** The engine to step instead of {@code engine}: {@code engine} itself to leave it alone. */
     Engine decorate(Engine engine, Context context);

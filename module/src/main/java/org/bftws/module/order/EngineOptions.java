@@ -150,7 +150,8 @@ public final class EngineOptions {
      */
     Engine build(Verifier preVerifier) {
         return EngineDecorator.applyAll(buildEngine(preVerifier),
-                new EngineDecorator.Context(cfg, id, signer, channel() && !cfg.isExecutionNode(id)));
+                new EngineDecorator.Context(cfg, id, signer, channel() && !cfg.isExecutionNode(id),
+                        ordering == Ordering.HYBRID));
     }
 
     private Engine buildEngine(Verifier preVerifier) {
