@@ -65,12 +65,21 @@ public class WorkCountsTest {
                 assertEquals(1, caller.echo(PAYLOAD));
             }
         }
-        // late messages (the last commits, the replies after the vote) are still on their way
-        await("every replica's commits of the calls were checked and its replies routed", () -> {
+        // late messages (the last commits, the replies after the vote, a reply resent to a retransmission) are
+        // still on their way: the counts are read together once every reply signed has been routed, the routed
+        // count unchanged across the snapshot, and the replicas' POSTs have gone out
+        GroupCounts[] settled = new GroupCounts[1];
+        long[] routed = new long[1];
+        await("every replica's commits of the calls were checked and every reply signed was routed", () -> {
+            long first = repliesRouted() - repliesBefore;
             GroupCounts d = GroupCounts.of(group, BATCHES).minus(before);
-            return repliesRouted() - repliesBefore >= (long) N * calls && d.replicaVerified(Kind.COMMIT) >= 12L * calls;
+            routed[0] = repliesRouted() - repliesBefore;
+            settled[0] = d;
+            return routed[0] == first && first >= (long) N * calls && d.replicaVerified(Kind.COMMIT) >= 12L * calls
+                    && d.replicaSigned(Kind.REPLY) == first
+                    && d.replicaPosts() >= Math.round(WorkRows.replicaPosts(N, 1)) * calls; // POSTs counted once sent
         });
-        GroupCounts d = GroupCounts.of(group, BATCHES).minus(before);
+        GroupCounts d = settled[0];
         assertEquals("one request per batch", calls, d.batches());
         assertEquals(1.0, d.meanBatch(), 0);
         for (Kind k : new Kind[] {Kind.REQUEST, Kind.PRE_PREPARE, Kind.PREPARE, Kind.COMMIT}) {
@@ -83,7 +92,7 @@ public class WorkCountsTest {
                 d.replicaVerified(Kind.REQUEST));
         // A retransmitted request that a replica has executed is answered from its reply cache with a new
         // one-entry certificate (the first call's may be, while a replica's Sandesha2 lacks the new sequence).
-        long replies = repliesRouted() - repliesBefore;
+        long replies = routed[0];
         assertTrue("a reply from every replica per call", replies >= (long) N * calls);
         // The client checks a reply only while its call awaits the vote: f+1 matching ones per call, plus
         // at most the replies resent; the N-f-1 that arrive after the vote are not checked at all.
