@@ -343,6 +343,8 @@ final class Epoch extends Protocol {
     if (before != null) {
       if (!Arrays.equals(before.digest(), b.digest())) {
         evidence(sender, "two batches proposed for seq " + b.seq() + " in epoch " + number);
+      } else if (record(sender, b.seq(), b.digest(), proposal.share()) != null) {
+        checkPrepared(b.seq()); // the batch was fetched by others' prepares before the leader's PROPOSE came
       }
       return;
     }
@@ -464,11 +466,11 @@ final class Epoch extends Protocol {
 
   /**
    * q prepare shares on (seq, d) that verify, this replica's own first, or null. A PREPARE, or the leader's
-   * PROPOSE, counts by its authenticated sender; its share is checked only here, where it goes into the certificate a SWITCH shows to
-   * others, and only as many as the certificate holds (Castro-Liskov TOCS 2002 §3.2 check prepares' signatures
-   * where they form the prepared certificate, as {@code pbft.VoteAuthentication} does). A bad share is its
-   * sender's fault (the envelope was authentic): dropped and named, and the slot waits for another (a leader's
-   * PROPOSE with a bad share still gives the batch, but is not its prepare). A replica
+   * PROPOSE, counts by its authenticated sender; its share is checked only here, where it goes into the
+   * certificate a SWITCH shows to others, and only as many as the certificate holds (Castro-Liskov TOCS 2002
+   * §3.2 check prepares' signatures where they form the prepared certificate, as {@code pbft.VoteAuthentication}
+   * does). A bad share is its sender's fault (the envelope was authentic): dropped and named, and the slot waits
+   * for another (a leader's PROPOSE with a bad share still gives the batch, but is not its prepare). A replica
    * is prepared, and commits, only on a certificate that verifies, so the safety argument's prepared
    * replicas each hold one (docs/design/hybrid.md).
    */
