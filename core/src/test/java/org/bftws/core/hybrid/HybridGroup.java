@@ -340,9 +340,13 @@ final class HybridGroup {
    * signed with its key (what a correct leader sends).
    */
   byte[] proposal(int from, long epoch, LaneBatch b) {
+    return new LaneProposal(b, prepareShare(from, epoch, b.seq(), b.digest())).encode();
+  }
+
+  /** Replica {@code from}'s prepare share on (seq, digest) in epoch {@code epoch}, signed with its key. */
+  byte[] prepareShare(int from, long epoch, long seq, byte[] digest) {
     Pid lane = HybridReplica.ROOT.child(epoch);
-    byte[] share = harness.keys.signer(from).sign(lane.bind("prepare", LaneVote.prepared(b.seq(), b.digest())));
-    return new LaneProposal(b, share).encode();
+    return harness.keys.signer(from).sign(lane.bind("prepare", LaneVote.prepared(seq, digest)));
   }
 
   /** {@link #forge} with the sender's authenticator after the envelope, as its lane's messages go with MACs. */

@@ -7,13 +7,16 @@ import static org.junit.Assert.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.bftws.core.async.Pid;
 import org.bftws.core.config.GroupConfig;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.hybrid.LaneBatch;
 import org.bftws.core.message.hybrid.LaneProposal;
+import org.bftws.core.message.hybrid.LaneVote;
 import org.bftws.core.message.Signed;
 import org.junit.Test;
 
@@ -111,6 +114,46 @@ public class HybridReplicaTest {
       g.await(() -> g.executedEverywhere(a), 10 * TIMEOUT);
       g.assertAgreement();
     }
+  }
+
+  // Reference: Castro-Liskov §4.2 and TOCS 2002 §3.2. n = 7 (q = 5), replicas 5 and 6 Byzantine, with good
+  // prepare shares for the others and bad ones for replica 1: replica 1 misses the leader's PROPOSE, fetches
+  // the batch on the PREPAREs of 2, 3, 4, 5 and 6 and holds four good shares with its own; the PROPOSE, coming
+  // after the fetched batch, still gives the leader's share, and replica 1 prepares and commits
+  @Test
+  public void aProposeAfterTheBatchWasFetchedStillCountsAsTheLeadersPrepare() {
+    HybridGroup g = new HybridGroup(7, 2, 1, Set.of(5, 6), HybridGroup.fifo(), HybridGroup.config(TIMEOUT));
+    Map<String, Integer> sent = new HashMap<>();
+    g.cut((from, to, what) -> {
+      sent.merge(from + " " + what, 1, Integer::sum);
+      return from == 0 && to == 1 && what.endsWith("PROPOSE");
+    });
+    Request a = g.request(0);
+    g.run();
+    assertEquals("replica 1 misses the leader's PROPOSE", null, sent.get("1 hyb/0 PREPARE"));
+    LaneBatch batch = new LaneBatch(1, new byte[32], List.of(g.signed(a).encode()));
+    byte[] d = batch.digest();
+    Pid slot = HybridReplica.ROOT.child(0).child(1);
+    for (int faulty : new int[] {5, 6}) {
+      for (int to = 0; to < 5; to++) {
+        byte[] share = to == 1 ? new byte[64] : g.prepareShare(faulty, 0, 1, d);
+        g.forge(faulty, to, slot, Epoch.Type.PREPARE.code(), new LaneVote(1, d, share).encode());
+      }
+    }
+    g.run();
+    assertEquals("replica 1 fetched the batch and prepares on it", 4, (int) sent.get("1 hyb/0 PREPARE")); // to 0, 2-4
+    assertEquals("four good shares: not prepared", null, sent.get("1 hyb/0 COMMIT"));
+    g.cut((from, to, what) -> {
+      sent.merge(from + " " + what, 1, Integer::sum);
+      return false;
+    });
+    g.forge(0, 1, slot, Epoch.Type.PROPOSE.code(), g.proposal(0, 0, batch));
+    g.run();
+    assertEquals("prepared on the PROPOSE's share", 4, (int) sent.get("1 hyb/0 COMMIT"));
+    String top = g.committed.get(0).get(1L);
+    assertEquals("the leader's batch", HexFormat.of().formatHex(d), top.substring(top.indexOf(':') + 1));
+    assertTrue(g.evidence.get(1).toString(), g.evidence.get(1).stream()
+        .anyMatch(e -> e.node() == 5 && e.what().contains("bad PREPARE share for seq 1")));
   }
 
   // Reference: BDT §5 (Transformer), §6 (back to the fast lane)
