@@ -70,12 +70,13 @@ public class HybridSimulationTest {
   }
 
   // Its control: restarted without its journal's committing messages, a replica is caught sending a second
-  // SWITCH in an epoch or a second SEND in its fallback's agreement (S11), on seeds 1 and 2 of
-  // `--ordering hybrid --restarts forgetful --requests 40`.
+  // SWITCH in an epoch or a second SEND in its fallback's agreement (S11), on seeds 35 and 38 of these runs
+  // (40 requests, no randomness), the two of seeds 1..40 that catch it: which seeds do moves with the schedule,
+  // so with any change to the messages the lane sends.
   @Test
   public void hybridForgetfulRestartsAreCaught() throws Exception {
     List<SimOptions> runs = new ArrayList<>();
-    for (long seed : new long[] {1, 2}) {
+    for (long seed : new long[] {35, 38}) {
       runs.add(hybrid(seed, 40, Byzantine.NONE).withRestarts(SimOptions.Restarts.FORGETFUL));
     }
     long caught = SimulationTest.runAll(runs).stream().filter(r -> r.violations().stream()

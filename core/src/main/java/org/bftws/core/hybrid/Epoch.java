@@ -19,6 +19,7 @@ import org.bftws.core.async.QuorumSignatures;
 import org.bftws.core.codec.DecodeException;
 import org.bftws.core.message.hybrid.FallbackVector;
 import org.bftws.core.message.hybrid.LaneBatch;
+import org.bftws.core.message.hybrid.LaneProposal;
 import org.bftws.core.message.hybrid.LaneSwitch;
 import org.bftws.core.message.hybrid.LaneVote;
 
@@ -27,9 +28,12 @@ import org.bftws.core.message.hybrid.LaneVote;
  * (Castro-Liskov §4.2) over a hash chain of batches (BDT's Bolt), and the way out of it, BDT's Transformer on
  * SINTRA's multi-valued agreement (§2.4, child {@code pid/mvba}).
  * <ul>
- *   <li>PROPOSE (leader): a {@link LaneBatch} at seq s naming its predecessor's digest;
- *   <li>PREPARE: a replica prepared at s−1 on the batch's {@code prev} signs (s, digest); q = ⌈(n+f+1)/2⌉
- *       prepares and the batch make it prepared at s, and the shares its prepare certificate;
+ *   <li>PROPOSE (leader): a {@link LaneBatch} at seq s naming its predecessor's digest, with the leader's
+ *       prepare share on it ({@link LaneProposal}): the proposal is the leader's prepare, as PBFT's
+ *       pre-prepare is the primary's (Castro-Liskov §4.2), and the leader sends no PREPARE;
+ *   <li>PREPARE: a backup prepared at s−1 on the batch's {@code prev} signs (s, digest); q = ⌈(n+f+1)/2⌉
+ *       prepares (the leader's among them) and the batch make it prepared at s, and the shares its prepare
+ *       certificate;
  *   <li>COMMIT: sent once prepared; q commits for (s, d) are a decision ({@link Host#committed});
  *   <li>SWITCH: the sender leaves the lane reporting its highest prepared slot with its certificate; f+1
  *       of them make this replica switch too; n−f of them, its own included, are its proposal to the
@@ -44,8 +48,9 @@ final class Epoch extends Protocol {
   }
 
   /**
-   * The slot key of every message here: a correct replica sends one PROPOSE (the leader), PREPARE and COMMIT
-   * per slot instance and one SWITCH per epoch (Castro-Liskov §4.2; BDT's Transformer), so each commits it.
+   * The slot key of every message here: a correct replica sends one PROPOSE (the leader) or PREPARE (a backup),
+   * one COMMIT per slot instance and one SWITCH per epoch (Castro-Liskov §4.2; BDT's Transformer), so each
+   * commits it.
    */
   private static final byte[] ONE_PER_INSTANCE = new byte[0];
 
@@ -184,27 +189,34 @@ final class Epoch extends Protocol {
       lastProposed = top;
     }
     while (nextSeq <= host.delivered() + outstanding && nextSeq <= host.delivered() + window) {
-      LaneBatch b = promisedBatch(nextSeq);
-      if (b == null) {
+      LaneProposal p = promisedProposal(nextSeq);
+      if (p == null) {
         List<byte[]> batch = host.nextBatch(maxBatch);
         if (batch.isEmpty()) {
           return;
         }
-        b = new LaneBatch(nextSeq, lastProposed, batch);
+        LaneBatch b = new LaneBatch(nextSeq, lastProposed, batch);
+        p = new LaneProposal(b, prepareShare(nextSeq, b.digest()));
       }
-      slotcast(nextSeq, Type.PROPOSE, b.encode());
-      lastProposed = b.digest();
+      slotcast(nextSeq, Type.PROPOSE, p.encode());
+      lastProposed = p.batch().digest();
       nextSeq++;
     }
   }
 
   /**
-   * The batch this leader proposed at seq before a restart from its journal, or null: it goes on from it, since
-   * a PROPOSE in that slot leaves as the promised one whatever it builds ({@link Context#recover}).
+   * What this leader proposed at seq before a restart from its journal, or null: it goes on from that batch, and
+   * signs no other prepare share for the slot, since a PROPOSE there leaves as the promised one whatever it
+   * builds ({@link Context#recover}) and it sends no PREPARE ({@link #vote}).
    */
-  private LaneBatch promisedBatch(long seq) {
+  private LaneProposal promisedProposal(long seq) {
     byte[] promised = ctx.promisedPayload(pid.child(seq), Type.PROPOSE.code(), ONE_PER_INSTANCE);
-    return promised == null ? null : LaneBatch.decode(promised, maxBatch);
+    return promised == null ? null : LaneProposal.decode(promised, maxBatch);
+  }
+
+  /** This replica's prepare share on (seq, d): what a PREPARE, or the leader's PROPOSE, carries. */
+  private byte[] prepareShare(long seq, byte[] d) {
+    return ctx.sign(pid.bind("prepare", LaneVote.prepared(seq, d)));
   }
 
   /**
@@ -258,9 +270,9 @@ final class Epoch extends Protocol {
   private void onSlot(int sender, long seq, int type, byte[] payload) {
     switch (AsyncKind.of(Type.class, type, "hybrid lane")) {
       case PROPOSE -> {
-        LaneBatch b = LaneBatch.decode(payload, maxBatch);
-        checkSlot(seq, b.seq());
-        onPropose(sender, b);
+        LaneProposal p = LaneProposal.decode(payload, maxBatch);
+        checkSlot(seq, p.batch().seq());
+        onPropose(sender, p);
       }
       case PREPARE -> {
         LaneVote v = LaneVote.decode(payload);
@@ -318,7 +330,8 @@ final class Epoch extends Protocol {
     return seq > base && seq > host.delivered() - window && seq <= host.delivered() + window;
   }
 
-  private void onPropose(int sender, LaneBatch b) {
+  private void onPropose(int sender, LaneProposal proposal) {
+    LaneBatch b = proposal.batch();
     if (sender != leader) {
       evidence(sender, "PROPOSE from a replica that does not lead epoch " + number);
       return;
@@ -330,6 +343,8 @@ final class Epoch extends Protocol {
     if (before != null) {
       if (!Arrays.equals(before.digest(), b.digest())) {
         evidence(sender, "two batches proposed for seq " + b.seq() + " in epoch " + number);
+      } else if (record(sender, b.seq(), b.digest(), proposal.share()) != null) {
+        checkPrepared(b.seq()); // the batch was fetched by others' prepares before the leader's PROPOSE came
       }
       return;
     }
@@ -339,6 +354,7 @@ final class Epoch extends Protocol {
         return;
       }
     }
+    record(sender, b.seq(), b.digest(), proposal.share()); // the leader's prepare, verified as others' are
     accept(b);
   }
 
@@ -362,15 +378,20 @@ final class Epoch extends Protocol {
     }
   }
 
-  /** PREPARE once per seq, only on the prepared chain (the lock BDT's Transformer reads), never after SWITCH. */
+  /**
+   * A backup's PREPARE, once per seq, only on the prepared chain (the lock BDT's Transformer reads), never
+   * after SWITCH. The leader sends none: its PROPOSE carries its share. That share needs no chain check of its
+   * own: a correct leader proposes one batch per seq, each on its own proposal before it, and correct replicas
+   * prepare only its proposals, so every certificate at s−1 names the {@code prev} its share at s chains on.
+   */
   private void vote(long seq) {
     LaneBatch b = proposals.get(seq);
-    if (switched || b == null || votedPrepare.contains(seq) || !chainsOn(b)) {
+    if (switched || isLeader() || b == null || votedPrepare.contains(seq) || !chainsOn(b)) {
       return;
     }
     votedPrepare.add(seq);
     byte[] d = b.digest();
-    slotcast(seq, Type.PREPARE, new LaneVote(seq, d, ctx.sign(pid.bind("prepare", LaneVote.prepared(seq, d)))).encode());
+    slotcast(seq, Type.PREPARE, new LaneVote(seq, d, prepareShare(seq, d)).encode());
   }
 
   /** On the prepared chain, or on the batch delivered at seq−1 (committed is stronger than prepared). */
@@ -386,19 +407,10 @@ final class Epoch extends Protocol {
     if (!inWindow(v.seq()) || v.share().length == 0) {
       return;
     }
-    ByteBuffer d = ByteBuffer.wrap(v.digest());
-    ByteBuffer before = prepareOf.computeIfAbsent(v.seq(), k -> new HashMap<>()).get(sender);
-    if (before != null) {
-      if (!before.equals(d)) {
-        evidence(sender, "two PREPAREs for seq " + v.seq() + " in epoch " + number);
-      }
+    Map<Integer, byte[]> shares = record(sender, v.seq(), v.digest(), v.share());
+    if (shares == null) {
       return;
     }
-    prepareOf.get(v.seq()).put(sender, d); // its share is verified once it is needed: certificateShares
-
-    Map<Integer, byte[]> shares = prepares.computeIfAbsent(v.seq(), k -> new HashMap<>())
-        .computeIfAbsent(d, k -> new HashMap<>());
-    shares.put(sender, v.share());
     if (shares.size() >= quorum && !proposals.containsKey(v.seq())) {
       LaneBatch held = host.held(v.digest());
       if (held != null && held.seq() == v.seq()) {
@@ -408,6 +420,27 @@ final class Epoch extends Protocol {
       }
     }
     checkPrepared(v.seq());
+  }
+
+  /**
+   * The sender's prepare share on (seq, digest), a PREPARE's or the leader's in its PROPOSE: the shares now held
+   * on that digest, or null if the sender had one at seq already (on another digest: evidence). Its share is
+   * verified once it is needed: {@link #certificateShares}.
+   */
+  private Map<Integer, byte[]> record(int sender, long seq, byte[] digest, byte[] share) {
+    ByteBuffer d = ByteBuffer.wrap(digest);
+    ByteBuffer before = prepareOf.computeIfAbsent(seq, k -> new HashMap<>()).get(sender);
+    if (before != null) {
+      if (!before.equals(d)) {
+        evidence(sender, "two PREPAREs for seq " + seq + " in epoch " + number);
+      }
+      return null;
+    }
+    prepareOf.get(seq).put(sender, d);
+    Map<Integer, byte[]> shares = prepares.computeIfAbsent(seq, k -> new HashMap<>())
+        .computeIfAbsent(d, k -> new HashMap<>());
+    shares.put(sender, share);
+    return shares;
   }
 
   /** Prepared at seq: the batch, q prepares on its digest, and prepared at seq−1 on its predecessor. */
@@ -432,11 +465,12 @@ final class Epoch extends Protocol {
   }
 
   /**
-   * q prepare shares on (seq, d) that verify, this replica's own first, or null. A PREPARE counts by its
-   * authenticated sender; its share is checked only here, where it goes into the certificate a SWITCH shows to
-   * others, and only as many as the certificate holds (Castro-Liskov TOCS 2002 §3.2 check prepares' signatures
-   * where they form the prepared certificate, as {@code pbft.VoteAuthentication} does). A bad share is its
-   * sender's fault (the envelope was authentic): dropped and named, and the slot waits for another. A replica
+   * q prepare shares on (seq, d) that verify, this replica's own first, or null. A PREPARE, or the leader's
+   * PROPOSE, counts by its authenticated sender; its share is checked only here, where it goes into the
+   * certificate a SWITCH shows to others, and only as many as the certificate holds (Castro-Liskov TOCS 2002
+   * §3.2 check prepares' signatures where they form the prepared certificate, as {@code pbft.VoteAuthentication}
+   * does). A bad share is its sender's fault (the envelope was authentic): dropped and named, and the slot waits
+   * for another (a leader's PROPOSE with a bad share still gives the batch, but is not its prepare). A replica
    * is prepared, and commits, only on a certificate that verifies, so the safety argument's prepared
    * replicas each hold one (docs/design/hybrid.md).
    */
@@ -460,8 +494,8 @@ final class Epoch extends Protocol {
         verified.add(j);
         good.put(j, shares.get(j));
       } else {
-        shares.remove(j);
-        evidence(j, "bad PREPARE share for seq " + seq);
+        shares.remove(j); // not a prepare; the sender (a leader, by its PROPOSE) counts no other at seq
+        evidence(j, "bad " + (j == leader ? "PROPOSE" : "PREPARE") + " share for seq " + seq);
       }
     }
     return good.size() >= quorum ? good : null;

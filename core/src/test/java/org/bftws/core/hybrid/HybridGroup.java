@@ -32,6 +32,8 @@ import org.bftws.core.message.Kind;
 import org.bftws.core.message.Request;
 import org.bftws.core.message.Signed;
 import org.bftws.core.message.hybrid.LaneBatch;
+import org.bftws.core.message.hybrid.LaneProposal;
+import org.bftws.core.message.hybrid.LaneVote;
 import org.bftws.core.replication.CoinConfig;
 import org.bftws.core.replication.ConfidentialConfig;
 import org.bftws.core.replication.ConfidentialOperations;
@@ -333,6 +335,20 @@ final class HybridGroup {
     harness.post(new Msg(from, to, bytes));
   }
 
+  /**
+   * A PROPOSE payload of epoch {@code epoch}'s leader {@code from} for batch b, with its prepare share on b
+   * signed with its key (what a correct leader sends).
+   */
+  byte[] proposal(int from, long epoch, LaneBatch b) {
+    return new LaneProposal(b, prepareShare(from, epoch, b.seq(), b.digest())).encode();
+  }
+
+  /** Replica {@code from}'s prepare share on (seq, digest) in epoch {@code epoch}, signed with its key. */
+  byte[] prepareShare(int from, long epoch, long seq, byte[] digest) {
+    Pid lane = HybridReplica.ROOT.child(epoch);
+    return harness.keys.signer(from).sign(lane.bind("prepare", LaneVote.prepared(seq, digest)));
+  }
+
   /** {@link #forge} with the sender's authenticator after the envelope, as its lane's messages go with MACs. */
   void forgeAuthenticated(int from, int to, Pid pid, int type, byte[] payload) {
     Signed s = Signed.sign(Kind.ASYNC, from, new AsyncMessage(pid, type, payload).encode(), harness.keys.signer(from));
@@ -495,13 +511,14 @@ final class HybridGroup {
       return bytes;
     }
     AsyncMessage m = AsyncMessage.decode(Signed.decode(bytes).body());
-    LaneBatch b = LaneBatch.decode(m.payload(), 4096);
+    LaneBatch b = LaneProposal.decode(m.payload(), 4096).batch();
     List<byte[]> other = new ArrayList<>(b.payloads());
     Collections.reverse(other);
     if (other.size() < 2) {
       other.clear();
     }
-    byte[] body = new AsyncMessage(m.pid(), m.type(), new LaneBatch(b.seq(), b.prev(), other).encode()).encode();
+    byte[] twin = proposal(i, Long.parseLong(m.pid().segments().get(1)), new LaneBatch(b.seq(), b.prev(), other));
+    byte[] body = new AsyncMessage(m.pid(), m.type(), twin).encode();
     Signed s = Signed.sign(Kind.ASYNC, i, body, harness.keys.signer(i));
     return macs ? Signed.wire(s, harness.keys.authenticators(i, n).authenticator(s.digest())) : s.encode();
   }

@@ -100,6 +100,50 @@ public class HybridJournalTest {
     }
   }
 
+  // Reference: Castro-Liskov §4.2 (the primary's pre-prepare is its prepare) and TOCS 2002 §4.3 (the log
+  // survives a reboot): the leader's PROPOSE, which carries its prepare share, is lost with the leader;
+  // restarted from its journal it proposes in that slot the same batch with the same share, sends no PREPARE,
+  // and the group orders the request; restarted forgetful, it proposes another batch in a slot it had
+  // proposed in and is caught
+  @Test
+  public void leaderRestartedFromItsJournalProposesTheSameBatchAndShareAgain() {
+    for (boolean forgetful : new boolean[] {false, true}) {
+      for (long seed = 0; seed < 3; seed++) {
+        HybridGroup g = group(seed, Set.of());
+        oneByOne(g, 3);
+        g.cut((from, to, what) -> from == 0);
+        Request lost = g.request(0);
+        g.run();
+        assertEquals("the leader's PROPOSE is lost, seed " + seed, 3, g.replica(1).lastExecuted());
+        g.down(0, true);
+        List<String> leaderPrepares = new ArrayList<>();
+        g.cut((from, to, what) -> {
+          if (from == 0 && what.equals("hyb/0 PREPARE")) {
+            leaderPrepares.add(what);
+          }
+          return false;
+        });
+        g.down(0, false);
+        g.restartJournaled(0, forgetful);
+        Request next = g.request(1);
+        g.runUntil(() -> g.contradiction(0) != null || g.executedEverywhere(lost) && g.executedEverywhere(next),
+            40 * TIMEOUT);
+        if (forgetful) {
+          assertNotNull("the forgetful leader proposed again in a slot, seed " + seed, g.contradiction(0));
+          assertTrue(g.contradiction(0), g.contradiction(0).endsWith("PROPOSE"));
+          continue;
+        }
+        assertNull("no second message in a slot, seed " + seed, g.contradiction(0));
+        assertTrue("both requests ordered, seed " + seed, g.executedEverywhere(lost) && g.executedEverywhere(next));
+        assertTrue("the leader sent PREPAREs in its epoch, seed " + seed, leaderPrepares.isEmpty());
+        g.assertAgreement();
+        for (int i = 0; i < 4; i++) {
+          assertTrue("evidence at " + i + ", seed " + seed + ": " + g.evidence.get(i), g.evidence.get(i).isEmpty());
+        }
+      }
+    }
+  }
+
   // Reference: Castro-Liskov TOCS 2002 §4.3: a replica that cannot trust its log must not start on it
   @Test
   public void damagedJournalIsRefused() {

@@ -34,6 +34,25 @@ public class HybridPayloadsTest {
   }
 
   @Test
+  public void laneProposalIsTheBatchThenTheLeadersShareAndKeepsTheBatchsDigest() {
+    LaneBatch b = new LaneBatch(5, D, List.of(new byte[] {7}));
+    byte[] wire = new ByteWriter().bytes(b.encode()).bytes(SIG).toBytes();
+    assertArrayEquals(wire, new LaneProposal(b, SIG).encode());
+    LaneProposal back = LaneProposal.decode(wire, 1);
+    assertArrayEquals(b.digest(), back.batch().digest());
+    assertArrayEquals(SIG, back.share());
+    assertThrows(DecodeException.class, () -> LaneProposal.decode(wire, 0)); // more requests than a batch holds
+    assertThrows(DecodeException.class, () -> LaneProposal.decode(Arrays.copyOf(wire, wire.length + 1), 1));
+    byte[] noShare = new ByteWriter().bytes(b.encode()).bytes(new byte[0]).toBytes();
+    assertThrows(DecodeException.class, () -> LaneProposal.decode(noShare, 1));
+    byte[] longShare = new ByteWriter().bytes(b.encode()).bytes(new byte[LaneProposal.MAX_SHARE + 1]).toBytes();
+    assertThrows(DecodeException.class, () -> LaneProposal.decode(longShare, 1));
+    byte[] trailingInBatch = new ByteWriter().bytes(Arrays.copyOf(b.encode(), b.encode().length + 1)).bytes(SIG)
+        .toBytes();
+    assertThrows(DecodeException.class, () -> LaneProposal.decode(trailingInBatch, 1));
+  }
+
+  @Test
   public void laneVoteIsSeqDigestShare() {
     byte[] wire = new ByteWriter().i64(3).bytes(D).bytes(SIG).toBytes();
     assertArrayEquals(wire, new LaneVote(3, D, SIG).encode());
