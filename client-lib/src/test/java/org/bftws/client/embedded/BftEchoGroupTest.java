@@ -215,6 +215,22 @@ public class BftEchoGroupTest {
         assertEquals("no sequence created", before, RmSequences.count(servers[0].context()));
     }
 
+    /**
+     * A client whose CreateSequence the replicas refuse learns why: the replicas' fault text (non-ASCII "§"
+     * included) reaches SequenceEstablishment's error intact.
+     */
+    @Test
+    public void ad_aRefusedCreateSequenceFailsWithTheReplicasFaultText() throws Exception {
+        BftwsConfig config = (BftwsConfig) clientContext.getProperty(BftwsRuntime.CONFIG_PROPERTY);
+        try {
+            SequenceEstablishment.establish(clientContext, config, 1, UUID.randomUUID(), WAIT_MS);
+            fail("a CreateSequence claiming a replica's id was accepted");
+        } catch (AxisFault e) {
+            assertTrue(e.getMessage(), e.getMessage().contains("CreateSequence refused (client id 1 is a replica's"
+                    + "): a replica group's sequence id is derived from the client UUID (BFT-WS paper \u00a73.3.1.1)"));
+        }
+    }
+
     /** (b) Replica 3 answers wrongly; the Voter's f+1 matching replies out-vote it. */
     @Test
     public void b_aReplicaAnsweringWronglyIsOutVoted() throws Exception {

@@ -8,12 +8,15 @@ import java.io.OutputStream;
 import java.io.SequenceInputStream;
 import java.net.InetAddress;
 import java.net.SocketTimeoutException;
+import java.util.Locale;
 
 import org.apache.axis2.transport.http.server.AxisHttpConnection;
 import org.apache.http.HttpConnectionMetrics;
 import org.apache.http.HttpException;
 import org.apache.http.HttpRequest;
 import org.apache.http.HttpResponse;
+import org.apache.http.StatusLine;
+import org.apache.http.impl.EnglishReasonPhraseCatalog;
 import org.apache.http.protocol.HTTP;
 import org.bftws.module.http.ReplayableBody;
 
@@ -31,7 +34,8 @@ import org.bftws.module.http.ReplayableBody;
  * before it read the fault, which it then never sees. A refusal (status 400 and above) says
  * {@code Connection: close} and ends its connection the same way, so no client reuses a connection this side
  * closes. A refused request holds its thread for at most {@link #DRAIN_MILLIS} + {@link #LINGER_MILLIS} instead
- * of the socket timeout.
+ * of the socket timeout. The heads it sends carry their status code's standard reason phrase, never a fault's
+ * text ({@link #standardReason}).
  */
 final class BoundedDrainConnection implements AxisHttpConnection {
     /**
@@ -100,11 +104,29 @@ final class BoundedDrainConnection implements AxisHttpConnection {
      */
     @Override
     public void sendResponse(HttpResponse response) throws HttpException, IOException {
+        standardReason(response);
         if (body != null && response.getStatusLine().getStatusCode() >= 400) {
             body.refused = true;
             response.setHeader(HTTP.CONN_DIRECTIVE, HTTP.CONN_CLOSE);
         }
         conn.sendResponse(response);
+    }
+
+    /**
+     * Puts the status code's standard reason phrase in the head. Axis2's server puts a fault's text there
+     * ({@code AxisHttpService} answers a failed request with {@code sendError(status, fault.getMessage())}),
+     * but the head is written in ISO-8859-1 and read by Axis2's client as UTF-8: a non-ASCII character in the
+     * text (the "§" of a refusal citing the paper) made the client's parse of the head fail
+     * (MalformedInputException) and the fault was never read; a line break in it would split the head. The
+     * fault's text travels in the SOAP body, encoded as its Content-Type says.
+     */
+    static void standardReason(HttpResponse response) {
+        StatusLine line = response.getStatusLine();
+        int code = line.getStatusCode();
+        // the catalog refuses codes outside 100..599 (it knows none there)
+        String reason = code < 100 || code > 599 ? null : EnglishReasonPhraseCatalog.INSTANCE.getReason(code,
+                Locale.ENGLISH);
+        response.setStatusLine(line.getProtocolVersion(), code, reason);
     }
 
     @Override
