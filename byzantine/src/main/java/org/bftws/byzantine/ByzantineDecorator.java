@@ -1,6 +1,7 @@
 package org.bftws.byzantine;
 
 import org.bftws.core.engine.Engine;
+import org.bftws.module.config.Ordering;
 import org.bftws.module.order.EngineDecorator;
 
 /**
@@ -21,8 +22,8 @@ public final class ByzantineDecorator implements EngineDecorator {
             return engine;
         }
         Attack k = Attack.parse(kind);
-        boolean async = context.asynchronous() && !context.hybrid();
-        if (async && k.needsLeader() || context.asynchronous() && k.needsPbft()) {
+        boolean async = context.ordering() == Ordering.ASYNC;
+        if (async && k.needsLeader() || context.ordering() != Ordering.PBFT && k.needsPbft()) {
             throw new IllegalArgumentException(PROPERTY + "=" + k.label() + " acts as PBFT's primary; the"
                     + (async ? " asynchronous engine (bftws.ordering=async) has none" : " hybrid engine"
                     + " (bftws.ordering=hybrid) sends no pre-prepares"));

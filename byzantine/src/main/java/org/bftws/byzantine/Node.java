@@ -8,6 +8,7 @@ import org.bftws.core.engine.Engine;
 import org.bftws.core.engine.Ready;
 import org.bftws.core.message.Kind;
 import org.bftws.core.message.Signed;
+import org.bftws.module.config.Ordering;
 import org.bftws.module.order.EngineDecorator;
 
 /** The Byzantine replica as its behaviours see it: its engine's state, its key, its peers. */
@@ -36,14 +37,17 @@ final class Node {
         return context.group();
     }
 
-    /** Whether the group orders with the asynchronous engine ({@code bftws.ordering=async}). */
+    /**
+     * Whether the replica's messages are asynchronous protocol instances: the asynchronous engine's
+     * ({@code bftws.ordering=async}) or the hybrid engine's ({@code hybrid}), not PBFT's.
+     */
     boolean asynchronous() {
-        return context.asynchronous();
+        return context.ordering() != Ordering.PBFT;
     }
 
-    /** Whether the group orders with the hybrid engine ({@code bftws.ordering=hybrid}; also {@link #asynchronous}). */
+    /** Whether the group orders with the hybrid engine ({@code bftws.ordering=hybrid}). */
     boolean hybrid() {
-        return context.hybrid();
+        return context.ordering() == Ordering.HYBRID;
     }
 
     Engine engine() {

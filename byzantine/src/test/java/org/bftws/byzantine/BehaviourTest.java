@@ -26,6 +26,7 @@ import org.bftws.core.message.Request;
 import org.bftws.core.message.Signed;
 import org.bftws.core.pbft.Replica;
 import org.bftws.core.testkit.TestKeys;
+import org.bftws.module.config.Ordering;
 import org.bftws.module.order.EngineDecorator;
 import org.junit.After;
 import org.junit.Test;
@@ -50,7 +51,7 @@ public class BehaviourTest {
 
     private Node node(int id) {
         Engine engine = Replica.builder(cfg, id, keys.signer(id), keys.verifier()).build();
-        return new Node(engine, new EngineDecorator.Context(cfg, id, keys.signer(id), false));
+        return new Node(engine, new EngineDecorator.Context(cfg, id, keys.signer(id), Ordering.PBFT));
     }
 
     private byte[] request(long number) {
@@ -192,7 +193,7 @@ public class BehaviourTest {
     @Test
     public void floodInAnAsynchronousGroupSendsTheAsynchronousEnginesKindForTheChannelsRounds() {
         Engine engine = Replica.builder(cfg, 3, keys.signer(3), keys.verifier()).build(); // its rounds: lastExecuted
-        Node async = new Node(engine, new EngineDecorator.Context(cfg, 3, keys.signer(3), true));
+        Node async = new Node(engine, new EngineDecorator.Context(cfg, 3, keys.signer(3), Ordering.ASYNC));
         int asyncMessages = 0;
         for (Ready.Outbound o : new Flood(async).onTick()) {
             Signed s = Signed.decode(o.bytes());
@@ -214,7 +215,7 @@ public class BehaviourTest {
     @Test
     public void decoratorLeavesTheEngineAloneWithoutThePropertyAndRefusesUnknownBehaviours() {
         Engine engine = Replica.builder(cfg, 0, keys.signer(0), keys.verifier()).build();
-        EngineDecorator.Context ctx = new EngineDecorator.Context(cfg, 0, keys.signer(0), false);
+        EngineDecorator.Context ctx = new EngineDecorator.Context(cfg, 0, keys.signer(0), Ordering.PBFT);
         System.clearProperty(ByzantineDecorator.PROPERTY);
         assertSame(engine, new ByzantineDecorator().decorate(engine, ctx));
         System.setProperty(ByzantineDecorator.PROPERTY, "flood");
@@ -238,25 +239,26 @@ public class BehaviourTest {
 
     @Test
     public void asynchronousReplicasRefuseThePrimarysBehavioursAndTakeTheOthers() {
-        EngineDecorator.Context ctx = new EngineDecorator.Context(cfg, 0, keys.signer(0), true);
+        EngineDecorator.Context ctx = new EngineDecorator.Context(cfg, 0, keys.signer(0), Ordering.ASYNC);
         Engine engine = Replica.builder(cfg, 0, keys.signer(0), keys.verifier()).build();
         for (String kind : List.of("equivocate", "slow-primary")) {
             assertRefused(kind, engine, ctx, "has none");
         }
-        for (String kind : List.of("conflict", "wrong-reply", "forge", "replay", "flood", "selective")) {
-            System.setProperty(ByzantineDecorator.PROPERTY, kind);
-            Engine byz = new ByzantineDecorator().decorate(engine, ctx);
-            assertTrue(byz.describe(), byz.describe().startsWith("Byzantine (" + kind + ")"));
-        }
+        assertTaken(List.of("conflict", "wrong-reply", "forge", "replay", "flood", "selective"), engine, ctx);
     }
 
     @Test
     public void hybridReplicasRefuseWhatNeedsPbftOrTheAsynchronousEngineAndTakeTheSlowLeader() {
-        EngineDecorator.Context ctx = new EngineDecorator.Context(cfg, 0, keys.signer(0), true, true);
+        EngineDecorator.Context ctx = new EngineDecorator.Context(cfg, 0, keys.signer(0), Ordering.HYBRID);
         Engine engine = Replica.builder(cfg, 0, keys.signer(0), keys.verifier()).build();
         assertRefused("equivocate", engine, ctx, "sends no pre-prepares");
         assertRefused("conflict", engine, ctx, "bftws.ordering=async");
-        for (String kind : List.of("slow-primary", "wrong-reply", "forge", "replay", "flood", "selective")) {
+        assertTaken(List.of("slow-primary", "wrong-reply", "forge", "replay", "flood", "selective"), engine, ctx);
+    }
+
+    /** The decorator makes this replica Byzantine with each of {@code kinds}. */
+    private static void assertTaken(List<String> kinds, Engine engine, EngineDecorator.Context ctx) {
+        for (String kind : kinds) {
             System.setProperty(ByzantineDecorator.PROPERTY, kind);
             Engine byz = new ByzantineDecorator().decorate(engine, ctx);
             assertTrue(byz.describe(), byz.describe().startsWith("Byzantine (" + kind + ")"));
@@ -268,8 +270,8 @@ public class BehaviourTest {
     @Test
     public void slowLeaderOfTheHybridEngineHoldsItsLanePROPOSEsOnly() {
         Engine engine = Replica.builder(cfg, 0, keys.signer(0), keys.verifier()).build();
-        SlowPrimary slow = new SlowPrimary(new Node(engine, new EngineDecorator.Context(cfg, 0, keys.signer(0), true,
-                true)));
+        SlowPrimary slow = new SlowPrimary(new Node(engine, new EngineDecorator.Context(cfg, 0, keys.signer(0),
+                Ordering.HYBRID)));
         Pid slot = Pid.root("hyb").child(3).child(17);
         Ready.Outbound propose = lane(0, slot, 1);
         List<Ready.Outbound> passed = List.of(lane(0, slot, 2), lane(0, slot, 3),
@@ -292,7 +294,7 @@ public class BehaviourTest {
     @Test
     public void theArtifactRegistersItsDecoratorWithTheModulesExtensionPoint() {
         Engine engine = Replica.builder(cfg, 1, keys.signer(1), keys.verifier()).build();
-        EngineDecorator.Context ctx = new EngineDecorator.Context(cfg, 1, keys.signer(1), false);
+        EngineDecorator.Context ctx = new EngineDecorator.Context(cfg, 1, keys.signer(1), Ordering.PBFT);
         System.setProperty(ByzantineDecorator.PROPERTY, "selective");
         assertTrue(EngineDecorator.applyAll(engine, ctx) instanceof ByzantineEngine);
         System.clearProperty(ByzantineDecorator.PROPERTY);

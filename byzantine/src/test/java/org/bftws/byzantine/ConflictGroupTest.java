@@ -36,6 +36,7 @@ import org.bftws.core.testkit.HashChainApp;
 import org.bftws.core.testkit.Scheduler;
 import org.bftws.core.testkit.TestKeys;
 import org.bftws.core.testkit.TestRandom;
+import org.bftws.module.config.Ordering;
 import org.bftws.module.order.EngineDecorator;
 import org.junit.Test;
 
@@ -102,7 +103,7 @@ public class ConflictGroupTest {
             if (id != BYZANTINE) {
                 return correct;
             }
-            Node node = new Node(correct, new EngineDecorator.Context(config, id, k.signer(id), true));
+            Node node = new Node(correct, new EngineDecorator.Context(config, id, k.signer(id), Ordering.ASYNC));
             return new ByzantineEngine(correct, Attack.CONFLICT, new Conflict(node));
         }
 

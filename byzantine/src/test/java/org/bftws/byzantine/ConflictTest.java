@@ -25,6 +25,7 @@ import org.bftws.core.message.async.AbcBatch;
 import org.bftws.core.message.async.AbcProposal;
 import org.bftws.core.pbft.Replica;
 import org.bftws.core.testkit.TestKeys;
+import org.bftws.module.config.Ordering;
 import org.bftws.module.order.EngineDecorator;
 import org.junit.Test;
 
@@ -36,7 +37,7 @@ public class ConflictTest {
     private final GroupConfig cfg = GroupConfig.defaults();
     private final TestKeys keys = TestKeys.seeded(5, 42);
     private final Conflict conflict = new Conflict(new Node(Replica.builder(cfg, ME, keys.signer(ME), keys.verifier())
-            .build(), new EngineDecorator.Context(cfg, ME, keys.signer(ME), true)));
+            .build(), new EngineDecorator.Context(cfg, ME, keys.signer(ME), Ordering.ASYNC)));
 
     private Ready.Outbound async(Pid pid, int type, byte[] payload) {
         byte[] body = new AsyncMessage(pid, type, payload).encode();

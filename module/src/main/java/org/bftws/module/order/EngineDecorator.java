@@ -7,6 +7,7 @@ import org.apache.logging.log4j.Logger;
 import org.bftws.core.config.GroupConfig;
 import org.bftws.core.crypto.Signer;
 import org.bftws.core.engine.Engine;
+import org.bftws.module.config.Ordering;
 
 /**
  * An extension point around a replica's ordering engine: an implementation registered as a {@link ServiceLoader}
@@ -18,16 +19,8 @@ import org.bftws.core.engine.Engine;
  * sends and executes, never the module's internals.
  */
 public interface EngineDecorator {
-    /**
-     * What a decorator may know of the replica it wraps: {@code asynchronous} for an engine whose messages are all
-     * asynchronous protocol instances (the asynchronous and the hybrid engine), {@code hybrid} for the hybrid one.
-     */
-    record Context(GroupConfig group, int id, Signer signer, boolean asynchronous, boolean hybrid) {
-        /** A replica of PBFT ({@code asynchronous} false) or of the asynchronous engine. */
-        public Context(GroupConfig group, int id, Signer signer, boolean asynchronous) {
-            this(group, id, signer, asynchronous, false);
-        }
-    }
+    /** What a decorator may know of the replica it wraps: its group, its id and key, its engine's ordering. */
+    record Context(GroupConfig group, int id, Signer signer, Ordering ordering) {}
 
     /** The engine to step instead of {@code engine}: {@code engine} itself to leave it alone. */
     Engine decorate(Engine engine, Context context);

@@ -150,8 +150,7 @@ public final class EngineOptions {
      */
     Engine build(Verifier preVerifier) {
         return EngineDecorator.applyAll(buildEngine(preVerifier),
-                new EngineDecorator.Context(cfg, id, signer, channel() && !cfg.isExecutionNode(id),
-                        ordering == Ordering.HYBRID));
+                new EngineDecorator.Context(cfg, id, signer, ordering));
     }
 
     private Engine buildEngine(Verifier preVerifier) {
